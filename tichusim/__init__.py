@@ -1,0 +1,12 @@
+"""tichusim: a fast Monte Carlo simulator for the card game Tichu.
+
+Cards are ``uint64`` masks (layout in ``tichusim.cards``); combinations and legal plays come
+from jitted kernels in ``tichusim.kernels``, reached through ``tichusim.rules``.
+"""
+
+from . import cards
+from .rules import Combo, beats, classify, legal_plays, readings
+
+__version__ = "0.1.0"
+
+__all__ = ["Combo", "beats", "cards", "classify", "legal_plays", "readings", "__version__"]

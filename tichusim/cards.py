@@ -1,0 +1,168 @@
+"""Cards as bits of one ``uint64``, and the text notation (RULES.md §1).
+
+Bit layout
+==========
+The 52 ranked cards sit in four 16-bit *suit lanes*; inside a lane, bit ``r`` is rank ``r``
+(2..14, Ace = 14). The free bits at the edges of the lanes hold the four special cards, placed
+at the rank they play at::
+
+    bit   63 .......... 48 47 .......... 32 31 .......... 16 15 .......... 0
+          lane 3: Star (t) lane 2: Pagoda  lane 1: Sword (s) lane 0: Jade (j)
+
+    inside each lane (bit = rank):
+          15  14 13 12 11 10  9  8  7  6  5  4  3  2   1    0
+          --  A  K  Q  J  T   9  8  7  6  5  4  3  2   --   --
+
+    specials:   bit  1 (lane 0, rank-1 column)   Mah Jong  "Ma"
+                bit 15 (lane 0, rank-15 column)  Dragon    "Dr"
+                bit  0 (lane 0)                  Dog       "Dog"
+                bit 16 (lane 1, bit 0)           Phoenix   "Ph"
+
+Why this layout: the hot questions of combination finding become a handful of bitwise
+operations on four lanes ``a, b, c, d`` (``lane(m, s) = (m >> 16*s) & 0xFFFF``):
+
+* ranks held at all: ``a | b | c | d`` (the Mah Jong appears as rank 1 there, so straights
+  starting with it fall out of the same run test);
+* ranks held at least twice / three times / four times: bit-sliced majority terms such as
+  ``(a & b) | (a & c) | ...`` and ``a & b & c & d`` (four-of-a-kind bombs);
+* straight flushes: runs of five or more set bits inside a single lane;
+* a run of ``L`` consecutive ranks ending at ``r``: ``x & x>>1 & ... & x>>(L-1)``.
+
+Bits 0 and 1 (and 15) of lanes 1..3 are always zero and the specials are masked away with
+``RANK_LANE`` before rank arithmetic, so a special card can never join a pair or bomb by
+accident (the gap trick of DouZero's rank numbering).
+
+Notation
+========
+A normal card is a rank and a suit letter: ranks ``2``..``9``, ``T`` (or ``10``), ``J``,
+``Q``, ``K``, ``A``; suits ``j`` Jade, ``s`` Sword, ``p`` Pagoda, ``t`` Star (``Ts``, ``Aj``,
+``5t``). Specials: ``Ma`` (Mah Jong; also ``1``), ``Dog``, ``Ph``, ``Dr``. Cards are separated
+by spaces or commas; case does not matter (``ts`` is the Ten of Swords: the first letter of a
+two-letter card is always its rank).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+__all__ = [
+    "DECK",
+    "DOG",
+    "DRAGON",
+    "MAH_JONG",
+    "PHOENIX",
+    "RANK_LANE",
+    "SPECIALS",
+    "SUITS",
+    "card_bit",
+    "cards_of",
+    "format",
+    "parse",
+    "points",
+]
+
+SUITS = "jspt"  # lane order: Jade, Sword, Pagoda, Star
+RANK_CHARS = "23456789TJQKA"  # ranks 2..14
+
+MAH_JONG = 1 << 1
+DOG = 1 << 0
+PHOENIX = 1 << 16
+DRAGON = 1 << 15
+SPECIALS = MAH_JONG | DOG | PHOENIX | DRAGON
+
+RANK_LANE = 0x7FFC  # bits 2..14 of a lane: the ranks 2..A
+NORMAL = sum(RANK_LANE << (16 * s) for s in range(4))
+DECK = NORMAL | SPECIALS  # all 56 cards
+
+
+def card_bit(rank: int, suit: int) -> int:
+    """Bit index of the normal card of ``rank`` (2..14) and ``suit`` (0..3, see ``SUITS``)."""
+    if not (2 <= rank <= 14 and 0 <= suit <= 3):
+        raise ValueError(f"no card of rank {rank} and suit {suit}")
+    return 16 * suit + rank
+
+
+_SPECIAL_NAMES = {
+    "ma": MAH_JONG, "1": MAH_JONG, "mahjong": MAH_JONG, "sparrow": MAH_JONG,
+    "dog": DOG, "hound": DOG,
+    "ph": PHOENIX, "phoenix": PHOENIX,
+    "dr": DRAGON, "dragon": DRAGON,
+}  # fmt: skip
+_SPECIAL_TEXT = {MAH_JONG: "Ma", DOG: "Dog", PHOENIX: "Ph", DRAGON: "Dr"}
+_RANK_OF_TEXT = {ch.lower(): i + 2 for i, ch in enumerate(RANK_CHARS)} | {"10": 10}
+_TOKEN = re.compile(r"^(10|[2-9tjqka])([jspt])$")
+
+
+def _parse_token(token: str) -> int:
+    low = token.lower()
+    if low in _SPECIAL_NAMES:
+        return _SPECIAL_NAMES[low]
+    m = _TOKEN.match(low)
+    if m is None:
+        raise ValueError(f"unknown card {token!r}")
+    return 1 << card_bit(_RANK_OF_TEXT[m.group(1)], SUITS.index(m.group(2)))
+
+
+def parse(text: str) -> int:
+    """Parse card notation into a mask. Raises ``ValueError`` naming a bad or repeated card."""
+    if not isinstance(text, str):
+        raise ValueError(f"card notation must be a string, not {type(text).__name__}")
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    if not tokens:
+        raise ValueError("no cards given")
+    mask = 0
+    for token in tokens:
+        bit = _parse_token(token)
+        if mask & bit:
+            raise ValueError(f"card {token!r} given twice")
+        mask |= bit
+    return mask
+
+
+def cards_of(mask: int) -> list[int]:
+    """Single-bit masks of the cards in ``mask``, in display order (see ``format``)."""
+    mask = int(mask)
+    if mask & ~DECK:
+        raise ValueError(f"mask {mask:#x} has bits that are no card")
+    out = [b for b in (DOG, MAH_JONG) if mask & b]
+    for rank in range(2, 15):
+        out += [1 << (16 * s + rank) for s in range(4) if mask >> (16 * s + rank) & 1]
+    out += [b for b in (PHOENIX, DRAGON) if mask & b]
+    return out
+
+
+def _card_text(bit: int) -> str:
+    if bit in _SPECIAL_TEXT:
+        return _SPECIAL_TEXT[bit]
+    index = bit.bit_length() - 1
+    return RANK_CHARS[index % 16 - 2] + SUITS[index // 16]
+
+
+def format(mask: int) -> str:  # noqa: A001 - the issue names it cards.format
+    """Notation of ``mask``: Dog, Mah Jong, ranks 2..A (suits j s p t), Phoenix, Dragon."""
+    return " ".join(_card_text(b) for b in cards_of(mask))
+
+
+_POINTS = {DRAGON: 25, PHOENIX: -25}
+
+
+def points(mask: int) -> int:
+    """Card points of a set (RULES.md §1): 5s = 5, 10s and Kings = 10, Dragon 25, Phoenix -25."""
+    total = sum(v for b, v in _POINTS.items() if mask & b)
+    for rank, value in ((5, 5), (10, 10), (13, 10)):
+        total += value * sum(int(mask) >> (16 * s + rank) & 1 for s in range(4))
+    return total
+
+
+def as_mask(cards: int | str | np.integer) -> int:
+    """Accept a mask or notation; validate that it names only real cards."""
+    if isinstance(cards, str):
+        return parse(cards)
+    if isinstance(cards, (int, np.integer)) and not isinstance(cards, bool):
+        mask = int(cards)
+        if mask < 0 or mask & ~DECK:
+            raise ValueError(f"mask {mask:#x} has bits that are no card")
+        return mask
+    raise ValueError(f"cards must be a notation string or a mask, not {type(cards).__name__}")

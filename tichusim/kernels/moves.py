@@ -1,0 +1,352 @@
+"""Legal-play enumeration on card masks (RULES.md §2.5–§2.11).
+
+``legal_moves`` writes every distinct playable card set and its combination code into
+preallocated ``out_masks`` / ``out_codes`` arrays. As in DouZero's move generator, only
+answers of the led kind and length are generated when a trick is running, then the bombs; a
+lead generates every kind. A card set with several readings is written once, with its highest
+reading (two pairs and the Phoenix as the higher full house; a run and the Phoenix as the
+straight with the Phoenix on top when that is possible, §2.5).
+
+Cards of one rank are ``hand & rank_cards(r)`` (four bits 16 apart); a "selection" odometer over
+consecutive ranks picks ``k`` of them per rank without any scratch arrays, so the kernels
+allocate nothing.
+"""
+
+from numba import njit, types
+
+from .bits import (
+    DOG,
+    DRAGON,
+    LANE,
+    MAH_JONG,
+    NORMAL,
+    ONE,
+    PHOENIX,
+    RANK_LANE,
+    U64,
+    ZERO,
+    lane,
+    lowest_bit_index,
+    popcount,
+    rank_cards,
+    rank_multiplicity,
+    runs_ending,
+)
+from .combos import (
+    BOMB_FOUR,
+    BOMB_SF,
+    DOG_LEAD,
+    FULL_HOUSE,
+    PAIR,
+    RANK2_DRAGON,
+    RANK2_MAH_JONG,
+    RANK2_PHOENIX_LED,
+    SINGLE,
+    STAIRS,
+    STRAIGHT,
+    TRIPLE,
+    make_code,
+    phoenix_single,
+)
+
+MAX_MOVES = 16384  # more than any 14-card hand has (tests/test_moves.py searches for the worst)
+
+
+@njit(types.int64(types.uint64[:], types.int64[:], types.int64, types.uint64, types.int64),
+      cache=True, inline="always")  # fmt: skip
+def _emit(out_masks, out_codes, n, mask, code):
+    if n < out_masks.shape[0]:
+        out_masks[n] = mask
+        out_codes[n] = code
+    return n + 1
+
+
+@njit(types.uint64(types.uint64, types.int64), cache=True, inline="always")
+def _cards_at(hand, rank):
+    """Cards of ``rank`` in ``hand``; rank 1 is the Mah Jong (it joins straights only)."""
+    if rank == 1:
+        return hand & MAH_JONG
+    return hand & rank_cards(rank)
+
+
+@njit(types.uint64(types.uint64, types.uint64, types.int64), cache=True, inline="always")
+def _next_k(avail, cur, k):
+    """The next ``k``-card subset of ``avail`` after ``cur`` (descending submask order); 0 at the end.
+
+    Start with ``cur = 0`` to get the first one (``avail`` itself is tried first).
+    """
+    sub = avail if cur == ZERO else (cur - ONE) & avail
+    while sub != ZERO:
+        if popcount(sub) == k:
+            return sub
+        sub = (sub - ONE) & avail
+    return ZERO
+
+
+@njit(types.int64(types.uint64, types.int64, types.int64, types.int64, types.int64, types.int64,
+                  types.uint64[:], types.int64[:], types.int64), cache=True)  # fmt: skip
+def _emit_runs(hand, lo, hi, k, ph_rank, code, out_masks, out_codes, n):
+    """Every choice of ``k`` cards at each rank ``lo..hi`` (``k - 1`` and the Phoenix at
+    ``ph_rank``, -1 for none), as one combination ``code``. Straight flushes are skipped: with no
+    Phoenix and no Mah Jong, five suited cards in a row are a bomb, never a straight (§2.5).
+    """
+    sel = ZERO
+    for r in range(lo, hi + 1):
+        kk = k - 1 if r == ph_rank else k
+        if kk > 0:
+            s = _next_k(_cards_at(hand, r), ZERO, kk)
+            if s == ZERO:
+                return n
+            sel |= s
+    extra = PHOENIX if ph_rank >= 0 else ZERO
+    check_flush = k == 1 and ph_rank < 0 and lo > 1
+    while True:
+        flush = False
+        if check_flush:
+            for s in range(4):
+                if sel & ~(LANE << U64(16 * s)) == ZERO:
+                    flush = True
+        if not flush:
+            n = _emit(out_masks, out_codes, n, sel | extra, code)
+        r = lo
+        while r <= hi:  # advance the odometer, lowest rank fastest
+            kk = k - 1 if r == ph_rank else k
+            if kk > 0:
+                avail = _cards_at(hand, r)
+                nxt = _next_k(avail, sel & avail, kk)
+                sel &= ~avail
+                if nxt != ZERO:
+                    sel |= nxt
+                    break
+                sel |= _next_k(avail, ZERO, kk)
+            r += 1
+        if r > hi:
+            return n
+
+
+@njit(types.int64(types.uint64, types.int64, types.int64, types.int64, types.int64,
+                  types.uint64[:], types.int64[:], types.int64), cache=True)  # fmt: skip
+def _gen_runs(hand, kind, k, length, min_rank2, out_masks, out_codes, n):
+    """Straights (``k`` = 1) or stairs (``k`` = 2) of ``length`` ranks topping above ``min_rank2``."""
+    has_ph = (hand & PHOENIX) != ZERO
+    first = 1 if kind == STRAIGHT else 2
+    for hi in range(first + length - 1, 15):
+        if 2 * hi <= min_rank2:
+            continue
+        lo = hi - length + 1
+        missing = 0
+        short = -1  # a rank with fewer than k cards (the Phoenix must fill it)
+        for r in range(lo, hi + 1):
+            c = popcount(_cards_at(hand, r))
+            if c < k:
+                missing += k - c
+                short = r
+        code = make_code(kind, length * k, 2 * hi)
+        if missing == 0:
+            n = _emit_runs(hand, lo, hi, k, -1, code, out_masks, out_codes, n)
+        if not has_ph or missing > 1 or (missing == 1 and short == 1):
+            continue  # the Phoenix fills one card, never the Mah Jong
+        for r in range(lo, hi + 1):
+            if missing == 1 and r != short:
+                continue
+            if r == 1:
+                continue
+            # Phoenix at the bottom of a straight whose run could extend at the top: that set
+            # reads higher one window up, where it is generated (one card set, one entry).
+            if kind == STRAIGHT and r == lo and hi < 14:
+                continue
+            n = _emit_runs(hand, lo, hi, k, r, code, out_masks, out_codes, n)
+    return n
+
+
+@njit(types.int64(types.uint64, types.int64, types.int64, types.uint64[:], types.int64[:],
+                  types.int64), cache=True)  # fmt: skip
+def _gen_same_rank(hand, k, min_rank2, out_masks, out_codes, n):
+    """Pairs (``k`` = 2) or triples (3): ``k`` cards of a rank, or ``k - 1`` and the Phoenix."""
+    kind = PAIR if k == 2 else TRIPLE
+    has_ph = (hand & PHOENIX) != ZERO
+    for r in range(2, 15):
+        if 2 * r <= min_rank2:
+            continue
+        avail = hand & rank_cards(r)
+        code = make_code(kind, k, 2 * r)
+        sub = _next_k(avail, ZERO, k)
+        while sub != ZERO:
+            n = _emit(out_masks, out_codes, n, sub, code)
+            sub = _next_k(avail, sub, k)
+        if has_ph:
+            sub = _next_k(avail, ZERO, k - 1)
+            while sub != ZERO:
+                n = _emit(out_masks, out_codes, n, sub | PHOENIX, code)
+                sub = _next_k(avail, sub, k - 1)
+    return n
+
+
+@njit(types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:], types.int64),
+      cache=True)  # fmt: skip
+def _gen_full_houses(hand, min_rank2, out_masks, out_codes, n):
+    """Triple of rank t and pair of another rank p; the Phoenix may complete either (§2.5)."""
+    has_ph = (hand & PHOENIX) != ZERO
+    for t in range(2, 15):
+        if 2 * t <= min_rank2:
+            continue
+        tav = hand & rank_cards(t)
+        code = make_code(FULL_HOUSE, 5, 2 * t)
+        for p in range(2, 15):
+            if p == t:
+                continue
+            pav = hand & rank_cards(p)
+            for ph_in_triple in range(2 if has_ph else 1):
+                # two pairs and the Phoenix read as the higher full house: make it once, there
+                if ph_in_triple == 1 and p > t:
+                    continue
+                tk = 2 if ph_in_triple == 1 else 3
+                tsub = _next_k(tav, ZERO, tk)
+                while tsub != ZERO:
+                    psub = _next_k(pav, ZERO, 2)
+                    while psub != ZERO:
+                        extra = PHOENIX if ph_in_triple == 1 else ZERO
+                        n = _emit(out_masks, out_codes, n, tsub | psub | extra, code)
+                        psub = _next_k(pav, psub, 2)
+                    if ph_in_triple == 0 and has_ph:  # real triple, Phoenix completes the pair
+                        psub = _next_k(pav, ZERO, 1)
+                        while psub != ZERO:
+                            n = _emit(out_masks, out_codes, n, tsub | psub | PHOENIX, code)
+                            psub = _next_k(pav, psub, 1)
+                    tsub = _next_k(tav, tsub, tk)
+    return n
+
+
+@njit(types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:], types.int64),
+      cache=True)  # fmt: skip
+def _gen_singles(hand, top, out_masks, out_codes, n):
+    min_rank2 = top & 0xFF
+    if top == 0 and hand & MAH_JONG:
+        n = _emit(out_masks, out_codes, n, MAH_JONG, make_code(SINGLE, 1, RANK2_MAH_JONG))
+    x = hand & NORMAL
+    while x != ZERO:
+        b = x & (~x + ONE)
+        x ^= b
+        r2 = 2 * (lowest_bit_index(b) & 15)
+        if r2 > min_rank2:
+            n = _emit(out_masks, out_codes, n, b, make_code(SINGLE, 1, r2))
+    if hand & PHOENIX:
+        code = phoenix_single(top, RANK2_PHOENIX_LED)
+        if code != 0:
+            n = _emit(out_masks, out_codes, n, PHOENIX, code)
+    if hand & DRAGON and min_rank2 < RANK2_DRAGON:
+        n = _emit(out_masks, out_codes, n, DRAGON, make_code(SINGLE, 1, RANK2_DRAGON))
+    return n
+
+
+@njit(types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:], types.int64),
+      cache=True)  # fmt: skip
+def gen_bombs(hand, top, out_masks, out_codes, n):
+    """Bombs in ``hand`` that may be played on ``top`` (every bomb when ``top`` is 0), §2.7."""
+    top_is_bomb = (top >> 16) >= BOMB_FOUR
+    fours = rank_multiplicity(hand)[3]
+    while fours != ZERO:
+        r = lowest_bit_index(fours)
+        fours &= fours - ONE
+        code = make_code(BOMB_FOUR, 4, 2 * r)
+        if not top_is_bomb or code > top:
+            n = _emit(out_masks, out_codes, n, rank_cards(r), code)
+    for s in range(4):
+        row = lane(hand, s) & RANK_LANE
+        if popcount(row) < 5:
+            continue
+        for length in range(5, popcount(row) + 1):
+            tops = runs_ending(row, length)
+            while tops != ZERO:
+                hi = lowest_bit_index(tops)
+                tops &= tops - ONE
+                code = make_code(BOMB_SF, length, 2 * hi)
+                if not top_is_bomb or code > top:
+                    run = ((ONE << U64(length)) - ONE) << U64(hi - length + 1 + 16 * s)
+                    n = _emit(out_masks, out_codes, n, run, code)
+    return n
+
+
+@njit(types.boolean(types.uint64), cache=True)
+def has_bomb(hand):
+    """Whether ``hand`` holds any bomb (cheap test for the out-of-turn bomb windows, §2.9)."""
+    if rank_multiplicity(hand)[3] != ZERO:
+        return True
+    for s in range(4):
+        if runs_ending(lane(hand, s) & RANK_LANE, 5) != ZERO:
+            return True
+    return False
+
+
+@njit(types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:]), cache=True)
+def candidate_moves(hand, top, out_masks, out_codes):
+    """Every play of ``hand`` that beats ``top`` (0 = lead), ignoring the wish. Returns the count
+    (which may exceed the buffers' length: then only the first ones were written)."""
+    n = 0
+    if top == 0:
+        n = _gen_singles(hand, 0, out_masks, out_codes, n)
+        n = _gen_same_rank(hand, 2, 0, out_masks, out_codes, n)
+        n = _gen_same_rank(hand, 3, 0, out_masks, out_codes, n)
+        for pairs in range(2, 8):
+            n = _gen_runs(hand, STAIRS, 2, pairs, 0, out_masks, out_codes, n)
+        n = _gen_full_houses(hand, 0, out_masks, out_codes, n)
+        for length in range(5, 15):
+            n = _gen_runs(hand, STRAIGHT, 1, length, 0, out_masks, out_codes, n)
+        if hand & DOG:
+            n = _emit(out_masks, out_codes, n, DOG, make_code(DOG_LEAD, 1, 0))
+        return gen_bombs(hand, 0, out_masks, out_codes, n)
+    kind = top >> 16
+    length = (top >> 8) & 0xFF
+    rank2 = top & 0xFF
+    if kind == SINGLE:
+        n = _gen_singles(hand, top, out_masks, out_codes, n)
+    elif kind == PAIR:
+        n = _gen_same_rank(hand, 2, rank2, out_masks, out_codes, n)
+    elif kind == TRIPLE:
+        n = _gen_same_rank(hand, 3, rank2, out_masks, out_codes, n)
+    elif kind == STAIRS:
+        n = _gen_runs(hand, STAIRS, 2, length // 2, rank2, out_masks, out_codes, n)
+    elif kind == FULL_HOUSE:
+        n = _gen_full_houses(hand, rank2, out_masks, out_codes, n)
+    elif kind == STRAIGHT:
+        n = _gen_runs(hand, STRAIGHT, 1, length, rank2, out_masks, out_codes, n)
+    elif kind == DOG_LEAD:
+        return 0  # §2.10: nothing is played on the Dog, not even a bomb
+    return gen_bombs(hand, top, out_masks, out_codes, n)
+
+
+@njit(types.UniTuple(types.int64, 2)(types.uint64, types.int64, types.int64, types.uint64[:],
+                                     types.int64[:]), cache=True)  # fmt: skip
+def legal_moves(hand, top, wish, out_masks, out_codes):
+    """Legal plays of ``hand`` on a regular turn: returns ``(count, can_pass)``.
+
+    ``top`` is the code of the trick's top combination (0 = this player leads, after the Dog
+    too); ``wish`` the open wished rank 2..14 or 0. When the wish binds (the player holds the
+    rank and some legal play contains it, §2.11) only plays with the wished rank remain, plus,
+    when not leading, every bomb that beats the top; passing is then not allowed.
+    A count above the buffers' length means they were too small and nothing was filtered.
+    """
+    n = candidate_moves(hand, top, out_masks, out_codes)
+    can_pass = 1 if top != 0 else 0
+    if wish == 0 or n > out_masks.shape[0]:
+        return n, can_pass
+    wished = rank_cards(wish)
+    if hand & wished == ZERO:
+        return n, can_pass
+    bound = False
+    for i in range(n):
+        if out_masks[i] & wished:
+            bound = True
+            break
+    if not bound:
+        return n, can_pass
+    kept = 0
+    for i in range(n):
+        if out_masks[i] & wished or (top != 0 and (out_codes[i] >> 16) >= BOMB_FOUR):
+            out_masks[kept] = out_masks[i]
+            out_codes[kept] = out_codes[i]
+            kept += 1
+    return kept, 0
+
+
+__all__ = ["MAX_MOVES", "candidate_moves", "gen_bombs", "has_bomb", "legal_moves"]
