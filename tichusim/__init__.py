@@ -6,7 +6,11 @@ from jitted kernels in ``tichusim.kernels``, reached through ``tichusim.rules``.
 
 from . import cards
 from .rules import Combo, beats, classify, legal_plays, readings
+from .simulate import SimulationError, simulate, simulate_games
 
 __version__ = "0.1.0"
 
-__all__ = ["Combo", "beats", "cards", "classify", "legal_plays", "readings", "__version__"]
+__all__ = [
+    "Combo", "SimulationError", "beats", "cards", "classify", "legal_plays", "readings",
+    "simulate", "simulate_games", "__version__",
+]  # fmt: skip

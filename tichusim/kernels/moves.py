@@ -30,6 +30,7 @@ from .bits import (
     popcount,
     rank_cards,
     rank_multiplicity,
+    ranks_held,
     runs_ending,
 )
 from .combos import (
@@ -75,6 +76,9 @@ def _next_k(avail, cur, k):
 
     Start with ``cur = 0`` to get the first one (``avail`` itself is tried first).
     """
+    if k == 1:  # single cards: lowest first, then upwards
+        rest = avail if cur == ZERO else avail & ~((cur << ONE) - ONE)
+        return rest & (~rest + ONE)
     sub = avail if cur == ZERO else (cur - ONE) & avail
     while sub != ZERO:
         if popcount(sub) == k:
@@ -102,10 +106,8 @@ def _emit_runs(hand, lo, hi, k, ph_rank, code, out_masks, out_codes, n):
     check_flush = k == 1 and ph_rank < 0 and lo > 1
     while True:
         flush = False
-        if check_flush:
-            for s in range(4):
-                if sel & ~(LANE << U64(16 * s)) == ZERO:
-                    flush = True
+        if check_flush:  # all in the lane of the lowest card?
+            flush = sel & ~(LANE << U64(lowest_bit_index(sel) & 48)) == ZERO
         if not flush:
             n = _emit(out_masks, out_codes, n, sel | extra, code)
         r = lo
@@ -129,31 +131,37 @@ def _emit_runs(hand, lo, hi, k, ph_rank, code, out_masks, out_codes, n):
 def _gen_runs(hand, kind, k, length, min_rank2, out_masks, out_codes, n):
     """Straights (``k`` = 1) or stairs (``k`` = 2) of ``length`` ranks topping above ``min_rank2``."""
     has_ph = (hand & PHOENIX) != ZERO
-    first = 1 if kind == STRAIGHT else 2
-    for hi in range(first + length - 1, 15):
-        if 2 * hi <= min_rank2:
-            continue
+    ge1, ge2, _, _ = rank_multiplicity(hand)
+    if k == 1:
+        full = ranks_held(hand)  # ranks with a card, the Mah Jong as rank 1
+        some = full
+        first = 1
+    else:
+        full = ge2  # ranks with a pair
+        some = ge1  # ranks where the Phoenix can complete a pair
+        first = 2
+    if popcount(some) + (1 if has_ph and k == 1 else 0) < length:
+        return n
+    window = (ONE << U64(length)) - ONE
+    for hi in range(max(first + length - 1, min_rank2 // 2 + 1), 15):
         lo = hi - length + 1
-        missing = 0
-        short = -1  # a rank with fewer than k cards (the Phoenix must fill it)
-        for r in range(lo, hi + 1):
-            c = popcount(_cards_at(hand, r))
-            if c < k:
-                missing += k - c
-                short = r
+        w = window << U64(lo)
+        if w & ~some and k == 2:
+            continue  # a rank with no card at all: even the Phoenix cannot make a pair of it
+        short = w & ~full
         code = make_code(kind, length * k, 2 * hi)
-        if missing == 0:
+        if short == ZERO:
             n = _emit_runs(hand, lo, hi, k, -1, code, out_masks, out_codes, n)
-        if not has_ph or missing > 1 or (missing == 1 and short == 1):
-            continue  # the Phoenix fills one card, never the Mah Jong
-        for r in range(lo, hi + 1):
-            if missing == 1 and r != short:
-                continue
-            if r == 1:
+        elif not has_ph or short & (short - ONE) or short == MAH_JONG:
+            continue  # the Phoenix fills one rank, never the Mah Jong
+        if not has_ph:
+            continue
+        for r in range(max(lo, 2), hi + 1):
+            if short != ZERO and short != ONE << U64(r):
                 continue
             # Phoenix at the bottom of a straight whose run could extend at the top: that set
             # reads higher one window up, where it is generated (one card set, one entry).
-            if kind == STRAIGHT and r == lo and hi < 14:
+            if k == 1 and r == lo and hi < 14:
                 continue
             n = _emit_runs(hand, lo, hi, k, r, code, out_masks, out_codes, n)
     return n
@@ -165,9 +173,12 @@ def _gen_same_rank(hand, k, min_rank2, out_masks, out_codes, n):
     """Pairs (``k`` = 2) or triples (3): ``k`` cards of a rank, or ``k - 1`` and the Phoenix."""
     kind = PAIR if k == 2 else TRIPLE
     has_ph = (hand & PHOENIX) != ZERO
-    for r in range(2, 15):
-        if 2 * r <= min_rank2:
-            continue
+    ge1, ge2, ge3, _ = rank_multiplicity(hand)
+    eligible = (ge1 if k == 2 else ge2) if has_ph else (ge2 if k == 2 else ge3)
+    eligible &= ~((ONE << U64(min_rank2 // 2 + 1)) - ONE)
+    while eligible != ZERO:
+        r = lowest_bit_index(eligible)
+        eligible &= eligible - ONE
         avail = hand & rank_cards(r)
         code = make_code(kind, k, 2 * r)
         sub = _next_k(avail, ZERO, k)
@@ -187,33 +198,43 @@ def _gen_same_rank(hand, k, min_rank2, out_masks, out_codes, n):
 def _gen_full_houses(hand, min_rank2, out_masks, out_codes, n):
     """Triple of rank t and pair of another rank p; the Phoenix may complete either (§2.5)."""
     has_ph = (hand & PHOENIX) != ZERO
-    for t in range(2, 15):
-        if 2 * t <= min_rank2:
-            continue
+    ge1, ge2, ge3, _ = rank_multiplicity(hand)
+    above = ~((ONE << U64(min_rank2 // 2 + 1)) - ONE)
+    triples = (ge2 if has_ph else ge3) & above
+    pairs = ge1 if has_ph else ge2
+    while triples != ZERO:
+        t = lowest_bit_index(triples)
+        triples &= triples - ONE
         tav = hand & rank_cards(t)
         code = make_code(FULL_HOUSE, 5, 2 * t)
-        for p in range(2, 15):
-            if p == t:
-                continue
+        others = pairs & ~(ONE << U64(t))
+        while others != ZERO:
+            p = lowest_bit_index(others)
+            others &= others - ONE
             pav = hand & rank_cards(p)
-            for ph_in_triple in range(2 if has_ph else 1):
-                # two pairs and the Phoenix read as the higher full house: make it once, there
-                if ph_in_triple == 1 and p > t:
-                    continue
-                tk = 2 if ph_in_triple == 1 else 3
-                tsub = _next_k(tav, ZERO, tk)
+            # real triple with a real pair, or the Phoenix completing the pair
+            tsub = _next_k(tav, ZERO, 3)
+            while tsub != ZERO:
+                psub = _next_k(pav, ZERO, 2)
+                while psub != ZERO:
+                    n = _emit(out_masks, out_codes, n, tsub | psub, code)
+                    psub = _next_k(pav, psub, 2)
+                if has_ph:
+                    psub = _next_k(pav, ZERO, 1)
+                    while psub != ZERO:
+                        n = _emit(out_masks, out_codes, n, tsub | psub | PHOENIX, code)
+                        psub = _next_k(pav, psub, 1)
+                tsub = _next_k(tav, tsub, 3)
+            # the Phoenix completing the triple; two pairs and the Phoenix read as the higher
+            # full house, so that set is made once, with t above p
+            if has_ph and p < t:
+                tsub = _next_k(tav, ZERO, 2)
                 while tsub != ZERO:
                     psub = _next_k(pav, ZERO, 2)
                     while psub != ZERO:
-                        extra = PHOENIX if ph_in_triple == 1 else ZERO
-                        n = _emit(out_masks, out_codes, n, tsub | psub | extra, code)
+                        n = _emit(out_masks, out_codes, n, tsub | psub | PHOENIX, code)
                         psub = _next_k(pav, psub, 2)
-                    if ph_in_triple == 0 and has_ph:  # real triple, Phoenix completes the pair
-                        psub = _next_k(pav, ZERO, 1)
-                        while psub != ZERO:
-                            n = _emit(out_masks, out_codes, n, tsub | psub | PHOENIX, code)
-                            psub = _next_k(pav, psub, 1)
-                    tsub = _next_k(tav, tsub, tk)
+                    tsub = _next_k(tav, tsub, 2)
     return n
 
 

@@ -1,0 +1,63 @@
+"""Parallel drivers: many independent rounds, or whole games (RULES.md §2.15), over ``prange``.
+
+Work is cut into chunks; each chunk allocates its buffers once and plays its rounds in order.
+A round's result depends only on (seed, round key, first drawer, strategies), never on the
+chunking, so any thread count gives identical tables.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .engine import ERR_NONE, LOG_WIDTH, N, play_round
+from .moves import MAX_MOVES
+from .view import PRIVATE, PUBLIC
+
+GAME_KEY_STRIDE = 1 << 16  # round key of round r of game g: g * stride + r
+MAX_GAME_ROUNDS = 256  # a game still unfinished then is reported as such
+
+
+@njit(cache=True)
+def scratch():
+    """One worker's tables and buffers (kept out of the ``prange`` bodies: parfors cannot
+    allocate record arrays)."""
+    return (np.zeros(1, PUBLIC), np.zeros(N, PRIVATE), np.empty(MAX_MOVES, np.uint64),
+            np.empty(MAX_MOVES, np.int64), np.zeros((0, LOG_WIDTH), np.int64))  # fmt: skip
+
+
+@njit(parallel=True, cache=True)
+def play_rounds(seed, keys, first_drawers, kinds, params, rounds_out, seats_out, check, chunks):
+    """Play round ``keys[i]`` with ``first_drawers[i]`` into ``rounds_out[i]``, ``seats_out[i]``."""
+    n = keys.shape[0]
+    for c in prange(chunks):
+        pub, privs, moves_m, moves_c, log = scratch()
+        for i in range(c * n // chunks, (c + 1) * n // chunks):
+            play_round(seed, keys[i], first_drawers[i], kinds, params, pub[0], privs, moves_m,
+                       moves_c, rounds_out[i], seats_out[i], log, check)  # fmt: skip
+
+
+@njit(parallel=True, cache=True)
+def play_games(seed, games, target, kinds, params, rounds_out, seats_out, n_rounds, check,
+               chunks):  # fmt: skip
+    """Play games ``games[g]`` to ``target`` points (§2.15): rounds of game g go to
+    ``rounds_out[g, :n_rounds[g]]``; the first drawer of a round is the previous first out."""
+    n = games.shape[0]
+    for c in prange(chunks):
+        pub, privs, moves_m, moves_c, log = scratch()
+        for g in range(c * n // chunks, (c + 1) * n // chunks):
+            total0 = 0
+            total1 = 0
+            drawer = 0
+            r = 0
+            while r < MAX_GAME_ROUNDS:
+                key = games[g] * GAME_KEY_STRIDE + r
+                err, _ = play_round(seed, key, drawer, kinds, params, pub[0], privs, moves_m,
+                                    moves_c, rounds_out[g, r], seats_out[g, r], log, check)  # fmt: skip
+                r += 1
+                if err != ERR_NONE:
+                    break
+                total0 += rounds_out[g, r - 1].score[0]
+                total1 += rounds_out[g, r - 1].score[1]
+                drawer = rounds_out[g, r - 1].first_out
+                if (total0 >= target or total1 >= target) and total0 != total1:
+                    break
+            n_rounds[g] = r

@@ -1,0 +1,540 @@
+"""The 4-player round engine (Tichu Nanjing, RULES.md §2.2–§2.14), jitted.
+
+``play_round`` plays one complete round from the deal to the score. All randomness comes from
+counter-based streams seeded by (run seed, round key, stream): stream 0 deals, stream 1 + s
+drives seat ``s``'s decisions (``rng.py``). Decisions go through ``policies`` with the public
+record and the deciding seat's private record only (RULES.md §6, ``view.py``).
+
+Outputs go into one ``ROUND`` record and four ``SEAT`` records; with a non-empty ``log`` array
+every event is written as a row ``(event, seat, cards, code, extra)`` for transcripts; with
+``check`` the RULES.md §7 invariants are verified after every action and a broken one stops the
+round with a non-zero error code (``ERRORS`` names them).
+"""
+
+import numpy as np
+from numba import njit
+
+from . import policies
+from .bits import DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, SPECIALS, U64, ZERO, rank_cards
+from .combos import BOMB_FOUR, DOG_LEAD, SINGLE, beats, classify
+from .moves import gen_bombs, has_bomb, legal_moves
+from .rng import seed_stream, shuffle_deck
+
+N = 4  # seats; partners sit opposite (RULES.md §2.1)
+
+ROUND = np.dtype(
+    [
+        ("round", np.int64),
+        ("first_drawer", np.int64),
+        ("double_victory", np.bool_),
+        ("card_points", np.int64, (2,)),
+        ("score", np.int64, (2,)),
+        ("tricks", np.int64),
+        ("bombs", np.int64),
+        ("wish", np.int64),  # rank wished with the Mah Jong, 0 = none, -1 = Mah Jong unplayed
+        ("dragon_to", np.int64),  # seat given a Dragon trick, -1 = none
+        ("first_out", np.int64),
+        ("error", np.int64),
+    ],
+    align=True,
+)
+
+SEAT = np.dtype(
+    [
+        ("hand8", np.uint64),
+        ("hand14", np.uint64),
+        ("hand_passed", np.uint64),  # the 14 cards after passing
+        ("given", np.uint64, (3,)),  # to the left opponent, the partner, the right opponent
+        ("received", np.uint64, (3,)),  # from the same three
+        ("grand_tichu", np.bool_),
+        ("tichu", np.bool_),
+        ("finish", np.int64),  # 1-3 order out, 4 last holding cards, 0 after a double victory
+        ("card_points", np.int64),  # points in the tricks this seat ended the round holding
+        ("points", np.int64),  # the round score of the seat's team
+    ],
+    align=True,
+)
+
+# event codes of the log (see tichusim.transcript)
+EV_DEAL8, EV_DEAL14, EV_GRAND_TICHU, EV_TICHU, EV_GIVE, EV_PLAY, EV_PASS, EV_BOMB = range(8)
+EV_WISH, EV_WISH_DONE, EV_DOG, EV_TRICK, EV_DRAGON, EV_OUT, EV_END, EV_HAND_TO = range(8, 16)
+LOG_WIDTH = 5
+
+ERR_NONE = 0
+ERR_CARDS = 1  # a card in two places or in none (§7)
+ERR_ILLEGAL = 2  # a play that is no combination, does not beat the top, or breaks the wish
+ERR_POINTS = 3  # card points of the two teams do not sum to 100
+ERR_SCORE = 4  # score is not card points + call bonuses
+ERR_FINISH = 5  # finishing order is not a permutation
+ERR_STRATEGY = 6  # a strategy answered outside its choices
+ERR_MOVES = 7  # the move buffer was too small
+ERR_LOG = 8  # the log buffer was too small
+ERRORS = ("", "card conservation", "illegal play", "card points", "score", "finishing order",
+          "strategy answer", "move buffer", "log buffer")  # fmt: skip
+
+
+@njit(cache=True)
+def _log(log, nlog, event, seat, mask, code, extra):
+    if nlog < log.shape[0]:
+        log[nlog, 0] = event
+        log[nlog, 1] = seat
+        log[nlog, 2] = np.int64(mask)
+        log[nlog, 3] = code
+        log[nlog, 4] = extra
+    return nlog + 1
+
+
+@njit(cache=True)
+def _points(mask):
+    """Card points of a set (RULES.md §1)."""
+    p = 0
+    for r, v in ((5, 5), (10, 10), (13, 10)):
+        x = mask & rank_cards(r)
+        while x != ZERO:
+            x &= x - ONE
+            p += v
+    if mask & DRAGON:
+        p += 25
+    if mask & PHOENIX:
+        p -= 25
+    return p
+
+
+@njit(cache=True)
+def _next_active(pub, seat):
+    """The next seat after ``seat`` in turn order that still holds cards (``seat`` itself last)."""
+    for i in range(1, N + 1):
+        q = (seat + i) % N
+        if pub.counts[q] > 0:
+            return q
+    return -1
+
+
+@njit(cache=True)
+def _conserved(pub, privs, piles, outside):
+    """§7: every card is in exactly one place (a hand, a trick pile, the trick in play, given)."""
+    total = pub.trick_cards | outside
+    count = 0
+    x = pub.trick_cards | outside
+    while x != ZERO:
+        x &= x - ONE
+        count += 1
+    for s in range(N):
+        for m in (privs[s].hand, piles[s]):
+            if total & m:
+                return False
+            total |= m
+            y = m
+            while y != ZERO:
+                y &= y - ONE
+                count += 1
+    return count == 56 and total == NORMAL | SPECIALS
+
+
+@njit(cache=True)
+def _play_cards(pub, me, seat, mask, code):
+    """Move ``mask`` from the seat's hand to the trick; returns True if the wish was fulfilled."""
+    me.hand &= ~mask
+    pub.counts[seat] -= _bitcount(mask)
+    pub.played |= mask
+    pub.played_by[seat] |= mask
+    pub.trick_cards |= mask
+    pub.top_code = code
+    pub.top_mask = mask
+    pub.top_seat = seat
+    pub.has_played[seat] = 1
+    pub.passed = 0
+    if pub.wish != 0 and mask & rank_cards(pub.wish):
+        pub.wish = 0
+        return True
+    return False
+
+
+@njit(cache=True)
+def _bitcount(x):
+    c = 0
+    while x != ZERO:
+        x &= x - ONE
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def _combination_ok(top, hand, mask, code):
+    """Re-check a play with the classifier (§2.5–§2.7): a combination of the hand, read no
+    higher than its best reading, that beats ``top`` (0 = leading)."""
+    if mask & ~hand or mask == ZERO:
+        return False
+    if mask == PHOENIX:
+        if code >> 8 != (SINGLE << 8) | 1:
+            return False
+    else:
+        c = classify(mask)
+        if c == 0 or (c >> 8) != (code >> 8) or (c & 0xFF) < (code & 0xFF):
+            return False
+    return top == 0 or beats(code, top)
+
+
+@njit(cache=True)
+def _wish_ok(wish, hand, mask, code, leading, moves_m, n):
+    """§2.11 on a regular turn: a play without the wished rank (and, when not leading, no bomb)
+    is allowed only if the player lacks the rank or no legal play contains it."""
+    if wish == 0 or mask & rank_cards(wish) or hand & rank_cards(wish) == ZERO:
+        return True
+    if not leading and (code >> 16) >= BOMB_FOUR:
+        return True
+    for i in range(n):
+        if moves_m[i] & rank_cards(wish):
+            return False
+    return True
+
+
+@njit(cache=True)
+def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, moves_c, rnd, seats,
+               log, check):  # fmt: skip
+    """Play one round; fill ``rnd`` and ``seats``; return ``(error, log rows)``."""
+    # ---- reset ----
+    pub.n_players = N
+    pub.first_drawer = first_drawer
+    pub.played = ZERO
+    pub.n_out = 0
+    pub.wish = 0
+    pub.top_code = 0
+    pub.top_mask = ZERO
+    pub.top_seat = -1
+    pub.trick_cards = ZERO
+    pub.leader = -1
+    pub.passed = 0
+    pub.tricks = 0
+    pub.bombs = 0
+    piles = np.zeros(N, np.uint64)
+    for s in range(N):
+        pub.counts[s] = 0
+        pub.grand_tichu[s] = 0
+        pub.tichu[s] = 0
+        pub.has_played[s] = 0
+        pub.played_by[s] = ZERO
+        pub.out_order[s] = -1
+        pub.points_taken[s] = 0
+        me = privs[s]
+        me.seat = s
+        me.hand = ZERO
+        me.rng = seed_stream(U64(seed), U64(key), U64(1 + s))
+        for t in range(N):
+            me.given[t] = ZERO
+            me.received[t] = ZERO
+    rnd.round = key
+    rnd.first_drawer = first_drawer
+    rnd.double_victory = False
+    rnd.wish = -1
+    rnd.dragon_to = -1
+    rnd.error = ERR_NONE
+    nlog = 0
+    err = ERR_NONE
+
+    # ---- deal (§2.2): seat s draws deck[14s .. 14s+13]; the first 8 are seen before GT ----
+    deck = np.empty(56, np.int64)
+    shuffle_deck(deck, seed_stream(U64(seed), U64(key), U64(0)))
+    for s in range(N):
+        h8 = ZERO
+        h14 = ZERO
+        for k in range(14):
+            b = ONE << U64(deck[14 * s + k])
+            h14 |= b
+            if k < 8:
+                h8 |= b
+        seats[s].hand8 = h8
+        seats[s].hand14 = h14
+        seats[s].grand_tichu = False
+        seats[s].tichu = False
+        nlog = _log(log, nlog, EV_DEAL8, s, h8, 0, 0)
+
+    # ---- Grand Tichu after 8 cards, in turn order from the first drawer (§2.2) ----
+    for i in range(N):
+        s = (first_drawer + i) % N
+        privs[s].hand = seats[s].hand8
+        pub.counts[s] = 8
+        if policies.grand_tichu(kinds[s], params[s], pub, privs[s]):
+            pub.grand_tichu[s] = 1
+            nlog = _log(log, nlog, EV_GRAND_TICHU, s, ZERO, 0, 0)
+    for s in range(N):
+        privs[s].hand = seats[s].hand14
+        pub.counts[s] = 14
+        nlog = _log(log, nlog, EV_DEAL14, s, seats[s].hand14, 0, 0)
+
+    # ---- Tichu before passing (§2.3), then simultaneous passing (§2.4) ----
+    for i in range(N):
+        s = (first_drawer + i) % N
+        if pub.grand_tichu[s] == 0 and pub.tichu[s] == 0:
+            if policies.tichu(kinds[s], params[s], pub, privs[s], policies.TICHU_BEFORE_PASSING):
+                pub.tichu[s] = 1
+                nlog = _log(log, nlog, EV_TICHU, s, ZERO, policies.TICHU_BEFORE_PASSING, 0)
+    gifts = np.zeros((N, 3), np.uint64)
+    for s in range(N):
+        policies.passes(kinds[s], params[s], pub, privs[s], gifts[s])
+        used = ZERO
+        for j in range(3):
+            g = gifts[s, j]
+            if g == ZERO or g & (g - ONE) or g & ~privs[s].hand or g & used:
+                err = ERR_STRATEGY
+            used |= g
+    if err != ERR_NONE:
+        rnd.error = err
+        return err, nlog
+    for s in range(N):
+        for j in range(3):
+            privs[s].hand &= ~gifts[s, j]
+    for s in range(N):
+        for j in range(3):
+            t = (s + 1 + j) % N
+            privs[t].hand |= gifts[s, j]
+            privs[s].given[t] = gifts[s, j]
+            privs[t].received[s] = gifts[s, j]
+            seats[s].given[j] = gifts[s, j]
+            seats[t].received[2 - j] = gifts[s, j]  # t sees s as its (2 - j)-th neighbour
+            nlog = _log(log, nlog, EV_GIVE, s, gifts[s, j], 0, t)
+    for s in range(N):
+        seats[s].hand_passed = privs[s].hand
+    for i in range(N):
+        s = (first_drawer + i) % N
+        if pub.grand_tichu[s] == 0 and pub.tichu[s] == 0:
+            if policies.tichu(kinds[s], params[s], pub, privs[s], policies.TICHU_AFTER_PASSING):
+                pub.tichu[s] = 1
+                nlog = _log(log, nlog, EV_TICHU, s, ZERO, policies.TICHU_AFTER_PASSING, 0)
+
+    # ---- the play (§2.8–§2.13) ----
+    turn = 0
+    for s in range(N):
+        if privs[s].hand & MAH_JONG:
+            turn = s
+    pub.leader = turn
+    bombs_m = np.empty(64, np.uint64)
+    bombs_c = np.empty(64, np.int64)
+    hand_to = ZERO  # the last player's hand cards, for the opponents (§2.13)
+    double_victory = False
+    round_over = False
+    while not round_over:
+        p = turn
+        me = privs[p]
+        leading = pub.top_code == 0
+        if leading:
+            pub.leader = p
+        # Tichu decision point before each own turn while no card is played (§2.3)
+        if pub.has_played[p] == 0 and pub.grand_tichu[p] == 0 and pub.tichu[p] == 0:
+            if policies.tichu(kinds[p], params[p], pub, me, policies.TICHU_BEFORE_TURN):
+                pub.tichu[p] = 1
+                nlog = _log(log, nlog, EV_TICHU, p, ZERO, policies.TICHU_BEFORE_TURN, 0)
+        wish_before = pub.wish
+        n, can_pass = legal_moves(me.hand, pub.top_code, pub.wish, moves_m, moves_c)
+        if n > moves_m.shape[0]:
+            err = ERR_MOVES
+            break
+        choice = policies.play(kinds[p], params[p], pub, me, moves_m, moves_c, n, can_pass == 1)
+        if choice < -1 or choice >= n or (choice == -1 and can_pass == 0):
+            err = ERR_STRATEGY
+            break
+        actor = p
+        if choice == -1:
+            pub.passed |= 1 << p
+            nlog = _log(log, nlog, EV_PASS, p, ZERO, 0, 0)
+        else:
+            mask = moves_m[choice]
+            code = moves_c[choice]
+            if check and not (
+                _combination_ok(pub.top_code, me.hand, mask, code)
+                and _wish_ok(wish_before, me.hand, mask, code, leading, moves_m, n)
+            ):
+                err = ERR_ILLEGAL
+                break
+            if (code >> 16) >= BOMB_FOUR:
+                pub.bombs += 1
+            done = _play_cards(pub, me, p, mask, code)
+            nlog = _log(log, nlog, EV_PLAY, p, mask, code, 0)
+            if done:
+                nlog = _log(log, nlog, EV_WISH_DONE, p, ZERO, wish_before, 0)
+            if mask & MAH_JONG:
+                w = policies.wish(kinds[p], params[p], pub, me)
+                if w != 0 and (w < 2 or w > 14):
+                    err = ERR_STRATEGY
+                    break
+                pub.wish = w
+                rnd.wish = w
+                nlog = _log(log, nlog, EV_WISH, p, ZERO, w, 0)
+            if me.hand == ZERO:
+                pub.out_order[pub.n_out] = p
+                pub.n_out += 1
+                nlog = _log(log, nlog, EV_OUT, p, ZERO, pub.n_out, 0)
+                if pub.n_out == 2 and (pub.out_order[0] + 2) % N == pub.out_order[1]:
+                    double_victory = True  # §2.13: partners first and second, the round ends
+                    break
+                if pub.n_out == 3:
+                    break  # §2.13: the round ends at once; the trick goes to the third out
+            if code >> 16 == DOG_LEAD:
+                # §2.10: the lead goes at once to the partner, or the next holder after them
+                piles[p] |= pub.trick_cards
+                pub.trick_cards = ZERO
+                pub.top_code = 0
+                pub.top_mask = ZERO
+                pub.top_seat = -1
+                pub.tricks += 1
+                partner = (p + 2) % N
+                turn = partner if pub.counts[partner] > 0 else _next_active(pub, partner)
+                nlog = _log(log, nlog, EV_DOG, p, ZERO, 0, turn)
+                if check and not _conserved(pub, privs, piles, ZERO):
+                    err = ERR_CARDS
+                    break
+                continue  # §2.9: the Dog is never bombed
+        # ---- out-of-turn bomb windows (§2.9 Decision): after every play and every pass ----
+        while True:
+            bomber = -1
+            for i in range(1, N):
+                q = (actor + i) % N
+                if pub.counts[q] == 0 or not has_bomb(privs[q].hand):
+                    continue
+                nb = gen_bombs(privs[q].hand, pub.top_code, bombs_m, bombs_c, 0)
+                if nb == 0:
+                    continue
+                nb = min(nb, bombs_m.shape[0])
+                j = policies.bomb(kinds[q], params[q], pub, privs[q], bombs_m, bombs_c, nb)
+                if j < -1 or j >= nb:
+                    err = ERR_STRATEGY
+                    break
+                if j >= 0:
+                    bomber = q
+                    wish_b = pub.wish
+                    done = _play_cards(pub, privs[q], q, bombs_m[j], bombs_c[j])
+                    pub.bombs += 1
+                    nlog = _log(log, nlog, EV_BOMB, q, bombs_m[j], bombs_c[j], 0)
+                    if done:
+                        nlog = _log(log, nlog, EV_WISH_DONE, q, ZERO, wish_b, 0)
+                    if privs[q].hand == ZERO:
+                        pub.out_order[pub.n_out] = q
+                        pub.n_out += 1
+                        nlog = _log(log, nlog, EV_OUT, q, ZERO, pub.n_out, 0)
+                    break
+            if err != ERR_NONE or bomber < 0:
+                break
+            actor = bomber
+            if pub.n_out == 2 and (pub.out_order[0] + 2) % N == pub.out_order[1]:
+                double_victory = True
+                round_over = True
+                break
+            if pub.n_out == 3:
+                round_over = True
+                break
+        if err != ERR_NONE or round_over:
+            break
+        # ---- trick over? every other holder of cards has passed since the last play ----
+        others = 0
+        for s in range(N):
+            if pub.counts[s] > 0 and s != pub.top_seat:
+                others |= 1 << s
+        if others & ~pub.passed == 0:
+            winner = pub.top_seat
+            taker = winner
+            if pub.top_mask == DRAGON:  # §2.12: the Dragon's trick goes to an opponent
+                taker = policies.dragon(kinds[winner], params[winner], pub, privs[winner])
+                if taker < 0 or taker >= N or (taker - winner) % 2 == 0:
+                    err = ERR_STRATEGY
+                    break
+                rnd.dragon_to = taker
+                nlog = _log(log, nlog, EV_DRAGON, winner, ZERO, 0, taker)
+            pts = _points(pub.trick_cards)
+            piles[taker] |= pub.trick_cards
+            pub.points_taken[taker] += pts
+            pub.tricks += 1
+            nlog = _log(log, nlog, EV_TRICK, winner, pub.trick_cards, pts, taker)
+            pub.trick_cards = ZERO
+            pub.top_code = 0
+            pub.top_mask = ZERO
+            pub.top_seat = -1
+            pub.passed = 0
+            turn = winner if pub.counts[winner] > 0 else _next_active(pub, winner)
+        else:
+            turn = _next_active(pub, actor)
+        if check and not _conserved(pub, privs, piles, ZERO):
+            err = ERR_CARDS
+            break
+
+    if err != ERR_NONE:
+        rnd.error = err
+        return err, nlog
+
+    # ---- end of the round (§2.13) and scoring (§2.14) ----
+    if not double_victory:
+        third = pub.out_order[2]
+        if pub.trick_cards != ZERO:
+            taker = third
+            if pub.top_mask == DRAGON:
+                taker = policies.dragon(kinds[third], params[third], pub, privs[third])
+                if taker < 0 or taker >= N or (taker - third) % 2 == 0:
+                    rnd.error = ERR_STRATEGY
+                    return ERR_STRATEGY, nlog
+                rnd.dragon_to = taker
+                nlog = _log(log, nlog, EV_DRAGON, third, ZERO, 0, taker)
+            pts = _points(pub.trick_cards)
+            piles[taker] |= pub.trick_cards
+            pub.points_taken[taker] += pts
+            pub.tricks += 1
+            nlog = _log(log, nlog, EV_TRICK, third, pub.trick_cards, pts, taker)
+            pub.trick_cards = ZERO
+        last = _next_active(pub, third)
+        pub.out_order[3] = last
+        hand_to = privs[last].hand
+        if check and not _conserved(pub, privs, piles, ZERO):
+            rnd.error = ERR_CARDS
+            return ERR_CARDS, nlog
+    team_points = np.zeros(2, np.int64)
+    first = pub.out_order[0]
+    if double_victory:
+        team_points[first % 2] = 200
+    else:
+        last = pub.out_order[3]
+        first_pile = piles[last]  # the last player's tricks go to the first player out
+        piles[first] |= first_pile
+        piles[last] = ZERO
+        nlog = _log(log, nlog, EV_HAND_TO, last, hand_to, _points(hand_to), (last + 1) % N)
+        team_points[(last + 1) % 2] += _points(hand_to)
+        for s in range(N):
+            team_points[s % 2] += _points(piles[s])
+        if check and team_points[0] + team_points[1] != 100:
+            rnd.error = ERR_POINTS
+            return ERR_POINTS, nlog
+    score = team_points.copy()
+    for s in range(N):
+        won = 1 if s == first else -1
+        if pub.grand_tichu[s]:
+            score[s % 2] += 200 * won
+        if pub.tichu[s]:
+            score[s % 2] += 100 * won
+        seats[s].grand_tichu = pub.grand_tichu[s] == 1
+        seats[s].tichu = pub.tichu[s] == 1
+        seats[s].card_points = 0 if double_victory else _points(piles[s])
+    for s in range(N):
+        seats[s].finish = 0
+    for i in range(N):
+        if pub.out_order[i] >= 0 and (i < 2 or not double_victory):
+            seats[pub.out_order[i]].finish = i + 1
+    for s in range(N):
+        seats[s].points = score[s % 2]
+    if check:  # §7: the finishing order is a permutation of the players who went out
+        seen = 0
+        for i in range(2 if double_victory else N):
+            seen |= 1 << pub.out_order[i]
+        if _bitcount(U64(seen)) != (2 if double_victory else N):
+            rnd.error = ERR_FINISH
+            return ERR_FINISH, nlog
+    rnd.double_victory = double_victory
+    rnd.card_points[0] = team_points[0]
+    rnd.card_points[1] = team_points[1]
+    rnd.score[0] = score[0]
+    rnd.score[1] = score[1]
+    rnd.tricks = pub.tricks
+    rnd.bombs = pub.bombs
+    rnd.first_out = first
+    nlog = _log(log, nlog, EV_END, first, ZERO, score[0], score[1])
+    if nlog > log.shape[0] and log.shape[0] > 0:
+        rnd.error = ERR_LOG
+        return ERR_LOG, nlog
+    return ERR_NONE, nlog
+

@@ -1,0 +1,49 @@
+"""What a strategy may see (RULES.md §6), as two NumPy record types.
+
+``PUBLIC`` holds public information only (one record per table); ``PRIVATE`` one seat's own
+hand, the cards it gave and received, and its random stream. The engine keeps each seat's
+hand *only* in that seat's ``PRIVATE`` record and hands a strategy exactly two records: the
+table's ``PUBLIC`` and its own ``PRIVATE``. No argument of a decision function reaches
+another seat's hidden cards, so a strategy cannot read them even by mistake.
+"""
+
+import numpy as np
+
+MAX_SEATS = 4
+
+PUBLIC = np.dtype(
+    [
+        ("n_players", np.int64),
+        ("first_drawer", np.int64),
+        ("counts", np.int64, (MAX_SEATS,)),  # cards in hand per seat
+        ("grand_tichu", np.int64, (MAX_SEATS,)),  # 1 = called
+        ("tichu", np.int64, (MAX_SEATS,)),
+        ("has_played", np.int64, (MAX_SEATS,)),  # 1 once the seat played a card
+        ("played", np.uint64),  # every card played so far
+        ("played_by", np.uint64, (MAX_SEATS,)),
+        ("out_order", np.int64, (MAX_SEATS,)),  # seats in the order they went out, -1 after
+        ("n_out", np.int64),
+        ("wish", np.int64),  # open wished rank, 0 = none
+        ("top_code", np.int64),  # combination code of the trick's top, 0 = leading
+        ("top_mask", np.uint64),
+        ("top_seat", np.int64),
+        ("trick_cards", np.uint64),  # every card in the trick in play
+        ("leader", np.int64),  # who led the trick in play
+        ("passed", np.int64),  # bitmask of seats that passed since the last play
+        ("points_taken", np.int64, (MAX_SEATS,)),  # card points in each seat's tricks
+        ("tricks", np.int64),
+        ("bombs", np.int64),
+    ],
+    align=True,
+)
+
+PRIVATE = np.dtype(
+    [
+        ("seat", np.int64),
+        ("hand", np.uint64),
+        ("given", np.uint64, (MAX_SEATS,)),  # card given to each seat when passing
+        ("received", np.uint64, (MAX_SEATS,)),  # card received from each seat
+        ("rng", np.uint64),  # this seat's decision stream
+    ],
+    align=True,
+)
