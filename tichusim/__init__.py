@@ -4,9 +4,13 @@ Cards are ``uint64`` masks (layout in ``tichusim.cards``); combinations and lega
 from jitted kernels in ``tichusim.kernels``, reached through ``tichusim.rules``.
 """
 
-from . import cards
-from .rules import Combo, beats, classify, legal_plays, readings
-from .simulate import SimulationError, simulate, simulate_games
+from ._numba_cache import configure as _configure_cache
+
+_configure_cache()  # before any kernel module compiles or loads
+
+from . import cards  # noqa: E402
+from .rules import Combo, beats, classify, legal_plays, readings  # noqa: E402
+from .simulate import SimulationError, simulate, simulate_games  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -8,7 +8,7 @@ chunking, so any thread count gives identical tables.
 import numpy as np
 from numba import njit, prange
 
-from .engine import ERR_NONE, LOG_WIDTH, N, play_round
+from .engine import ERR_NONE, LOG_WIDTH, N, ROUND, SEAT, play_round
 from .moves import MAX_MOVES
 from .view import PRIVATE, PUBLIC
 
@@ -61,3 +61,15 @@ def play_games(seed, games, target, kinds, params, rounds_out, seats_out, n_roun
                 if (total0 >= target or total1 >= target) and total0 != total1:
                     break
             n_rounds[g] = r
+
+
+@njit(cache=True)
+def play_logged(seed, key, first_drawer, kinds, params, log_rows, check):
+    """One round with its event log (for transcripts and replays)."""
+    pub, privs, moves_m, moves_c, _ = scratch()
+    rnd = np.zeros(1, ROUND)
+    seats = np.zeros(N, SEAT)
+    log = np.zeros((log_rows, LOG_WIDTH), np.int64)
+    err, n = play_round(seed, key, first_drawer, kinds, params, pub[0], privs, moves_m, moves_c,
+                        rnd[0], seats, log, check)  # fmt: skip
+    return rnd, seats, log[: min(n, log_rows)], err

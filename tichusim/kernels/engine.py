@@ -17,6 +17,7 @@ from numba import njit
 from . import policies
 from .bits import DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, SPECIALS, U64, ZERO, rank_cards
 from .combos import BOMB_FOUR, DOG_LEAD, SINGLE, beats, classify
+from .hand import card_points
 from .moves import gen_bombs, has_bomb, legal_moves
 from .rng import seed_stream, shuffle_deck
 
@@ -82,22 +83,6 @@ def _log(log, nlog, event, seat, mask, code, extra):
         log[nlog, 3] = code
         log[nlog, 4] = extra
     return nlog + 1
-
-
-@njit(cache=True)
-def _points(mask):
-    """Card points of a set (RULES.md §1)."""
-    p = 0
-    for r, v in ((5, 5), (10, 10), (13, 10)):
-        x = mask & rank_cards(r)
-        while x != ZERO:
-            x &= x - ONE
-            p += v
-    if mask & DRAGON:
-        p += 25
-    if mask & PHOENIX:
-        p -= 25
-    return p
 
 
 @njit(cache=True)
@@ -439,7 +424,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
                     break
                 rnd.dragon_to = taker
                 nlog = _log(log, nlog, EV_DRAGON, winner, ZERO, 0, taker)
-            pts = _points(pub.trick_cards)
+            pts = card_points(pub.trick_cards)
             piles[taker] |= pub.trick_cards
             pub.points_taken[taker] += pts
             pub.tricks += 1
@@ -472,7 +457,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
                     return ERR_STRATEGY, nlog
                 rnd.dragon_to = taker
                 nlog = _log(log, nlog, EV_DRAGON, third, ZERO, 0, taker)
-            pts = _points(pub.trick_cards)
+            pts = card_points(pub.trick_cards)
             piles[taker] |= pub.trick_cards
             pub.points_taken[taker] += pts
             pub.tricks += 1
@@ -493,10 +478,10 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
         first_pile = piles[last]  # the last player's tricks go to the first player out
         piles[first] |= first_pile
         piles[last] = ZERO
-        nlog = _log(log, nlog, EV_HAND_TO, last, hand_to, _points(hand_to), (last + 1) % N)
-        team_points[(last + 1) % 2] += _points(hand_to)
+        nlog = _log(log, nlog, EV_HAND_TO, last, hand_to, card_points(hand_to), (last + 1) % N)
+        team_points[(last + 1) % 2] += card_points(hand_to)
         for s in range(N):
-            team_points[s % 2] += _points(piles[s])
+            team_points[s % 2] += card_points(piles[s])
         if check and team_points[0] + team_points[1] != 100:
             rnd.error = ERR_POINTS
             return ERR_POINTS, nlog
@@ -509,7 +494,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
             score[s % 2] += 100 * won
         seats[s].grand_tichu = pub.grand_tichu[s] == 1
         seats[s].tichu = pub.tichu[s] == 1
-        seats[s].card_points = 0 if double_victory else _points(piles[s])
+        seats[s].card_points = 0 if double_victory else card_points(piles[s])
     for s in range(N):
         seats[s].finish = 0
     for i in range(N):

@@ -1,0 +1,119 @@
+"""The ``tichusim`` command: thin click commands over the library functions."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from . import __version__
+
+STRATEGY_HELP = "one strategy for every seat, or four separated by commas (seat 0..3)"
+
+
+class UserError(click.ClickException):
+    exit_code = 2
+
+    def show(self, file=None):  # one line, no traceback
+        click.echo(f"tichusim: error: {self.format_message()}", err=True)
+
+
+def _strategies(text: str):
+    parts = [p.strip() for p in text.split(",")]
+    return parts[0] if len(parts) == 1 else parts
+
+
+def _guard(fn, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
+@click.group()
+@click.version_option(__version__, prog_name="tichusim")
+def main():
+    """Monte Carlo simulation of Tichu (RULES.md in the project's shared specification)."""
+
+
+@main.command()
+def warmup():
+    """Compile and cache every kernel once (run after installing)."""
+    t0 = time.perf_counter()
+    from . import legal_plays, simulate, simulate_games
+    from .transcript import play_with_log
+
+    legal_plays("Ma 2j 3s 4p 5t Ph Dr Dog 7j 7s 7p 7t")
+    for name in ("random", "lowest"):
+        simulate(8, strategies=name, check=True)
+        simulate(8, strategies=name)
+    simulate_games(2, strategies="lowest", target=200)
+    play_with_log(0, 0)
+    click.echo(f"kernels compiled and cached in {time.perf_counter() - t0:.1f} s")
+
+
+@main.command()
+@click.argument("hand")
+@click.option("--top", default=None, help="the trick's top combination (omit when leading)")
+@click.option("--wish", default=None, help="the open wished rank (2..A)")
+@click.option("--phoenix-on", default=None, help="rank under a lone Phoenix top (omit: led)")
+def legal(hand, top, wish, phoenix_on):
+    """List the legal plays of HAND (card notation) on TOP."""
+    from . import cards, legal_plays
+    from .rules import classify
+
+    plays, can_pass = _guard(legal_plays, hand, top, wish=wish, phoenix_on=phoenix_on)
+    for p in plays:
+        c = classify(p)
+        click.echo(f"{cards.format(p):<40} {c.kind} {c.rank:g}")
+    click.echo(f"{len(plays)} plays; pass {'allowed' if can_pass else 'not allowed'}")
+
+
+@main.command()
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
+@click.option("--round", "round_", default=0, show_default=True, type=click.IntRange(0))
+@click.option("--strategies", default="random", show_default=True, help=STRATEGY_HELP)
+def show(seed, round_, strategies):
+    """Print one round move by move (a transcript)."""
+    from .transcript import transcript
+
+    click.echo(_guard(transcript, seed, round_, strategies=_strategies(strategies)), nl=False)
+
+
+@main.command()
+@click.option("--rounds", default=100_000, show_default=True, type=click.IntRange(1))
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
+@click.option("--strategies", default="random", show_default=True, help=STRATEGY_HELP)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="write rounds.parquet and seats.parquet into this directory")  # fmt: skip
+@click.option("--check/--no-check", default=False, help="verify RULES.md §7 after every action")
+def simulate(rounds, seed, strategies, out, check):
+    """Play independent rounds and print a summary with 95% confidence intervals."""
+    from .simulate import SimulationError
+    from .simulate import simulate as run
+    from .summary import summarize
+
+    if out is not None and out.exists() and any(out.iterdir()):
+        raise UserError(f"output directory {out} is not empty")
+    t0 = time.perf_counter()
+    try:
+        r, s = _guard(run, rounds, seed=seed, strategies=_strategies(strategies), check=check)
+    except SimulationError as exc:
+        raise UserError(str(exc)) from None
+    elapsed = time.perf_counter() - t0
+    click.echo(summarize(r, s))
+    click.echo(f"{rounds} rounds in {elapsed:.2f} s ({rounds / elapsed:,.0f} rounds/s)")
+    if out is not None:
+        from .io import write_tables
+
+        try:
+            write_tables(r, s, out)
+        except OSError as exc:
+            raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+        click.echo(f"tables written to {out}/")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

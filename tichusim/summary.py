@@ -1,0 +1,25 @@
+"""A plain-text summary of simulated tables, every figure with its 95% interval."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .stats import mean_ci, wilson
+
+
+def summarize(rounds: pd.DataFrame, seats: pd.DataFrame) -> str:
+    n = len(rounds)
+    lines = [f"rounds: {n}"]
+    for team in (0, 1):
+        lines.append(f"score per round, team {team}: {mean_ci(rounds[f'score_team{team}'])}")
+    diff = rounds["score_team0"] - rounds["score_team1"]
+    lines.append(f"team 0 - team 1 per round: {mean_ci(diff)}")
+    lines.append(f"double victories: {wilson(int(rounds['double_victory'].sum()), n)}")
+    lines.append(f"tricks per round: {mean_ci(rounds['tricks'])}")
+    lines.append(f"bombs per round: {mean_ci(rounds['bombs'])}")
+    for call in ("grand_tichu", "tichu"):
+        called = seats[seats[call]]
+        rate = wilson(len(called), len(seats))
+        success = wilson(int(called["call_success"].sum()), len(called))
+        lines.append(f"{call.replace('_', ' ')} calls per seat-round: {rate}; success: {success}")
+    return "\n".join(lines)
