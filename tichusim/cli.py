@@ -10,6 +10,7 @@ import click
 
 from . import __version__
 
+TABLE_FILES = {"rounds.parquet", "seats.parquet"}  # what `simulate --out` writes (and may replace)
 STRATEGY_HELP = "one strategy for every seat, or four separated by commas (seat 0..3)"
 
 
@@ -95,8 +96,12 @@ def simulate(rounds, seed, strategies, out, check):
     from .simulate import simulate as run
     from .summary import summarize
 
-    if out is not None and out.exists() and any(out.iterdir()):
-        raise UserError(f"output directory {out} is not empty")
+    if out is not None and out.exists():
+        if not out.is_dir():
+            raise UserError(f"output path {out} is not a directory")
+        foreign = sorted(p.name for p in out.iterdir() if p.name not in TABLE_FILES)
+        if foreign:
+            raise UserError(f"output directory {out} holds other files ({foreign[0]}, ...)")
     t0 = time.perf_counter()
     try:
         r, s = _guard(run, rounds, seed=seed, strategies=_strategies(strategies), check=check)
