@@ -175,6 +175,26 @@ def _wish_ok(wish, hand, mask, code, leading, moves_m, n):
 
 
 @njit(cache=True)
+def _collect_trick(pub, privs, kinds, params, piles, rnd, seat, log, nlog):
+    """``seat`` takes the trick in play, or gives it to an opponent of its choice when it was
+    won with the Dragon (§2.12). Returns ``(error, log rows)``."""
+    taker = seat
+    if pub.top_mask == DRAGON:
+        taker = policies.dragon(kinds[seat], params[seat], pub, privs[seat])
+        if taker < 0 or taker >= N or (taker - seat) % 2 == 0:
+            return ERR_STRATEGY, nlog
+        rnd.dragon_to = taker
+        nlog = _log(log, nlog, EV_DRAGON, seat, ZERO, 0, taker)
+    pts = card_points(pub.trick_cards)
+    piles[taker] |= pub.trick_cards
+    pub.points_taken[taker] += pts
+    pub.tricks += 1
+    nlog = _log(log, nlog, EV_TRICK, seat, pub.trick_cards, pts, taker)
+    pub.trick_cards = ZERO
+    return ERR_NONE, nlog
+
+
+@njit(cache=True)
 def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, moves_c, rnd, seats,
                log, check):  # fmt: skip
     """Play one round; fill ``rnd`` and ``seats``; return ``(error, log rows)``."""
@@ -416,20 +436,9 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
                 others |= 1 << s
         if others & ~pub.passed == 0:
             winner = pub.top_seat
-            taker = winner
-            if pub.top_mask == DRAGON:  # §2.12: the Dragon's trick goes to an opponent
-                taker = policies.dragon(kinds[winner], params[winner], pub, privs[winner])
-                if taker < 0 or taker >= N or (taker - winner) % 2 == 0:
-                    err = ERR_STRATEGY
-                    break
-                rnd.dragon_to = taker
-                nlog = _log(log, nlog, EV_DRAGON, winner, ZERO, 0, taker)
-            pts = card_points(pub.trick_cards)
-            piles[taker] |= pub.trick_cards
-            pub.points_taken[taker] += pts
-            pub.tricks += 1
-            nlog = _log(log, nlog, EV_TRICK, winner, pub.trick_cards, pts, taker)
-            pub.trick_cards = ZERO
+            err, nlog = _collect_trick(pub, privs, kinds, params, piles, rnd, winner, log, nlog)
+            if err != ERR_NONE:
+                break
             pub.top_code = 0
             pub.top_mask = ZERO
             pub.top_seat = -1
@@ -448,21 +457,11 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
     # ---- end of the round (§2.13) and scoring (§2.14) ----
     if not double_victory:
         third = pub.out_order[2]
-        if pub.trick_cards != ZERO:
-            taker = third
-            if pub.top_mask == DRAGON:
-                taker = policies.dragon(kinds[third], params[third], pub, privs[third])
-                if taker < 0 or taker >= N or (taker - third) % 2 == 0:
-                    rnd.error = ERR_STRATEGY
-                    return ERR_STRATEGY, nlog
-                rnd.dragon_to = taker
-                nlog = _log(log, nlog, EV_DRAGON, third, ZERO, 0, taker)
-            pts = card_points(pub.trick_cards)
-            piles[taker] |= pub.trick_cards
-            pub.points_taken[taker] += pts
-            pub.tricks += 1
-            nlog = _log(log, nlog, EV_TRICK, third, pub.trick_cards, pts, taker)
-            pub.trick_cards = ZERO
+        if pub.trick_cards != ZERO:  # §2.13: the trick in play goes to the third player out
+            err, nlog = _collect_trick(pub, privs, kinds, params, piles, rnd, third, log, nlog)
+            if err != ERR_NONE:
+                rnd.error = err
+                return err, nlog
         last = _next_active(pub, third)
         pub.out_order[3] = last
         hand_to = privs[last].hand
