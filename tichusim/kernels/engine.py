@@ -15,7 +15,9 @@ import numpy as np
 from numba import njit
 
 from . import policies
-from .bits import DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, SPECIALS, U64, ZERO, rank_cards
+from .bits import (
+    DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, SPECIALS, U64, ZERO, popcount, rank_cards,
+)  # fmt: skip
 from .combos import BOMB_FOUR, DOG_LEAD, SINGLE, beats, classify
 from .hand import card_points
 from .moves import gen_bombs, has_bomb, legal_moves
@@ -96,23 +98,16 @@ def _next_active(pub, seat):
 
 
 @njit(cache=True)
-def _conserved(pub, privs, piles, outside):
+def _conserved(pub, privs, piles):
     """§7: every card is in exactly one place (a hand, a trick pile, the trick in play, given)."""
-    total = pub.trick_cards | outside
-    count = 0
-    x = pub.trick_cards | outside
-    while x != ZERO:
-        x &= x - ONE
-        count += 1
+    total = pub.trick_cards
+    count = popcount(total)
     for s in range(N):
         for m in (privs[s].hand, piles[s]):
             if total & m:
                 return False
             total |= m
-            y = m
-            while y != ZERO:
-                y &= y - ONE
-                count += 1
+            count += popcount(m)
     return count == 56 and total == NORMAL | SPECIALS
 
 
@@ -120,7 +115,7 @@ def _conserved(pub, privs, piles, outside):
 def _play_cards(pub, me, seat, mask, code):
     """Move ``mask`` from the seat's hand to the trick; returns True if the wish was fulfilled."""
     me.hand &= ~mask
-    pub.counts[seat] -= _bitcount(mask)
+    pub.counts[seat] -= popcount(mask)
     pub.played |= mask
     pub.played_by[seat] |= mask
     pub.trick_cards |= mask
@@ -133,15 +128,6 @@ def _play_cards(pub, me, seat, mask, code):
         pub.wish = 0
         return True
     return False
-
-
-@njit(cache=True)
-def _bitcount(x):
-    c = 0
-    while x != ZERO:
-        x &= x - ONE
-        c += 1
-    return c
 
 
 @njit(cache=True)
@@ -385,7 +371,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
                 partner = (p + 2) % N
                 turn = partner if pub.counts[partner] > 0 else _next_active(pub, partner)
                 nlog = _log(log, nlog, EV_DOG, p, ZERO, 0, turn)
-                if check and not _conserved(pub, privs, piles, ZERO):
+                if check and not _conserved(pub, privs, piles):
                     err = ERR_CARDS
                     break
                 continue  # §2.9: the Dog is never bombed
@@ -446,7 +432,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
             turn = winner if pub.counts[winner] > 0 else _next_active(pub, winner)
         else:
             turn = _next_active(pub, actor)
-        if check and not _conserved(pub, privs, piles, ZERO):
+        if check and not _conserved(pub, privs, piles):
             err = ERR_CARDS
             break
 
@@ -465,7 +451,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
         last = _next_active(pub, third)
         pub.out_order[3] = last
         hand_to = privs[last].hand
-        if check and not _conserved(pub, privs, piles, ZERO):
+        if check and not _conserved(pub, privs, piles):
             rnd.error = ERR_CARDS
             return ERR_CARDS, nlog
     team_points = np.zeros(2, np.int64)
@@ -505,7 +491,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
         seen = 0
         for i in range(2 if double_victory else N):
             seen |= 1 << pub.out_order[i]
-        if _bitcount(U64(seen)) != (2 if double_victory else N):
+        if popcount(U64(seen)) != (2 if double_victory else N):
             rnd.error = ERR_FINISH
             return ERR_FINISH, nlog
     rnd.double_victory = double_victory

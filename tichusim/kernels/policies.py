@@ -17,7 +17,7 @@ Decisions and their answers:
 import numpy as np
 from numba import njit
 
-from .bits import ONE, U64, ZERO, lowest_bit_index
+from .bits import ONE, U64, ZERO, lowest_bit_index, popcount
 from .rng import rand_below
 
 RANDOM = 0
@@ -68,12 +68,7 @@ def lowest_cards(hand, k):
 def random_card(me, exclude):
     """A uniformly random card of the seat's hand outside ``exclude``."""
     x = me.hand & ~exclude
-    count = 0
-    y = x
-    while y != ZERO:
-        y &= y - ONE
-        count += 1
-    me.rng, j = rand_below(me.rng, count)
+    me.rng, j = rand_below(me.rng, popcount(x))
     for _ in range(j):
         x &= x - ONE
     return x & (~x + ONE)
