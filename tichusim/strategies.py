@@ -7,10 +7,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .kernels import policies
+from .kernels.engine import N_PARAMS
 
 __all__ = ["STRATEGIES", "Strategy", "resolve"]
-
-N_PARAMS = 16
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ from .simulate import SimulationError, _prepare
 
 __all__ = ["play_with_log", "transcript"]
 
-LOG_ROWS = 4096
 _ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth"}
 _POINT = {0: "before passing", 1: "after passing", 2: "before playing"}
 
@@ -25,7 +24,7 @@ def play_with_log(seed: int = 0, round: int = 0, *, strategies="random", first_d
     ``tichusim.kernels.engine``).
     """
     seed, _, kinds, params = _prepare(strategies, "nanjing", seed)
-    rnd, seats, log, err = play_logged(seed, round, first_drawer, kinds, params, LOG_ROWS, check)
+    rnd, seats, log, err = play_logged(seed, round, first_drawer, kinds, params, check)
     if err:
         raise SimulationError(f"round {round}: {E.ERRORS[err]}")
     return rnd[0], seats, log

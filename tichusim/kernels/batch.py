@@ -8,8 +8,7 @@ chunking, so any thread count gives identical tables.
 import numpy as np
 from numba import njit, prange
 
-from .engine import ERR_NONE, LOG_WIDTH, N, ROUND, SEAT, play_round
-from .moves import MAX_MOVES
+from .engine import ERR_NONE, LOG_ROWS, N, ROUND, SEAT, WORK, play_round
 from .view import PRIVATE, PUBLIC
 
 GAME_KEY_STRIDE = 1 << 16  # round key of round r of game g: g * stride + r
@@ -17,11 +16,16 @@ MAX_GAME_ROUNDS = 256  # a game still unfinished then is reported as such
 
 
 @njit(cache=True)
-def scratch():
-    """One worker's tables and buffers (kept out of the ``prange`` bodies: parfors cannot
-    allocate record arrays)."""
-    return (np.zeros(1, PUBLIC), np.zeros(N, PRIVATE), np.empty(MAX_MOVES, np.uint64),
-            np.empty(MAX_MOVES, np.int64), np.zeros((0, LOG_WIDTH), np.int64))  # fmt: skip
+def scratch(kinds, params, logging):
+    """One worker's tables and buffers, the seats' strategies loaded (kept out of the
+    ``prange`` bodies: parfors cannot allocate record arrays)."""
+    work = np.zeros(1, WORK)
+    for s in range(N):
+        work[0].kinds[s] = kinds[s]
+        for j in range(params.shape[1]):
+            work[0].params[s, j] = params[s, j]
+    work[0].logging = logging
+    return work, np.zeros(1, PUBLIC), np.zeros(N, PRIVATE)
 
 
 @njit(parallel=True, cache=True)
@@ -29,10 +33,10 @@ def play_rounds(seed, keys, first_drawers, kinds, params, rounds_out, seats_out,
     """Play round ``keys[i]`` with ``first_drawers[i]`` into ``rounds_out[i]``, ``seats_out[i]``."""
     n = keys.shape[0]
     for c in prange(chunks):
-        pub, privs, moves_m, moves_c, log = scratch()
+        work, pub, privs = scratch(kinds, params, False)
         for i in range(c * n // chunks, (c + 1) * n // chunks):
-            play_round(seed, keys[i], first_drawers[i], kinds, params, pub[0], privs, moves_m,
-                       moves_c, rounds_out[i], seats_out[i], log, check)  # fmt: skip
+            play_round(seed, keys[i], first_drawers[i], work[0], pub[0], privs, rounds_out[i],
+                       seats_out[i], check)  # fmt: skip
 
 
 @njit(parallel=True, cache=True)
@@ -42,7 +46,7 @@ def play_games(seed, games, target, kinds, params, rounds_out, seats_out, n_roun
     ``rounds_out[g, :n_rounds[g]]``; the first drawer of a round is the previous first out."""
     n = games.shape[0]
     for c in prange(chunks):
-        pub, privs, moves_m, moves_c, log = scratch()
+        work, pub, privs = scratch(kinds, params, False)
         for g in range(c * n // chunks, (c + 1) * n // chunks):
             total0 = 0
             total1 = 0
@@ -50,8 +54,8 @@ def play_games(seed, games, target, kinds, params, rounds_out, seats_out, n_roun
             r = 0
             while r < MAX_GAME_ROUNDS:
                 key = games[g] * GAME_KEY_STRIDE + r
-                err, _ = play_round(seed, key, drawer, kinds, params, pub[0], privs, moves_m,
-                                    moves_c, rounds_out[g, r], seats_out[g, r], log, check)  # fmt: skip
+                err, _ = play_round(seed, key, drawer, work[0], pub[0], privs, rounds_out[g, r],
+                                    seats_out[g, r], check)  # fmt: skip
                 r += 1
                 if err != ERR_NONE:
                     break
@@ -64,12 +68,10 @@ def play_games(seed, games, target, kinds, params, rounds_out, seats_out, n_roun
 
 
 @njit(cache=True)
-def play_logged(seed, key, first_drawer, kinds, params, log_rows, check):
+def play_logged(seed, key, first_drawer, kinds, params, check):
     """One round with its event log (for transcripts and replays)."""
-    pub, privs, moves_m, moves_c, _ = scratch()
+    work, pub, privs = scratch(kinds, params, True)
     rnd = np.zeros(1, ROUND)
     seats = np.zeros(N, SEAT)
-    log = np.zeros((log_rows, LOG_WIDTH), np.int64)
-    err, n = play_round(seed, key, first_drawer, kinds, params, pub[0], privs, moves_m, moves_c,
-                        rnd[0], seats, log, check)  # fmt: skip
-    return rnd, seats, log[: min(n, log_rows)], err
+    err, n = play_round(seed, key, first_drawer, work[0], pub[0], privs, rnd[0], seats, check)
+    return rnd, seats, work[0].log[: min(n, LOG_ROWS)].copy(), err

@@ -20,10 +20,12 @@ from .bits import (
 )  # fmt: skip
 from .combos import BOMB_FOUR, DOG_LEAD, SINGLE, beats, classify
 from .hand import card_points
-from .moves import gen_bombs, has_bomb, legal_moves
+from .moves import MAX_MOVES, candidate_moves, gen_bombs, has_bomb
 from .rng import seed_stream, shuffle_deck
 
 N = 4  # seats; partners sit opposite (RULES.md §2.1)
+N_PARAMS = 32  # strategy parameters per seat
+MAX_BOMBS = 64  # a 14-card hand holds at most 3 four-of-a-kinds and 40-odd straight flushes
 
 ROUND = np.dtype(
     [
@@ -62,6 +64,29 @@ SEAT = np.dtype(
 EV_DEAL8, EV_DEAL14, EV_GRAND_TICHU, EV_TICHU, EV_GIVE, EV_PLAY, EV_PASS, EV_BOMB = range(8)
 EV_WISH, EV_WISH_DONE, EV_DOG, EV_TRICK, EV_DRAGON, EV_OUT, EV_END, EV_HAND_TO = range(8, 16)
 LOG_WIDTH = 5
+LOG_ROWS = 2048  # more events than any round has (a round that overflows reports ERR_LOG)
+
+WORK = np.dtype(
+    [
+        # A worker's scratch, one record per thread. Kernels get its arrays as record fields,
+        # which carry no reference count: array arguments would cost two atomic operations per
+        # call and made up a third of the engine's time.
+        ("kinds", np.int64, (N,)),  # strategy family per seat (policies.RANDOM, ...)
+        ("params", np.float64, (N, N_PARAMS)),
+        ("moves_m", np.uint64, (MAX_MOVES,)),  # the deciding strategy's plays
+        ("moves_c", np.int64, (MAX_MOVES,)),
+        ("check_m", np.uint64, (MAX_MOVES,)),  # the checker's own list of legal plays
+        ("check_c", np.int64, (MAX_MOVES,)),
+        ("bombs_m", np.uint64, (MAX_BOMBS,)),  # bombs offered in an out-of-turn window
+        ("bombs_c", np.int64, (MAX_BOMBS,)),
+        ("deck", np.int64, (56,)),
+        ("piles", np.uint64, (N,)),  # cards in the tricks each seat has taken
+        ("gifts", np.uint64, (N, 3)),
+        ("logging", np.bool_),
+        ("log", np.int64, (LOG_ROWS, LOG_WIDTH)),
+    ],
+    align=True,
+)
 
 ERR_NONE = 0
 ERR_CARDS = 1  # a card in two places or in none (§7)
@@ -77,13 +102,15 @@ ERRORS = ("", "card conservation", "illegal play", "card points", "score", "fini
 
 
 @njit(cache=True)
-def _log(log, nlog, event, seat, mask, code, extra):
-    if nlog < log.shape[0]:
-        log[nlog, 0] = event
-        log[nlog, 1] = seat
-        log[nlog, 2] = np.int64(mask)
-        log[nlog, 3] = code
-        log[nlog, 4] = extra
+def _log(work, nlog, event, seat, mask, code, extra):
+    if not work.logging:
+        return nlog
+    if nlog < LOG_ROWS:
+        work.log[nlog, 0] = event
+        work.log[nlog, 1] = seat
+        work.log[nlog, 2] = np.int64(mask)
+        work.log[nlog, 3] = code
+        work.log[nlog, 4] = extra
     return nlog + 1
 
 
@@ -147,43 +174,70 @@ def _combination_ok(top, hand, mask, code):
 
 
 @njit(cache=True)
-def _wish_ok(wish, hand, mask, code, leading, moves_m, n):
-    """§2.11 on a regular turn: a play without the wished rank (and, when not leading, no bomb)
-    is allowed only if the player lacks the rank or no legal play contains it."""
+def _answer_ok(top, hand, mask, code):
+    """The cheap check every answer gets: cards of the hand, a code that beats the top."""
+    return mask != ZERO and mask & ~hand == ZERO and (top == 0 or beats(code, top))
+
+
+@njit(cache=True)
+def _turn_ok(top, wish, hand, choice, moves_m, moves_c, all_m, all_c):
+    """The checker's view of a turn: the play is a combination of the hand that beats the top
+    (§2.5–§2.7), and it, or the pass, respects the wish (§2.11): the wished rank may be left
+    out only if the player lacks it or no legal play contains it (a bomb out of a lead is
+    always allowed). The full candidate list is generated independently of the strategy."""
+    leading = top == 0
+    if choice >= 0:
+        mask = moves_m[choice]
+        code = moves_c[choice]
+        if not _combination_ok(top, hand, mask, code):
+            return False
+        if not leading and (code >> 16) >= BOMB_FOUR:
+            return True
+    elif leading:
+        return False
+    else:
+        mask = ZERO
     if wish == 0 or mask & rank_cards(wish) or hand & rank_cards(wish) == ZERO:
         return True
-    if not leading and (code >> 16) >= BOMB_FOUR:
-        return True
-    for i in range(n):
-        if moves_m[i] & rank_cards(wish):
+    n = candidate_moves(hand, top, all_m, all_c)
+    for i in range(min(n, all_m.shape[0])):
+        if all_m[i] & rank_cards(wish):
             return False
     return True
 
 
 @njit(cache=True)
-def _collect_trick(pub, privs, kinds, params, piles, rnd, seat, log, nlog):
+def _collect_trick(pub, privs, work, rnd, seat, nlog):
     """``seat`` takes the trick in play, or gives it to an opponent of its choice when it was
     won with the Dragon (§2.12). Returns ``(error, log rows)``."""
     taker = seat
     if pub.top_mask == DRAGON:
-        taker = policies.dragon(kinds[seat], params[seat], pub, privs[seat])
+        taker = policies.dragon(work.kinds[seat], work.params[seat], pub, privs[seat])
         if taker < 0 or taker >= N or (taker - seat) % 2 == 0:
             return ERR_STRATEGY, nlog
         rnd.dragon_to = taker
-        nlog = _log(log, nlog, EV_DRAGON, seat, ZERO, 0, taker)
+        nlog = _log(work, nlog, EV_DRAGON, seat, ZERO, 0, taker)
     pts = card_points(pub.trick_cards)
-    piles[taker] |= pub.trick_cards
+    work.piles[taker] |= pub.trick_cards
     pub.points_taken[taker] += pts
     pub.tricks += 1
-    nlog = _log(log, nlog, EV_TRICK, seat, pub.trick_cards, pts, taker)
+    nlog = _log(work, nlog, EV_TRICK, seat, pub.trick_cards, pts, taker)
     pub.trick_cards = ZERO
     return ERR_NONE, nlog
 
 
 @njit(cache=True)
-def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, moves_c, rnd, seats,
-               log, check):  # fmt: skip
-    """Play one round; fill ``rnd`` and ``seats``; return ``(error, log rows)``."""
+def play_round(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
+    """Play one round with the strategies loaded in ``work``; fill ``rnd`` and ``seats``;
+    return ``(error, log rows)`` (the log is written to ``work.log`` when ``work.logging``)."""
+    kinds = work.kinds
+    params = work.params
+    moves_m = work.moves_m
+    moves_c = work.moves_c
+    piles = work.piles
+    gifts = work.gifts
+    bombs_m = work.bombs_m
+    bombs_c = work.bombs_c
     # ---- reset ----
     pub.n_players = N
     pub.first_drawer = first_drawer
@@ -198,8 +252,8 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
     pub.passed = 0
     pub.tricks = 0
     pub.bombs = 0
-    piles = np.zeros(N, np.uint64)
     for s in range(N):
+        piles[s] = ZERO
         pub.counts[s] = 0
         pub.grand_tichu[s] = 0
         pub.tichu[s] = 0
@@ -224,7 +278,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
     err = ERR_NONE
 
     # ---- deal (§2.2): seat s draws deck[14s .. 14s+13]; the first 8 are seen before GT ----
-    deck = np.empty(56, np.int64)
+    deck = work.deck
     shuffle_deck(deck, seed_stream(U64(seed), U64(key), U64(0)))
     for s in range(N):
         h8 = ZERO
@@ -238,7 +292,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
         seats[s].hand14 = h14
         seats[s].grand_tichu = False
         seats[s].tichu = False
-        nlog = _log(log, nlog, EV_DEAL8, s, h8, 0, 0)
+        nlog = _log(work, nlog, EV_DEAL8, s, h8, 0, 0)
 
     # ---- Grand Tichu after 8 cards, in turn order from the first drawer (§2.2) ----
     for i in range(N):
@@ -247,11 +301,11 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
         pub.counts[s] = 8
         if policies.grand_tichu(kinds[s], params[s], pub, privs[s]):
             pub.grand_tichu[s] = 1
-            nlog = _log(log, nlog, EV_GRAND_TICHU, s, ZERO, 0, 0)
+            nlog = _log(work, nlog, EV_GRAND_TICHU, s, ZERO, 0, 0)
     for s in range(N):
         privs[s].hand = seats[s].hand14
         pub.counts[s] = 14
-        nlog = _log(log, nlog, EV_DEAL14, s, seats[s].hand14, 0, 0)
+        nlog = _log(work, nlog, EV_DEAL14, s, seats[s].hand14, 0, 0)
 
     # ---- Tichu before passing (§2.3), then simultaneous passing (§2.4) ----
     for i in range(N):
@@ -259,8 +313,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
         if pub.grand_tichu[s] == 0 and pub.tichu[s] == 0:
             if policies.tichu(kinds[s], params[s], pub, privs[s], policies.TICHU_BEFORE_PASSING):
                 pub.tichu[s] = 1
-                nlog = _log(log, nlog, EV_TICHU, s, ZERO, policies.TICHU_BEFORE_PASSING, 0)
-    gifts = np.zeros((N, 3), np.uint64)
+                nlog = _log(work, nlog, EV_TICHU, s, ZERO, policies.TICHU_BEFORE_PASSING, 0)
     for s in range(N):
         policies.passes(kinds[s], params[s], pub, privs[s], gifts[s])
         used = ZERO
@@ -283,7 +336,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
             privs[t].received[s] = gifts[s, j]
             seats[s].given[j] = gifts[s, j]
             seats[t].received[2 - j] = gifts[s, j]  # t sees s as its (2 - j)-th neighbour
-            nlog = _log(log, nlog, EV_GIVE, s, gifts[s, j], 0, t)
+            nlog = _log(work, nlog, EV_GIVE, s, gifts[s, j], 0, t)
     for s in range(N):
         seats[s].hand_passed = privs[s].hand
     for i in range(N):
@@ -291,16 +344,19 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
         if pub.grand_tichu[s] == 0 and pub.tichu[s] == 0:
             if policies.tichu(kinds[s], params[s], pub, privs[s], policies.TICHU_AFTER_PASSING):
                 pub.tichu[s] = 1
-                nlog = _log(log, nlog, EV_TICHU, s, ZERO, policies.TICHU_AFTER_PASSING, 0)
+                nlog = _log(work, nlog, EV_TICHU, s, ZERO, policies.TICHU_AFTER_PASSING, 0)
 
     # ---- the play (§2.8–§2.13) ----
+    # seats holding a bomb; a hand changes only when its seat plays, so the test is redone then
+    armed = 0
+    for s in range(N):
+        if has_bomb(privs[s].hand):
+            armed |= 1 << s
     turn = 0
     for s in range(N):
         if privs[s].hand & MAH_JONG:
             turn = s
     pub.leader = turn
-    bombs_m = np.empty(64, np.uint64)
-    bombs_c = np.empty(64, np.int64)
     hand_to = ZERO  # the last player's hand cards, for the opponents (§2.13)
     double_victory = False
     round_over = False
@@ -314,35 +370,37 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
         if pub.has_played[p] == 0 and pub.grand_tichu[p] == 0 and pub.tichu[p] == 0:
             if policies.tichu(kinds[p], params[p], pub, me, policies.TICHU_BEFORE_TURN):
                 pub.tichu[p] = 1
-                nlog = _log(log, nlog, EV_TICHU, p, ZERO, policies.TICHU_BEFORE_TURN, 0)
+                nlog = _log(work, nlog, EV_TICHU, p, ZERO, policies.TICHU_BEFORE_TURN, 0)
         wish_before = pub.wish
-        n, can_pass = legal_moves(me.hand, pub.top_code, pub.wish, moves_m, moves_c)
-        if n > moves_m.shape[0]:
+        choice = policies.play(kinds[p], params[p], pub, me, moves_m, moves_c)
+        if choice == policies.MOVES_OVERFLOW:
             err = ERR_MOVES
             break
-        choice = policies.play(kinds[p], params[p], pub, me, moves_m, moves_c, n, can_pass == 1)
-        if choice < -1 or choice >= n or (choice == -1 and can_pass == 0):
+        if choice < -1 or choice >= moves_m.shape[0] or (choice == -1 and leading):
             err = ERR_STRATEGY
+            break
+        if choice >= 0 and not _answer_ok(pub.top_code, me.hand, moves_m[choice], moves_c[choice]):
+            err = ERR_STRATEGY
+            break
+        if check and not _turn_ok(pub.top_code, wish_before, me.hand, choice, moves_m, moves_c,
+                                  work.check_m, work.check_c):  # fmt: skip
+            err = ERR_ILLEGAL
             break
         actor = p
         if choice == -1:
             pub.passed |= 1 << p
-            nlog = _log(log, nlog, EV_PASS, p, ZERO, 0, 0)
+            nlog = _log(work, nlog, EV_PASS, p, ZERO, 0, 0)
         else:
             mask = moves_m[choice]
             code = moves_c[choice]
-            if check and not (
-                _combination_ok(pub.top_code, me.hand, mask, code)
-                and _wish_ok(wish_before, me.hand, mask, code, leading, moves_m, n)
-            ):
-                err = ERR_ILLEGAL
-                break
             if (code >> 16) >= BOMB_FOUR:
                 pub.bombs += 1
             done = _play_cards(pub, me, p, mask, code)
-            nlog = _log(log, nlog, EV_PLAY, p, mask, code, 0)
+            if armed & (1 << p) and not has_bomb(me.hand):
+                armed &= ~(1 << p)
+            nlog = _log(work, nlog, EV_PLAY, p, mask, code, 0)
             if done:
-                nlog = _log(log, nlog, EV_WISH_DONE, p, ZERO, wish_before, 0)
+                nlog = _log(work, nlog, EV_WISH_DONE, p, ZERO, wish_before, 0)
             if mask & MAH_JONG:
                 w = policies.wish(kinds[p], params[p], pub, me)
                 if w != 0 and (w < 2 or w > 14):
@@ -350,11 +408,11 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
                     break
                 pub.wish = w
                 rnd.wish = w
-                nlog = _log(log, nlog, EV_WISH, p, ZERO, w, 0)
+                nlog = _log(work, nlog, EV_WISH, p, ZERO, w, 0)
             if me.hand == ZERO:
                 pub.out_order[pub.n_out] = p
                 pub.n_out += 1
-                nlog = _log(log, nlog, EV_OUT, p, ZERO, pub.n_out, 0)
+                nlog = _log(work, nlog, EV_OUT, p, ZERO, pub.n_out, 0)
                 if pub.n_out == 2 and (pub.out_order[0] + 2) % N == pub.out_order[1]:
                     double_victory = True  # §2.13: partners first and second, the round ends
                     break
@@ -370,7 +428,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
                 pub.tricks += 1
                 partner = (p + 2) % N
                 turn = partner if pub.counts[partner] > 0 else _next_active(pub, partner)
-                nlog = _log(log, nlog, EV_DOG, p, ZERO, 0, turn)
+                nlog = _log(work, nlog, EV_DOG, p, ZERO, 0, turn)
                 if check and not _conserved(pub, privs, piles):
                     err = ERR_CARDS
                     break
@@ -380,7 +438,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
             bomber = -1
             for i in range(1, N):
                 q = (actor + i) % N
-                if pub.counts[q] == 0 or not has_bomb(privs[q].hand):
+                if not armed & (1 << q):
                     continue
                 nb = gen_bombs(privs[q].hand, pub.top_code, bombs_m, bombs_c, 0)
                 if nb == 0:
@@ -394,14 +452,16 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
                     bomber = q
                     wish_b = pub.wish
                     done = _play_cards(pub, privs[q], q, bombs_m[j], bombs_c[j])
+                    if not has_bomb(privs[q].hand):
+                        armed &= ~(1 << q)
                     pub.bombs += 1
-                    nlog = _log(log, nlog, EV_BOMB, q, bombs_m[j], bombs_c[j], 0)
+                    nlog = _log(work, nlog, EV_BOMB, q, bombs_m[j], bombs_c[j], 0)
                     if done:
-                        nlog = _log(log, nlog, EV_WISH_DONE, q, ZERO, wish_b, 0)
+                        nlog = _log(work, nlog, EV_WISH_DONE, q, ZERO, wish_b, 0)
                     if privs[q].hand == ZERO:
                         pub.out_order[pub.n_out] = q
                         pub.n_out += 1
-                        nlog = _log(log, nlog, EV_OUT, q, ZERO, pub.n_out, 0)
+                        nlog = _log(work, nlog, EV_OUT, q, ZERO, pub.n_out, 0)
                     break
             if err != ERR_NONE or bomber < 0:
                 break
@@ -422,7 +482,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
                 others |= 1 << s
         if others & ~pub.passed == 0:
             winner = pub.top_seat
-            err, nlog = _collect_trick(pub, privs, kinds, params, piles, rnd, winner, log, nlog)
+            err, nlog = _collect_trick(pub, privs, work, rnd, winner, nlog)
             if err != ERR_NONE:
                 break
             pub.top_code = 0
@@ -444,7 +504,7 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
     if not double_victory:
         third = pub.out_order[2]
         if pub.trick_cards != ZERO:  # §2.13: the trick in play goes to the third player out
-            err, nlog = _collect_trick(pub, privs, kinds, params, piles, rnd, third, log, nlog)
+            err, nlog = _collect_trick(pub, privs, work, rnd, third, nlog)
             if err != ERR_NONE:
                 rnd.error = err
                 return err, nlog
@@ -454,7 +514,9 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
         if check and not _conserved(pub, privs, piles):
             rnd.error = ERR_CARDS
             return ERR_CARDS, nlog
-    team_points = np.zeros(2, np.int64)
+    team_points = rnd.card_points
+    team_points[0] = 0
+    team_points[1] = 0
     first = pub.out_order[0]
     if double_victory:
         team_points[first % 2] = 200
@@ -463,14 +525,16 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
         first_pile = piles[last]  # the last player's tricks go to the first player out
         piles[first] |= first_pile
         piles[last] = ZERO
-        nlog = _log(log, nlog, EV_HAND_TO, last, hand_to, card_points(hand_to), (last + 1) % N)
+        nlog = _log(work, nlog, EV_HAND_TO, last, hand_to, card_points(hand_to), (last + 1) % N)
         team_points[(last + 1) % 2] += card_points(hand_to)
         for s in range(N):
             team_points[s % 2] += card_points(piles[s])
         if check and team_points[0] + team_points[1] != 100:
             rnd.error = ERR_POINTS
             return ERR_POINTS, nlog
-    score = team_points.copy()
+    score = rnd.score
+    score[0] = team_points[0]
+    score[1] = team_points[1]
     for s in range(N):
         won = 1 if s == first else -1
         if pub.grand_tichu[s]:
@@ -495,15 +559,11 @@ def play_round(seed, key, first_drawer, kinds, params, pub, privs, moves_m, move
             rnd.error = ERR_FINISH
             return ERR_FINISH, nlog
     rnd.double_victory = double_victory
-    rnd.card_points[0] = team_points[0]
-    rnd.card_points[1] = team_points[1]
-    rnd.score[0] = score[0]
-    rnd.score[1] = score[1]
     rnd.tricks = pub.tricks
     rnd.bombs = pub.bombs
     rnd.first_out = first
-    nlog = _log(log, nlog, EV_END, first, ZERO, score[0], score[1])
-    if nlog > log.shape[0] and log.shape[0] > 0:
+    nlog = _log(work, nlog, EV_END, first, ZERO, score[0], score[1])
+    if nlog > LOG_ROWS:
         rnd.error = ERR_LOG
         return ERR_LOG, nlog
     return ERR_NONE, nlog

@@ -13,6 +13,8 @@ allocate nothing.
 """
 
 from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from .bits import (
     DOG,
@@ -22,6 +24,7 @@ from .bits import (
     NORMAL,
     ONE,
     PHOENIX,
+    RANK_COLUMN,
     RANK_LANE,
     U64,
     ZERO,
@@ -53,13 +56,27 @@ from .combos import (
 MAX_MOVES = 16384  # more than any 14-card hand has (tests/test_moves.py searches for the worst)
 
 
-@njit(types.int64(types.uint64[:], types.int64[:], types.int64, types.uint64, types.int64),
-      cache=True, inline="always")  # fmt: skip
-def _emit(out_masks, out_codes, n, mask, code):
-    if n < out_masks.shape[0]:
-        out_masks[n] = mask
-        out_codes[n] = code
-    return n + 1
+@intrinsic
+def _emit(typingctx, out_masks, out_codes, n, mask, code):
+    """``out_masks[n], out_codes[n] = mask, code`` when ``n`` is inside the buffers; returns
+    ``n + 1``. An intrinsic, not a jitted helper: passing the arrays to a function costs
+    reference counting at every call, which made the generators four times slower."""
+    sig = types.int64(out_masks, out_codes, n, mask, code)
+
+    def codegen(context, builder, signature, args):
+        m_ty, c_ty, n_ty, mask_ty, code_ty = signature.args
+        m_arr = context.make_array(m_ty)(context, builder, args[0])
+        c_arr = context.make_array(c_ty)(context, builder, args[1])
+        idx = args[2]
+        size = builder.extract_value(m_arr.shape, 0)
+        with builder.if_then(builder.icmp_signed("<", idx, size), likely=True):
+            for ty, arr, val, val_ty in ((m_ty, m_arr, args[3], mask_ty),
+                                         (c_ty, c_arr, args[4], code_ty)):  # fmt: skip
+                ptr = cgutils.get_item_pointer(context, builder, ty, arr, [idx], wraparound=False)
+                context.pack_value(builder, ty.dtype, context.cast(builder, val, val_ty, ty.dtype), ptr)
+        return builder.add(idx, context.get_constant(types.int64, 1))
+
+    return sig, codegen
 
 
 @njit(types.uint64(types.uint64, types.int64), cache=True, inline="always")
@@ -244,13 +261,12 @@ def _gen_singles(hand, top, out_masks, out_codes, n):
     min_rank2 = top & 0xFF
     if top == 0 and hand & MAH_JONG:
         n = _emit(out_masks, out_codes, n, MAH_JONG, make_code(SINGLE, 1, RANK2_MAH_JONG))
-    x = hand & NORMAL
+    # ranks above the top, as a mask repeated in the four lanes
+    x = hand & NORMAL & ~(RANK_COLUMN * ((ONE << U64(min_rank2 // 2 + 1)) - ONE))
     while x != ZERO:
-        b = x & (~x + ONE)
-        x ^= b
-        r2 = 2 * (lowest_bit_index(b) & 15)
-        if r2 > min_rank2:
-            n = _emit(out_masks, out_codes, n, b, make_code(SINGLE, 1, r2))
+        i = lowest_bit_index(x)
+        x &= x - ONE
+        n = _emit(out_masks, out_codes, n, ONE << U64(i), make_code(SINGLE, 1, 2 * (i & 15)))
     if hand & PHOENIX:
         code = phoenix_single(top, RANK2_PHOENIX_LED)
         if code != 0:
@@ -299,23 +315,45 @@ def has_bomb(hand):
     return False
 
 
+# Lead categories, in the order a lead generates them: the six combination kinds, the Dog and
+# the bombs (both bomb kinds in one category). A strategy may draw a category, then a play.
+LEAD_CATEGORIES = (SINGLE, PAIR, TRIPLE, STAIRS, FULL_HOUSE, STRAIGHT, DOG_LEAD, BOMB_FOUR)
+
+
+@njit(types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:], types.int64),
+      cache=True)  # fmt: skip
+def lead_moves(hand, category, out_masks, out_codes, n):
+    """Every lead of ``hand`` in one of ``LEAD_CATEGORIES``, appended after ``n`` entries."""
+    if category == SINGLE:
+        return _gen_singles(hand, 0, out_masks, out_codes, n)
+    if category == PAIR or category == TRIPLE:
+        return _gen_same_rank(hand, 2 if category == PAIR else 3, 0, out_masks, out_codes, n)
+    if category == STAIRS:
+        for pairs in range(2, 8):
+            n = _gen_runs(hand, STAIRS, 2, pairs, 0, out_masks, out_codes, n)
+        return n
+    if category == FULL_HOUSE:
+        return _gen_full_houses(hand, 0, out_masks, out_codes, n)
+    if category == STRAIGHT:
+        for length in range(5, 15):
+            n = _gen_runs(hand, STRAIGHT, 1, length, 0, out_masks, out_codes, n)
+        return n
+    if category == DOG_LEAD:
+        if hand & DOG:
+            n = _emit(out_masks, out_codes, n, DOG, make_code(DOG_LEAD, 1, 0))
+        return n
+    return gen_bombs(hand, 0, out_masks, out_codes, n)
+
+
 @njit(types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:]), cache=True)
 def candidate_moves(hand, top, out_masks, out_codes):
     """Every play of ``hand`` that beats ``top`` (0 = lead), ignoring the wish. Returns the count
     (which may exceed the buffers' length: then only the first ones were written)."""
     n = 0
     if top == 0:
-        n = _gen_singles(hand, 0, out_masks, out_codes, n)
-        n = _gen_same_rank(hand, 2, 0, out_masks, out_codes, n)
-        n = _gen_same_rank(hand, 3, 0, out_masks, out_codes, n)
-        for pairs in range(2, 8):
-            n = _gen_runs(hand, STAIRS, 2, pairs, 0, out_masks, out_codes, n)
-        n = _gen_full_houses(hand, 0, out_masks, out_codes, n)
-        for length in range(5, 15):
-            n = _gen_runs(hand, STRAIGHT, 1, length, 0, out_masks, out_codes, n)
-        if hand & DOG:
-            n = _emit(out_masks, out_codes, n, DOG, make_code(DOG_LEAD, 1, 0))
-        return gen_bombs(hand, 0, out_masks, out_codes, n)
+        for category in LEAD_CATEGORIES:
+            n = lead_moves(hand, category, out_masks, out_codes, n)
+        return n
     kind = top >> 16
     length = (top >> 8) & 0xFF
     rank2 = top & 0xFF
@@ -334,6 +372,20 @@ def candidate_moves(hand, top, out_masks, out_codes):
     elif kind == DOG_LEAD:
         return 0  # §2.10: nothing is played on the Dog, not even a bomb
     return gen_bombs(hand, top, out_masks, out_codes, n)
+
+
+@njit(types.int64(types.uint64, types.boolean, types.uint64[:], types.int64[:], types.int64),
+      cache=True)  # fmt: skip
+def keep_wished(wished, keep_bombs, out_masks, out_codes, n):
+    """Compact the first ``n`` plays to those holding a ``wished`` card (and the bombs, when
+    ``keep_bombs``: a bomb answers the wish out of a lead, §2.11); returns the new count."""
+    kept = 0
+    for i in range(n):
+        if out_masks[i] & wished or (keep_bombs and (out_codes[i] >> 16) >= BOMB_FOUR):
+            out_masks[kept] = out_masks[i]
+            out_codes[kept] = out_codes[i]
+            kept += 1
+    return kept
 
 
 @njit(types.UniTuple(types.int64, 2)(types.uint64, types.int64, types.int64, types.uint64[:],
@@ -361,13 +413,8 @@ def legal_moves(hand, top, wish, out_masks, out_codes):
             break
     if not bound:
         return n, can_pass
-    kept = 0
-    for i in range(n):
-        if out_masks[i] & wished or (top != 0 and (out_codes[i] >> 16) >= BOMB_FOUR):
-            out_masks[kept] = out_masks[i]
-            out_codes[kept] = out_codes[i]
-            kept += 1
-    return kept, 0
+    return keep_wished(wished, top != 0, out_masks, out_codes, n), 0
 
 
-__all__ = ["MAX_MOVES", "candidate_moves", "gen_bombs", "has_bomb", "legal_moves"]
+__all__ = ["LEAD_CATEGORIES", "MAX_MOVES", "candidate_moves", "gen_bombs", "has_bomb",
+           "keep_wished", "lead_moves", "legal_moves"]  # fmt: skip

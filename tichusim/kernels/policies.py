@@ -8,7 +8,10 @@ Decisions and their answers:
 
 * ``grand_tichu`` / ``tichu``: call or not (``point`` says which Tichu decision point);
 * ``passes``: three distinct cards of the hand, for the left opponent, partner, right opponent;
-* ``play``: index into the legal plays, or -1 to pass (only when passing is allowed);
+* ``play``: the policy generates the plays it considers into the move buffers (all legal
+  plays, or only those of one lead category: enumerating every lead of a 14-card hand costs
+  microseconds) and answers an index into them, -1 to pass (only when passing is allowed), or
+  ``MOVES_OVERFLOW`` when the buffers were too small;
 * ``bomb``: index into the bombs offered out of turn, or -1 (the usual answer);
 * ``wish``: a rank 2..14 after playing the Mah Jong, or 0 for none;
 * ``dragon``: the opponent seat receiving a trick won with the Dragon.
@@ -17,7 +20,9 @@ Decisions and their answers:
 import numpy as np
 from numba import njit
 
-from .bits import ONE, U64, ZERO, lowest_bit_index, popcount
+from .bits import ONE, U64, ZERO, lowest_bit_index, popcount, rank_cards
+from .combos import DOG_LEAD, SINGLE
+from .moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
 from .rng import rand_below
 
 RANDOM = 0
@@ -27,6 +32,8 @@ N_STRATEGIES = 2
 TICHU_BEFORE_PASSING = 0
 TICHU_AFTER_PASSING = 1
 TICHU_BEFORE_TURN = 2
+
+MOVES_OVERFLOW = -2  # ``play``'s answer when the move buffers were too small
 
 
 @njit(cache=True)
@@ -119,13 +126,57 @@ def lowest_index(codes, n):
 
 
 @njit(cache=True)
-def play(kind, params, pub, me, masks, codes, n, can_pass):
+def random_lead(me, wish, moves_m, moves_c):
+    """A random lead: a category drawn uniformly among those not yet found empty, then a play
+    of it uniformly. Every legal lead keeps a positive probability; under a binding wish only
+    plays with the wished rank count (§2.11; the wished single always exists then)."""
+    wished = me.hand & rank_cards(wish) if wish != 0 else ZERO
+    tried = 0
+    n_cat = len(LEAD_CATEGORIES)
+    while True:
+        me.rng, j = rand_below(me.rng, n_cat - popcount(U64(tried)))
+        c = 0
+        while True:  # the j-th untried category
+            if not tried & (1 << c):
+                if j == 0:
+                    break
+                j -= 1
+            c += 1
+        n = lead_moves(me.hand, LEAD_CATEGORIES[c], moves_m, moves_c, 0)
+        if n > moves_m.shape[0]:
+            return MOVES_OVERFLOW
+        if wished != ZERO:
+            n = keep_wished(wished, False, moves_m, moves_c, n)
+        if n > 0:
+            me.rng, j = rand_below(me.rng, n)
+            return j
+        tried |= 1 << c
+
+
+@njit(cache=True)
+def play(kind, params, pub, me, moves_m, moves_c):
+    """Choose a play on the seat's turn: an index into the plays written to ``moves_m`` /
+    ``moves_c``, -1 to pass, or ``MOVES_OVERFLOW``."""
+    top = pub.top_code
+    if top == 0 and kind == RANDOM:
+        return random_lead(me, pub.wish, moves_m, moves_c)
+    if top == 0:
+        # The lowest lead is always a single or the Dog: any other combination tops at or
+        # above its lowest card and holds more cards. Under a binding wish the wished single.
+        n = lead_moves(me.hand, SINGLE, moves_m, moves_c, 0)
+        n = lead_moves(me.hand, DOG_LEAD, moves_m, moves_c, n)
+        if pub.wish != 0 and me.hand & rank_cards(pub.wish):
+            n = keep_wished(me.hand & rank_cards(pub.wish), False, moves_m, moves_c, n)
+        return lowest_index(moves_c, n)
+    n, can_pass = legal_moves(me.hand, top, pub.wish, moves_m, moves_c)
+    if n > moves_m.shape[0]:
+        return MOVES_OVERFLOW
     if kind == RANDOM:
-        me.rng, j = rand_below(me.rng, n + (1 if can_pass else 0))
+        me.rng, j = rand_below(me.rng, n + can_pass)
         return j if j < n else -1
     if n == 0:
         return -1
-    return lowest_index(codes, n)
+    return lowest_index(moves_c, n)
 
 
 @njit(cache=True)
