@@ -1,4 +1,4 @@
-"""Rounds per second of the 4-player engine, deal to score (issue: round engine).
+"""Rounds per second of the 4-player engine, deal to score (issues: round engine, strategies).
 
 Kernel throughput (``play_rounds`` into preallocated records) for each strategy on one thread
 and on all threads, then end-to-end ``tichusim.simulate`` (with the DataFrames), and the
@@ -21,16 +21,16 @@ from tichusim.simulate import _prepare
 
 
 def kernel_rate(strategy, rounds, threads, check=False):
-    seed, _, kinds, params = _prepare(strategy, "nanjing", 1)
+    seed, _, params = _prepare(strategy, "nanjing", 1)
     keys = np.arange(rounds, dtype=np.int64)
     drawers = np.zeros(rounds, np.int64)
     r_out = np.ones(rounds, ROUND)  # ones, not zeros: touch the pages before the clock starts
     s_out = np.ones((rounds, N), SEAT)
     numba.set_num_threads(threads)
-    batch.play_rounds(seed, keys[:64], drawers[:64], kinds, params, r_out[:64], s_out[:64],
+    batch.play_rounds(seed, keys[:64], drawers[:64], params, r_out[:64], s_out[:64],
                       check, 1)  # fmt: skip
     t0 = time.perf_counter()
-    batch.play_rounds(seed, keys, drawers, kinds, params, r_out, s_out, check, threads * 8)
+    batch.play_rounds(seed, keys, drawers, params, r_out, s_out, check, threads * 8)
     return rounds / (time.perf_counter() - t0)
 
 
@@ -40,11 +40,11 @@ def main():
     args = ap.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
     print(f"machine: {cores} threads available; {args.rounds} rounds per figure")
-    for strategy in ("random", "lowest"):
+    for strategy in ("random", "lowest", "heuristic"):
         one = kernel_rate(strategy, args.rounds, 1)
         alln = kernel_rate(strategy, args.rounds, cores)
         chk = kernel_rate(strategy, args.rounds // 4, cores, check=True)
-        print(f"{strategy:>7}: {one:>10,.0f} rounds/s on 1 core, {alln:>10,.0f} on {cores}; "
+        print(f"{strategy:>9}: {one:>10,.0f} rounds/s on 1 core, {alln:>10,.0f} on {cores}; "
               f"with the invariant checker {chk:,.0f}")
     numba.set_num_threads(cores)
     t0 = time.perf_counter()

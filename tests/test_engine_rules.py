@@ -8,7 +8,9 @@ from tichusim import cards, simulate, simulate_games
 from tichusim.transcript import play_with_log
 
 
-@pytest.mark.parametrize("strategies", ["random", "lowest", ["random", "lowest", "lowest", "random"]])
+@pytest.mark.parametrize(
+    "strategies", ["random", "lowest", "heuristic", ["heuristic", "lowest", "heuristic", "random"]]
+)
 def test_replayed_rounds_follow_every_rule(strategies):
     """Each round's log, replayed with the brute-force reference generator (RULES.md §2.2–§2.14)."""
     for key in range(25):
@@ -112,3 +114,29 @@ def test_bad_arguments_are_refused():
         simulate(-1)
     with pytest.raises(ValueError, match="variant"):
         simulate(1, variant="tientsin")
+
+
+def test_heuristic_rounds_keep_the_invariants():
+    """RULES.md §7 with the scripted strategy (its calls, passes, bombs, Dog leads, wishes)."""
+    rounds, seats = simulate(50_000, seed=8, strategies="heuristic", check=True)
+    assert rounds["bombs"].sum() > 0 and seats["tichu"].any() and (rounds["wish"] > 0).any()
+
+
+def test_strategies_see_only_public_information_and_their_own_hand():
+    """RULES.md §6: every decision function gets the public record and the deciding seat's
+    private record, nothing else that holds cards; the public record holds no hidden hand."""
+    import inspect
+
+    from tichusim.kernels import heuristic, policies
+    from tichusim.kernels.view import PUBLIC
+
+    allowed = {"params", "pub", "me", "point", "out", "moves_m", "moves_c", "masks", "codes", "n",
+               "can_pass"}  # fmt: skip
+    for module, names in ((policies, ("grand_tichu", "tichu", "passes", "play", "bomb", "wish",
+                                      "dragon")), (heuristic, ("choose", "bomb_out_of_turn"))):  # fmt: skip
+        for name in names:
+            params = set(inspect.signature(getattr(module, name).py_func).parameters)
+            assert params <= allowed, (name, params - allowed)
+    public_cards = {"played", "played_by", "top_mask", "trick_cards"}  # all face up on the table
+    card_fields = {f for f in PUBLIC.names if PUBLIC[f].base == np.uint64}
+    assert card_fields == public_cards

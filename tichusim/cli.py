@@ -47,7 +47,7 @@ def warmup():
     from .transcript import play_with_log
 
     legal_plays("Ma 2j 3s 4p 5t Ph Dr Dog 7j 7s 7p 7t")
-    for name in ("random", "lowest"):
+    for name in ("random", "lowest", "heuristic"):
         simulate(8, strategies=name, check=True)
         simulate(8, strategies=name)
     simulate_games(2, strategies="lowest", target=200)
@@ -118,6 +118,24 @@ def simulate(rounds, seed, strategies, out, check):
         except OSError as exc:
             raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
         click.echo(f"tables written to {out}/")
+
+
+@main.command("strategies")
+def strategies_cmd():
+    """List the named strategies, every policy of each decision, and every parameter."""
+    from .strategies import DECISIONS, PARAMS, POLICIES, STRATEGIES
+
+    click.echo("Named strategies (use one name, or a table with base = NAME to change parts):")
+    for s in STRATEGIES.values():
+        parts = ", ".join(f"{d}={s.policy(d)}" for d in DECISIONS)
+        click.echo(f"  {s.name:<10} {s.description}\n  {'':<10} ({parts})")
+    for decision in DECISIONS:
+        click.echo(f"\nPolicies for {decision}:")
+        for name, (_, doc) in POLICIES[decision].items():
+            click.echo(f"  {name:<16} {doc}")
+    click.echo("\nParameters (name, default, range: meaning):")
+    for name, p in PARAMS.items():
+        click.echo(f"  {name:<18} {p.default:<6g} [{p.low:g}, {p.high:g}]  ({p.decision}) {p.doc}")
 
 
 if __name__ == "__main__":

@@ -38,9 +38,8 @@ def _prepare(strategies, variant: str, seed):
     if seed >= 2**64:
         raise ValueError("seed must be below 2**64")
     seats = resolve(strategies, N)
-    kinds = np.array([s.kind for s in seats], np.int64)
     params = np.stack([s.param_row() for s in seats])
-    return seed, seats, kinds, params
+    return seed, seats, params
 
 
 def _chunks(n: int) -> int:
@@ -122,13 +121,13 @@ def simulate(
     """
     rounds = _count(rounds, "rounds")
     first_round = _count(first_round, "first_round")
-    seed, seats, kinds, params = _prepare(strategies, variant, seed)
+    seed, seats, params = _prepare(strategies, variant, seed)
     keys = np.arange(first_round, first_round + rounds, dtype=np.int64)
     drawers = np.zeros(rounds, np.int64)
     r_out = np.zeros(rounds, ROUND)
     s_out = np.zeros((rounds, N), SEAT)
     if rounds:
-        batch.play_rounds(seed, keys, drawers, kinds, params, r_out, s_out, check, _chunks(rounds))
+        batch.play_rounds(seed, keys, drawers, params, r_out, s_out, check, _chunks(rounds))
     _raise_errors(r_out)
     return _frames(r_out, s_out, seats)
 
@@ -152,7 +151,7 @@ def simulate_games(
     games = _count(games, "games")
     first_game = _count(first_game, "first_game")
     target = _count(target, "target")
-    seed, seats, kinds, params = _prepare(strategies, variant, seed)
+    seed, seats, params = _prepare(strategies, variant, seed)
     r_parts, s_parts = [], []
     step = 128
     for start in range(0, games, step):
@@ -161,7 +160,7 @@ def simulate_games(
         r_out = np.zeros((g, batch.MAX_GAME_ROUNDS), ROUND)
         s_out = np.zeros((g, batch.MAX_GAME_ROUNDS, N), SEAT)
         n_rounds = np.zeros(g, np.int64)
-        batch.play_games(seed, ids, target, kinds, params, r_out, s_out, n_rounds, check, _chunks(g))
+        batch.play_games(seed, ids, target, params, r_out, s_out, n_rounds, check, _chunks(g))
         for i in range(g):
             rr = r_out[i, : n_rounds[i]]
             _raise_errors(rr)

@@ -1,59 +1,250 @@
-"""Strategies by name: what each seat plays with (the engine's decision policies)."""
+"""Strategies: a policy for each decision plus numeric parameters, by name or composed.
+
+A ``Strategy`` picks one policy per decision (``play``, ``grand_tichu``, ``tichu``, ``pass``,
+``wish``, ``dragon``) and may override parameters; ``param_row`` turns it into the row of
+floats the kernels read (layout in ``tichusim/kernels/slots.py``). Three complete strategies
+have names (``random``, ``lowest``, ``heuristic``); users compose others from a base::
+
+    resolve({"base": "heuristic", "pass": "lowest", "params": {"bomb_points": 20}})
+
+``tichusim strategies`` prints every policy and parameter documented here.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from .kernels import policies
+from .kernels import policies as P
+from .kernels import slots as S
 from .kernels.engine import N_PARAMS
 
-__all__ = ["STRATEGIES", "Strategy", "resolve"]
+__all__ = ["DECISIONS", "PARAMS", "POLICIES", "STRATEGIES", "Param", "Strategy", "resolve"]
+
+DECISIONS = ("play", "grand_tichu", "tichu", "pass", "wish", "dragon")
+_DECISION_SLOT = {"play": S.P_PLAY, "grand_tichu": S.P_GRAND_TICHU, "tichu": S.P_TICHU,
+                  "pass": S.P_PASS, "wish": S.P_WISH, "dragon": S.P_DRAGON}  # fmt: skip
+
+_CALLS = {
+    "never": (P.CALL_NEVER, "never calls"),
+    "always": (P.CALL_ALWAYS, "always calls"),
+    "random": (P.CALL_RANDOM, "calls with probability 1/2"),
+    "threshold": (P.CALL_THRESHOLD, "calls when the hand-strength score (the w_* weights) reaches "
+                  "the threshold; a Tichu threshold policy never calls after its partner did"),
+}  # fmt: skip
+
+POLICIES: dict[str, dict[str, tuple[int, str]]] = {
+    "play": {
+        "random": (P.PLAY_RANDOM, "a random legal play or pass (a lead draws a kind first); bombs "
+                   "out of turn with probability 1/(bombs+1)"),
+        "lowest": (P.PLAY_LOWEST, "always the lowest legal play (a bomb only when nothing else "
+                   "beats the trick); never bombs out of turn"),
+        "heuristic": (P.PLAY_HEURISTIC, "plans the hand into few combinations, leads the weakest, "
+                      "prices control cards, never overtakes its partner, attacks callers, bombs "
+                      "to stop an opponent going out, leads the Dog to its partner (parameters "
+                      "below)"),
+    },
+    "grand_tichu": _CALLS,
+    "tichu": _CALLS,
+    "pass": {
+        "random": (P.PASS_RANDOM, "three random cards"),
+        "lowest": (P.PASS_LOWEST, "the three lowest cards (left opponent, partner, right "
+                   "opponent, in that order)"),
+        "partner-best": (P.PASS_PARTNER_BEST, "the best card (Dragon, Phoenix, then highest "
+                         "outside a bomb) to the partner, the two lowest cards to the opponents"),
+        "keep-combos": (P.PASS_KEEP_COMBOS, "only cards that break no pair, straight or bomb: the "
+                        "highest such card to the partner, the lowest (the Dog first) to the "
+                        "opponents"),
+        "odd-even": (P.PASS_ODD_EVEN, "keep-combos, but an even rank to the left opponent and an "
+                     "odd rank to the right (the signalling convention)"),
+        "dog-partner": (P.PASS_DOG_PARTNER, "keep-combos, but the Dog (if held) to the partner"),
+        "dog-opponent": (P.PASS_DOG_OPPONENT, "keep-combos, the Dog (if held) always to an "
+                         "opponent (the right one when keep-combos did not already give it)"),
+        "support-call": (P.PASS_SUPPORT_CALL, "partner-best when the partner called (Grand) "
+                         "Tichu, keep-combos otherwise"),
+    },
+    "wish": {
+        "none": (P.WISH_NONE, "no wish"),
+        "random": (P.WISH_RANDOM, "no wish or a rank 2..A, uniformly"),
+        "passed-left": (P.WISH_PASSED_LEFT, "the rank of the card passed to the left opponent "
+                        "(none if it was a special card)"),
+        "highest-missing": (P.WISH_HIGHEST_MISSING, "the highest rank the player does not hold "
+                            "and that is not all played"),
+    },
+    "dragon": {
+        "left": (P.DRAGON_LEFT, "to the left opponent"),
+        "more-cards": (P.DRAGON_MORE_CARDS, "to the opponent holding more cards"),
+        "next": (P.DRAGON_NEXT, "to the opponent who plays next (the left one unless out)"),
+        "random": (P.DRAGON_RANDOM, "to either opponent, at random"),
+    },
+}
+
+
+@dataclass(frozen=True)
+class Param:
+    """A numeric parameter: its slot in the row, default, bounds and meaning."""
+
+    slot: int
+    default: float
+    low: float
+    high: float
+    decision: str
+    doc: str
+
+
+PARAMS: dict[str, Param] = {
+    "w_dragon": Param(S.W_DRAGON, 3.0, -10, 10, "calls", "score of the Dragon"),
+    "w_phoenix": Param(S.W_PHOENIX, 2.5, -10, 10, "calls", "score of the Phoenix"),
+    "w_ace": Param(S.W_ACE, 1.25, -10, 10, "calls", "score per Ace"),
+    "w_king": Param(S.W_KING, 0.25, -10, 10, "calls", "score per King"),
+    "w_bomb": Param(S.W_BOMB, 3.0, -10, 10, "calls", "score per four-of-a-kind bomb"),
+    "w_dog": Param(S.W_DOG, -0.5, -10, 10, "calls", "score of the Dog"),
+    "w_mah_jong": Param(S.W_MAH_JONG, 0.0, -10, 10, "calls", "score of the Mah Jong"),
+    "w_play": Param(S.W_PLAY, 1.0, 0, 10, "calls", "score lost per play the hand needs "
+                    "(greedy partition into combinations)"),
+    "gt_threshold": Param(S.GT_THRESHOLD, 2.5, -50, 50, "calls", "Grand Tichu when the score "
+                          "of the first 8 cards reaches this"),
+    "tichu_threshold": Param(S.TICHU_THRESHOLD, 0.0, -50, 50, "calls", "Tichu when the score "
+                             "of the hand reaches this"),
+    "bomb_threat": Param(S.BOMB_THREAT, 4, 0, 14, "play", "bomb an opponent's trick when that "
+                         "opponent holds this many cards or fewer"),
+    "bomb_points": Param(S.BOMB_POINTS, 15, -100, 200, "play", "bomb an opponent's trick worth "
+                         "this many points or more"),
+    "point_weight": Param(S.POINT_WEIGHT, 0.02, 0, 1, "play", "how much each point in a trick "
+                          "raises the price the player pays to win it"),
+    "follow_margin": Param(S.FOLLOW_MARGIN, 5.0, -20, 20, "play", "highest price of a play on "
+                           "an opponent's trick (plays still needed + rank/15 + control cost)"),
+    "control_cost": Param(S.CONTROL_COST, 0.0, 0, 5, "play", "price of spending a control card "
+                          "(Dragon, Phoenix, Ace; King once both are gone)"),
+    "dog_partner_cards": Param(S.DOG_PARTNER_CARDS, 14, 0, 14, "play", "lead the Dog when the "
+                               "partner holds this many cards or fewer (or called)"),
+    "attack_bonus": Param(S.ATTACK_BONUS, 0.5, 0, 5, "play", "extra price the player pays to "
+                          "beat an opponent who called, or when its partner called"),
+}
+assert max(p.slot for p in PARAMS.values()) < S.N_SLOTS <= N_PARAMS
 
 
 @dataclass(frozen=True)
 class Strategy:
-    """A named strategy: a policy family for the kernels and its parameters."""
+    """A policy per decision and parameter overrides (``params``: name -> value)."""
 
     name: str
-    kind: int
-    description: str
-    params: tuple[float, ...] = field(default=())
+    play: str
+    grand_tichu: str = "never"
+    tichu: str = "never"
+    pass_: str = "lowest"
+    wish: str = "none"
+    dragon: str = "left"
+    params: tuple[tuple[str, float], ...] = field(default=())
+    description: str = ""
+
+    def policy(self, decision: str) -> str:
+        return getattr(self, "pass_" if decision == "pass" else decision)
+
+    def param_values(self) -> dict[str, float]:
+        values = {name: p.default for name, p in PARAMS.items()}
+        values.update(self.params)
+        return values
 
     def param_row(self) -> np.ndarray:
         row = np.zeros(N_PARAMS, np.float64)
-        row[: len(self.params)] = self.params
+        for decision in DECISIONS:
+            row[_DECISION_SLOT[decision]] = POLICIES[decision][self.policy(decision)][0]
+        for name, value in self.param_values().items():
+            row[PARAMS[name].slot] = value
         return row
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name}
+        out.update({d: self.policy(d) for d in DECISIONS})
+        out["params"] = dict(self.params)
+        return out
 
 
 STRATEGIES = {
-    "random": Strategy(
-        "random", policies.RANDOM,
-        "a uniformly random legal choice at every decision (calls, passes, plays, bombs, wish, "
-        "Dragon)",
-    ),
-    "lowest": Strategy(
-        "lowest", policies.LOWEST,
-        "always the lowest legal play (bombs only when forced), never calls, never bombs out of "
-        "turn, passes its three lowest cards, no wish, Dragon to the left opponent",
-    ),
+    "random": Strategy("random", "random", "random", "random", "random", "random", "random",
+                       description="a uniformly random choice at every decision (calls, passes, "
+                       "plays, bombs, wish, Dragon)"),
+    "lowest": Strategy("lowest", "lowest", description="always the lowest legal play, never "
+                       "calls, never bombs out of turn, passes its three lowest cards, no wish, "
+                       "Dragon to the left opponent"),
+    "heuristic": Strategy("heuristic", "heuristic", "threshold", "threshold", "support-call",
+                          "highest-missing", "more-cards", description="the default: heuristic "
+                          "play, threshold calls, support-call passing, highest-missing wish, "
+                          "Dragon to the opponent with more cards"),
 }  # fmt: skip
 
+_SPEC_KEYS = ("name", "base", *DECISIONS, "params")
 
-def resolve(strategies: str | Strategy | list | tuple, seats: int = 4) -> list[Strategy]:
-    """One strategy per seat from a name, a ``Strategy``, or a list of either (one per seat)."""
-    if isinstance(strategies, (str, Strategy)):
+
+def _number(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{what}: expected a number, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{what}: expected a finite number, got {value!r}")
+    return value
+
+
+def build(spec: dict) -> Strategy:
+    """A strategy from a table: ``base`` (a named strategy, default ``heuristic``), any of the
+    decisions with a policy name, ``params`` (name -> number) and an optional ``name``."""
+    unknown = [k for k in spec if k not in _SPEC_KEYS]
+    if unknown:
+        raise ValueError(f"strategy: unknown key {unknown[0]!r} (known: {', '.join(_SPEC_KEYS)})")
+    base_name = spec.get("base", "heuristic")
+    if base_name not in STRATEGIES:
+        raise ValueError(f"strategy base: unknown strategy {base_name!r} "
+                         f"(known: {', '.join(STRATEGIES)})")  # fmt: skip
+    base = STRATEGIES[base_name]
+    chosen = {d: base.policy(d) for d in DECISIONS}
+    for d in DECISIONS:
+        if d in spec:
+            if not isinstance(spec[d], str) or spec[d] not in POLICIES[d]:
+                raise ValueError(f"strategy {d}: unknown policy {spec[d]!r} "
+                                 f"(known: {', '.join(POLICIES[d])})")  # fmt: skip
+            chosen[d] = spec[d]
+    params = spec.get("params", {})
+    if not isinstance(params, dict):
+        raise ValueError(f"strategy params: expected a table of name = number, got {params!r}")
+    overrides = dict(base.params)
+    for key, value in params.items():
+        if key not in PARAMS:
+            raise ValueError(f"strategy params: unknown parameter {key!r} "
+                             f"(known: {', '.join(PARAMS)})")  # fmt: skip
+        p = PARAMS[key]
+        value = _number(value, f"strategy params.{key}")
+        if not p.low <= value <= p.high:
+            raise ValueError(f"strategy params.{key}: {value:g} is outside [{p.low:g}, {p.high:g}]")
+        overrides[key] = value
+    changes = [f"{d}={chosen[d]}" for d in DECISIONS if chosen[d] != base.policy(d)]
+    changes += [f"{k}={v:g}" for k, v in params.items()]
+    name = spec.get("name") or (f"{base_name}[{','.join(changes)}]" if changes else base_name)
+    if not isinstance(name, str):
+        raise ValueError(f"strategy name: expected text, got {name!r}")
+    return Strategy(name, chosen["play"], chosen["grand_tichu"], chosen["tichu"], chosen["pass"],
+                    chosen["wish"], chosen["dragon"], tuple(sorted(overrides.items())),
+                    description=f"{base_name} with {', '.join(changes) or 'no changes'}")  # fmt: skip
+
+
+def _one(spec) -> Strategy:
+    if isinstance(spec, Strategy):
+        return spec
+    if isinstance(spec, str):
+        if spec not in STRATEGIES:
+            raise ValueError(f"unknown strategy {spec!r} (known: {', '.join(sorted(STRATEGIES))})")
+        return STRATEGIES[spec]
+    if isinstance(spec, dict):
+        return build(spec)
+    raise ValueError(f"a strategy is a name, a table or a Strategy, not {spec!r}")
+
+
+def resolve(strategies, seats: int = 4) -> list[Strategy]:
+    """One strategy per seat from a name, a table, a ``Strategy``, or a list of them."""
+    if isinstance(strategies, (str, Strategy, dict)):
         strategies = [strategies] * seats
     if not isinstance(strategies, (list, tuple)) or len(strategies) != seats:
-        raise ValueError(f"strategies: give one name or a list of {seats}, one per seat")
-    out = []
-    for s in strategies:
-        if isinstance(s, Strategy):
-            out.append(s)
-        elif isinstance(s, str) and s in STRATEGIES:
-            out.append(STRATEGIES[s])
-        else:
-            known = ", ".join(sorted(STRATEGIES))
-            raise ValueError(f"unknown strategy {s!r} (known: {known})")
-    return out
+        raise ValueError(f"strategies: give one strategy or a list of {seats}, one per seat")
+    return [_one(s) for s in strategies]

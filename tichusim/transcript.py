@@ -23,8 +23,8 @@ def play_with_log(seed: int = 0, round: int = 0, *, strategies="random", first_d
     The log has one row per event: ``(event, seat, cards, code, extra)`` (codes in
     ``tichusim.kernels.engine``).
     """
-    seed, _, kinds, params = _prepare(strategies, "nanjing", seed)
-    rnd, seats, log, err = play_logged(seed, round, first_drawer, kinds, params, check)
+    seed, _, params = _prepare(strategies, "nanjing", seed)
+    rnd, seats, log, err = play_logged(seed, round, first_drawer, params, check)
     if err:
         raise SimulationError(f"round {round}: {E.ERRORS[err]}")
     return rnd[0], seats, log
@@ -40,7 +40,7 @@ def _combo(code: int) -> str:
 
 def transcript(seed: int = 0, round: int = 0, *, strategies="random", first_drawer: int = 0) -> str:
     """The round move by move, in card notation."""
-    seed_, names, _, _ = _prepare(strategies, "nanjing", seed)
+    seed_, names, _ = _prepare(strategies, "nanjing", seed)
     rnd, seats, log = play_with_log(seed_, round, strategies=strategies, first_drawer=first_drawer)
     lines = [
         f"Round {round} of seed {seed}; first drawer: seat {first_drawer}",

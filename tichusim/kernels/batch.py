@@ -16,12 +16,11 @@ MAX_GAME_ROUNDS = 256  # a game still unfinished then is reported as such
 
 
 @njit(cache=True)
-def scratch(kinds, params, logging):
+def scratch(params, logging):
     """One worker's tables and buffers, the seats' strategies loaded (kept out of the
     ``prange`` bodies: parfors cannot allocate record arrays)."""
     work = np.zeros(1, WORK)
     for s in range(N):
-        work[0].kinds[s] = kinds[s]
         for j in range(params.shape[1]):
             work[0].params[s, j] = params[s, j]
     work[0].logging = logging
@@ -29,24 +28,24 @@ def scratch(kinds, params, logging):
 
 
 @njit(parallel=True, cache=True)
-def play_rounds(seed, keys, first_drawers, kinds, params, rounds_out, seats_out, check, chunks):
+def play_rounds(seed, keys, first_drawers, params, rounds_out, seats_out, check, chunks):
     """Play round ``keys[i]`` with ``first_drawers[i]`` into ``rounds_out[i]``, ``seats_out[i]``."""
     n = keys.shape[0]
     for c in prange(chunks):
-        work, pub, privs = scratch(kinds, params, False)
+        work, pub, privs = scratch(params, False)
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             play_round(seed, keys[i], first_drawers[i], work[0], pub[0], privs, rounds_out[i],
                        seats_out[i], check)  # fmt: skip
 
 
 @njit(parallel=True, cache=True)
-def play_games(seed, games, target, kinds, params, rounds_out, seats_out, n_rounds, check,
+def play_games(seed, games, target, params, rounds_out, seats_out, n_rounds, check,
                chunks):  # fmt: skip
     """Play games ``games[g]`` to ``target`` points (§2.15): rounds of game g go to
     ``rounds_out[g, :n_rounds[g]]``; the first drawer of a round is the previous first out."""
     n = games.shape[0]
     for c in prange(chunks):
-        work, pub, privs = scratch(kinds, params, False)
+        work, pub, privs = scratch(params, False)
         for g in range(c * n // chunks, (c + 1) * n // chunks):
             total0 = 0
             total1 = 0
@@ -68,9 +67,9 @@ def play_games(seed, games, target, kinds, params, rounds_out, seats_out, n_roun
 
 
 @njit(cache=True)
-def play_logged(seed, key, first_drawer, kinds, params, check):
+def play_logged(seed, key, first_drawer, params, check):
     """One round with its event log (for transcripts and replays)."""
-    work, pub, privs = scratch(kinds, params, True)
+    work, pub, privs = scratch(params, True)
     rnd = np.zeros(1, ROUND)
     seats = np.zeros(N, SEAT)
     err, n = play_round(seed, key, first_drawer, work[0], pub[0], privs, rnd[0], seats, check)

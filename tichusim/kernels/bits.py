@@ -21,6 +21,8 @@ DRAGON = U64(1 << 15)
 SPECIALS = MAH_JONG | DOG | PHOENIX | DRAGON
 NORMAL = (RANK_LANE | (RANK_LANE << U64(16))) | ((RANK_LANE << U64(32)) | (RANK_LANE << U64(48)))
 RANK_COLUMN = U64(0x0001000100010001)  # bit 0 of every lane; << r gives the four cards of rank r
+KINGS = RANK_COLUMN << U64(13)
+ACES = RANK_COLUMN << U64(14)
 
 
 @intrinsic

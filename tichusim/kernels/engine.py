@@ -71,8 +71,7 @@ WORK = np.dtype(
         # A worker's scratch, one record per thread. Kernels get its arrays as record fields,
         # which carry no reference count: array arguments would cost two atomic operations per
         # call and made up a third of the engine's time.
-        ("kinds", np.int64, (N,)),  # strategy family per seat (policies.RANDOM, ...)
-        ("params", np.float64, (N, N_PARAMS)),
+        ("params", np.float64, (N, N_PARAMS)),  # each seat's strategy row (slots.py)
         ("moves_m", np.uint64, (MAX_MOVES,)),  # the deciding strategy's plays
         ("moves_c", np.int64, (MAX_MOVES,)),
         ("check_m", np.uint64, (MAX_MOVES,)),  # the checker's own list of legal plays
@@ -212,7 +211,7 @@ def _collect_trick(pub, privs, work, rnd, seat, nlog):
     won with the Dragon (§2.12). Returns ``(error, log rows)``."""
     taker = seat
     if pub.top_mask == DRAGON:
-        taker = policies.dragon(work.kinds[seat], work.params[seat], pub, privs[seat])
+        taker = policies.dragon(work.params[seat], pub, privs[seat])
         if taker < 0 or taker >= N or (taker - seat) % 2 == 0:
             return ERR_STRATEGY, nlog
         rnd.dragon_to = taker
@@ -230,7 +229,6 @@ def _collect_trick(pub, privs, work, rnd, seat, nlog):
 def play_round(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
     """Play one round with the strategies loaded in ``work``; fill ``rnd`` and ``seats``;
     return ``(error, log rows)`` (the log is written to ``work.log`` when ``work.logging``)."""
-    kinds = work.kinds
     params = work.params
     moves_m = work.moves_m
     moves_c = work.moves_c
@@ -299,7 +297,7 @@ def play_round(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
         s = (first_drawer + i) % N
         privs[s].hand = seats[s].hand8
         pub.counts[s] = 8
-        if policies.grand_tichu(kinds[s], params[s], pub, privs[s]):
+        if policies.grand_tichu(params[s], pub, privs[s]):
             pub.grand_tichu[s] = 1
             nlog = _log(work, nlog, EV_GRAND_TICHU, s, ZERO, 0, 0)
     for s in range(N):
@@ -311,11 +309,11 @@ def play_round(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
     for i in range(N):
         s = (first_drawer + i) % N
         if pub.grand_tichu[s] == 0 and pub.tichu[s] == 0:
-            if policies.tichu(kinds[s], params[s], pub, privs[s], policies.TICHU_BEFORE_PASSING):
+            if policies.tichu(params[s], pub, privs[s], policies.TICHU_BEFORE_PASSING):
                 pub.tichu[s] = 1
                 nlog = _log(work, nlog, EV_TICHU, s, ZERO, policies.TICHU_BEFORE_PASSING, 0)
     for s in range(N):
-        policies.passes(kinds[s], params[s], pub, privs[s], gifts[s])
+        policies.passes(params[s], pub, privs[s], gifts[s])
         used = ZERO
         for j in range(3):
             g = gifts[s, j]
@@ -342,7 +340,7 @@ def play_round(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
     for i in range(N):
         s = (first_drawer + i) % N
         if pub.grand_tichu[s] == 0 and pub.tichu[s] == 0:
-            if policies.tichu(kinds[s], params[s], pub, privs[s], policies.TICHU_AFTER_PASSING):
+            if policies.tichu(params[s], pub, privs[s], policies.TICHU_AFTER_PASSING):
                 pub.tichu[s] = 1
                 nlog = _log(work, nlog, EV_TICHU, s, ZERO, policies.TICHU_AFTER_PASSING, 0)
 
@@ -368,11 +366,11 @@ def play_round(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
             pub.leader = p
         # Tichu decision point before each own turn while no card is played (§2.3)
         if pub.has_played[p] == 0 and pub.grand_tichu[p] == 0 and pub.tichu[p] == 0:
-            if policies.tichu(kinds[p], params[p], pub, me, policies.TICHU_BEFORE_TURN):
+            if policies.tichu(params[p], pub, me, policies.TICHU_BEFORE_TURN):
                 pub.tichu[p] = 1
                 nlog = _log(work, nlog, EV_TICHU, p, ZERO, policies.TICHU_BEFORE_TURN, 0)
         wish_before = pub.wish
-        choice = policies.play(kinds[p], params[p], pub, me, moves_m, moves_c)
+        choice = policies.play(params[p], pub, me, moves_m, moves_c)
         if choice == policies.MOVES_OVERFLOW:
             err = ERR_MOVES
             break
@@ -402,7 +400,7 @@ def play_round(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
             if done:
                 nlog = _log(work, nlog, EV_WISH_DONE, p, ZERO, wish_before, 0)
             if mask & MAH_JONG:
-                w = policies.wish(kinds[p], params[p], pub, me)
+                w = policies.wish(params[p], pub, me)
                 if w != 0 and (w < 2 or w > 14):
                     err = ERR_STRATEGY
                     break
@@ -444,7 +442,7 @@ def play_round(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
                 if nb == 0:
                     continue
                 nb = min(nb, bombs_m.shape[0])
-                j = policies.bomb(kinds[q], params[q], pub, privs[q], bombs_m, bombs_c, nb)
+                j = policies.bomb(params[q], pub, privs[q], bombs_m, bombs_c, nb)
                 if j < -1 or j >= nb:
                     err = ERR_STRATEGY
                     break

@@ -1,11 +1,15 @@
-"""Hand helpers for strategies and the engine: rank counts and card points, jitted.
+"""Hand helpers for strategies and the engine, jitted: rank counts, card points, and the
+hand analysis the scripted strategies share (how many plays a hand needs, loose cards).
 
 Bombs in a hand: ``moves.has_bomb`` and ``moves.gen_bombs``.
 """
 
 from numba import njit, types
 
-from .bits import DRAGON, PHOENIX, popcount, rank_cards
+from .bits import (
+    DOG, DRAGON, MAH_JONG, ONE, PHOENIX, U64, ZERO, highest_bit_index, lowest_bit_index,
+    popcount, rank_cards, rank_multiplicity, ranks_held, runs_ending,
+)  # fmt: skip
 
 _POINT_RANKS = ((5, 5), (10, 10), (13, 10))
 
@@ -32,4 +36,79 @@ def card_points(mask):
     return p
 
 
-__all__ = ["card_points", "rank_counts"]
+
+
+@njit(types.int64(types.uint64), cache=True)
+def longest_run_top(ranks):
+    """(length << 8) | top rank of the longest run of at least 5 ranks in a 16-bit rank set
+    (bit 1 = Mah Jong), the highest such run on ties; 0 if there is none."""
+    for length in range(14, 4, -1):
+        tops = runs_ending(ranks, length)
+        if tops != ZERO:
+            return (length << 8) | highest_bit_index(tops)
+    return 0
+
+
+@njit(types.int64(types.uint64), cache=True)
+def plan_size(hand):
+    """How many plays a hand needs to be played out: a greedy partition into bombs, straights
+    (longest first), stairs, full houses, triples, pairs and singles; the Phoenix completes a
+    single, the Dog and the Dragon are a play each. Strategies compare it before and after a
+    candidate play, so an estimate that is cheap and consistent matters more than exactness."""
+    h = hand
+    plays = 0
+    if h & DOG:
+        plays += 1
+    if h & DRAGON:
+        plays += 1
+    fours = rank_multiplicity(h)[3]
+    plays += popcount(fours)
+    while fours != ZERO:
+        h &= ~rank_cards(lowest_bit_index(fours))
+        fours &= fours - ONE
+    for _ in range(2):  # at most two straights out of what is left
+        run = longest_run_top(ranks_held(h))
+        if run == 0:
+            break
+        top = run & 0xFF
+        for r in range(top - (run >> 8) + 1, top + 1):
+            c = h & MAH_JONG if r == 1 else h & rank_cards(r)
+            h &= ~(c & (~c + ONE))  # one card of the rank, the lowest suit
+        plays += 1
+    ge1, ge2, ge3, _ = rank_multiplicity(h)
+    triples = popcount(ge3)
+    pairs = ge2 & ~ge3
+    in_stairs = pairs & ((pairs << ONE) | (pairs >> ONE))  # pairs with a paired neighbour
+    stairs = popcount(pairs & (pairs >> ONE) & ~(pairs << ONE))  # starts of such runs
+    loose_pairs = popcount(pairs & ~in_stairs)
+    full_houses = min(triples, loose_pairs)
+    plays += triples + stairs + loose_pairs - full_houses
+    singles = popcount(ge1 & ~ge2) + (1 if h & MAH_JONG else 0)
+    if h & PHOENIX and singles > 0:
+        singles -= 1  # the Phoenix pairs one single
+    return plays + singles
+
+
+@njit(types.uint64(types.uint64), cache=True)
+def loose_cards(hand):
+    """Normal cards and the Dog that break no combination if given away: alone of their rank,
+    outside every run of five ranks and every bomb (the Mah Jong, Phoenix and Dragon are never
+    loose: they are worth keeping or giving to a partner)."""
+    ge1, ge2, _, _ = rank_multiplicity(hand)
+    ranks = ranks_held(hand)
+    in_runs = ZERO
+    tops = runs_ending(ranks, 5)
+    while tops != ZERO:
+        t = lowest_bit_index(tops)
+        tops &= tops - ONE
+        in_runs |= ((ONE << U64(5)) - ONE) << U64(t - 4)
+    alone = ge1 & ~ge2 & ~in_runs
+    out = hand & DOG
+    while alone != ZERO:
+        r = lowest_bit_index(alone)
+        alone &= alone - ONE
+        out |= hand & rank_cards(r)
+    return out
+
+
+__all__ = ["card_points", "longest_run_top", "loose_cards", "plan_size", "rank_counts"]

@@ -1,10 +1,10 @@
-"""Baseline decision policies: ``random`` and ``lowest`` (the engine's strategy interface).
+"""Decision policies: the engine's strategy interface (RULES.md §6), jitted.
 
-Every decision function receives the table's public record, the deciding seat's private
-record (RULES.md §6, see ``view.py``), the seat's parameters, and the choices the engine has
-already worked out where there are some. Dispatch is on a small integer per seat.
-
-Decisions and their answers:
+A seat's strategy is one row of floats (layout in ``slots.py``): one slot per decision picks a
+policy (the ids below), the other slots hold numeric parameters (``tichusim.strategies`` names
+them and gives their defaults). Every decision function receives
+that row, the table's public record and the deciding seat's private record only (``view.py``),
+plus the choices the engine has worked out where there are some:
 
 * ``grand_tichu`` / ``tichu``: call or not (``point`` says which Tichu decision point);
 * ``passes``: three distinct cards of the hand, for the left opponent, partner, right opponent;
@@ -15,25 +15,49 @@ Decisions and their answers:
 * ``bomb``: index into the bombs offered out of turn, or -1 (the usual answer);
 * ``wish``: a rank 2..14 after playing the Mah Jong, or 0 for none;
 * ``dragon``: the opponent seat receiving a trick won with the Dragon.
+
+The scripted play policy lives in ``heuristic.py``.
 """
 
 import numpy as np
 from numba import njit
 
-from .bits import ONE, U64, ZERO, lowest_bit_index, popcount, rank_cards
+from . import heuristic
+from .bits import (
+    ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, U64, ZERO, lowest_bit_index,
+    popcount, rank_cards, rank_multiplicity,
+)  # fmt: skip
 from .combos import DOG_LEAD, SINGLE
+from .hand import loose_cards, plan_size
 from .moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
 from .rng import rand_below
+from .slots import (
+    GT_THRESHOLD, P_DRAGON, P_GRAND_TICHU, P_PASS, P_PLAY, P_TICHU, P_WISH, TICHU_THRESHOLD,
+    W_ACE, W_BOMB, W_DOG, W_DRAGON, W_KING, W_MAH_JONG, W_PHOENIX, W_PLAY,
+)  # fmt: skip
 
-RANDOM = 0
-LOWEST = 1
-N_STRATEGIES = 2
+# play policies
+PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC = 0, 1, 2
+# Grand Tichu and Tichu policies
+CALL_NEVER, CALL_ALWAYS, CALL_RANDOM, CALL_THRESHOLD = 0, 1, 2, 3
+# passing policies
+(PASS_RANDOM, PASS_LOWEST, PASS_PARTNER_BEST, PASS_KEEP_COMBOS, PASS_ODD_EVEN, PASS_DOG_PARTNER,
+ PASS_DOG_OPPONENT, PASS_SUPPORT_CALL) = range(8)  # fmt: skip
+# wish policies
+WISH_NONE, WISH_RANDOM, WISH_PASSED_LEFT, WISH_HIGHEST_MISSING = 0, 1, 2, 3
+# Dragon's gift policies
+DRAGON_LEFT, DRAGON_MORE_CARDS, DRAGON_NEXT, DRAGON_RANDOM = 0, 1, 2, 3
 
 TICHU_BEFORE_PASSING = 0
 TICHU_AFTER_PASSING = 1
 TICHU_BEFORE_TURN = 2
 
 MOVES_OVERFLOW = -2  # ``play``'s answer when the move buffers were too small
+
+
+@njit(cache=True)
+def _policy(params, slot):
+    return np.int64(params[slot])
 
 
 @njit(cache=True)
@@ -51,78 +75,174 @@ def card_value(bit):
 
 
 @njit(cache=True)
-def lowest_cards(hand, k):
-    """The ``k`` lowest cards of ``hand`` by ``card_value`` (ties by suit), lowest first."""
-    out = np.zeros(k, np.uint64)
-    taken = ZERO
-    for i in range(k):
-        best = -1
-        best_v = 99
-        x = hand & ~taken
-        while x != ZERO:
-            b = lowest_bit_index(x)
-            x &= x - ONE
-            v = card_value(b) * 4 + (b >> 4)
-            if v < best_v:
-                best_v = v
-                best = b
-        out[i] = ONE << U64(best)
-        taken |= out[i]
-    return out
+def lowest_card(cards):
+    """The lowest card of a non-empty set by ``card_value`` (ties: the lowest suit)."""
+    best = ZERO
+    best_v = 99
+    x = cards
+    while x != ZERO:
+        b = lowest_bit_index(x)
+        x &= x - ONE
+        v = card_value(b) * 4 + (b >> 4)
+        if v < best_v:
+            best_v = v
+            best = ONE << U64(b)
+    return best
 
 
 @njit(cache=True)
-def random_card(me, exclude):
-    """A uniformly random card of the seat's hand outside ``exclude``."""
-    x = me.hand & ~exclude
-    me.rng, j = rand_below(me.rng, popcount(x))
+def highest_card(cards):
+    """The highest card of a non-empty set by ``card_value`` (ties: the highest suit)."""
+    best = ZERO
+    best_v = -1
+    x = cards
+    while x != ZERO:
+        b = lowest_bit_index(x)
+        x &= x - ONE
+        v = card_value(b) * 4 + (b >> 4)
+        if v > best_v:
+            best_v = v
+            best = ONE << U64(b)
+    return best
+
+
+@njit(cache=True)
+def random_card(me, cards):
+    """A uniformly random card of ``cards`` (non-empty)."""
+    me.rng, j = rand_below(me.rng, popcount(cards))
+    x = cards
     for _ in range(j):
         x &= x - ONE
     return x & (~x + ONE)
 
 
+# ---- calls ----
+
+
 @njit(cache=True)
-def grand_tichu(kind, params, pub, me):
-    if kind == RANDOM:
+def strength(params, hand):
+    """Hand-strength score of the threshold call policies: weighted features of the hand,
+    less a weight per play the hand needs (``hand.plan_size``)."""
+    ge4 = rank_multiplicity(hand)[3]
+    s = params[W_PLAY] * -plan_size(hand)
+    s += params[W_DRAGON] * (1 if hand & DRAGON else 0)
+    s += params[W_PHOENIX] * (1 if hand & PHOENIX else 0)
+    s += params[W_ACE] * popcount(hand & ACES)
+    s += params[W_KING] * popcount(hand & KINGS)
+    s += params[W_BOMB] * popcount(ge4)
+    s += params[W_DOG] * (1 if hand & DOG else 0)
+    s += params[W_MAH_JONG] * (1 if hand & MAH_JONG else 0)
+    return s
+
+
+@njit(cache=True)
+def _call(policy, params, me, threshold):
+    if policy == CALL_ALWAYS:
+        return True
+    if policy == CALL_RANDOM:
         me.rng, r = rand_below(me.rng, 2)
         return r == 1
+    if policy == CALL_THRESHOLD:
+        return strength(params, me.hand) >= threshold
     return False
 
 
 @njit(cache=True)
-def tichu(kind, params, pub, me, point):
-    if kind == RANDOM:
-        me.rng, r = rand_below(me.rng, 2)
-        return r == 1
-    return False
+def grand_tichu(params, pub, me):
+    return _call(_policy(params, P_GRAND_TICHU), params, me, params[GT_THRESHOLD])
 
 
 @njit(cache=True)
-def passes(kind, params, pub, me, out):
+def tichu(params, pub, me, point):
+    """Tichu at ``point``; a threshold policy never calls when its partner already did (one
+    call per team is the norm: two calls cannot both succeed)."""
+    policy = _policy(params, P_TICHU)
+    if policy == CALL_THRESHOLD:
+        partner = (me.seat + 2) % pub.n_players
+        if pub.tichu[partner] or pub.grand_tichu[partner]:
+            return False
+    return _call(policy, params, me, params[TICHU_THRESHOLD])
+
+
+# ---- passing (§2.4) ----
+
+
+@njit(cache=True)
+def _pass_low_high(hand, pool, partner_card, out):
+    """``partner_card`` to the partner and the lowest card of ``pool`` to each opponent; when
+    ``pool`` runs short, the lowest other card but the Phoenix and the Dragon (no policy gives
+    those to an opponent while it has anything else)."""
+    rest = hand & ~partner_card
+    for j in (0, 2):
+        choice = pool & rest
+        if choice == ZERO:
+            choice = rest & ~(DRAGON | PHOENIX)
+        if choice == ZERO:
+            choice = rest
+        out[j] = lowest_card(choice)
+        rest &= ~out[j]
+    out[1] = partner_card
+
+
+@njit(cache=True)
+def _best_card(hand):
+    """The partner's card: the Dragon, the Phoenix, then the highest card outside a bomb."""
+    ge4 = rank_multiplicity(hand)[3]
+    free = hand & ~DOG
+    while ge4 != ZERO:
+        free &= ~rank_cards(lowest_bit_index(ge4))
+        ge4 &= ge4 - ONE
+    return highest_card(free if free != ZERO else hand)
+
+
+@njit(cache=True)
+def passes(params, pub, me, out):
     """Fill ``out[0..2]`` with single-card masks for left opponent, partner, right opponent."""
-    if kind == RANDOM:
+    policy = _policy(params, P_PASS)
+    hand = me.hand
+    if policy == PASS_RANDOM:
         used = ZERO
         for i in range(3):
-            out[i] = random_card(me, used)
+            out[i] = random_card(me, hand & ~used)
             used |= out[i]
         return
-    low = lowest_cards(me.hand, 3)
-    for i in range(3):
-        out[i] = low[i]
+    if policy == PASS_LOWEST:
+        rest = hand
+        for i in range(3):
+            out[i] = lowest_card(rest)
+            rest &= ~out[i]
+        return
+    loose = loose_cards(hand)
+    partner = (me.seat + 2) % pub.n_players
+    if policy == PASS_PARTNER_BEST or (
+        policy == PASS_SUPPORT_CALL and (pub.grand_tichu[partner] or pub.tichu[partner])
+    ):
+        _pass_low_high(hand, hand & ~(DRAGON | PHOENIX | MAH_JONG), _best_card(hand), out)
+        return
+    # keep combinations: give loose cards; the partner the best loose card that is no Dog
+    keep = loose & ~DOG
+    gift = highest_card(keep) if keep != ZERO else _best_card(hand)
+    if policy == PASS_DOG_PARTNER and hand & DOG:
+        gift = DOG
+    _pass_low_high(hand, loose & ~gift, gift, out)
+    if policy == PASS_DOG_OPPONENT and hand & DOG and out[0] != DOG and out[2] != DOG:
+        out[2] = DOG
+    if policy == PASS_ODD_EVEN:
+        # signal: an even rank to the left opponent, an odd rank to the right (loose if can be)
+        rest = hand & ~gift
+        for j, parity in ((0, 0), (2, 1)):
+            pool = ZERO
+            for r in range(2 + parity, 15, 2):
+                pool |= rest & rank_cards(r)
+            pick = lowest_card(pool & loose) if pool & loose else lowest_card(pool) if pool else ZERO
+            if pick != ZERO:
+                out[j] = pick
+                rest &= ~pick
+        if out[0] == out[2]:  # the parity pools were empty: back to the plain choice
+            _pass_low_high(hand, loose & ~gift, gift, out)
 
 
-@njit(cache=True)
-def lowest_index(codes, n):
-    """Index of the lowest play: non-bombs first, then by rank, then by fewer cards."""
-    best = 0
-    best_key = np.int64(1) << 62
-    for i in range(n):
-        c = codes[i]
-        key = ((1 if (c >> 16) >= 8 else 0) << 40) | ((c & 0xFF) << 16) | ((c >> 8) & 0xFF)
-        if key < best_key:
-            best_key = key
-            best = i
-    return best
+# ---- plays ----
 
 
 @njit(cache=True)
@@ -154,13 +274,28 @@ def random_lead(me, wish, moves_m, moves_c):
 
 
 @njit(cache=True)
-def play(kind, params, pub, me, moves_m, moves_c):
+def lowest_index(codes, n):
+    """Index of the lowest play: non-bombs first, then by rank, then by fewer cards."""
+    best = 0
+    best_key = np.int64(1) << 62
+    for i in range(n):
+        c = codes[i]
+        key = ((1 if (c >> 16) >= 8 else 0) << 40) | ((c & 0xFF) << 16) | ((c >> 8) & 0xFF)
+        if key < best_key:
+            best_key = key
+            best = i
+    return best
+
+
+@njit(cache=True)
+def play(params, pub, me, moves_m, moves_c):
     """Choose a play on the seat's turn: an index into the plays written to ``moves_m`` /
     ``moves_c``, -1 to pass, or ``MOVES_OVERFLOW``."""
+    policy = _policy(params, P_PLAY)
     top = pub.top_code
-    if top == 0 and kind == RANDOM:
+    if top == 0 and policy == PLAY_RANDOM:
         return random_lead(me, pub.wish, moves_m, moves_c)
-    if top == 0:
+    if top == 0 and policy == PLAY_LOWEST:
         # The lowest lead is always a single or the Dog: any other combination tops at or
         # above its lowest card and holds more cards. Under a binding wish the wished single.
         n = lead_moves(me.hand, SINGLE, moves_m, moves_c, 0)
@@ -171,7 +306,9 @@ def play(kind, params, pub, me, moves_m, moves_c):
     n, can_pass = legal_moves(me.hand, top, pub.wish, moves_m, moves_c)
     if n > moves_m.shape[0]:
         return MOVES_OVERFLOW
-    if kind == RANDOM:
+    if policy == PLAY_HEURISTIC:
+        return heuristic.choose(params, pub, me, moves_m, moves_c, n, can_pass == 1)
+    if policy == PLAY_RANDOM:
         me.rng, j = rand_below(me.rng, n + can_pass)
         return j if j < n else -1
     if n == 0:
@@ -180,25 +317,47 @@ def play(kind, params, pub, me, moves_m, moves_c):
 
 
 @njit(cache=True)
-def bomb(kind, params, pub, me, masks, codes, n):
-    if kind == RANDOM:
+def bomb(params, pub, me, masks, codes, n):
+    policy = _policy(params, P_PLAY)
+    if policy == PLAY_RANDOM:
         me.rng, j = rand_below(me.rng, n + 1)
         return j if j < n else -1
+    if policy == PLAY_HEURISTIC:
+        return heuristic.bomb_out_of_turn(params, pub, me, masks, codes, n)
     return -1
 
 
+# ---- the wish (§2.11) and the Dragon's gift (§2.12) ----
+
+
 @njit(cache=True)
-def wish(kind, params, pub, me):
-    if kind == RANDOM:
+def wish(params, pub, me):
+    policy = _policy(params, P_WISH)
+    if policy == WISH_RANDOM:
         me.rng, j = rand_below(me.rng, 14)
         return 0 if j == 0 else j + 1
+    if policy == WISH_PASSED_LEFT:
+        c = me.given[(me.seat + 1) % pub.n_players] & NORMAL
+        return 0 if c == ZERO else lowest_bit_index(c) & 15
+    if policy == WISH_HIGHEST_MISSING:
+        for r in range(14, 1, -1):
+            if me.hand & rank_cards(r) == ZERO and popcount(pub.played & rank_cards(r)) < 4:
+                return r
     return 0
 
 
 @njit(cache=True)
-def dragon(kind, params, pub, me):
+def dragon(params, pub, me):
     n = pub.n_players
-    if kind == RANDOM:
+    left = (me.seat + 1) % n
+    right = (me.seat + n - 1) % n
+    policy = _policy(params, P_DRAGON)
+    if policy == DRAGON_RANDOM:
         me.rng, j = rand_below(me.rng, 2)
-        return (me.seat + 1 + 2 * j) % n
-    return (me.seat + 1) % n
+        return left if j == 0 else right
+    if policy == DRAGON_MORE_CARDS:
+        # the opponent further from going out: their points may still change hands (§2.13)
+        return right if pub.counts[right] > pub.counts[left] else left
+    if policy == DRAGON_NEXT and pub.counts[left] == 0:
+        return right
+    return left

@@ -1,0 +1,91 @@
+"""Strength ladder and self-play statistics of the shipped strategies -> results/*.md.
+
+    python scripts/ladder.py [--deals 100000] [--games 2000]
+
+Duplicate matches (tichusim.duplicate): every deal is played twice with the teams swapping
+seats, so both strategies hold the same cards; the per-deal point difference is a paired
+sample. Self-play figures of the default strategy come from independent rounds and full games
+to 1000 (RULES.md §2.15).
+"""
+
+import argparse
+import time
+from pathlib import Path
+
+import tichusim
+from tichusim.duplicate import duplicate
+from tichusim.stats import mean_ci, wilson
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+PAIRS = [("heuristic", "lowest"), ("lowest", "random"), ("heuristic", "random")]
+
+
+def fmt(e, pct=False):
+    if e.n == 0:
+        return "n/a (no calls)"
+    if pct:
+        return f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
+    return f"{e.value:+.1f} [{e.low:+.1f}, {e.high:+.1f}]"
+
+
+def ladder(deals: int, seed: int) -> str:
+    lines = [f"# Strength ladder (duplicate matches, {deals:,} deals each, seed {seed})", "",
+             "Regenerate: `python scripts/ladder.py`. Points per round are a team's round score; "
+             "the difference is A minus B per deal, averaged over the two tables of the deal; "
+             "brackets are 95% intervals.", "",
+             "| A | B | A - B points/round | A points/round | B points/round |", "|---|---|---|---|---|"]  # fmt: skip
+    detail = ["", "| strategy (in match) | Tichu calls | Tichu success | Grand Tichu calls | "
+              "Grand Tichu success | double victories | team first out |",
+              "|---|---|---|---|---|---|---|"]  # fmt: skip
+    for a, b in PAIRS:
+        r = duplicate(a, b, deals, seed=seed)
+        pa, pb = r.per_strategy.iloc[0], r.per_strategy.iloc[1]
+        lines.append(f"| {a} | {b} | {fmt(r.diff)} | {fmt(pa.points_per_round)} | "
+                     f"{fmt(pb.points_per_round)} |")  # fmt: skip
+        for row, other in ((pa, b), (pb, a)):
+            detail.append(f"| {row.strategy} (vs {other}) | {fmt(row.tichu_rate, True)} | "
+                          f"{fmt(row.tichu_success, True)} | {fmt(row.grand_tichu_rate, True)} | "
+                          f"{fmt(row.grand_tichu_success, True)} | "
+                          f"{fmt(row.double_victories, True)} | {fmt(row.team_first_out, True)} |")  # fmt: skip
+    return "\n".join(lines + detail) + "\n"
+
+
+def selfplay(rounds: int, games: int, seed: int) -> str:
+    r, s = tichusim.simulate(rounds, seed=seed, strategies="heuristic")
+    g, _ = tichusim.simulate_games(games, seed=seed, strategies="heuristic", target=1000)
+    per_game = g.groupby("game")["round_in_game"].max() + 1
+    rows = [("rounds played", f"{rounds:,} (and {games:,} games to 1000)")]
+    for call in ("grand_tichu", "tichu"):
+        called = s[s[call]]
+        rows.append((f"{call.replace('_', ' ')} calls per player and round",
+                     fmt(wilson(len(called), len(s)), True)))  # fmt: skip
+        rows.append((f"{call.replace('_', ' ')} success (caller out first)",
+                     fmt(wilson(int((called.finish == 1).sum()), len(called)), True)))  # fmt: skip
+    rows += [
+        ("tricks per round", str(mean_ci(r.tricks))),
+        ("double victories per round", fmt(wilson(int(r.double_victory.sum()), len(r)), True)),
+        ("bombs per round", str(mean_ci(r.bombs))),
+        ("rounds per game to 1000", str(mean_ci(per_game))),
+    ]
+    body = "\n".join(f"| {k} | {v} |" for k, v in rows)
+    return (f"# Self-play of the default strategy `heuristic` (seed {seed})\n\n"
+            "Regenerate: `python scripts/ladder.py`. Brackets are 95% intervals.\n\n"
+            f"| figure | value |\n|---|---|\n{body}\n")  # fmt: skip
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=100_000)
+    ap.add_argument("--rounds", type=int, default=400_000)
+    ap.add_argument("--games", type=int, default=2_000)
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "ladder.md").write_text(ladder(args.deals, args.seed))
+    (RESULTS / "selfplay.md").write_text(selfplay(args.rounds, args.games, args.seed))
+    print(f"wrote results/ladder.md and results/selfplay.md in {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,16 @@
+"""The row of floats that configures one seat's strategy (``N_PARAMS`` long, see engine.WORK).
+
+Slots ``P_PLAY`` .. ``P_DRAGON`` hold the policy chosen for each decision (ids in
+``policies.py``); the others hold numeric parameters. ``tichusim.strategies`` names every slot
+and gives its default and meaning; kernels index the row with these constants.
+"""
+
+# policy per decision
+P_PLAY, P_GRAND_TICHU, P_TICHU, P_PASS, P_WISH, P_DRAGON = range(6)
+# call strength (policies.strength): feature weights and the two thresholds
+W_DRAGON, W_PHOENIX, W_ACE, W_KING, W_BOMB, W_DOG, W_MAH_JONG, W_PLAY = range(6, 14)
+GT_THRESHOLD, TICHU_THRESHOLD = 14, 15
+# heuristic play (heuristic.py)
+BOMB_THREAT, BOMB_POINTS, POINT_WEIGHT, FOLLOW_MARGIN, CONTROL_COST, DOG_PARTNER_CARDS = range(16, 22)
+ATTACK_BONUS = 22
+N_SLOTS = 23
