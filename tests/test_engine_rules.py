@@ -140,3 +140,34 @@ def test_strategies_see_only_public_information_and_their_own_hand():
     public_cards = {"played", "played_by", "top_mask", "trick_cards"}  # all face up on the table
     card_fields = {f for f in PUBLIC.names if PUBLIC[f].base == np.uint64}
     assert card_fields == public_cards
+
+
+def test_fixed_first_eight_cards_keep_the_deal_uniform_elsewhere():
+    """The Grand Tichu odds deal: one seat's first 8 cards fixed (exact cards, or ranks whose
+    suit is drawn per round uniformly among the free cards); all 56 cards dealt once (§2.2)."""
+    from tichusim.kernels import batch
+    from tichusim.kernels.engine import N, ROUND, SEAT
+    from tichusim.simulate import _prepare
+
+    seed, _, params = _prepare("heuristic", "nanjing", 3)
+    n = 12_000
+    r_out, s_out = np.zeros(n, ROUND), np.zeros((n, N), SEAT)
+    ranks = np.zeros(15, np.int64)
+    ranks[14], ranks[13], ranks[9], ranks[5], ranks[3] = 2, 1, 1, 1, 1  # A A K 9 5 3
+    fixed = np.uint64(cards.parse("Dr Ph"))
+    batch.play_rounds_fixed(seed, np.arange(n), np.zeros(n, np.int64), params, 1, fixed, ranks,
+                            r_out, s_out, True, 8)  # fmt: skip
+    assert (r_out["error"] == 0).all()
+    h8 = s_out[:, 1]["hand8"]
+    for i in range(200):
+        held = cards.format(int(h8[i])).split()
+        assert {"Dr", "Ph"} <= set(held) and len(held) == 8
+        assert sorted(c[0] for c in held if c not in ("Dr", "Ph")) == sorted("AAK953")
+    union = np.bitwise_or.reduce(s_out["hand14"], axis=1)
+    assert (union == np.uint64(cards.DECK)).all()
+    counts = sum(np.vectorize(lambda m: bin(int(m)).count("1"))(s_out["hand14"][:, s]) for s in range(N))
+    assert (counts == 56).all()
+    # each of the 6 suit pairs of the two Aces about equally often
+    aces = h8 & np.uint64(cards.parse("Aj As Ap At"))
+    _, freq = np.unique(aces, return_counts=True)
+    assert len(freq) == 6 and abs(freq - n / 6).max() < 5 * (n / 6) ** 0.5

@@ -24,6 +24,7 @@ def scratch(params, logging):
         for j in range(params.shape[1]):
             work[0].params[s, j] = params[s, j]
     work[0].logging = logging
+    work[0].fixed_seat = -1
     return work, np.zeros(1, PUBLIC), np.zeros(N, PRIVATE)
 
 
@@ -33,6 +34,29 @@ def play_rounds(seed, keys, first_drawers, params, rounds_out, seats_out, check,
     n = keys.shape[0]
     for c in prange(chunks):
         work, pub, privs = scratch(params, False)
+        for i in range(c * n // chunks, (c + 1) * n // chunks):
+            play_round(seed, keys[i], first_drawers[i], work[0], pub[0], privs, rounds_out[i],
+                       seats_out[i], check)  # fmt: skip
+
+
+@njit(cache=True)
+def _fix_deal(work, seat, cards, ranks):
+    """(A function of its own: record fields assigned inside a ``prange`` body were lost.)"""
+    work.fixed_seat = seat
+    work.fixed_cards = cards
+    for r in range(15):
+        work.fixed_ranks[r] = ranks[r]
+
+
+@njit(parallel=True, cache=True)
+def play_rounds_fixed(seed, keys, first_drawers, params, fixed_seat, fixed_cards, fixed_ranks,
+                      rounds_out, seats_out, check, chunks):  # fmt: skip
+    """``play_rounds`` with seat ``fixed_seat`` dealt ``fixed_cards`` and ``fixed_ranks[r]``
+    cards of each rank r (suits drawn per round) as its first 8 cards; the rest at random."""
+    n = keys.shape[0]
+    for c in prange(chunks):
+        work, pub, privs = scratch(params, False)
+        _fix_deal(work[0], fixed_seat, fixed_cards, fixed_ranks)
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             play_round(seed, keys[i], first_drawers[i], work[0], pub[0], privs, rounds_out[i],
                        seats_out[i], check)  # fmt: skip

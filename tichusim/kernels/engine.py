@@ -16,12 +16,13 @@ from numba import njit
 
 from . import policies
 from .bits import (
-    DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, SPECIALS, U64, ZERO, popcount, rank_cards,
+    DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, SPECIALS, U64, ZERO, lowest_bit_index, popcount,
+    rank_cards,
 )  # fmt: skip
 from .combos import BOMB_FOUR, DOG_LEAD, SINGLE, beats, classify
 from .hand import card_points
 from .moves import MAX_MOVES, candidate_moves, gen_bombs, has_bomb
-from .rng import seed_stream, shuffle_deck
+from .rng import CARD_BITS, rand_below, seed_stream, shuffle_deck, shuffle_prefix
 
 N = 4  # seats; partners sit opposite (RULES.md §2.1)
 N_PARAMS = 32  # strategy parameters per seat
@@ -81,6 +82,10 @@ WORK = np.dtype(
         ("deck", np.int64, (56,)),
         ("piles", np.uint64, (N,)),  # cards in the tricks each seat has taken
         ("gifts", np.uint64, (N, 3)),
+        # a fixed first 8 cards for one seat (Grand Tichu odds): -1 = a free deal
+        ("fixed_seat", np.int64),
+        ("fixed_cards", np.uint64),  # exact cards of the 8
+        ("fixed_ranks", np.int64, (15,)),  # how many more cards of rank r, suit drawn per round
         ("logging", np.bool_),
         ("log", np.int64, (LOG_ROWS, LOG_WIDTH)),
     ],
@@ -206,6 +211,41 @@ def _turn_ok(top, wish, hand, choice, moves_m, moves_c, all_m, all_c):
 
 
 @njit(cache=True)
+def _deal_fixed(work, state):
+    """Fill ``work.deck`` so that seat ``work.fixed_seat`` sees ``work.fixed_cards`` plus, for
+    each rank r, ``work.fixed_ranks[r]`` cards of that rank drawn uniformly among the free
+    ones as its first 8; every other card is dealt uniformly at random."""
+    chosen = work.fixed_cards
+    for r in range(2, 15):
+        for _ in range(work.fixed_ranks[r]):
+            avail = rank_cards(r) & ~chosen
+            state, j = rand_below(state, popcount(avail))
+            for _ in range(j):
+                avail &= avail - ONE
+            chosen |= avail & (~avail + ONE)
+    deck = work.deck
+    n = 0
+    for i in range(56):
+        if not chosen & (ONE << U64(CARD_BITS[i])):
+            deck[n] = CARD_BITS[i]
+            n += 1
+    shuffle_prefix(deck, n, state)
+    # open a gap of 8 at the fixed seat's first places (moving backwards is safe: every card
+    # moves up or stays), then put the fixed seat's cards in it
+    base = 14 * work.fixed_seat
+    src = n - 1
+    for i in range(55, -1, -1):
+        if base <= i < base + 8:
+            continue
+        deck[i] = deck[src]
+        src -= 1
+    x = chosen
+    for k in range(8):
+        deck[base + k] = lowest_bit_index(x)
+        x &= x - ONE
+
+
+@njit(cache=True)
 def _collect_trick(pub, privs, work, rnd, seat, nlog):
     """``seat`` takes the trick in play, or gives it to an opponent of its choice when it was
     won with the Dragon (§2.12). Returns ``(error, log rows)``."""
@@ -277,7 +317,10 @@ def play_round(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
 
     # ---- deal (§2.2): seat s draws deck[14s .. 14s+13]; the first 8 are seen before GT ----
     deck = work.deck
-    shuffle_deck(deck, seed_stream(U64(seed), U64(key), U64(0)))
+    if work.fixed_seat < 0:
+        shuffle_deck(deck, seed_stream(U64(seed), U64(key), U64(0)))
+    else:
+        _deal_fixed(work, seed_stream(U64(seed), U64(key), U64(0)))
     for s in range(N):
         h8 = ZERO
         h14 = ZERO

@@ -66,3 +66,14 @@ def shuffle_deck(deck, state):
         deck[i] = deck[j]
         deck[j] = t
     return state
+
+
+@njit(types.uint64(types.int64[:], types.int64, types.uint64), cache=True)
+def shuffle_prefix(deck, n, state):
+    """Shuffle ``deck[:n]`` in place, uniformly (Fisher-Yates)."""
+    for i in range(n - 1, 0, -1):
+        state, j = rand_below(state, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    return state
