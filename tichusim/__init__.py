@@ -15,6 +15,16 @@ from .simulate import SimulationError, simulate, simulate_games  # noqa: E402
 __version__ = "0.1.0"
 
 __all__ = [
-    "Combo", "SimulationError", "beats", "cards", "classify", "legal_plays", "readings",
-    "simulate", "simulate_games", "__version__",
+    "Combo", "RunConfig", "SimulationError", "beats", "cards", "classify", "legal_plays",
+    "load_config", "readings", "resume", "run", "simulate", "simulate_games", "__version__",
 ]  # fmt: skip
+
+_BATCH = {"run": "runner", "resume": "runner", "RunConfig": "config", "load_config": "config"}
+
+
+def __getattr__(name):  # batch runs need pydantic: imported on first use, not with tichusim
+    if name in _BATCH:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_BATCH[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -120,6 +120,99 @@ def simulate(rounds, seed, strategies, out, check):
         click.echo(f"tables written to {out}/")
 
 
+class _OneLineErrors(click.Command):
+    """Bad options are one line with exit status 2, like every other error of the command."""
+
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise UserError(exc.format_message()) from None
+
+
+@main.command(cls=_OneLineErrors)
+@click.argument("config", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--rounds", type=click.IntRange(1), help="play this many independent rounds")
+@click.option("--games", type=click.IntRange(1), help="play this many games to the target")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="override the config's seed")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="run directory (default: the config's out)")  # fmt: skip
+@click.option("--workers", type=click.IntRange(1),
+              help="local worker processes (default: one per core; 1 = this process)")
+@click.option("--dask", "dask_address", metavar="ADDRESS|local",
+              help="send shards to a Dask scheduler (tcp://host:port) or a new LocalCluster")
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="finish the stopped run in this directory")  # fmt: skip
+@click.option("--quiet", is_flag=True, help="no progress bar and no summary")
+def run(config, rounds, games, seed, out, workers, dask_address, resume_dir, quiet):
+    """Play the batch run described by CONFIG (TOML) into a run directory of Parquet shards.
+
+    Data depend only on the config: any --workers, local or Dask, and a resumed run give the
+    same bytes. Stop it any way and finish it with --resume DIR.
+    """
+    from .config import ConfigError, load_config
+    from .manifest import RunDirError
+    from .runner import RunError, RunInterrupted, resume, run
+    from .simulate import SimulationError
+
+    def note(message):
+        if not quiet:
+            click.echo(f"tichusim: {message}", err=True)
+
+    if resume_dir is not None:
+        given = [n for n, v in [("CONFIG", config), ("--rounds", rounds), ("--games", games),
+                                ("--seed", seed), ("--out", out)] if v is not None]  # fmt: skip
+        if given:
+            raise UserError(f"--resume: a run resumes as configured; drop {', '.join(given)}")
+    elif config is None:
+        raise UserError("config: give a CONFIG file (see configs/) or --resume DIR")
+    if rounds is not None and games is not None:
+        raise UserError("--rounds and --games: give one (it sets the mode)")
+    target = resume_dir
+    try:
+        if resume_dir is not None:
+            summary = resume(resume_dir, workers=workers, dask=dask_address, progress=not quiet,
+                             log=note)  # fmt: skip
+        else:
+            cfg = load_config(config).with_overrides(rounds=rounds, games=games, seed=seed)
+            target = Path(out or cfg.out or ".")
+            summary = run(cfg, out=out, workers=workers, dask=dask_address, progress=not quiet,
+                          log=note)  # fmt: skip
+    except (ConfigError, RunDirError, RunError, SimulationError) as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(f"cannot write {exc.filename or target}: {exc.strerror or exc}") from None
+    except RunInterrupted as exc:
+        click.echo(f"\ntichusim: {exc}; resume with: tichusim run --resume {exc.run_dir}",
+                   err=True)  # fmt: skip
+        sys.exit(130)
+    if not quiet:
+        what = f"{summary.count:,} {summary.mode}"
+        if summary.mode == "games":
+            what += f" ({summary.rounds:,} rounds)"
+        rate = summary.rounds / summary.seconds if summary.played else 0
+        click.echo(f"{what} in {summary.run_dir}/ ({summary.played} shards played in "
+                   f"{summary.seconds:.1f} s, {rate:,.0f} rounds/s, {summary.backend})")  # fmt: skip
+
+
+@main.command("strategies")
+def strategies_cmd():
+    """List the named strategies, every policy of each decision, and every parameter."""
+    from .strategies import DECISIONS, PARAMS, POLICIES, STRATEGIES
+
+    click.echo("Named strategies (use one name, or a table with base = NAME to change parts):")
+    for s in STRATEGIES.values():
+        parts = ", ".join(f"{d}={s.policy(d)}" for d in DECISIONS)
+        click.echo(f"  {s.name:<10} {s.description}\n  {'':<10} ({parts})")
+    for decision in DECISIONS:
+        click.echo(f"\nPolicies for {decision}:")
+        for name, (_, doc) in POLICIES[decision].items():
+            click.echo(f"  {name:<16} {doc}")
+    click.echo("\nParameters (name, default, range: meaning):")
+    for name, p in PARAMS.items():
+        click.echo(f"  {name:<18} {p.default:<6g} [{p.low:g}, {p.high:g}]  ({p.decision}) {p.doc}")
+
+
 @main.command("strategies")
 def strategies_cmd():
     """List the named strategies, every policy of each decision, and every parameter."""

@@ -7,6 +7,8 @@ round). Card sets are ``uint64`` masks in the layout of ``tichusim.cards``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import numba
 import pandas as pd
@@ -15,7 +17,9 @@ from .kernels import batch
 from .kernels.engine import ERRORS, N, ROUND, SEAT
 from .strategies import Strategy, resolve
 
-__all__ = ["SimulationError", "simulate", "simulate_games"]
+__all__ = [
+    "Records", "SimulationError", "game_records", "round_records", "simulate", "simulate_games",
+]  # fmt: skip
 
 VARIANTS = ("nanjing",)
 
@@ -104,6 +108,61 @@ def _frames(rounds: np.ndarray, seats: np.ndarray, strategies: list[Strategy]):
     return r, s
 
 
+class Records(NamedTuple):
+    """Raw results of a batch: ``ROUND`` records, ``(n, 4)`` ``SEAT`` records, the seats'
+    strategies and, for games, each row's game id and round within the game (game-major)."""
+
+    rounds: np.ndarray
+    seats: np.ndarray
+    strategies: list[Strategy]
+    game: np.ndarray | None = None
+    round_in_game: np.ndarray | None = None
+
+
+def round_records(rounds: int, *, seed: int = 0, strategies="random", variant: str = "nanjing",
+                  first_round: int = 0, check: bool = False) -> Records:
+    """The records behind ``simulate`` (no DataFrames: what batch runners encode directly)."""
+    rounds = _count(rounds, "rounds")
+    first_round = _count(first_round, "first_round")
+    seed, seats, params = _prepare(strategies, variant, seed)
+    keys = np.arange(first_round, first_round + rounds, dtype=np.int64)
+    drawers = np.zeros(rounds, np.int64)
+    r_out = np.zeros(rounds, ROUND)
+    s_out = np.zeros((rounds, N), SEAT)
+    if rounds:
+        batch.play_rounds(seed, keys, drawers, params, r_out, s_out, check, _chunks(rounds))
+    _raise_errors(r_out)
+    return Records(r_out, s_out, seats)
+
+
+def game_records(games: int, *, seed: int = 0, strategies="random", target: int = 1000,
+                 variant: str = "nanjing", first_game: int = 0, check: bool = False) -> Records:
+    """The records behind ``simulate_games``: every round of games ``first_game ..``, game by
+    game. Games are played 128 at a time, which bounds the scratch arrays."""
+    games = _count(games, "games")
+    first_game = _count(first_game, "first_game")
+    target = _count(target, "target")
+    seed, seats, params = _prepare(strategies, variant, seed)
+    parts = []
+    step = 128
+    for start in range(0, games, step):
+        ids = np.arange(first_game + start, first_game + min(games, start + step), dtype=np.int64)
+        g = len(ids)
+        r_out = np.zeros((g, batch.MAX_GAME_ROUNDS), ROUND)
+        s_out = np.zeros((g, batch.MAX_GAME_ROUNDS, N), SEAT)
+        n_rounds = np.zeros(g, np.int64)
+        batch.play_games(seed, ids, target, params, r_out, s_out, n_rounds, check, _chunks(g))
+        played = np.arange(batch.MAX_GAME_ROUNDS) < n_rounds[:, None]
+        parts.append((r_out[played], s_out[played], np.repeat(ids, n_rounds),
+                      np.nonzero(played)[1]))  # fmt: skip
+    if not parts:
+        return Records(np.zeros(0, ROUND), np.zeros((0, N), SEAT), seats,
+                       np.zeros(0, np.int64), np.zeros(0, np.int64))  # fmt: skip
+    r_out, s_out, game, in_game = (np.concatenate(p) for p in zip(*parts))
+    _raise_errors(r_out)
+    return Records(r_out, s_out, seats, game, in_game)
+
+
 def simulate(
     rounds: int,
     *,
@@ -119,17 +178,9 @@ def simulate(
     ``(seed, key)`` only, so any slice of a run can be replayed alone. Seat 0 draws first in
     every independent round. ``check=True`` verifies RULES.md §7 after every action.
     """
-    rounds = _count(rounds, "rounds")
-    first_round = _count(first_round, "first_round")
-    seed, seats, params = _prepare(strategies, variant, seed)
-    keys = np.arange(first_round, first_round + rounds, dtype=np.int64)
-    drawers = np.zeros(rounds, np.int64)
-    r_out = np.zeros(rounds, ROUND)
-    s_out = np.zeros((rounds, N), SEAT)
-    if rounds:
-        batch.play_rounds(seed, keys, drawers, params, r_out, s_out, check, _chunks(rounds))
-    _raise_errors(r_out)
-    return _frames(r_out, s_out, seats)
+    rec = round_records(rounds, seed=seed, strategies=strategies, variant=variant,
+                        first_round=first_round, check=check)  # fmt: skip
+    return _frames(rec.rounds, rec.seats, rec.strategies)
 
 
 def simulate_games(
@@ -148,34 +199,17 @@ def simulate_games(
     ``rounds`` the running totals ``total_team0``/``total_team1``. A game not decided after
     ``MAX_GAME_ROUNDS`` rounds is cut there (``game_over`` is False on its last round).
     """
-    games = _count(games, "games")
-    first_game = _count(first_game, "first_game")
-    target = _count(target, "target")
-    seed, seats, params = _prepare(strategies, variant, seed)
-    r_parts, s_parts = [], []
-    step = 128
-    for start in range(0, games, step):
-        ids = np.arange(first_game + start, first_game + min(games, start + step), dtype=np.int64)
-        g = len(ids)
-        r_out = np.zeros((g, batch.MAX_GAME_ROUNDS), ROUND)
-        s_out = np.zeros((g, batch.MAX_GAME_ROUNDS, N), SEAT)
-        n_rounds = np.zeros(g, np.int64)
-        batch.play_games(seed, ids, target, params, r_out, s_out, n_rounds, check, _chunks(g))
-        for i in range(g):
-            rr = r_out[i, : n_rounds[i]]
-            _raise_errors(rr)
-            r_df, s_df = _frames(rr, s_out[i, : n_rounds[i]], seats)
-            r_df.insert(0, "game", ids[i])
-            r_df.insert(1, "round_in_game", np.arange(n_rounds[i]))
-            r_df["total_team0"] = r_df["score_team0"].cumsum()
-            r_df["total_team1"] = r_df["score_team1"].cumsum()
-            t0, t1 = r_df["total_team0"].iloc[-1], r_df["total_team1"].iloc[-1]
-            r_df["game_over"] = False
-            r_df.loc[r_df.index[-1], "game_over"] = bool(max(t0, t1) >= target and t0 != t1)
-            s_df.insert(0, "game", ids[i])
-            s_df.insert(1, "round_in_game", np.repeat(np.arange(n_rounds[i]), N))
-            r_parts.append(r_df)
-            s_parts.append(s_df)
-    if not r_parts:
-        return _frames(np.zeros(0, ROUND), np.zeros((0, N), SEAT), seats)
-    return pd.concat(r_parts, ignore_index=True), pd.concat(s_parts, ignore_index=True)
+    rec = game_records(games, seed=seed, strategies=strategies, target=target, variant=variant,
+                       first_game=first_game, check=check)  # fmt: skip
+    r, s = _frames(rec.rounds, rec.seats, rec.strategies)
+    r.insert(0, "game", rec.game)
+    r.insert(1, "round_in_game", rec.round_in_game)
+    totals = r.groupby("game", sort=False)[["score_team0", "score_team1"]].cumsum()
+    r["total_team0"] = totals["score_team0"]
+    r["total_team1"] = totals["score_team1"]
+    last = np.r_[rec.game[1:] != rec.game[:-1], True] if len(r) else np.zeros(0, bool)
+    t0, t1 = r["total_team0"].to_numpy(), r["total_team1"].to_numpy()
+    r["game_over"] = last & (np.maximum(t0, t1) >= target) & (t0 != t1)
+    s.insert(0, "game", np.repeat(rec.game, N))
+    s.insert(1, "round_in_game", np.repeat(rec.round_in_game, N))
+    return r, s

@@ -1,0 +1,233 @@
+"""Run configurations: a TOML file validated into a ``RunConfig`` before anything runs.
+
+Validation is pydantic's (strict types, unknown keys forbidden); strategies are checked by
+``strategies.resolve`` itself, so a config accepts exactly what the library accepts. Every
+problem becomes one ``ConfigError`` naming the key, which the command line prints as one line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .strategies import Strategy, resolve
+
+__all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]
+
+SEATS = 4
+DEFAULT_SHARD = {"rounds": 50_000, "games": 200}  # about one to a few seconds of work per core
+MAX_SHARD = {"rounds": 1_000_000, "games": 5_000}  # keeps a shard's memory well under 1 GiB
+DATA_KEYS = ("variant", "mode", "rounds", "games", "target", "seed", "strategies", "shard_size")
+
+PositiveInt = Annotated[int, Field(gt=0)]
+
+
+class ConfigError(ValueError):
+    """A config problem: ``key`` (dotted, e.g. ``strategies.2``) and what is wrong with it."""
+
+    def __init__(self, key: str, problem: str):
+        super().__init__(f"{key}: {problem}")
+        self.key, self.problem = key, problem
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class DaskConfig(_Strict):
+    """Where shards go when they run on Dask: ``"local"`` (a ``LocalCluster`` on this machine)
+    or a scheduler address such as ``"tcp://10.0.0.5:8786"``."""
+
+    address: str
+    n_workers: PositiveInt | None = None  # LocalCluster only; default: one per core
+
+    @model_validator(mode="after")
+    def _local_only(self):
+        if self.n_workers is not None and self.address != "local":
+            raise ConfigError("n_workers", "only with address = \"local\" (a cluster has its own)")
+        return self
+
+
+class RunConfig(_Strict):
+    """One batch run. Fields in ``DATA_KEYS`` decide the data (and the run's hash); ``out``,
+    ``check`` and ``dask`` only decide where and how it runs."""
+
+    variant: str = "nanjing"
+    mode: Literal["rounds", "games"] = "rounds"
+    rounds: PositiveInt | None = None
+    games: PositiveInt | None = None
+    target: PositiveInt = 1000
+    seed: Annotated[int, Field(ge=0, lt=2**64)] = 0
+    strategies: Any
+    shard_size: PositiveInt | None = None
+    out: str | None = None
+    check: bool = False
+    dask: DaskConfig | None = None
+
+    @field_validator("variant")
+    @classmethod
+    def _variant(cls, value):
+        from .simulate import VARIANTS
+
+        if value not in VARIANTS:
+            raise ValueError(f"unknown variant {value!r} (available: {', '.join(VARIANTS)})")
+        return value
+
+    @field_validator("out", mode="before")
+    @classmethod
+    def _path(cls, value):
+        return os.fspath(value) if isinstance(value, os.PathLike) else value
+
+    @field_validator("strategies", mode="before")
+    @classmethod
+    def _strategies(cls, value):
+        """Expand to one spec per seat (``Strategy`` objects become their tables) and check
+        each with ``resolve``, naming the seat that fails."""
+        if isinstance(value, (str, dict, Strategy)):
+            value = [value] * SEATS
+        if not isinstance(value, (list, tuple)) or len(value) != SEATS:
+            raise ValueError(f"give one strategy or a list of {SEATS}, one per seat")
+        specs = [s.to_dict() if isinstance(s, Strategy) else s for s in value]
+        for seat, spec in enumerate(specs):
+            try:
+                resolve(spec, 1)
+            except ValueError as exc:
+                raise _SeatError(seat, str(exc)) from None
+        return specs
+
+    @model_validator(mode="after")
+    def _mode(self):
+        mine, other = (self.mode, "games" if self.mode == "rounds" else "rounds")
+        if getattr(self, other) is not None:
+            raise ConfigError(other, f"only with mode = \"{other}\" (this config plays {mine})")
+        if getattr(self, mine) is None:
+            raise ConfigError(mine, f"missing (mode = \"{mine}\" needs the number of {mine})")
+        if self.mode == "rounds" and "target" in self.model_fields_set:
+            raise ConfigError("target", "only with mode = \"games\"")
+        if self.shard_size is not None and self.shard_size > MAX_SHARD[self.mode]:
+            raise ConfigError("shard_size", f"at most {MAX_SHARD[self.mode]:,} {self.mode} per "
+                              "shard (memory)")  # fmt: skip
+        return self
+
+    # -- derived values -------------------------------------------------------------------
+
+    @property
+    def count(self) -> int:
+        """Rounds (mode rounds) or games (mode games) to play."""
+        return self.rounds if self.mode == "rounds" else self.games
+
+    @property
+    def shard(self) -> int:
+        return self.shard_size or min(DEFAULT_SHARD[self.mode], self.count)
+
+    @property
+    def n_shards(self) -> int:
+        return -(-self.count // self.shard)
+
+    def shard_span(self, index: int) -> tuple[int, int]:
+        """``(first, count)`` of the rounds or games of shard ``index``."""
+        first = index * self.shard
+        return first, min(self.shard, self.count - first)
+
+    def resolved(self) -> list[Strategy]:
+        return resolve(self.strategies, SEATS)
+
+    def data_dict(self) -> dict:
+        """What decides the data: hashed, and compared when a run is resumed."""
+        return {k: v for k, v in self.to_json().items() if k in DATA_KEYS}
+
+    @property
+    def hash(self) -> str:
+        text = json.dumps(self.data_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def to_json(self) -> dict:
+        """The resolved config as saved in a run directory (reloads with ``model_validate``)."""
+        d = self.model_dump(exclude_none=True) | {"shard_size": self.shard}
+        if self.mode == "rounds":
+            del d["target"]
+        return d
+
+    def with_overrides(self, **changes) -> RunConfig:
+        """A copy with command-line overrides (``None`` = keep). ``rounds`` or ``games``
+        switches the mode; ``dask`` is an address."""
+        data = self.model_dump(exclude_unset=True)
+        data["strategies"] = self.strategies
+        changes = {k: v for k, v in changes.items() if v is not None}
+        for mode in ("rounds", "games"):
+            if mode in changes and data.get("mode", "rounds") != mode:
+                for key in ("rounds", "games", "target", "shard_size"):  # the other mode's
+                    data.pop(key, None)
+                data["mode"] = mode
+        if "dask" in changes:
+            changes["dask"] = {"address": changes["dask"]}
+        return validate(data | changes)
+
+
+class _SeatError(ValueError):
+    def __init__(self, seat: int, problem: str):
+        super().__init__(problem)
+        self.seat, self.problem = seat, problem
+
+
+_PROBLEMS = {
+    "extra_forbidden": "unknown key",
+    "missing": "missing (required)",
+}
+
+
+def _first_error(exc: ValidationError, fields: dict) -> ConfigError:
+    """The most useful error of a pydantic failure, as one ``ConfigError``."""
+    errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+    err = errors[0]
+    loc = [str(p) for p in err["loc"]]
+    cause = (err.get("ctx") or {}).get("error")
+    if isinstance(cause, ConfigError):
+        return ConfigError(".".join(loc + [cause.key]), cause.problem)
+    if isinstance(cause, _SeatError):
+        return ConfigError(".".join(loc + [str(cause.seat)]), cause.problem)
+    if err["type"] == "extra_forbidden":
+        known = fields.get(loc[0]) if len(loc) > 1 else fields[None]
+        return ConfigError(".".join(loc), f"unknown key (known: {', '.join(known)})")
+    problem = _PROBLEMS.get(err["type"])
+    if problem is None:
+        msg = err["msg"].removeprefix("Value error, ")
+        problem = msg[:1].lower() + msg[1:]
+        if err["type"] not in ("value_error", "assertion_error"):
+            problem += f", got {err['input']!r}"
+    return ConfigError(".".join(loc) or "config", problem)
+
+
+_FIELDS = {None: list(RunConfig.model_fields), "dask": list(DaskConfig.model_fields)}
+
+
+def validate(data: Any) -> RunConfig:
+    """``RunConfig`` from a mapping, or a ``ConfigError`` naming the first bad key."""
+    if isinstance(data, RunConfig):
+        return data
+    if not isinstance(data, dict):
+        raise ConfigError("config", f"expected a table of settings, got {type(data).__name__}")
+    try:
+        return RunConfig.model_validate(data)
+    except ValidationError as exc:
+        raise _first_error(exc, _FIELDS) from None
+
+
+def load_config(path: str | os.PathLike) -> RunConfig:
+    """Read and validate a TOML config file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(str(path), f"not valid TOML: {exc}") from None
+    return validate(data)
