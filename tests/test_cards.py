@@ -67,3 +67,29 @@ def test_parse_format_round_trip(bits):
     mask = sum(bits)
     assert cards.parse(cards.format(mask)) == mask
     assert len(cards.format(mask).split()) == len(bits)
+
+
+def test_pattern_exact_cards_and_suitless_ranks():
+    exact, ranks = cards.parse_pattern("Dr Ph A A K 9 5 3")
+    assert exact == cards.DRAGON | cards.PHOENIX
+    assert {r: int(ranks[r]) for r in range(15) if ranks[r]} == {14: 2, 13: 1, 9: 1, 5: 1, 3: 1}
+    exact, ranks = cards.parse_pattern("Aj A 10 T 9t J j 1")  # 'j' alone is a Jack, '1' Mah Jong
+    assert exact == cards.parse("Aj Ma") | cards.parse("9t")
+    assert ranks[14] == 1 and ranks[10] == 2 and ranks[11] == 2
+    assert cards.format_pattern(*cards.parse_pattern("3 Dr Aj A 2 2 4 5")) == "Aj Dr 2 2 3 4 5 A"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [("Dr Ph A A K 9 5", "8 cards is needed, 7 given"),
+     ("Dr Ph A A K 9 5 3 2", "8 cards is needed, 9 given"),
+     ("Aj Aj A K 9 5 3 2", "'Aj' given twice"),
+     ("A A A A A K 9 5", "5 cards of rank A"),
+     ("Aj As Ap At A K 9 5", "5 cards of rank A"),
+     ("Dr Ph Xx A K 9 5 3", "unknown card 'Xx'"),
+     ("Dr Ph Ph A K 9 5 3", "'Ph' given twice"),
+     ("", "no cards")],
+)  # fmt: skip
+def test_pattern_errors_say_what_is_wrong(text, message):
+    with pytest.raises(ValueError, match=message):
+        cards.parse_pattern(text)

@@ -166,3 +166,53 @@ def as_mask(cards: int | str | np.integer) -> int:
             raise ValueError(f"mask {mask:#x} has bits that are no card")
         return mask
     raise ValueError(f"cards must be a notation string or a mask, not {type(cards).__name__}")
+
+
+_RANK_ONLY = {ch.lower(): i + 2 for i, ch in enumerate(RANK_CHARS)} | {"10": 10}
+
+
+def parse_pattern(text: str, count: int = 8) -> tuple[int, np.ndarray]:
+    """Parse a hand pattern: exact cards (``Aj``, ``Dr``) and ranks without a suit (``A``,
+    ``K``, ``9``, ``T`` or ``10``), each standing for one more card of that rank whose suit is
+    left open (``gt-odds`` draws it among the free suits, so its estimate averages over them).
+
+    Returns ``(exact_mask, rank_counts)``: the mask of the exact cards and an ``int64`` array of
+    length 15 whose entry ``r`` (2..14) counts the suit-less cards of rank ``r`` — the arguments
+    of ``kernels.batch.play_rounds_fixed``. Raises ``ValueError`` with one clear sentence when
+    the pattern does not name ``count`` cards, repeats an exact card, asks for more than four
+    cards of a rank, or holds an unknown token. ``1`` stays the Mah Jong, as in ``parse``.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"hand must be a string, not {type(text).__name__}")
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    if not tokens:
+        raise ValueError("no cards given")
+    exact = 0
+    ranks = np.zeros(15, np.int64)
+    for token in tokens:
+        low = token.lower()
+        if low in _RANK_ONLY:
+            ranks[_RANK_ONLY[low]] += 1
+            continue
+        try:
+            bit = _parse_token(token)
+        except ValueError:
+            raise ValueError(f"unknown card {token!r} (a card like Aj or Dr, or a rank like A "
+                             "for any suit)") from None  # fmt: skip
+        if exact & bit:
+            raise ValueError(f"card {token!r} given twice")
+        exact |= bit
+    for r in range(2, 15):
+        held = ranks[r] + sum(exact >> (16 * s + r) & 1 for s in range(4))
+        if held > 4:
+            raise ValueError(f"{held} cards of rank {RANK_CHARS[r - 2]} given; there are 4")
+    if len(tokens) != count:
+        raise ValueError(f"a hand of {count} cards is needed, {len(tokens)} given")
+    return exact, ranks
+
+
+def format_pattern(exact: int, ranks) -> str:
+    """Notation of a pattern (inverse of ``parse_pattern``): the exact cards, then the
+    suit-less ranks from low to high."""
+    free = [RANK_CHARS[r - 2] for r in range(2, 15) for _ in range(int(ranks[r]))]
+    return " ".join(([format(exact)] if exact else []) + free)
