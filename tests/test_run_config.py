@@ -126,3 +126,23 @@ def test_strategy_tables_pass_through_to_resolve():
     with pytest.raises(ConfigError) as exc:
         validate({"rounds": 5, "strategies": ["random", spec | {"params": {"nope": 1}}, "x", "y"]})
     assert exc.value.key == "strategies.1"
+
+
+def test_strategy_objects_become_tables():
+    from tichusim.strategies import resolve
+
+    mine = resolve({"base": "heuristic", "wish": "none", "params": {"bomb_points": 30}}, 1)[0]
+    c = validate({"rounds": 5, "strategies": [mine, "random", mine, "random"]})
+    assert isinstance(c.strategies[0], dict) and c.resolved()[0] == mine
+    assert validate(json.loads(json.dumps(c.to_json()))).hash == c.hash
+
+
+def test_progress_bar_and_quiet(tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(GOOD + "shard_size = 250\n")
+    res = invoke("run", cfg, "--out", tmp_path / "a", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    assert " rounds/s]" in res.output and "100%|" in res.output  # the bar, then the summary
+    assert "1,000 rounds in" in [line for line in res.output.splitlines() if line.strip()][-1]
+    res = invoke("run", cfg, "--out", tmp_path / "b", "--workers", "1", "--quiet")
+    assert res.exit_code == 0 and res.output == ""

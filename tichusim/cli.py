@@ -138,7 +138,8 @@ class _OneLineErrors(click.Command):
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="run directory (default: the config's out)")  # fmt: skip
 @click.option("--workers", type=click.IntRange(1),
-              help="local worker processes (default: one per core; 1 = this process)")
+              help="local worker processes (default: one per core; 1 = this process, "
+                   "numba threads on every core)")
 @click.option("--dask", "dask_address", metavar="ADDRESS|local",
               help="send shards to a Dask scheduler (tcp://host:port) or a new LocalCluster")
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -190,7 +191,7 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir, qui
         what = f"{summary.count:,} {summary.mode}"
         if summary.mode == "games":
             what += f" ({summary.rounds:,} rounds)"
-        rate = summary.rounds / summary.seconds if summary.played else 0
+        rate = summary.rounds_played / summary.seconds
         click.echo(f"{what} in {summary.run_dir}/ ({summary.played} shards played in "
                    f"{summary.seconds:.1f} s, {rate:,.0f} rounds/s, {summary.backend})")  # fmt: skip
 

@@ -50,6 +50,7 @@ class RunSummary:
     count: int  # rounds or games of the whole run
     rounds: int  # rows of the rounds table (games mode: all rounds of all games)
     played: int  # shards played in this call (the others were already done)
+    rounds_played: int  # rounds in those shards
     seconds: float  # this call's wall time
     backend: str
 
@@ -216,9 +217,13 @@ class _Dask:
 
 
 def _backend(workers: int | None, dask: str | None, dask_workers: int | None, shards: int):
+    """Dask if asked; else worker processes, unless there are no more shards than cores
+    (then numba's threads within each shard do as well, without the processes' start-up)."""
     if dask:
         return _Dask(dask, dask_workers or workers)
-    workers = workers or os.cpu_count() or 1
+    cores = os.cpu_count() or 1
+    if workers is None:
+        workers = 1 if shards <= cores else cores
     workers = max(1, min(workers, shards))
     return _Inline() if workers == 1 else _Processes(workers)
 
@@ -271,7 +276,8 @@ def run(config, *, out=None, workers: int | None = None, dask: str | None = None
     """Play a run (a ``RunConfig``, or a mapping validated into one) into its directory.
 
     ``out`` overrides ``config.out``; ``workers`` is the number of local processes (default:
-    one per core; 1 plays in this process); ``dask`` (or ``config.dask``) sends shards to a
+    one per core, or this process alone when there are no more shards than cores; 1 plays
+    in this process, numba's parallel loops using every core); ``dask`` (or ``config.dask``) sends shards to a
     Dask scheduler address, or to a new ``LocalCluster`` for ``"local"``. A directory
     already holding this same run is continued; one holding anything else is refused.
     ``log`` receives one-line notes (default: none).
@@ -339,7 +345,8 @@ def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -
             backend.close(cancel=outcome != "complete")
         manifest.end_session(session, outcome, time.perf_counter() - t0)
     rounds = sum(s["rows"]["rounds"] for s in manifest.shards)
-    return RunSummary(run_dir, config.mode, config.count, rounds, len(todo),
+    played = sum(s["rows"]["rounds"] for s in todo)  # the manifest's entries, now done
+    return RunSummary(run_dir, config.mode, config.count, rounds, len(todo), played,
                       time.perf_counter() - t0, backend.name)  # fmt: skip
 
 
@@ -393,7 +400,7 @@ class _Bar:
         self.rounds = 0
         self.t0 = time.perf_counter()
         self.tqdm = tqdm(
-            total=config.count, initial=sum(s["count"] for s in done), unit=config.mode[:-1],
+            total=config.count, initial=sum(s["count"] for s in done), unit=f" {config.mode}",
             unit_scale=True, disable=not enabled, file=sys.stderr, dynamic_ncols=True,
             desc=str(manifest.run_dir), smoothing=0.1,
         )  # fmt: skip
