@@ -230,3 +230,28 @@ def test_heuristic_leads_its_weakest_combination_and_keeps_bombs():
 
 def test_heuristic_leads_the_dog_to_a_partner_who_called():
     assert _turn("Dog 4j 6s 9p Jt Qj", None, top_seat=-1, calls=(0, 0, 1, 0)) == "Dog"
+
+
+def test_lowest_fast_path_equals_the_lowest_legal_play():
+    """``lowest_single`` (bits only) picks what ``lowest_index`` picks from the full legal list."""
+    from tichusim.kernels.moves import legal_moves
+
+    rng = np.random.default_rng(4)
+    deck = [1 << b for b in range(64) if cards.DECK >> b & 1]
+    singles = [0] + [0x10100 | r2 for r2 in range(2, 31)]  # lead, then singles Ma .. Dragon
+    m = np.empty(MAX_MOVES, np.uint64)
+    c = np.empty(MAX_MOVES, np.int64)
+    checked = 0
+    for _ in range(20_000):
+        size = int(rng.integers(1, 15))
+        hand = sum(int(x) for x in rng.choice(deck, size, replace=False))
+        top = int(rng.choice(singles))
+        wish = int(rng.choice([0, 0, int(rng.integers(2, 15))]))
+        mask, code = policies.lowest_single(np.uint64(hand), top, wish)
+        if mask == 0:
+            continue
+        n, _ = legal_moves(np.uint64(hand), top, wish, m, c)
+        j = policies.lowest_index(c, n)
+        assert (int(m[j]), int(c[j])) == (int(mask), int(code)), (cards.format(hand), top, wish)
+        checked += 1
+    assert checked > 10_000

@@ -315,6 +315,26 @@ def has_bomb(hand):
     return False
 
 
+@njit(types.boolean(types.uint64, types.int64, types.int64), cache=True)
+def _run_possible(hand, k, length):
+    """Whether ``hand`` has a straight (``k`` = 1) or stairs (``k`` = 2) of ``length`` ranks,
+    the Phoenix filling one card. Leads try lengths upwards and stop at the first without one:
+    a longer run holds a shorter one."""
+    ge1, ge2, _, _ = rank_multiplicity(hand)
+    full = ranks_held(hand) if k == 1 else ge2
+    if runs_ending(full, length) != ZERO:
+        return True
+    if hand & PHOENIX == ZERO:
+        return False
+    fills = (RANK_LANE & ~full) if k == 1 else (ge1 & ~ge2)  # never the Mah Jong's rank 1
+    while fills != ZERO:
+        g = fills & (~fills + ONE)
+        fills &= fills - ONE
+        if runs_ending(full | g, length) != ZERO:
+            return True
+    return False
+
+
 # Lead categories, in the order a lead generates them: the six combination kinds, the Dog and
 # the bombs (both bomb kinds in one category). A strategy may draw a category, then a play.
 LEAD_CATEGORIES = (SINGLE, PAIR, TRIPLE, STAIRS, FULL_HOUSE, STRAIGHT, DOG_LEAD, BOMB_FOUR)
@@ -330,12 +350,16 @@ def lead_moves(hand, category, out_masks, out_codes, n):
         return _gen_same_rank(hand, 2 if category == PAIR else 3, 0, out_masks, out_codes, n)
     if category == STAIRS:
         for pairs in range(2, 8):
+            if not _run_possible(hand, 2, pairs):
+                break
             n = _gen_runs(hand, STAIRS, 2, pairs, 0, out_masks, out_codes, n)
         return n
     if category == FULL_HOUSE:
         return _gen_full_houses(hand, 0, out_masks, out_codes, n)
     if category == STRAIGHT:
         for length in range(5, 15):
+            if not _run_possible(hand, 1, length):
+                break
             n = _gen_runs(hand, STRAIGHT, 1, length, 0, out_masks, out_codes, n)
         return n
     if category == DOG_LEAD:

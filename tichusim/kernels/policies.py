@@ -24,10 +24,12 @@ from numba import njit
 
 from . import heuristic
 from .bits import (
-    ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, U64, ZERO, lowest_bit_index,
-    popcount, rank_cards, rank_multiplicity,
+    ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_COLUMN, U64, ZERO,
+    lowest_bit_index, popcount, rank_cards, rank_multiplicity, ranks_held,
 )  # fmt: skip
-from .combos import DOG_LEAD, SINGLE
+from .combos import (
+    DOG_LEAD, RANK2_DRAGON, RANK2_MAH_JONG, RANK2_PHOENIX_LED, SINGLE, make_code,
+)  # fmt: skip
 from .hand import loose_cards, plan_size
 from .moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
 from .rng import rand_below
@@ -288,6 +290,43 @@ def lowest_index(codes, n):
 
 
 @njit(cache=True)
+def lowest_single(hand, top, wish):
+    """The lowest play when it is a single or the Dog, computed from the bits: on a lead (the
+    Dog, Mah Jong, Phoenix as 1½, then the lowest card) or on a single, unless the hand holds
+    an open wished rank. Returns ``(mask, code)``, or ``(0, 0)`` when the full list is needed
+    (other tricks, a wish that may bind, or no single beats)."""
+    if wish != 0 and hand & rank_cards(wish):
+        return ZERO, 0  # a binding wish: the lowest play with the rank may be a full house
+    if top == 0:
+        if hand & DOG:
+            return DOG, make_code(DOG_LEAD, 1, 0)
+        if hand & MAH_JONG:
+            return MAH_JONG, make_code(SINGLE, 1, RANK2_MAH_JONG)
+        if hand & PHOENIX:
+            return PHOENIX, make_code(SINGLE, 1, RANK2_PHOENIX_LED)
+    elif (top >> 8) != (SINGLE << 8) | 1:
+        return ZERO, 0
+    r2 = top & 0xFF
+    above = hand & NORMAL & ~(RANK_COLUMN * ((ONE << U64(r2 // 2 + 1)) - ONE))
+    best = ZERO
+    best_r2 = 99
+    if above != ZERO:
+        r = lowest_bit_index(ranks_held(above))
+        c = above & rank_cards(r)
+        best = c & (~c + ONE)
+        best_r2 = 2 * r
+    if top != 0 and hand & PHOENIX and r2 < RANK2_DRAGON and r2 + 1 < best_r2:
+        best = PHOENIX  # the Phoenix plays half a rank above the top (§2.6)
+        best_r2 = r2 + 1
+    if best == ZERO and hand & DRAGON and r2 < RANK2_DRAGON:
+        best = DRAGON
+        best_r2 = RANK2_DRAGON
+    if best == ZERO:
+        return ZERO, 0
+    return best, make_code(SINGLE, 1, best_r2)
+
+
+@njit(cache=True)
 def play(params, pub, me, moves_m, moves_c):
     """Choose a play on the seat's turn: an index into the plays written to ``moves_m`` /
     ``moves_c``, -1 to pass, or ``MOVES_OVERFLOW``."""
@@ -295,14 +334,15 @@ def play(params, pub, me, moves_m, moves_c):
     top = pub.top_code
     if top == 0 and policy == PLAY_RANDOM:
         return random_lead(me, pub.wish, moves_m, moves_c)
-    if top == 0 and policy == PLAY_LOWEST:
-        # The lowest lead is always a single or the Dog: any other combination tops at or
-        # above its lowest card and holds more cards. Under a binding wish the wished single.
-        n = lead_moves(me.hand, SINGLE, moves_m, moves_c, 0)
-        n = lead_moves(me.hand, DOG_LEAD, moves_m, moves_c, n)
-        if pub.wish != 0 and me.hand & rank_cards(pub.wish):
-            n = keep_wished(me.hand & rank_cards(pub.wish), False, moves_m, moves_c, n)
-        return lowest_index(moves_c, n)
+    if policy == PLAY_LOWEST:
+        # Without a wish the lowest lead is a single or the Dog: any other combination tops at
+        # or above its lowest card and holds more cards. On singles the lowest beating single
+        # (a bomb only when none beats, from the full list below).
+        mask, code = lowest_single(me.hand, top, pub.wish)
+        if mask != ZERO:
+            moves_m[0] = mask
+            moves_c[0] = code
+            return 0
     n, can_pass = legal_moves(me.hand, top, pub.wish, moves_m, moves_c)
     if n > moves_m.shape[0]:
         return MOVES_OVERFLOW
