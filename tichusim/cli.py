@@ -232,5 +232,210 @@ def strategies_cmd():
         click.echo(f"  {name:<18} {p.default:<6g} [{p.low:g}, {p.high:g}]  ({p.decision}) {p.doc}")
 
 
+# ---- answers: Grand Tichu odds, strategy comparisons, run reports (issue 6) ----------------
+
+
+def _strategy_option(text: str, count: tuple[int, ...], what: str):
+    """``--seat-strategy`` / ``--others``: ``count`` strategies in ``tichusim.specs`` form."""
+    from .specs import parse_strategy_list
+
+    found = _guard(parse_strategy_list, text)
+    if len(found) not in count:
+        raise UserError(f"{what}: give {' or '.join(map(str, count))} strategies, not {len(found)}")
+    return found[0] if len(found) == 1 else found
+
+
+SPEC_HELP = "a name, base:key=value,... or a .toml file (README: Strategy arguments)"
+
+
+@main.command("gt-odds", cls=_OneLineErrors)
+@click.option("--hand", required=True,
+              help='the first 8 cards, e.g. "Dr Ph A A K 9 5 3" (a rank alone: any suit)')
+@click.option("--rounds", "deals", default=100_000, show_default=True, type=click.IntRange(1),
+              help="most deals to play (each is played twice: with and without the call)")
+@click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+              default=None, help="stop once P(success) is known to +/- this (0.01 = 1 point)")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
+@click.option("--seat-strategy", default="heuristic", show_default=True,
+              help=f"the hand's strategy, its Grand Tichu policy replaced ({SPEC_HELP})")
+@click.option("--others", default="heuristic", show_default=True,
+              help="one strategy for the other seats, or three (left opponent, partner, "
+                   "right opponent)")
+@click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="answer at once from a fitted model (gt-table's model.json)")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+@click.option("--quiet", is_flag=True, help="no progress bar")
+def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path, as_json,
+                quiet):  # fmt: skip
+    """Should these 8 cards call Grand Tichu? Each deal is played with and without the call."""
+    import json
+
+    if model_path is not None:
+        from .handclass import GTModel
+
+        model = _guard(GTModel.load, model_path)
+        answer = _guard(model.predict, hand)
+        click.echo(json.dumps(answer) if as_json else model.describe(answer))
+        return
+    from .cards import parse_pattern
+    from .gtodds import gt_odds
+
+    me = _strategy_option(seat_strategy, (1,), "--seat-strategy")
+    rest = _strategy_option(others, (1, 3), "--others")
+    _guard(parse_pattern, hand)  # before the progress bar appears
+    bar = None
+    if not (quiet or as_json):
+        from tqdm import tqdm
+
+        bar = tqdm(total=deals, unit="deal", file=sys.stderr, leave=False)
+
+    def progress(done, total, p):
+        if bar is not None:
+            bar.update(done - bar.n)
+            bar.set_postfix_str(f"P(success) {p.value:.3f} +/- {(p.high - p.low) / 2:.3f}")
+
+    try:
+        result = _guard(gt_odds, hand, deals=deals, precision=precision, seed=seed,
+                        seat_strategy=me, others=rest, progress=progress)  # fmt: skip
+    finally:
+        if bar is not None:
+            bar.close()
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    else:
+        click.echo(str(result))
+        click.echo(f"{result.deals:,} deals ({2 * result.deals:,} rounds) in {result.seconds:.2f} s")
+
+
+@main.command("gt-table", cls=_OneLineErrors)
+@click.option("--run", "run_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="analyse the Grand Tichu calls in this run's seats table (observational) "
+                   "instead of running the paired experiment")
+@click.option("--deals", default=200_000, show_default=True, type=click.IntRange(1000),
+              help="deals of the paired experiment (each played with and without the call)")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
+@click.option("--seat-strategy", default="heuristic", show_default=True,
+              help=f"the calling seat's strategy ({SPEC_HELP})")
+@click.option("--others", default="heuristic", show_default=True,
+              help="one strategy for the other seats, or three")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="write table.md, by_class.csv, by_score.csv, gt_odds.png, model.json here")
+@click.option("--quiet", is_flag=True, help="no progress bar")
+def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
+    """Grand Tichu success and value of calling by hand class, with a plot and a model."""
+    from . import gttable
+
+    if run_dir is not None:
+        from .tables import load
+
+        data = _guard(load, run_dir, seats_columns=["round", "seat", "hand8", "grand_tichu",
+                                                     "finish", "points"])  # fmt: skip
+        calls = gttable.from_run(data.seats)
+        if len(calls) == 0:
+            raise UserError(f"{run_dir}: no Grand Tichu was called in this run")
+        table = gttable.build(calls, source="run", info={"run": str(run_dir)}, fit=False)
+        command = f"tichusim gt-table --run {run_dir}"
+    else:
+        me = _strategy_option(seat_strategy, (1,), "--seat-strategy")
+        rest = _strategy_option(others, (1, 3), "--others")
+        bar = None
+        if not quiet:
+            from tqdm import tqdm
+
+            bar = tqdm(total=deals, unit="deal", file=sys.stderr, leave=False)
+
+        def progress(done, total):
+            if bar is not None:
+                bar.update(done - bar.n)
+
+        try:
+            table = _guard(gttable.run_experiment, deals, seed=seed, seat_strategy=me,
+                           others=rest, progress=progress)  # fmt: skip
+        finally:
+            if bar is not None:
+                bar.close()
+        command = (f"tichusim gt-table --deals {deals} --seed {seed} --seat-strategy "
+                   f"'{seat_strategy}' --others '{others}'")  # fmt: skip
+    if out is not None:
+        command += f" --out {out}"
+    text = gttable.markdown(table, command)
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        paths = gttable.write(table, out, command)
+    except OSError as exc:
+        raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+    click.echo(text, nl=False)
+    click.echo(f"written: {', '.join(str(p) for p in paths)}")
+
+
+@main.command(cls=_OneLineErrors)
+@click.argument("strategies", nargs=-1, required=True)
+@click.option("--deals", default=20_000, show_default=True, type=click.IntRange(1),
+              help="deals per match (each played twice, teams swapped)")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="also write the result as Markdown to this file")
+@click.option("--quiet", is_flag=True, help="no progress bar")
+def compare(strategies, deals, seed, out, quiet):
+    """Duplicate matches between STRATEGIES (two: a match; more: a round-robin league).
+
+    Each STRATEGY is a name, base:key=value,... (e.g. heuristic:pass=lowest) or a .toml file.
+    """
+    from .duplicate import duplicate, league, markdown_report
+    from .specs import parse_strategy
+
+    found = [_guard(parse_strategy, s) for s in strategies]
+    if len(found) < 2:
+        raise UserError("compare: give at least two strategies")
+    names = [s.name for s in found]
+    if len(set(names)) != len(names):
+        raise UserError(f"compare: strategies need different names ({', '.join(names)}); "
+                        "add name=... to tell them apart")  # fmt: skip
+    t0 = time.perf_counter()
+    if len(found) == 2:
+        result = duplicate(found[0], found[1], deals, seed=seed)
+    else:
+        bar = None
+        if not quiet:
+            from tqdm import tqdm
+
+            n = len(found) * (len(found) - 1) // 2
+            bar = tqdm(total=n, unit="match", file=sys.stderr, leave=False)
+        try:
+            result = league(found, deals, seed=seed,
+                            progress=(lambda done, total: bar.update(1)) if bar else None)
+        finally:
+            if bar is not None:
+                bar.close()
+    quoted = " ".join(f"'{s}'" if any(c in s for c in " ,;[]") else s for s in strategies)
+    command = f"tichusim compare {quoted} --deals {deals} --seed {seed}"
+    if out is not None:
+        command += f" --out {out}"
+    text = markdown_report(result, command)
+    click.echo(text, nl=False)
+    click.echo(f"({time.perf_counter() - t0:.1f} s)")
+    if out is not None:
+        try:
+            out.write_text(text)
+        except OSError as exc:
+            raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
+@main.command("report", cls=_OneLineErrors)
+@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+def report_cmd(run_dir):
+    """Write report.md and report/*.png (scores, call success, finishing positions) into
+    RUN_DIR (a `tichusim run` directory or a `simulate --out` folder)."""
+    from .report import report
+
+    try:
+        path = _guard(report, run_dir)
+    except OSError as exc:
+        raise UserError(f"cannot write the report into {run_dir}: {exc.strerror or exc}") from None
+    click.echo(f"report written: {path} (figures in {path.parent / 'report'}/)")
+
+
 if __name__ == "__main__":
     sys.exit(main())

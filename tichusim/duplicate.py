@@ -4,20 +4,50 @@ Deal ``i`` is played twice with the same seed and round key: once with strategy 
 and 2 (team 0), once with A on seats 1 and 3 (team 1). Both strategies hold the same cards
 across the pair, so the luck of the deal cancels and the per-deal difference is a paired
 sample; its mean and interval are the strength gap in points per round.
+
+``league`` plays every pair of several strategies on the same deals (a round robin) and ranks
+them by their per-deal margin averaged over all opponents.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import combinations
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
+from .kernels.moves import has_bomb
 from .simulate import simulate
 from .stats import Estimate, mean_ci, wilson
 from .strategies import resolve
 
-__all__ = ["DuplicateResult", "duplicate"]
+__all__ = ["DuplicateResult", "League", "duplicate", "league", "markdown_report"]
+
+
+@njit(cache=True)
+def _bombs(hands):
+    out = np.zeros(hands.shape[0], np.bool_)
+    for i in range(hands.shape[0]):
+        out[i] = has_bomb(hands[i])
+    return out
+
+
+def _fmt(e: Estimate, pct: bool = False) -> str:
+    if e.n == 0 or np.isnan(e.value):
+        return "n/a"
+    if pct:
+        return f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
+    return f"{e.value:+.1f} [{e.low:+.1f}, {e.high:+.1f}]"
+
+
+STAT_COLUMNS = [("points_per_round", "points/round", False), ("tichu_rate", "Tichu calls", True),
+                ("tichu_success", "Tichu success", True),
+                ("grand_tichu_rate", "Grand Tichu calls", True),
+                ("grand_tichu_success", "Grand Tichu success", True),
+                ("double_victories", "double victories", True),
+                ("bombs_held", "holds a bomb after passing", True)]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -27,9 +57,26 @@ class DuplicateResult:
     deals: int
     diff: Estimate  # A minus B, points per round (mean of the two tables of a deal)
     per_strategy: pd.DataFrame  # one row per strategy: points, calls and their success, ...
+    margins: np.ndarray = field(default=None, repr=False)  # A minus B per deal
+    points: tuple = field(default=None, repr=False)  # per deal, A's and B's team score
+    bombs_per_round: Estimate | None = None  # bombs played, both teams, both tables
 
     def __str__(self) -> str:
         return f"{self.a} vs {self.b} over {self.deals} deals: {self.a} - {self.b} = {self.diff} points per round"
+
+    def to_markdown(self) -> str:
+        """The match as Markdown: the difference, then one row per strategy."""
+        b = self.bombs_per_round
+        lines = [f"**{self.a} - {self.b}: {_fmt(self.diff)} points per round** "
+                 f"({self.deals:,} deals, each played with the teams swapped; 95% intervals). "
+                 f"Bombs played per round (both teams): {b.value:.3f} [{b.low:.3f}, "
+                 f"{b.high:.3f}].", "",
+                 "| strategy | " + " | ".join(c[1] for c in STAT_COLUMNS) + " |",
+                 "|---" * (len(STAT_COLUMNS) + 1) + "|"]  # fmt: skip
+        for _, row in self.per_strategy.iterrows():
+            cells = [_fmt(row[key], pct) for key, _, pct in STAT_COLUMNS]
+            lines.append(f"| {row['strategy']} | " + " | ".join(cells) + " |")
+        return "\n".join(lines) + "\n"
 
 
 def _side_stats(name: str, rounds: list[pd.DataFrame], seats: list[pd.DataFrame], teams) -> dict:
@@ -47,6 +94,9 @@ def _side_stats(name: str, rounds: list[pd.DataFrame], seats: list[pd.DataFrame]
     dv = sum(int((r["double_victory"] & (r["first_out"] % 2 == t)).sum()) for r, t in zip(rounds, teams))
     out["double_victories"] = wilson(dv, sum(len(r) for r in rounds))
     out["team_first_out"] = wilson(int((me["finish"] == 1).sum()), len(me) // 2)
+    # who played a bomb is not recorded per seat; holding one after passing is (and is what a
+    # passing policy changes: keeping a four of a kind or a straight flush together)
+    out["bombs_held"] = wilson(int(_bombs(me["hand_passed"].to_numpy(np.uint64)).sum()), len(me))
     return out
 
 
@@ -58,9 +108,131 @@ def duplicate(a, b, deals: int, *, seed: int = 0, check: bool = False) -> Duplic
     r2, s2 = simulate(deals, seed=seed, strategies=[sb, sa, sb, sa], check=check)
     margin1 = (r1["score_team0"] - r1["score_team1"]).to_numpy()
     margin2 = (r2["score_team1"] - r2["score_team0"]).to_numpy()
-    diff = mean_ci((margin1 + margin2) / 2)
+    margins = (margin1 + margin2) / 2
     rows = [
         _side_stats(sa.name, [r1, r2], [s1, s2], (0, 1)),
         _side_stats(sb.name, [r1, r2], [s1, s2], (1, 0)),
     ]
-    return DuplicateResult(sa.name, sb.name, deals, diff, pd.DataFrame(rows))
+    bombs = mean_ci(np.concatenate([r1["bombs"].to_numpy(), r2["bombs"].to_numpy()]))
+    points = ((r1["score_team0"].to_numpy() + r2["score_team1"].to_numpy()) / 2,
+              (r1["score_team1"].to_numpy() + r2["score_team0"].to_numpy()) / 2)  # fmt: skip
+    return DuplicateResult(sa.name, sb.name, deals, mean_ci(margins), pd.DataFrame(rows),
+                           margins=margins, points=points, bombs_per_round=bombs)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class League:
+    """A round robin: every pair of ``strategies`` in a duplicate match on the same deals."""
+
+    strategies: list[str]
+    deals: int
+    seed: int
+    matches: dict[tuple[str, str], DuplicateResult]  # (a, b) for a before b in ``strategies``
+    table: pd.DataFrame  # one row per strategy, best first
+
+    def margin(self, a: str, b: str) -> Estimate:
+        if (a, b) in self.matches:
+            return self.matches[(a, b)].diff
+        e = self.matches[(b, a)].diff
+        return Estimate(-e.value, -e.high, -e.low, e.n)
+
+    def to_markdown(self) -> str:
+        """League table, then the matrix of pairwise margins (row minus column)."""
+        lines = ["| rank | strategy | margin vs the field | W-D-L | "
+                 + " | ".join(c[1] for c in STAT_COLUMNS) + " |",
+                 "|---" * (len(STAT_COLUMNS) + 4) + "|"]  # fmt: skip
+        for i, row in enumerate(self.table.itertuples(index=False), 1):
+            cells = [_fmt(getattr(row, key), pct) for key, _, pct in STAT_COLUMNS]
+            lines.append(f"| {i} | {row.strategy} | {_fmt(row.margin)} | {row.wdl} | "
+                         + " | ".join(cells) + " |")  # fmt: skip
+        order = list(self.table["strategy"])
+        lines += ["", "Pairwise margins, points per round (row minus column, 95% intervals):", "",
+                  "| | " + " | ".join(order) + " |", "|---" * (len(order) + 1) + "|"]  # fmt: skip
+        for a in order:
+            cells = ["" if a == b else _fmt(self.margin(a, b)) for b in order]
+            lines.append(f"| {a} | " + " | ".join(cells) + " |")
+        return "\n".join(lines) + "\n"
+
+
+def league(strategies, deals: int, *, seed: int = 0, check: bool = False,
+           progress=None) -> League:
+    """Round robin of two or more strategies (names, tables or ``Strategy`` objects; their
+    names must differ). Every pair plays the same ``deals`` duplicated deals.
+
+    A strategy's margin vs the field is, deal by deal, its margin averaged over all its
+    opponents; its mean and interval come from those per-deal values (all matches share the
+    deals, so this is paired too). W-D-L counts the matches whose interval lies above 0, spans
+    it, or lies below. The other columns pool the strategy's seats over all its matches.
+    ``progress(done, total)`` is called after each match.
+    """
+    resolved = [resolve(s, 1)[0] for s in strategies]
+    names = [s.name for s in resolved]
+    if len(names) < 2:
+        raise ValueError("a league needs at least two strategies")
+    if len(set(names)) != len(names):
+        raise ValueError(f"strategies need different names, got {', '.join(names)}")
+    pairs = list(combinations(range(len(resolved)), 2))
+    matches = {}
+    for done, (i, j) in enumerate(pairs, 1):
+        matches[(names[i], names[j])] = duplicate(resolved[i], resolved[j], deals, seed=seed,
+                                                  check=check)  # fmt: skip
+        if progress is not None:
+            progress(done, len(pairs))
+    rows = []
+    for i, name in enumerate(names):
+        per_deal = np.zeros(deals)
+        points = np.zeros(deals)
+        wdl = [0, 0, 0]
+        side_rows = []
+        for (a, b), m in matches.items():
+            if name not in (a, b):
+                continue
+            sign = 1 if a == name else -1
+            per_deal += sign * m.margins
+            points += m.points[0 if sign == 1 else 1]
+            e = m.diff
+            low, high = (e.low, e.high) if sign == 1 else (-e.high, -e.low)
+            wdl[0 if low > 0 else 2 if high < 0 else 1] += 1
+            side_rows.append(m.per_strategy.iloc[0 if sign == 1 else 1])
+        row = {"strategy": name, "margin": mean_ci(per_deal / (len(names) - 1)),
+               "wdl": "-".join(map(str, wdl))}
+        row.update(_pool(side_rows))
+        row["points_per_round"] = mean_ci(points / (len(names) - 1))
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    table = table.iloc[np.argsort([-r.value for r in table["margin"]], kind="stable")]
+    return League(names, deals, seed, matches, table.reset_index(drop=True))
+
+
+def _pool(rows: list[pd.Series]) -> dict:
+    """Pool one strategy's rates over its matches by adding successes and trials (recovered
+    from each Wilson estimate). The matches share their deals, so these intervals, which
+    treat the trials as independent, are somewhat narrow; margins and points are computed per
+    deal and are not affected."""
+    out = {}
+    for key, _, pct in STAT_COLUMNS:
+        if pct:
+            es = [r[key] for r in rows]
+            out[key] = wilson(sum(round(e.value * e.n) for e in es if e.n), sum(e.n for e in es))
+    return out
+
+
+def markdown_report(result: DuplicateResult | League, command: str) -> str:
+    """A match or league as a Markdown document that says how to regenerate it."""
+    if isinstance(result, League):
+        title = (f"# League of {len(result.strategies)} strategies (duplicate round robin, "
+                 f"{result.deals:,} deals per match, seed {result.seed})")  # fmt: skip
+        body = result.to_markdown()
+        note = ("Margin vs the field: per deal, the strategy's point margin averaged over its "
+                "opponents, then its mean over the deals. W-D-L: matches whose 95% interval is "
+                "above 0, spans 0, below 0. Rates pool the strategy's seats over all its "
+                "matches (these share deals, so their intervals are a little narrow). Success "
+                "means the caller went out first. Who played a bomb is not recorded per seat, "
+                "so the bomb column is the share of seat-rounds holding one after the passing.")
+    else:
+        title = f"# {result.a} vs {result.b} (duplicate match, {result.deals:,} deals)"
+        body = result.to_markdown()
+        note = ("Each deal is played twice with the teams' seats swapped, so both strategies "
+                "hold the same cards; the difference is per deal. Success means the caller went "
+                "out first.")
+    return f"{title}\n\nRegenerate: `{command}`\n\n{note}\n\n{body}"

@@ -21,15 +21,15 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numba
 import numpy as np
 
 from . import cards
 from .kernels import batch
-from .kernels.engine import ERRORS, N, ROUND, SEAT
+from .kernels.engine import ERRORS, ROUND, SEAT, N
 from .stats import Estimate, mean_ci, wilson
 from .strategies import Strategy, resolve
 
@@ -76,7 +76,8 @@ def _play(seed, keys, params, fixed, check):
     else:
         exact, ranks = fixed
         batch.play_rounds_fixed(seed, keys, drawers, params, SEAT0, np.uint64(exact),
-                                np.asarray(ranks, np.int64), r_out, s_out, check, chunks)  # fmt: skip
+                                np.asarray(ranks, np.int64), r_out, s_out, check,
+                                chunks)  # fmt: skip
     bad = np.flatnonzero(r_out["error"])
     if bad.size:
         raise RuntimeError(f"round key {keys[bad[0]]}: {ERRORS[r_out['error'][bad[0]]]}")
@@ -149,9 +150,11 @@ class GTOdds:
         def pts(e):
             return f"{e.value:+7.1f}  [{e.low:+.1f}, {e.high:+.1f}]"
 
+        others = self.strategies[1:]
+        others_text = others[0] if len(set(others)) == 1 else ", ".join(others)
         return "\n".join([
             f"Grand Tichu odds for {self.hand}  ({self.deals:,} deals, seed {self.seed}; "
-            f"seat strategy {self.strategies[0]}, others {', '.join(self.strategies[1:])})",
+            f"seat strategy {self.strategies[0]}, others {others_text})",
             f"  P(out first | call)             {pct(self.p_success)}",
             f"  double victory | call           {pct(self.double_victory_call)}",
             f"  team points/round, call         {pts(self.ev_call)}",

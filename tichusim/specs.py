@@ -60,7 +60,8 @@ def parse_strategy(text: str) -> Strategy:
     base, _, changes = text.partition(":") if ":" in text else ("heuristic", "", text)
     base = base.strip()
     if base not in STRATEGIES:
-        raise ValueError(f"strategy {text!r}: unknown base {base!r} (known: {', '.join(STRATEGIES)})")
+        raise ValueError(f"strategy {text!r}: unknown base {base!r} "
+                         f"(known: {', '.join(STRATEGIES)})")  # fmt: skip
     spec: dict = {"base": base}
     params: dict = {}
     for item in filter(None, (c.strip() for c in changes.split(","))):

@@ -1,0 +1,43 @@
+"""Which passing policy is best? A duplicate round robin of every shipped pass policy ->
+results/passing.md.
+
+    python scripts/passing.py [--deals 100000] [--seed 2026]
+
+Each contestant is the default strategy `heuristic` with only its pass policy changed
+(`{"base": "heuristic", "pass": X}` for every X in `POLICIES["pass"]`), so the league isolates
+the passing. Every pair plays the same deals, each twice with the teams swapped
+(`tichusim.duplicate.league`).
+"""
+
+import argparse
+import time
+from pathlib import Path
+
+from tichusim.duplicate import league, markdown_report
+from tichusim.strategies import POLICIES
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=100_000)
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    specs = [{"base": "heuristic", "pass": p, "name": f"pass={p}"} for p in POLICIES["pass"]]
+    result = league(specs, args.deals, seed=args.seed,
+                    progress=lambda done, total: print(f"match {done}/{total}", flush=True))
+    command = f"python scripts/passing.py --deals {args.deals} --seed {args.seed}"
+    doc = markdown_report(result, command)
+    policies = "\n".join(f"- `{name}`: {doc_}" for name, (_, doc_) in POLICIES["pass"].items())
+    seconds = time.perf_counter() - t0
+    doc += (f"\nThe policies (`tichusim strategies`; the default `heuristic` passes with "
+            f"`support-call`):\n\n{policies}\n")
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "passing.md").write_text(doc)
+    print(f"wrote results/passing.md in {seconds:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

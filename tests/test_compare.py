@@ -1,0 +1,98 @@
+"""compare: duplicate matches and round-robin leagues on the same deals; strategy arguments."""
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from tichusim import cards
+from tichusim.cli import main
+from tichusim.duplicate import _bombs, duplicate, league
+from tichusim.specs import parse_strategy, parse_strategy_list
+
+
+def test_a_strategy_against_itself_differs_by_exactly_zero():
+    """The two tables of a deal hold the same cards and the same random streams, so a
+    strategy against itself scores the same from both sides, deal by deal."""
+    r = duplicate("heuristic", "heuristic", 1000, seed=3)
+    assert (r.margins == 0).all()
+    assert r.diff.value == r.diff.low == r.diff.high == 0
+    # a random strategy too: the streams belong to the seats' decisions, not to the strategy
+    assert (duplicate("random", "random", 500, seed=3).margins == 0).all()
+
+
+def test_margins_are_per_deal_and_match_the_points():
+    r = duplicate("heuristic", "lowest", 1500, seed=4)
+    assert r.margins.shape == (1500,)
+    a, b = r.points
+    np.testing.assert_allclose(r.margins, a - b)
+    assert r.diff.value == pytest.approx(r.per_strategy.iloc[0].points_per_round.value
+                                         - r.per_strategy.iloc[1].points_per_round.value)
+    assert r.diff.low > 0  # heuristic beats lowest (results/ladder.md: +78 per round)
+
+
+def test_league_is_antisymmetric_and_averages_the_pairs():
+    specs = ["heuristic", "heuristic:pass=lowest,name=low-pass", "lowest"]
+    lg = league([parse_strategy(s) for s in specs], 800, seed=5)
+    names = lg.strategies
+    assert len(lg.matches) == 3
+    for a in names:
+        for b in names:
+            if a != b:
+                assert lg.margin(a, b).value == -lg.margin(b, a).value
+    rows = {r.strategy: r for r in lg.table.itertuples()}
+    for a in names:
+        expected = np.mean([lg.margin(a, b).value for b in names if b != a])
+        assert rows[a].margin.value == pytest.approx(expected)
+    assert sum(r.margin.value for r in rows.values()) == pytest.approx(0, abs=1e-9)
+    assert list(lg.table["strategy"])[0] == "heuristic" and rows["lowest"].wdl == "0-0-2"
+    assert "Pairwise margins" in lg.to_markdown()
+
+
+def test_bomb_detection_used_for_bombs_held():
+    hands = [cards.parse(t) for t in ("7j 7s 7p 7t 2j", "3s 4s 5s 6s 7s Dr", "3s 4s 5s 6s 7j Ph",
+                                      "Aj As Ap Ph Dr Dog Ma 2j")]  # fmt: skip
+    assert list(_bombs(np.array(hands, np.uint64))) == [True, True, False, False]
+
+
+def test_strategy_arguments():
+    assert parse_strategy("lowest").name == "lowest"
+    s = parse_strategy("heuristic:pass=keep-combos,bomb_points=20")
+    assert s.pass_ == "keep-combos" and dict(s.params)["bomb_points"] == 20
+    assert parse_strategy("pass=lowest").pass_ == "lowest"  # base heuristic by default
+    assert [x.name for x in parse_strategy_list("heuristic:pass=lowest,bomb_points=20,random")] == [
+        "heuristic[pass=lowest,bomb_points=20]", "random"]
+    for bad in ("nope", "heuristic:pass=nope", "heuristic:bomb_points=x", "heuristic:pass",
+                "nobase:pass=lowest", "heuristic:wobble=1"):
+        with pytest.raises(ValueError):
+            parse_strategy(bad)
+
+
+def test_strategy_from_toml(tmp_path):
+    f = tmp_path / "mine.toml"
+    f.write_text('base = "heuristic"\npass = "odd-even"\n[params]\nbomb_threat = 2\n')
+    s = parse_strategy(str(f))
+    assert s.name == "mine" and s.pass_ == "odd-even" and dict(s.params)["bomb_threat"] == 2
+    (tmp_path / "bad.toml").write_text("base = \n")
+    with pytest.raises(ValueError, match="bad.toml"):
+        parse_strategy(str(tmp_path / "bad.toml"))
+
+
+def test_cli_match_league_and_markdown(tmp_path):
+    res = CliRunner().invoke(main, ["compare", "heuristic", "lowest", "--deals", "500"])
+    assert res.exit_code == 0, res.output
+    assert "heuristic - lowest:" in res.output and "Regenerate: `tichusim compare" in res.output
+    out = tmp_path / "league.md"
+    res = CliRunner().invoke(main, ["compare", "heuristic", "heuristic:pass=lowest", "lowest",
+                                    "--deals", "300", "--quiet", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    text = out.read_text()
+    assert text.startswith("# League of 3 strategies") and "| 1 | heuristic |" in text
+
+
+@pytest.mark.parametrize("args", [["heuristic"], ["heuristic", "heuristic"], ["heuristic", "nope"],
+                                  ["heuristic", "heuristic:pass=nope"], ["a.toml", "lowest"]])
+def test_cli_bad_input_is_one_line_and_exit_2(args):
+    res = CliRunner().invoke(main, ["compare", *args, "--deals", "10"])
+    assert res.exit_code == 2, res.output
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("tichusim: error:"), res.output

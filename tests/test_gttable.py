@@ -1,0 +1,98 @@
+"""Grand Tichu odds across hands: the paired experiment, class tables, the fitted model."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import tichusim
+from tichusim import cards, gttable
+from tichusim.cli import main
+from tichusim.handclass import FEATURES, GTModel, features, fit_linear, fit_logistic
+
+
+@pytest.fixture(scope="module")
+def deals():
+    return gttable.experiment(4000, seed=9)
+
+
+def test_experiment_rows_are_paired_deals(deals):
+    assert len(deals) == 4000 and (deals["round"] == np.arange(4000)).all()
+    assert (deals["gain"] == deals["points_call"] - deals["points_no_call"]).all()
+    # seat 0's 8 cards are dealt at random: about 8/56 of deals hold the Dragon
+    share = np.mean([bool(h & cards.DRAGON) for h in deals["hand8"]])
+    assert abs(share - 8 / 56) < 4 * np.sqrt(8 / 56 * 48 / 56 / 4000)
+
+
+def test_class_tables_partition_the_deals(deals):
+    t = gttable.build(deals, source="experiment", info={"seed": 9}, fit=False)
+    assert t.classes["deals"].sum() == 4000 == t.scores["deals"].sum()
+    assert set(t.classes.columns) >= {"aces", "dragon", "phoenix", "bomb", "p_success", "ev_diff"}
+    c = t.classes
+    row = c[(c.aces == 0) & ~c.dragon & ~c.phoenix & ~c.bomb]
+    f = features(deals["hand8"].to_numpy(np.uint64))
+    sel = (f[:, 0] == 0) & (f[:, 2] == 0) & (f[:, 3] == 0) & (f[:, 6] == 0)
+    assert int(row.deals.iloc[0]) == sel.sum()
+    assert row.ev_diff.iloc[0] == pytest.approx(deals["gain"][sel].mean())
+    # stronger hands do better when calling (a property of the game the table must show)
+    best = t.classes[t.classes.dragon & t.classes.phoenix & ~t.classes.bomb]
+    assert best.p_success.mean() > t.overall["p_success"]
+
+
+def test_logistic_and_linear_fits_recover_known_coefficients():
+    rng = np.random.default_rng(1)
+    n = 40_000
+    x = np.column_stack([np.ones(n), rng.integers(0, 5, n), rng.random(n) < 0.15,
+                         rng.normal(0, 1, n)])  # fmt: skip
+    beta = np.array([-1.2, 0.45, 1.1, -0.3])
+    y = rng.random(n) < 1 / (1 + np.exp(-(x @ beta)))
+    b, cov = fit_logistic(x, y.astype(float))
+    assert np.all(np.abs(b - beta) < 4 * np.sqrt(np.diag(cov)))
+    g = x @ np.array([-100, 20, 60, 5]) + rng.normal(0, 150, n) * (1 + x[:, 2])  # heteroskedastic
+    b, cov = fit_linear(x, g)
+    assert np.all(np.abs(b - [-100, 20, 60, 5]) < 4 * np.sqrt(np.diag(cov)))
+
+
+def test_model_answers_for_any_8_cards_and_round_trips(tmp_path, deals):
+    t = gttable.build(deals, source="experiment", info={"seed": 9, "strategies": "test"})
+    m = t.model
+    assert m is not None and m.info["holdout"]["deals"] == (deals["round"] % 5 == 0).sum()
+    strong, weak = m.predict("Dr Ph A A A K K Q"), m.predict("Dog 2 3 4 6 8 9 J")
+    assert strong["p_success"] > 0.5 > weak["p_success"] and strong["ev_diff"] > weak["ev_diff"]
+    assert strong["ci_low"] < strong["p_success"] < strong["ci_high"]
+    assert set(strong["features"]) == set(FEATURES)
+    m.save(tmp_path / "model.json")
+    again = GTModel.load(tmp_path / "model.json")
+    assert again.predict("Dr Ph A A A K K Q") == strong
+    res = CliRunner().invoke(main, ["gt-odds", "--hand", "Dr Ph A A A K K Q", "--model",
+                                    str(tmp_path / "model.json"), "--json"])  # fmt: skip
+    assert res.exit_code == 0 and json.loads(res.output)["p_success"] == strong["p_success"]
+    (tmp_path / "bad.json").write_text("{}")
+    res = CliRunner().invoke(main, ["gt-odds", "--hand", "Dr Ph A A A K K Q", "--model",
+                                    str(tmp_path / "bad.json")])  # fmt: skip
+    assert res.exit_code == 2 and "not a Grand Tichu model" in res.output
+
+
+def test_from_run_uses_the_calls_of_a_seats_table():
+    forced = {"base": "heuristic", "grand_tichu": "always"}
+    _, seats = tichusim.simulate(2000, seed=3, strategies=[forced] + ["heuristic"] * 3)
+    calls = gttable.from_run(seats)
+    assert len(calls) == int(seats["grand_tichu"].sum()) >= 2000
+    assert calls["success"].sum() == int((seats["grand_tichu"] & (seats["finish"] == 1)).sum())
+    t = gttable.build(calls, source="run", info={}, fit=False)
+    assert t.model is None and np.isnan(t.overall["ev_diff"])
+    assert "Observational" in gttable.markdown(t, "cmd")
+
+
+def test_cli_gt_table_writes_its_files(tmp_path):
+    res = CliRunner().invoke(main, ["gt-table", "--deals", "3000", "--seed", "2", "--quiet",
+                                    "--out", str(tmp_path / "gt")])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    names = sorted(p.name for p in (tmp_path / "gt").iterdir())
+    assert names == ["by_class.csv", "by_score.csv", "gt_odds.png", "model.json", "table.md"]
+    assert (tmp_path / "gt" / "gt_odds.png").read_bytes()[:4] == b"\x89PNG"
+    table = (tmp_path / "gt" / "table.md").read_text()
+    assert "Regenerate: `tichusim gt-table --deals 3000 --seed 2" in table
+    res = CliRunner().invoke(main, ["gt-table", "--run", str(tmp_path / "gt")])
+    assert res.exit_code == 2 and res.output.startswith("tichusim: error:")
