@@ -189,7 +189,9 @@ def markdown(t: GTTable, command: str) -> str:
             "",
         ]  # fmt: skip
     lines += ["## No bomb in the first 8 cards", "", *_pivot(t.classes, False, gain), "",
-              "## A bomb in the first 8 cards", "", *_pivot(t.classes, True, gain), "",
+              "## A bomb in the first 8 cards", "",
+              "(a four of a kind or a straight flush; four Aces are a bomb, so they are here)", "",
+              *_pivot(t.classes, True, gain), "",
               "## By hand-strength score (default heuristic weights; it calls at 2.5)", "",
               f"| score | {'deals' if gain else 'calls'} | P(out first \\| call) | "
               "points/round call | no call | gain |",
