@@ -23,9 +23,9 @@ def _check(run_dir):
 
 
 def test_report_of_a_run_directory(tmp_path):
+    gt = {"base": "heuristic", "grand_tichu": "always", "name": "gt"}
     cfg = {"rounds": 3000, "seed": 5, "shard_size": 1000,
-           "strategies": [{"base": "heuristic", "grand_tichu": "always"}, "heuristic", "lowest",
-                          "heuristic"]}  # fmt: skip
+           "strategies": [gt, "lowest", gt, "lowest"]}  # fmt: skip
     out = tmp_path / "run"
     run(cfg, out=out, workers=1, progress=False)
     text = _check(out)
@@ -33,7 +33,14 @@ def test_report_of_a_run_directory(tmp_path):
     rounds = pd.read_parquet(out / "rounds")
     dv = rounds["double_victory"].mean()
     assert re.search(rf"\| double victories \| {100 * dv:.1f}% \[", text)
-    assert "heuristic[grand_tichu=always]" in text and "Grand Tichu | " in text
+    assert "| Grand Tichu | " in text  # every round has two Grand Tichu calls
+    # one strategy per team: its team's figures are the team's, per round (not per seat)
+    t0 = rounds["score_team0"].mean()
+    assert f"| gt | 6,000 | {t0:+.1f} [" in text
+    won = rounds["double_victory"] & (rounds["first_out"] % 2 == 0)
+    gt_row = next(line for line in text.splitlines() if line.startswith("| gt | 6,000 |"))
+    last_cell = gt_row.strip("| ").split(" | ")[-1]  # double victory (its team)
+    assert last_cell.startswith(f"{100 * won.mean():.1f}% [")
 
 
 def test_report_of_a_simulate_folder(tmp_path):

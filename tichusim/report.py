@@ -44,19 +44,25 @@ def _num(e) -> str:
 
 
 def per_strategy(seats: pd.DataFrame, rounds: pd.DataFrame) -> pd.DataFrame:
-    """One row per strategy (its seats pooled)."""
-    dv_first = rounds.set_index("round")["double_victory"]
+    """One row per strategy. Calls and finishing are per seat-round; points and double
+    victories are per team-round (the two partners share one team score, so counting both
+    seats would double the sample without adding information)."""
+    double = rounds.set_index("round")["double_victory"]
     rows = []
     for name, g in seats.groupby("strategy", observed=True, sort=True):
+        first = g["finish"] == 1
+        teams = g.assign(first=first).groupby(["round", "team"], sort=False)
+        team_rounds = teams.agg(points=("points", "first"), first=("first", "any")).reset_index()
+        won_double = team_rounds["first"].to_numpy() & double.reindex(
+            team_rounds["round"]).to_numpy(bool)
         row = {"strategy": str(name), "seat-rounds": f"{len(g):,}",
-               "points/round": _pts(mean_ci(g["points"]))}  # fmt: skip
+               "points/round (its team)": _pts(mean_ci(team_rounds["points"]))}  # fmt: skip
         for call, label in (("tichu", "Tichu"), ("grand_tichu", "Grand Tichu")):
             c = g[g[call].astype(bool)]
             row[f"{label} calls"] = _pct(wilson(len(c), len(g)))
             row[f"{label} success"] = _pct(wilson(int((c["finish"] == 1).sum()), len(c)))
-        row["out first"] = _pct(wilson(int((g["finish"] == 1).sum()), len(g)))
-        won_double = (g["finish"] == 1).to_numpy() & dv_first.reindex(g["round"]).to_numpy(bool)
-        row["double victory (its team)"] = _pct(wilson(int(won_double.sum()), len(g)))
+        row["out first"] = _pct(wilson(int(first.sum()), len(g)))
+        row["double victory (its team)"] = _pct(wilson(int(won_double.sum()), len(team_rounds)))
         rows.append(row)
     return pd.DataFrame(rows)
 
