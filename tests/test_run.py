@@ -99,7 +99,7 @@ def test_documented_queries_run(reference):
     blocks = [b.split("```", 1)[0] for b in doc.split("```python\n")[1:]]
     assert blocks, "docs/schema.md has python examples"
     for code in blocks:
-        exec(code.replace('"results/quick/', f'"{reference}/'), {})
+        exec(code.replace('"results/quick/', f'"{reference}/'), {})  # noqa: S102 (our docs)
 
 
 def test_same_bytes_with_two_worker_processes(reference, tmp_path):
@@ -182,9 +182,10 @@ def test_damaged_or_missing_shard_is_played_again(reference, tmp_path):
     notes = []
     summary = resume(out, workers=1, progress=False, log=notes.append)
     assert summary.played == 2
-    assert notes == ["shard 1: seats/part-00001.parquet does not match its checksum; playing "
-                     "it again", "shard 3: rounds/part-00003.parquet is missing; playing it "
-                     "again"]  # fmt: skip
+    assert notes == [
+        "shard 1: seats/part-00001.parquet does not match its checksum; playing it again",
+        "shard 3: rounds/part-00003.parquet is missing; playing it again",
+    ]
     assert data_files(out) == data_files(reference)
     assert not list(out.rglob(".*"))
     assert json.loads((out / "manifest.json").read_text())["sessions"][-1]["repaired"]

@@ -19,10 +19,10 @@ BAD = [
     ("rounds = 10\n", "strategies: missing"),
     ("rounds = 10\nstrategies = 'randm'\n", "strategies.0: unknown strategy 'randm'"),
     ("rounds = 10\nstrategies = ['random', 'lowest']\n", "strategies: give one strategy or a list"),
-    ("rounds = 10\nstrategies = ['random', 'lowest', { base = 'heuristic', params = "
-     "{ bomb_eagerness = 0.5 } }, 'random']\n", "strategies.2: strategy params: unknown parameter"),
-    ("rounds = 10\nstrategies = ['random', { base = 'heuristic', pass = 'best' }, 'random', "
-     "'random']\n", "strategies.1: strategy pass: unknown policy 'best'"),
+    (("rounds = 10\nstrategies = ['random', 'lowest', { base = 'heuristic', params = "
+      "{ bomb_eagerness = 0.5 } }, 'random']\n"), "strategies.2: strategy params: unknown parameter"),
+    (("rounds = 10\nstrategies = ['random', { base = 'heuristic', pass = 'best' }, 'random', "
+      "'random']\n"), "strategies.1: strategy pass: unknown policy 'best'"),
     ("rounds = 10\nstrategies = 'random'\nseed = -1\n", "seed: input should be greater"),
     ("rounds = 10\nstrategies = 'random'\nmode = 'game'\n", "mode: input should be 'rounds' or"),
     ("rounds = 10\nstrategies = 'random'\nvariant = 'tichu6'\n", "variant: unknown variant"),

@@ -12,7 +12,6 @@ writer), at most a few shards at a time in memory.
 from __future__ import annotations
 
 import concurrent.futures as cf
-from concurrent.futures.process import BrokenProcessPool
 import json
 import multiprocessing
 import os
@@ -20,6 +19,7 @@ import signal
 import socket
 import sys
 import time
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,8 +88,8 @@ def play_shard(task: ShardTask) -> ShardResult:
         numba.set_num_threads(task.threads)
     config = validate(task.config)
     t0 = time.perf_counter()
-    common = dict(seed=config.seed, strategies=config.strategies, variant=config.variant,
-                  check=config.check)  # fmt: skip
+    common = {"seed": config.seed, "strategies": config.strategies,
+              "variant": config.variant, "check": config.check}  # fmt: skip
     if config.mode == "rounds":
         rec = round_records(task.count, first_round=task.first, **common)
     else:
@@ -126,7 +126,7 @@ class _Inline:
         future = cf.Future()
         try:
             future.set_result(fn(arg))
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 (raised again by future.result(), as a pool's)
             future.set_exception(exc)
         return future
 
@@ -277,9 +277,10 @@ def run(config, *, out=None, workers: int | None = None, dask: str | None = None
 
     ``out`` overrides ``config.out``; ``workers`` is the number of local processes (default:
     one per core, or this process alone when there are no more shards than cores; 1 plays
-    in this process, numba's parallel loops using every core); ``dask`` (or ``config.dask``) sends shards to a
-    Dask scheduler address, or to a new ``LocalCluster`` for ``"local"``. A directory
-    already holding this same run is continued; one holding anything else is refused.
+    in this process, numba's parallel loops using every core); ``dask`` (or
+    ``config.dask``) sends shards to a Dask scheduler address, or to a new ``LocalCluster``
+    for ``"local"``. A directory already holding this same run is continued; one holding
+    anything else is refused.
     ``log`` receives one-line notes (default: none).
     """
     config = validate(config)

@@ -1,0 +1,177 @@
+"""Batch-run benchmark: Parquet overhead, end-to-end rounds/s (local and Dask), peak memory.
+
+    python benchmarks/bench_run.py                       # 400k rounds of the default strategy
+    python benchmarks/bench_run.py --rounds 2000000 --strategies random
+    python benchmarks/bench_run.py --memory-rounds 10000000   # the 10-million-round RSS check
+
+1. Parquet overhead: the same shards on the same worker processes, once only simulated (the
+   records are dropped) and once through ``tichusim.run`` (tables built, encoded, written,
+   fsynced, manifest updated). Also the workers' own split of CPU time from the manifest.
+2. End-to-end ``tichusim run`` (the command, in a subprocess: start-up, pool, everything):
+   locally with one process per core, and with ``--dask local`` on a 2-worker LocalCluster.
+3. Peak memory of a ``tichusim run`` subprocess and its workers (resident set sizes summed,
+   sampled every 50 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import json
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tichusim.config import validate
+from tichusim.runner import run
+
+
+def simulate_only(args):
+    """A worker's shard without the tables: the baseline of the overhead measurement."""
+    import numba
+
+    from tichusim.simulate import round_records
+
+    count, first, seed, strategies = args
+    numba.set_num_threads(1)
+    round_records(count, seed=seed, strategies=strategies, first_round=first)
+    return count
+
+
+def overhead(rounds: int, strategies: str, workers: int, tmp: Path) -> list[dict]:
+    """Wall time of the same shards simulated only vs through ``run``: in worker processes
+    (a new pool each, start-up included on both sides) and in this process (no start-up)."""
+    from tichusim.simulate import round_records
+
+    config = validate({"rounds": rounds, "seed": 1, "strategies": strategies})
+    shards = [(config.shard_span(i)[1], config.shard_span(i)[0], 1, strategies)
+              for i in range(config.n_shards)]  # fmt: skip
+    out = []
+    for label, n in ((f"{workers} worker processes", workers), ("this process", 1)):
+        t0 = time.perf_counter()
+        if n > 1:
+            ctx = multiprocessing.get_context("spawn")
+            with cf.ProcessPoolExecutor(n, mp_context=ctx) as pool:
+                list(pool.map(simulate_only, shards))
+        else:
+            round_records(100, strategies=strategies)  # kernels loaded before timing both
+            t0 = time.perf_counter()
+            for count, first, seed, strat in shards:
+                round_records(count, seed=seed, strategies=strat, first_round=first)
+        bare = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        run(config, out=tmp / "ovh", workers=n, progress=False)
+        full = time.perf_counter() - t0
+        manifest = json.loads((tmp / "ovh" / "manifest.json").read_text())
+        cpu = {k: sum(s["seconds"][k] for s in manifest["shards"])
+               for k in ("simulate", "encode", "write")}  # fmt: skip
+        size = sum(f["bytes"] for s in manifest["shards"] for f in s["files"].values())
+        shutil.rmtree(tmp / "ovh")
+        out.append({"label": label, "bare_s": bare, "run_s": full, "cpu": cpu, "bytes": size})
+    return out
+
+
+class PeakRSS:
+    """Samples the summed RSS of a process and its children until stopped."""
+
+    def __init__(self, pid: int):
+        self.proc, self.peak, self.peak_main = psutil.Process(pid), 0, 0
+        self.running = True
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+        self.thread.start()
+
+    def _sample(self):
+        while self.running:
+            try:
+                procs = [self.proc, *self.proc.children(recursive=True)]
+                rss = [p.memory_info().rss for p in procs]
+            except psutil.Error:
+                continue
+            self.peak = max(self.peak, sum(rss))
+            self.peak_main = max(self.peak_main, rss[0])
+            time.sleep(0.05)
+
+    def stop(self):
+        self.running = False
+        self.thread.join()
+
+
+def end_to_end(config_text: str, tmp: Path, *extra: str) -> dict:
+    cfg = tmp / "bench.toml"
+    cfg.write_text(config_text)
+    out = tmp / "e2e"
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [sys.executable, "-m", "tichusim.cli", "run", str(cfg), "--out", str(out), "--quiet",
+           *extra]  # fmt: skip
+    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env)
+    rss = PeakRSS(proc.pid)
+    code = proc.wait()
+    seconds = time.perf_counter() - t0
+    rss.stop()
+    if code != 0:
+        raise SystemExit(f"tichusim run failed ({code})")
+    manifest = json.loads((out / "manifest.json").read_text())
+    rounds = sum(s["rows"]["rounds"] for s in manifest["shards"])
+    inside = manifest["sessions"][-1]["seconds"]
+    shutil.rmtree(out)
+    return {"seconds": seconds, "inside": inside, "rounds": rounds, "peak_rss": rss.peak,
+            "peak_rss_main": rss.peak_main, "backend": manifest["sessions"][-1]["backend"]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=400_000)
+    ap.add_argument("--strategies", default="heuristic")
+    ap.add_argument("--workers", type=int, default=os.cpu_count())
+    ap.add_argument("--memory-rounds", type=int, default=0,
+                    help="also run this many rounds to measure peak memory (e.g. 10000000)")
+    ap.add_argument("--no-dask", action="store_true")
+    args = ap.parse_args()
+    config = f'rounds = {args.rounds}\nseed = 1\nstrategies = "{args.strategies}"\n'
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        print(f"{args.rounds:,} rounds, strategies {args.strategies}, {args.workers} workers, "
+              f"{os.cpu_count()} cores")  # fmt: skip
+        print("\n1. Parquet overhead: the same shards simulated only, then through tichusim.run")
+        for o in overhead(args.rounds, args.strategies, args.workers, tmp):
+            cpu = o["cpu"]
+            print(f"   {o['label']}: simulate only {o['bare_s']:.2f} s "
+                  f"({args.rounds / o['bare_s']:,.0f} rounds/s), run {o['run_s']:.2f} s "
+                  f"({args.rounds / o['run_s']:,.0f} rounds/s): "
+                  f"overhead {100 * (o['run_s'] / o['bare_s'] - 1):+.1f}%")
+            print(f"     in the shards: simulate {cpu['simulate']:.2f} s, tables + Parquet "
+                  f"{cpu['encode']:.2f} s ({100 * cpu['encode'] / cpu['simulate']:.1f}%), "
+                  f"write + fsync {cpu['write']:.2f} s; {o['bytes'] / args.rounds:.0f} bytes "
+                  "per round on disk")
+        runs = [("local", ())]
+        if not args.no_dask:
+            runs.append(("dask LocalCluster", ("--dask", "local", "--workers", "2")))
+        print("\n2. End-to-end `tichusim run` (wall time of the command, start-up included):")
+        for label, extra in runs:
+            e = end_to_end(config, tmp, *extra)
+            print(f"   {label:<18} {e['seconds']:7.2f} s  {e['rounds'] / e['seconds']:>10,.0f} rounds/s"
+                  f"   (inside run(): {e['rounds'] / e['inside']:,.0f} rounds/s; {e['backend']};"
+                  f" peak RSS {e['peak_rss'] / 2**20:,.0f} MiB)")
+        if args.memory_rounds:
+            text = f'rounds = {args.memory_rounds}\nseed = 1\nstrategies = "{args.strategies}"\n'
+            e = end_to_end(text, tmp)
+            print(f"\n3. {args.memory_rounds:,} rounds: {e['seconds']:.1f} s "
+                  f"({e['rounds'] / e['seconds']:,.0f} rounds/s), peak RSS {e['peak_rss'] / 2**20:,.0f} MiB "
+                  f"summed over all processes ({e['peak_rss_main'] / 2**20:,.0f} MiB the main one)")
+
+
+if __name__ == "__main__":
+    main()
