@@ -21,6 +21,7 @@ from .strategies import Strategy, resolve
 __all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]
 
 SEATS = 4
+RUN_VARIANTS = ("nanjing",)  # 4-seat tables; the others need their own seat count here
 DEFAULT_SHARD = {"rounds": 50_000, "games": 200}  # about one to a few seconds of work per core
 MAX_SHARD = {"rounds": 1_000_000, "games": 5_000}  # keeps a shard's memory well under 1 GiB
 DATA_KEYS = ("variant", "mode", "rounds", "games", "target", "seed", "strategies", "shard_size")
@@ -77,6 +78,9 @@ class RunConfig(_Strict):
 
         if value not in VARIANTS:
             raise ValueError(f"unknown variant {value!r} (available: {', '.join(VARIANTS)})")
+        if value not in RUN_VARIANTS:  # the tables and seat checks here are for 4 seats
+            raise ValueError(f"variant {value!r} is not supported by batch runs yet "
+                             f"(supported: {', '.join(RUN_VARIANTS)})")  # fmt: skip
         return value
 
     @field_validator("out", mode="before")
