@@ -121,12 +121,14 @@ def build(df: pd.DataFrame, *, source: str, info: dict, fit: bool = True) -> GTT
     if fit and source == "experiment" and len(df) >= 1000:
         hold = (df["round"] % 5 == 0).to_numpy()
         train = df[~hold]
-        first = GTModel.fit(train["hand8"].to_numpy(np.uint64), train["success"], train["gain"])
+        first = GTModel.fit(train["hand8"].to_numpy(np.uint64), train["success"], train["gain"],
+                            train["tichu_no_call"])  # fmt: skip
         test = df[hold]
         cal = calibration(first, test["hand8"].to_numpy(np.uint64), test["success"].to_numpy(),
                           test["gain"].to_numpy(np.float64))  # fmt: skip
+        info = {**info, "deals": len(df), "holdout": cal}
         model = GTModel.fit(df["hand8"].to_numpy(np.uint64), df["success"], df["gain"],
-                            {**info, "deals": len(df), "holdout": cal})  # fmt: skip
+                            df["tichu_no_call"], info)  # fmt: skip
     return GTTable(source, len(df), by_class(df, ["aces", "dragon", "phoenix", "bomb"]),
                    by_class(df, ["score_bin"]), _summary(df), model, info)  # fmt: skip
 
@@ -207,10 +209,12 @@ def markdown(t: GTTable, command: str) -> str:
     if t.model is not None:
         cal = t.model.info["holdout"]
         lines += ["", "## Model", "",
-                  "`model.json`: logistic regression of P(out first | call) and linear "
-                  "regression of the gain on Aces, Kings, Dragon, Phoenix, Dog, Mah Jong, bomb, "
-                  "pairs and plays needed. Ask it with `tichusim gt-odds --hand \"...\" --model "
-                  "model.json`. Held-out fifth of the deals, by decile of predicted gain "
+                  "`model.json`: logistic regressions of P(out first | call) and of P(plain "
+                  "Tichu without the Grand Tichu), and a linear regression of the gain, on Aces, "
+                  "Kings, Dragon, Phoenix, Dog, Mah Jong, bomb, pairs and plays needed (the gain "
+                  "also on the bonus term (200 - 100 P(Tichu)) (2 P(out first) - 1)). Ask it "
+                  "with `tichusim gt-odds --hand \"...\" --model model.json`. Fitted on 4/5 of "
+                  "the deals and checked on the other fifth, by decile of predicted gain "
                   f"(RMSE {cal['p_rmse_by_decile']:.3f} in P, {cal['gain_rmse_by_decile']:.1f} "
                   f"points; the noise of the observed means alone would give about "
                   f"{cal['p_noise']:.3f} and {cal['gain_noise']:.1f}):", "",
@@ -219,6 +223,14 @@ def markdown(t: GTTable, command: str) -> str:
         for i, d in enumerate(cal["deciles"]):
             lines.append(f"| {i + 1} | {d['p_pred']:.3f} | {d['p_obs']:.3f} | "
                          f"{d['gain_pred']:+.1f} | {d['gain_obs']:+.1f} |")  # fmt: skip
+        lines += ["", "and by strength score (held-out bins of 200 deals or more; ± one standard "
+                  "error of the observed mean):", "",
+                  "| score | deals | predicted gain | observed gain |",
+                  "|---|---|---|---|"]  # fmt: skip
+        for d in cal["by_score"]:
+            lines.append(f"| {d['score_bin']} to {d['score_bin'] + 1} | {d['n']:,} | "
+                         f"{d['gain_pred']:+.1f} | {d['gain_obs']:+.1f} ± "
+                         f"{d['gain_obs_se']:.1f} |")  # fmt: skip
     return "\n".join(lines) + "\n"
 
 

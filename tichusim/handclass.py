@@ -7,11 +7,13 @@ needs (``kernels.hand.plan_size``: the heuristic's own measure of shape) and the
 hand-strength score with default weights (``kernels.policies.strength``, the number the
 ``threshold`` call policies compare with ``gt_threshold``).
 
-``GTModel`` is fitted on paired experiments (``tichusim.gttable``): a logistic regression for
-P(out first | call) and a linear regression for the paired gain in points of calling, both
-on the same features, by Newton/IRLS and least squares in numpy. Intervals of a prediction
+``GTModel`` is fitted on paired experiments (``tichusim.gttable``): logistic regressions for
+P(out first | call) and for P(plain Tichu without the Grand Tichu), and a linear regression
+for the paired gain in points of calling on the features plus the bonus term those two
+probabilities imply, by Newton/IRLS and least squares in numpy. Intervals of a prediction
 carry the sampling error of the coefficients only, not the error of the model's form; the
-held-out calibration stored with the model measures that.
+held-out calibration stored with the model (by decile of predicted gain and by strength
+score, where the decisions are) measures that.
 """
 
 from __future__ import annotations
@@ -136,35 +138,53 @@ def _representative(pattern: str) -> int:
     return mask
 
 
+def _bonus_term(p: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """The value of the call if only the bonuses counted: a Grand Tichu is worth ±200
+    (RULES.md §2.14) against, without it, a plain Tichu (±100) with probability ``t``. Going
+    out first with the call is the same event as without it often enough for this to carry
+    most of the gain's curvature, which features alone (linear) cannot: strong hands that
+    would call Tichu anyway gain far less than a linear fit of weak and middling hands says."""
+    return (200 - 100 * t) * (2 * p - 1)
+
+
 @dataclass(frozen=True)
 class GTModel:
-    """Fitted coefficients (intercept first, then ``MODEL_FEATURES``) with their covariances,
-    and what they were fitted on (``info``: deals, seed, strategies, held-out calibration)."""
+    """Fitted coefficients with their covariances, and what they were fitted on (``info``:
+    deals, seed, strategies, held-out calibration).
+
+    ``logit``: P(out first | call) on ``[1, MODEL_FEATURES]``; ``tichu_logit``: P(a plain
+    Tichu is called without the Grand Tichu) on the same; ``gain``: the points gained by
+    calling on ``[1, MODEL_FEATURES, bonus term]`` (``_bonus_term`` of the two fitted
+    probabilities)."""
 
     logit: np.ndarray
     logit_cov: np.ndarray
+    tichu_logit: np.ndarray
     gain: np.ndarray
     gain_cov: np.ndarray
     info: dict
 
     @classmethod
-    def fit(cls, hands, success, gain, info: dict | None = None) -> GTModel:
+    def fit(cls, hands, success, gain, tichu, info: dict | None = None) -> GTModel:
         x = _design(features(hands))
         b1, c1 = fit_logistic(x, np.asarray(success, np.float64))
-        b2, c2 = fit_linear(x, np.asarray(gain, np.float64))
-        return cls(b1, c1, b2, c2, dict(info or {}))
+        bt, _ = fit_logistic(x, np.asarray(tichu, np.float64))
+        z = np.column_stack([x, _bonus_term(_sigmoid(x @ b1), _sigmoid(x @ bt))])
+        b2, c2 = fit_linear(z, np.asarray(gain, np.float64))
+        return cls(b1, c1, bt, b2, c2, dict(info or {}))
 
     def predict_many(self, hands) -> dict[str, np.ndarray]:
-        """``p_success`` and ``ev_diff`` (points gained by calling) with 95% intervals."""
+        """``p_success`` and ``ev_diff`` (points gained by calling) with 95% intervals (the
+        gain's interval takes the bonus term as known: its own error is much smaller)."""
         x = _design(features(hands))
         eta = x @ self.logit
         se_eta = np.sqrt(np.einsum("ij,jk,ik->i", x, self.logit_cov, x))
-        gain = x @ self.gain
-        se_gain = np.sqrt(np.einsum("ij,jk,ik->i", x, self.gain_cov, x))
-        sig = lambda t: 1 / (1 + np.exp(-t))
+        z = np.column_stack([x, _bonus_term(_sigmoid(eta), _sigmoid(x @ self.tichu_logit))])
+        gain = z @ self.gain
+        se_gain = np.sqrt(np.einsum("ij,jk,ik->i", z, self.gain_cov, z))
         return {
-            "p_success": sig(eta), "ci_low": sig(eta - Z95 * se_eta),
-            "ci_high": sig(eta + Z95 * se_eta), "ev_diff": gain,
+            "p_success": _sigmoid(eta), "ci_low": _sigmoid(eta - Z95 * se_eta),
+            "ci_high": _sigmoid(eta + Z95 * se_eta), "ev_diff": gain,
             "ev_diff_ci_low": gain - Z95 * se_gain, "ev_diff_ci_high": gain + Z95 * se_gain,
         }  # fmt: skip
 
@@ -182,7 +202,7 @@ class GTModel:
                     "do not call" if answer["ev_diff_ci_high"] < 0 else "too close to tell")
         cal = self.info.get("holdout", {})
         return "\n".join([
-            f"Grand Tichu model for {answer['hand']} (fitted on {self.info.get('deals', '?'):,} "
+            f"Grand Tichu model for {answer['hand']} (fitted on {self.info.get('deals', 0):,} "
             f"deals; {self.info.get('strategies', '')})",
             f"  P(out first | call)         {100 * answer['p_success']:5.1f}%  "
             f"[{100 * answer['ci_low']:.1f}, {100 * answer['ci_high']:.1f}]",
@@ -194,10 +214,12 @@ class GTModel:
             "for this hand's own estimate)",
         ])  # fmt: skip
 
+    _ARRAYS = ("logit", "logit_cov", "tichu_logit", "gain", "gain_cov")
+
     def to_json(self) -> dict:
-        return {"features": ["intercept", *MODEL_FEATURES], "logit": self.logit.tolist(),
-                "logit_cov": self.logit_cov.tolist(), "gain": self.gain.tolist(),
-                "gain_cov": self.gain_cov.tolist(), "info": self.info}  # fmt: skip
+        d = {"features": ["intercept", *MODEL_FEATURES], "gain_terms": "features + bonus term"}
+        d.update({k: getattr(self, k).tolist() for k in self._ARRAYS})
+        return d | {"info": self.info}
 
     def save(self, path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
@@ -208,8 +230,7 @@ class GTModel:
             d = json.loads(Path(path).read_text())
             if d["features"] != ["intercept", *MODEL_FEATURES]:
                 raise ValueError("its features differ from this version's")
-            keys = ("logit", "logit_cov", "gain", "gain_cov")
-            arrays = (np.asarray(d[k], np.float64) for k in keys)
+            arrays = (np.asarray(d[k], np.float64) for k in cls._ARRAYS)
             return cls(*arrays, d.get("info", {}))
         except OSError as exc:
             raise ValueError(f"model {path}: {exc.strerror or exc}") from None
@@ -217,25 +238,41 @@ class GTModel:
             raise ValueError(f"model {path}: not a Grand Tichu model ({exc})") from None
 
 
-def calibration(model: GTModel, hands, success, gain, bins: int = 10) -> dict:
-    """Held-out check: deals sorted into deciles of predicted gain; per decile the mean
-    prediction against the mean observed value; the RMSE over deciles summarises it."""
+def _sigmoid(t: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-t))
+
+
+def calibration(model: GTModel, hands, success, gain, bins: int = 10,
+                min_bin: int = 200) -> dict:
+    """Held-out check, two ways. By decile of predicted gain: mean prediction against mean
+    observed value, summarised by the RMSE over deciles (and the RMSE the observed means'
+    noise alone would give). By strength-score bin (``min_bin`` deals or more): the same for
+    the gain, with the observed mean's standard error, because the rare strong hands where
+    calling pays are a small part of the top decile."""
+    hands = np.asarray(hands, np.uint64)
+    success, gain = np.asarray(success, np.float64), np.asarray(gain, np.float64)
     pred = model.predict_many(hands)
     order = np.argsort(pred["ev_diff"], kind="stable")
-    rows = []
-    for part in np.array_split(order, bins):
-        rows.append({
-            "p_pred": float(pred["p_success"][part].mean()),
-            "p_obs": float(np.mean(success[part])),
-            "gain_pred": float(pred["ev_diff"][part].mean()),
-            "gain_obs": float(np.mean(gain[part])),
-            "n": int(part.size),
-        })  # fmt: skip
-    rmse = lambda a, b: float(np.sqrt(np.mean([(r[a] - r[b]) ** 2 for r in rows])))
-    # what the RMSE would be from the noise of the observed means alone (a perfect model)
-    success, gain = np.asarray(success, np.float64), np.asarray(gain, np.float64)
-    noise_p = np.sqrt(np.mean([success[p].var() / p.size for p in np.array_split(order, bins)]))
-    noise_g = np.sqrt(np.mean([gain[p].var(ddof=1) / p.size for p in np.array_split(order, bins)]))
+    parts = np.array_split(order, bins)
+    rows = [{"p_pred": float(pred["p_success"][part].mean()), "p_obs": float(success[part].mean()),
+             "gain_pred": float(pred["ev_diff"][part].mean()), "gain_obs": float(gain[part].mean()),
+             "n": int(part.size)} for part in parts]  # fmt: skip
+
+    def rmse(a, b):
+        return float(np.sqrt(np.mean([(r[a] - r[b]) ** 2 for r in rows])))
+
+    score_bin = np.floor(features(hands)[:, FEATURES.index("score")]).astype(np.int64)
+    by_score = []
+    for b in np.unique(score_bin):
+        sel = score_bin == b
+        n = int(sel.sum())
+        if n >= min_bin:
+            by_score.append({"score_bin": int(b), "n": n,
+                             "gain_pred": float(pred["ev_diff"][sel].mean()),
+                             "gain_obs": float(gain[sel].mean()),
+                             "gain_obs_se": float(gain[sel].std(ddof=1) / np.sqrt(n))})  # fmt: skip
     return {"deciles": rows, "p_rmse_by_decile": rmse("p_pred", "p_obs"),
-            "gain_rmse_by_decile": rmse("gain_pred", "gain_obs"), "p_noise": float(noise_p),
-            "gain_noise": float(noise_g), "deals": len(order)}  # fmt: skip
+            "gain_rmse_by_decile": rmse("gain_pred", "gain_obs"),
+            "p_noise": float(np.sqrt(np.mean([success[q].var() / q.size for q in parts]))),
+            "gain_noise": float(np.sqrt(np.mean([gain[q].var(ddof=1) / q.size for q in parts]))),
+            "by_score": by_score, "deals": len(order)}  # fmt: skip
