@@ -214,24 +214,6 @@ def strategies_cmd():
         click.echo(f"  {name:<18} {p.default:<6g} [{p.low:g}, {p.high:g}]  ({p.decision}) {p.doc}")
 
 
-@main.command("strategies")
-def strategies_cmd():
-    """List the named strategies, every policy of each decision, and every parameter."""
-    from .strategies import DECISIONS, PARAMS, POLICIES, STRATEGIES
-
-    click.echo("Named strategies (use one name, or a table with base = NAME to change parts):")
-    for s in STRATEGIES.values():
-        parts = ", ".join(f"{d}={s.policy(d)}" for d in DECISIONS)
-        click.echo(f"  {s.name:<10} {s.description}\n  {'':<10} ({parts})")
-    for decision in DECISIONS:
-        click.echo(f"\nPolicies for {decision}:")
-        for name, (_, doc) in POLICIES[decision].items():
-            click.echo(f"  {name:<16} {doc}")
-    click.echo("\nParameters (name, default, range: meaning):")
-    for name, p in PARAMS.items():
-        click.echo(f"  {name:<18} {p.default:<6g} [{p.low:g}, {p.high:g}]  ({p.decision}) {p.doc}")
-
-
 # ---- answers: Grand Tichu odds, strategy comparisons, run reports (issue 6) ----------------
 
 
