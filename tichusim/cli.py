@@ -187,6 +187,9 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir, qui
         click.echo(f"\ntichusim: {exc}; resume with: tichusim run --resume {exc.run_dir}",
                    err=True)  # fmt: skip
         sys.exit(130)
+    except KeyboardInterrupt:  # before any shard ran
+        click.echo("\ntichusim: interrupted", err=True)
+        sys.exit(130)
     if not quiet:
         what = f"{summary.count:,} {summary.mode}"
         if summary.mode == "games":

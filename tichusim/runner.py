@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
+import logging
 import multiprocessing
 import os
 import signal
@@ -137,8 +138,16 @@ class _Inline:
         pass
 
 
+_SIGINT = {signal.SIGINT}
+_MASKABLE = hasattr(signal, "pthread_sigmask")  # POSIX
+
+
 def _worker_init():
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    """Ctrl-C reaches the terminal's whole process group; only the parent handles it. The
+    worker was started with SIGINT blocked (see ``_Processes.submit``): ignore, then unblock."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if _MASKABLE:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGINT)
 
 
 class _Processes:
@@ -154,7 +163,14 @@ class _Processes:
         self.pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init)
 
     def submit(self, fn, arg):
-        return self.pool.submit(fn, arg)
+        # workers are spawned inside submit: with SIGINT blocked, which they inherit, so a
+        # Ctrl-C while one is still importing cannot kill it (it would print a traceback)
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGINT) if _MASKABLE else None
+        try:
+            return self.pool.submit(fn, arg)
+        finally:
+            if _MASKABLE:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
     def wait(self, futures):
         done = cf.wait(futures, return_when=cf.FIRST_COMPLETED).done
@@ -167,10 +183,10 @@ class _Processes:
         return done
 
     def close(self, cancel: bool = False):
-        if cancel:  # don't wait for shards in progress: they are redone on resume
-            for proc in list(getattr(self.pool, "_processes", {}).values()):
-                proc.terminate()
-        self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
+        # Queued shards are dropped; shards in progress finish (a few seconds at most) and
+        # are redone on resume. Killing workers instead could cut one mid-way through sending
+        # its result, leaving the pool's reader thread blocked for ever on a partial message.
+        self.pool.shutdown(wait=True, cancel_futures=cancel)
 
 
 class _Dask:
@@ -185,11 +201,13 @@ class _Dask:
         except ImportError:
             raise RunError("dask: not installed (pip install 'tichusim[dask]')") from None
         self.cluster = None
+        self.futures = []
         try:
             if address == "local":
                 self.cluster = LocalCluster(
                     n_workers=n_workers or os.cpu_count(), threads_per_worker=1, processes=True,
                     env={"NUMBA_NUM_THREADS": "1"}, dashboard_address=None,
+                    silence_logs=logging.ERROR,  # its shutdown chatter after a Ctrl-C
                 )  # fmt: skip
                 self.client = Client(self.cluster)
                 self.name = f"dask LocalCluster ({len(self.cluster.workers)} workers)"
@@ -203,7 +221,9 @@ class _Dask:
 
     def submit(self, fn, arg):
         key = f"tichusim-shard-{arg.run_id}-{arg.index}"
-        return self.client.submit(fn, arg, key=key, pure=False)
+        future = self.client.submit(fn, arg, key=key, pure=False)
+        self.futures.append(future)
+        return future
 
     def wait(self, futures):
         from dask.distributed import wait
@@ -211,6 +231,8 @@ class _Dask:
         return wait(futures, return_when="FIRST_COMPLETED").done
 
     def close(self, cancel: bool = False):
+        if cancel:  # a shared cluster would otherwise go on with them
+            self.client.cancel(self.futures)
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
