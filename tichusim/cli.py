@@ -422,5 +422,25 @@ def report_cmd(run_dir):
     click.echo(f"report written: {path} (figures in {path.parent / 'report'}/)")
 
 
+
+@main.command("verify", cls=_OneLineErrors)
+@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+def verify_cmd(run_dir):
+    """Check every finished shard of RUN_DIR against the manifest (size, sha256, rows).
+
+    One line per damaged or missing file on stderr and exit status 1; exit 0 when clean."""
+    from .verify import verify
+
+    result = _guard(verify, run_dir)
+    for note in result.notes:
+        click.echo(f"tichusim: note: {note}", err=True)
+    for problem in result.problems:
+        click.echo(f"tichusim: damaged: {problem}", err=True)
+    intact = result.done - len({p.split(":")[0] for p in result.problems})
+    click.echo(f"{run_dir}: {intact} of {result.done} finished shards intact "
+               f"({result.shards} in the run, {result.state})")  # fmt: skip
+    if not result.ok:
+        sys.exit(1)
+
 if __name__ == "__main__":
     sys.exit(main())

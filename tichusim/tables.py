@@ -3,9 +3,10 @@
 Two layouts are understood:
 
 * a run directory of ``tichusim run`` (``manifest.json``, ``rounds/part-*.parquet``,
-  ``seats/part-*.parquet``): all parts on disk are read as one table with
-  ``pyarrow.dataset`` (hidden temporary files are skipped), and the manifest says how many
-  shards of how many are done;
+  ``seats/part-*.parquet``): the parts of the shards the manifest lists as done are first
+  checked against their recorded sizes, checksums and row counts (``tichusim.verify``; one
+  damaged part refuses the whole read, naming it), then read as one table with
+  ``pyarrow.dataset``; a part left by a stop before its shard was recorded is not read;
 * the folder written by ``tichusim simulate --out`` (``rounds.parquet``, ``seats.parquet``).
 """
 
@@ -29,8 +30,8 @@ class RunTables:
     info: dict = field(default_factory=dict)  # layout, shards done/total, seed, mode, config
 
 
-def _read(path: Path, columns: list[str] | None) -> pd.DataFrame:
-    dataset = ds.dataset(path, format="parquet")
+def _read(path, columns: list[str] | None) -> pd.DataFrame:
+    dataset = ds.dataset(path, format="parquet")  # a file, or a list of files in shard order
     if columns is not None:
         columns = [c for c in columns if c in dataset.schema.names]
     table = dataset.to_table(columns=columns)
@@ -50,10 +51,15 @@ def load(path, *, rounds_columns: list[str] | None = None,
         raise ValueError(f"{path} is not a directory")
     info: dict = {}
     if (path / "manifest.json").exists():
-        try:
-            manifest = json.loads((path / "manifest.json").read_text())
-        except (OSError, ValueError) as exc:
-            raise ValueError(f"{path / 'manifest.json'}: unreadable ({exc})") from None
+        from .verify import verify
+
+        checked = verify(path)  # RunDirError (a ValueError) when the manifest is unreadable
+        if not checked.ok:
+            more = f" (and {len(checked.problems) - 1} more)" if len(checked.problems) > 1 else ""
+            raise ValueError(f"{path}: {checked.problems[0]}{more}; refusing to read a damaged "
+                             f"run (tichusim verify {path}; tichusim run --resume {path} "
+                             "replays it)")  # fmt: skip
+        manifest = json.loads((path / "manifest.json").read_text())
         shards = manifest.get("shards", [])
         info = {"layout": "run", "run_id": manifest.get("run_id"), "mode": manifest.get("mode"),
                 "seed": manifest.get("seed"), "shards_done": sum(s.get("state") == "done"
@@ -64,9 +70,10 @@ def load(path, *, rounds_columns: list[str] | None = None,
                 info["config"] = json.loads((path / "config.json").read_text())
             except (OSError, ValueError):
                 pass
-        sources = (path / "rounds", path / "seats")
-        if not all(s.is_dir() and any(s.glob("part-*.parquet")) for s in sources):
+        if not checked.files:
             raise ValueError(f"{path}: the run has no finished shard yet")
+        sources = ([str(p) for p in checked.files_of("rounds")],
+                   [str(p) for p in checked.files_of("seats")])  # fmt: skip
     elif (path / "rounds.parquet").exists() and (path / "seats.parquet").exists():
         info = {"layout": "simulate"}
         sources = (path / "rounds.parquet", path / "seats.parquet")
