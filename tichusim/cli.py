@@ -17,8 +17,38 @@ STRATEGY_HELP = "one strategy for every seat, or four separated by commas (seat 
 class UserError(click.ClickException):
     exit_code = 2
 
-    def show(self, file=None):  # one line, no traceback
-        click.echo(f"tichusim: error: {self.format_message()}", err=True)
+    def show(self, file=None):  # one line, no traceback (a newline in a value is escaped)
+        click.echo(f"tichusim: error: {self.format_message()}".replace("\n", "\\n"), err=True)
+
+
+class _OneLineErrors(click.Command):
+    """Bad options are one line with exit status 2, like every other error of the command."""
+
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise UserError(exc.format_message()) from None
+
+
+class _Main(click.Group):
+    """Every command's usage errors (and an unknown command) as one line, exit status 2."""
+
+    command_class = _OneLineErrors
+
+    def parse_args(self, ctx, args):
+        if not args:  # bare `tichusim`: click's help, as usual
+            return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise UserError(exc.format_message()) from None
+
+    def resolve_command(self, ctx, args):
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            raise UserError(exc.format_message()) from None
 
 
 def _strategies(text: str):
@@ -33,7 +63,7 @@ def _guard(fn, *args, **kwargs):
         raise UserError(str(exc)) from None
 
 
-@click.group()
+@click.group(cls=_Main)
 @click.version_option(__version__, prog_name="tichusim")
 def main():
     """Monte Carlo simulation of Tichu (RULES.md in the project's shared specification)."""
@@ -118,16 +148,6 @@ def simulate(rounds, seed, strategies, out, check):
         except OSError as exc:
             raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
         click.echo(f"tables written to {out}/")
-
-
-class _OneLineErrors(click.Command):
-    """Bad options are one line with exit status 2, like every other error of the command."""
-
-    def parse_args(self, ctx, args):
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as exc:
-            raise UserError(exc.format_message()) from None
 
 
 @main.command(cls=_OneLineErrors)

@@ -24,6 +24,7 @@ SEATS = 4
 RUN_VARIANTS = ("nanjing",)  # 4-seat tables; the others need their own seat count here
 DEFAULT_SHARD = {"rounds": 50_000, "games": 200}  # about one to a few seconds of work per core
 MAX_SHARD = {"rounds": 1_000_000, "games": 5_000}  # keeps a shard's memory well under 1 GiB
+MAX_SHARDS = 100_000  # the manifest lists every shard and is rewritten after each one
 DATA_KEYS = ("variant", "mode", "rounds", "games", "target", "seed", "strategies", "shard_size")
 
 PositiveInt = Annotated[int, Field(gt=0)]
@@ -86,7 +87,10 @@ class RunConfig(_Strict):
     @field_validator("out", mode="before")
     @classmethod
     def _path(cls, value):
-        return os.fspath(value) if isinstance(value, os.PathLike) else value
+        value = os.fspath(value) if isinstance(value, os.PathLike) else value
+        if isinstance(value, str) and not value.strip():  # "" would mean the current directory
+            raise ValueError("an empty path; name the run directory")
+        return value
 
     @field_validator("strategies", mode="before")
     @classmethod
@@ -117,6 +121,11 @@ class RunConfig(_Strict):
         if self.shard_size is not None and self.shard_size > MAX_SHARD[self.mode]:
             raise ConfigError("shard_size", f"at most {MAX_SHARD[self.mode]:,} {self.mode} per "
                               "shard (memory)")  # fmt: skip
+        if self.n_shards > MAX_SHARDS:  # a typo'd count must not start an endless manifest
+            key = "shard_size" if self.shard_size is not None else self.mode
+            raise ConfigError(key, f"{self.count:,} {self.mode} in shards of {self.shard:,} make "
+                              f"{self.n_shards:,} shards; at most {MAX_SHARDS:,} (a larger "
+                              f"shard_size, or fewer {self.mode})")  # fmt: skip
         return self
 
     # -- derived values -------------------------------------------------------------------
@@ -230,6 +239,8 @@ def load_config(path: str | os.PathLike) -> RunConfig:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:  # TOML is UTF-8; a binary or Latin-1 file is not TOML
+        raise ConfigError(str(path), f"not valid TOML: not UTF-8 text (byte {exc.start})") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
