@@ -142,12 +142,21 @@ _SIGINT = {signal.SIGINT}
 _MASKABLE = hasattr(signal, "pthread_sigmask")  # POSIX
 
 
-def _worker_init():
+def _worker_init(parent: int):
     """Ctrl-C reaches the terminal's whole process group; only the parent handles it. The
-    worker was started with SIGINT blocked (see ``_Processes.submit``): ignore, then unblock."""
+    worker was started with SIGINT blocked (see ``_Processes.submit``): ignore, then unblock.
+    A worker must not outlive its parent (killed with SIGKILL, it cannot shut the pool
+    down): the orphans would wait on the pool's queue for ever, holding the terminal's pipes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _MASKABLE:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGINT)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request above took effect
+        os._exit(1)
 
 
 class _Processes:
@@ -160,7 +169,8 @@ class _Processes:
         self.name = f"{workers} local processes"
         self.window = 2 * workers  # keeps every worker busy while results are written
         ctx = multiprocessing.get_context("spawn")
-        self.pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init)
+        self.pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init,
+                                           initargs=(os.getpid(),))  # fmt: skip
 
     def submit(self, fn, arg):
         # workers are spawned inside submit: with SIGINT blocked, which they inherit, so a
