@@ -346,6 +346,14 @@ def test_paths_that_do_not_exist_or_cannot_be_written(tmp_path):
         (("gt-odds", "--hand", "A A K K Q Q J J", "--model", tmp_path / "empty"), ""),
         (("simulate", "--rounds", "10", "--out", tmp_path / "afile"), "is a file"),
         (("simulate", "--rounds", "10", "--out", tmp_path / "badrun"), "holds other files"),
+        (("gt-table", "--run", tmp_path / "empty"), "holds no run"),
+        (("gt-table", "--deals", "5"), "--deals"),
+        (("gt-table", "--run", tmp_path / "badrun", "--out", tmp_path / "afile"), "is a file"),
+        (("compare", "heuristic"), "at least two"),
+        (("compare", "heuristic", "no-such"), "no-such"),
+        (("compare", "heuristic", "lowest", "--out", tmp_path / "empty"), "is a directory"),
+        (("show", "--round", "-1"), "--round"),
+        (("no-such-command",), "No such command"),
     ]
     before = sorted(str(p) for p in tmp_path.rglob("*"))
     for args, expected in cases:

@@ -82,7 +82,8 @@ def done_shards(out: Path) -> int:
     return sum(s["state"] == "done" for s in shards)
 
 
-def wait_until(proc, out: Path, at_least: int, timeout: float = 180) -> None:
+def wait_until(proc, out: Path, at_least: int, timeout: float = 600) -> None:
+    # generous: a busy machine, or kernels just edited, can take minutes to compile first
     deadline = time.monotonic() + timeout
     while done_shards(out) < at_least:
         assert proc.poll() is None, "the run ended before the fault"
