@@ -74,7 +74,7 @@ def test_every_backend_gives_the_same_bytes(reference, tmp_path, backend):
 
 @pytest.mark.parametrize("resumed_on", [{"workers": 1}, {"workers": 2}, {"dask": "local"}])
 def test_resumed_on_another_backend_gives_the_same_bytes(reference, tmp_path, resumed_on):
-    config, ref = reference
+    _, ref = reference
     if "dask" in resumed_on:
         pytest.importorskip("dask.distributed")
     out = tmp_path / "run"
