@@ -1,7 +1,7 @@
 """Long soak: millions of rounds with the RULES.md §7 invariant checker on (not a unit test).
 
     python benchmarks/soak.py [--rounds 2000000] [--strategies random,lowest,heuristic]
-                              [--variants nanjing,tientsin,wuwang]
+                              [--variants nanjing,tientsin,wuwang,grand-seigneur]
 
 In every variant, every strategy at every seat (and one mixed table: the strategies in turn
 around the table) plays ``--rounds`` rounds in batches of a million; the
@@ -19,9 +19,46 @@ from pathlib import Path
 import numba
 
 import tichusim
+from tichusim.seigneur import simulate_seigneur
 from tichusim.simulate import variant_info
 
 BATCH = 1_000_000
+SEIGNEUR_PLAYERS = (5, 8, 12)  # one deck; two decks (7-12 players), middle and largest table
+SEIGNEUR_ROUNDS = 4  # rounds per game: all but the first are seated by rank, with the exchange
+
+
+def tables_of(variant: str, names: list[str], seed: int):
+    """``(label, play)`` per table: ``play(n, start)`` plays ``n`` checked rounds from key
+    ``start`` and returns how many it played (raising on any broken invariant)."""
+    if variant == "grand-seigneur":
+        for players in SEIGNEUR_PLAYERS:
+            for seats in [[s] * players for s in names] + [_mixed(players)]:
+                def play(n, start, seats=seats, players=players):
+                    games = n // SEIGNEUR_ROUNDS
+                    rounds, _ = simulate_seigneur(games, players=players, strategies=seats,
+                                                  rounds_per_game=SEIGNEUR_ROUNDS,
+                                                  first_game=start // SEIGNEUR_ROUNDS, seed=seed,
+                                                  check=True)  # fmt: skip
+                    return len(rounds)
+
+                yield f"{players} players {_label(seats)}", play
+        return
+    players = variant_info(variant).players
+    for seats in [[s] * players for s in names] + [_mixed(players)]:
+        def play(n, start, seats=seats):
+            rounds, _ = tichusim.simulate(n, seed=seed, strategies=seats, variant=variant,
+                                          first_round=start, check=True)  # fmt: skip
+            return len(rounds)
+
+        yield _label(seats), play
+
+
+def _mixed(players: int) -> list[str]:
+    return [("heuristic", "random", "lowest")[i % 3] for i in range(players)]
+
+
+def _label(seats: list[str]) -> str:
+    return seats[0] if len(set(seats)) == 1 else "/".join(seats)
 
 
 def main():
@@ -35,19 +72,13 @@ def main():
     total = 0
     t0 = time.perf_counter()
     for variant in args.variants.split(","):
-        players = variant_info(variant).players
-        tables = [[s] * players for s in names]
-        tables.append([("heuristic", "random", "lowest")[i % 3] for i in range(players)])
-        for seats in tables:
-            label = seats[0] if len(set(seats)) == 1 else "/".join(seats)
+        for label, play in tables_of(variant, names, args.seed):
             t1 = time.perf_counter()
-            for start in range(0, args.rounds, BATCH):
-                n = min(BATCH, args.rounds - start)
-                rounds, _ = tichusim.simulate(n, seed=args.seed, strategies=seats, variant=variant,
-                                              first_round=start, check=True)  # raises on a break
-                total += len(rounds)
-            rate = args.rounds / (time.perf_counter() - t1)
-            print(f"{variant} {label}: {args.rounds:,} rounds checked, no invariant broken "
+            played = sum(play(min(BATCH, args.rounds - start), start)
+                         for start in range(0, args.rounds, BATCH))  # fmt: skip
+            total += played
+            rate = played / (time.perf_counter() - t1)
+            print(f"{variant} {label}: {played:,} rounds checked, no invariant broken "
                   f"({rate:,.0f} rounds/s)", flush=True)  # fmt: skip
     elapsed = time.perf_counter() - t0
     line = (f"{datetime.now(timezone.utc):%Y-%m-%d} | {total:,} rounds | {args.variants}: "
