@@ -239,6 +239,8 @@ def test_dask_worker_killed_mid_task(reference, tmp_path):
             assert_consistent(out)
             summary = resume(out, dask=cluster.scheduler_address, progress=False)
         assert summary.rounds == 12_000
+        print(f"dask worker {killed[0]} killed: the run "
+              f"{'completed' if failed is None else 'failed in one line, then resumed'}")
     finally:
         cluster.close()
     assert data_files(out) == data_files(reference)
