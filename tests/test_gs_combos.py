@@ -183,3 +183,23 @@ def test_forced_gift_takes_the_best_cards(cards, k):
     want = ref.best_cards(sorted(hand.elements()), k, russian=True)
     assert sorted(rank[c] for c in gift) == sorted(c if c in ref.SPECIALS else c[0] for c in want)
     assert Counter(gift) <= hand
+
+
+@settings(max_examples=300)
+@given(states())
+def test_lowest_policy_fast_path_picks_what_the_full_list_picks(state):
+    """``gs_policies.lowest_single`` answers leads and singles from the bits; whenever it
+    answers, it is the play ``lowest_index`` picks from all legal plays."""
+    from tichusim.kernels import gs_policies
+
+    hand, top, wish, distinct = state
+    code = 0 if top is None else to_code(top)
+    a, b = pair_of(hand)
+    card, got = gs_policies.lowest_single(np.uint64(a), code, wish or 0)
+    if card == 0:
+        return
+    plays, _ = sr.legal_plays(" ".join(hand), top_code=code, wish=wish or 0,
+                              distinct_triples=distinct)  # fmt: skip
+    codes = np.array([c for _, _, c in plays], np.int64)
+    i = gs_policies.lowest_index(codes, len(plays))
+    assert (plays[i][0], plays[i][1], plays[i][2]) == (int(card), 0, int(got))

@@ -20,10 +20,13 @@ import numpy as np
 from numba import njit
 
 from .bits import (
-    DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_LANE, U64, ZERO, lane, lowest_bit_index,
-    popcount, rank_cards, ranks_held, runs_ending,
+    DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_COLUMN, RANK_LANE, U64, ZERO, lane,
+    lowest_bit_index, popcount, rank_cards, ranks_held, runs_ending,
 )  # fmt: skip
-from .combos import BOMB_FOUR, DOG_LEAD, SINGLE, TRIPLE
+from .combos import (
+    BOMB_FOUR, DOG_LEAD, RANK2_MAH_JONG, RANK2_PHOENIX_LED, SINGLE, TRIPLE, make_code,
+)  # fmt: skip
+from .gs_combos import dragon_single, phoenix_single2
 from .gs_cards import DECK_ONE, add_card, ms_remove, ms_size, rank_count, rank_sets
 from .gs_moves import keep_wished, lead_moves, legal_moves
 from .moves import LEAD_CATEGORIES
@@ -273,6 +276,47 @@ def heuristic_choose(params, pub, me, ma, mb, mc, n, can_pass):
 
 
 @njit(cache=True)
+def lowest_single(ha, top, wish):
+    """The lowest play when it is a single or the Dog, from the bits: leading (the Dog, the Mah
+    Jong, the Phoenix as 1½, the lowest card, the Dragon) or on a single, unless the hand holds
+    an open wished rank. ``(card, code)``, or ``(0, 0)`` when the full list is needed. Picks what
+    ``lowest_index`` picks from the generated list (ties: the lowest suit, a card before the
+    Phoenix)."""
+    if wish != 0 and ha & rank_cards(wish):
+        return ZERO, 0
+    if top == 0:
+        if ha & DOG:
+            return DOG, make_code(DOG_LEAD, 1, 0)
+        if ha & MAH_JONG:
+            return MAH_JONG, make_code(SINGLE, 1, RANK2_MAH_JONG)
+        if ha & PHOENIX:
+            return PHOENIX, make_code(SINGLE, 1, RANK2_PHOENIX_LED)
+    elif (top >> 8) != (SINGLE << 8) | 1:
+        return ZERO, 0
+    r2 = top & 0xFF
+    above = ha & NORMAL & ~(RANK_COLUMN * ((ONE << U64(r2 // 2 + 1)) - ONE))
+    best = ZERO
+    best_r2 = 99
+    if above != ZERO:
+        r = lowest_bit_index(ranks_held(above))
+        c = above & rank_cards(r)
+        best = c & (~c + ONE)
+        best_r2 = 2 * r
+    if top != 0 and ha & PHOENIX:
+        code = phoenix_single2(top)
+        if code != 0 and (code & 0xFF) < best_r2:
+            best = PHOENIX
+            best_r2 = code & 0xFF
+    if best == ZERO and ha & DRAGON:
+        code = dragon_single(top)
+        if code != 0:
+            return DRAGON, code
+    if best == ZERO:
+        return ZERO, 0  # nothing but bombs, or nothing: the full list decides
+    return best, make_code(SINGLE, 1, best_r2)
+
+
+@njit(cache=True)
 def play(params, pub, me, ma, mb, mc):
     """The seat's play on its regular turn: an index into the plays written to ``ma``/``mb``/
     ``mc``, -1 to pass, or ``MOVES_OVERFLOW``."""
@@ -281,15 +325,16 @@ def play(params, pub, me, ma, mb, mc):
     distinct = pub.distinct_triples != 0
     if top == 0 and policy == PLAY_RANDOM:
         return random_lead(me, pub.wish, distinct, ma, mb, mc)
-    if top == 0 and policy == PLAY_LOWEST:
-        if pub.wish == 0 or me.hand_a & rank_cards(pub.wish) == ZERO:
-            # Without a binding wish the lowest lead is the Dog or a single: every other
-            # combination tops at or above its lowest card and holds more cards.
-            n = lead_moves(me.hand_a, me.hand_b, DOG_LEAD, distinct, ma, mb, mc, 0)
-            if n > 0:
-                return 0
-            n = lead_moves(me.hand_a, me.hand_b, SINGLE, distinct, ma, mb, mc, 0)
-            return lowest_index(mc, n)
+    if policy == PLAY_LOWEST:
+        # Without a binding wish the lowest lead is the Dog or a single (every other combination
+        # tops at or above its lowest card and holds more cards); on a single, the lowest single
+        # that beats it, a bomb only when no single does.
+        card, code = lowest_single(me.hand_a, top, pub.wish)
+        if card != ZERO:
+            ma[0] = card
+            mb[0] = ZERO
+            mc[0] = code
+            return 0
     n, can_pass = legal_moves(me.hand_a, me.hand_b, top, pub.wish, distinct, ma, mb, mc)
     if n > ma.shape[0]:
         return MOVES_OVERFLOW
