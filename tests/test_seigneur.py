@@ -193,3 +193,14 @@ def test_decks_override_and_dealt_sizes():
     for _, row in s.iterrows():
         assert not toks(row.dealt_a, row.dealt_b)["Dog"]
     assert ref.deck("one")["Dog"] == 0
+
+
+def test_tichusim_simulate_dispatches_grand_seigneur():
+    import tichusim
+
+    r, s = tichusim.simulate(40, variant="grand-seigneur", players=8, seed=3, first_round=5)
+    r2, s2 = simulate_seigneur(40, players=8, seed=3, first_game=5)
+    pd.testing.assert_frame_equal(r, r2)
+    pd.testing.assert_frame_equal(s, s2)
+    with pytest.raises(ValueError, match="players=5..12"):
+        tichusim.simulate(1, variant="grand-seigneur")

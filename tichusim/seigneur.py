@@ -96,6 +96,8 @@ class _Setup(NamedTuple):
 
 
 def _setup(players, seed, strategies, decks, options) -> _Setup:
+    if players is None:
+        raise ValueError("grand-seigneur needs the number of players: players=5..12")
     players = _count(players, "players", 1)
     if not 5 <= players <= 12:
         raise ValueError(f"grand-seigneur is played by 5 to 12 players (RULES.md §5), "

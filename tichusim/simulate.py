@@ -171,13 +171,21 @@ def simulate(
     variant: str = "nanjing",
     first_round: int = 0,
     check: bool = False,
+    players: int | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``rounds`` independent rounds and return ``(rounds, seats)`` DataFrames.
 
     Round ``i`` is keyed ``first_round + i``: its deal and every decision derive from
     ``(seed, key)`` only, so any slice of a run can be replayed alone. Seat 0 draws first in
     every independent round. ``check=True`` verifies RULES.md §7 after every action.
+    ``variant="grand-seigneur"`` with ``players=5..12`` plays independent first rounds of RULES.md
+    §5 and returns its own tables (``tichusim.seigneur.simulate_seigneur``).
     """
+    if variant == "grand-seigneur":
+        from .seigneur import simulate_seigneur
+
+        return simulate_seigneur(rounds, players=players, seed=seed, strategies=strategies,
+                                 first_game=first_round, check=check)  # fmt: skip
     rec = round_records(rounds, seed=seed, strategies=strategies, variant=variant,
                         first_round=first_round, check=check)  # fmt: skip
     return _frames(rec.rounds, rec.seats, rec.strategies)
