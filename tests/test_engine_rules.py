@@ -113,7 +113,7 @@ def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="rounds"):
         simulate(-1)
     with pytest.raises(ValueError, match="variant"):
-        simulate(1, variant="tientsin")
+        simulate(1, variant="nope")
 
 
 def test_heuristic_rounds_keep_the_invariants():
@@ -133,11 +133,13 @@ def test_strategies_see_only_public_information_and_their_own_hand():
     allowed = {"params", "pub", "me", "point", "out", "moves_m", "moves_c", "masks", "codes", "n",
                "can_pass"}  # fmt: skip
     for module, names in ((policies, ("grand_tichu", "tichu", "passes", "play", "bomb", "wish",
-                                      "dragon")), (heuristic, ("choose", "bomb_out_of_turn"))):  # fmt: skip
+                                      "dragon", "dog_target")),
+                          (heuristic, ("choose", "bomb_out_of_turn"))):  # fmt: skip
         for name in names:
             params = set(inspect.signature(getattr(module, name).py_func).parameters)
             assert params <= allowed, (name, params - allowed)
     public_cards = {"played", "played_by", "top_mask", "trick_cards"}  # all face up on the table
+    public_cards.add("exposed")  # Wu Wang: the Minister's hand, face up after passing (§4, §6)
     card_fields = {f for f in PUBLIC.names if PUBLIC[f].base == np.uint64}
     assert card_fields == public_cards
 

@@ -1,13 +1,18 @@
 """Strategies: a policy for each decision plus numeric parameters, by name or composed.
 
 A ``Strategy`` picks one policy per decision (``play``, ``grand_tichu``, ``tichu``, ``pass``,
-``wish``, ``dragon``) and may override parameters; ``param_row`` turns it into the row of
+``wish``, ``dragon``, ``dog``) and may override parameters; ``param_row`` turns it into the row of
 floats the kernels read (layout in ``tichusim/kernels/slots.py``). Three complete strategies
 have names (``random``, ``lowest``, ``heuristic``); users compose others from a base::
 
     resolve({"base": "heuristic", "pass": "lowest", "params": {"bomb_points": 20}})
 
 ``tichusim strategies`` prints every policy and parameter documented here.
+
+Every policy is defined for every table (partners are the seats of one's own parity, RULES.md
+§3, §4), except a few that name a card given to an opponent: Tientsin passes to partners only
+(§3), so ``resolve(..., variant="tientsin")`` refuses them (``INAPPLICABLE``). The ``dog``
+decision is only asked in Tientsin, where the Dog goes to a partner of the player's choice.
 """
 
 from __future__ import annotations
@@ -21,11 +26,13 @@ from .kernels import policies as P
 from .kernels import slots as S
 from .kernels.engine import N_PARAMS
 
-__all__ = ["DECISIONS", "PARAMS", "POLICIES", "STRATEGIES", "Param", "Strategy", "resolve"]
+__all__ = ["DECISIONS", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES", "Param", "Strategy",
+           "check_variant", "resolve"]
 
-DECISIONS = ("play", "grand_tichu", "tichu", "pass", "wish", "dragon")
+DECISIONS = ("play", "grand_tichu", "tichu", "pass", "wish", "dragon", "dog")
 _DECISION_SLOT = {"play": S.P_PLAY, "grand_tichu": S.P_GRAND_TICHU, "tichu": S.P_TICHU,
-                  "pass": S.P_PASS, "wish": S.P_WISH, "dragon": S.P_DRAGON}  # fmt: skip
+                  "pass": S.P_PASS, "wish": S.P_WISH, "dragon": S.P_DRAGON,
+                  "dog": S.P_DOG}  # fmt: skip
 
 _CALLS = {
     "never": (P.CALL_NEVER, "never calls"),
@@ -51,9 +58,12 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
     "pass": {
         "random": (P.PASS_RANDOM, "three random cards"),
         "lowest": (P.PASS_LOWEST, "the three lowest cards (left opponent, partner, right "
-                   "opponent, in that order)"),
+                   "opponent, in that order; in other variants to the seats passed to, in "
+                   "turn order)"),
         "partner-best": (P.PASS_PARTNER_BEST, "the best card (Dragon, Phoenix, then highest "
-                         "outside a bomb) to the partner, the two lowest cards to the opponents"),
+                         "outside a bomb) to the partner, the two lowest cards to the opponents "
+                         "(two partners: the best to the one who called or holds fewer cards, "
+                         "the next best to the other)"),
         "keep-combos": (P.PASS_KEEP_COMBOS, "only cards that break no pair, straight or bomb: the "
                         "highest such card to the partner, the lowest (the Dog first) to the "
                         "opponents"),
@@ -77,7 +87,30 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
         "left": (P.DRAGON_LEFT, "to the left opponent"),
         "more-cards": (P.DRAGON_MORE_CARDS, "to the opponent holding more cards"),
         "next": (P.DRAGON_NEXT, "to the opponent who plays next (the left one unless out)"),
-        "random": (P.DRAGON_RANDOM, "to either opponent, at random"),
+        "random": (P.DRAGON_RANDOM, "to an opponent drawn at random"),
+    },
+    "dog": {
+        "next": (P.DOG_NEXT, "Tientsin: the Dog's lead to the partner next in turn order"),
+        "fewer-cards": (P.DOG_FEWER_CARDS, "Tientsin: to the partner holding fewer cards"),
+        "support-call": (P.DOG_SUPPORT_CALL, "Tientsin: to the partner who called (Grand) "
+                         "Tichu, else the one holding fewer cards"),
+        "random": (P.DOG_RANDOM, "Tientsin: to either partner, at random"),
+    },
+}
+
+# policies a variant refuses, with the reason (RULES.md §3: only partners receive cards)
+INAPPLICABLE: dict[str, dict[str, dict[str, str]]] = {
+    "tientsin": {
+        "pass": {
+            "odd-even": "signals with the cards given to the opponents, and in Tientsin only "
+                        "partners receive cards (RULES.md §3)",
+            "dog-opponent": "gives the Dog to an opponent, and in Tientsin only partners "
+                            "receive cards (RULES.md §3)",
+        },
+        "wish": {
+            "passed-left": "wishes the card given to the left opponent, and in Tientsin only "
+                           "partners receive cards (RULES.md §3)",
+        },
     },
 }
 
@@ -139,6 +172,7 @@ class Strategy:
     dragon: str = "left"
     params: tuple[tuple[str, float], ...] = field(default=())
     description: str = ""
+    dog: str = "next"
 
     def policy(self, decision: str) -> str:
         return getattr(self, "pass_" if decision == "pass" else decision)
@@ -166,14 +200,15 @@ class Strategy:
 STRATEGIES = {
     "random": Strategy("random", "random", "random", "random", "random", "random", "random",
                        description="a uniformly random choice at every decision (calls, passes, "
-                       "plays, bombs, wish, Dragon)"),
+                       "plays, bombs, wish, Dragon, Dog's partner)", dog="random"),
     "lowest": Strategy("lowest", "lowest", description="always the lowest legal play, never "
-                       "calls, never bombs out of turn, passes its three lowest cards, no wish, "
-                       "Dragon to the left opponent"),
+                       "calls, never bombs out of turn, passes its lowest cards, no wish, "
+                       "Dragon to the left opponent, Dog to the next partner"),
     "heuristic": Strategy("heuristic", "heuristic", "threshold", "threshold", "support-call",
                           "highest-missing", "more-cards", description="the default: heuristic "
                           "play, threshold calls, support-call passing, highest-missing wish, "
-                          "Dragon to the opponent with more cards"),
+                          "Dragon to the opponent with more cards, Dog to the partner who "
+                          "called or holds fewer cards", dog="support-call"),
 }  # fmt: skip
 
 _SPEC_KEYS = ("name", "base", *DECISIONS, "params")
@@ -226,7 +261,8 @@ def build(spec: dict) -> Strategy:
         raise ValueError(f"strategy name: expected text, got {name!r}")
     return Strategy(name, chosen["play"], chosen["grand_tichu"], chosen["tichu"], chosen["pass"],
                     chosen["wish"], chosen["dragon"], tuple(sorted(overrides.items())),
-                    description=f"{base_name} with {', '.join(changes) or 'no changes'}")  # fmt: skip
+                    description=f"{base_name} with {', '.join(changes) or 'no changes'}",
+                    dog=chosen["dog"])  # fmt: skip
 
 
 def _one(spec) -> Strategy:
@@ -241,10 +277,23 @@ def _one(spec) -> Strategy:
     raise ValueError(f"a strategy is a name, a table or a Strategy, not {spec!r}")
 
 
-def resolve(strategies, seats: int = 4) -> list[Strategy]:
-    """One strategy per seat from a name, a table, a ``Strategy``, or a list of them."""
+def check_variant(strategy: Strategy, variant: str) -> None:
+    """Refuse a strategy using a policy that means nothing in ``variant`` (one line)."""
+    for decision, refused in INAPPLICABLE.get(variant, {}).items():
+        policy = strategy.policy(decision)
+        if policy in refused:
+            raise ValueError(f"strategy {strategy.name!r}: {decision} policy {policy!r} does not "
+                             f"apply to {variant}: it {refused[policy]}")  # fmt: skip
+
+
+def resolve(strategies, seats: int = 4, *, variant: str = "nanjing") -> list[Strategy]:
+    """One strategy per seat (per player) from a name, a table, a ``Strategy``, or a list of
+    them; each checked against ``variant`` (``check_variant``)."""
     if isinstance(strategies, (str, Strategy, dict)):
         strategies = [strategies] * seats
     if not isinstance(strategies, (list, tuple)) or len(strategies) != seats:
         raise ValueError(f"strategies: give one strategy or a list of {seats}, one per seat")
-    return [_one(s) for s in strategies]
+    out = [_one(s) for s in strategies]
+    for s in out:
+        check_variant(s, variant)
+    return out

@@ -14,7 +14,8 @@ def summarize(rounds: pd.DataFrame, seats: pd.DataFrame) -> str:
         lines.append(f"score per round, team {team}: {mean_ci(rounds[f'score_team{team}'])}")
     diff = rounds["score_team0"] - rounds["score_team1"]
     lines.append(f"team 0 - team 1 per round: {mean_ci(diff)}")
-    lines.append(f"double victories: {wilson(int(rounds['double_victory'].sum()), n)}")
+    kind = "triple" if "triple_victory" in rounds else "double"  # Tientsin: triple (§3)
+    lines.append(f"{kind} victories: {wilson(int(rounds[f'{kind}_victory'].sum()), n)}")
     lines.append(f"tricks per round: {mean_ci(rounds['tricks'])}")
     lines.append(f"bombs per round: {mean_ci(rounds['bombs'])}")
     for call in ("grand_tichu", "tichu"):

@@ -1,14 +1,21 @@
-"""Parallel drivers: many independent rounds, or whole games (RULES.md §2.15), over ``prange``.
+"""Parallel drivers: many independent rounds, or whole games, over ``prange``, at any table.
 
 Work is cut into chunks; each chunk allocates its buffers once and plays its rounds in order.
-A round's result depends only on (seed, round key, first drawer, strategies), never on the
-chunking, so any thread count gives identical tables.
+A round's result depends only on (seed, round key, first drawer or King, strategies), never
+on the chunking, so any thread count gives identical tables.
+
+Strategies come as one row per *player*: 4 (Nanjing), 6 (Tientsin) or 3 (Wu Wang). In Wu Wang
+the engine plays positions (``variants.py``): before each round the players' rows are laid
+out by position, the King's row at the Minister's position too (§4), and the round record
+keeps the King so that callers can map positions back to players (``variants.wuwang_player``).
 """
 
 import numpy as np
 from numba import njit, prange
 
-from .engine import ERR_NONE, LOG_ROWS, N, ROUND, SEAT, WORK, play_round
+from .engine import ERR_NONE, LOG_ROWS, ROUND, SEAT, WORK, play_round
+from .rng import rand_below, seed_stream
+from .variants import KING, KING_STREAM, MAX_SEATS, NANJING, WUWANG, n_seats, wuwang_player
 from .view import PRIVATE, PUBLIC
 
 GAME_KEY_STRIDE = 1 << 16  # round key of round r of game g: g * stride + r
@@ -16,27 +23,66 @@ MAX_GAME_ROUNDS = 256  # a game still unfinished then is reported as such
 
 
 @njit(cache=True)
-def scratch(params, logging):
-    """One worker's tables and buffers, the seats' strategies loaded (kept out of the
+def scratch(variant, params, logging):
+    """One worker's tables and buffers, the players' strategies loaded (kept out of the
     ``prange`` bodies: parfors cannot allocate record arrays)."""
     work = np.zeros(1, WORK)
-    for s in range(N):
+    work[0].variant = variant
+    for s in range(params.shape[0]):
         for j in range(params.shape[1]):
             work[0].params[s, j] = params[s, j]
     work[0].logging = logging
     work[0].fixed_seat = -1
-    return work, np.zeros(1, PUBLIC), np.zeros(N, PRIVATE)
+    return work, np.zeros(1, PUBLIC), np.zeros(MAX_SEATS, PRIVATE)
+
+
+@njit(cache=True)
+def first_king(seed, key):
+    """The King of a first round (§4: chosen at random), from a stream of its own."""
+    _, k = rand_below(seed_stream(np.uint64(seed), np.uint64(key), np.uint64(KING_STREAM)), 3)
+    return k
+
+
+@njit(cache=True)
+def _seat_wuwang(work, params, king):
+    """Lay the players' strategy rows out by position: the King decides for the Minister."""
+    for pos in range(4):
+        player = wuwang_player(king, pos)
+        row = king if player == 3 else player
+        for j in range(params.shape[1]):
+            work.params[pos, j] = params[row, j]
+
+
+@njit(cache=True)
+def play_one(seed, key, first, params, work, pub, privs, rnd, seats, check):
+    """One round at ``work``'s table. ``first`` is the first drawer; in Wu Wang it is the
+    King (-1: drawn at random, as in a first round), who sits at position 0 and draws first."""
+    if work.variant == WUWANG:
+        king = first if first >= 0 else first_king(seed, key)
+        _seat_wuwang(work, params, king)
+        err, nlog = play_round(seed, key, KING, work, pub, privs, rnd, seats, check)
+        rnd.king = king
+        return err, nlog
+    return play_round(seed, key, first, work, pub, privs, rnd, seats, check)
 
 
 @njit(parallel=True, cache=True)
-def play_rounds(seed, keys, first_drawers, params, rounds_out, seats_out, check, chunks):
-    """Play round ``keys[i]`` with ``first_drawers[i]`` into ``rounds_out[i]``, ``seats_out[i]``."""
+def play_table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check,
+                      chunks):  # fmt: skip
+    """Play round ``keys[i]`` with first drawer (Wu Wang: King) ``firsts[i]`` into
+    ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by position)."""
     n = keys.shape[0]
     for c in prange(chunks):
-        work, pub, privs = scratch(params, False)
+        work, pub, privs = scratch(variant, params, False)
         for i in range(c * n // chunks, (c + 1) * n // chunks):
-            play_round(seed, keys[i], first_drawers[i], work[0], pub[0], privs, rounds_out[i],
-                       seats_out[i], check)  # fmt: skip
+            play_one(seed, keys[i], firsts[i], params, work[0], pub[0], privs, rounds_out[i],
+                     seats_out[i], check)  # fmt: skip
+
+
+def play_rounds(seed, keys, first_drawers, params, rounds_out, seats_out, check, chunks):
+    """The 4-player game's ``play_table_rounds``."""
+    play_table_rounds(NANJING, seed, keys, first_drawers, params, rounds_out, seats_out, check,
+                      chunks)  # fmt: skip
 
 
 @njit(cache=True)
@@ -51,50 +97,88 @@ def _fix_deal(work, seat, cards, ranks):
 @njit(parallel=True, cache=True)
 def play_rounds_fixed(seed, keys, first_drawers, params, fixed_seat, fixed_cards, fixed_ranks,
                       rounds_out, seats_out, check, chunks):  # fmt: skip
-    """``play_rounds`` with seat ``fixed_seat`` dealt ``fixed_cards`` and ``fixed_ranks[r]``
-    cards of each rank r (suits drawn per round) as its first 8 cards; the rest at random."""
+    """4-player ``play_rounds`` with seat ``fixed_seat`` dealt ``fixed_cards`` and
+    ``fixed_ranks[r]`` cards of each rank r (suits drawn per round) as its first 8 cards; the
+    rest at random."""
     n = keys.shape[0]
     for c in prange(chunks):
-        work, pub, privs = scratch(params, False)
+        work, pub, privs = scratch(NANJING, params, False)
         _fix_deal(work[0], fixed_seat, fixed_cards, fixed_ranks)
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             play_round(seed, keys[i], first_drawers[i], work[0], pub[0], privs, rounds_out[i],
                        seats_out[i], check)  # fmt: skip
 
 
-@njit(parallel=True, cache=True)
-def play_games(seed, games, target, params, rounds_out, seats_out, n_rounds, check,
-               chunks):  # fmt: skip
-    """Play games ``games[g]`` to ``target`` points (§2.15): rounds of game g go to
-    ``rounds_out[g, :n_rounds[g]]``; the first drawer of a round is the previous first out."""
-    n = games.shape[0]
-    for c in prange(chunks):
-        work, pub, privs = scratch(params, False)
-        for g in range(c * n // chunks, (c + 1) * n // chunks):
-            total0 = 0
-            total1 = 0
-            drawer = 0
-            r = 0
-            while r < MAX_GAME_ROUNDS:
-                key = games[g] * GAME_KEY_STRIDE + r
-                err, _ = play_round(seed, key, drawer, work[0], pub[0], privs, rounds_out[g, r],
-                                    seats_out[g, r], check)  # fmt: skip
-                r += 1
-                if err != ERR_NONE:
-                    break
-                total0 += rounds_out[g, r - 1].score[0]
-                total1 += rounds_out[g, r - 1].score[1]
-                drawer = rounds_out[g, r - 1].first_out
-                if (total0 >= target or total1 >= target) and total0 != total1:
-                    break
-            n_rounds[g] = r
+@njit(cache=True)
+def _team_game(seed, game, target, params, work, pub, privs, rounds_out, seats_out, check):
+    """One game to ``target`` points (§2.15; Tientsin plays it the same way, §3): the first
+    drawer of a round is the previous first out. Returns the rounds played."""
+    total0 = 0
+    total1 = 0
+    drawer = 0
+    r = 0
+    while r < MAX_GAME_ROUNDS:
+        key = game * GAME_KEY_STRIDE + r
+        err, _ = play_one(seed, key, drawer, params, work, pub, privs, rounds_out[r],
+                          seats_out[r], check)  # fmt: skip
+        r += 1
+        if err != ERR_NONE:
+            break
+        total0 += rounds_out[r - 1].score[0]
+        total1 += rounds_out[r - 1].score[1]
+        drawer = rounds_out[r - 1].first_out
+        if (total0 >= target or total1 >= target) and total0 != total1:
+            break
+    return r
 
 
 @njit(cache=True)
-def play_logged(seed, key, first_drawer, params, check):
-    """One round with its event log (for transcripts and replays)."""
-    work, pub, privs = scratch(params, True)
+def _wuwang_game(seed, game, game_rounds, rotating, params, work, pub, privs, rounds_out,
+                 seats_out, check):  # fmt: skip
+    """One Wu Wang game of ``game_rounds`` rounds (§4): a random first King, then the first
+    player out becomes King (the King stays when he or the Minister went out first), or with
+    ``rotating`` (the Option) the role passes to the next player each round."""
+    king = -1
+    r = 0
+    while r < game_rounds:
+        key = game * GAME_KEY_STRIDE + r
+        err, _ = play_one(seed, key, king, params, work, pub, privs, rounds_out[r],
+                          seats_out[r], check)  # fmt: skip
+        r += 1
+        if err != ERR_NONE:
+            break
+        king = rounds_out[r - 1].king
+        first = rounds_out[r - 1].first_out
+        if rotating:
+            king = (king + 1) % 3
+        elif first % 2 == 1:  # an opponent went out first
+            king = wuwang_player(king, first)
+    return r
+
+
+@njit(parallel=True, cache=True)
+def play_table_games(variant, seed, games, target, game_rounds, rotating, params, rounds_out,
+                     seats_out, n_rounds, check, chunks):  # fmt: skip
+    """Play games ``games[g]``: rounds of game g go to ``rounds_out[g, :n_rounds[g]]``. Team
+    games run to ``target`` points; Wu Wang games last ``game_rounds`` rounds."""
+    n = games.shape[0]
+    for c in prange(chunks):
+        work, pub, privs = scratch(variant, params, False)
+        for g in range(c * n // chunks, (c + 1) * n // chunks):
+            if variant == WUWANG:
+                n_rounds[g] = _wuwang_game(seed, games[g], game_rounds, rotating, params,
+                                           work[0], pub[0], privs, rounds_out[g], seats_out[g],
+                                           check)  # fmt: skip
+            else:
+                n_rounds[g] = _team_game(seed, games[g], target, params, work[0], pub[0], privs,
+                                         rounds_out[g], seats_out[g], check)  # fmt: skip
+
+
+@njit(cache=True)
+def play_logged(variant, seed, key, first, params, check):
+    """One round with its event log (for transcripts and replays); seat records by position."""
+    work, pub, privs = scratch(variant, params, True)
     rnd = np.zeros(1, ROUND)
-    seats = np.zeros(N, SEAT)
-    err, n = play_round(seed, key, first_drawer, work[0], pub[0], privs, rnd[0], seats, check)
+    seats = np.zeros(n_seats(variant), SEAT)
+    err, n = play_one(seed, key, first, params, work[0], pub[0], privs, rnd[0], seats, check)
     return rnd, seats, work[0].log[: min(n, LOG_ROWS)].copy(), err

@@ -17,8 +17,9 @@ and the Phoenix are gone: cards already played are counted). Then:
   about to go out (``BOMB_THREAT`` cards or fewer), the trick holds ``BOMB_POINTS`` or more, an
   opponent who called is getting close, or the seat's own call is one play from success.
 
-Parameter slots are defined in ``slots.py`` and named in
-``tichusim.strategies``.
+Partners are the seats of the player's parity (two of them in Tientsin, the King and his
+Minister in Wu Wang: ``variants.py``). Parameter slots are defined in ``slots.py`` and named
+in ``tichusim.strategies``.
 """
 
 import numpy as np
@@ -94,20 +95,24 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
         return -1
     hand = me.hand
     seat = me.seat
-    partner = (seat + 2) % pub.n_players
+    np_ = pub.n_players
     for i in range(n):
         if moves_m[i] == hand:
             return i  # out at once
     base = plan_size(hand)
-    partner_active = pub.counts[partner] > 0
-    partner_called = partner_active and (pub.tichu[partner] or pub.grand_tichu[partner])
+    # partners still holding cards: one who called, one near going out (the Dog's reasons)
+    partner_called = False
+    partner_near = False
+    for q in range(seat & 1, np_, 2):  # the seats of our parity: our side (no division)
+        if q != seat and pub.counts[q] > 0:
+            if pub.tichu[q] or pub.grand_tichu[q]:
+                partner_called = True
+            if pub.counts[q] <= params[DOG_PARTNER_CARDS]:
+                partner_near = True
     top = pub.top_code
 
     if top == 0:
-        if hand & DOG and (
-            base <= 2
-            or (partner_active and (partner_called or pub.counts[partner] <= params[DOG_PARTNER_CARDS]))
-        ):
+        if hand & DOG and (base <= 2 or partner_called or partner_near):
             for i in range(n):
                 if (moves_c[i] >> 16) == DOG_LEAD:
                     return i
@@ -127,7 +132,8 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
         return 0  # only bombs or the Dog left: play the first
 
     ts = pub.top_seat
-    if ts == partner and can_pass:
+    partners_trick = (ts - seat) % 2 == 0
+    if partners_trick and can_pass:
         return -1
     best = -1
     best_cost = np.inf
@@ -139,7 +145,7 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
             best_cost = cost
             best = i
     margin = params[FOLLOW_MARGIN]
-    if ts != partner:
+    if not partners_trick:
         pts = card_points(pub.trick_cards)
         if best >= 0 and moves_m[best] == DRAGON:
             pts = 0  # a Dragon trick is given away (§2.12)

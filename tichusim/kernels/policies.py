@@ -7,16 +7,22 @@ that row, the table's public record and the deciding seat's private record only 
 plus the choices the engine has worked out where there are some:
 
 * ``grand_tichu`` / ``tichu``: call or not (``point`` says which Tichu decision point);
-* ``passes``: three distinct cards of the hand, for the left opponent, partner, right opponent;
+* ``passes``: one distinct card of the hand for each seat the variant's passing reaches
+  (``variants.pass_offsets``): in the 4-player game the left opponent, partner, right
+  opponent;
 * ``play``: the policy generates the plays it considers into the move buffers (all legal
   plays, or only those of one lead category: enumerating every lead of a 14-card hand costs
   microseconds) and answers an index into them, -1 to pass (only when passing is allowed), or
   ``MOVES_OVERFLOW`` when the buffers were too small;
 * ``bomb``: index into the bombs offered out of turn, or -1 (the usual answer);
 * ``wish``: a rank 2..14 after playing the Mah Jong, or 0 for none;
-* ``dragon``: the opponent seat receiving a trick won with the Dragon.
+* ``dragon``: the opponent seat receiving a trick won with the Dragon;
+* ``dog_target``: which of two partners still holding cards the Dog leads to (Tientsin, §3).
 
-The scripted play policy lives in ``heuristic.py``.
+Seats are positions (``variants.py``): the sides alternate in every variant, so a seat's
+partners are the other seats of its parity and its opponents the rest, whatever the number of
+seats. In Wu Wang the King's strategy also decides for the Minister: it is then called with the
+Minister's private record (§4). The scripted play policy lives in ``heuristic.py``.
 """
 
 import numpy as np
@@ -34,9 +40,10 @@ from .hand import loose_cards, plan_size
 from .moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
 from .rng import rand_below
 from .slots import (
-    GT_THRESHOLD, P_DRAGON, P_GRAND_TICHU, P_PASS, P_PLAY, P_TICHU, P_WISH, TICHU_THRESHOLD,
-    W_ACE, W_BOMB, W_DOG, W_DRAGON, W_KING, W_MAH_JONG, W_PHOENIX, W_PLAY,
+    GT_THRESHOLD, P_DOG, P_DRAGON, P_GRAND_TICHU, P_PASS, P_PLAY, P_TICHU, P_WISH,
+    TICHU_THRESHOLD, W_ACE, W_BOMB, W_DOG, W_DRAGON, W_KING, W_MAH_JONG, W_PHOENIX, W_PLAY,
 )  # fmt: skip
+from .variants import pass_offsets
 
 # play policies
 PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC = 0, 1, 2
@@ -49,6 +56,8 @@ CALL_NEVER, CALL_ALWAYS, CALL_RANDOM, CALL_THRESHOLD = 0, 1, 2, 3
 WISH_NONE, WISH_RANDOM, WISH_PASSED_LEFT, WISH_HIGHEST_MISSING = 0, 1, 2, 3
 # Dragon's gift policies
 DRAGON_LEFT, DRAGON_MORE_CARDS, DRAGON_NEXT, DRAGON_RANDOM = 0, 1, 2, 3
+# the Dog's target between two partners (§3)
+DOG_NEXT, DOG_FEWER_CARDS, DOG_SUPPORT_CALL, DOG_RANDOM = 0, 1, 2, 3
 
 TICHU_BEFORE_PASSING = 0
 TICHU_AFTER_PASSING = 1
@@ -118,6 +127,44 @@ def random_card(me, cards):
     return x & (~x + ONE)
 
 
+# ---- partners (the sides alternate around the table in every variant) ----
+
+
+@njit(cache=True)
+def called(pub, seat):
+    return pub.tichu[seat] != 0 or pub.grand_tichu[seat] != 0
+
+
+@njit(cache=True)
+def partner_called(pub, seat):
+    """Whether a partner of ``seat`` called Tichu or Grand Tichu."""
+    for q in range(seat & 1, pub.n_players, 2):  # the seats of our parity (no division)
+        if q != seat and called(pub, q):
+            return True
+    return False
+
+
+@njit(cache=True)
+def support_partner(pub, seat, candidates):
+    """The partner to support among the seats in the bitmask ``candidates``: one who called
+    (Grand) Tichu, else the one holding the fewest cards (nearest to going out), ties to the
+    first in turn order after ``seat``; -1 when ``candidates`` holds no partner."""
+    n = pub.n_players
+    best = -1
+    for d in range(2, n, 2):
+        q = (seat + d) % n
+        if not candidates >> q & 1:
+            continue
+        if best < 0:
+            best = q
+        elif called(pub, q) != called(pub, best):
+            if called(pub, q):
+                best = q
+        elif pub.counts[q] < pub.counts[best]:
+            best = q
+    return best
+
+
 # ---- calls ----
 
 
@@ -159,31 +206,12 @@ def tichu(params, pub, me, point):
     """Tichu at ``point``; a threshold policy never calls when its partner already did (one
     call per team is the norm: two calls cannot both succeed)."""
     policy = _policy(params, P_TICHU)
-    if policy == CALL_THRESHOLD:
-        partner = (me.seat + 2) % pub.n_players
-        if pub.tichu[partner] or pub.grand_tichu[partner]:
-            return False
+    if policy == CALL_THRESHOLD and partner_called(pub, me.seat):
+        return False
     return _call(policy, params, me, params[TICHU_THRESHOLD])
 
 
-# ---- passing (§2.4) ----
-
-
-@njit(cache=True)
-def _pass_low_high(hand, pool, partner_card, out):
-    """``partner_card`` to the partner and the lowest card of ``pool`` to each opponent; when
-    ``pool`` runs short, the lowest other card but the Phoenix and the Dragon (no policy gives
-    those to an opponent while it has anything else)."""
-    rest = hand & ~partner_card
-    for j in (0, 2):
-        choice = pool & rest
-        if choice == ZERO:
-            choice = rest & ~(DRAGON | PHOENIX)
-        if choice == ZERO:
-            choice = rest
-        out[j] = lowest_card(choice)
-        rest &= ~out[j]
-    out[1] = partner_card
+# ---- passing (§2.4; §3 and §4 pass to fewer seats) ----
 
 
 @njit(cache=True)
@@ -197,51 +225,129 @@ def _best_card(hand):
     return highest_card(free if free != ZERO else hand)
 
 
+EVEN_OFFSETS = (1 << 2) | (1 << 4)  # the partners' offsets (the sides alternate)
+
+
+@njit(cache=True)
+def _receivers(pub, seat, offsets):
+    """Bitmask of the seats receiving a card from ``seat`` (bit q for seat q)."""
+    n = pub.n_players
+    seats = 0
+    for d in range(1, n):
+        if offsets >> d & 1:
+            seats |= 1 << ((seat + d) % n)
+    return seats
+
+
+@njit(cache=True)
+def _partner_gifts(pub, me, offsets, policy, loose, out):
+    """Give each partner the passing reaches its card, the partner to support first (only one
+    partner in the 4-player game): ``partner-best`` the best card (``_best_card``), the others
+    the best loose card that is no Dog (``dog-partner``: the Dog first). Returns the cards."""
+    n = pub.n_players
+    hand = me.hand
+    left_over = _receivers(pub, me.seat, offsets & EVEN_OFFSETS)
+    gifts = ZERO
+    while left_over:
+        q = support_partner(pub, me.seat, left_over)
+        left_over &= ~(1 << q)
+        rest = hand & ~gifts
+        if policy == PASS_PARTNER_BEST:
+            gift = _best_card(rest)
+        elif policy == PASS_DOG_PARTNER and rest & DOG:
+            gift = DOG
+        else:
+            keep = loose & rest & ~DOG
+            gift = highest_card(keep) if keep != ZERO else _best_card(rest)
+        out[(q - me.seat) % n - 1] = gift
+        gifts |= gift
+    return gifts
+
+
+@njit(cache=True)
+def _opponent_gifts(pub, me, offsets, pool, gifts, out):
+    """The lowest card of ``pool`` to each opponent the passing reaches, in turn order; when
+    ``pool`` runs short, the lowest other card but the Phoenix and the Dragon (no policy gives
+    those to an opponent while it has anything else)."""
+    rest = me.hand & ~gifts
+    for d in range(1, pub.n_players, 2):
+        if offsets >> d & 1:
+            choice = pool & rest
+            if choice == ZERO:
+                choice = rest & ~(DRAGON | PHOENIX)
+            if choice == ZERO:
+                choice = rest
+            out[d - 1] = lowest_card(choice)
+            rest &= ~out[d - 1]
+
+
+@njit(cache=True)
+def _odd_even(pub, me, offsets, gifts, loose, out):
+    """The signal: an even rank to the first opponent in turn order the passing reaches (the
+    left one), an odd rank to the next (loose cards if it can be). Returns False when the
+    parity pools left two opponents the same card (the plain choice is then kept)."""
+    rest = me.hand & ~gifts
+    parity = 0
+    for d in range(1, pub.n_players, 2):
+        if not offsets >> d & 1:
+            continue
+        pool = ZERO
+        for r in range(2 + parity, 15, 2):
+            pool |= rest & rank_cards(r)
+        pick = lowest_card(pool & loose) if pool & loose else lowest_card(pool) if pool else ZERO
+        if pick != ZERO:
+            out[d - 1] = pick
+            rest &= ~pick
+        parity = 1
+    seen = ZERO
+    for d in range(1, pub.n_players, 2):
+        if offsets >> d & 1:
+            if out[d - 1] & seen:
+                return False
+            seen |= out[d - 1]
+    return True
+
+
 @njit(cache=True)
 def passes(params, pub, me, out):
-    """Fill ``out[0..2]`` with single-card masks for left opponent, partner, right opponent."""
+    """Fill ``out[d - 1]`` with a single-card mask for each offset ``d`` of
+    ``variants.pass_offsets``: in the 4-player game ``out[0..2]`` are the left opponent, the
+    partner, the right opponent. Slots of seats the passing does not reach are not written."""
     policy = _policy(params, P_PASS)
     hand = me.hand
-    if policy == PASS_RANDOM:
+    n = pub.n_players
+    offsets = pass_offsets(pub.variant, me.seat)
+    if policy == PASS_RANDOM or policy == PASS_LOWEST:
         used = ZERO
-        for i in range(3):
-            out[i] = random_card(me, hand & ~used)
-            used |= out[i]
-        return
-    if policy == PASS_LOWEST:
-        rest = hand
-        for i in range(3):
-            out[i] = lowest_card(rest)
-            rest &= ~out[i]
+        for d in range(1, n):
+            if offsets >> d & 1:
+                if policy == PASS_RANDOM:
+                    out[d - 1] = random_card(me, hand & ~used)
+                else:
+                    out[d - 1] = lowest_card(hand & ~used)
+                used |= out[d - 1]
         return
     loose = loose_cards(hand)
-    partner = (me.seat + 2) % pub.n_players
     if policy == PASS_PARTNER_BEST or (
-        policy == PASS_SUPPORT_CALL and (pub.grand_tichu[partner] or pub.tichu[partner])
+        policy == PASS_SUPPORT_CALL and partner_called(pub, me.seat)
     ):
-        _pass_low_high(hand, hand & ~(DRAGON | PHOENIX | MAH_JONG), _best_card(hand), out)
+        gifts = _partner_gifts(pub, me, offsets, PASS_PARTNER_BEST, loose, out)
+        _opponent_gifts(pub, me, offsets, hand & ~(DRAGON | PHOENIX | MAH_JONG), gifts, out)
         return
-    # keep combinations: give loose cards; the partner the best loose card that is no Dog
-    keep = loose & ~DOG
-    gift = highest_card(keep) if keep != ZERO else _best_card(hand)
-    if policy == PASS_DOG_PARTNER and hand & DOG:
-        gift = DOG
-    _pass_low_high(hand, loose & ~gift, gift, out)
-    if policy == PASS_DOG_OPPONENT and hand & DOG and out[0] != DOG and out[2] != DOG:
-        out[2] = DOG
-    if policy == PASS_ODD_EVEN:
-        # signal: an even rank to the left opponent, an odd rank to the right (loose if can be)
-        rest = hand & ~gift
-        for j, parity in ((0, 0), (2, 1)):
-            pool = ZERO
-            for r in range(2 + parity, 15, 2):
-                pool |= rest & rank_cards(r)
-            pick = lowest_card(pool & loose) if pool & loose else lowest_card(pool) if pool else ZERO
-            if pick != ZERO:
-                out[j] = pick
-                rest &= ~pick
-        if out[0] == out[2]:  # the parity pools were empty: back to the plain choice
-            _pass_low_high(hand, loose & ~gift, gift, out)
+    # keep combinations: give loose cards; partners the best loose cards that are no Dog
+    gifts = _partner_gifts(pub, me, offsets, policy, loose, out)
+    _opponent_gifts(pub, me, offsets, loose & ~gifts, gifts, out)
+    if policy == PASS_DOG_OPPONENT and hand & DOG and not gifts & DOG:
+        last = -1  # the Dog to the last opponent in turn order (the right one) unless given
+        given = ZERO
+        for d in range(1, n, 2):
+            if offsets >> d & 1:
+                last = d
+                given |= out[d - 1]
+        if last > 0 and not given & DOG:
+            out[last - 1] = DOG
+    if policy == PASS_ODD_EVEN and not _odd_even(pub, me, offsets, gifts, loose, out):
+        _opponent_gifts(pub, me, offsets, loose & ~gifts, gifts, out)
 
 
 # ---- plays ----
@@ -327,23 +433,30 @@ def lowest_single(hand, top, wish):
 
 
 @njit(cache=True)
+def binding_wish(pub, seat):
+    """The open wish as it binds ``seat``: none for the Minister (§4)."""
+    return 0 if pub.wish_free >> seat & 1 else pub.wish
+
+
+@njit(cache=True)
 def play(params, pub, me, moves_m, moves_c):
     """Choose a play on the seat's turn: an index into the plays written to ``moves_m`` /
     ``moves_c``, -1 to pass, or ``MOVES_OVERFLOW``."""
     policy = _policy(params, P_PLAY)
     top = pub.top_code
+    wish = binding_wish(pub, me.seat)
     if top == 0 and policy == PLAY_RANDOM:
-        return random_lead(me, pub.wish, moves_m, moves_c)
+        return random_lead(me, wish, moves_m, moves_c)
     if policy == PLAY_LOWEST:
         # Without a wish the lowest lead is a single or the Dog: any other combination tops at
         # or above its lowest card and holds more cards. On singles the lowest beating single
         # (a bomb only when none beats, from the full list below).
-        mask, code = lowest_single(me.hand, top, pub.wish)
+        mask, code = lowest_single(me.hand, top, wish)
         if mask != ZERO:
             moves_m[0] = mask
             moves_c[0] = code
             return 0
-    n, can_pass = legal_moves(me.hand, top, pub.wish, moves_m, moves_c)
+    n, can_pass = legal_moves(me.hand, top, wish, moves_m, moves_c)
     if n > moves_m.shape[0]:
         return MOVES_OVERFLOW
     if policy == PLAY_HEURISTIC:
@@ -377,8 +490,15 @@ def wish(params, pub, me):
         me.rng, j = rand_below(me.rng, 14)
         return 0 if j == 0 else j + 1
     if policy == WISH_PASSED_LEFT:
-        c = me.given[(me.seat + 1) % pub.n_players] & NORMAL
-        return 0 if c == ZERO else lowest_bit_index(c) & 15
+        # the card given to the first opponent in turn order who got one: the left opponent
+        # (§2.4); Tientsin passes to partners only, and refuses this policy (strategies.py)
+        n = pub.n_players
+        offsets = pass_offsets(pub.variant, me.seat)
+        for d in range(1, n, 2):
+            if offsets >> d & 1:
+                c = me.given[(me.seat + d) % n] & NORMAL
+                return 0 if c == ZERO else lowest_bit_index(c) & 15
+        return 0
     if policy == WISH_HIGHEST_MISSING:
         for r in range(14, 1, -1):
             if me.hand & rank_cards(r) == ZERO and popcount(pub.played & rank_cards(r)) < 4:
@@ -388,16 +508,61 @@ def wish(params, pub, me):
 
 @njit(cache=True)
 def dragon(params, pub, me):
+    """The opponent who receives a trick won with the Dragon (§2.12). Opponents are the seats
+    an odd number of places away: the left one, the right one (and, in Tientsin, the one
+    opposite)."""
     n = pub.n_players
-    left = (me.seat + 1) % n
-    right = (me.seat + n - 1) % n
+    seat = me.seat
+    left = (seat + 1) % n
     policy = _policy(params, P_DRAGON)
     if policy == DRAGON_RANDOM:
-        me.rng, j = rand_below(me.rng, 2)
-        return left if j == 0 else right
+        me.rng, j = rand_below(me.rng, n // 2)
+        return (seat + 1 + 2 * j) % n
     if policy == DRAGON_MORE_CARDS:
-        # the opponent further from going out: their points may still change hands (§2.13)
-        return right if pub.counts[right] > pub.counts[left] else left
-    if policy == DRAGON_NEXT and pub.counts[left] == 0:
-        return right
+        # the opponent furthest from going out: their points may still change hands (§2.13);
+        # ties to the first in turn order
+        best = left
+        for d in range(3, n, 2):
+            q = (seat + d) % n
+            if pub.counts[q] > pub.counts[best]:
+                best = q
+        return best
+    if policy == DRAGON_NEXT:
+        for d in range(1, n, 2):
+            q = (seat + d) % n
+            if pub.counts[q] > 0:
+                return q
+        return (seat + n - 1) % n
     return left
+
+
+@njit(cache=True)
+def dog_target(params, pub, me):
+    """The partner the Dog leads to when two partners hold cards (Tientsin, §3)."""
+    n = pub.n_players
+    seat = me.seat
+    holders = 0
+    for d in range(2, n, 2):
+        q = (seat + d) % n
+        if pub.counts[q] > 0:
+            holders |= 1 << q
+    policy = _policy(params, P_DOG)
+    if policy == DOG_RANDOM:
+        me.rng, j = rand_below(me.rng, popcount(U64(holders)))
+        for _ in range(j):
+            holders &= holders - 1
+        return lowest_bit_index(U64(holders))
+    if policy == DOG_FEWER_CARDS:
+        best = -1
+        for d in range(2, n, 2):
+            q = (seat + d) % n
+            if holders >> q & 1 and (best < 0 or pub.counts[q] < pub.counts[best]):
+                best = q
+        return best
+    if policy == DOG_SUPPORT_CALL:
+        return support_partner(pub, seat, holders)
+    for d in range(2, n, 2):  # DOG_NEXT: the first partner in turn order
+        q = (seat + d) % n
+        if holders >> q & 1:
+            return q
+    return -1

@@ -1,6 +1,6 @@
 """The row of floats that configures one seat's strategy (``N_PARAMS`` long, see engine.WORK).
 
-Slots ``P_PLAY`` .. ``P_DRAGON`` hold the policy chosen for each decision (ids in
+Slots ``P_PLAY`` .. ``P_DRAGON`` and ``P_DOG`` hold the policy chosen for each decision (ids in
 ``policies.py``); the others hold numeric parameters. ``tichusim.strategies`` names every slot
 and gives its default and meaning; kernels index the row with these constants.
 """
@@ -13,4 +13,6 @@ GT_THRESHOLD, TICHU_THRESHOLD = 14, 15
 # heuristic play (heuristic.py)
 BOMB_THREAT, BOMB_POINTS, POINT_WEIGHT, FOLLOW_MARGIN, CONTROL_COST, DOG_PARTNER_CARDS = range(16, 22)
 ATTACK_BONUS = 22
-N_SLOTS = 23
+# the Dog's target among two partners (Tientsin, RULES.md §3)
+P_DOG = 23
+N_SLOTS = 24

@@ -5,15 +5,25 @@ hand, the cards it gave and received, and its random stream. The engine keeps ea
 hand *only* in that seat's ``PRIVATE`` record and hands a strategy exactly two records: the
 table's ``PUBLIC`` and its own ``PRIVATE``. No argument of a decision function reaches
 another seat's hidden cards, so a strategy cannot read them even by mistake.
+
+Wu Wang (RULES.md §4) opens two windows, both part of its rules: ``PUBLIC.exposed`` holds the
+Minister's hand, face up for everybody once the passing is over, and the King, who plays both
+hands, finds the other one in ``PRIVATE.ally_hand`` (the Minister's cards in the King's
+record from the deal on; the King's cards in the Minister's record, which the King's strategy
+reads when it decides for the Minister).
+
+Seats are positions at the table (``variants.py``); zeroed records describe the 4-player game.
 """
 
 import numpy as np
 
-MAX_SEATS = 4
+from .variants import MAX_SEATS
 
 PUBLIC = np.dtype(
     [
         ("n_players", np.int64),
+        ("variant", np.int64),  # variants.NANJING (0), TIENTSIN or WUWANG
+        ("wish_free", np.int64),  # bitmask of seats the wish does not bind (§4: the Minister)
         ("first_drawer", np.int64),
         ("counts", np.int64, (MAX_SEATS,)),  # cards in hand per seat
         ("grand_tichu", np.int64, (MAX_SEATS,)),  # 1 = called
@@ -33,6 +43,7 @@ PUBLIC = np.dtype(
         ("points_taken", np.int64, (MAX_SEATS,)),  # card points in each seat's tricks
         ("tricks", np.int64),
         ("bombs", np.int64),
+        ("exposed", np.uint64),  # Wu Wang: the Minister's hand, face up after passing (§4)
     ],
     align=True,
 )
@@ -43,6 +54,7 @@ PRIVATE = np.dtype(
         ("hand", np.uint64),
         ("given", np.uint64, (MAX_SEATS,)),  # card given to each seat when passing
         ("received", np.uint64, (MAX_SEATS,)),  # card received from each seat
+        ("ally_hand", np.uint64),  # Wu Wang: the other hand the same strategy plays (§4)
         ("rng", np.uint64),  # this seat's decision stream
     ],
     align=True,
