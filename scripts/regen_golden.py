@@ -18,18 +18,44 @@ CASES = [
     (42, 5, "random,lowest,random,lowest"),
 ]
 
+# (variant, seed, round, strategies) of the other tables (RULES.md §3, §4)
+VARIANT_CASES = [
+    # Tientsin: the Dog to one of two partners, a bomb, a Dragon gift, a wish, the fifth
+    # player out's and the last player's transfers
+    ("tientsin", 7, 110, "random"),
+    ("tientsin", 7, 50, "random"),  # a triple victory after Grand Tichu calls
+    # Wu Wang: Tichu called for the Minister, the Minister free of the wish, a Dragon gift
+    ("wuwang", 7, 4, "random"),
+    ("wuwang", 7, 24, "heuristic,lowest,random"),  # a double victory, the Dog
+]
+
 
 def name(seed, round_, strategies):
     return f"seed{seed}_round{round_}_{strategies.replace(',', '-')}.txt"
 
 
+def variant_name(variant, seed, round_, strategies):
+    return f"{variant}_{name(seed, round_, strategies)}"
+
+
+def _strategies(text):
+    parts = text.split(",")
+    return parts[0] if len(parts) == 1 else parts
+
+
+def variant_transcript(variant, seed, round_, strategies):
+    return transcript(seed, round_, strategies=_strategies(strategies), variant=variant)
+
+
 def main():
     GOLDEN.mkdir(parents=True, exist_ok=True)
     for seed, round_, strategies in CASES:
-        parts = strategies.split(",")
-        text = transcript(seed, round_, strategies=parts[0] if len(parts) == 1 else parts)
+        text = transcript(seed, round_, strategies=_strategies(strategies))
         (GOLDEN / name(seed, round_, strategies)).write_text(text)
         print("wrote", name(seed, round_, strategies))
+    for case in VARIANT_CASES:
+        (GOLDEN / variant_name(*case)).write_text(variant_transcript(*case))
+        print("wrote", variant_name(*case))
 
 
 if __name__ == "__main__":
