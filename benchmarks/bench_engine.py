@@ -1,10 +1,13 @@
-"""Rounds per second of the 4-player engine, deal to score (issues: round engine, strategies).
+"""Rounds per second of the round engine, deal to score, at every table (issues 3, 7).
 
-Kernel throughput (``play_rounds`` into preallocated records) for each strategy on one thread
-and on all threads, then end-to-end ``tichusim.simulate`` (with the DataFrames), and the
-process's peak memory.
+Kernel throughput (``play_table_rounds`` into preallocated records) for each strategy on one
+thread and on all threads, then each variant with the default strategy (and the others) on
+one thread, in rounds per CPU-second (``time.process_time``: other processes sharing the
+machine do not count against the engine) and relative to the 4-player game per card dealt
+(issue 7's target: every variant within a factor of 2), then end-to-end
+``tichusim.simulate`` (with the DataFrames), and the process's peak memory.
 
-    python benchmarks/bench_engine.py [--rounds 400000]
+    python benchmarks/bench_engine.py [--rounds 400000] [--variant-rounds 100000]
 """
 
 import argparse
@@ -16,27 +19,38 @@ import numpy as np
 
 import tichusim
 from tichusim.kernels import batch
-from tichusim.kernels.engine import N, ROUND, SEAT
-from tichusim.simulate import _prepare
+from tichusim.kernels import variants as V
+from tichusim.kernels.engine import ROUND, SEAT
+from tichusim.simulate import VARIANTS, _prepare, variant_info
+
+CARDS_DEALT = {"nanjing": 56, "tientsin": 56, "wuwang": 56}  # the whole deck at every table
 
 
-def kernel_rate(strategy, rounds, threads, check=False):
-    seed, _, params = _prepare(strategy, "nanjing", 1)
+def kernel_rate(strategy, rounds, threads, check=False, variant="nanjing", cpu=False):
+    """Rounds per second (wall clock), or per CPU-second with ``cpu``; best of 3 with ``cpu``."""
+    code = variant_info(variant).code
+    seed, _, params = _prepare(strategy, variant, 1)
     keys = np.arange(rounds, dtype=np.int64)
-    drawers = np.zeros(rounds, np.int64)
+    firsts = np.full(rounds, -1 if code == V.WUWANG else 0, np.int64)  # Wu Wang: random King
     r_out = np.ones(rounds, ROUND)  # ones, not zeros: touch the pages before the clock starts
-    s_out = np.ones((rounds, N), SEAT)
+    s_out = np.ones((rounds, V.n_seats(code)), SEAT)
     numba.set_num_threads(threads)
-    batch.play_rounds(seed, keys[:64], drawers[:64], params, r_out[:64], s_out[:64],
-                      check, 1)  # fmt: skip
-    t0 = time.perf_counter()
-    batch.play_rounds(seed, keys, drawers, params, r_out, s_out, check, threads * 8)
-    return rounds / (time.perf_counter() - t0)
+    batch.play_table_rounds(code, seed, keys[:64], firsts[:64], params, r_out[:64], s_out[:64],
+                            check, 1)  # fmt: skip
+    clock = time.process_time if cpu else time.perf_counter
+    best = 0.0
+    for _ in range(3 if cpu else 1):
+        t0 = clock()
+        batch.play_table_rounds(code, seed, keys, firsts, params, r_out, s_out, check,
+                                threads * 8)  # fmt: skip
+        best = max(best, rounds / (clock() - t0))
+    return best
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=400_000)
+    ap.add_argument("--variant-rounds", type=int, default=100_000)
     args = ap.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
     print(f"machine: {cores} threads available; {args.rounds} rounds per figure")
@@ -46,10 +60,21 @@ def main():
         chk = kernel_rate(strategy, args.rounds // 4, cores, check=True)
         print(f"{strategy:>9}: {one:>10,.0f} rounds/s on 1 core, {alln:>10,.0f} on {cores}; "
               f"with the invariant checker {chk:,.0f}")
+    print(f"\nvariants, one thread, rounds per CPU-second (best of 3 x {args.variant_rounds:,}); "
+          "ratio to the 4-player game per card dealt")
+    base = {}
+    for variant in VARIANTS:
+        cells = []
+        for strategy in ("heuristic", "random", "lowest"):  # the default strategy first
+            rate = kernel_rate(strategy, args.variant_rounds, 1, variant=variant, cpu=True)
+            base.setdefault(strategy, rate)
+            ratio = rate * CARDS_DEALT[variant] / (base[strategy] * CARDS_DEALT["nanjing"])
+            cells.append(f"{strategy} {rate:>9,.0f} ({ratio:.2f})")
+        print(f"{variant:>9}: " + "   ".join(cells))
     numba.set_num_threads(cores)
     t0 = time.perf_counter()
     tichusim.simulate(args.rounds, seed=1, strategies="random")
-    print(f"simulate() end to end, random: {args.rounds / (time.perf_counter() - t0):,.0f} rounds/s")
+    print(f"\nsimulate() end to end, random: {args.rounds / (time.perf_counter() - t0):,.0f} rounds/s")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS): {peak:,.0f} MiB")
 

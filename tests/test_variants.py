@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from numba import njit
 
@@ -472,3 +473,31 @@ def test_variant_golden_files_cover_the_rules():
                    "the Minister's hand is laid face up", "(called by the King)", "player 0 (opponent)",
                    "double victory", "Minister"):  # fmt: skip
         assert needle in text, needle
+
+
+def test_command_line_takes_the_variant(tmp_path):
+    """``tichusim show`` and ``tichusim simulate`` with ``--variant``; bad input is one line."""
+    from click.testing import CliRunner
+
+    from tichusim.cli import main
+
+    def run(*args):
+        return CliRunner().invoke(main, list(args))
+
+    res = run("show", "--variant", "tientsin", "--seed", "7", "--round", "50")
+    assert res.exit_code == 0 and "first 6:" in res.output and "triple victory" in res.output
+    res = run("show", "--variant", "wuwang", "--seed", "7", "--round", "4")
+    assert res.exit_code == 0 and "the Minister's hand is laid face up" in res.output
+    out = tmp_path / "ww"
+    res = run("simulate", "--variant", "wuwang", "--rounds", "500", "--seed", "2",
+              "--strategies", "heuristic,lowest,random", "--out", str(out))  # fmt: skip
+    assert res.exit_code == 0, res.output
+    seats = pd.read_parquet(out / "seats.parquet")
+    assert len(seats) == 2000 and set(seats["role"].astype(str)) == {"king", "opponent", "minister"}
+    res = run("simulate", "--variant", "tientsin", "--rounds", "300")
+    assert res.exit_code == 0 and "triple victories" in res.output
+    for args in (("show", "--variant", "nope"), ("simulate", "--variant", "tientsin",
+                                                   "--strategies", "random,lowest")):  # fmt: skip
+        res = run(*args)
+        lines = [line for line in res.output.splitlines() if line.strip()]
+        assert res.exit_code == 2 and len(lines) == 1, res.output

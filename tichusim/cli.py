@@ -102,15 +102,22 @@ def legal(hand, top, wish, phoenix_on):
     click.echo(f"{len(plays)} plays; pass {'allowed' if can_pass else 'not allowed'}")
 
 
+VARIANT_HELP = ("the table: nanjing (4 players), tientsin (6: give 6 strategies or one), "
+                "wuwang (3 players and the Minister: give 3 or one)")
+_VARIANT = click.Choice(["nanjing", "tientsin", "wuwang"])
+
+
 @main.command()
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
 @click.option("--round", "round_", default=0, show_default=True, type=click.IntRange(0))
 @click.option("--strategies", default="random", show_default=True, help=STRATEGY_HELP)
-def show(seed, round_, strategies):
+@click.option("--variant", default="nanjing", show_default=True, type=_VARIANT, help=VARIANT_HELP)
+def show(seed, round_, strategies, variant):
     """Print one round move by move (a transcript)."""
     from .transcript import transcript
 
-    click.echo(_guard(transcript, seed, round_, strategies=_strategies(strategies)), nl=False)
+    click.echo(_guard(transcript, seed, round_, strategies=_strategies(strategies),
+                      variant=variant), nl=False)  # fmt: skip
 
 
 @main.command()
@@ -120,7 +127,8 @@ def show(seed, round_, strategies):
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="write rounds.parquet and seats.parquet into this directory")  # fmt: skip
 @click.option("--check/--no-check", default=False, help="verify RULES.md §7 after every action")
-def simulate(rounds, seed, strategies, out, check):
+@click.option("--variant", default="nanjing", show_default=True, type=_VARIANT, help=VARIANT_HELP)
+def simulate(rounds, seed, strategies, out, check, variant):
     """Play independent rounds and print a summary with 95% confidence intervals."""
     from .simulate import SimulationError
     from .simulate import simulate as run
@@ -134,7 +142,8 @@ def simulate(rounds, seed, strategies, out, check):
             raise UserError(f"output directory {out} holds other files ({foreign[0]}, ...)")
     t0 = time.perf_counter()
     try:
-        r, s = _guard(run, rounds, seed=seed, strategies=_strategies(strategies), check=check)
+        r, s = _guard(run, rounds, seed=seed, strategies=_strategies(strategies), check=check,
+                      variant=variant)  # fmt: skip
     except SimulationError as exc:
         raise UserError(str(exc)) from None
     elapsed = time.perf_counter() - t0
