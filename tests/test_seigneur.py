@@ -11,7 +11,7 @@ import gs_reference as ref
 from gs_replay import check_round, toks
 from tichusim import seigneur_rules as sr
 from tichusim.seigneur import (
-    SeigneurOptions, play_with_log, seigneur_records, simulate_seigneur,
+    SeigneurOptions, play_with_log, seigneur_records, simulate_seigneur, transcript,
 )  # fmt: skip
 
 # the deck settings of §5: one deck (5-6 players), two decks (7-12), the Russian Option
@@ -204,3 +204,28 @@ def test_tichusim_simulate_dispatches_grand_seigneur():
     pd.testing.assert_frame_equal(s, s2)
     with pytest.raises(ValueError, match="players=5..12"):
         tichusim.simulate(1, variant="grand-seigneur")
+
+
+def test_command_line_show_and_simulate(tmp_path):
+    from click.testing import CliRunner
+
+    from tichusim.cli import main
+
+    run = CliRunner().invoke
+    out = run(main, ["show", "--variant", "grand-seigneur", "--players", "6", "--seed", "1",
+                     "--round", "2"])  # fmt: skip
+    assert out.exit_code == 0
+    assert out.output == transcript(1, 2, 0, players=6)  # --round I: game I's first round
+    out = run(main, ["simulate", "--variant", "grand-seigneur", "--players", "9", "--rounds",
+                     "300", "--strategies", "heuristic:bomb_cards=2", "--out", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert "heuristic:bomb_cards=2: mean rank" in out.output
+    seats = pd.read_parquet(tmp_path / "seats.parquet")
+    assert len(seats) == 300 * 9 and (seats.variant == "grand-seigneur").all()
+    for args, message in ((["show", "--variant", "grand-seigneur"], "needs --players"),
+                          (["simulate", "--players", "7"], "grand-seigneur only"),
+                          (["simulate", "--variant", "grand-seigneur", "--players", "7",
+                            "--strategies", "keep-combos"], "does not apply")):  # fmt: skip
+        out = run(main, args)
+        assert out.exit_code == 2 and message in out.output
+

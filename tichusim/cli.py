@@ -103,8 +103,17 @@ def legal(hand, top, wish, phoenix_on):
 
 
 VARIANT_HELP = ("the table: nanjing (4 players), tientsin (6: give 6 strategies or one), "
-                "wuwang (3 players and the Minister: give 3 or one)")
-_VARIANT = click.Choice(["nanjing", "tientsin", "wuwang"])
+                "wuwang (3 players and the Minister: give 3 or one), grand-seigneur (5-12 "
+                "players: --players)")
+_VARIANT = click.Choice(["nanjing", "tientsin", "wuwang", "grand-seigneur"])
+PLAYERS_HELP = "grand-seigneur: the number of players, 5..12 (RULES.md §5)"
+
+
+def _players(variant: str, players: int | None) -> None:
+    if variant == "grand-seigneur" and players is None:
+        raise UserError("--variant grand-seigneur needs --players (5..12)")
+    if variant != "grand-seigneur" and players is not None:
+        raise UserError(f"--players applies to grand-seigneur only ({variant} has a fixed table)")
 
 
 @main.command()
@@ -112,10 +121,18 @@ _VARIANT = click.Choice(["nanjing", "tientsin", "wuwang"])
 @click.option("--round", "round_", default=0, show_default=True, type=click.IntRange(0))
 @click.option("--strategies", default="random", show_default=True, help=STRATEGY_HELP)
 @click.option("--variant", default="nanjing", show_default=True, type=_VARIANT, help=VARIANT_HELP)
-def show(seed, round_, strategies, variant):
+@click.option("--players", type=click.IntRange(5, 12), default=None, help=PLAYERS_HELP)
+def show(seed, round_, strategies, variant, players):
     """Print one round move by move (a transcript)."""
     from .transcript import transcript
 
+    _players(variant, players)
+    if variant == "grand-seigneur":  # round I: the first round of game I, as `simulate` plays
+        from .seigneur import transcript as seigneur_transcript
+
+        click.echo(_guard(seigneur_transcript, seed, round_, 0, players=players,
+                          strategies=strategies), nl=False)  # fmt: skip
+        return
     click.echo(_guard(transcript, seed, round_, strategies=_strategies(strategies),
                       variant=variant), nl=False)  # fmt: skip
 
@@ -128,11 +145,17 @@ def show(seed, round_, strategies, variant):
               help="write rounds.parquet and seats.parquet into this directory")  # fmt: skip
 @click.option("--check/--no-check", default=False, help="verify RULES.md §7 after every action")
 @click.option("--variant", default="nanjing", show_default=True, type=_VARIANT, help=VARIANT_HELP)
-def simulate(rounds, seed, strategies, out, check, variant):
+@click.option("--players", type=click.IntRange(5, 12), default=None, help=PLAYERS_HELP)
+def simulate(rounds, seed, strategies, out, check, variant, players):
     """Play independent rounds and print a summary with 95% confidence intervals."""
     from .simulate import SimulationError
     from .simulate import simulate as run
     from .summary import summarize
+
+    _players(variant, players)
+    seigneur = variant == "grand-seigneur"
+    if seigneur:  # its strategies parse their own text ("heuristic:bomb_cards=2", "a,b,...")
+        from .seigneur_analysis import summarize_seigneur as summarize
 
     if out is not None and out.exists():
         if not out.is_dir():
@@ -142,8 +165,9 @@ def simulate(rounds, seed, strategies, out, check, variant):
             raise UserError(f"output directory {out} holds other files ({foreign[0]}, ...)")
     t0 = time.perf_counter()
     try:
-        r, s = _guard(run, rounds, seed=seed, strategies=_strategies(strategies), check=check,
-                      variant=variant)  # fmt: skip
+        r, s = _guard(run, rounds, seed=seed, check=check, variant=variant,
+                      strategies=strategies if seigneur else _strategies(strategies),
+                      **({"players": players} if seigneur else {}))  # fmt: skip
     except SimulationError as exc:
         raise UserError(str(exc)) from None
     elapsed = time.perf_counter() - t0

@@ -21,7 +21,7 @@ import pandas as pd
 
 from .stats import Estimate, mean_ci, wilson
 
-__all__ = ["reign_summary", "reigns", "transitions"]
+__all__ = ["reign_summary", "reigns", "summarize_seigneur", "transitions"]
 
 
 def transitions(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -73,3 +73,22 @@ def reign_summary(rounds: pd.DataFrame) -> dict[str, Estimate | float | int]:
         "reigns": len(done),
         "censored": int(table["censored"].sum()),
     }
+
+
+def summarize_seigneur(rounds: pd.DataFrame, seats: pd.DataFrame) -> str:
+    """A plain-text summary of Grand Seigneur tables (``tichusim simulate``): tricks and bombs
+    per round, and per strategy the mean finishing rank and how often it goes out first, each
+    with its 95% interval."""
+    n = len(rounds)
+    players = int(rounds["players"].iloc[0]) if n else 0
+    lines = [f"rounds: {n} ({players} players, deck: {rounds['deck'].iloc[0] if n else '-'})",
+             f"tricks per round: {mean_ci(rounds['tricks'])}",
+             f"bombs per round: {mean_ci(rounds['bombs'])}"]  # fmt: skip
+    for name, group in seats.groupby("strategy", observed=True):
+        first = int((group["rank_after"] == 1).sum())
+        lines.append(f"{name}: mean rank {mean_ci(group['rank_after'])}; "
+                     f"first out {wilson(first, len(group))}")  # fmt: skip
+    kept = rounds["kept_title"].dropna()
+    if len(kept):
+        lines.append(f"Grand Seigneur keeps the title: {wilson(int(kept.sum()), len(kept))}")
+    return "\n".join(lines)
