@@ -62,10 +62,16 @@ def assert_consistent(out: Path) -> int:
     return done
 
 
+def interruptible():
+    """Ctrl-C as at a terminal: a shell running the tests in the background starts them with
+    SIGINT ignored, and Python keeps an inherited SIG_IGN."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(cfg: Path, out: Path, workers: int, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "tichusim.cli", "run", str(cfg), "--out",
                              str(out), "--workers", str(workers), "--quiet"], env=ENV,
-                            **kw)  # fmt: skip
+                            preexec_fn=interruptible, **kw)  # fmt: skip
 
 
 def write_config(tmp_path: Path) -> Path:

@@ -153,9 +153,11 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     cfg.write_text('rounds = 200_000\nshard_size = 1000\nstrategies = "random"\n')
     out = tmp_path / "run"
     env = os.environ | {"PYTHONPATH": str(ROOT)}
+    # SIGINT as at a terminal (a background shell would start the run with SIGINT ignored)
     proc = subprocess.Popen([sys.executable, "-m", "tichusim.cli", "run", str(cfg), "--out",
                              str(out), "--workers", "2", "--quiet"], env=env,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
     _wait_for_shards(proc, out, at_least=1)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
