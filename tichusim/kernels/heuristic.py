@@ -89,30 +89,33 @@ def bomb_out_of_turn(params, pub, me, masks, codes, n):
 
 
 @njit(cache=True)
+def _partner_to_help(params, pub, seat, near):
+    """Whether a partner still holding cards called (Grand) Tichu or, with ``near``, holds
+    ``DOG_PARTNER_CARDS`` cards or fewer (the reasons to lead the Dog to them)."""
+    for q in range(seat & 1, pub.n_players, 2):  # the seats of our parity (no division)
+        if q != seat and pub.counts[q] > 0:
+            if pub.tichu[q] or pub.grand_tichu[q]:
+                return True
+            if near and pub.counts[q] <= params[DOG_PARTNER_CARDS]:
+                return True
+    return False
+
+
+@njit(cache=True)
 def choose(params, pub, me, moves_m, moves_c, n, can_pass):
     """Index of the play to make among the ``n`` legal plays, or -1 to pass."""
     if n == 0:
         return -1
     hand = me.hand
     seat = me.seat
-    np_ = pub.n_players
     for i in range(n):
         if moves_m[i] == hand:
             return i  # out at once
     base = plan_size(hand)
-    # partners still holding cards: one who called, one near going out (the Dog's reasons)
-    partner_called = False
-    partner_near = False
-    for q in range(seat & 1, np_, 2):  # the seats of our parity: our side (no division)
-        if q != seat and pub.counts[q] > 0:
-            if pub.tichu[q] or pub.grand_tichu[q]:
-                partner_called = True
-            if pub.counts[q] <= params[DOG_PARTNER_CARDS]:
-                partner_near = True
     top = pub.top_code
 
     if top == 0:
-        if hand & DOG and (base <= 2 or partner_called or partner_near):
+        if hand & DOG and (base <= 2 or _partner_to_help(params, pub, seat, True)):
             for i in range(n):
                 if (moves_c[i] >> 16) == DOG_LEAD:
                     return i
@@ -150,7 +153,7 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
         if best >= 0 and moves_m[best] == DRAGON:
             pts = 0  # a Dragon trick is given away (§2.12)
         margin += pts * params[POINT_WEIGHT]
-        if pub.tichu[ts] or pub.grand_tichu[ts] or partner_called:
+        if pub.tichu[ts] or pub.grand_tichu[ts] or _partner_to_help(params, pub, seat, False):
             margin += params[ATTACK_BONUS]
         if pub.counts[ts] <= params[BOMB_THREAT]:
             margin += 1.0

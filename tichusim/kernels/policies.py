@@ -130,6 +130,14 @@ def random_card(me, cards):
 # ---- partners (the sides alternate around the table in every variant) ----
 
 
+@njit(cache=True, inline="always")
+def _at(seat, d, n):
+    """The seat ``d`` places after ``seat`` (0 <= d < n), without a division: the number of
+    seats is only known at run time, and a modulo by it costs more than these policies."""
+    q = seat + d
+    return q - n if q >= n else q
+
+
 @njit(cache=True)
 def called(pub, seat):
     return pub.tichu[seat] != 0 or pub.grand_tichu[seat] != 0
@@ -152,7 +160,7 @@ def support_partner(pub, seat, candidates):
     n = pub.n_players
     best = -1
     for d in range(2, n, 2):
-        q = (seat + d) % n
+        q = _at(seat, d, n)
         if not candidates >> q & 1:
             continue
         if best < 0:
@@ -235,7 +243,7 @@ def _receivers(pub, seat, offsets):
     seats = 0
     for d in range(1, n):
         if offsets >> d & 1:
-            seats |= 1 << ((seat + d) % n)
+            seats |= 1 << _at(seat, d, n)
     return seats
 
 
@@ -259,7 +267,8 @@ def _partner_gifts(pub, me, offsets, policy, loose, out):
         else:
             keep = loose & rest & ~DOG
             gift = highest_card(keep) if keep != ZERO else _best_card(rest)
-        out[(q - me.seat) % n - 1] = gift
+        d = q - me.seat  # q is d places after the seat
+        out[(d + n if d < 0 else d) - 1] = gift
         gifts |= gift
     return gifts
 
@@ -496,7 +505,7 @@ def wish(params, pub, me):
         offsets = pass_offsets(pub.variant, me.seat)
         for d in range(1, n, 2):
             if offsets >> d & 1:
-                c = me.given[(me.seat + d) % n] & NORMAL
+                c = me.given[_at(me.seat, d, n)] & NORMAL
                 return 0 if c == ZERO else lowest_bit_index(c) & 15
         return 0
     if policy == WISH_HIGHEST_MISSING:
@@ -513,26 +522,26 @@ def dragon(params, pub, me):
     opposite)."""
     n = pub.n_players
     seat = me.seat
-    left = (seat + 1) % n
+    left = _at(seat, 1, n)
     policy = _policy(params, P_DRAGON)
     if policy == DRAGON_RANDOM:
         me.rng, j = rand_below(me.rng, n // 2)
-        return (seat + 1 + 2 * j) % n
+        return _at(seat, 1 + 2 * j, n)
     if policy == DRAGON_MORE_CARDS:
         # the opponent furthest from going out: their points may still change hands (§2.13);
         # ties to the first in turn order
         best = left
         for d in range(3, n, 2):
-            q = (seat + d) % n
+            q = _at(seat, d, n)
             if pub.counts[q] > pub.counts[best]:
                 best = q
         return best
     if policy == DRAGON_NEXT:
         for d in range(1, n, 2):
-            q = (seat + d) % n
+            q = _at(seat, d, n)
             if pub.counts[q] > 0:
                 return q
-        return (seat + n - 1) % n
+        return _at(seat, n - 1, n)
     return left
 
 
@@ -543,7 +552,7 @@ def dog_target(params, pub, me):
     seat = me.seat
     holders = 0
     for d in range(2, n, 2):
-        q = (seat + d) % n
+        q = _at(seat, d, n)
         if pub.counts[q] > 0:
             holders |= 1 << q
     policy = _policy(params, P_DOG)
@@ -555,14 +564,14 @@ def dog_target(params, pub, me):
     if policy == DOG_FEWER_CARDS:
         best = -1
         for d in range(2, n, 2):
-            q = (seat + d) % n
+            q = _at(seat, d, n)
             if holders >> q & 1 and (best < 0 or pub.counts[q] < pub.counts[best]):
                 best = q
         return best
     if policy == DOG_SUPPORT_CALL:
         return support_partner(pub, seat, holders)
     for d in range(2, n, 2):  # DOG_NEXT: the first partner in turn order
-        q = (seat + d) % n
+        q = _at(seat, d, n)
         if holders >> q & 1:
             return q
     return -1
