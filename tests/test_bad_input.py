@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from tichusim.cards import parse, parse_pattern
 from tichusim.cli import _strategies, main
 from tichusim.config import RunConfig
+from tichusim.simulate import VARIANTS
 from tichusim.specs import parse_strategy_list
 from tichusim.strategies import DECISIONS, PARAMS, POLICIES, STRATEGIES, resolve
 
@@ -127,7 +128,8 @@ def bad_configs(draw):
     """``(config, key the error must name)``: a valid config with one thing wrong."""
     data = dict(VALID)
     kind = draw(st.sampled_from(["unknown", "misspelt", "type", "negative", "huge", "strategy",
-                                 "policy", "param", "range", "variant", "mode", "dask"]))
+                                 "policy", "param", "range", "variant", "mode", "dask",
+                                 "players", "options", "table"]))  # fmt: skip
     if kind == "unknown":
         key = draw(identifier.filter(lambda k: k not in KEYS))
         data[key] = draw(anything)
@@ -173,7 +175,64 @@ def bad_configs(draw):
         data["strategies"] = {"base": "heuristic", "params": {name: value}}
     elif kind == "variant":
         key = "variant"
-        data["variant"] = draw(st.text(max_size=12).filter(lambda v: v != "nanjing"))
+        data["variant"] = draw(st.text(max_size=12).filter(lambda v: v not in VARIANTS))
+    elif kind == "players":  # RULES.md §5: 5 to 12, and only Grand Seigneur has a choice
+        key = "players"
+        variant = draw(st.sampled_from(VARIANTS))
+        data["variant"] = variant
+        if variant == "grand-seigneur":
+            bad = st.one_of(st.integers(-(2**40), 4), st.integers(13, 2**40), not_int, st.none())
+        else:
+            bad = st.integers(1, 20)
+        players = draw(bad)
+        if players is not None:
+            data["players"] = players
+    elif kind == "options":
+        key = "options"
+        variant = draw(st.sampled_from(VARIANTS))
+        data["variant"] = variant
+        if variant == "grand-seigneur":
+            data["players"] = draw(st.integers(5, 12))
+        if variant in ("wuwang", "grand-seigneur") and draw(st.booleans()):
+            data |= {"mode": "games", "games": data.pop("rounds")}
+        games = data.get("mode") == "games"
+        known = {"wuwang": ["rotating_king", "game_rounds"],
+                 "grand-seigneur": ["decks", "russian_deck", "distinct_triples",
+                                    "russian_seating", "game_rounds"]}.get(variant, [])  # fmt: skip
+        choices = [st.fixed_dictionaries({draw(identifier.filter(lambda k: k not in known)):
+                                          scalars})]  # fmt: skip
+        if known:
+            name = draw(st.sampled_from(known))
+            if name == "game_rounds":
+                value = st.one_of(st.integers(-(2**40), 0), not_int, st.integers(2**16, 2**40))
+                if variant == "wuwang":
+                    value = st.one_of(value, st.integers(1, 200).filter(lambda v: v % 3))
+                if not games:  # a game's length means nothing for independent rounds
+                    value = st.integers(1, 9)
+            elif name == "rotating_king" and not games:
+                value = st.booleans()
+            elif name == "decks":
+                value = st.one_of(st.integers().filter(lambda v: v not in (1, 2)), st.text(max_size=3))
+            else:
+                value = anything.filter(lambda v: not isinstance(v, bool))
+            choices.append(st.fixed_dictionaries({name: value}))
+        other = not_int.filter(lambda v: v != "russian" and not (isinstance(v, dict)
+                                                                and set(v) <= set(known)))
+        data["options"] = draw(st.one_of(*choices, other))
+    elif kind == "table":  # strategies that do not fit the variant's table
+        key = "strategies"
+        variant = draw(st.sampled_from(VARIANTS))
+        data["variant"] = variant
+        seats = {"nanjing": 4, "tientsin": 6, "wuwang": 3, "grand-seigneur": 7}[variant]
+        if variant == "grand-seigneur":
+            data["players"] = 7
+        wrong = draw(st.integers(2, 13).filter(lambda n: n != seats))
+        tichu_only = {"base": "heuristic", draw(st.sampled_from(["tichu", "pass", "dragon"])):
+                      "random"}  # fmt: skip
+        refused = {"base": "heuristic", "pass": draw(st.sampled_from(["odd-even", "dog-opponent"]))}
+        data["strategies"] = draw(st.sampled_from(
+            [["random"] * wrong] + ([tichu_only, "keep-combos"] if variant == "grand-seigneur"
+                                    else [refused] if variant == "tientsin" else [])))  # fmt: skip
     elif kind == "mode":
         key = draw(st.sampled_from(["games", "target"]))  # the other mode's settings
         data[key] = 10

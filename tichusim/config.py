@@ -14,18 +14,21 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator,
+)  # fmt: skip
 
-from .strategies import Strategy, resolve
+from .simulate import SEIGNEUR, variant_info, variant_options
+from .strategies import resolve
 
 __all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]
 
-SEATS = 4
-RUN_VARIANTS = ("nanjing",)  # 4-seat tables; the others need their own seat count here
 DEFAULT_SHARD = {"rounds": 50_000, "games": 200}  # about one to a few seconds of work per core
 MAX_SHARD = {"rounds": 1_000_000, "games": 5_000}  # keeps a shard's memory well under 1 GiB
 MAX_SHARDS = 100_000  # the manifest lists every shard and is rewritten after each one
-DATA_KEYS = ("variant", "mode", "rounds", "games", "target", "seed", "strategies", "shard_size")
+DATA_KEYS = ("variant", "players", "options", "mode", "rounds", "games", "target", "seed",
+             "strategies", "shard_size")  # fmt: skip
+GAME_OPTIONS = ("rotating_king", "game_rounds")  # they shape games, not independent rounds
 
 PositiveInt = Annotated[int, Field(gt=0)]
 
@@ -58,14 +61,21 @@ class DaskConfig(_Strict):
 
 class RunConfig(_Strict):
     """One batch run. Fields in ``DATA_KEYS`` decide the data (and the run's hash); ``out``,
-    ``check`` and ``dask`` only decide where and how it runs."""
+    ``check`` and ``dask`` only decide where and how it runs.
+
+    ``variant`` is any table of ``tichusim.simulate.VARIANTS``; ``players`` (5..12) only for
+    Grand Seigneur; ``options`` the variant's switches (``Variant.options``), saved with every
+    default filled in. Fields are validated in order, so the later ones can depend on the
+    earlier (strategies on the variant and the players)."""
 
     variant: str = "nanjing"
+    players: Annotated[int, Field(ge=5, le=12)] | None = Field(None, validate_default=True)
     mode: Literal["rounds", "games"] = "rounds"
     rounds: PositiveInt | None = None
     games: PositiveInt | None = None
     target: PositiveInt = 1000
     seed: Annotated[int, Field(ge=0, lt=2**64)] = 0
+    options: dict[str, Any] | None = Field(None, validate_default=True)
     strategies: Any
     shard_size: PositiveInt | None = None
     out: str | None = None
@@ -75,14 +85,39 @@ class RunConfig(_Strict):
     @field_validator("variant")
     @classmethod
     def _variant(cls, value):
-        from .simulate import VARIANTS
-
-        if value not in VARIANTS:
-            raise ValueError(f"unknown variant {value!r} (available: {', '.join(VARIANTS)})")
-        if value not in RUN_VARIANTS:  # the tables and seat checks here are for 4 seats
-            raise ValueError(f"variant {value!r} is not supported by batch runs yet "
-                             f"(supported: {', '.join(RUN_VARIANTS)})")  # fmt: skip
+        variant_info(value)
         return value
+
+    @field_validator("players")
+    @classmethod
+    def _players(cls, value, info: ValidationInfo):
+        variant = info.data.get("variant")
+        if variant == SEIGNEUR and value is None:
+            raise ValueError("missing: grand-seigneur is played by 5 to 12 players (RULES.md §5)")
+        if variant not in (None, SEIGNEUR) and value is not None:
+            raise ValueError(f"only for grand-seigneur ({variant} has a fixed table)")
+        return value
+
+    @field_validator("options", mode="before")
+    @classmethod
+    def _options(cls, value, info: ValidationInfo):
+        """Checked by ``variant_options`` and saved complete; options that shape games are
+        refused (and left out) in rounds mode."""
+        variant, mode = info.data.get("variant"), info.data.get("mode")
+        if variant is None or mode is None:
+            return value  # their own error is reported
+        if mode == "rounds":
+            for key in GAME_OPTIONS:
+                if isinstance(value, dict) and key in value:
+                    raise ValueError(f"{key}: only with mode = \"games\" (independent rounds "
+                                     "are each a game's first)")  # fmt: skip
+        values = variant_options(variant, value)
+        if variant == SEIGNEUR and values["decks"] is None:  # the default, written out (§5)
+            players = info.data.get("players") or 0
+            values["decks"] = 2 if values["russian_deck"] or players > 6 else 1
+        if mode == "rounds":
+            values = {k: v for k, v in values.items() if k not in GAME_OPTIONS}
+        return values or None
 
     @field_validator("out", mode="before")
     @classmethod
@@ -94,17 +129,22 @@ class RunConfig(_Strict):
 
     @field_validator("strategies", mode="before")
     @classmethod
-    def _strategies(cls, value):
-        """Expand to one spec per seat (``Strategy`` objects become their tables) and check
-        each with ``resolve``, naming the seat that fails."""
-        if isinstance(value, (str, dict, Strategy)):
-            value = [value] * SEATS
-        if not isinstance(value, (list, tuple)) or len(value) != SEATS:
-            raise ValueError(f"give one strategy or a list of {SEATS}, one per seat")
-        specs = [s.to_dict() if isinstance(s, Strategy) else s for s in value]
+    def _strategies(cls, value, info: ValidationInfo):
+        """Expand to one spec per player (strategy objects become their tables) and check
+        each as the variant's strategies are checked, naming the player that fails."""
+        variant = info.data.get("variant")
+        if variant is None or (variant == SEIGNEUR and info.data.get("players") is None):
+            return value  # their own error is reported
+        players, check = _strategy_check(variant, info.data.get("players"))
+        if isinstance(value, (str, dict)) or hasattr(value, "param_row"):
+            value = [value] * players
+        if not isinstance(value, (list, tuple)) or len(value) != players:
+            raise ValueError(f"give one strategy or a list of {players}, one per "
+                             f"{'seat' if variant == 'nanjing' else 'player'} ({variant})")
+        specs = [s.to_dict() if hasattr(s, "to_dict") else s for s in value]
         for seat, spec in enumerate(specs):
             try:
-                resolve(spec, 1)
+                check(spec)
             except ValueError as exc:
                 raise _SeatError(seat, str(exc)) from None
         return specs
@@ -118,6 +158,9 @@ class RunConfig(_Strict):
             raise ConfigError(mine, f"missing (mode = \"{mine}\" needs the number of {mine})")
         if self.mode == "rounds" and "target" in self.model_fields_set:
             raise ConfigError("target", "only with mode = \"games\"")
+        if "target" in self.model_fields_set and not variant_info(self.variant).team_game:
+            raise ConfigError("target", f"a {self.variant} game lasts options.game_rounds "
+                              "rounds, not to a target score")  # fmt: skip
         if self.shard_size is not None and self.shard_size > MAX_SHARD[self.mode]:
             raise ConfigError("shard_size", f"at most {MAX_SHARD[self.mode]:,} {self.mode} per "
                               "shard (memory)")  # fmt: skip
@@ -148,8 +191,14 @@ class RunConfig(_Strict):
         first = index * self.shard
         return first, min(self.shard, self.count - first)
 
-    def resolved(self) -> list[Strategy]:
-        return resolve(self.strategies, SEATS)
+    def resolved(self) -> list:
+        """Each player's strategy object (``Strategy``; Grand Seigneur ``SeigneurStrategy``)."""
+        players, _ = _strategy_check(self.variant, self.players)
+        if self.variant == SEIGNEUR:
+            from .seigneur_strategies import resolve as resolve_seigneur
+
+            return resolve_seigneur(self.strategies, players)
+        return resolve(self.strategies, players, variant=self.variant)
 
     def data_dict(self) -> dict:
         """What decides the data: hashed, and compared when a run is resumed."""
@@ -163,7 +212,7 @@ class RunConfig(_Strict):
     def to_json(self) -> dict:
         """The resolved config as saved in a run directory (reloads with ``model_validate``)."""
         d = self.model_dump(exclude_none=True) | {"shard_size": self.shard}
-        if self.mode == "rounds":
+        if self.mode == "rounds" or not variant_info(self.variant).team_game:
             del d["target"]
         return d
 
@@ -177,10 +226,23 @@ class RunConfig(_Strict):
             if mode in changes and data.get("mode", "rounds") != mode:
                 for key in ("rounds", "games", "target", "shard_size"):  # the other mode's
                     data.pop(key, None)
+                if mode == "rounds" and data.get("options"):
+                    data["options"] = {k: v for k, v in data["options"].items()
+                                       if k not in GAME_OPTIONS}  # fmt: skip
                 data["mode"] = mode
         if "dask" in changes:
             changes["dask"] = {"address": changes["dask"]}
         return validate(data | changes)
+
+
+def _strategy_check(variant: str, players: int | None):
+    """``(players, check)``: how many strategies the variant takes and the function that
+    checks one spec (raising ``ValueError``)."""
+    if variant == SEIGNEUR:
+        from .seigneur_strategies import resolve as resolve_seigneur
+
+        return players, lambda spec: resolve_seigneur(spec, 1)
+    return variant_info(variant).players, lambda spec: resolve(spec, 1, variant=variant)
 
 
 class _SeatError(ValueError):

@@ -28,7 +28,8 @@ CONFIG = "config.json"
 MANIFEST = "manifest.json"
 TABLES = ("rounds", "seats")
 _PACKAGE = Path(__file__).parent
-_DATA_SOURCES = ("kernels/*.py", "strategies.py", "simulate.py", "dataset.py")
+_DATA_SOURCES = ("kernels/*.py", "strategies.py", "simulate.py", "dataset.py", "seigneur.py",
+                 "seigneur_strategies.py")  # fmt: skip
 
 
 class RunDirError(ValueError):
@@ -87,6 +88,7 @@ class Manifest:
             "code": code_digest(),
             "run_id": config.hash[:16],
             "config_hash": config.hash,
+            "variant": config.variant,
             "mode": config.mode,
             "seed": config.seed,
             "count": config.count,

@@ -83,24 +83,17 @@ def play_shard(task: ShardTask) -> ShardResult:
     """Simulate one shard and encode its two tables (a pure function of ``task``)."""
     import numba
 
-    from .simulate import game_records, round_records
+    from .simulate import records
 
     if task.threads:
         numba.set_num_threads(task.threads)
     config = validate(task.config)
     t0 = time.perf_counter()
-    common = {"seed": config.seed, "strategies": config.strategies,
-              "variant": config.variant, "check": config.check}  # fmt: skip
-    if config.mode == "rounds":
-        rec = round_records(task.count, first_round=task.first, **common)
-    else:
-        rec = game_records(task.count, first_game=task.first, target=config.target, **common)
+    rec = records(config.variant, task.count, games=config.mode == "games", first=task.first,
+                  seed=config.seed, strategies=config.strategies, players=config.players,
+                  options=config.options, target=config.target, check=config.check)  # fmt: skip
     t1 = time.perf_counter()
-    rounds, seats = dataset.tables(
-        rec.rounds, rec.seats, [s.name for s in rec.strategies], run_id=task.run_id,
-        variant=config.variant, shard=task.index, game=rec.game,
-        round_in_game=rec.round_in_game, target=config.target,
-    )  # fmt: skip
+    rounds, seats = dataset.tables(rec, run_id=task.run_id, shard=task.index)
     encoded = dataset.encode(rounds), dataset.encode(seats)
     t2 = time.perf_counter()
     return ShardResult(

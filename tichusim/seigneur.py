@@ -1,16 +1,17 @@
 """Grand Seigneur from Python (RULES.md §5, 5 to 12 players): simulate games, read transcripts.
 
 ``simulate_seigneur`` validates, resolves strategies, calls the parallel kernel
-(``kernels.gs_batch``) and returns two pandas DataFrames:
+(``kernels.gs_batch``) and returns two pandas DataFrames, the tables of ``tichusim.dataset``
+(a batch run writes the same as Parquet):
 
-* ``rounds``, one row per round: ``game``, ``round_in_game``, ``round`` (the round key),
-  ``variant`` ("grand-seigneur"), ``players``, ``deck`` ("one", "two", "russian"), ``dealer``,
+* ``rounds``, one row per round: ``variant`` ("grand-seigneur"), ``round`` (the round key),
+  ``game``, ``round_in_game``, ``players``, ``deck`` ("one", "two", "russian"), ``dealer``,
   ``leader`` (who led the first trick), ``tricks``, ``bombs``, ``wish`` (0 none, -1 the Mah
   Jong unplayed), ``grand_seigneur`` (the first out: rank 1 next round), ``last``,
   ``kept_title`` (the Grand Seigneur of the previous round is first again; missing in a
   game's first round), ``leftover_a``/``leftover_b`` (cards out of play, Russian Option);
-* ``seats``, one row per player per round: ``game``, ``round_in_game``, ``round``,
-  ``variant``, ``player``, ``seat`` (chair in turn order, 0 = the Grand Seigneur's from round 2
+* ``seats``, one row per player per round: ``variant``, ``round``, ``game``,
+  ``round_in_game``, ``player``, ``seat`` (chair in turn order, 0 = the Grand Seigneur's from round 2
   on), ``strategy``, ``rank_before`` (missing in a game's first round), ``rank_after``
   (finishing order 1..n), ``cards`` dealt, ``dealt_a``/``dealt_b``, and the exchange's
   ``gave_a``/``gave_b``, ``got_a``/``got_b``.
@@ -35,12 +36,12 @@ from .kernels import gs_cards as gc
 from .kernels import gs_engine as E
 from .rules import Combo
 from .seigneur_strategies import SeigneurStrategy, resolve
-from .simulate import SimulationError
+from .simulate import SEIGNEUR as VARIANT
+from .simulate import SimulationError, frames
 
 __all__ = ["VARIANT", "SeigneurOptions", "SeigneurRecords", "play_with_log", "seigneur_records",
            "simulate_seigneur", "transcript"]  # fmt: skip
 
-VARIANT = "grand-seigneur"
 DECK_NAMES = ("one", "two", "russian")
 
 
@@ -128,6 +129,10 @@ class SeigneurRecords(NamedTuple):
     seats: np.ndarray
     setup: _Setup
 
+    @property
+    def variant(self) -> str:
+        return VARIANT
+
 
 def _chunks(n: int) -> int:
     return max(1, min(n, numba.get_num_threads() * 8))
@@ -166,44 +171,6 @@ def seigneur_records(n: int, *, players: int, seed: int = 0, strategies="random"
     return SeigneurRecords(np.concatenate(parts_r), np.concatenate(parts_s), setup)
 
 
-def frames(rec: SeigneurRecords) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The two DataFrames of ``simulate_seigneur`` from records."""
-    r, s, setup = rec
-    n = len(r)
-    k = setup.players
-    variant = pd.Categorical([VARIANT] * n)
-    gs_before = np.full(n, -1)
-    if n:
-        flat_before = s["rank_before"]
-        has_gs = (flat_before == 1).any(axis=1)
-        gs_before[has_gs] = np.argmax(flat_before == 1, axis=1)[has_gs]
-    kept = pd.array(np.where(gs_before >= 0, gs_before == r["first_out"], False), dtype="boolean")
-    kept[gs_before < 0] = pd.NA
-    rounds = pd.DataFrame({
-        "game": r["game"], "round_in_game": r["round_in_game"], "round": r["round"],
-        "variant": variant, "players": np.full(n, k),
-        "deck": pd.Categorical([DECK_NAMES[setup.deck]] * n, categories=DECK_NAMES),
-        "dealer": r["dealer"], "leader": r["leader"], "tricks": r["tricks"], "bombs": r["bombs"],
-        "wish": r["wish"], "grand_seigneur": r["first_out"], "last": r["last"],
-        "kept_title": kept, "leftover_a": r["leftover_a"], "leftover_b": r["leftover_b"],
-    })  # fmt: skip
-    flat = s.reshape(n * k)
-    player = np.tile(np.arange(k), n)
-    before = pd.array(flat["rank_before"], dtype="Int64")
-    before[flat["rank_before"] == 0] = pd.NA
-    seats = pd.DataFrame({
-        "game": np.repeat(r["game"], k), "round_in_game": np.repeat(r["round_in_game"], k),
-        "round": np.repeat(r["round"], k), "variant": pd.Categorical([VARIANT] * (n * k)),
-        "player": player, "seat": flat["seat"],
-        "strategy": pd.Categorical([setup.strategies[i].name for i in player]),
-        "rank_before": before, "rank_after": flat["rank_after"], "cards": flat["cards"],
-        "dealt_a": flat["dealt_a"], "dealt_b": flat["dealt_b"],
-        "gave_a": flat["gave_a"], "gave_b": flat["gave_b"],
-        "got_a": flat["got_a"], "got_b": flat["got_b"],
-    })  # fmt: skip
-    return rounds, seats
-
-
 def simulate_seigneur(n: int, *, players: int, seed: int = 0, strategies="random", decks=None,
                       rounds_per_game: int = 1, options=None, first_game: int = 0,
                       check: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
@@ -222,7 +189,7 @@ def simulate_seigneur(n: int, *, players: int, seed: int = 0, strategies="random
     rec = seigneur_records(n, players=players, seed=seed, strategies=strategies, decks=decks,
                            rounds_per_game=rounds_per_game, options=options,
                            first_game=first_game, check=check)  # fmt: skip
-    return frames(rec)
+    return frames(rec)  # the tables of tichusim.dataset, as for every variant
 
 
 def play_with_log(seed: int = 0, game: int = 0, round: int = 0, *, players: int = 7,

@@ -1,13 +1,15 @@
 """``simulate`` and ``simulate_games``: the Python entry points that notebooks and runners call.
 
 They validate, resolve strategies, allocate the record arrays, call the parallel kernels and
-return two pandas DataFrames: ``rounds`` (one row per round) and ``seats`` (one per seat per
-round). Card sets are ``uint64`` masks in the layout of ``tichusim.cards``.
+return two pandas DataFrames, ``rounds`` (one row per round) and ``seats`` (one per seat per
+round): the tables a batch run writes as Parquet (``tichusim.dataset``; columns in
+docs/schema.md). Card sets are ``uint64`` masks in the layout of ``tichusim.cards``.
 
 Variants (``VARIANTS``): ``"nanjing"`` (RULES.md §2, 4 seats, the default), ``"tientsin"``
-(§3, 6 seats, teams {0, 2, 4} and {1, 3, 5}) and ``"wuwang"`` (§4, three players 0..2 and the
+(§3, 6 seats, teams {0, 2, 4} and {1, 3, 5}), ``"wuwang"`` (§4, three players 0..2 and the
 Minister, seat 3 in the tables; team 0 is the King's side that round, team 1 the two
-opponents). A variant's rules switches come as ``options`` (``Variant.options``).
+opponents) and ``"grand-seigneur"`` (§5, 5 to 12 players, its own engine:
+``tichusim.seigneur``). A variant's switches come as ``options`` (``Variant.options``).
 """
 
 from __future__ import annotations
@@ -19,28 +21,37 @@ import numpy as np
 import numba
 import pandas as pd
 
+from . import dataset
 from .kernels import batch
 from .kernels import variants as V
 from .kernels.engine import ERRORS, ROUND, SEAT
 from .strategies import Strategy, resolve
 
 __all__ = [
-    "Records", "SimulationError", "VARIANTS", "Variant", "game_records", "round_records",
-    "simulate", "simulate_games", "variant_info",
+    "Records", "SEIGNEUR", "SimulationError", "VARIANTS", "Variant", "frames", "game_records",
+    "records", "round_records", "simulate", "simulate_games", "variant_info", "variant_options",
 ]  # fmt: skip
+
+SEIGNEUR = "grand-seigneur"
 
 
 @dataclass(frozen=True)
 class Variant:
-    """A table the engine plays: its kernel id, how many players bring a strategy, how many
-    rows each round has in the seats table, and its options (name -> default)."""
+    """A table: its kernel id (-1: Grand Seigneur's own engine), how many players bring a
+    strategy and how many rows each round has in the seats table (``None``: the ``players``
+    argument, Grand Seigneur), and its options (name -> default)."""
 
     name: str
     code: int
-    players: int
-    seats: int
+    players: int | None
+    seats: int | None
     options: dict = field(default_factory=dict)
     rules: str = ""
+
+    @property
+    def team_game(self) -> bool:
+        """Played to a target score by two teams (§2.15): Nanjing and Tientsin."""
+        return self.code in (V.NANJING, V.TIENTSIN)
 
 
 _VARIANTS = {
@@ -50,8 +61,15 @@ _VARIANTS = {
     # of §4, the King role passing to the next player each round instead of the first out
     "wuwang": Variant("wuwang", V.WUWANG, 3, 4, {"rotating_king": False, "game_rounds": 9},
                       rules="RULES.md §4"),
+    # decks: 1 or 2 (None: one for 5-6 players, two for 7-12); the three Options of §5 (the
+    # Russian edition; tichusim.seigneur.SeigneurOptions); game_rounds: a game's length, which
+    # §5 leaves open (ranks, and so the exchange and the seating, carry over within a game)
+    SEIGNEUR: Variant(SEIGNEUR, -1, None, None,
+                      {"decks": None, "russian_deck": False, "distinct_triples": False,
+                       "russian_seating": False, "game_rounds": 10}, rules="RULES.md §5"),
 }  # fmt: skip
 VARIANTS = tuple(_VARIANTS)
+SEIGNEUR_RULES = ("russian_deck", "distinct_triples", "russian_seating")  # SeigneurOptions
 
 
 def variant_info(variant: str) -> Variant:
@@ -60,25 +78,47 @@ def variant_info(variant: str) -> Variant:
     return _VARIANTS[variant]
 
 
+def _game_rounds(variant: str, value) -> int:
+    from .kernels.gs_batch import GAME_KEY_STRIDE
+
+    wuwang = variant == "wuwang"
+    if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0
+            or (wuwang and value % 3)):  # fmt: skip
+        what = ("a positive multiple of 3 (RULES.md §4: each player is King as often)" if wuwang
+                else "a positive whole number")  # fmt: skip
+        raise ValueError(f"{variant} option game_rounds: expected {what}, got {value!r}")
+    # Wu Wang games fill the team engine's game buffers; a round key holds 16 bits of round
+    longest = batch.MAX_GAME_ROUNDS if wuwang else GAME_KEY_STRIDE - 1
+    if value > longest:
+        raise ValueError(f"{variant} option game_rounds: at most {longest}, got {value}")
+    return int(value)
+
+
 def variant_options(variant: str, options) -> dict:
-    """The variant's options with ``options`` (a mapping, or None) applied and checked."""
+    """The variant's options with ``options`` (a mapping, or None; Grand Seigneur also takes
+    ``"russian"``, its three Options at once) applied and checked."""
     info = variant_info(variant)
     values = dict(info.options)
     if options is None:
         return values
+    if variant == SEIGNEUR and options == "russian":
+        options = dict.fromkeys(SEIGNEUR_RULES, True)
     if not isinstance(options, dict):
         raise ValueError(f"options: expected a table of name = value, got {options!r}")
     for key, value in options.items():
         if key not in info.options:
             known = ", ".join(info.options) or "none"
             raise ValueError(f"{variant} option {key!r}: unknown (known: {known})")
-        if key == "rotating_king" and not isinstance(value, bool):
-            raise ValueError(f"{variant} option rotating_king: expected true or false, got {value!r}")
-        if key == "game_rounds" and (isinstance(value, bool) or not isinstance(value, int)
-                                     or value <= 0 or value % 3):  # fmt: skip
-            raise ValueError(f"{variant} option game_rounds: expected a positive multiple of 3 "
-                             f"(RULES.md §4), got {value!r}")  # fmt: skip
+        if isinstance(info.options[key], bool) and not isinstance(value, bool):
+            raise ValueError(f"{variant} option {key}: expected true or false, got {value!r}")
+        if key == "game_rounds":
+            value = _game_rounds(variant, value)
+        if key == "decks" and value is not None and (isinstance(value, bool) or value not in (1, 2)):
+            raise ValueError(f"{variant} option decks: expected 1 or 2 (RULES.md §5), got {value!r}")
         values[key] = value
+    if variant == SEIGNEUR and values["russian_deck"] and values["decks"] == 1:
+        raise ValueError("grand-seigneur options: the Russian deck (108 cards) is two sets of "
+                         "ranked cards; decks = 1 contradicts it")  # fmt: skip
     return values
 
 
@@ -96,6 +136,8 @@ def _count(value, what: str) -> int:
 def _prepare(strategies, variant: str, seed):
     """``(seed, strategies, params)``: one strategy and one parameter row per player."""
     info = variant_info(variant)
+    if info.code < 0:
+        raise ValueError(f"{variant}: played by tichusim.seigneur (or records(), simulate())")
     seed = _count(seed, "seed")
     if seed >= 2**64:
         raise ValueError("seed must be below 2**64")
@@ -137,98 +179,10 @@ def _wuwang_players(rounds: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, 
     return rounds, seats
 
 
-def _seat_numbers(info: Variant, rounds: np.ndarray):
-    """Per seat row: the seat number and its team (Wu Wang: 0 the King's side, 1 opponents)."""
-    n = len(rounds)
-    seat = np.tile(np.arange(info.seats), n)
-    if info.code != V.WUWANG:
-        return seat, seat % 2
-    king = np.repeat(rounds["king"], info.seats)
-    return seat, np.where((seat == king) | (seat == 3), 0, 1)
-
-
-def _frames(rounds: np.ndarray, seats: np.ndarray, strategies: list[Strategy],
-            variant: str = "nanjing"):  # fmt: skip
-    info = variant_info(variant)
-    n = len(rounds)
-    k = info.seats
-    cat = pd.Categorical([variant] * n, categories=VARIANTS)
-    victory = "triple_victory" if info.code == V.TIENTSIN else "double_victory"
-    r = pd.DataFrame(
-        {
-            "variant": cat,
-            "round": rounds["round"],
-            "first_drawer": rounds["first_drawer"],
-            victory: rounds["double_victory"],
-            "card_points_team0": rounds["card_points"][:, 0],
-            "card_points_team1": rounds["card_points"][:, 1],
-            "score_team0": rounds["score"][:, 0],
-            "score_team1": rounds["score"][:, 1],
-            "tricks": rounds["tricks"],
-            "bombs": rounds["bombs"],
-            "wish": rounds["wish"],
-            "dragon_to": rounds["dragon_to"],
-            "first_out": rounds["first_out"],
-        }
-    )
-    flat = seats.reshape(n * k)
-    seat, team = _seat_numbers(info, rounds)
-    first_out = np.repeat(rounds["first_out"], k)
-    called = flat["grand_tichu"] | flat["tichu"]
-    if info.code == V.WUWANG:
-        # §4: per player scores; the Minister's column is the King's side's total
-        r.insert(2, "king", rounds["king"])
-        score = rounds["score"][np.arange(n)[:, None], team.reshape(n, k)]
-        for j, name in enumerate(("score_player0", "score_player1", "score_player2",
-                                  "score_minister")):  # fmt: skip
-            r[name] = score[:, j]
-        king = np.repeat(rounds["king"], k)
-        role = np.where(seat == 3, "minister", np.where(seat == king, "king", "opponent"))
-        names = [strategies[int(q)].name for q in np.where(seat == 3, king, seat)]
-        sides = ("left", "partner", "right")
-    else:
-        role = None
-        names = [strategies[i].name for i in seat]
-        sides = ("left", "partner", "right") if info.code == V.NANJING else None
-    columns = {
-        "variant": pd.Categorical([variant] * (n * k), categories=VARIANTS),
-        "round": np.repeat(rounds["round"], k),
-        "seat": seat,
-        "team": team,
-    }
-    if role is not None:
-        columns["role"] = pd.Categorical(role, categories=["king", "opponent", "minister"])
-    columns |= {
-        "strategy": pd.Categorical(names),
-        "hand8": flat["hand8"],
-        "hand14": flat["hand14"],
-        "hand_passed": flat["hand_passed"],
-    }
-    if sides is not None:
-        for j, side in enumerate(sides):
-            columns[f"given_{side}"] = flat["given"][:, j]
-        for j, side in enumerate(sides):
-            columns[f"received_{side}"] = flat["received"][:, j]
-    else:  # Tientsin: to and from the partners two and four places on (§3)
-        for j, side in ((1, "partner1"), (3, "partner2")):
-            columns[f"given_{side}"] = flat["given"][:, j]
-        for j, side in ((1, "partner1"), (3, "partner2")):
-            columns[f"received_{side}"] = flat["received"][:, j]
-    columns |= {
-        "grand_tichu": flat["grand_tichu"],
-        "tichu": flat["tichu"],
-        "call_success": pd.arrays.BooleanArray(first_out == seat, ~called),
-        "finish": flat["finish"],
-        "card_points": flat["card_points"],
-        "points": flat["points"],
-    }
-    return r, pd.DataFrame(columns)
-
-
 class Records(NamedTuple):
-    """Raw results of a batch: ``ROUND`` records, ``(n, seats)`` ``SEAT`` records (Wu Wang:
-    players 0..2 then the Minister), the players' strategies and, for games, each row's game
-    id and round within the game (game-major)."""
+    """Raw results of a batch of a team game: ``ROUND`` records, ``(n, seats)`` ``SEAT``
+    records (Wu Wang: players 0..2 then the Minister), the players' strategies and, for games,
+    each row's game id and round within the game (game-major) and the target score."""
 
     rounds: np.ndarray
     seats: np.ndarray
@@ -236,6 +190,7 @@ class Records(NamedTuple):
     game: np.ndarray | None = None
     round_in_game: np.ndarray | None = None
     variant: str = "nanjing"
+    target: int = 0
 
 
 def _by_player(info: Variant, r_out: np.ndarray, s_out: np.ndarray):
@@ -279,9 +234,7 @@ def game_records(games: int, *, seed: int = 0, strategies="random", target: int 
     seed, seats, params = _prepare(strategies, variant, seed)
     k = V.n_seats(info.code)
     game_rounds = opts.get("game_rounds", 0)
-    longest = game_rounds if info.code == V.WUWANG else batch.MAX_GAME_ROUNDS
-    if longest > batch.MAX_GAME_ROUNDS:
-        raise ValueError(f"{variant} option game_rounds: at most {batch.MAX_GAME_ROUNDS}")
+    longest = batch.MAX_GAME_ROUNDS if info.team_game else game_rounds
     parts = []
     step = 128
     for start in range(0, games, step):
@@ -298,11 +251,43 @@ def game_records(games: int, *, seed: int = 0, strategies="random", target: int 
                       np.nonzero(played)[1]))  # fmt: skip
     if not parts:
         return Records(np.zeros(0, ROUND), np.zeros((0, info.seats), SEAT), seats,
-                       np.zeros(0, np.int64), np.zeros(0, np.int64), variant)  # fmt: skip
+                       np.zeros(0, np.int64), np.zeros(0, np.int64), variant, target)  # fmt: skip
     r_out, s_out, game, in_game = (np.concatenate(p) for p in zip(*parts))
     _raise_errors(r_out)
     r_out, s_out = _by_player(info, r_out, s_out)
-    return Records(r_out, s_out, seats, game, in_game, variant)
+    return Records(r_out, s_out, seats, game, in_game, variant, target)
+
+
+def records(variant: str = "nanjing", count: int = 0, *, games: bool = False, first: int = 0,
+            seed: int = 0, strategies="random", players: int | None = None, options=None,
+            target: int = 1000, check: bool = False):  # fmt: skip
+    """The records of ``count`` independent rounds (``games=False``) or whole games of any
+    variant, numbered from ``first``: ``Records``, or ``seigneur.SeigneurRecords`` for Grand
+    Seigneur. What ``simulate``, ``simulate_games`` and a batch run's shards call."""
+    info = variant_info(variant)
+    if info.code < 0:
+        from .seigneur import SeigneurOptions, seigneur_records
+
+        opts = variant_options(variant, options)
+        return seigneur_records(
+            count, players=players, seed=seed, strategies=strategies, decks=opts["decks"],
+            rounds_per_game=opts["game_rounds"] if games else 1, first_game=first, check=check,
+            options=SeigneurOptions(**{k: opts[k] for k in SEIGNEUR_RULES}),
+        )  # fmt: skip
+    if players is not None and players != info.players:
+        raise ValueError(f"players: {variant} is played by {info.players}; only grand-seigneur "
+                         "takes a number of players")  # fmt: skip
+    if games:
+        return game_records(count, seed=seed, strategies=strategies, target=target,
+                            variant=variant, first_game=first, check=check, options=options)
+    return round_records(count, seed=seed, strategies=strategies, variant=variant,
+                         first_round=first, check=check, options=options)  # fmt: skip
+
+
+def frames(rec) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The ``(rounds, seats)`` DataFrames of records: the tables of ``tichusim.dataset``."""
+    rounds, seats = dataset.tables(rec)
+    return rounds.to_pandas(), seats.to_pandas()
 
 
 def simulate(
@@ -322,20 +307,14 @@ def simulate(
     ``(seed, key)`` only, so any slice of a run can be replayed alone. Seat 0 draws first in
     every independent round (Wu Wang: the King is drawn at random each round, §4).
     ``strategies``: one, or one per player (4; Tientsin 6; Wu Wang 3, the King's also playing
-    the Minister). ``options``: the variant's switches (``Variant.options``).
-    ``check=True`` verifies RULES.md §7 after every action.
-    ``variant="grand-seigneur"`` with ``players=5..12`` plays independent first rounds of RULES.md
-    §5 and returns its own tables (``tichusim.seigneur.simulate_seigneur``).
+    the Minister; Grand Seigneur ``players``). ``options``: the variant's switches
+    (``Variant.options``). ``check=True`` verifies RULES.md §7 after every action.
+    ``variant="grand-seigneur"`` with ``players=5..12`` plays independent first rounds of §5
+    (random seating, no exchange), round ``i`` keyed ``(first_round + i) * 65536``.
     """
-    if variant == "grand-seigneur":
-        from .seigneur import simulate_seigneur
-
-        return simulate_seigneur(rounds, players=players, seed=seed, strategies=strategies,
-                                 first_game=first_round, check=check, options=options)  # fmt: skip
-    variant_info(variant)
-    rec = round_records(rounds, seed=seed, strategies=strategies, variant=variant,
-                        first_round=first_round, check=check, options=options)  # fmt: skip
-    return _frames(rec.rounds, rec.seats, rec.strategies, variant)
+    rec = records(variant, rounds, first=first_round, seed=seed, strategies=strategies,
+                  players=players, options=options, check=check)  # fmt: skip
+    return frames(rec)
 
 
 def simulate_games(
@@ -348,9 +327,11 @@ def simulate_games(
     first_game: int = 0,
     check: bool = False,
     options: dict | None = None,
+    players: int | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``games`` whole games: to ``target`` points (default 1000, RULES.md §2.15, the
-    same in Tientsin), or in Wu Wang the ``game_rounds`` option's rounds (§4: 9).
+    same in Tientsin), or the ``game_rounds`` option's rounds in Wu Wang (§4: 9) and Grand
+    Seigneur (default 10, each round's finishing order seating the next).
 
     Returns the same two tables with ``game`` and ``round_in_game`` columns, plus in
     ``rounds`` the running totals: ``total_team0``/``total_team1``, or in Wu Wang per player
@@ -359,32 +340,10 @@ def simulate_games(
     A team game not decided after ``MAX_GAME_ROUNDS`` rounds is cut there (``game_over`` is
     False on its last round).
     """
-    info = variant_info(variant)
-    if info.code == V.WUWANG and target is not None:
-        raise ValueError("target: a Wu Wang game lasts a number of rounds (option game_rounds, "
-                         "RULES.md §4), not to a target score")  # fmt: skip
-    target = 1000 if target is None else target
-    rec = game_records(games, seed=seed, strategies=strategies, target=target, variant=variant,
-                       first_game=first_game, check=check, options=options)  # fmt: skip
-    r, s = _frames(rec.rounds, rec.seats, rec.strategies, variant)
-    r.insert(0, "game", rec.game)
-    r.insert(1, "round_in_game", rec.round_in_game)
-    last = np.r_[rec.game[1:] != rec.game[:-1], True] if len(r) else np.zeros(0, bool)
-    if info.code == V.WUWANG:
-        names = ["score_player0", "score_player1", "score_player2", "score_minister"]
-        totals = r.groupby("game", sort=False)[names].cumsum().to_numpy()
-        for j, name in enumerate(names):
-            r[name.replace("score", "total")] = totals[:, j]
-        top = totals.max(axis=1) if len(r) else np.zeros(0, np.int64)
-        alone = (totals == top[:, None]).sum(axis=1) == 1
-        r["game_over"] = last
-        r["winner"] = np.where(last & alone, totals.argmax(axis=1) if len(r) else 0, -1)
-    else:
-        totals = r.groupby("game", sort=False)[["score_team0", "score_team1"]].cumsum()
-        r["total_team0"] = totals["score_team0"]
-        r["total_team1"] = totals["score_team1"]
-        t0, t1 = r["total_team0"].to_numpy(), r["total_team1"].to_numpy()
-        r["game_over"] = last & (np.maximum(t0, t1) >= target) & (t0 != t1)
-    s.insert(0, "game", np.repeat(rec.game, info.seats))
-    s.insert(1, "round_in_game", np.repeat(rec.round_in_game, info.seats))
-    return r, s
+    if not variant_info(variant).team_game and target is not None:
+        raise ValueError(f"target: a {variant} game lasts a number of rounds (option "
+                         "game_rounds), not to a target score")  # fmt: skip
+    rec = records(variant, games, games=True, first=first_game, seed=seed,
+                  target=1000 if target is None else target,
+                  strategies=strategies, players=players, options=options, check=check)
+    return frames(rec)
