@@ -13,7 +13,8 @@ private record only (``gs_view``), plus the choices the engine worked out:
   "same play rules" §5 keeps).
 
 There are no calls, no passing to partners and no Dragon's gift in Grand Seigneur (§5): those
-decisions do not exist here.
+decisions do not exist here. The order of cards and loose cards are the 4-player game's
+(``hand``).
 """
 
 import numpy as np
@@ -29,6 +30,7 @@ from .combos import (
 from .gs_combos import dragon_single, phoenix_single2
 from .gs_cards import DECK_ONE, add_card, ms_remove, ms_size, rank_count, rank_sets
 from .gs_moves import keep_wished, lead_moves, legal_moves
+from .hand import loose_cards_counted, lowest_card
 from .moves import LEAD_CATEGORIES
 from .rng import rand_below
 
@@ -43,36 +45,6 @@ GIVE_RANDOM, GIVE_LOWEST, GIVE_LOOSE = 0, 1, 2
 WISH_NONE, WISH_RANDOM, WISH_HIGHEST_MISSING = 0, 1, 2
 
 MOVES_OVERFLOW = -2
-
-
-@njit(cache=True)
-def card_value(bit):
-    """Play order of a card bit: Dog 0, Mah Jong 1, ranks 2..14, Phoenix 15, Dragon 16."""
-    if bit == 0:
-        return 0
-    if bit == 1:
-        return 1
-    if bit == 16:
-        return 15
-    if bit == 15:
-        return 16
-    return bit & 15
-
-
-@njit(cache=True)
-def lowest_card(a):
-    """The lowest card of a non-empty set by ``card_value`` (ties: the lowest suit)."""
-    best = ZERO
-    best_v = 1 << 20
-    x = a
-    while x != ZERO:
-        b = lowest_bit_index(x)
-        x &= x - ONE
-        v = card_value(b) * 4 + (b >> 4)
-        if v < best_v:
-            best_v = v
-            best = ONE << U64(b)
-    return best
 
 
 @njit(cache=True)
@@ -111,24 +83,10 @@ def bomb_cards(a):
 
 @njit(cache=True)
 def loose_cards(a, b):
-    """Cards that break no combination if given away: the only card of their rank, outside every
-    run of five ranks (straights, straight flushes), and the Dog; never Mah Jong, Phoenix or
-    Dragon."""
+    """Cards that break no combination if given away (``hand.loose_cards``), a card held twice
+    counting as a pair: never Mah Jong, Phoenix or Dragon."""
     ge1, ge2, _, _, _ = rank_sets(a, b)
-    held = ranks_held(a)
-    in_runs = ZERO
-    tops = runs_ending(held, 5)
-    while tops != ZERO:
-        t = lowest_bit_index(tops)
-        tops &= tops - ONE
-        in_runs |= ((ONE << U64(5)) - ONE) << U64(t - 4)
-    alone = ge1 & ~ge2 & ~in_runs
-    out = a & DOG
-    while alone != ZERO:
-        r = lowest_bit_index(alone)
-        alone &= alone - ONE
-        out |= a & rank_cards(r)
-    return out
+    return loose_cards_counted(a, ge1, ge2)
 
 
 @njit(cache=True)

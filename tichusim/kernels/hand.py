@@ -1,5 +1,6 @@
-"""Hand helpers for strategies and the engine, jitted: rank counts, card points, and the
-hand analysis the scripted strategies share (how many plays a hand needs, loose cards).
+"""Hand helpers for strategies and the engine, jitted: rank counts, card points, the play
+order of cards, and the hand analysis the scripted strategies share (how many plays a hand
+needs, loose cards). The Grand Seigneur policies (``gs_policies``) use them too.
 
 Bombs in a hand: ``moves.has_bomb`` and ``moves.gen_bombs``.
 """
@@ -36,6 +37,50 @@ def card_points(mask):
     return p
 
 
+@njit(cache=True)
+def card_value(bit):
+    """Play order of a card bit: Dog 0, Mah Jong 1, ranks 2..14, Phoenix 15, Dragon 16."""
+    if bit == 0:
+        return 0
+    if bit == 1:
+        return 1
+    if bit == 16:
+        return 15
+    if bit == 15:
+        return 16
+    return bit & 15
+
+
+@njit(cache=True)
+def lowest_card(cards):
+    """The lowest card of a non-empty set by ``card_value`` (ties: the lowest suit)."""
+    best = ZERO
+    best_v = 99
+    x = cards
+    while x != ZERO:
+        b = lowest_bit_index(x)
+        x &= x - ONE
+        v = card_value(b) * 4 + (b >> 4)
+        if v < best_v:
+            best_v = v
+            best = ONE << U64(b)
+    return best
+
+
+@njit(cache=True)
+def highest_card(cards):
+    """The highest card of a non-empty set by ``card_value`` (ties: the highest suit)."""
+    best = ZERO
+    best_v = -1
+    x = cards
+    while x != ZERO:
+        b = lowest_bit_index(x)
+        x &= x - ONE
+        v = card_value(b) * 4 + (b >> 4)
+        if v > best_v:
+            best_v = v
+            best = ONE << U64(b)
+    return best
 
 
 @njit(types.int64(types.uint64), cache=True)
@@ -89,15 +134,13 @@ def plan_size(hand):
     return plays + singles
 
 
-@njit(types.uint64(types.uint64), cache=True)
-def loose_cards(hand):
-    """Normal cards and the Dog that break no combination if given away: alone of their rank,
-    outside every run of five ranks and every bomb (the Mah Jong, Phoenix and Dragon are never
-    loose: they are worth keeping or giving to a partner)."""
-    ge1, ge2, _, _ = rank_multiplicity(hand)
-    ranks = ranks_held(hand)
+@njit(types.uint64(types.uint64, types.uint64, types.uint64), cache=True)
+def loose_cards_counted(hand, ge1, ge2):
+    """The loose cards of ``hand`` (see ``loose_cards``) from its rank sets held at least once
+    (``ge1``) and at least twice (``ge2``): one deck counts them with ``rank_multiplicity``, two
+    decks with ``gs_cards.rank_sets`` (where a card held twice is a pair)."""
     in_runs = ZERO
-    tops = runs_ending(ranks, 5)
+    tops = runs_ending(ranks_held(hand), 5)
     while tops != ZERO:
         t = lowest_bit_index(tops)
         tops &= tops - ONE
@@ -111,4 +154,14 @@ def loose_cards(hand):
     return out
 
 
-__all__ = ["card_points", "longest_run_top", "loose_cards", "plan_size", "rank_counts"]
+@njit(types.uint64(types.uint64), cache=True)
+def loose_cards(hand):
+    """Normal cards and the Dog that break no combination if given away: alone of their rank,
+    outside every run of five ranks and every bomb (the Mah Jong, Phoenix and Dragon are never
+    loose: they are worth keeping or giving to a partner)."""
+    ge1, ge2, _, _ = rank_multiplicity(hand)
+    return loose_cards_counted(hand, ge1, ge2)
+
+
+__all__ = ["card_points", "card_value", "highest_card", "longest_run_top", "loose_cards",
+           "loose_cards_counted", "lowest_card", "plan_size", "rank_counts"]  # fmt: skip

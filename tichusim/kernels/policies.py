@@ -36,7 +36,7 @@ from .bits import (
 from .combos import (
     DOG_LEAD, RANK2_DRAGON, RANK2_MAH_JONG, RANK2_PHOENIX_LED, SINGLE, make_code,
 )  # fmt: skip
-from .hand import loose_cards, plan_size
+from .hand import highest_card, loose_cards, lowest_card, plan_size
 from .moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
 from .rng import rand_below
 from .slots import (
@@ -69,52 +69,6 @@ MOVES_OVERFLOW = -2  # ``play``'s answer when the move buffers were too small
 @njit(cache=True)
 def _policy(params, slot):
     return np.int64(params[slot])
-
-
-@njit(cache=True)
-def card_value(bit):
-    """Play order of a card bit: Dog 0, Mah Jong 1, ranks 2..14, Phoenix 15, Dragon 16."""
-    if bit == 0:
-        return 0
-    if bit == 1:
-        return 1
-    if bit == 16:
-        return 15
-    if bit == 15:
-        return 16
-    return bit & 15
-
-
-@njit(cache=True)
-def lowest_card(cards):
-    """The lowest card of a non-empty set by ``card_value`` (ties: the lowest suit)."""
-    best = ZERO
-    best_v = 99
-    x = cards
-    while x != ZERO:
-        b = lowest_bit_index(x)
-        x &= x - ONE
-        v = card_value(b) * 4 + (b >> 4)
-        if v < best_v:
-            best_v = v
-            best = ONE << U64(b)
-    return best
-
-
-@njit(cache=True)
-def highest_card(cards):
-    """The highest card of a non-empty set by ``card_value`` (ties: the highest suit)."""
-    best = ZERO
-    best_v = -1
-    x = cards
-    while x != ZERO:
-        b = lowest_bit_index(x)
-        x &= x - ONE
-        v = card_value(b) * 4 + (b >> 4)
-        if v > best_v:
-            best_v = v
-            best = ONE << U64(b)
-    return best
 
 
 @njit(cache=True)
