@@ -13,25 +13,25 @@ private record only (``gs_view``), plus the choices the engine worked out:
   "same play rules" §5 keeps).
 
 There are no calls, no passing to partners and no Dragon's gift in Grand Seigneur (§5): those
-decisions do not exist here. The order of cards and loose cards are the 4-player game's
-(``hand``).
+decisions do not exist here. What does not depend on the second deck is the 4-player game's:
+the order of cards and loose cards (``hand``), the lowest play, the random lead's draw of a
+category and the answer ``MOVES_OVERFLOW`` (``policies``).
 """
 
 import numpy as np
 from numba import njit
 
 from .bits import (
-    DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_COLUMN, RANK_LANE, U64, ZERO, lane,
-    lowest_bit_index, popcount, rank_cards, ranks_held, runs_ending,
+    DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_LANE, U64, ZERO, lane, lowest_bit_index,
+    popcount, rank_cards, ranks_held, runs_ending,
 )  # fmt: skip
-from .combos import (
-    BOMB_FOUR, DOG_LEAD, RANK2_MAH_JONG, RANK2_PHOENIX_LED, SINGLE, TRIPLE, make_code,
-)  # fmt: skip
+from .combos import BOMB_FOUR, SINGLE, TRIPLE
 from .gs_combos import dragon_single, phoenix_single2
 from .gs_cards import DECK_ONE, add_card, ms_remove, ms_size, rank_count, rank_sets
 from .gs_moves import keep_wished, lead_moves, legal_moves
 from .hand import loose_cards_counted, lowest_card
 from .moves import LEAD_CATEGORIES
+from .policies import MOVES_OVERFLOW, draw_lead_category, lowest_index, lowest_single_valued
 from .rng import rand_below
 
 # slots of the strategy row
@@ -43,8 +43,6 @@ PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC = 0, 1, 2
 GIVE_RANDOM, GIVE_LOWEST, GIVE_LOOSE = 0, 1, 2
 # wish policies
 WISH_NONE, WISH_RANDOM, WISH_HIGHEST_MISSING = 0, 1, 2
-
-MOVES_OVERFLOW = -2
 
 
 @njit(cache=True)
@@ -144,16 +142,8 @@ def random_lead(me, wish_rank, distinct, ma, mb, mc):
     play of it uniformly; under a binding wish only plays with the wished rank (§2.11)."""
     wished = me.hand_a & rank_cards(wish_rank) if wish_rank != 0 else ZERO
     tried = 0
-    n_cat = len(LEAD_CATEGORIES)
     while True:
-        me.rng, j = rand_below(me.rng, n_cat - popcount(U64(tried)))
-        c = 0
-        while True:  # the j-th untried category
-            if not tried & (1 << c):
-                if j == 0:
-                    break
-                j -= 1
-            c += 1
+        c = draw_lead_category(me, tried)
         n = lead_moves(me.hand_a, me.hand_b, LEAD_CATEGORIES[c], distinct, ma, mb, mc, 0)
         if n > ma.shape[0]:
             return MOVES_OVERFLOW
@@ -163,20 +153,6 @@ def random_lead(me, wish_rank, distinct, ma, mb, mc):
             me.rng, j = rand_below(me.rng, n)
             return j
         tried |= 1 << c
-
-
-@njit(cache=True)
-def lowest_index(mc, n):
-    """Index of the lowest play: non-bombs first, then by rank, then by fewer cards."""
-    best = 0
-    best_key = np.int64(1) << 62
-    for i in range(n):
-        c = mc[i]
-        key = ((1 if (c >> 16) >= BOMB_FOUR else 0) << 40) | ((c & 0xFF) << 16) | ((c >> 8) & 0xFF)
-        if key < best_key:
-            best_key = key
-            best = i
-    return best
 
 
 @njit(cache=True)
@@ -235,43 +211,10 @@ def heuristic_choose(params, pub, me, ma, mb, mc, n, can_pass):
 
 @njit(cache=True)
 def lowest_single(ha, top, wish):
-    """The lowest play when it is a single or the Dog, from the bits: leading (the Dog, the Mah
-    Jong, the Phoenix as 1½, the lowest card, the Dragon) or on a single, unless the hand holds
-    an open wished rank. ``(card, code)``, or ``(0, 0)`` when the full list is needed. Picks what
-    ``lowest_index`` picks from the generated list (ties: the lowest suit, a card before the
-    Phoenix)."""
-    if wish != 0 and ha & rank_cards(wish):
-        return ZERO, 0
-    if top == 0:
-        if ha & DOG:
-            return DOG, make_code(DOG_LEAD, 1, 0)
-        if ha & MAH_JONG:
-            return MAH_JONG, make_code(SINGLE, 1, RANK2_MAH_JONG)
-        if ha & PHOENIX:
-            return PHOENIX, make_code(SINGLE, 1, RANK2_PHOENIX_LED)
-    elif (top >> 8) != (SINGLE << 8) | 1:
-        return ZERO, 0
-    r2 = top & 0xFF
-    above = ha & NORMAL & ~(RANK_COLUMN * ((ONE << U64(r2 // 2 + 1)) - ONE))
-    best = ZERO
-    best_r2 = 99
-    if above != ZERO:
-        r = lowest_bit_index(ranks_held(above))
-        c = above & rank_cards(r)
-        best = c & (~c + ONE)
-        best_r2 = 2 * r
-    if top != 0 and ha & PHOENIX:
-        code = phoenix_single2(top)
-        if code != 0 and (code & 0xFF) < best_r2:
-            best = PHOENIX
-            best_r2 = code & 0xFF
-    if best == ZERO and ha & DRAGON:
-        code = dragon_single(top)
-        if code != 0:
-            return DRAGON, code
-    if best == ZERO:
-        return ZERO, 0  # nothing but bombs, or nothing: the full list decides
-    return best, make_code(SINGLE, 1, best_r2)
+    """The lowest play when it is a single or the Dog, from the bits (``(0, 0)`` when the full
+    list is needed): ``policies.lowest_single`` with the Phoenix and the Dragon valued for two
+    decks (``gs_combos``: a Dragon beats a Dragon, §5)."""
+    return lowest_single_valued(ha, top, wish, phoenix_single2(top), dragon_single(top))
 
 
 @njit(cache=True)

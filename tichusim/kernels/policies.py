@@ -34,7 +34,8 @@ from .bits import (
     lowest_bit_index, popcount, rank_cards, rank_multiplicity, ranks_held,
 )  # fmt: skip
 from .combos import (
-    DOG_LEAD, RANK2_DRAGON, RANK2_MAH_JONG, RANK2_PHOENIX_LED, SINGLE, make_code,
+    BOMB_FOUR, DOG_LEAD, RANK2_DRAGON, RANK2_MAH_JONG, RANK2_PHOENIX_LED, SINGLE, make_code,
+    phoenix_single,
 )  # fmt: skip
 from .hand import highest_card, loose_cards, lowest_card, plan_size
 from .moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
@@ -313,7 +314,21 @@ def passes(params, pub, me, out):
         _opponent_gifts(pub, me, offsets, loose & ~gifts, gifts, out)
 
 
-# ---- plays ----
+# ---- plays (the Grand Seigneur policies share the helpers of this part) ----
+
+
+@njit(cache=True)
+def draw_lead_category(me, tried):
+    """Index into ``LEAD_CATEGORIES`` of a category drawn uniformly, from the seat's stream,
+    among those not in the bitmask ``tried`` (the categories a random lead found empty)."""
+    me.rng, j = rand_below(me.rng, len(LEAD_CATEGORIES) - popcount(U64(tried)))
+    c = 0
+    while True:  # the j-th untried category
+        if not tried & (1 << c):
+            if j == 0:
+                return c
+            j -= 1
+        c += 1
 
 
 @njit(cache=True)
@@ -323,16 +338,8 @@ def random_lead(me, wish, moves_m, moves_c):
     plays with the wished rank count (§2.11; the wished single always exists then)."""
     wished = me.hand & rank_cards(wish) if wish != 0 else ZERO
     tried = 0
-    n_cat = len(LEAD_CATEGORIES)
     while True:
-        me.rng, j = rand_below(me.rng, n_cat - popcount(U64(tried)))
-        c = 0
-        while True:  # the j-th untried category
-            if not tried & (1 << c):
-                if j == 0:
-                    break
-                j -= 1
-            c += 1
+        c = draw_lead_category(me, tried)
         n = lead_moves(me.hand, LEAD_CATEGORIES[c], moves_m, moves_c, 0)
         if n > moves_m.shape[0]:
             return MOVES_OVERFLOW
@@ -351,7 +358,7 @@ def lowest_index(codes, n):
     best_key = np.int64(1) << 62
     for i in range(n):
         c = codes[i]
-        key = ((1 if (c >> 16) >= 8 else 0) << 40) | ((c & 0xFF) << 16) | ((c >> 8) & 0xFF)
+        key = ((1 if (c >> 16) >= BOMB_FOUR else 0) << 40) | ((c & 0xFF) << 16) | ((c >> 8) & 0xFF)
         if key < best_key:
             best_key = key
             best = i
@@ -364,6 +371,16 @@ def lowest_single(hand, top, wish):
     Dog, Mah Jong, Phoenix as 1½, then the lowest card) or on a single, unless the hand holds
     an open wished rank. Returns ``(mask, code)``, or ``(0, 0)`` when the full list is needed
     (other tricks, a wish that may bind, or no single beats)."""
+    dragon = make_code(SINGLE, 1, RANK2_DRAGON) if (top & 0xFF) < RANK2_DRAGON else 0
+    return lowest_single_valued(hand, top, wish, phoenix_single(top, RANK2_PHOENIX_LED), dragon)
+
+
+@njit(cache=True)
+def lowest_single_valued(hand, top, wish, phoenix_code, dragon_code):
+    """``lowest_single`` with the codes of the Phoenix and the Dragon played as singles on
+    ``top`` given (0: they cannot be played on it): the one thing the games value their own
+    way (§2.6; two decks, §5). Picks what ``lowest_index`` picks from the generated list (ties:
+    the lowest suit, a card before the Phoenix)."""
     if wish != 0 and hand & rank_cards(wish):
         return ZERO, 0  # a binding wish: the lowest play with the rank may be a full house
     if top == 0:
@@ -384,14 +401,13 @@ def lowest_single(hand, top, wish):
         c = above & rank_cards(r)
         best = c & (~c + ONE)
         best_r2 = 2 * r
-    if top != 0 and hand & PHOENIX and r2 < RANK2_DRAGON and r2 + 1 < best_r2:
-        best = PHOENIX  # the Phoenix plays half a rank above the top (§2.6)
-        best_r2 = r2 + 1
-    if best == ZERO and hand & DRAGON and r2 < RANK2_DRAGON:
-        best = DRAGON
-        best_r2 = RANK2_DRAGON
+    if top != 0 and hand & PHOENIX and phoenix_code != 0 and (phoenix_code & 0xFF) < best_r2:
+        best = PHOENIX  # half a rank above the top (§2.6)
+        best_r2 = phoenix_code & 0xFF
+    if best == ZERO and hand & DRAGON and dragon_code != 0:
+        return DRAGON, dragon_code
     if best == ZERO:
-        return ZERO, 0
+        return ZERO, 0  # nothing but bombs, or nothing: the full list decides
     return best, make_code(SINGLE, 1, best_r2)
 
 
