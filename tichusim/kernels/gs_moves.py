@@ -26,7 +26,7 @@ from numba.extending import intrinsic
 
 from .bits import (
     DOG, DRAGON, NORMAL, ONE, PHOENIX, RANK_COLUMN, U64, ZERO, lowest_bit_index, popcount,
-    rank_cards, rank_multiplicity, ranks_held, runs_ending,
+    rank_cards, rank_multiplicity, ranks_held,
 )  # fmt: skip
 from .combos import (
     BOMB_FOUR, DOG_LEAD, FULL_HOUSE, PAIR, SINGLE, STAIRS, STRAIGHT, TRIPLE, make_code,
@@ -35,6 +35,7 @@ from .gs_cards import rank_sets
 from .gs_combos import dragon_single, phoenix_single2
 from .moves import (
     LEAD_CATEGORIES, _gen_runs, _gen_singles, _next_k, _run_possible, gen_bombs, has_bomb,
+    run_possible, wish_binds,
 )  # fmt: skip
 
 MAX_MOVES = 65536  # two-deck hands of 16 cards stay far below (tests search the worst deals)
@@ -261,20 +262,10 @@ def gen_stairs(ha, hb, pairs, min_rank2, out_a, out_b, out_c, n):
 
 @njit(types.boolean(types.uint64, types.uint64, types.int64), cache=True)
 def _stairs_possible(ha, hb, pairs):
-    """Whether the hand holds stairs of ``pairs`` pairs (leads try lengths upwards and stop at
-    the first without: longer stairs hold shorter ones)."""
+    """Whether the hand holds stairs of ``pairs`` pairs, a card held twice being a pair and the
+    Phoenix completing one (``moves.run_possible``)."""
     ge1, ge2, _, _, _ = rank_sets(ha, hb)
-    if runs_ending(ge2, pairs) != ZERO:
-        return True
-    if ha & PHOENIX == ZERO:
-        return False
-    fills = ge1 & ~ge2
-    while fills != ZERO:
-        g = fills & (~fills + ONE)
-        fills &= fills - ONE
-        if runs_ending(ge2 | g, pairs) != ZERO:
-            return True
-    return False
+    return run_possible(ge2, ge1 & ~ge2, ha & PHOENIX != ZERO, pairs)
 
 
 @njit(types.int64(types.uint64, types.int64, types.uint64[:], types.uint64[:], types.int64[:],
@@ -424,19 +415,9 @@ def legal_moves(ha, hb, top, wish, distinct_triples, out_a, out_b, out_c):
     a binding wish keeps the plays with the wished rank, and on a trick the bombs)."""
     n = candidate_moves(ha, hb, top, distinct_triples, out_a, out_b, out_c)
     can_pass = 1 if top != 0 else 0
-    if wish == 0 or n > out_a.shape[0]:
+    if wish == 0 or n > out_a.shape[0] or not wish_binds(ha, wish, out_a, n):
         return n, can_pass
-    wished = rank_cards(wish)
-    if ha & wished == ZERO:
-        return n, can_pass
-    bound = False
-    for i in range(n):
-        if out_a[i] & wished:
-            bound = True
-            break
-    if not bound:
-        return n, can_pass
-    return keep_wished(wished, top != 0, out_a, out_b, out_c, n), 0
+    return keep_wished(rank_cards(wish), top != 0, out_a, out_b, out_c, n), 0
 
 
 __all__ = ["MAX_MOVES", "candidate_moves", "gen_bombs2", "gen_full_houses", "gen_same_rank",

@@ -315,24 +315,36 @@ def has_bomb(hand):
     return False
 
 
-@njit(types.boolean(types.uint64, types.int64, types.int64), cache=True)
-def _run_possible(hand, k, length):
-    """Whether ``hand`` has a straight (``k`` = 1) or stairs (``k`` = 2) of ``length`` ranks,
-    the Phoenix filling one card. Leads try lengths upwards and stop at the first without one:
-    a longer run holds a shorter one."""
-    ge1, ge2, _, _ = rank_multiplicity(hand)
-    full = ranks_held(hand) if k == 1 else ge2
+@njit(types.boolean(types.uint64, types.uint64, types.boolean, types.int64), cache=True)
+def run_possible(full, fills, has_phoenix, length):
+    """Whether the rank set ``full`` (ranks held completely: a card for straights, a pair for
+    stairs) holds a run of ``length`` ranks, or does once the Phoenix completes one rank of
+    ``fills``. Leads try lengths upwards and stop at the first without a run: a longer run
+    holds a shorter one (``gs_moves`` asks it of two-deck hands)."""
     if runs_ending(full, length) != ZERO:
         return True
-    if hand & PHOENIX == ZERO:
+    if not has_phoenix:
         return False
-    fills = (RANK_LANE & ~full) if k == 1 else (ge1 & ~ge2)  # never the Mah Jong's rank 1
     while fills != ZERO:
         g = fills & (~fills + ONE)
         fills &= fills - ONE
         if runs_ending(full | g, length) != ZERO:
             return True
     return False
+
+
+@njit(types.boolean(types.uint64, types.int64, types.int64), cache=True)
+def _run_possible(hand, k, length):
+    """Whether ``hand`` has a straight (``k`` = 1) or stairs (``k`` = 2) of ``length`` ranks,
+    the Phoenix filling one card (``run_possible``)."""
+    ge1, ge2, _, _ = rank_multiplicity(hand)
+    if k == 1:
+        full = ranks_held(hand)
+        fills = RANK_LANE & ~full  # never the Mah Jong's rank 1
+    else:
+        full = ge2
+        fills = ge1 & ~ge2
+    return run_possible(full, fills, hand & PHOENIX != ZERO, length)
 
 
 # Lead categories, in the order a lead generates them: the six combination kinds, the Dog and
@@ -412,6 +424,20 @@ def keep_wished(wished, keep_bombs, out_masks, out_codes, n):
     return kept
 
 
+@njit(types.boolean(types.uint64, types.int64, types.uint64[:], types.int64), cache=True)
+def wish_binds(hand, wish, out_masks, n):
+    """Whether the open wish for rank ``wish`` binds a hand whose candidate plays are the first
+    ``n`` of ``out_masks`` (§2.11): the hand holds the rank and some play contains it (two-deck
+    hands ask it of the cards held at least once, ``gs_moves``)."""
+    wished = rank_cards(wish)
+    if hand & wished == ZERO:
+        return False
+    for i in range(n):
+        if out_masks[i] & wished:
+            return True
+    return False
+
+
 @njit(types.UniTuple(types.int64, 2)(types.uint64, types.int64, types.int64, types.uint64[:],
                                      types.int64[:]), cache=True)  # fmt: skip
 def legal_moves(hand, top, wish, out_masks, out_codes):
@@ -425,20 +451,10 @@ def legal_moves(hand, top, wish, out_masks, out_codes):
     """
     n = candidate_moves(hand, top, out_masks, out_codes)
     can_pass = 1 if top != 0 else 0
-    if wish == 0 or n > out_masks.shape[0]:
+    if wish == 0 or n > out_masks.shape[0] or not wish_binds(hand, wish, out_masks, n):
         return n, can_pass
-    wished = rank_cards(wish)
-    if hand & wished == ZERO:
-        return n, can_pass
-    bound = False
-    for i in range(n):
-        if out_masks[i] & wished:
-            bound = True
-            break
-    if not bound:
-        return n, can_pass
-    return keep_wished(wished, top != 0, out_masks, out_codes, n), 0
+    return keep_wished(rank_cards(wish), top != 0, out_masks, out_codes, n), 0
 
 
 __all__ = ["LEAD_CATEGORIES", "MAX_MOVES", "candidate_moves", "gen_bombs", "has_bomb",
-           "keep_wished", "lead_moves", "legal_moves"]  # fmt: skip
+           "keep_wished", "lead_moves", "legal_moves", "run_possible", "wish_binds"]  # fmt: skip
