@@ -27,6 +27,7 @@ from .bits import (
     rank_cards,
 )  # fmt: skip
 from .combos import BOMB_FOUR, DOG_LEAD, SINGLE, beats, classify
+from .eventlog import append_row
 from .hand import card_points
 from .moves import MAX_MOVES, candidate_moves, gen_bombs, has_bomb
 from .rng import CARD_BITS, rand_below, seed_stream, shuffle_deck, shuffle_prefix
@@ -127,15 +128,9 @@ ERRORS = ("", "card conservation", "illegal play", "card points", "score", "fini
 
 @njit(cache=True)
 def _log(work, nlog, event, seat, mask, code, extra):
-    if not work.logging:
-        return nlog
-    if nlog < LOG_ROWS:
-        work.log[nlog, 0] = event
-        work.log[nlog, 1] = seat
-        work.log[nlog, 2] = np.int64(mask)
-        work.log[nlog, 3] = code
-        work.log[nlog, 4] = extra
-    return nlog + 1
+    """Log row ``(event, seat, cards, code, extra)`` (``eventlog``)."""
+    row = (np.int64(event), np.int64(seat), np.int64(mask), np.int64(code), np.int64(extra))
+    return append_row(work, nlog, row)
 
 
 @njit(cache=True)

@@ -47,6 +47,7 @@ from numba import njit
 from . import gs_policies as policies
 from .bits import DOG, MAH_JONG, ONE, U64, ZERO, lowest_bit_index, rank_cards
 from .combos import BOMB_FOUR, DOG_LEAD
+from .eventlog import append_row
 from .gs_cards import (
     CARD_LISTS, DECK_RUSSIAN, DECK_SIZES, MAX_CARDS, add_card, best_cards, ms_add, ms_contains,
     ms_remove, ms_size, tally, tally_is_deck,
@@ -144,16 +145,10 @@ ERRORS = ("", "card conservation", "illegal play", "finishing order", "strategy 
 
 @njit(cache=True)
 def _log(work, nlog, event, seat, a, b, code, extra):
-    if not work.logging:
-        return nlog
-    if nlog < LOG_ROWS:
-        work.log[nlog, 0] = event
-        work.log[nlog, 1] = seat
-        work.log[nlog, 2] = np.int64(a)
-        work.log[nlog, 3] = np.int64(b)
-        work.log[nlog, 4] = code
-        work.log[nlog, 5] = extra
-    return nlog + 1
+    """Log row ``(event, seat, cards a, cards b, code, extra)`` (``eventlog``)."""
+    row = (np.int64(event), np.int64(seat), np.int64(a), np.int64(b), np.int64(code),
+           np.int64(extra))  # fmt: skip
+    return append_row(work, nlog, row)
 
 
 @njit(cache=True)

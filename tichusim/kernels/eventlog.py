@@ -1,0 +1,25 @@
+"""The round engines' event log, jitted: one row of integers per event, for transcripts.
+
+Each engine's scratch record (``engine.WORK``, ``gs_engine.GS_WORK``) holds ``logging`` and a
+``log`` array of rows as wide as that engine's events (``tichusim.transcript`` and
+``tichusim.seigneur`` read them). A row is written only while ``logging``; the count goes on
+past the last row that fits, so that the engine reports the overflow (``ERR_LOG``) rather than
+a transcript that silently stops.
+"""
+
+from numba import njit
+
+
+@njit(cache=True)
+def append_row(work, nlog, row):
+    """Write ``row`` (a tuple of ``int64``, as wide as ``work.log``) as log row ``nlog`` when
+    logging; returns the new number of rows."""
+    if not work.logging:
+        return nlog
+    if nlog < work.log.shape[0]:
+        for j in range(len(row)):
+            work.log[nlog, j] = row[j]
+    return nlog + 1
+
+
+__all__ = ["append_row"]
