@@ -246,10 +246,8 @@ def _go_out(work, pub, seat, nlog):
 
 
 @njit(cache=True)
-def _collect(work, pub):
-    """The trick in play leaves play (nobody keeps tricks in Grand Seigneur, §5)."""
-    work.discard_a, work.discard_b = ms_add(work.discard_a, work.discard_b, pub.trick_a,
-                                            pub.trick_b)  # fmt: skip
+def _clear_trick(pub):
+    """No trick in play: nothing on the table, nobody has passed."""
     pub.trick_a = ZERO
     pub.trick_b = ZERO
     pub.top_code = 0
@@ -257,7 +255,33 @@ def _collect(work, pub):
     pub.top_b = ZERO
     pub.top_seat = -1
     pub.passed = 0
+
+
+@njit(cache=True)
+def _collect(work, pub):
+    """The trick in play leaves play (nobody keeps tricks in Grand Seigneur, §5)."""
+    work.discard_a, work.discard_b = ms_add(work.discard_a, work.discard_b, pub.trick_a,
+                                            pub.trick_b)  # fmt: skip
+    _clear_trick(pub)
     pub.tricks += 1
+
+
+@njit(cache=True)
+def _no_exchange(rec):
+    """Nothing given or received yet: a seat's private record or its row of results."""
+    rec.gave_a = ZERO
+    rec.gave_b = ZERO
+    rec.got_a = ZERO
+    rec.got_b = ZERO
+
+
+@njit(cache=True)
+def _hand_over(giver, taker, a, b):
+    """Move the multiset ``(a, b)`` from one private hand to another in the exchange (§5), as
+    what the one gave and the other got."""
+    giver.hand_a, giver.hand_b = ms_remove(giver.hand_a, giver.hand_b, a, b)
+    taker.hand_a, taker.hand_b = ms_add(taker.hand_a, taker.hand_b, a, b)
+    giver.gave_a, giver.gave_b, taker.got_a, taker.got_b = a, b, a, b
 
 
 @njit(cache=True)
@@ -297,14 +321,8 @@ def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ran
     pub.played_b = ZERO
     pub.n_out = 0
     pub.wish = 0
-    pub.top_code = 0
-    pub.top_a = ZERO
-    pub.top_b = ZERO
-    pub.top_seat = -1
-    pub.trick_a = ZERO
-    pub.trick_b = ZERO
+    _clear_trick(pub)
     pub.leader = -1
-    pub.passed = 0
     pub.tricks = 0
     pub.bombs = 0
     work.discard_a = ZERO
@@ -323,19 +341,13 @@ def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ran
         me.player = p
         me.hand_a = ZERO
         me.hand_b = ZERO
-        me.gave_a = ZERO
-        me.gave_b = ZERO
-        me.got_a = ZERO
-        me.got_b = ZERO
+        _no_exchange(me)
         me.rng = seed_stream(U64(seed), U64(key), U64(1 + p))
         seat = seats[p]
         seat.seat = s
         seat.rank_before = ranks_before[p]
         seat.rank_after = 0
-        seat.gave_a = ZERO
-        seat.gave_b = ZERO
-        seat.got_a = ZERO
-        seat.got_b = ZERO
+        _no_exchange(seat)
     pub.dealer = dealer
     rnd.round = key
     rnd.game = game
@@ -387,12 +399,8 @@ def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ran
             k = levels - j
             giver = rank_seat[n - j]
             taker = rank_seat[1 + j]
-            g = privs[giver]
-            ga, gb = best_cards(g.hand_a, g.hand_b, k)
-            g.hand_a, g.hand_b = ms_remove(g.hand_a, g.hand_b, ga, gb)
-            t = privs[taker]
-            t.hand_a, t.hand_b = ms_add(t.hand_a, t.hand_b, ga, gb)
-            g.gave_a, g.gave_b, t.got_a, t.got_b = ga, gb, ga, gb
+            ga, gb = best_cards(privs[giver].hand_a, privs[giver].hand_b, k)
+            _hand_over(privs[giver], privs[taker], ga, gb)
             pub.exchanged[giver] = k
             pub.exchanged[taker] = k
             nlog = _log(work, nlog, EV_GIVE, giver, ga, gb, k, taker)
@@ -405,10 +413,7 @@ def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ran
             if ms_size(xa, xb) != k or xb & ~xa or not ms_contains(t.hand_a, t.hand_b, xa, xb):
                 rnd.error = ERR_STRATEGY
                 return ERR_STRATEGY, nlog
-            t.hand_a, t.hand_b = ms_remove(t.hand_a, t.hand_b, xa, xb)
-            g = privs[giver]
-            g.hand_a, g.hand_b = ms_add(g.hand_a, g.hand_b, xa, xb)
-            t.gave_a, t.gave_b, g.got_a, g.got_b = xa, xb, xa, xb
+            _hand_over(t, privs[giver], xa, xb)
             nlog = _log(work, nlog, EV_GIVE_BACK, taker, xa, xb, k, giver)
         for s in range(n):
             seat = seats[sp[s]]
