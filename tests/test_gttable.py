@@ -96,3 +96,30 @@ def test_cli_gt_table_writes_its_files(tmp_path):
     assert "Regenerate: `tichusim gt-table --deals 3000 --seed 2" in table
     res = CliRunner().invoke(main, ["gt-table", "--run", str(tmp_path / "gt")])
     assert res.exit_code == 2 and res.output.startswith("tichusim: error:")
+
+
+def test_from_run_reads_every_team_game_and_names_the_cards_seen():
+    forced = {"base": "heuristic", "grand_tichu": "always"}
+    _, seats = tichusim.simulate(200, variant="tientsin", seed=3, strategies=forced)
+    calls = gttable.from_run(seats)
+    assert len(calls) == int(seats["grand_tichu"].sum()) == 6 * 200
+    assert (calls["cards_seen"] == 6).all()  # RULES.md §3: the call comes after 6 cards
+    t = gttable.build(calls, source="run", info={}, fit=False)
+    assert t.info["cards_seen"] == 6 and t.classes["deals"].sum() == len(calls)
+    text = gttable.markdown(t, "cmd")
+    assert "## No bomb in the first 6 cards" in text and "after 6 cards (Tientsin" in text
+    _, seats = tichusim.simulate(200, variant="wuwang", seed=3, strategies=forced)
+    calls = gttable.from_run(seats)
+    opponents = seats[seats["role"] == "opponent"]
+    assert len(calls) == len(opponents) == 2 * 200  # RULES.md §4: only the opponents call
+    assert calls["success"].sum() == (opponents["finish"] == 1).sum()
+    text = gttable.markdown(gttable.build(calls, source="run", info={}, fit=False), "cmd")
+    assert "## No bomb in the first 8 cards" in text and "Tientsin" not in text
+
+
+def test_from_run_refuses_grand_seigneur_in_one_line():
+    _, seats = tichusim.simulate(20, variant="grand-seigneur", players=5, seed=1,
+                                 strategies="heuristic")  # fmt: skip
+    with pytest.raises(ValueError, match=r"Grand Seigneur has no calls, RULES\.md §5") as err:
+        gttable.from_run(seats)
+    assert "\n" not in str(err.value)

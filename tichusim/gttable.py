@@ -65,15 +65,29 @@ def experiment(deals: int, *, seed: int = 0, seat_strategy="heuristic", others="
 
 def from_run(seats: pd.DataFrame) -> pd.DataFrame:
     """The seat-rounds of a run's ``seats`` table that called Grand Tichu, in the columns of
-    ``experiment`` (no counterfactual: ``points_no_call`` and ``gain`` are missing)."""
+    ``experiment`` (no counterfactual: ``points_no_call`` and ``gain`` are missing), with
+    ``cards_seen``: how many cards ``hand8`` holds, the cards seen at the call (8, RULES.md
+    §2.2; 6 in Tientsin, §3). Any team game's table will do (Nanjing, Tientsin, Wu Wang,
+    where only the opponents call, §4); a Grand Seigneur table has no calls (§5):
+    ``ValueError``."""
+    if "grand_tichu" not in seats.columns:
+        raise ValueError("this run's seats table has no grand_tichu column: Grand Tichu "
+                         "odds need a Nanjing, Tientsin or Wu Wang run (Grand Seigneur has no "
+                         "calls, RULES.md §5)")  # fmt: skip
     called = seats[seats["grand_tichu"].astype(bool)]
+    hands = called["hand8"].to_numpy(np.uint64)
+    seen = {int(h).bit_count() for h in hands}  # one value per variant: the table says which
+    if len(seen) > 1:
+        raise ValueError(f"the Grand Tichu hands hold {sorted(seen)} cards: one variant at a "
+                         "time, please")  # fmt: skip
     return pd.DataFrame({
         "round": called["round"].to_numpy(),
-        "hand8": called["hand8"].to_numpy(np.uint64),
+        "hand8": hands,
         "success": (called["finish"] == 1).to_numpy(),
         "points_call": called["points"].to_numpy(np.int64),
         "points_no_call": np.nan,
         "gain": np.nan,
+        "cards_seen": np.full(len(called), seen.pop() if seen else 8, np.int64),
     })  # fmt: skip
 
 
@@ -118,6 +132,8 @@ def build(df: pd.DataFrame, *, source: str, info: dict, fit: bool = True) -> GTT
     """Tables (and, for an experiment, the model fitted on 4/5 of the deals and calibrated on
     the other fifth, then refitted on all)."""
     model = None
+    if "cards_seen" in df.columns and len(df):  # from_run: 8, or 6 in Tientsin (RULES.md §3)
+        info = {**info, "cards_seen": int(df["cards_seen"].iloc[0])}
     if fit and source == "experiment" and len(df) >= 1000:
         hold = (df["round"] % 5 == 0).to_numpy()
         train = df[~hold]
@@ -166,6 +182,7 @@ def _pivot(classes: pd.DataFrame, bomb: bool, gain: bool) -> list[str]:
 def markdown(t: GTTable, command: str) -> str:
     gain = t.source == "experiment"
     o = t.overall
+    seen = t.info.get("cards_seen", 8)
     lines = [f"# Grand Tichu odds by hand class ({t.deals:,} {'deals' if gain else 'calls'})", "",
              f"Regenerate: `{command}`", ""]  # fmt: skip
     if gain:
@@ -190,8 +207,15 @@ def markdown(t: GTTable, command: str) -> str:
             "holds no play of the same deal without the call). Cells: P(out first) and calls.",
             "",
         ]  # fmt: skip
-    lines += ["## No bomb in the first 8 cards", "", *_pivot(t.classes, False, gain), "",
-              "## A bomb in the first 8 cards", "",
+    if seen != 8:
+        lines += [
+            f"The calls were made after {seen} cards (Tientsin, RULES.md §3), so the classes "
+            f"count those {seen}: a bomb among them is rare, and the strength score, which "
+            "subtracts one per play the hand needs, runs higher on fewer cards; its bins and "
+            "the 2.5 threshold do not mean what they mean for 8 cards.", "",
+        ]  # fmt: skip
+    lines += [f"## No bomb in the first {seen} cards", "", *_pivot(t.classes, False, gain), "",
+              f"## A bomb in the first {seen} cards", "",
               "(a four of a kind or a straight flush; four Aces are a bomb, so they are here)", "",
               *_pivot(t.classes, True, gain), "",
               "## By hand-strength score (default heuristic weights; it calls at 2.5)", "",
