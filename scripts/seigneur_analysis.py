@@ -16,13 +16,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from tichusim.plots import seigneur_overview_plot
 from tichusim.seigneur import simulate_seigneur
 from tichusim.seigneur_analysis import reign_summary, reigns, transitions
 
@@ -124,50 +121,8 @@ def main():
                    "mean_reign_high": r["mean_reign"].high} for r in summary_rows]
                  ).to_csv(args.out / "summary.csv", index=False)  # fmt: skip
 
-    # the plot: transition heat maps (top row), reign lengths and the title's odds (bottom)
-    m = len(matrices)
-    fig = plt.figure(figsize=(3.2 * max(m, 3), 6.8))
-    grid = fig.add_gridspec(2, max(m, 2) * 2)
-    vmax = max(np.nanmax(sh.to_numpy()) for sh in matrices.values())
-    for i, (n, shares) in enumerate(matrices.items()):
-        ax = fig.add_subplot(grid[0, 2 * i : 2 * i + 2])
-        im = ax.imshow(shares.to_numpy(), cmap="viridis", vmin=0, vmax=vmax)
-        ax.set_title(f"{n} players: P(after | before)", fontsize=9)
-        ax.set_xticks(range(n), [str(c) for c in shares.columns], fontsize=7)
-        ax.set_yticks(range(n), [str(c) for c in shares.index], fontsize=7)
-        ax.set_xlabel("rank after", fontsize=8)
-        ax.set_ylabel("rank before", fontsize=8)
-        fig.colorbar(im, ax=ax, shrink=0.75)
-    half = max(m, 2)
-    ax = fig.add_subplot(grid[1, :half])
-    for n, ls in lengths.items():
-        k = np.arange(1, max(1, int(np.percentile(ls, 99.5))) + 1)
-        ax.plot(k, [(ls == j).mean() for j in k], marker="o", ms=3, label=f"{n} players")
-    ax.set_yscale("log")
-    ax.set_xlabel("reign length (rounds won in a row)")
-    ax.set_ylabel("share of completed reigns")
-    ax.set_title(f"reigns, every player {args.strategies}", fontsize=9)
-    ax.legend(fontsize=7)
-    ax = fig.add_subplot(grid[1, half:])
-    right = ax.twinx()  # mean reign on its own axis
-    for strategy, style in ((args.strategies, "-"), (args.baseline, ":")):
-        rows = [r for r in summary_rows if r["strategy"] == strategy]
-        x = np.array([r["players"] for r in rows])
-        for axis, key, color, label in ((ax, "p_keep", "C0", "P(keep title)"),
-                                        (right, "mean_reign", "C1", "mean reign")):  # fmt: skip
-            y = np.array([r[key].value for r in rows])
-            lo = np.array([r[key].low for r in rows])
-            hi = np.array([r[key].high for r in rows])
-            axis.errorbar(x, y, yerr=[y - lo, hi - y], marker="o", ms=4, capsize=3, color=color,
-                          linestyle=style, label=f"{label}, {strategy}")  # fmt: skip
-    ax.set_xlabel("players")
-    ax.set_ylabel("P(Grand Seigneur first again)", color="C0")
-    right.set_ylabel("mean completed reign (rounds)", color="C1")
-    ax.set_title(f"keeping the title: {args.strategies} (solid), {args.baseline} (dotted); "
-                 "95% intervals", fontsize=9)  # fmt: skip
-    fig.tight_layout()
-    fig.savefig(args.out / "seigneur.png", dpi=110)
-    plt.close(fig)
+    seigneur_overview_plot(matrices, lengths, summary_rows, args.out / "seigneur.png",
+                           strategy=args.strategies, baseline=args.baseline)  # fmt: skip
     print((args.out / "table.md").read_text())
 
 
