@@ -8,7 +8,9 @@ apply: ``resolve`` refuses one with a ``ValueError`` saying why.
 Named strategies: ``random``, ``lowest``, ``heuristic``. Composed ones take a base and
 changes, as text (``"heuristic:give_back=lowest,bomb_cards=2"``) or a table
 (``{"base": "heuristic", "give_back": "lowest", "params": {"bomb_cards": 2}}``).
-The kernels read a row of floats (``gs_policies``: slots ``G_*``).
+The kernels read a row of floats (``gs_policies``: slots ``G_*``). Building and parsing are
+the 4-player game's (``tichusim.strategy_tables``); a composed strategy's name keeps the text
+form (``heuristic:bomb_cards=2``).
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .kernels import gs_policies as P
+from .strategy_tables import Param, StrategyTables
 
-__all__ = ["DECISIONS", "PARAMS", "POLICIES", "STRATEGIES", "SeigneurStrategy", "resolve"]
+__all__ = ["DECISIONS", "PARAMS", "POLICIES", "STRATEGIES", "TABLES", "SeigneurStrategy", "build",
+           "parse_spec", "resolve"]
 
 DECISIONS = ("play", "give_back", "wish")
 _SLOT = {"play": P.G_PLAY, "give_back": P.G_GIVE, "wish": P.G_WISH}
@@ -49,12 +53,12 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
     },
 }
 
-PARAMS: dict[str, tuple[int, float, float, float, str]] = {
-    # name: (slot, default, low, high, meaning) - read by the heuristic play policy only
-    "bomb_cards": (P.G_BOMB_CARDS, 4, 0, 40, "bomb out of turn when at most this many cards "
-                   "are left after the bomb (always when the bomb empties the hand)"),
-    "endgame": (P.G_ENDGAME, 12, 0, 40, "spend Dragon, Phoenix and bombs on a trick once the hand "
-                "holds this many cards or fewer"),
+PARAMS: dict[str, Param] = {  # read by the heuristic play policy only
+    "bomb_cards": Param(P.G_BOMB_CARDS, 4, 0, 40, "play", "bomb out of turn when at most this "
+                        "many cards are left after the bomb (always when the bomb empties the "
+                        "hand)"),
+    "endgame": Param(P.G_ENDGAME, 12, 0, 40, "play", "spend Dragon, Phoenix and bombs on a "
+                     "trick once the hand holds this many cards or fewer"),
 }
 
 
@@ -70,13 +74,7 @@ class SeigneurStrategy:
     description: str = ""
 
     def param_row(self) -> np.ndarray:
-        row = np.zeros(P.N_GS_PARAMS, np.float64)
-        for decision in DECISIONS:
-            row[_SLOT[decision]] = POLICIES[decision][getattr(self, decision)][0]
-        values = {k: v[1] for k, v in PARAMS.items()} | dict(self.params)
-        for key, value in values.items():
-            row[PARAMS[key][0]] = value
-        return row
+        return TABLES.param_row(self)
 
 
 STRATEGIES = {
@@ -102,78 +100,32 @@ def _not_here(what: str) -> ValueError:
                       f"{', '.join(DECISIONS)} (strategies: {', '.join(STRATEGIES)})")  # fmt: skip
 
 
-def _number(key, value):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
-        raise ValueError(f"strategy parameter {key}: expected a number, got {value!r}")
-    low, high = PARAMS[key][2], PARAMS[key][3]
-    if not low <= value <= high:
-        raise ValueError(f"strategy parameter {key}: {value} is outside [{low}, {high}]")
-    return float(value)
+def _refuse_tichu_key(key: str) -> None:
+    if key in _TICHU_ONLY:
+        raise _not_here(f"the Tichu decision {key!r}")
+
+
+TABLES = StrategyTables(SeigneurStrategy, DECISIONS, _SLOT, POLICIES, PARAMS, STRATEGIES,
+                        P.N_GS_PARAMS, name_form="{base}:{changes}", refuse=_refuse_tichu_key)
 
 
 def build(spec: dict) -> SeigneurStrategy:
     """A strategy from a table: ``base`` (default ``heuristic``), any decision with a policy
     name, ``params`` (name -> number), an optional ``name``."""
-    for key in spec:
-        if key in _TICHU_ONLY:
-            raise _not_here(f"the Tichu decision {key!r}")
-        if key not in ("name", "base", "params", *DECISIONS):
-            raise ValueError(f"strategy: unknown key {key!r} "
-                             f"(known: name, base, params, {', '.join(DECISIONS)})")  # fmt: skip
-    base_name = spec.get("base", "heuristic")
-    if base_name not in STRATEGIES:
-        raise ValueError(f"strategy base: unknown strategy {base_name!r} "
-                         f"(known: {', '.join(STRATEGIES)})")  # fmt: skip
-    base = STRATEGIES[base_name]
-    chosen = {d: getattr(base, d) for d in DECISIONS}
-    for d in DECISIONS:
-        if d in spec:
-            if not isinstance(spec[d], str) or spec[d] not in POLICIES[d]:
-                raise ValueError(f"strategy {d}: unknown policy {spec[d]!r} "
-                                 f"(known: {', '.join(POLICIES[d])})")  # fmt: skip
-            chosen[d] = spec[d]
-    params = spec.get("params", {})
-    if not isinstance(params, dict):
-        raise ValueError(f"strategy params: expected a table of name = number, got {params!r}")
-    for key in params:
-        if key not in PARAMS:
-            raise ValueError(f"strategy params: unknown parameter {key!r} "
-                             f"(known: {', '.join(PARAMS)})")  # fmt: skip
-    values = dict(base.params) | {k: _number(k, v) for k, v in params.items()}
-    changed = [f"{d}={chosen[d]}" for d in DECISIONS if chosen[d] != getattr(base, d)]
-    changed += [f"{k}={v:g}" for k, v in params.items()]
-    name = spec.get("name") or (base_name + (":" + ",".join(changed) if changed else ""))
-    return SeigneurStrategy(str(name), params=tuple(sorted(values.items())), **chosen)
+    return TABLES.build(spec)
 
 
 def parse_spec(text: str) -> SeigneurStrategy:
     """``"base"`` or ``"base:key=value,..."``; a key is a decision (its value a policy) or a
     parameter (its value a number)."""
-    base, _, rest = text.partition(":")
-    spec: dict = {"base": base.strip()}
-    params: dict = {}
-    for item in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = item.partition("=")
-        key = key.strip()
-        if not eq:
-            raise ValueError(f"strategy {text!r}: expected key=value, got {item!r}")
-        if key in PARAMS:
-            try:
-                params[key] = float(value)
-            except ValueError:
-                raise ValueError(f"strategy parameter {key}: expected a number, "
-                                 f"got {value!r}") from None  # fmt: skip
-        else:
-            spec[key] = value.strip()
-    if params:
-        spec["params"] = params
-    if base.strip() not in STRATEGIES:
-        if base.strip() in _TICHU_NAMES:
-            raise _not_here(f"the Tichu strategy {base.strip()!r}")
-        raise ValueError(f"unknown grand-seigneur strategy {base.strip()!r} "
+    base, _, changes = text.partition(":")
+    base = base.strip()
+    if base not in STRATEGIES:
+        if base in _TICHU_NAMES:
+            raise _not_here(f"the Tichu strategy {base!r}")
+        raise ValueError(f"unknown grand-seigneur strategy {base!r} "
                          f"(known: {', '.join(STRATEGIES)})")  # fmt: skip
-    return build(spec) if rest.strip() else STRATEGIES[base.strip()]
-
+    return TABLES.compose(text, base, changes)
 
 
 def _one(item) -> SeigneurStrategy:

@@ -18,16 +18,9 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from .strategies import DECISIONS, STRATEGIES, Strategy, build, resolve
+from .strategies import STRATEGIES, TABLES, Strategy, build, resolve
 
 __all__ = ["parse_strategy", "parse_strategy_list"]
-
-
-def _value(text: str):
-    try:
-        return float(text)
-    except ValueError:
-        return text  # build() names the parameter that wanted a number
 
 
 def _from_file(path: Path) -> Strategy:
@@ -62,20 +55,7 @@ def parse_strategy(text: str) -> Strategy:
     if base not in STRATEGIES:
         raise ValueError(f"strategy {text!r}: unknown base {base!r} "
                          f"(known: {', '.join(STRATEGIES)})")  # fmt: skip
-    spec: dict = {"base": base}
-    params: dict = {}
-    for item in filter(None, (c.strip() for c in changes.split(","))):
-        key, eq, value = item.partition("=")
-        key, value = key.strip(), value.strip()
-        if not eq or not key or not value:
-            raise ValueError(f"strategy {text!r}: expected key=value, got {item!r}")
-        if key in DECISIONS or key == "name":
-            spec[key] = value
-        else:
-            params[key] = _value(value)
-    if params:
-        spec["params"] = params
-    return build(spec)
+    return TABLES.compose(text, base, changes)
 
 
 def parse_strategy_list(text: str) -> list[Strategy]:

@@ -25,9 +25,10 @@ import numpy as np
 from .kernels import policies as P
 from .kernels import slots as S
 from .kernels.engine import N_PARAMS
+from .strategy_tables import Param, StrategyTables, policy_of
 
-__all__ = ["DECISIONS", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES", "Param", "Strategy",
-           "check_variant", "resolve"]
+__all__ = ["DECISIONS", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES", "TABLES", "Param",
+           "Strategy", "build", "check_variant", "resolve"]
 
 DECISIONS = ("play", "grand_tichu", "tichu", "pass", "wish", "dragon", "dog")
 _DECISION_SLOT = {"play": S.P_PLAY, "grand_tichu": S.P_GRAND_TICHU, "tichu": S.P_TICHU,
@@ -115,18 +116,6 @@ INAPPLICABLE: dict[str, dict[str, dict[str, str]]] = {
 }
 
 
-@dataclass(frozen=True)
-class Param:
-    """A numeric parameter: its slot in the row, default, bounds and meaning."""
-
-    slot: int
-    default: float
-    low: float
-    high: float
-    decision: str
-    doc: str
-
-
 PARAMS: dict[str, Param] = {
     "w_dragon": Param(S.W_DRAGON, 3.0, -10, 10, "calls", "score of the Dragon"),
     "w_phoenix": Param(S.W_PHOENIX, 2.5, -10, 10, "calls", "score of the Phoenix"),
@@ -175,20 +164,13 @@ class Strategy:
     dog: str = "next"
 
     def policy(self, decision: str) -> str:
-        return getattr(self, "pass_" if decision == "pass" else decision)
+        return policy_of(self, decision)
 
     def param_values(self) -> dict[str, float]:
-        values = {name: p.default for name, p in PARAMS.items()}
-        values.update(self.params)
-        return values
+        return TABLES.param_values(self)
 
     def param_row(self) -> np.ndarray:
-        row = np.zeros(N_PARAMS, np.float64)
-        for decision in DECISIONS:
-            row[_DECISION_SLOT[decision]] = POLICIES[decision][self.policy(decision)][0]
-        for name, value in self.param_values().items():
-            row[PARAMS[name].slot] = value
-        return row
+        return TABLES.param_row(self)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name}
@@ -211,58 +193,15 @@ STRATEGIES = {
                           "called or holds fewer cards", dog="support-call"),
 }  # fmt: skip
 
-_SPEC_KEYS = ("name", "base", *DECISIONS, "params")
-
-
-def _number(value, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{what}: expected a number, got {value!r}")
-    value = float(value)
-    if not np.isfinite(value):
-        raise ValueError(f"{what}: expected a finite number, got {value!r}")
-    return value
+TABLES = StrategyTables(Strategy, DECISIONS, _DECISION_SLOT, POLICIES, PARAMS, STRATEGIES,
+                        N_PARAMS, name_form="{base}[{changes}]")
 
 
 def build(spec: dict) -> Strategy:
     """A strategy from a table: ``base`` (a named strategy, default ``heuristic``), any of the
-    decisions with a policy name, ``params`` (name -> number) and an optional ``name``."""
-    unknown = [k for k in spec if k not in _SPEC_KEYS]
-    if unknown:
-        raise ValueError(f"strategy: unknown key {unknown[0]!r} (known: {', '.join(_SPEC_KEYS)})")
-    base_name = spec.get("base", "heuristic")
-    if base_name not in STRATEGIES:
-        raise ValueError(f"strategy base: unknown strategy {base_name!r} "
-                         f"(known: {', '.join(STRATEGIES)})")  # fmt: skip
-    base = STRATEGIES[base_name]
-    chosen = {d: base.policy(d) for d in DECISIONS}
-    for d in DECISIONS:
-        if d in spec:
-            if not isinstance(spec[d], str) or spec[d] not in POLICIES[d]:
-                raise ValueError(f"strategy {d}: unknown policy {spec[d]!r} "
-                                 f"(known: {', '.join(POLICIES[d])})")  # fmt: skip
-            chosen[d] = spec[d]
-    params = spec.get("params", {})
-    if not isinstance(params, dict):
-        raise ValueError(f"strategy params: expected a table of name = number, got {params!r}")
-    overrides = dict(base.params)
-    for key, value in params.items():
-        if key not in PARAMS:
-            raise ValueError(f"strategy params: unknown parameter {key!r} "
-                             f"(known: {', '.join(PARAMS)})")  # fmt: skip
-        p = PARAMS[key]
-        value = _number(value, f"strategy params.{key}")
-        if not p.low <= value <= p.high:
-            raise ValueError(f"strategy params.{key}: {value:g} is outside [{p.low:g}, {p.high:g}]")
-        overrides[key] = value
-    changes = [f"{d}={chosen[d]}" for d in DECISIONS if chosen[d] != base.policy(d)]
-    changes += [f"{k}={v:g}" for k, v in params.items()]
-    name = spec.get("name") or (f"{base_name}[{','.join(changes)}]" if changes else base_name)
-    if not isinstance(name, str):
-        raise ValueError(f"strategy name: expected text, got {name!r}")
-    return Strategy(name, chosen["play"], chosen["grand_tichu"], chosen["tichu"], chosen["pass"],
-                    chosen["wish"], chosen["dragon"], tuple(sorted(overrides.items())),
-                    description=f"{base_name} with {', '.join(changes) or 'no changes'}",
-                    dog=chosen["dog"])  # fmt: skip
+    decisions with a policy name, ``params`` (name -> number) and an optional ``name``; the
+    name derived from the changes reads ``heuristic[pass=lowest,bomb_points=20]``."""
+    return TABLES.build(spec)
 
 
 def _one(spec) -> Strategy:

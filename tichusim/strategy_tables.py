@@ -1,0 +1,164 @@
+"""A game's strategy tables, and strategies composed from them: one mechanism for both games.
+
+A game names its decisions, the policies each decision may take (an id for the kernels and a
+meaning), its numeric parameters (``Param``) and its named strategies: the 4-player tables in
+``tichusim.strategies``, Grand Seigneur's (RULES.md §5) in ``tichusim.seigneur_strategies``.
+``StrategyTables`` holds them and does what is the same in both games:
+
+* ``build`` a strategy from a table: a ``base`` (a named strategy), a policy for any decision,
+  ``params`` checked against their bounds, and a name derived from the changes unless given;
+* ``compose`` one from the text form ``base:key=value,...`` (each game checks the base itself:
+  what it says of an unknown one differs);
+* ``param_row``: the row of floats the game's kernels read.
+"""
+
+from __future__ import annotations
+
+import keyword
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["Param", "StrategyTables", "policy_of"]
+
+
+@dataclass(frozen=True)
+class Param:
+    """A numeric parameter: its slot in the row, default, bounds and meaning."""
+
+    slot: int
+    default: float
+    low: float
+    high: float
+    decision: str
+    doc: str
+
+
+def _field(decision: str) -> str:
+    """A decision's field in a strategy class: ``pass`` is a Python keyword, hence ``pass_``."""
+    return decision + "_" if keyword.iskeyword(decision) else decision
+
+
+def policy_of(strategy, decision: str) -> str:
+    """The policy a strategy takes for ``decision``."""
+    return getattr(strategy, _field(decision))
+
+
+def _number(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{what}: expected a number, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{what}: expected a finite number, got {value!r}")
+    return value
+
+
+def _number_or_text(text: str):
+    try:
+        return float(text)
+    except ValueError:
+        return text  # build() names the parameter that wanted a number
+
+
+def _accept(key: str) -> None:
+    """Every key is the game's own, or simply unknown."""
+
+
+@dataclass(frozen=True)
+class StrategyTables:
+    """One game's strategies: decisions, policies, parameters, named strategies (see above).
+
+    ``strategy_class`` is the game's strategy class (fields ``name``, one per decision,
+    ``params``, ``description``); ``slots`` gives each decision's slot in the kernels' row of
+    ``row_size`` floats; ``name_form`` names a composed strategy from ``{base}`` and
+    ``{changes}``; ``refuse`` raises for a key that belongs to another game, saying why."""
+
+    strategy_class: type
+    decisions: tuple[str, ...]
+    slots: dict[str, int]
+    policies: dict[str, dict[str, tuple[int, str]]]
+    params: dict[str, Param]
+    strategies: dict[str, Any]
+    row_size: int
+    name_form: str
+    refuse: Callable[[str], None] = _accept
+
+    def param_values(self, strategy) -> dict[str, float]:
+        values = {name: p.default for name, p in self.params.items()}
+        values.update(strategy.params)
+        return values
+
+    def param_row(self, strategy) -> np.ndarray:
+        row = np.zeros(self.row_size, np.float64)
+        for decision in self.decisions:
+            row[self.slots[decision]] = self.policies[decision][policy_of(strategy, decision)][0]
+        for name, value in self.param_values(strategy).items():
+            row[self.params[name].slot] = value
+        return row
+
+    def build(self, spec: dict):
+        """A strategy from a table: ``base`` (a named strategy, default ``heuristic``), any of the
+        decisions with a policy name, ``params`` (name -> number) and an optional ``name``."""
+        known = ("name", "base", *self.decisions, "params")
+        for key in spec:
+            self.refuse(key)
+            if key not in known:
+                raise ValueError(f"strategy: unknown key {key!r} (known: {', '.join(known)})")
+        base_name = spec.get("base", "heuristic")
+        if base_name not in self.strategies:
+            raise ValueError(f"strategy base: unknown strategy {base_name!r} "
+                             f"(known: {', '.join(self.strategies)})")  # fmt: skip
+        base = self.strategies[base_name]
+        chosen = {d: policy_of(base, d) for d in self.decisions}
+        for d in self.decisions:
+            if d in spec:
+                if not isinstance(spec[d], str) or spec[d] not in self.policies[d]:
+                    raise ValueError(f"strategy {d}: unknown policy {spec[d]!r} "
+                                     f"(known: {', '.join(self.policies[d])})")  # fmt: skip
+                chosen[d] = spec[d]
+        params = spec.get("params", {})
+        if not isinstance(params, dict):
+            raise ValueError(f"strategy params: expected a table of name = number, got {params!r}")
+        overrides = dict(base.params)
+        for key, value in params.items():
+            if key not in self.params:
+                raise ValueError(f"strategy params: unknown parameter {key!r} "
+                                 f"(known: {', '.join(self.params)})")  # fmt: skip
+            p = self.params[key]
+            value = _number(value, f"strategy params.{key}")
+            if not p.low <= value <= p.high:
+                raise ValueError(f"strategy params.{key}: {value:g} is outside "
+                                 f"[{p.low:g}, {p.high:g}]")  # fmt: skip
+            overrides[key] = value
+        changes = [f"{d}={chosen[d]}" for d in self.decisions if chosen[d] != policy_of(base, d)]
+        changes += [f"{k}={v:g}" for k, v in params.items()]
+        derived = self.name_form.format(base=base_name, changes=",".join(changes))
+        name = spec.get("name") or (derived if changes else base_name)
+        if not isinstance(name, str):
+            raise ValueError(f"strategy name: expected text, got {name!r}")
+        return self.strategy_class(
+            name=name, params=tuple(sorted(overrides.items())),
+            description=f"{base_name} with {', '.join(changes) or 'no changes'}",
+            **{_field(d): chosen[d] for d in self.decisions},
+        )
+
+    def compose(self, text: str, base: str, changes: str):
+        """The named strategy ``base`` with the ``changes`` ``key=value,...`` written in
+        ``text``: a decision (its value a policy) or ``name``, any other key a parameter (its
+        value a number); without changes, the named strategy itself."""
+        spec: dict = {"base": base}
+        params: dict = {}
+        for item in filter(None, (c.strip() for c in changes.split(","))):
+            key, eq, value = item.partition("=")
+            key, value = key.strip(), value.strip()
+            if not eq or not key or not value:
+                raise ValueError(f"strategy {text!r}: expected key=value, got {item!r}")
+            self.refuse(key)
+            if key in self.decisions or key == "name":
+                spec[key] = value
+            else:
+                params[key] = _number_or_text(value)
+        if params:
+            spec["params"] = params
+        return self.build(spec) if len(spec) > 1 else self.strategies[base]
