@@ -49,3 +49,40 @@ def test_show_and_legal():
     assert res.exit_code == 0 and "End: first out" in res.output
     res = run("legal", "5j 5s Ph", "--top", "4j 4s")
     assert res.exit_code == 0 and "3 plays; pass allowed" in res.output
+
+
+def test_simulate_out_holds_the_tables_of_every_variant(tmp_path):
+    """simulate --out writes the tables simulate() returns, for every table (RULES.md §3-§5),
+    with the variant's options."""
+    import tichusim
+
+    cases = [("tientsin", [], {}), ("wuwang", [], {}),
+             ("grand-seigneur", ["--players", "8", "--option", "decks=1"], {"players": 8,
+                                                                            "options": {"decks": 1}})]
+    for variant, extra, kwargs in cases:
+        out = tmp_path / variant
+        res = run("simulate", "--rounds", "300", "--seed", "4", "--variant", variant,
+                  "--strategies", "lowest", "--out", str(out), *extra)  # fmt: skip
+        assert res.exit_code == 0, res.output
+        r, s = tichusim.simulate(300, seed=4, variant=variant, strategies="lowest", **kwargs)
+        pd.testing.assert_frame_equal(pd.read_parquet(out / "rounds.parquet"), r)
+        pd.testing.assert_frame_equal(pd.read_parquet(out / "seats.parquet"), s)
+    assert (r["deck"] == "one").all()
+
+
+def test_show_options_and_grand_seigneur_games():
+    """--option reaches the rules (RULES.md §5 Russian deck: 12 cards each, the rest out of
+    play); --game shows a later round of a Grand Seigneur game, with the ranks it carries."""
+    res = run("show", "--variant", "grand-seigneur", "--players", "6", "--game", "2", "--round",
+              "1", "--option", "russian_deck=true")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "Russian edition" in res.output and "dealt 12:" in res.output
+    assert "game 2, round 1" in res.output and "(rank 1)" in res.output
+    first = run("show", "--variant", "grand-seigneur", "--players", "6", "--round", "2")
+    assert "game 2, round 0" in first.output and "(rank 1)" not in first.output
+    for args in (["--variant", "nanjing", "--game", "1"],
+                 ["--variant", "wuwang", "--option", "rotating_king=true"],
+                 ["--variant", "grand-seigneur", "--players", "6", "--option", "decks=3"],
+                 ["--variant", "grand-seigneur", "--players", "6", "--option", "nodecks"]):
+        res = run("show", *args)
+        assert res.exit_code == 2 and res.output.count("\n") == 1, (args, res.output)

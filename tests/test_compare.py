@@ -96,3 +96,33 @@ def test_cli_bad_input_is_one_line_and_exit_2(args):
     assert res.exit_code == 2, res.output
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("tichusim: error:"), res.output
+
+
+def test_tientsin_duplicate_swaps_teams_of_three():
+    """RULES.md §3: two teams of three alternate; the match swaps them, so a strategy against
+    itself differs by exactly 0 on every deal, and the stronger one wins by a clear margin."""
+    same = duplicate("random", "random", 300, seed=6, variant="tientsin")
+    assert (same.margins == 0).all()
+    r = duplicate("heuristic", "lowest", 1500, seed=6, variant="tientsin")
+    assert r.diff.low > 0
+    a, b = r.points
+    np.testing.assert_allclose(r.margins, a - b)
+    text = r.to_markdown()
+    assert "triple victories" in text and "double victories" not in text
+
+
+@pytest.mark.parametrize("variant, reason", [("wuwang", "King changes sides"),
+                                             ("grand-seigneur", "no teams")])
+def test_tables_without_two_teams_are_refused(variant, reason):
+    with pytest.raises(ValueError, match=reason):
+        duplicate("heuristic", "lowest", 10, variant=variant)
+    result = CliRunner().invoke(main, ["compare", "heuristic", "lowest", "--variant", variant])
+    assert result.exit_code == 2 and "tientsin" in result.output
+
+
+def test_compare_refuses_a_policy_the_variant_does_not_allow():
+    result = CliRunner().invoke(main, ["compare", "heuristic", "heuristic:pass=odd-even",
+                                       "--deals", "5", "--variant", "tientsin"])  # fmt: skip
+    assert result.exit_code == 2
+    assert "only partners receive cards" in result.output and "\n" == result.output[-1]
+    assert result.output.count("\n") == 1

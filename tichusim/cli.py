@@ -72,17 +72,9 @@ def main():
 @main.command()
 def warmup():
     """Compile and cache every kernel once (run after installing)."""
-    t0 = time.perf_counter()
-    from . import legal_plays, simulate, simulate_games
-    from .transcript import play_with_log
+    from .warmup import warmup as compile_all
 
-    legal_plays("Ma 2j 3s 4p 5t Ph Dr Dog 7j 7s 7p 7t")
-    for name in ("random", "lowest", "heuristic"):
-        simulate(8, strategies=name, check=True)
-        simulate(8, strategies=name)
-    simulate_games(2, strategies="lowest", target=200)
-    play_with_log(0, 0)
-    click.echo(f"kernels compiled and cached in {time.perf_counter() - t0:.1f} s")
+    click.echo(f"kernels compiled and cached in {compile_all():.1f} s")
 
 
 @main.command()
@@ -116,23 +108,59 @@ def _players(variant: str, players: int | None) -> None:
         raise UserError(f"--players applies to grand-seigneur only ({variant} has a fixed table)")
 
 
+def _options(pairs: tuple[str, ...]) -> dict | None:
+    """``--option key=value`` pairs as a table; values read as TOML (true, 12, ...)."""
+    import tomllib
+
+    options = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise UserError(f"--option {pair!r}: expected key=value (e.g. rotating_king=true)")
+        try:
+            options[key.strip()] = tomllib.loads(f"v = {value.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            options[key.strip()] = value.strip()
+    return options or None
+
+
+OPTION_HELP = ("a rules option of the variant, KEY=VALUE, repeatable (wuwang: rotating_king, "
+               "game_rounds; grand-seigneur: decks, russian_deck, distinct_triples, "
+               "russian_seating, game_rounds)")
+
+
 @main.command()
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
 @click.option("--round", "round_", default=0, show_default=True, type=click.IntRange(0))
+@click.option("--game", type=click.IntRange(0), default=None,
+              help="grand-seigneur: show round --round of this game (its earlier rounds are "
+                   "played for the ranks); without it, the first round of game --round")
 @click.option("--strategies", default="random", show_default=True, help=STRATEGY_HELP)
 @click.option("--variant", default="nanjing", show_default=True, type=_VARIANT, help=VARIANT_HELP)
 @click.option("--players", type=click.IntRange(5, 12), default=None, help=PLAYERS_HELP)
-def show(seed, round_, strategies, variant, players):
+@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help=OPTION_HELP)
+def show(seed, round_, game, strategies, variant, players, option_pairs):
     """Print one round move by move (a transcript)."""
+    from .simulate import variant_options
     from .transcript import transcript
 
     _players(variant, players)
+    options = _guard(variant_options, variant, _options(option_pairs))
     if variant == "grand-seigneur":  # round I: the first round of game I, as `simulate` plays
         from .seigneur import transcript as seigneur_transcript
 
-        click.echo(_guard(seigneur_transcript, seed, round_, 0, players=players,
-                          strategies=strategies), nl=False)  # fmt: skip
+        game, round_ = (round_, 0) if game is None else (game, round_)
+        rules = {k: options[k] for k in ("russian_deck", "distinct_triples", "russian_seating")}
+        click.echo(_guard(seigneur_transcript, seed, game, round_, players=players,
+                          strategies=strategies, decks=options["decks"], options=rules),
+                   nl=False)  # fmt: skip
         return
+    if game is not None:
+        raise UserError("--game applies to grand-seigneur only (a team game's rounds replay "
+                        "alone with --round)")  # fmt: skip
+    if option_pairs:
+        raise UserError(f"--option: {variant} transcripts show independent rounds, which no "
+                        "option changes")  # fmt: skip
     click.echo(_guard(transcript, seed, round_, strategies=_strategies(strategies),
                       variant=variant), nl=False)  # fmt: skip
 
@@ -146,10 +174,11 @@ def show(seed, round_, strategies, variant, players):
 @click.option("--check/--no-check", default=False, help="verify RULES.md §7 after every action")
 @click.option("--variant", default="nanjing", show_default=True, type=_VARIANT, help=VARIANT_HELP)
 @click.option("--players", type=click.IntRange(5, 12), default=None, help=PLAYERS_HELP)
-def simulate(rounds, seed, strategies, out, check, variant, players):
+@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help=OPTION_HELP)
+def simulate(rounds, seed, strategies, out, check, variant, players, option_pairs):
     """Play independent rounds and print a summary with 95% confidence intervals."""
-    from .simulate import SimulationError
-    from .simulate import simulate as run
+    from . import dataset
+    from .simulate import SimulationError, records
     from .summary import summarize
 
     _players(variant, players)
@@ -165,19 +194,18 @@ def simulate(rounds, seed, strategies, out, check, variant, players):
             raise UserError(f"output directory {out} holds other files ({foreign[0]}, ...)")
     t0 = time.perf_counter()
     try:
-        r, s = _guard(run, rounds, seed=seed, check=check, variant=variant,
-                      strategies=strategies if seigneur else _strategies(strategies),
-                      **({"players": players} if seigneur else {}))  # fmt: skip
+        rec = _guard(records, variant, rounds, seed=seed, check=check, players=players,
+                     options=_options(option_pairs),
+                     strategies=strategies if seigneur else _strategies(strategies))  # fmt: skip
     except SimulationError as exc:
         raise UserError(str(exc)) from None
+    tables = dataset.tables(rec)
     elapsed = time.perf_counter() - t0
-    click.echo(summarize(r, s))
+    click.echo(summarize(*(t.to_pandas() for t in tables)))
     click.echo(f"{rounds} rounds in {elapsed:.2f} s ({rounds / elapsed:,.0f} rounds/s)")
     if out is not None:
-        from .io import write_tables
-
         try:
-            write_tables(r, s, out)
+            dataset.write(tables, out)
         except OSError as exc:
             raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
         click.echo(f"tables written to {out}/")
@@ -368,7 +396,7 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
 
         data = _guard(load, run_dir, seats_columns=["round", "seat", "hand8", "grand_tichu",
                                                      "finish", "points"])  # fmt: skip
-        calls = gttable.from_run(data.seats)
+        calls = _guard(gttable.from_run, data.seats)
         if len(calls) == 0:
             raise UserError(f"{run_dir}: no Grand Tichu was called in this run")
         table = gttable.build(calls, source="run", info={"run": str(run_dir)}, fit=False)
@@ -415,8 +443,11 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="also write the result as Markdown to this file")
+@click.option("--variant", default="nanjing", show_default=True,
+              type=click.Choice(["nanjing", "tientsin"]),
+              help="the table: the two games with two teams to swap (tientsin: 3 seats each)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
-def compare(strategies, deals, seed, out, quiet):
+def compare(strategies, deals, seed, out, variant, quiet):
     """Duplicate matches between STRATEGIES (two: a match; more: a round-robin league).
 
     Each STRATEGY is a name, base:key=value,... (e.g. heuristic:pass=lowest) or a .toml file.
@@ -433,7 +464,7 @@ def compare(strategies, deals, seed, out, quiet):
                         "add name=... to tell them apart")  # fmt: skip
     t0 = time.perf_counter()
     if len(found) == 2:
-        result = duplicate(found[0], found[1], deals, seed=seed)
+        result = _guard(duplicate, found[0], found[1], deals, seed=seed, variant=variant)
     else:
         bar = None
         if not quiet:
@@ -442,13 +473,15 @@ def compare(strategies, deals, seed, out, quiet):
             n = len(found) * (len(found) - 1) // 2
             bar = tqdm(total=n, unit="match", file=sys.stderr, leave=False)
         try:
-            result = league(found, deals, seed=seed,
+            result = _guard(league, found, deals, seed=seed, variant=variant,
                             progress=(lambda done, total: bar.update(1)) if bar else None)
         finally:
             if bar is not None:
                 bar.close()
     quoted = " ".join(f"'{s}'" if any(c in s for c in " ,;[]") else s for s in strategies)
     command = f"tichusim compare {quoted} --deals {deals} --seed {seed}"
+    if variant != "nanjing":
+        command += f" --variant {variant}"
     if out is not None:
         command += f" --out {out}"
     text = markdown_report(result, command)

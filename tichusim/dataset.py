@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 
 from .kernels import variants as V
 
-__all__ = ["encode", "tables"]
+__all__ = ["encode", "tables", "write"]
 
 SEIGNEUR = "grand-seigneur"
 PLACES = ("first", "second", "third", "fourth", "fifth")  # {place}_out; the last is last_out
@@ -290,3 +290,16 @@ def encode(table: pa.Table) -> bytes:
         write_statistics=[c for c in names if c in _STATS],
     )  # fmt: skip
     return sink.getvalue()
+
+
+def write(tables_: tuple[pa.Table, pa.Table], folder) -> None:
+    """``rounds.parquet`` and ``seats.parquet`` in ``folder`` (what ``tichusim simulate --out``
+    writes; ``tichusim.tables.load`` reads it), each written atomically."""
+    from pathlib import Path
+
+    from .io import write_atomic
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, table in zip(("rounds", "seats"), tables_):
+        write_atomic(folder / f"{name}.parquet", encode(table))

@@ -60,7 +60,9 @@ def _features(hands, params, out):
 
 def features(hands) -> np.ndarray:
     """``(n, len(FEATURES))`` float array of the hands' features (``uint64`` masks)."""
-    hands = np.ascontiguousarray(np.asarray(hands, dtype=np.uint64).reshape(-1))
+    # a fresh writable copy: a read-only column (pandas over Arrow) would compile the kernel
+    # a second time, for read-only arrays
+    hands = np.array(hands, dtype=np.uint64).reshape(-1)
     out = np.zeros((hands.size, len(FEATURES)), np.float64)
     _features(hands, STRATEGIES["heuristic"].param_row(), out)
     return out

@@ -1,0 +1,62 @@
+"""``tichusim warmup`` compiles every kernel the commands use: after it, a session that runs
+each command of the README (every variant) writes nothing new to the numba cache.
+
+The cache starts empty (a folder of the test's own), else kernels compiled by earlier tests
+would hide what warmup missed; so this test pays one cold compile (a minute or two)."""
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Every command of the README, on every table, as a user types them (in one process).
+SESSION = textwrap.dedent("""
+    import sys
+    from click.testing import CliRunner
+    from tichusim.cli import main
+
+    out = sys.argv[1]
+    commands = [
+        ["legal", "Ma 2j 3s 4p 5t Ph 7j", "--top", "2s", "--wish", "5"],
+        ["gt-odds", "--hand", "Dr Ph A A K 9 5 3", "--rounds", "300", "--quiet"],
+        ["gt-table", "--deals", "1000", "--quiet"],
+        ["compare", "heuristic", "lowest", "random", "--deals", "50", "--quiet"],
+        ["compare", "heuristic", "lowest", "--deals", "50", "--variant", "tientsin"],
+        ["simulate", "--rounds", "50", "--players", "9", "--variant", "grand-seigneur"],
+        ["show", "--variant", "grand-seigneur", "--players", "7", "--round", "3"],
+    ]
+    for variant in ("nanjing", "tientsin", "wuwang"):
+        commands += [["simulate", "--rounds", "50", "--variant", variant, "--check"],
+                     ["show", "--variant", variant, "--round", "2"]]
+    for config in ("quick", "games", "tientsin", "wuwang", "grand_seigneur"):
+        run_dir = f"{out}/{config}"
+        small = ["--games", "2"] if config in ("games", "wuwang", "grand_seigneur") else ["--rounds", "60"]
+        commands += [["run", f"configs/{config}.toml", "--out", run_dir, "--quiet", *small],
+                     ["verify", run_dir], ["report", run_dir]]
+    for command in commands:
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 0, (command, result.output)
+""")
+
+
+def cache_files(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*.nb*")}
+
+
+def test_after_warmup_no_command_compiles_anything(tmp_path):
+    cache = tmp_path / "numba-cache"
+    env = os.environ | {"NUMBA_CACHE_DIR": str(cache)}
+    warm = subprocess.run([sys.executable, "-m", "tichusim.cli", "warmup"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=1800)  # fmt: skip
+    assert warm.returncode == 0, warm.stderr
+    before = cache_files(cache)
+    assert len(before) > 50  # the kernels are there
+    session = subprocess.run([sys.executable, "-c", SESSION, str(tmp_path / "runs")], cwd=ROOT,
+                             env=env, capture_output=True, text=True, timeout=1800)  # fmt: skip
+    assert session.returncode == 0, session.stderr[-2000:]
+    after = cache_files(cache)
+    compiled = sorted(name for name in after if before.get(name) != after[name])
+    assert not compiled, f"compiled after warmup: {compiled}"
