@@ -146,3 +146,19 @@ def test_progress_bar_and_quiet(tmp_path):
     assert "1,000 rounds in" in [line for line in res.output.splitlines() if line.strip()][-1]
     res = invoke("run", cfg, "--out", tmp_path / "b", "--workers", "1", "--quiet")
     assert res.exit_code == 0 and res.output == ""
+
+
+def test_every_variants_strategy_objects_become_tables():
+    """A Grand Seigneur strategy object (RULES.md §5 decisions) saves as the table that
+    rebuilds it, as a Tichu one does; the config is checked per player of the variant."""
+    from tichusim.seigneur_strategies import resolve as resolve_seigneur
+
+    mine = resolve_seigneur({"base": "heuristic", "give_back": "lowest",
+                             "params": {"endgame": 5}}, 1)[0]  # fmt: skip
+    c = validate({"variant": "grand-seigneur", "players": 6, "rounds": 10,
+                  "strategies": [mine, "random"] * 3})  # fmt: skip
+    assert c.strategies[0]["give_back"] == "lowest" and c.resolved()[0] == mine
+    assert validate(json.loads(json.dumps(c.to_json()))).hash == c.hash
+    with pytest.raises(ConfigError) as exc:
+        validate({"variant": "tientsin", "rounds": 10, "strategies": [mine] * 6})
+    assert exc.value.key == "strategies.0" and "strategy" in exc.value.problem

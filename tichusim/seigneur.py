@@ -37,7 +37,7 @@ from .kernels import gs_engine as E
 from .rules import Combo
 from .seigneur_strategies import SeigneurStrategy, resolve
 from .simulate import SEIGNEUR as VARIANT
-from .simulate import SimulationError, frames
+from .simulate import SimulationError, frames, variant_options
 
 __all__ = ["VARIANT", "SeigneurOptions", "SeigneurRecords", "play_with_log", "seigneur_records",
            "simulate_seigneur", "transcript"]  # fmt: skip
@@ -61,24 +61,19 @@ class SeigneurOptions:
 
     @classmethod
     def of(cls, options) -> SeigneurOptions:
+        """From ``None``, an instance, ``"russian"`` (all three) or a table of the three,
+        checked as every variant's options are (``simulate.variant_options``)."""
         if options is None:
             return cls()
         if isinstance(options, cls):
             return options
-        if options == "russian":
-            return cls(True, True, True)
-        if not isinstance(options, dict):
-            raise ValueError(f"options: expected a table of name = true/false or 'russian', "
-                             f"got {options!r}")  # fmt: skip
         known = [f.name for f in fields(cls)]
-        for key, value in options.items():
-            if key not in known:
-                raise ValueError(f"grand-seigneur option {key!r}: unknown "
-                                 f"(known: {', '.join(known)})")  # fmt: skip
-            if not isinstance(value, bool):
-                raise ValueError(f"grand-seigneur option {key}: expected true or false, "
-                                 f"got {value!r}")  # fmt: skip
-        return cls(**options)
+        unknown = [k for k in options if k not in known] if isinstance(options, dict) else []
+        if unknown:  # decks and game_rounds are arguments of their own here
+            raise ValueError(f"grand-seigneur option {unknown[0]!r}: unknown "
+                             f"(known: {', '.join(known)})")  # fmt: skip
+        values = variant_options(VARIANT, options)
+        return cls(**{name: values[name] for name in known})
 
 
 def _count(value, what: str, low: int = 0) -> int:
@@ -107,13 +102,8 @@ def _setup(players, seed, strategies, decks, options) -> _Setup:
     if seed >= 2**64:
         raise ValueError("seed must be below 2**64")
     opts = SeigneurOptions.of(options)
-    if decks is not None and (isinstance(decks, bool) or decks not in (1, 2)):
-        raise ValueError(f"decks must be 1 or 2 (or None: one for 5-6 players, two for 7-12), "
-                         f"not {decks!r}")  # fmt: skip
+    decks = variant_options(VARIANT, {"decks": decks, "russian_deck": opts.russian_deck})["decks"]
     if opts.russian_deck:
-        if decks == 1:
-            raise ValueError("the Russian deck (108 cards) is two sets of ranked cards: "
-                             "decks=1 contradicts it")  # fmt: skip
         deck = gc.DECK_RUSSIAN
     else:
         deck = gc.DECK_ONE if (decks or (1 if players <= 6 else 2)) == 1 else gc.DECK_TWO

@@ -76,6 +76,9 @@ class SeigneurStrategy:
     def param_row(self) -> np.ndarray:
         return TABLES.param_row(self)
 
+    def to_dict(self) -> dict:
+        return TABLES.to_dict(self)
+
 
 STRATEGIES = {
     "random": SeigneurStrategy("random", "random", "random", "random",

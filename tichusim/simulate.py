@@ -104,7 +104,8 @@ def variant_options(variant: str, options) -> dict:
     if variant == SEIGNEUR and options == "russian":
         options = dict.fromkeys(SEIGNEUR_RULES, True)
     if not isinstance(options, dict):
-        raise ValueError(f"options: expected a table of name = value, got {options!r}")
+        also = " or 'russian'" if variant == SEIGNEUR else ""
+        raise ValueError(f"options: expected a table of name = value{also}, got {options!r}")
     for key, value in options.items():
         if key not in info.options:
             known = ", ".join(info.options) or "none"
@@ -114,7 +115,8 @@ def variant_options(variant: str, options) -> dict:
         if key == "game_rounds":
             value = _game_rounds(variant, value)
         if key == "decks" and value is not None and (isinstance(value, bool) or value not in (1, 2)):
-            raise ValueError(f"{variant} option decks: expected 1 or 2 (RULES.md §5), got {value!r}")
+            raise ValueError(f"{variant} option decks must be 1 or 2 (or none: one deck for 5-6 "
+                             f"players, two for 7-12, RULES.md §5), not {value!r}")  # fmt: skip
         values[key] = value
     if variant == SEIGNEUR and values["russian_deck"] and values["decks"] == 1:
         raise ValueError("grand-seigneur options: the Russian deck (108 cards) is two sets of "

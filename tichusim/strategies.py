@@ -173,10 +173,7 @@ class Strategy:
         return TABLES.param_row(self)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name}
-        out.update({d: self.policy(d) for d in DECISIONS})
-        out["params"] = dict(self.params)
-        return out
+        return TABLES.to_dict(self)
 
 
 STRATEGIES = {

@@ -97,6 +97,14 @@ class StrategyTables:
             row[self.params[name].slot] = value
         return row
 
+    def to_dict(self, strategy) -> dict[str, Any]:
+        """The table ``build`` turns back into ``strategy`` (every policy and override named):
+        how a config saves a strategy object."""
+        out: dict[str, Any] = {"name": strategy.name}
+        out.update({d: policy_of(strategy, d) for d in self.decisions})
+        out["params"] = dict(strategy.params)
+        return out
+
     def build(self, spec: dict):
         """A strategy from a table: ``base`` (a named strategy, default ``heuristic``), any of the
         decisions with a policy name, ``params`` (name -> number) and an optional ``name``."""
