@@ -11,6 +11,9 @@
    locally with one process per core, and with ``--dask local`` on a 2-worker LocalCluster.
 3. Peak memory of a ``tichusim run`` subprocess and its workers (resident set sizes summed,
    sampled every 50 ms).
+4. Every table end to end (``--variants``): ``tichusim run`` of the default strategy at each
+   variant (RULES.md §2-§5), rounds/s, bytes per round on disk, and the rate per card dealt
+   against the 4-player game (issue 7: within a factor of 2).
 """
 
 from __future__ import annotations
@@ -125,10 +128,27 @@ def end_to_end(config_text: str, tmp: Path, *extra: str) -> dict:
         raise SystemExit(f"tichusim run failed ({code})")
     manifest = json.loads((out / "manifest.json").read_text())
     rounds = sum(s["rows"]["rounds"] for s in manifest["shards"])
+    size = sum(f["bytes"] for s in manifest["shards"] for f in s["files"].values())
     inside = manifest["sessions"][-1]["seconds"]
     shutil.rmtree(out)
     return {"seconds": seconds, "inside": inside, "rounds": rounds, "peak_rss": rss.peak,
-            "peak_rss_main": rss.peak_main, "backend": manifest["sessions"][-1]["backend"]}
+            "peak_rss_main": rss.peak_main, "backend": manifest["sessions"][-1]["backend"],
+            "bytes": size}
+
+
+# cards dealt per round at each table: the whole deck (Grand Seigneur: 55 with one deck, 109
+# with two, RULES.md §5)
+CARDS = {"nanjing": 56, "tientsin": 56, "wuwang": 56}
+
+
+def variant_config(spec: str, rounds: int, strategies: str) -> tuple[str, int]:
+    """A run config for ``variant`` or ``grand-seigneur:PLAYERS``, and its cards per round."""
+    variant, _, players = spec.partition(":")
+    text = f'variant = "{variant}"\nrounds = {rounds}\nseed = 1\nstrategies = "{strategies}"\n'
+    if variant == "grand-seigneur":
+        players = int(players or 8)
+        return text + f"players = {players}\n", 55 if players <= 6 else 109
+    return text, CARDS[variant]
 
 
 def main():
@@ -139,6 +159,10 @@ def main():
     ap.add_argument("--memory-rounds", type=int, default=0,
                     help="also run this many rounds to measure peak memory (e.g. 10000000)")
     ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--variants", default="nanjing,tientsin,wuwang,grand-seigneur:5,"
+                    "grand-seigneur:8,grand-seigneur:12",
+                    help="tables for part 4 (grand-seigneur:N for N players); empty: skip")
+    ap.add_argument("--variant-rounds", type=int, default=200_000)
     args = ap.parse_args()
     config = f'rounds = {args.rounds}\nseed = 1\nstrategies = "{args.strategies}"\n'
     with tempfile.TemporaryDirectory() as tmp:
@@ -165,6 +189,19 @@ def main():
             print(f"   {label:<18} {e['seconds']:7.2f} s  {e['rounds'] / e['seconds']:>10,.0f} rounds/s"
                   f"   (inside run(): {e['rounds'] / e['inside']:,.0f} rounds/s; {e['backend']};"
                   f" peak RSS {e['peak_rss'] / 2**20:,.0f} MiB)")
+        if args.variants:
+            print(f"\n4. Every table, `tichusim run` of {args.variant_rounds:,} rounds of "
+                  f"{args.strategies}, local processes:")
+            base = None
+            specs = args.variants.split(",")
+            for spec in specs:
+                text, cards = variant_config(spec, args.variant_rounds, args.strategies)
+                e = end_to_end(text, tmp)
+                rate = e["rounds"] / e["seconds"]
+                base = base or rate * cards
+                print(f"   {spec:<18} {rate:>9,.0f} rounds/s  {e['bytes'] / e['rounds']:6.0f} "
+                      f"bytes/round  per card dealt {rate * cards / base:.2f} x {specs[0]}  "
+                      f"(peak RSS {e['peak_rss'] / 2**20:,.0f} MiB)")
         if args.memory_rounds:
             text = f'rounds = {args.memory_rounds}\nseed = 1\nstrategies = "{args.strategies}"\n'
             e = end_to_end(text, tmp)

@@ -86,3 +86,19 @@ def test_show_options_and_grand_seigneur_games():
                  ["--variant", "grand-seigneur", "--players", "6", "--option", "nodecks"]):
         res = run("show", *args)
         assert res.exit_code == 2 and res.output.count("\n") == 1, (args, res.output)
+
+
+def test_strategies_lists_both_games():
+    """Every policy and parameter of the Tichu strategies and of Grand Seigneur's (RULES.md
+    §5: play, give_back, wish) is listed; --variant keeps one game."""
+    from tichusim import seigneur_strategies, strategies
+
+    text = run("strategies").output
+    for tables in (strategies.TABLES, seigneur_strategies.TABLES):
+        for decision in tables.decisions:
+            assert f"Policies for {decision}:" in text
+            assert all(f"  {policy} " in text for policy in tables.policies[decision])
+        assert all(f"  {name} " in text for name in tables.params)
+    only = run("strategies", "--variant", "grand-seigneur").output
+    assert "give_back" in only and "grand_tichu" not in only
+    assert "give_back" not in run("strategies", "--variant", "tientsin").output

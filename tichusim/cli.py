@@ -281,21 +281,32 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir, qui
 
 
 @main.command("strategies")
-def strategies_cmd():
-    """List the named strategies, every policy of each decision, and every parameter."""
-    from .strategies import DECISIONS, PARAMS, POLICIES, STRATEGIES
+@click.option("--variant", default=None, type=_VARIANT,
+              help="only the strategies of this table's game (grand-seigneur has its own)")
+def strategies_cmd(variant):
+    """List the named strategies, every policy of each decision, and every parameter: Tichu's
+    (every team table) and Grand Seigneur's."""
+    from . import seigneur_strategies, strategies
+    from .strategy_tables import policy_of
 
-    click.echo("Named strategies (use one name, or a table with base = NAME to change parts):")
-    for s in STRATEGIES.values():
-        parts = ", ".join(f"{d}={s.policy(d)}" for d in DECISIONS)
-        click.echo(f"  {s.name:<10} {s.description}\n  {'':<10} ({parts})")
-    for decision in DECISIONS:
-        click.echo(f"\nPolicies for {decision}:")
-        for name, (_, doc) in POLICIES[decision].items():
-            click.echo(f"  {name:<16} {doc}")
-    click.echo("\nParameters (name, default, range: meaning):")
-    for name, p in PARAMS.items():
-        click.echo(f"  {name:<18} {p.default:<6g} [{p.low:g}, {p.high:g}]  ({p.decision}) {p.doc}")
+    games = [("Tichu (nanjing, tientsin, wuwang)", strategies.TABLES),
+             ("Grand Seigneur (grand-seigneur, RULES.md §5)", seigneur_strategies.TABLES)]
+    if variant is not None:
+        games = games[1:] if variant == "grand-seigneur" else games[:1]
+    for i, (game, tables) in enumerate(games):
+        click.echo(("\n" if i else "") + f"== {game}")
+        click.echo("Named strategies (use one name, or a table with base = NAME to change parts):")
+        for s in tables.strategies.values():
+            parts = ", ".join(f"{d}={policy_of(s, d)}" for d in tables.decisions)
+            click.echo(f"  {s.name:<10} {s.description}\n  {'':<10} ({parts})")
+        for decision in tables.decisions:
+            click.echo(f"\nPolicies for {decision}:")
+            for name, (_, doc) in tables.policies[decision].items():
+                click.echo(f"  {name:<16} {doc}")
+        click.echo("\nParameters (name, default, range: meaning):")
+        for name, p in tables.params.items():
+            click.echo(f"  {name:<18} {p.default:<6g} [{p.low:g}, {p.high:g}]  ({p.decision}) "
+                       f"{p.doc}")
 
 
 # ---- answers: Grand Tichu odds, strategy comparisons, run reports (issue 6) ----------------
