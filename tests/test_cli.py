@@ -64,6 +64,8 @@ def test_simulate_out_holds_the_tables_of_every_variant(tmp_path):
         res = run("simulate", "--rounds", "300", "--seed", "4", "--variant", variant,
                   "--strategies", "lowest", "--out", str(out), *extra)  # fmt: skip
         assert res.exit_code == 0, res.output
+        if variant == "wuwang":  # §4: sides by role, and a score per player and the Minister
+            assert "the King's side" in res.output and "score per round, minister" in res.output
         r, s = tichusim.simulate(300, seed=4, variant=variant, strategies="lowest", **kwargs)
         pd.testing.assert_frame_equal(pd.read_parquet(out / "rounds.parquet"), r)
         pd.testing.assert_frame_equal(pd.read_parquet(out / "seats.parquet"), s)
