@@ -10,7 +10,7 @@ a transcript that silently stops.
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # every event of every round comes here, logged or not
 def append_row(work, nlog, row):
     """Write ``row`` (a tuple of ``int64``, as wide as ``work.log``) as log row ``nlog`` when
     logging; returns the new number of rows."""

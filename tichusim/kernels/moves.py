@@ -315,7 +315,9 @@ def has_bomb(hand):
     return False
 
 
-@njit(types.boolean(types.uint64, types.uint64, types.boolean, types.int64), cache=True)
+# inlined: as fast as the copies it replaces
+@njit(types.boolean(types.uint64, types.uint64, types.boolean, types.int64), cache=True,
+      inline="always")  # fmt: skip
 def run_possible(full, fills, has_phoenix, length):
     """Whether the rank set ``full`` (ranks held completely: a card for straights, a pair for
     stairs) holds a run of ``length`` ranks, or does once the Phoenix completes one rank of
@@ -424,7 +426,9 @@ def keep_wished(wished, keep_bombs, out_masks, out_codes, n):
     return kept
 
 
-@njit(types.boolean(types.uint64, types.int64, types.uint64[:], types.int64), cache=True)
+# inlined: an array argument costs reference counting at every call (``_emit``)
+@njit(types.boolean(types.uint64, types.int64, types.uint64[:], types.int64), cache=True,
+      inline="always")  # fmt: skip
 def wish_binds(hand, wish, out_masks, n):
     """Whether the open wish for rank ``wish`` binds a hand whose candidate plays are the first
     ``n`` of ``out_masks`` (§2.11): the hand holds the rank and some play contains it (two-deck

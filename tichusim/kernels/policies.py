@@ -317,7 +317,7 @@ def passes(params, pub, me, out):
 # ---- plays (the Grand Seigneur policies share the helpers of this part) ----
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: as fast as the copies it replaces
 def draw_lead_category(me, tried):
     """Index into ``LEAD_CATEGORIES`` of a category drawn uniformly, from the seat's stream,
     among those not in the bitmask ``tried`` (the categories a random lead found empty)."""
@@ -375,7 +375,7 @@ def lowest_single(hand, top, wish):
     return lowest_single_valued(hand, top, wish, phoenix_single(top, RANK2_PHOENIX_LED), dragon)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one call per play, as before the games shared it
 def lowest_single_valued(hand, top, wish, phoenix_code, dragon_code):
     """``lowest_single`` with the codes of the Phoenix and the Dragon played as singles on
     ``top`` given (0: they cannot be played on it): the one thing the games value their own
