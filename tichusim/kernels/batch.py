@@ -13,7 +13,8 @@ keeps the King so that callers can map positions back to players (``variants.wuw
 import numpy as np
 from numba import njit, prange
 
-from .engine import ERR_NONE, LOG_ROWS, ROUND, SEAT, WORK, play_round
+from .engine import ERR_NONE, ROUND, SEAT, WORK, play_round
+from .eventlog import log_rows
 from .rng import rand_below, seed_stream
 from .variants import KING, KING_STREAM, MAX_SEATS, NANJING, WUWANG, n_seats, wuwang_player
 from .view import PRIVATE, PUBLIC
@@ -174,11 +175,24 @@ def play_table_games(variant, seed, games, target, game_rounds, rotating, params
                                          rounds_out[g], seats_out[g], check)  # fmt: skip
 
 
+# A record view (``work[0]``) does not keep its array alive, and numba frees an array right
+# after its last use: a function that indexes ``pub[0]`` or ``work[0]`` and never uses the
+# array again goes on with freed memory (a segfault once malloc hands it back to the system,
+# seen with MALLOC_TRIM_THRESHOLD_ set). Such last uses go through helpers that take the
+# arrays as arguments, which live through the call, and index them inside.
+
+
+@njit(cache=True)
+def _play_first_records(seed, key, first, params, work, pub, privs, rnd, seats, check):
+    """``play_one`` on the first record of ``work``, ``pub`` and ``rnd``."""
+    return play_one(seed, key, first, params, work[0], pub[0], privs, rnd[0], seats, check)
+
+
 @njit(cache=True)
 def play_logged(variant, seed, key, first, params, check):
     """One round with its event log (for transcripts and replays); seat records by position."""
     work, pub, privs = scratch(variant, params, True)
     rnd = np.zeros(1, ROUND)
     seats = np.zeros(n_seats(variant), SEAT)
-    err, n = play_one(seed, key, first, params, work[0], pub[0], privs, rnd[0], seats, check)
-    return rnd, seats, work[0].log[: min(n, LOG_ROWS)].copy(), err
+    err, n = _play_first_records(seed, key, first, params, work, pub, privs, rnd, seats, check)
+    return rnd, seats, log_rows(work, n), err

@@ -22,4 +22,13 @@ def append_row(work, nlog, row):
     return nlog + 1
 
 
-__all__ = ["append_row"]
+@njit(cache=True)
+def log_rows(work, n):
+    """A copy of the ``n`` rows logged in ``work[0]`` (those that fit). ``work`` is the
+    one-record array, not the record: a record view does not keep its array alive, and
+    numba frees an array after its last use, so ``f(work[0])`` as a function's last use of
+    ``work`` would read freed memory (a segfault seen once malloc returned it)."""
+    return work[0].log[: min(n, work[0].log.shape[0])].copy()
+
+
+__all__ = ["append_row", "log_rows"]

@@ -10,7 +10,8 @@ round: a first round, random seating and no exchange.
 import numpy as np
 from numba import njit, prange
 
-from .gs_engine import ERR_NONE, GS_ROUND, GS_SEAT, GS_WORK, LOG_ROWS, play_round
+from .eventlog import log_rows
+from .gs_engine import ERR_NONE, GS_ROUND, GS_SEAT, GS_WORK, play_round
 from .gs_view import GS_PRIVATE, GS_PUBLIC, MAX_PLAYERS
 
 GAME_KEY_STRIDE = 1 << 16  # round key of round r of game g: g * stride + r (as batch.py)
@@ -18,10 +19,11 @@ GAME_KEY_STRIDE = 1 << 16  # round key of round r of game g: g * stride + r (as 
 
 @njit(cache=True)
 def _configure(work, params, n_players, deck_kind, distinct_triples, russian_seating, logging):
-    """Load strategies and options into a work record. Records go to functions as ``work[0]``,
-    never bound to a local first: a record holds no reference to its array, so numba may free
-    the array after its last use while the local still points into it (a crash seen in
-    ``play_logged`` with numba 0.68)."""
+    """Load strategies and options into a work record. A record holds no reference to its
+    array and numba frees an array after its last use, so a function that indexes ``work[0]``
+    must use ``work`` again after the record's last use, or pass the array on
+    (``eventlog.log_rows``, ``_play_logged_round``): else it works on freed memory (crashes seen
+    in ``play_logged`` with numba 0.68)."""
     for p in range(n_players):
         for j in range(params.shape[1]):
             work.params[p, j] = params[p, j]
@@ -30,11 +32,6 @@ def _configure(work, params, n_players, deck_kind, distinct_triples, russian_sea
     work.distinct_triples = distinct_triples
     work.russian_seating = russian_seating
     work.logging = logging
-
-
-@njit(cache=True)
-def _log_rows(work, nlog):
-    return work.log[: min(nlog, LOG_ROWS)].copy()
 
 
 @njit(cache=True)
@@ -93,11 +90,19 @@ def play_logged(seed, game, round_in_game, params, n_players, deck_kind, distinc
     ranks = np.zeros(MAX_PLAYERS, np.int64)
     _play_game(seed, game, round_in_game, work[0], pub[0], privs, rnd, seats, 0, ranks, check)
     if round_in_game > 0 and rnd[round_in_game - 1].error != ERR_NONE:
-        return rnd[-1:], seats[-1], _log_rows(work[0], 0), rnd[round_in_game - 1].error
+        return rnd[-1:], seats[-1], log_rows(work, 0), rnd[round_in_game - 1].error
     for p in range(n_players):
         ranks[p] = seats[round_in_game - 1, p].rank_after if round_in_game > 0 else 0
     _configure(work[0], params, n_players, deck_kind, distinct_triples, russian_seating, True)
-    err, nlog = play_round(seed, game * GAME_KEY_STRIDE + round_in_game, game, round_in_game,
-                           work[0], pub[0], privs, rnd[round_in_game], seats[round_in_game],
-                           ranks, check)  # fmt: skip
-    return rnd[-1:], seats[-1], _log_rows(work[0], nlog), err
+    err, nlog = _play_logged_round(seed, game, round_in_game, work, pub, privs, rnd, seats,
+                                   ranks, check)  # fmt: skip
+    return rnd[-1:], seats[-1], log_rows(work, nlog), err
+
+
+@njit(cache=True)
+def _play_logged_round(seed, game, round_in_game, work, pub, privs, rnd, seats, ranks, check):
+    """``play_round`` on the first records of ``work`` and ``pub`` (arrays passed whole:
+    see ``_configure``)."""
+    return play_round(seed, game * GAME_KEY_STRIDE + round_in_game, game, round_in_game,
+                      work[0], pub[0], privs, rnd[round_in_game], seats[round_in_game], ranks,
+                      check)  # fmt: skip
