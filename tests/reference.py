@@ -15,10 +15,12 @@ API
 ---
 * ``ALL_CARDS``: tuple of the 56 tokens.
 * ``parse_cards(text) -> frozenset``
-* ``classify(cards, phoenix_on=None) -> list[Combo]``: every valid reading (RULES.md §2.5).
+* ``classify(cards, phoenix_on=None, phoenix_led_half=False) -> list[Combo]``: every valid
+  reading (RULES.md §2.5).
 * ``beats(play, top) -> bool``: RULES.md §2.6-§2.7 (and §2.10: nothing beats the Dog).
-* ``legal_plays(hand, top=None, wish=None, phoenix_on=None) -> (set[frozenset], bool)``:
-  brute force over every non-empty subset of the hand, RULES.md §2.8-§2.11.
+* ``legal_plays(hand, top=None, wish=None, phoenix_on=None, phoenix_led_half=False)
+  -> (set[frozenset], bool)``: brute force over every non-empty subset of the hand,
+  RULES.md §2.8-§2.11.
 
 A reading is ``Combo(kind, length, rank)``:
 * kind in ``KINDS``; length = number of cards;
@@ -29,6 +31,8 @@ A reading is ``Combo(kind, length, rank)``:
 The Phoenix single's value (RULES.md §2.6) is given by ``classify``'s ``phoenix_on``
 argument: ``phoenix_on + 0.5`` when it is played on a single of rank ``phoenix_on``, ``1.5``
 when ``phoenix_on`` is None (led). ``phoenix_on`` is ignored for every other card set.
+With ``phoenix_led_half=True`` (the French edition's Option of RULES.md §2.6) the led Phoenix
+is worth ``0.5`` instead, and so the Mah Jong (1) beats it.
 """
 
 from collections import Counter, namedtuple
@@ -48,7 +52,8 @@ MAHJONG, DOG, PHOENIX, DRAGON = "Ma", "Dog", "Ph", "Dr"
 SPECIALS = (MAHJONG, DOG, PHOENIX, DRAGON)
 MAHJONG_RANK = 1
 DRAGON_RANK = 15
-PHOENIX_LED_VALUE = 1.5  # RULES.md §2.6 (default, not the French ½ option)
+PHOENIX_LED_VALUE = 1.5  # RULES.md §2.6 (default)
+PHOENIX_LED_VALUE_HALF = 0.5  # RULES.md §2.6 Option (the French edition)
 
 ALL_CARDS = tuple(r + s for r in RANK_CHARS for s in SUITS) + SPECIALS
 _ALL_CARDS_SET = frozenset(ALL_CARDS)
@@ -98,7 +103,7 @@ def is_bomb(reading):
 # ---------------------------------------------------------------------------------------------
 
 
-def classify(cards, phoenix_on=None):
+def classify(cards, phoenix_on=None, phoenix_led_half=False):
     """Every valid reading of ``cards`` as one combination (RULES.md §2.5), sorted by rank.
 
     A set may have several readings only through the Phoenix (e.g. ``7 7 8 8 Ph`` is a full
@@ -116,8 +121,13 @@ def classify(cards, phoenix_on=None):
         if card == DOG:
             return [Combo("dog", 1, 0)]
         if card == PHOENIX:
-            # RULES.md §2.6: ½ above the single it is played on, 1½ when led.
-            value = PHOENIX_LED_VALUE if phoenix_on is None else phoenix_on + 0.5
+            # RULES.md §2.6: ½ above the single it is played on, 1½ when led (the Option: ½).
+            if phoenix_on is not None:
+                value = phoenix_on + 0.5
+            elif phoenix_led_half:
+                value = PHOENIX_LED_VALUE_HALF
+            else:
+                value = PHOENIX_LED_VALUE
             return [Combo("single", 1, value)]
         return [Combo("single", 1, card_rank(card))]
 
@@ -197,9 +207,9 @@ def _natural_readings(ranks, has_mahjong, one_suit):
     return readings
 
 
-def top_reading(cards, phoenix_on=None):
+def top_reading(cards, phoenix_on=None, phoenix_led_half=False):
     """The reading of an already-played combination: its highest valid reading."""
-    readings = classify(cards, phoenix_on=phoenix_on)
+    readings = classify(cards, phoenix_on=phoenix_on, phoenix_led_half=phoenix_led_half)
     if not readings:
         raise ValueError(f"not a valid combination: {format_cards(cards)}")
     return max(readings, key=lambda r: r.rank)
@@ -252,23 +262,26 @@ def has_wished_rank(cards, wish):
     return any(c not in SPECIALS and CARD_RANK[c] == wish for c in cards)
 
 
-def legal_plays(hand, top=None, wish=None, phoenix_on=None):
+def legal_plays(hand, top=None, wish=None, phoenix_on=None, phoenix_led_half=False):
     """All card sets the player may play on their own turn, and whether they may pass.
 
     hand: the player's cards; top: the top combination of the trick (None = leading; the Dog on
     top also means leading, RULES.md §2.10); wish: open wished rank 2..14 or None;
-    phoenix_on: when ``top`` is the lone Phoenix, the rank it was played on (None = led, 1½).
+    phoenix_on: when ``top`` is the lone Phoenix, the rank it was played on (None = led: 1½,
+    or ½ with ``phoenix_led_half``, the Option of RULES.md §2.6).
     Returns ``(plays, can_pass)`` with plays a set of frozensets.
     """
     hand = frozenset(hand)
-    top_combo = None if top is None else top_reading(frozenset(top), phoenix_on=phoenix_on)
+    top_combo = None if top is None else top_reading(frozenset(top), phoenix_on=phoenix_on,
+                                                     phoenix_led_half=phoenix_led_half)
     leading = top_combo is None or top_combo.kind == "dog"
 
     plays = set()
     bombs = set()
     for subset in _all_subsets(hand):
         if leading:
-            readings = classify(subset)  # a led Phoenix is 1½ (RULES.md §2.6)
+            # a led Phoenix is 1½, or ½ under the Option (RULES.md §2.6)
+            readings = classify(subset, phoenix_led_half=phoenix_led_half)
             if readings:  # RULES.md §2.8: the leader plays any combination, a bomb or the Dog
                 plays.add(subset)
                 if any(is_bomb(r) for r in readings):

@@ -9,6 +9,8 @@ transfers and the score. It shares no code with the engine except the card notat
 event codes; the three tables' differences are restated here from RULES.md.
 
 Seats are positions in turn order. In Wu Wang (§4) the King is at 0 and the Minister at 2.
+With ``phoenix_led_half`` the round was played under the Option of §2.6: a led Phoenix is
+worth ½ (the reference's ``phoenix_led_half``), so the Mah Jong may be played on it.
 """
 
 from __future__ import annotations
@@ -71,12 +73,13 @@ def _next_holder(hands, seat):
     return next((seat + k) % n for k in range(1, n + 1) if hands[(seat + k) % n])
 
 
-def check_round(rnd, seats, log, legal_check=True, variant="nanjing"):
+def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_led_half=False):
     """Assert every rule on one round; returns a ``Counter`` of what was seen (for rule tests:
     ``minister_ignored_wish`` counts turns on which the Minister left out a wished rank that
     would have bound any other player, §4; ``minister_passed_with_a_play`` the Minister's
     passes while it had a legal play; ``dog_choice`` and ``dog_to_offset2/4`` the Tientsin
-    Dog leads with both partners holding cards, §3; these need ``legal_check``)."""
+    Dog leads with both partners holding cards, §3; these need ``legal_check``;
+    ``mah_jong_on_led_phoenix`` the Mah Jong played on a led Phoenix, §2.6 Option)."""
     table = TABLES[variant]
     n = table.seats
     seen = Counter()
@@ -148,8 +151,8 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing"):
             free = wuwang and seat == MINISTER  # §4: the Minister is not bound by the wish
             if legal_check:
                 top_now = None if lead else frozenset(top_cards)
-                plays, can_pass = ref.legal_plays(hands[seat], top_now,
-                                                  None if free else wish, phoenix_on)  # fmt: skip
+                plays, can_pass = ref.legal_plays(hands[seat], top_now, None if free else wish,
+                                                  phoenix_on, phoenix_led_half)  # fmt: skip
                 if ev == E.EV_PASS:
                     assert can_pass, ctx
                 else:
@@ -157,7 +160,8 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing"):
                 if free and ev == E.EV_PASS and plays:
                     seen["minister_passed_with_a_play"] += 1
                 if free and wish is not None:
-                    bound, bound_pass = ref.legal_plays(hands[seat], top_now, wish, phoenix_on)
+                    bound, bound_pass = ref.legal_plays(hands[seat], top_now, wish, phoenix_on,
+                                                        phoenix_led_half)  # fmt: skip
                     if (ev == E.EV_PASS and not bound_pass) or (
                         ev == E.EV_PLAY and cs not in bound
                     ):
@@ -173,12 +177,19 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing"):
             assert ref.is_bomb(reading) and ref.beats(reading, top), ctx
         if ev in (E.EV_PLAY, E.EV_BOMB):
             assert cs <= hands[seat], ctx
+            if cs == {"Ma"} and top_cards == {"Ph"} and phoenix_on is None:
+                assert phoenix_led_half, ctx  # §2.6: the Mah Jong (1) never beats 1½
+                seen["mah_jong_on_led_phoenix"] += 1
             hands[seat] = hands[seat] - cs
             played_any[seat] = True
             on = top.rank if (top is not None and top.kind == "single" and cs == {"Ph"}) else None
             if cs == {"Ph"}:
-                phoenix_on = None if on is None or on < 2 else int(on)
-                top = ref.top_reading(cs, phoenix_on=phoenix_on)
+                # §2.6: ½ above the single it is played on (the Mah Jong's 1 too); led (None):
+                # 1½, or ½ under the Option
+                phoenix_on = None if on is None else int(on)
+                top = ref.top_reading(cs, phoenix_on=phoenix_on, phoenix_led_half=phoenix_led_half)
+                # the logged code carries that value in half ranks (kernels/combos.py layout)
+                assert code & 0xFF == round(2 * top.rank), f"{ctx}: Phoenix code {code:#x}"
             else:
                 phoenix_on = None
                 top = ref.top_reading(cs)
