@@ -9,7 +9,9 @@ Dou Dizhu utilities)::
 * ``length``: number of cards (stairs: cards, not pairs).
 * ``rank2``: the comparing rank in **half ranks**, so the Phoenix single fits: Mah Jong 2,
   ranks 2..A are 4..28, Dragon 30; a Phoenix single is one above the single it was played on
-  (``top + 1``) and 3 (= 1½) when led (RULES.md §2.6).
+  (``top + 1``) and 3 (= 1½) when led (RULES.md §2.6), or 1 (= ½) under the French edition's
+  Option, where the Mah Jong (2) beats it (``RANK2_PHOENIX_LED_HALF``; the engine gives a led
+  lone Phoenix that code, ``engine.py``).
 
 Because kind, then length, then rank sit from the high bits down, bombs compare as plain
 integers: a straight flush (kind 9) beats any four of a kind (kind 8), a longer straight flush a
@@ -49,6 +51,7 @@ KIND_NAMES = ("pass", "single", "pair", "triple", "stairs", "full house", "strai
 
 RANK2_MAH_JONG = 2
 RANK2_PHOENIX_LED = 3
+RANK2_PHOENIX_LED_HALF = 1  # §2.6 Option (French edition): a led Phoenix is worth ½
 RANK2_DRAGON = 30
 
 

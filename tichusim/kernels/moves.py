@@ -45,6 +45,7 @@ from .combos import (
     RANK2_DRAGON,
     RANK2_MAH_JONG,
     RANK2_PHOENIX_LED,
+    RANK2_PHOENIX_LED_HALF,
     SINGLE,
     STAIRS,
     STRAIGHT,
@@ -259,7 +260,8 @@ def _gen_full_houses(hand, min_rank2, out_masks, out_codes, n):
       cache=True)  # fmt: skip
 def _gen_singles(hand, top, out_masks, out_codes, n):
     min_rank2 = top & 0xFF
-    if top == 0 and hand & MAH_JONG:
+    # the Mah Jong leads, and beats a Phoenix led as ½ (RULES.md §2.6 Option), nothing else
+    if (top == 0 or min_rank2 == RANK2_PHOENIX_LED_HALF) and hand & MAH_JONG:
         n = _emit(out_masks, out_codes, n, MAH_JONG, make_code(SINGLE, 1, RANK2_MAH_JONG))
     # ranks above the top, as a mask repeated in the four lanes
     x = hand & NORMAL & ~(RANK_COLUMN * ((ONE << U64(min_rank2 // 2 + 1)) - ONE))

@@ -34,8 +34,8 @@ from .bits import (
     lowest_bit_index, popcount, rank_cards, rank_multiplicity, ranks_held,
 )  # fmt: skip
 from .combos import (
-    BOMB_FOUR, DOG_LEAD, RANK2_DRAGON, RANK2_MAH_JONG, RANK2_PHOENIX_LED, SINGLE, make_code,
-    phoenix_single,
+    BOMB_FOUR, DOG_LEAD, RANK2_DRAGON, RANK2_MAH_JONG, RANK2_PHOENIX_LED, RANK2_PHOENIX_LED_HALF,
+    SINGLE, make_code, phoenix_single,
 )  # fmt: skip
 from .hand import highest_card, loose_cards, lowest_card, plan_size
 from .moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
@@ -368,9 +368,10 @@ def lowest_index(codes, n):
 @njit(cache=True)
 def lowest_single(hand, top, wish):
     """The lowest play when it is a single or the Dog, computed from the bits: on a lead (the
-    Dog, Mah Jong, Phoenix as 1½, then the lowest card) or on a single, unless the hand holds
-    an open wished rank. Returns ``(mask, code)``, or ``(0, 0)`` when the full list is needed
-    (other tricks, a wish that may bind, or no single beats)."""
+    Dog, Mah Jong, Phoenix as 1½, then the lowest card) or on a single (the Mah Jong on a
+    Phoenix led as ½, §2.6 Option), unless the hand holds an open wished rank. Returns
+    ``(mask, code)``, or ``(0, 0)`` when the full list is needed (other tricks, a wish that may
+    bind, or no single beats)."""
     dragon = make_code(SINGLE, 1, RANK2_DRAGON) if (top & 0xFF) < RANK2_DRAGON else 0
     return lowest_single_valued(hand, top, wish, phoenix_single(top, RANK2_PHOENIX_LED), dragon)
 
@@ -393,6 +394,8 @@ def lowest_single_valued(hand, top, wish, phoenix_code, dragon_code):
     elif (top >> 8) != (SINGLE << 8) | 1:
         return ZERO, 0
     r2 = top & 0xFF
+    if r2 == RANK2_PHOENIX_LED_HALF and hand & MAH_JONG:
+        return MAH_JONG, make_code(SINGLE, 1, RANK2_MAH_JONG)  # on a Phoenix led as ½ (§2.6)
     above = hand & NORMAL & ~(RANK_COLUMN * ((ONE << U64(r2 // 2 + 1)) - ONE))
     best = ZERO
     best_r2 = 99
