@@ -54,12 +54,17 @@ class Variant:
         return self.code in (V.NANJING, V.TIENTSIN)
 
 
+# phoenix_led_half: the Option of §2.6 (the French edition), a led Phoenix worth ½ instead of
+# 1½, so that the Mah Jong may be played on it; every table of the team engine offers it
 _VARIANTS = {
-    "nanjing": Variant("nanjing", V.NANJING, 4, 4, rules="RULES.md §2"),
-    "tientsin": Variant("tientsin", V.TIENTSIN, 6, 6, rules="RULES.md §3"),
+    "nanjing": Variant("nanjing", V.NANJING, 4, 4, {"phoenix_led_half": False},
+                       rules="RULES.md §2"),
+    "tientsin": Variant("tientsin", V.TIENTSIN, 6, 6, {"phoenix_led_half": False},
+                        rules="RULES.md §3"),
     # game_rounds: a game's length (§4: 9, or another multiple of 3); rotating_king: the Option
     # of §4, the King role passing to the next player each round instead of the first out
-    "wuwang": Variant("wuwang", V.WUWANG, 3, 4, {"rotating_king": False, "game_rounds": 9},
+    "wuwang": Variant("wuwang", V.WUWANG, 3, 4, {"rotating_king": False, "game_rounds": 9,
+                                                 "phoenix_led_half": False},
                       rules="RULES.md §4"),
     # decks: 1 or 2 (None: one for 5-6 players, two for 7-12); the three Options of §5 (the
     # Russian edition; tichusim.seigneur.SeigneurOptions); game_rounds: a game's length, which
@@ -207,7 +212,7 @@ def round_records(rounds: int, *, seed: int = 0, strategies="random", variant: s
     rounds = _count(rounds, "rounds")
     first_round = _count(first_round, "first_round")
     info = variant_info(variant)
-    variant_options(variant, options)
+    opts = variant_options(variant, options)
     seed, seats, params = _prepare(strategies, variant, seed)
     keys = np.arange(first_round, first_round + rounds, dtype=np.int64)
     # seat 0 draws first; a Wu Wang King is drawn per round (-1), as in a first round (§4)
@@ -216,7 +221,7 @@ def round_records(rounds: int, *, seed: int = 0, strategies="random", variant: s
     s_out = np.zeros((rounds, V.n_seats(info.code)), SEAT)
     if rounds:
         batch.play_table_rounds(info.code, seed, keys, firsts, params, r_out, s_out, check,
-                                _chunks(rounds))  # fmt: skip
+                                _chunks(rounds), opts["phoenix_led_half"])  # fmt: skip
     _raise_errors(r_out)
     r_out, s_out = _by_player(info, r_out, s_out)
     return Records(r_out, s_out, seats, variant=variant)
@@ -246,8 +251,8 @@ def game_records(games: int, *, seed: int = 0, strategies="random", target: int 
         s_out = np.zeros((g, longest, k), SEAT)
         n_rounds = np.zeros(g, np.int64)
         batch.play_table_games(info.code, seed, ids, target, game_rounds,
-                               opts.get("rotating_king", False), params, r_out, s_out, n_rounds,
-                               check, _chunks(g))  # fmt: skip
+                               opts.get("rotating_king", False), opts["phoenix_led_half"], params,
+                               r_out, s_out, n_rounds, check, _chunks(g))  # fmt: skip
         played = np.arange(longest) < n_rounds[:, None]
         parts.append((r_out[played], s_out[played], np.repeat(ids, n_rounds),
                       np.nonzero(played)[1]))  # fmt: skip

@@ -9,7 +9,7 @@ from .kernels import engine as E
 from .kernels import variants as V
 from .kernels.batch import play_logged
 from .rules import Combo
-from .simulate import SimulationError, _prepare, variant_info
+from .simulate import SimulationError, _prepare, variant_info, variant_options
 
 __all__ = ["play_with_log", "transcript"]
 
@@ -18,15 +18,18 @@ _POINT = {0: "before passing", 1: "after passing", 2: "before playing"}
 
 
 def play_with_log(seed: int = 0, round: int = 0, *, strategies="random", first_drawer: int = 0,
-                  check: bool = True, variant: str = "nanjing", king: int | None = None):  # fmt: skip
+                  check: bool = True, variant: str = "nanjing", king: int | None = None,
+                  options=None):  # fmt: skip
     """Replay round ``round`` of the run seeded ``seed``: ``(round record, seat records, log)``.
 
     The log has one row per event: ``(event, seat, cards, code, extra)`` (codes in
     ``tichusim.kernels.engine``). Seats are the engine's positions: in Wu Wang the King at 0,
     the Minister at 2 (``round record['king']`` names the King, drawn at random as in a first
-    round unless ``king`` is given).
+    round unless ``king`` is given). ``options``: the variant's switches, as in ``simulate``
+    (those that shape whole games do not change a round).
     """
     info = variant_info(variant)
+    opts = variant_options(variant, options)
     seed, _, params = _prepare(strategies, variant, seed)
     first = first_drawer
     if info.code == V.WUWANG:
@@ -35,7 +38,8 @@ def play_with_log(seed: int = 0, round: int = 0, *, strategies="random", first_d
         first = -1 if king is None else king
     elif not 0 <= first_drawer < info.seats:
         raise ValueError(f"first_drawer must be a seat 0..{info.seats - 1}, not {first_drawer!r}")
-    rnd, seats, log, err = play_logged(info.code, seed, round, first, params, check)
+    rnd, seats, log, err = play_logged(info.code, seed, round, first, params, check,
+                                       opts["phoenix_led_half"])  # fmt: skip
     if err:
         raise SimulationError(f"round {round}: {E.ERRORS[err]}")
     return rnd[0], seats, log
@@ -62,12 +66,12 @@ def _labels(code: int, king: int, n: int) -> list[str]:
 
 
 def transcript(seed: int = 0, round: int = 0, *, strategies="random", first_drawer: int = 0,
-               variant: str = "nanjing", king: int | None = None) -> str:  # fmt: skip
-    """The round move by move, in card notation."""
+               variant: str = "nanjing", king: int | None = None, options=None) -> str:  # fmt: skip
+    """The round move by move, in card notation (``options`` as in ``play_with_log``)."""
     info = variant_info(variant)
     seed_, names, _ = _prepare(strategies, variant, seed)
     rnd, seats, log = play_with_log(seed_, round, strategies=strategies, first_drawer=first_drawer,
-                                    variant=variant, king=king)  # fmt: skip
+                                    variant=variant, king=king, options=options)  # fmt: skip
     n = len(seats)
     wuwang = info.code == V.WUWANG
     who = _labels(info.code, int(rnd["king"]), n)
@@ -80,6 +84,8 @@ def transcript(seed: int = 0, round: int = 0, *, strategies="random", first_draw
         title = "" if info.code == V.NANJING else f" ({variant.capitalize()}, {n} seats)"
         lines = [f"Round {round} of seed {seed}{title}; first drawer: seat {first_drawer}",
                  "Strategies: " + ", ".join(f"seat {i} {s.name}" for i, s in enumerate(names))]
+    if variant_options(variant, options)["phoenix_led_half"]:
+        lines.append("Rules: a led Phoenix is worth ½ (RULES.md §2.6 Option)")
     team_of = (lambda s: "the King's side" if s % 2 == 0 else "the opponents") if wuwang else (
         lambda s: f"team {s % 2}")  # fmt: skip
     # the deal's lines name each seat's side (a Wu Wang label already says King or Minister)

@@ -8,6 +8,9 @@ Strategies come as one row per *player*: 4 (Nanjing), 6 (Tientsin) or 3 (Wu Wang
 the engine plays positions (``variants.py``): before each round the players' rows are laid
 out by position, the King's row at the Minister's position too (§4), and the round record
 keeps the King so that callers can map positions back to players (``variants.wuwang_player``).
+
+Rules options reach the engine through ``scratch``: ``phoenix_led_half``, the Option of
+RULES.md §2.6 (a led Phoenix is worth ½, so the Mah Jong may be played on it), at every table.
 """
 
 import numpy as np
@@ -24,11 +27,13 @@ MAX_GAME_ROUNDS = 256  # a game still unfinished then is reported as such
 
 
 @njit(cache=True)
-def scratch(variant, params, logging):
-    """One worker's tables and buffers, the players' strategies loaded (kept out of the
-    ``prange`` bodies: parfors cannot allocate record arrays)."""
+def scratch(variant, params, logging, phoenix_led_half):
+    """One worker's tables and buffers, the players' strategies and the table's rules
+    options loaded (kept out of the ``prange`` bodies: parfors cannot allocate record
+    arrays)."""
     work = np.zeros(1, WORK)
     work[0].variant = variant
+    work[0].phoenix_led_half = phoenix_led_half
     for s in range(params.shape[0]):
         for j in range(params.shape[1]):
             work[0].params[s, j] = params[s, j]
@@ -67,14 +72,21 @@ def play_one(seed, key, first, params, work, pub, privs, rnd, seats, check):
     return play_round(seed, key, first, work, pub, privs, rnd, seats, check)
 
 
-@njit(parallel=True, cache=True)
-def play_table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check,
-                      chunks):  # fmt: skip
+def play_table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check, chunks,
+                      phoenix_led_half=False):  # fmt: skip
     """Play round ``keys[i]`` with first drawer (Wu Wang: King) ``firsts[i]`` into
-    ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by position)."""
+    ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by position); with
+    ``phoenix_led_half`` a led Phoenix is worth ½ (RULES.md §2.6 Option)."""
+    _table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check, chunks,
+                  bool(phoenix_led_half))  # fmt: skip
+
+
+@njit(parallel=True, cache=True)
+def _table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check, chunks,
+                  phoenix_led_half):  # fmt: skip
     n = keys.shape[0]
     for c in prange(chunks):
-        work, pub, privs = scratch(variant, params, False)
+        work, pub, privs = scratch(variant, params, False, phoenix_led_half)
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             play_one(seed, keys[i], firsts[i], params, work[0], pub[0], privs, rounds_out[i],
                      seats_out[i], check)  # fmt: skip
@@ -103,7 +115,7 @@ def play_rounds_fixed(seed, keys, first_drawers, params, fixed_seat, fixed_cards
     rest at random."""
     n = keys.shape[0]
     for c in prange(chunks):
-        work, pub, privs = scratch(NANJING, params, False)
+        work, pub, privs = scratch(NANJING, params, False, False)
         _fix_deal(work[0], fixed_seat, fixed_cards, fixed_ranks)
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             play_round(seed, keys[i], first_drawers[i], work[0], pub[0], privs, rounds_out[i],
@@ -158,13 +170,14 @@ def _wuwang_game(seed, game, game_rounds, rotating, params, work, pub, privs, ro
 
 
 @njit(parallel=True, cache=True)
-def play_table_games(variant, seed, games, target, game_rounds, rotating, params, rounds_out,
-                     seats_out, n_rounds, check, chunks):  # fmt: skip
+def play_table_games(variant, seed, games, target, game_rounds, rotating, phoenix_led_half,
+                     params, rounds_out, seats_out, n_rounds, check, chunks):  # fmt: skip
     """Play games ``games[g]``: rounds of game g go to ``rounds_out[g, :n_rounds[g]]``. Team
-    games run to ``target`` points; Wu Wang games last ``game_rounds`` rounds."""
+    games run to ``target`` points; Wu Wang games last ``game_rounds`` rounds, the King's role
+    moving on as ``rotating`` says (§4); ``phoenix_led_half``: the Option of §2.6."""
     n = games.shape[0]
     for c in prange(chunks):
-        work, pub, privs = scratch(variant, params, False)
+        work, pub, privs = scratch(variant, params, False, phoenix_led_half)
         for g in range(c * n // chunks, (c + 1) * n // chunks):
             if variant == WUWANG:
                 n_rounds[g] = _wuwang_game(seed, games[g], game_rounds, rotating, params,
@@ -189,9 +202,10 @@ def _play_first_records(seed, key, first, params, work, pub, privs, rnd, seats, 
 
 
 @njit(cache=True)
-def play_logged(variant, seed, key, first, params, check):
-    """One round with its event log (for transcripts and replays); seat records by position."""
-    work, pub, privs = scratch(variant, params, True)
+def play_logged(variant, seed, key, first, params, check, phoenix_led_half):
+    """One round with its event log (for transcripts and replays); seat records by position;
+    ``phoenix_led_half``: the Option of RULES.md §2.6."""
+    work, pub, privs = scratch(variant, params, True, phoenix_led_half)
     rnd = np.zeros(1, ROUND)
     seats = np.zeros(n_seats(variant), SEAT)
     err, n = _play_first_records(seed, key, first, params, work, pub, privs, rnd, seats, check)

@@ -12,6 +12,11 @@ Decisions go through ``policies`` with the public record and the deciding seat's
 record only (RULES.md §6, ``view.py``); in Wu Wang the King's strategy row is loaded for the
 Minister's seat too, so the King decides for both hands (§4).
 
+A rules option lives in ``work`` beside the table: with ``work.phoenix_led_half`` (the Option
+of RULES.md §2.6) a lone Phoenix led is given the code of ½ instead of 1½ where the turn's play
+is taken; from there on ``combos.beats`` and the move generators let the Mah Jong on it, and
+nothing else needs to know. The checker holds every lone Phoenix to its §2.6 value at the table.
+
 Outputs go into one ``ROUND`` record and a ``SEAT`` record per seat; with ``work.logging``
 every event is written as a row ``(event, seat, cards, code, extra)`` for transcripts; with
 ``check`` the RULES.md §7 invariants are verified after every action and a broken one stops the
@@ -26,7 +31,10 @@ from .bits import (
     DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, SPECIALS, U64, ZERO, lowest_bit_index, popcount,
     rank_cards,
 )  # fmt: skip
-from .combos import BOMB_FOUR, DOG_LEAD, SINGLE, beats, classify
+from .combos import (
+    BOMB_FOUR, DOG_LEAD, RANK2_PHOENIX_LED, RANK2_PHOENIX_LED_HALF, SINGLE, beats, classify,
+    make_code, phoenix_single,
+)  # fmt: skip
 from .eventlog import append_row
 from .hand import card_points
 from .moves import MAX_MOVES, candidate_moves, gen_bombs, has_bomb
@@ -92,6 +100,7 @@ WORK = np.dtype(
         # which carry no reference count: array arguments would cost two atomic operations per
         # call and made up a third of the engine's time.
         ("variant", np.int64),  # the table (variants.py)
+        ("phoenix_led_half", np.bool_),  # §2.6 Option: a led Phoenix is worth ½, not 1½
         ("params", np.float64, (MAX_SEATS, N_PARAMS)),  # each seat's strategy row (slots.py)
         ("moves_m", np.uint64, (MAX_MOVES,)),  # the deciding strategy's plays
         ("moves_c", np.int64, (MAX_MOVES,)),
@@ -228,13 +237,20 @@ def _play_cards(pub, me, seat, mask, code):
 
 
 @njit(cache=True)
-def _combination_ok(top, hand, mask, code):
+def _phoenix_led(work):
+    """Half rank of a led lone Phoenix at this table: 1½, or ½ under the Option (§2.6)."""
+    return RANK2_PHOENIX_LED_HALF if work.phoenix_led_half else RANK2_PHOENIX_LED
+
+
+@njit(cache=True)
+def _combination_ok(top, hand, mask, code, phoenix_led):
     """Re-check a play with the classifier (§2.5–§2.7): a combination of the hand, read no
-    higher than its best reading, that beats ``top`` (0 = leading)."""
+    higher than its best reading, that beats ``top`` (0 = leading). A lone Phoenix must carry
+    its §2.6 value: half a rank above the single it is played on, ``phoenix_led`` when led."""
     if mask & ~hand or mask == ZERO:
         return False
     if mask == PHOENIX:
-        if code >> 8 != (SINGLE << 8) | 1:
+        if code != phoenix_single(top, phoenix_led):
             return False
     else:
         c = classify(mask)
@@ -250,16 +266,17 @@ def _answer_ok(top, hand, mask, code):
 
 
 @njit(cache=True)
-def _turn_ok(top, wish, hand, choice, moves_m, moves_c, all_m, all_c):
+def _turn_ok(top, wish, hand, choice, moves_m, moves_c, all_m, all_c, phoenix_led):
     """The checker's view of a turn: the play is a combination of the hand that beats the top
-    (§2.5–§2.7), and it, or the pass, respects the wish (§2.11): the wished rank may be left
-    out only if the player lacks it or no legal play contains it (a bomb out of a lead is
-    always allowed). The full candidate list is generated independently of the strategy."""
+    (§2.5–§2.7; a led Phoenix worth ``phoenix_led``, §2.6), and it, or the pass, respects the
+    wish (§2.11): the wished rank may be left out only if the player lacks it or no legal play
+    contains it (a bomb out of a lead is always allowed). The full candidate list is generated
+    independently of the strategy."""
     leading = top == 0
     if choice >= 0:
         mask = moves_m[choice]
         code = moves_c[choice]
-        if not _combination_ok(top, hand, mask, code):
+        if not _combination_ok(top, hand, mask, code, phoenix_led):
             return False
         if not leading and (code >> 16) >= BOMB_FOUR:
             return True
@@ -554,8 +571,13 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
         if choice >= 0 and not _answer_ok(pub.top_code, me.hand, moves_m[choice], moves_c[choice]):
             err = ERR_STRATEGY
             break
+        if leading and moves_m[choice] == PHOENIX:
+            # §2.6: the lone Phoenix led is worth 1½, or ½ under the Option (the move lists
+            # give it 1½); from its code on, ``beats`` lets the Mah Jong on a ½
+            moves_c[choice] = make_code(SINGLE, 1, _phoenix_led(work))
         if check and not _turn_ok(pub.top_code, policies.binding_wish(pub, p), me.hand, choice,
-                                  moves_m, moves_c, work.check_m, work.check_c):  # fmt: skip
+                                  moves_m, moves_c, work.check_m, work.check_c,
+                                  _phoenix_led(work)):  # fmt: skip
             err = ERR_ILLEGAL
             break
         actor = p
