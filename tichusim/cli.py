@@ -82,14 +82,22 @@ def warmup():
 @click.option("--top", default=None, help="the trick's top combination (omit when leading)")
 @click.option("--wish", default=None, help="the open wished rank (2..A)")
 @click.option("--phoenix-on", default=None, help="rank under a lone Phoenix top (omit: led)")
-def legal(hand, top, wish, phoenix_on):
+@click.option("--phoenix-led-half", is_flag=True,
+              help="a led Phoenix is worth 1/2, not 1 1/2 (RULES.md §2.6 Option)")
+def legal(hand, top, wish, phoenix_on, phoenix_led_half):
     """List the legal plays of HAND (card notation) on TOP."""
     from . import cards, legal_plays
-    from .rules import classify
+    from .kernels import combos
+    from .rules import Combo, classify, combo_code
 
-    plays, can_pass = _guard(legal_plays, hand, top, wish=wish, phoenix_on=phoenix_on)
+    plays, can_pass = _guard(legal_plays, hand, top, wish=wish, phoenix_on=phoenix_on,
+                             phoenix_led_half=phoenix_led_half)  # fmt: skip
+    # §2.6: a lone Phoenix is worth ½ more than the single it is played on, or its led value
+    top_code = combo_code(top, phoenix_on, phoenix_led_half=phoenix_led_half)
+    led = combos.RANK2_PHOENIX_LED_HALF if phoenix_led_half else combos.RANK2_PHOENIX_LED
+    phoenix = Combo.from_code(combos.phoenix_single(top_code, led))
     for p in plays:
-        c = classify(p)
+        c = phoenix if p == cards.PHOENIX else classify(p)
         click.echo(f"{cards.format(p):<40} {c.kind} {c.rank:g}")
     click.echo(f"{len(plays)} plays; pass {'allowed' if can_pass else 'not allowed'}")
 

@@ -60,12 +60,16 @@ def _rank_value(value: int | str | None, what: str, low: int) -> int | None:
     return int(value)
 
 
-def combo_code(top: int | str | None, phoenix_on: int | str | None = None) -> int:
+def combo_code(top: int | str | None, phoenix_on: int | str | None = None, *,
+               phoenix_led_half: bool = False) -> int:  # fmt: skip
     """Kernel code of a trick's top combination (0 when the player leads, also after the Dog).
 
     ``phoenix_on``: when the top is the lone Phoenix, the rank of the single it was played on
-    (1 for the Mah Jong); ``None`` means it was led and is worth 1½ (RULES.md §2.6).
+    (1 for the Mah Jong); ``None`` means it was led and is worth 1½ (RULES.md §2.6), or ½ with
+    ``phoenix_led_half`` (the Option of §2.6, the French edition).
     """
+    if not isinstance(phoenix_led_half, (bool, np.bool_)):
+        raise ValueError(f"phoenix_led_half must be True or False, not {phoenix_led_half!r}")
     on = _rank_value(phoenix_on, "phoenix_on", 1)
     if top is None:
         if on is not None:
@@ -81,16 +85,19 @@ def combo_code(top: int | str | None, phoenix_on: int | str | None = None) -> in
         if mask != _cards.PHOENIX:
             raise ValueError("phoenix_on only applies when the top is the lone Phoenix")
         return _combos.make_code(_combos.SINGLE, 1, 2 * on + 1)
+    if mask == _cards.PHOENIX and phoenix_led_half:
+        return _combos.make_code(_combos.SINGLE, 1, _combos.RANK2_PHOENIX_LED_HALF)
     return int(code)
 
 
-def beats(play: int | str, top: int | str | None, *, phoenix_on: int | None = None) -> bool:
+def beats(play: int | str, top: int | str | None, *, phoenix_on: int | None = None,
+          phoenix_led_half: bool = False) -> bool:  # fmt: skip
     """Whether card set ``play`` may be played on ``top`` under §2.6–§2.7 (ignoring the wish).
 
     A Phoenix single is read as played on ``top``; any set with several readings is tried at
-    each.
+    each. ``phoenix_on`` and ``phoenix_led_half`` read a lone Phoenix top (``combo_code``).
     """
-    top_code = combo_code(top, phoenix_on)
+    top_code = combo_code(top, phoenix_on, phoenix_led_half=phoenix_led_half)
     mask = _cards.as_mask(play)
     if mask == _cards.PHOENIX:
         return _combos.phoenix_single(top_code, _combos.RANK2_PHOENIX_LED) != 0
@@ -105,17 +112,20 @@ def legal_plays(
     *,
     wish: int | str | None = None,
     phoenix_on: int | str | None = None,
+    phoenix_led_half: bool = False,
 ) -> tuple[list[int], bool]:
     """Every distinct card set ``hand`` may play on its regular turn, and whether it may pass.
 
     ``hand`` and ``top`` are masks or notation; ``top=None`` (or ``"Dog"``) means the player
-    leads. ``wish`` is the open wished rank 2..14 (RULES.md §2.11). Each card set appears once,
-    whatever its readings.
+    leads. ``wish`` is the open wished rank 2..14 (RULES.md §2.11). A lone Phoenix top was
+    played on a single of rank ``phoenix_on``, or led (``None``): then it is worth 1½, or ½
+    with ``phoenix_led_half`` (the Option of RULES.md §2.6: the Mah Jong may be played on it).
+    Each card set appears once, whatever its readings.
     """
     hand_mask = _cards.as_mask(hand)
     if hand_mask == 0:
         raise ValueError("the hand is empty")
-    top_code = combo_code(top, phoenix_on)
+    top_code = combo_code(top, phoenix_on, phoenix_led_half=phoenix_led_half)
     if top is not None and hand_mask & _cards.as_mask(top):
         raise ValueError("the hand and the top combination share cards")
     wish_rank = _rank_value(wish, "wish", 2) or 0
