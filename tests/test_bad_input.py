@@ -196,9 +196,10 @@ def bad_configs(draw):
         if variant in ("wuwang", "grand-seigneur") and draw(st.booleans()):
             data |= {"mode": "games", "games": data.pop("rounds")}
         games = data.get("mode") == "games"
-        known = {"wuwang": ["rotating_king", "game_rounds"],
+        known = {"wuwang": ["rotating_king", "game_rounds", "phoenix_led_half"],
                  "grand-seigneur": ["decks", "russian_deck", "distinct_triples",
-                                    "russian_seating", "game_rounds"]}.get(variant, [])  # fmt: skip
+                                    "russian_seating", "game_rounds"]}.get(
+            variant, ["phoenix_led_half"])  # fmt: skip
         choices = [st.fixed_dictionaries({draw(identifier.filter(lambda k: k not in known)):
                                           scalars})]  # fmt: skip
         if known:

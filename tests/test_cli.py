@@ -80,6 +80,9 @@ def test_show_options_and_grand_seigneur_games():
     assert res.exit_code == 0, res.output
     assert "Russian edition" in res.output and "dealt 12:" in res.output
     assert "game 2, round 1" in res.output and "(rank 1)" in res.output
+    half = run("show", "--variant", "tientsin", "--option", "phoenix_led_half=true")
+    assert half.exit_code == 0 and "a led Phoenix is worth ½ (RULES.md §2.6 Option)" in half.output
+    assert "worth ½" not in run("show", "--variant", "tientsin").output
     first = run("show", "--variant", "grand-seigneur", "--players", "6", "--round", "2")
     assert "game 2, round 0" in first.output and "(rank 1)" not in first.output
     for args in (["--variant", "nanjing", "--game", "1"],

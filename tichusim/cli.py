@@ -132,9 +132,10 @@ def _options(pairs: tuple[str, ...]) -> dict | None:
     return options or None
 
 
-OPTION_HELP = ("a rules option of the variant, KEY=VALUE, repeatable (wuwang: rotating_king, "
-               "game_rounds; grand-seigneur: decks, russian_deck, distinct_triples, "
-               "russian_seating, game_rounds)")
+OPTION_HELP = ("a rules option of the variant, KEY=VALUE, repeatable (nanjing, tientsin, "
+               "wuwang: phoenix_led_half; wuwang games: rotating_king, game_rounds; "
+               "grand-seigneur: decks, russian_deck, distinct_triples, russian_seating, "
+               "game_rounds)")
 
 
 @main.command()
@@ -149,11 +150,12 @@ OPTION_HELP = ("a rules option of the variant, KEY=VALUE, repeatable (wuwang: ro
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help=OPTION_HELP)
 def show(seed, round_, game, strategies, variant, players, option_pairs):
     """Print one round move by move (a transcript)."""
-    from .simulate import variant_options
+    from .simulate import GAME_OPTIONS, variant_options
     from .transcript import transcript
 
     _players(variant, players)
-    options = _guard(variant_options, variant, _options(option_pairs))
+    given = _options(option_pairs) or {}
+    options = _guard(variant_options, variant, given)
     if variant == "grand-seigneur":  # round I: the first round of game I, as `simulate` plays
         from .seigneur import transcript as seigneur_transcript
 
@@ -166,11 +168,12 @@ def show(seed, round_, game, strategies, variant, players, option_pairs):
     if game is not None:
         raise UserError("--game applies to grand-seigneur only (a team game's rounds replay "
                         "alone with --round)")  # fmt: skip
-    if option_pairs:
-        raise UserError(f"--option: {variant} transcripts show independent rounds, which no "
-                        "option changes")  # fmt: skip
+    games_only = [k for k in given if k in GAME_OPTIONS]
+    if games_only:
+        raise UserError(f"--option {games_only[0]}: shapes whole games, and show plays one "
+                        "independent round")  # fmt: skip
     click.echo(_guard(transcript, seed, round_, strategies=_strategies(strategies),
-                      variant=variant), nl=False)  # fmt: skip
+                      variant=variant, options=given or None), nl=False)  # fmt: skip
 
 
 @main.command()

@@ -18,7 +18,7 @@ from pydantic import (
     BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator,
 )  # fmt: skip
 
-from .simulate import SEIGNEUR, variant_info, variant_options
+from .simulate import GAME_OPTIONS, SEIGNEUR, variant_info, variant_options
 from .strategies import resolve
 
 __all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]
@@ -28,7 +28,6 @@ MAX_SHARD = {"rounds": 1_000_000, "games": 5_000}  # keeps a shard's memory well
 MAX_SHARDS = 100_000  # the manifest lists every shard and is rewritten after each one
 DATA_KEYS = ("variant", "players", "options", "mode", "rounds", "games", "target", "seed",
              "strategies", "shard_size")  # fmt: skip
-GAME_OPTIONS = ("rotating_king", "game_rounds")  # they shape games, not independent rounds
 
 PositiveInt = Annotated[int, Field(gt=0)]
 

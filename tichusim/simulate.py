@@ -75,6 +75,7 @@ _VARIANTS = {
 }  # fmt: skip
 VARIANTS = tuple(_VARIANTS)
 SEIGNEUR_RULES = ("russian_deck", "distinct_triples", "russian_seating")  # SeigneurOptions
+GAME_OPTIONS = ("rotating_king", "game_rounds")  # they shape games, not independent rounds
 
 
 def variant_info(variant: str) -> Variant:
