@@ -62,14 +62,17 @@ def _seat_wuwang(work, params, king):
 @njit(cache=True)
 def play_one(seed, key, first, params, work, pub, privs, rnd, seats, check):
     """One round at ``work``'s table. ``first`` is the first drawer; in Wu Wang it is the
-    King (-1: drawn at random, as in a first round), who sits at position 0 and draws first."""
+    King (-1: drawn at random, as in a first round), who sits at position 0 and draws first.
+    (One call of ``play_round``: each call site costs a copy of the engine at compile time.)"""
+    king = -1
     if work.variant == WUWANG:
         king = first if first >= 0 else first_king(seed, key)
         _seat_wuwang(work, params, king)
-        err, nlog = play_round(seed, key, KING, work, pub, privs, rnd, seats, check)
+        first = KING
+    err, nlog = play_round(seed, key, first, work, pub, privs, rnd, seats, check)
+    if work.variant == WUWANG:
         rnd.king = king
-        return err, nlog
-    return play_round(seed, key, first, work, pub, privs, rnd, seats, check)
+    return err, nlog
 
 
 def play_table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check, chunks,
@@ -123,49 +126,40 @@ def play_rounds_fixed(seed, keys, first_drawers, params, fixed_seat, fixed_cards
 
 
 @njit(cache=True)
-def _team_game(seed, game, target, params, work, pub, privs, rounds_out, seats_out, check):
-    """One game to ``target`` points (§2.15; Tientsin plays it the same way, §3): the first
-    drawer of a round is the previous first out. Returns the rounds played."""
+def _game(seed, game, target, game_rounds, rotating, params, work, pub, privs, rounds_out,
+          seats_out, check):  # fmt: skip
+    """One game; returns the rounds played. Team games (§2.15; Tientsin the same, §3) run to
+    ``target`` points, the first drawer of a round being the previous first out. A Wu Wang
+    game (§4) lasts ``game_rounds`` rounds: a random first King, then the first player out
+    becomes King (the King stays when he or the Minister went out first), or with
+    ``rotating`` (the Option) the role passes to the next player each round. (One call of
+    ``play_one``: each call site costs a copy of the engine at compile time.)"""
+    wuwang = work.variant == WUWANG
+    first = -1 if wuwang else 0  # Wu Wang: the King; -1 drawn at random
+    limit = game_rounds if wuwang else MAX_GAME_ROUNDS
     total0 = 0
     total1 = 0
-    drawer = 0
     r = 0
-    while r < MAX_GAME_ROUNDS:
+    while r < limit:
         key = game * GAME_KEY_STRIDE + r
-        err, _ = play_one(seed, key, drawer, params, work, pub, privs, rounds_out[r],
+        err, _ = play_one(seed, key, first, params, work, pub, privs, rounds_out[r],
                           seats_out[r], check)  # fmt: skip
         r += 1
         if err != ERR_NONE:
             break
-        total0 += rounds_out[r - 1].score[0]
-        total1 += rounds_out[r - 1].score[1]
-        drawer = rounds_out[r - 1].first_out
+        last = rounds_out[r - 1]
+        if wuwang:
+            first = last.king
+            if rotating:
+                first = (first + 1) % 3
+            elif last.first_out % 2 == 1:  # an opponent went out first
+                first = wuwang_player(first, last.first_out)
+            continue
+        total0 += last.score[0]
+        total1 += last.score[1]
+        first = last.first_out
         if (total0 >= target or total1 >= target) and total0 != total1:
             break
-    return r
-
-
-@njit(cache=True)
-def _wuwang_game(seed, game, game_rounds, rotating, params, work, pub, privs, rounds_out,
-                 seats_out, check):  # fmt: skip
-    """One Wu Wang game of ``game_rounds`` rounds (§4): a random first King, then the first
-    player out becomes King (the King stays when he or the Minister went out first), or with
-    ``rotating`` (the Option) the role passes to the next player each round."""
-    king = -1
-    r = 0
-    while r < game_rounds:
-        key = game * GAME_KEY_STRIDE + r
-        err, _ = play_one(seed, key, king, params, work, pub, privs, rounds_out[r],
-                          seats_out[r], check)  # fmt: skip
-        r += 1
-        if err != ERR_NONE:
-            break
-        king = rounds_out[r - 1].king
-        first = rounds_out[r - 1].first_out
-        if rotating:
-            king = (king + 1) % 3
-        elif first % 2 == 1:  # an opponent went out first
-            king = wuwang_player(king, first)
     return r
 
 
@@ -179,13 +173,8 @@ def play_table_games(variant, seed, games, target, game_rounds, rotating, phoeni
     for c in prange(chunks):
         work, pub, privs = scratch(variant, params, False, phoenix_led_half)
         for g in range(c * n // chunks, (c + 1) * n // chunks):
-            if variant == WUWANG:
-                n_rounds[g] = _wuwang_game(seed, games[g], game_rounds, rotating, params,
-                                           work[0], pub[0], privs, rounds_out[g], seats_out[g],
-                                           check)  # fmt: skip
-            else:
-                n_rounds[g] = _team_game(seed, games[g], target, params, work[0], pub[0], privs,
-                                         rounds_out[g], seats_out[g], check)  # fmt: skip
+            n_rounds[g] = _game(seed, games[g], target, game_rounds, rotating, params, work[0],
+                                pub[0], privs, rounds_out[g], seats_out[g], check)  # fmt: skip
 
 
 # A record view (``work[0]``) does not keep its array alive, and numba frees an array right
