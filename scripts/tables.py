@@ -21,8 +21,8 @@ import pandas as pd
 
 import tichusim
 from tichusim.duplicate import duplicate
-from tichusim.report import (MINISTER, TEAM_RULES, _markdown_table, _num, _pct, _per_game,
-                             _pts, _role_section, _share, per_group)  # fmt: skip
+from tichusim.report import (MINISTER, TEAM_RULES, fmt_num, fmt_pct, fmt_pts, markdown_table,
+                             per_group, role_section, rounds_per_game, share_of)  # fmt: skip
 from tichusim.stats import mean_ci
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -51,18 +51,19 @@ def round_figures(variant: str, rounds: pd.DataFrame, seats: pd.DataFrame) -> di
         "Grand Tichu success (caller out first)": calls["Grand Tichu success"],
         "Tichu calls per player-round": calls["Tichu calls"],
         "Tichu success (caller out first)": calls["Tichu success"],
-        "double victories (Tientsin: triple) per round": _pct(_share(victory, n)),
-        "tricks per round": _num(mean_ci(rounds["tricks"])),
-        "bombs per round": _num(mean_ci(rounds["bombs"])),
+        "double victories (Tientsin: triple) per round": fmt_pct(share_of(victory, n)),
+        "tricks per round": fmt_num(mean_ci(rounds["tricks"])),
+        "bombs per round": fmt_num(mean_ci(rounds["bombs"])),
         "side 0 card points per round, rounds without a victory":
-            _pts(mean_ci(plain["card_points_team0"])),
+            fmt_pts(mean_ci(plain["card_points_team0"])),
         "side 1 card points per round, rounds without a victory":
-            _pts(mean_ci(plain["card_points_team1"])),
-        "side 0 score per round": _pts(mean_ci(rounds["score_team0"])),
-        "side 1 score per round": _pts(mean_ci(rounds["score_team1"])),
-        "side 0 - side 1 score per round": _pts(mean_ci(rounds["score_team0"]
+            fmt_pts(mean_ci(plain["card_points_team1"])),
+        "side 0 score per round": fmt_pts(mean_ci(rounds["score_team0"])),
+        "side 1 score per round": fmt_pts(mean_ci(rounds["score_team1"])),
+        "side 0 - side 1 score per round": fmt_pts(mean_ci(rounds["score_team0"]
                                                         - rounds["score_team1"])),
-        "side 0 outscores side 1": _pct(_share(rounds["score_team0"] > rounds["score_team1"], n)),
+        "side 0 outscores side 1":
+            fmt_pct(share_of(rounds["score_team0"] > rounds["score_team1"], n)),
     }  # fmt: skip
 
 
@@ -80,27 +81,27 @@ def rounds_section(data: dict, n: int) -> list[str]:
             "opponents, each of whom scores the side's total. On a double or triple victory "
             "card points are not counted (RULES.md §2.13, §3), so the card-point rows use the "
             "other rounds (without a victory the two sides' card points sum to 100).", "",
-            *_markdown_table(table), ""]  # fmt: skip
+            *markdown_table(table), ""]  # fmt: skip
 
 
 def wuwang_section(rounds: pd.DataFrame, seats: pd.DataFrame) -> list[str]:
     """Per player and per role in independent Wu Wang rounds (the King drawn each round)."""
     scores = [(f"player {p}", f"score_player{p}") for p in range(3)]
     scores.append(("the Minister", "score_minister"))
-    table = pd.DataFrame([{"": label, "points per round": _pts(mean_ci(rounds[column]))}
+    table = pd.DataFrame([{"": label, "points per round": fmt_pts(mean_ci(rounds[column]))}
                           for label, column in scores])  # fmt: skip
     return ["## Wu Wang: players and roles", "",
             "Each player scores his side's total; the Minister's column is the King's side's "
             "total (RULES.md §4). In independent rounds the King is drawn at random, so the "
-            "three players' figures differ only by chance.", "", *_markdown_table(table), "",
-            "Per role:", "", *_role_section(TEAM_RULES["wuwang"], rounds, seats)[2:]]  # fmt: skip
+            "three players' figures differ only by chance.", "", *markdown_table(table), "",
+            "Per role:", "", *role_section(TEAM_RULES["wuwang"], rounds, seats)[2:]]  # fmt: skip
 
 
 def team_games(variant: str, games: int, seed: int) -> tuple[str, str, str]:
     g, _ = tichusim.simulate_games(games, seed=seed, strategies=STRATEGY, variant=variant,
                                    target=1000)  # fmt: skip
     last = g.groupby("game").tail(1)
-    return (TABLES[variant], _per_game(g),
+    return (TABLES[variant], rounds_per_game(g),
             f"{int(last['game_over'].sum()):,} of {games:,}")  # fmt: skip
 
 
@@ -109,11 +110,12 @@ def wuwang_games(games: int, seed: int, options: dict) -> tuple[dict, pd.Series]
     g, _ = tichusim.simulate_games(games, seed=seed, strategies=STRATEGY, variant="wuwang",
                                    options=options)  # fmt: skip
     over = g[g["game_over"]].set_index("game")
-    out = {label: _pct(_share(over["winner"].isin(codes), len(over))) for label, codes in OUTCOMES}
+    out = {label: fmt_pct(share_of(over["winner"].isin(codes), len(over)))
+           for label, codes in OUTCOMES}  # fmt: skip
     players = over[[f"total_player{p}" for p in range(3)]].mean(axis=1)
-    out["the Minister's final total"] = _pts(mean_ci(over["total_minister"]))
-    out["a player's final total (mean of the three)"] = _pts(mean_ci(players))
-    out["rounds per game"] = _per_game(g)
+    out["the Minister's final total"] = fmt_pts(mean_ci(over["total_minister"]))
+    out["a player's final total (mean of the three)"] = fmt_pts(mean_ci(players))
+    out["rounds per game"] = rounds_per_game(g)
     return out, over["total_minister"]
 
 
@@ -128,7 +130,7 @@ def games_section(games: int, wuwang: int, seed: int) -> list[str]:
     same = int((minister == minister_rotating.reindex(minister.index)).sum())
     return ["## Games", "",
             f"Nanjing and Tientsin: {games:,} games each, to 1000 points (RULES.md §2.15); a "
-            "game not decided after 256 rounds is cut.", "", *_markdown_table(team), "",
+            "game not decided after 256 rounds is cut.", "", *markdown_table(team), "",
             "Wu Wang: who has the highest total after 9 rounds (RULES.md §4): a player or the "
             "Minister, whose total is the King's side's score of every round, whoever is King; "
             "a shared highest total is a tie. By default the first player out becomes King (a "
@@ -137,7 +139,7 @@ def games_section(games: int, wuwang: int, seed: int) -> list[str]:
             f"numbers). The Minister's final total is the same under both rules in {same:,} of "
             f"{len(minister):,} games: with one strategy at every seat, which player holds the "
             "King's position changes nobody's cards or play, only whose total a round's "
-            "score is added to.", "", *_markdown_table(won), ""]  # fmt: skip
+            "score is added to.", "", *markdown_table(won), ""]  # fmt: skip
 
 
 def match_section(deals: int, seed: int) -> list[str]:

@@ -34,7 +34,8 @@ from .seigneur_analysis import reign_summary, reigns, transitions
 from .stats import Estimate, mean_ci, wilson
 from .tables import load
 
-__all__ = ["REPORT", "report"]
+__all__ = ["REPORT", "report", "per_group", "role_section", "rounds_per_game", "fmt_pct",
+           "fmt_pts", "fmt_num", "share_of", "markdown_table"]
 
 REPORT = "report.md"
 FIGURES = "report"  # folder of the PNGs inside the run directory
@@ -89,38 +90,43 @@ ROLES = ("king", "opponent", "minister")
 MINISTER = 3  # Wu Wang's seat row and winner code of the Minister
 
 
-# ---- formatting ---------------------------------------------------------------------------
+# ---- formatting (public: the scripts that write results/*.md use them too) ----------------
 
 
-def _pct(e: Estimate) -> str:
+def fmt_pct(e: Estimate) -> str:
+    """A rate and its interval in percent: ``55.9% [55.8, 56.1]``."""
     return "n/a" if e.n == 0 else f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
 
 
-def _pts(e: Estimate) -> str:
+def fmt_pts(e: Estimate) -> str:
+    """Points with a sign and their interval: ``+0.3 [-0.2, +0.7]``."""
     return "n/a" if e.n == 0 else f"{e.value:+.1f} [{e.low:+.1f}, {e.high:+.1f}]"
 
 
-def _num(e: Estimate) -> str:
+def fmt_num(e: Estimate) -> str:
+    """A mean and its interval to three decimals."""
     return "n/a" if e.n == 0 else f"{e.value:.3f} [{e.low:.3f}, {e.high:.3f}]"
 
 
-def _share(hits, n: int) -> Estimate:
+def share_of(hits, n: int) -> Estimate:
+    """The share of ``n`` that ``hits`` (booleans) counts, with its Wilson interval."""
     return wilson(int(np.sum(hits)), n)
 
 
-def _per_game(rounds: pd.DataFrame) -> str:
+def rounds_per_game(rounds: pd.DataFrame) -> str:
     """Rounds per game: a mean with its interval, or the one length all games have (Wu Wang's
     9, §4; Grand Seigneur's ``game_rounds``)."""
     sizes = rounds.groupby("game").size()
-    return f"{sizes.iloc[0]} (every game)" if sizes.nunique() == 1 else _num(mean_ci(sizes))
+    return f"{sizes.iloc[0]} (every game)" if sizes.nunique() == 1 else fmt_num(mean_ci(sizes))
 
 
 def _pct_cells(df: pd.DataFrame, value: str, n: str) -> list[str]:
-    """``_pct`` of each row of a table with ``value``, ``low``, ``high`` and ``n`` columns."""
-    return [_pct(Estimate(*row)) for row in zip(df[value], df["low"], df["high"], df[n])]
+    """``fmt_pct`` of each row of a table with ``value``, ``low``, ``high`` and ``n`` columns."""
+    return [fmt_pct(Estimate(*row)) for row in zip(df[value], df["low"], df["high"], df[n])]
 
 
-def _markdown_table(df: pd.DataFrame) -> list[str]:
+def markdown_table(df: pd.DataFrame) -> list[str]:
+    """The lines of ``df`` as a Markdown table (no index)."""
     cols = list(df.columns)
     lines = ["| " + " | ".join(map(str, cols)) + " |", "|---" * len(cols) + "|"]
     for row in df.itertuples(index=False):
@@ -161,13 +167,13 @@ def per_group(seats: pd.DataFrame, rounds: pd.DataFrame, by: str, *, victory: st
         victories = (won.reindex(keys).to_numpy(bool)
                      & (first_team.reindex(keys).to_numpy() == side_rounds["team"].to_numpy()))
         row = {by: str(name), "seat-rounds": f"{len(g):,}",
-               f"points/round (its {side})": _pts(mean_ci(side_rounds["points"]))}  # fmt: skip
+               f"points/round (its {side})": fmt_pts(mean_ci(side_rounds["points"]))}  # fmt: skip
         for call, label in (("tichu", "Tichu"), ("grand_tichu", "Grand Tichu")):
             c = g[g[call].astype(bool)]
-            row[f"{label} calls"] = _pct(wilson(len(c), len(g)))
-            row[f"{label} success"] = _pct(_share(c["finish"] == 1, len(c)))
-        row["out first"] = _pct(_share(first, len(g)))
-        row[f"{victory_name} (its {side})"] = _pct(_share(victories, len(side_rounds)))
+            row[f"{label} calls"] = fmt_pct(wilson(len(c), len(g)))
+            row[f"{label} success"] = fmt_pct(share_of(c["finish"] == 1, len(c)))
+        row["out first"] = fmt_pct(share_of(first, len(g)))
+        row[f"{victory_name} (its {side})"] = fmt_pct(share_of(victories, len(side_rounds)))
         rows.append(row)
     out = pd.DataFrame(rows)
     if order is not None:
@@ -187,7 +193,7 @@ def call_success(seats: pd.DataFrame) -> pd.DataFrame:
         ok = (c["finish"] == 1).to_numpy()
         for b in np.unique(bins):
             sel = bins == b
-            e = _share(ok[sel], int(sel.sum()))
+            e = share_of(ok[sel], int(sel.sum()))
             rows.append({"call": label, "score_bin": int(b), "calls": e.n, "success": e.value,
                          "low": e.low, "high": e.high})  # fmt: skip
     return pd.DataFrame(rows, columns=["call", "score_bin", "calls", "success", "low", "high"])
@@ -200,7 +206,7 @@ def finish_table(seats: pd.DataFrame, by: str, places: dict, order=None) -> pd.D
     for name, g in seats.groupby(by, observed=True, sort=True):
         label = f"seat {name}" if by == "seat" else str(name)
         for value, position in places.items():
-            e = _share(g["finish"] == value, len(g))
+            e = share_of(g["finish"] == value, len(g))
             rows.append({"group": label, "position": position, "share": e.value, "low": e.low,
                          "high": e.high, "n": e.n})  # fmt: skip
     out = pd.DataFrame(rows)
@@ -217,7 +223,7 @@ def _finish_lines(table: pd.DataFrame, by: str) -> list[str]:
     wide = cells.pivot(index="group", columns="position", values="cell")
     wide = wide.reindex(index=list(dict.fromkeys(table["group"])),
                         columns=list(dict.fromkeys(table["position"])))  # fmt: skip
-    return _markdown_table(wide.rename_axis(by).reset_index().rename_axis(None, axis=1))
+    return markdown_table(wide.rename_axis(by).reset_index().rename_axis(None, axis=1))
 
 
 # ---- sections shared by the team games ----------------------------------------------------
@@ -243,7 +249,7 @@ def _strength_section(rules: TeamRules, seats: pd.DataFrame, figs: Path) -> list
     shown = shown.assign(success=_pct_cells(shown, "success", "calls"))
     table = shown[["call", "score_bin", "calls", "success"]].rename(
         columns={"score_bin": "score from"})
-    return [*lines, *_markdown_table(table), ""]
+    return [*lines, *markdown_table(table), ""]
 
 
 def _finish_section(rules: TeamRules, seats: pd.DataFrame, figs: Path, by: str,
@@ -264,18 +270,18 @@ def _team_rounds_section(rules: TeamRules, rounds: pd.DataFrame, figs: Path) -> 
 
     score_plot(rounds, figs / "scores.png")
     margin = rounds["score_team0"] - rounds["score_team1"]
-    rows = [("team 0 points/round", _pts(mean_ci(rounds["score_team0"]))),
-            ("team 1 points/round", _pts(mean_ci(rounds["score_team1"]))),
-            ("team 0 - team 1", _pts(mean_ci(margin))),
+    rows = [("team 0 points/round", fmt_pts(mean_ci(rounds["score_team0"]))),
+            ("team 1 points/round", fmt_pts(mean_ci(rounds["score_team1"]))),
+            ("team 0 - team 1", fmt_pts(mean_ci(margin))),
             (f"{rules.victory_name.split()[0]} victories",
-             _pct(_share(rounds[rules.victory], len(rounds)))),
-            ("bombs per round", _num(mean_ci(rounds["bombs"]))),
-            ("tricks per round", _num(mean_ci(rounds["tricks"])))]  # fmt: skip
+             fmt_pct(share_of(rounds[rules.victory], len(rounds)))),
+            ("bombs per round", fmt_num(mean_ci(rounds["bombs"]))),
+            ("tricks per round", fmt_num(mean_ci(rounds["tricks"])))]  # fmt: skip
     if "game" in rounds.columns:
-        rows.append(("rounds per game", _per_game(rounds)))
+        rows.append(("rounds per game", rounds_per_game(rounds)))
         over = rounds[rounds["game_over"]]
         rows.append((f"games won by team 0 (of {len(over):,} decided)",
-                     _pct(_share(over["total_team0"] > over["total_team1"], len(over)))))
+                     fmt_pct(share_of(over["total_team0"] > over["total_team1"], len(over)))))
     return ["## Rounds", "", *_figure_table(rows), "", _image(figs, "scores.png", "round scores"),
             ""]  # fmt: skip
 
@@ -283,7 +289,7 @@ def _team_rounds_section(rules: TeamRules, rounds: pd.DataFrame, figs: Path) -> 
 def _strategy_section(rules: TeamRules, rounds: pd.DataFrame, seats: pd.DataFrame) -> list[str]:
     table = per_group(seats, rounds, "strategy", victory=rules.victory,
                       victory_name=rules.victory_name)  # fmt: skip
-    return ["## Strategies", "", *_markdown_table(table), "",
+    return ["## Strategies", "", *markdown_table(table), "",
             f"Success: the caller went out first. {rules.victory_name.capitalize()}: its team "
             f"went out {rules.victory_places}.", ""]  # fmt: skip
 
@@ -312,19 +318,19 @@ def _wuwang_rounds_section(rounds: pd.DataFrame, figs: Path) -> list[str]:
     n = len(rounds)
     king_side = rounds["first_out"].eq(rounds["king"]) | rounds["first_out"].eq(MINISTER)
     doubles = rounds["double_victory"]
-    rows = [("King's side (King and Minister) points/round", _pts(mean_ci(rounds["score_team0"]))),
-            ("each opponent's points/round", _pts(mean_ci(rounds["score_team1"]))),
-            ("King's side outscores the opponents", _pct(_share(rounds["score_team0"] >
-                                                                rounds["score_team1"], n))),
-            ("tie", _pct(_share(rounds["score_team0"] == rounds["score_team1"], n))),
-            ("the King or the Minister out first", _pct(_share(king_side, n))),
-            ("double victories", _pct(_share(doubles, n))),
+    king, opponent = rounds["score_team0"], rounds["score_team1"]
+    rows = [("King's side (King and Minister) points/round", fmt_pts(mean_ci(king))),
+            ("each opponent's points/round", fmt_pts(mean_ci(opponent))),
+            ("King's side outscores the opponents", fmt_pct(share_of(king > opponent, n))),
+            ("tie", fmt_pct(share_of(king == opponent, n))),
+            ("the King or the Minister out first", fmt_pct(share_of(king_side, n))),
+            ("double victories", fmt_pct(share_of(doubles, n))),
             ("... of which the King's side's",
-             _pct(_share(doubles & king_side, int(doubles.sum())))),
-            ("bombs per round", _num(mean_ci(rounds["bombs"]))),
-            ("tricks per round", _num(mean_ci(rounds["tricks"])))]  # fmt: skip
+             fmt_pct(share_of(doubles & king_side, int(doubles.sum())))),
+            ("bombs per round", fmt_num(mean_ci(rounds["bombs"]))),
+            ("tricks per round", fmt_num(mean_ci(rounds["tricks"])))]  # fmt: skip
     if "game" in rounds.columns:
-        rows.append(("rounds per game", _per_game(rounds)))
+        rows.append(("rounds per game", rounds_per_game(rounds)))
     return ["## Rounds", "", "The King's side is the King and his Minister (RULES.md §4); the "
             "Minister's column is that side's total, the two opponents score their side's "
             "total each.", "", *_figure_table(rows), "",
@@ -341,13 +347,13 @@ def _wuwang_players_section(rounds: pd.DataFrame, seats: pd.DataFrame, figs: Pat
         column = "score_minister" if seat == MINISTER else f"score_player{seat}"
         points = mean_ci(rounds[column])
         mine = seats[seats["seat"] == seat]
-        king = "-" if seat == MINISTER else _pct(_share(rounds["king"] == seat, n))
-        rows.append({"player": name, "King": king, "points/round": _pts(points),
-                     "out first": _pct(_share(mine["finish"] == 1, len(mine)))})  # fmt: skip
+        king = "-" if seat == MINISTER else fmt_pct(share_of(rounds["king"] == seat, n))
+        rows.append({"player": name, "King": king, "points/round": fmt_pts(points),
+                     "out first": fmt_pct(share_of(mine["finish"] == 1, len(mine)))})  # fmt: skip
         bars.append((name, points))
     estimate_bars(_bars(bars), figs / "players.png", ylabel="points per round (95% interval)",
                   title=f"Points per round, {n:,} rounds")  # fmt: skip
-    return ["## Players", "", *_markdown_table(pd.DataFrame(rows)), "",
+    return ["## Players", "", *markdown_table(pd.DataFrame(rows)), "",
             "King: share of rounds the player was King (in a game the previous round's first "
             "out, RULES.md §4; drawn at random in a game's first round and in independent "
             "rounds). The Minister is played by the King of the round and scores the King's "
@@ -363,26 +369,27 @@ def _wuwang_games_section(rounds: pd.DataFrame, seats: pd.DataFrame, figs: Path)
     games = len(over)
     rows, bars = [], []
     for code, name in [*names.items(), (-1, "tie")]:
-        won = _share(over["winner"] == code, games)
-        total = "-" if code < 0 else _pts(mean_ci(
+        won = share_of(over["winner"] == code, games)
+        total = "-" if code < 0 else fmt_pts(mean_ci(
             over["total_minister" if code == MINISTER else f"total_player{code}"]))
-        rows.append({"": name, "wins": _pct(won), "final total": total})
+        rows.append({"": name, "wins": fmt_pct(won), "final total": total})
         bars.append((name, won))
     estimate_bars(_bars(bars), figs / "winners.png", ylabel="% of games won (95% interval)",
                   title=f"Who wins, {games:,} games", percent=True)  # fmt: skip
-    return ["## Games", "", f"{games:,} games, rounds per game: {_per_game(rounds)}. The "
+    return ["## Games", "", f"{games:,} games, rounds per game: {rounds_per_game(rounds)}. The "
             "highest total wins (RULES.md §4), the Minister too; a shared highest total is a "
             "tie.", "",
-            *_markdown_table(pd.DataFrame(rows)), "",
+            *markdown_table(pd.DataFrame(rows)), "",
             _image(figs, "winners.png", "who wins"), ""]  # fmt: skip
 
 
-def _role_section(rules: TeamRules, rounds: pd.DataFrame, seats: pd.DataFrame) -> list[str]:
+def role_section(rules: TeamRules, rounds: pd.DataFrame, seats: pd.DataFrame) -> list[str]:
+    """Wu Wang's figures by role (King, opponent, Minister, §4) as Markdown lines."""
     table = per_group(seats, rounds, "role", victory=rules.victory,
                       victory_name=rules.victory_name, side="side", order=ROLES)  # fmt: skip
     barred = table["role"] != "opponent"
     table.loc[barred, ["Grand Tichu calls", "Grand Tichu success"]] = "not allowed (§4)"
-    return ["## Roles", "", *_markdown_table(table), "",
+    return ["## Roles", "", *markdown_table(table), "",
             "Success: the caller went out first. Only the opponents may call Grand Tichu "
             "(after 8 cards); the King may call Tichu for the Minister too (RULES.md §4). "
             f"{rules.victory_name.capitalize()}: its side went out {rules.victory_places}.",
@@ -394,7 +401,7 @@ def wuwang_report(rounds: pd.DataFrame, seats: pd.DataFrame, figs: Path) -> list
     rules = TEAM_RULES["wuwang"]
     games = _wuwang_games_section(rounds, seats, figs) if "game" in rounds.columns else []
     return [*_wuwang_rounds_section(rounds, figs), *_wuwang_players_section(rounds, seats, figs),
-            *games, *_role_section(rules, rounds, seats), *_strength_section(rules, seats, figs),
+            *games, *role_section(rules, rounds, seats), *_strength_section(rules, seats, figs),
             *_finish_section(rules, seats, figs, "role", ROLES)]  # fmt: skip
 
 
@@ -403,10 +410,10 @@ def wuwang_report(rounds: pd.DataFrame, seats: pd.DataFrame, figs: Path) -> list
 
 def _seigneur_rounds_section(rounds: pd.DataFrame) -> list[str]:
     rows = [("deck", str(rounds["deck"].iloc[0])),
-            ("tricks per round", _num(mean_ci(rounds["tricks"]))),
-            ("bombs per round", _num(mean_ci(rounds["bombs"])))]  # fmt: skip
+            ("tricks per round", fmt_num(mean_ci(rounds["tricks"]))),
+            ("bombs per round", fmt_num(mean_ci(rounds["bombs"])))]  # fmt: skip
     if rounds.groupby("game").size().max() > 1:
-        rows.append(("rounds per game", _per_game(rounds)))
+        rows.append(("rounds per game", rounds_per_game(rounds)))
     return ["## Rounds", "", *_figure_table(rows), ""]
 
 
@@ -419,9 +426,9 @@ def _rank_section(rounds: pd.DataFrame, seats: pd.DataFrame, figs: Path) -> list
     for name, g in seats.groupby(by, observed=True, sort=True):
         label = f"player {name}" if by == "player" else str(name)
         rank = mean_ci(g["rank_after"])
-        rows.append({by: label, "player-rounds": f"{len(g):,}", "mean rank": _num(rank),
-                     "first out (Grand Seigneur)": _pct(_share(g["rank_after"] == 1, len(g))),
-                     "last": _pct(_share(g["rank_after"] == players, len(g)))})  # fmt: skip
+        rows.append({by: label, "player-rounds": f"{len(g):,}", "mean rank": fmt_num(rank),
+                     "first out (Grand Seigneur)": fmt_pct(share_of(g["rank_after"] == 1, len(g))),
+                     "last": fmt_pct(share_of(g["rank_after"] == players, len(g)))})  # fmt: skip
         bars.append((label, rank))
     estimate_bars(_bars(bars), figs / "ranks.png", ylabel="mean rank, 1 = out first (95% interval)",
                   title=f"Finishing rank, {players} players", ref=(players + 1) / 2,
@@ -429,7 +436,7 @@ def _rank_section(rounds: pd.DataFrame, seats: pd.DataFrame, figs: Path) -> list
     return ["## Finishing ranks", "",
             f"Rank: the finishing order, 1 = out first, {players} = last (RULES.md §5). Equal "
             f"players would share a mean rank of {(players + 1) / 2:g} and go out first in "
-            f"{100 / players:.1f}% of rounds.", "", *_markdown_table(pd.DataFrame(rows)), "",
+            f"{100 / players:.1f}% of rounds.", "", *markdown_table(pd.DataFrame(rows)), "",
             _image(figs, "ranks.png", "finishing ranks"), ""]  # fmt: skip
 
 
@@ -449,7 +456,7 @@ def _transition_lines(counts: pd.DataFrame, shares: pd.DataFrame) -> list[str]:
 def _reign_lines(lengths: np.ndarray) -> list[str]:
     labels = [str(k) for k in range(1, TOP_REIGN)] + [f"{TOP_REIGN}+"]
     hits = [lengths == k for k in range(1, TOP_REIGN)] + [lengths >= TOP_REIGN]
-    cells = [_pct(_share(h, lengths.size)) for h in hits]
+    cells = [fmt_pct(share_of(h, lengths.size)) for h in hits]
     return ["| reign length | " + " | ".join(labels) + " |", "|---" * (len(labels) + 1) + "|",
             "| % of completed reigns | " + " | ".join(cells) + " |"]  # fmt: skip
 
@@ -463,8 +470,8 @@ def _transition_section(rounds: pd.DataFrame, seats: pd.DataFrame, figs: Path) -
     s = reign_summary(rounds)
     players = len(shares)
     transition_plot(shares, lengths, figs / "transitions.png", title=f"{players} players")
-    rows = [("Grand Seigneur keeps the title (first again)", _pct(s["p_keep"])),
-            ("mean completed reign (rounds)", _num(s["mean_reign"])),
+    rows = [("Grand Seigneur keeps the title (first again)", fmt_pct(s["p_keep"])),
+            ("mean completed reign (rounds)", fmt_num(s["mean_reign"])),
             ("memoryless mean, 1 / (1 - P(keep))", f"{s['memoryless_mean']:.3f}"),
             ("completed reigns (censored)", f"{s['reigns']:,} ({s['censored']:,})")]  # fmt: skip
     return ["## Rank to rank", "",
