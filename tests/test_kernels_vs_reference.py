@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference as ref
+from states import trick_states
 from tichusim import cards, legal_plays, readings
 from tichusim.kernels.hand import card_points, rank_counts
 
@@ -55,25 +56,8 @@ def test_every_subset_of_some_rich_hands_classifies_like_the_reference():
                 assert same_reading(r[0] if r else None, ref_best(combo)), combo
 
 
-@st.composite
-def states(draw):
-    deck = draw(st.permutations(TOKENS))
-    size = draw(st.integers(1, 14))
-    hand = frozenset(deck[:size])
-    top, on = None, None
-    if draw(st.booleans()):
-        other = frozenset(deck[size : size + draw(st.integers(1, 14))])
-        options = sorted((p for p in ref.legal_plays(other)[0] if p != {"Dog"}), key=sorted)
-        if options:
-            top = draw(st.sampled_from(options))
-            if top == {"Ph"} and draw(st.booleans()):
-                on = draw(st.integers(2, 14))
-    wish = draw(st.one_of(st.none(), st.integers(2, 14)))
-    return hand, top, wish, on
-
-
 @settings(max_examples=150)
-@given(states())
+@given(trick_states())
 def test_legal_plays_match_the_reference_on_random_states(state):
     hand, top, wish, on = state
     mine, mine_pass = legal_plays(mask_of(hand), mask_of(top) if top else None, wish=wish,

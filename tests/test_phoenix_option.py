@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference as ref
+from states import trick_states
 import tichusim
 from replay import check_round
 from tichusim import cards, legal_plays, simulate, simulate_games
@@ -137,25 +138,8 @@ def test_legal_plays_on_a_half_phoenix_match_the_reference(state):
         ref.has_wished_rank(p, wish) for p in theirs)))  # fmt: skip
 
 
-@st.composite
-def states(draw):
-    """A hand, a top the reference could have played (a lone Phoenix led or on a rank), a wish."""
-    deck = draw(st.permutations(TOKENS))
-    size = draw(st.integers(1, 14))
-    hand = frozenset(deck[:size])
-    top, on = None, None
-    if draw(st.booleans()):
-        other = frozenset(deck[size : size + draw(st.integers(1, 14))])
-        choices = sorted((p for p in ref.legal_plays(other)[0] if p != {"Dog"}), key=sorted)
-        if choices:
-            top = draw(st.sampled_from(choices))
-            if top == {"Ph"} and draw(st.booleans()):
-                on = draw(st.integers(1, 14))
-    return hand, top, draw(st.one_of(st.none(), st.integers(2, 14))), on
-
-
 @settings(max_examples=100, deadline=None)
-@given(states())
+@given(trick_states())
 def test_legal_plays_with_the_option_match_the_reference(state):
     """§2.5-§2.11 with the Option of §2.6 on any top: only a led Phoenix changes."""
     hand, top, wish, on = state
