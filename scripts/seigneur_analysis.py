@@ -26,7 +26,7 @@ from tichusim.seigneur_analysis import reign_summary, reigns, transitions
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def fmt_pct(x: float) -> str:
+def _pct(x: float) -> str:
     return "-" if np.isnan(x) else f"{100 * x:.0f}"
 
 
@@ -101,7 +101,7 @@ def main():
               "| players | " + " | ".join(str(k) for k in range(1, top)) + f" | {top}+ |",
               "|---" * (top + 1) + "|"]  # fmt: skip
     for n, ls in lengths.items():
-        cells = [fmt_pct((ls == k).mean()) for k in range(1, top)] + [fmt_pct((ls >= top).mean())]
+        cells = [_pct((ls == k).mean()) for k in range(1, top)] + [_pct((ls >= top).mean())]
         lines.append(f"| {n} | " + " | ".join(cells) + " |")
     lines += ["", f"## Rank before -> rank after (% of rounds, `{args.strategies}`)", "",
               "Rows: rank in the previous round (1 = Grand Seigneur); columns: finishing rank.",
@@ -111,7 +111,7 @@ def main():
                   "| before \\ after | " + " | ".join(str(c) for c in shares.columns) + " |",
                   "|---" * (len(shares.columns) + 1) + "|"]  # fmt: skip
         for r, row in shares.iterrows():
-            lines.append(f"| {r} | " + " | ".join(fmt_pct(v) for v in row) + " |")
+            lines.append(f"| {r} | " + " | ".join(_pct(v) for v in row) + " |")
         lines.append("")
     (args.out / "table.md").write_text("\n".join(lines))
     pd.DataFrame([{**{k: v for k, v in r.items() if k not in ("mean_reign", "p_keep")},

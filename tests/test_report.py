@@ -37,15 +37,15 @@ def _row(text, first, which=0):
     return lines[which].strip("| ").split(" | ")[1:]
 
 
-def fmt_pct(e):
+def _pct(e):
     return f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
 
 
-def fmt_pts(e):
+def _pts(e):
     return f"{e.value:+.1f} [{e.low:+.1f}, {e.high:+.1f}]"
 
 
-def share_of(hits):
+def _share(hits):
     hits = np.asarray(hits, bool)
     return wilson(int(hits.sum()), hits.size)
 
@@ -80,7 +80,7 @@ def test_report_of_a_run_directory(tmp_path):
     t0 = rounds["score_team0"].mean()
     assert f"| gt | 6,000 | {t0:+.1f} [" in text
     won = rounds["double_victory"] & (rounds["first_out"] % 2 == 0)
-    assert _row(text, "gt")[-1] == fmt_pct(share_of(won))  # double victory (its team)
+    assert _row(text, "gt")[-1] == _pct(_share(won))  # double victory (its team)
 
 
 def test_report_of_a_simulate_folder(tmp_path):
@@ -90,7 +90,7 @@ def test_report_of_a_simulate_folder(tmp_path):
     text = _check(out)
     seats = pd.read_parquet(out / "seats.parquet")
     # one strategy: finishing positions per seat, each share with its interval
-    assert _row(text, "seat 0")[0] == fmt_pct(share_of(seats[seats.seat == 0].finish == 1))
+    assert _row(text, "seat 0")[0] == _pct(_share(seats[seats.seat == 0].finish == 1))
 
 
 def test_report_refuses_a_folder_without_a_run(tmp_path):
@@ -121,19 +121,19 @@ def tientsin(tmp_path_factory):
 def test_tientsin_rounds_and_strategies(tientsin):
     _, text, rounds, seats = tientsin
     assert "Tichu Tientsin, 6 players in two teams of three (RULES.md §3)" in text
-    assert _row(text, "team 0 points/round") == [fmt_pts(mean_ci(rounds.score_team0))]
-    assert _row(text, "triple victories") == [fmt_pct(share_of(rounds.triple_victory))]
+    assert _row(text, "team 0 points/round") == [_pts(mean_ci(rounds.score_team0))]
+    assert _row(text, "triple victories") == [_pct(_share(rounds.triple_victory))]
     assert "double" not in text  # §3: no double victory
     # team 0 is all `gt`: its team-round figures are team 0's
     gt = _row(text, "gt")
-    assert gt[:2] == ["1,200", fmt_pts(mean_ci(rounds.score_team0))]
+    assert gt[:2] == ["1,200", _pts(mean_ci(rounds.score_team0))]
     mine = seats[seats.strategy == "gt"]
     called = mine[mine.grand_tichu]
     assert len(called) == len(mine)  # always, after 6 cards
-    assert gt[5] == fmt_pct(share_of(called.finish == 1))  # Grand Tichu success
+    assert gt[5] == _pct(_share(called.finish == 1))  # Grand Tichu success
     assert gt[4] == "100.0% [99.7, 100.0]"  # Grand Tichu calls
     won = rounds.triple_victory & (rounds.first_out % 2 == 0)
-    assert gt[-1] == fmt_pct(share_of(won))  # triple victory (its team)
+    assert gt[-1] == _pct(_share(won))  # triple victory (its team)
 
 
 def test_tientsin_calls_on_six_cards_and_six_places(tientsin):
@@ -144,7 +144,7 @@ def test_tientsin_calls_on_six_cards_and_six_places(tientsin):
     low = seats[seats.strategy == "lowest"]
     cells = _row(text, "lowest", -1)
     for cell, value in zip(cells, [1, 2, 3, 4, 5, 6, 0]):
-        assert cell == fmt_pct(share_of(low.finish == value))
+        assert cell == _pct(_share(low.finish == value))
 
 
 # ---- Wu Wang (§4) ------------------------------------------------------------------------------
@@ -163,12 +163,12 @@ def test_wuwang_players_and_the_kings_side(wuwang):
     assert "Wu Wang, 3 players and the Minister (RULES.md §4)" in text
     for p, name in enumerate(["gt", "lowest", "random"]):
         king, points, first = _row(text, f"player {p} ({name})")
-        assert king == fmt_pct(share_of(rounds.king == p))
-        assert points == fmt_pts(mean_ci(rounds[f"score_player{p}"]))
-        assert first == fmt_pct(share_of(seats[seats.seat == p].finish == 1))
-    assert _row(text, "Minister")[1] == fmt_pts(mean_ci(rounds.score_minister))
+        assert king == _pct(_share(rounds.king == p))
+        assert points == _pts(mean_ci(rounds[f"score_player{p}"]))
+        assert first == _pct(_share(seats[seats.seat == p].finish == 1))
+    assert _row(text, "Minister")[1] == _pts(mean_ci(rounds.score_minister))
     outscores = rounds.score_team0 > rounds.score_team1  # team 0: the King's side
-    assert _row(text, "King's side outscores the opponents") == [fmt_pct(share_of(outscores))]
+    assert _row(text, "King's side outscores the opponents") == [_pct(_share(outscores))]
     assert _row(text, "rounds per game") == ["9 (every game)"]
 
 
@@ -180,8 +180,8 @@ def test_wuwang_games_are_won_by_players_the_minister_or_tied(wuwang):
     for code, first in [(0, "player 0 (gt)"), (1, "player 1 (lowest)"),
                         (2, "player 2 (random)"), (3, "Minister"), (-1, "tie")]:  # fmt: skip
         wins = _row(text, first, -1)  # the games table
-        e = share_of(over.winner == code)
-        assert wins[0] == fmt_pct(e)
+        e = _share(over.winner == code)
+        assert wins[0] == _pct(e)
         shares.append(e.value)
     assert sum(shares) == pytest.approx(1)
     total = over.total_minister.mean()
@@ -197,14 +197,14 @@ def test_wuwang_roles_call_as_the_rules_allow(wuwang):
     opp = seats[seats.role == "opponent"]
     cells = _row(text, "opponent")
     assert cells[0] == f"{len(opp):,}" == f"{2 * len(rounds):,}"
-    assert cells[4] == fmt_pct(share_of(opp.grand_tichu))
-    assert cells[5] == fmt_pct(share_of(opp[opp.grand_tichu].finish == 1))
-    assert cells[1] == fmt_pts(mean_ci(rounds.score_team1))  # its side, once per round
+    assert cells[4] == _pct(_share(opp.grand_tichu))
+    assert cells[5] == _pct(_share(opp[opp.grand_tichu].finish == 1))
+    assert cells[1] == _pts(mean_ci(rounds.score_team1))  # its side, once per round
     # finishing positions per role, in the role order of the rules
     lines = [x for x in text.splitlines() if x.startswith("| king |") or x.startswith("| role |")]
     assert lines[-1].startswith("| king |") and "| 1st out | 2nd | 3rd | last |" in lines[-2]
     minister = seats[seats.role == "minister"]
-    assert _row(text, "minister", -1)[0] == fmt_pct(share_of(minister.finish == 1))
+    assert _row(text, "minister", -1)[0] == _pct(_share(minister.finish == 1))
 
 
 def test_wuwang_independent_rounds_have_no_games_section(tmp_path):
@@ -236,8 +236,8 @@ def test_seigneur_ranks_per_player(seigneur):
         cells = _row(text, f"player {p}")
         e = mean_ci(mine.rank_after)
         assert cells[:2] == ["240", f"{e.value:.3f} [{e.low:.3f}, {e.high:.3f}]"]
-        assert cells[2] == fmt_pct(share_of(mine.rank_after == 1))
-        assert cells[3] == fmt_pct(share_of(mine.rank_after == 6))
+        assert cells[2] == _pct(_share(mine.rank_after == 1))
+        assert cells[3] == _pct(_share(mine.rank_after == 6))
     assert _row(text, "rounds per game") == ["6 (every game)"]
 
 
@@ -249,9 +249,9 @@ def test_seigneur_transition_matrix_and_reigns(seigneur):
         cells = _row(text, str(before))  # the matrix row: 6 shares, rounds, widest half-width
         assert cells[:6] == [f"{100 * v:.0f}" for v in shares.loc[before]]
         assert cells[6] == f"{counts.loc[before].sum():,}" == "200"  # 40 games x 5 ranked rounds
-    keep = share_of(rounds.kept_title.dropna())
+    keep = _share(rounds.kept_title.dropna())
     assert keep.value == pytest.approx(shares.loc[1, 1])  # P(keep) = P(1 -> 1)
-    assert _row(text, "Grand Seigneur keeps the title (first again)") == [fmt_pct(keep)]
+    assert _row(text, "Grand Seigneur keeps the title (first again)") == [_pct(keep)]
     assert "Ranks need games" not in text
 
 
@@ -264,4 +264,4 @@ def test_seigneur_independent_rounds_say_ranks_need_games(tmp_path_factory):
     assert "rounds per game" not in text
     rnd = seats[seats.strategy == "random"]
     assert _row(text, "random")[0] == "400"
-    assert _row(text, "random")[2] == fmt_pct(share_of(rnd.rank_after == 1))
+    assert _row(text, "random")[2] == _pct(_share(rnd.rank_after == 1))
