@@ -18,10 +18,10 @@ import numba
 import numpy as np
 
 import tichusim
-from tichusim.kernels import batch
-from tichusim.kernels import variants as V
-from tichusim.kernels.engine import ROUND, SEAT
-from tichusim.simulate import VARIANTS, _prepare, variant_info
+from tichusim.kernels.tichu import batch
+from tichusim.kernels.tichu import variants as V
+from tichusim.kernels.tichu.engine import ROUND, SEAT
+from tichusim.games.simulate import VARIANTS, _prepare, variant_info
 
 CARDS_DEALT = {"nanjing": 56, "tientsin": 56, "wuwang": 56}  # the whole deck at every table
 

@@ -36,15 +36,15 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tichusim.config import validate
-from tichusim.runner import run
+from tichusim.runs.config import validate
+from tichusim.runs.runner import run
 
 
 def simulate_only(args):
     """A worker's shard without the tables: the baseline of the overhead measurement."""
     import numba
 
-    from tichusim.simulate import round_records
+    from tichusim.games.simulate import round_records
 
     count, first, seed, strategies = args
     numba.set_num_threads(1)
@@ -55,7 +55,7 @@ def simulate_only(args):
 def overhead(rounds: int, strategies: str, workers: int, tmp: Path) -> list[dict]:
     """Wall time of the same shards simulated only vs through ``run``: in worker processes
     (a new pool each, start-up included on both sides) and in this process (no start-up)."""
-    from tichusim.simulate import round_records
+    from tichusim.games.simulate import round_records
 
     config = validate({"rounds": rounds, "seed": 1, "strategies": strategies})
     shards = [(config.shard_span(i)[1], config.shard_span(i)[0], 1, strategies)

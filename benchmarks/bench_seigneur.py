@@ -15,13 +15,13 @@ import time
 import numba
 import numpy as np
 
-from tichusim.kernels import batch
-from tichusim.kernels import gs_batch
-from tichusim.kernels import gs_cards as gc
-from tichusim.kernels import gs_engine as E
-from tichusim.kernels.engine import ROUND, SEAT
-from tichusim.seigneur import _setup
-from tichusim.simulate import _prepare
+from tichusim.kernels.tichu import batch
+from tichusim.kernels.seigneur import batch as gs_batch
+from tichusim.kernels.seigneur import cards as gc
+from tichusim.kernels.seigneur import engine as E
+from tichusim.kernels.tichu.engine import ROUND, SEAT
+from tichusim.games.seigneur import _setup
+from tichusim.games.simulate import _prepare
 
 
 def nanjing_rate(strategy: str, rounds: int) -> float:

@@ -19,8 +19,8 @@ from pathlib import Path
 import numba
 
 import tichusim
-from tichusim.seigneur import simulate_seigneur
-from tichusim.simulate import variant_info
+from tichusim.games.seigneur import simulate_seigneur
+from tichusim.games.simulate import variant_info
 
 BATCH = 1_000_000
 SEIGNEUR_PLAYERS = (5, 8, 12)  # one deck; two decks (7-12 players), middle and largest table

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import tichusim
-from tichusim.duplicate import duplicate
+from tichusim.analysis.duplicate import duplicate
 from tichusim.stats import mean_ci, wilson
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"

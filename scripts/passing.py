@@ -13,8 +13,8 @@ import argparse
 import time
 from pathlib import Path
 
-from tichusim.duplicate import league, markdown_report
-from tichusim.strategies import POLICIES
+from tichusim.analysis.duplicate import league, markdown_report
+from tichusim.strategies.tichu import POLICIES
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 

@@ -5,7 +5,7 @@
 
 from pathlib import Path
 
-from tichusim.transcript import transcript
+from tichusim.games.transcript import transcript
 
 GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "golden"
 

@@ -6,7 +6,7 @@ to the Grand Seigneur engine, review the diff):
 
 from pathlib import Path
 
-from tichusim.seigneur import transcript
+from tichusim.games.seigneur import transcript
 
 GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "golden"
 

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from tichusim.plots import seigneur_overview_plot
-from tichusim.seigneur import simulate_seigneur
-from tichusim.seigneur_analysis import reign_summary, reigns, transitions
+from tichusim.analysis.plots import seigneur_overview_plot
+from tichusim.games.seigneur import simulate_seigneur
+from tichusim.analysis.seigneur_analysis import reign_summary, reigns, transitions
 
 ROOT = Path(__file__).resolve().parents[1]
 

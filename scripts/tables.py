@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 import tichusim
-from tichusim.duplicate import duplicate
-from tichusim.report import (MINISTER, TEAM_RULES, fmt_num, fmt_pct, fmt_pts, markdown_table,
+from tichusim.analysis.duplicate import duplicate
+from tichusim.analysis.report import (MINISTER, TEAM_RULES, fmt_num, fmt_pct, fmt_pts, markdown_table,
                              per_group, role_section, rounds_per_game, share_of)  # fmt: skip
 from tichusim.stats import mean_ci
 

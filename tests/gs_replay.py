@@ -18,9 +18,9 @@ from itertools import combinations
 import numpy as np
 
 import gs_reference as ref
-from tichusim import seigneur_rules
-from tichusim.kernels import gs_engine as E
-from tichusim.rules import Combo
+from tichusim.cards import seigneur as seigneur_rules
+from tichusim.kernels.seigneur import engine as E
+from tichusim.cards.combos import Combo
 
 
 def toks(a, b) -> Counter:

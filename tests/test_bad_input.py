@@ -22,12 +22,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tichusim.cards import parse, parse_pattern
+from tichusim.cards.notation import parse, parse_pattern
 from tichusim.cli import _strategies, main
-from tichusim.config import RunConfig
-from tichusim.simulate import VARIANTS
-from tichusim.specs import parse_strategy_list
-from tichusim.strategies import DECISIONS, PARAMS, POLICIES, STRATEGIES, resolve
+from tichusim.runs.config import RunConfig
+from tichusim.games.simulate import VARIANTS
+from tichusim.strategies.specs import parse_strategy_list
+from tichusim.strategies.tichu import DECISIONS, PARAMS, POLICIES, STRATEGIES, resolve
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = Counter()  # examples tried per test

@@ -96,7 +96,7 @@ def test_show_options_and_grand_seigneur_games():
 def test_strategies_lists_both_games():
     """Every policy and parameter of the Tichu strategies and of Grand Seigneur's (RULES.md
     §5: play, give_back, wish) is listed; --variant keeps one game."""
-    from tichusim import seigneur_strategies, strategies
+    from tichusim.strategies import seigneur as seigneur_strategies, tichu as strategies
 
     text = run("strategies").output
     for tables in (strategies.TABLES, seigneur_strategies.TABLES):

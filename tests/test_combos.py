@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from tichusim import beats, cards, classify, readings
+from tichusim import beats, classify, readings
+from tichusim import cards
 from tichusim.kernels import combos, moves
-from tichusim.rules import Combo
+from tichusim.cards.combos import Combo
 
 DECK = np.uint64(cards.DECK)
 

@@ -6,8 +6,8 @@ from click.testing import CliRunner
 
 from tichusim import cards
 from tichusim.cli import main
-from tichusim.duplicate import _bombs, duplicate, league
-from tichusim.specs import parse_strategy, parse_strategy_list
+from tichusim.analysis.duplicate import _bombs, duplicate, league
+from tichusim.strategies.specs import parse_strategy, parse_strategy_list
 
 
 def test_a_strategy_against_itself_differs_by_exactly_zero():

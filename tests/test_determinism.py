@@ -16,8 +16,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tichusim.config import validate
-from tichusim.runner import resume, run
+from tichusim.runs.config import validate
+from tichusim.runs.runner import resume, run
 
 ROUNDS = {"rounds": 6_000, "seed": 23, "shard_size": 1_000,
           "strategies": ["heuristic", "random", {"base": "heuristic", "pass": "lowest"}, "lowest"]}  # fmt: skip

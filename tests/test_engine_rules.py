@@ -4,8 +4,10 @@ import numpy as np
 import pytest
 
 from replay import check_round
-from tichusim import cards, simulate, simulate_games
-from tichusim.transcript import play_with_log
+from tichusim import cards
+from tichusim import simulate
+from tichusim import simulate_games
+from tichusim.games.transcript import play_with_log
 
 
 @pytest.mark.parametrize(
@@ -127,8 +129,8 @@ def test_strategies_see_only_public_information_and_their_own_hand():
     private record, nothing else that holds cards; the public record holds no hidden hand."""
     import inspect
 
-    from tichusim.kernels import heuristic, policies
-    from tichusim.kernels.view import PUBLIC
+    from tichusim.kernels.tichu import heuristic, policies
+    from tichusim.kernels.tichu.view import PUBLIC
 
     allowed = {"params", "pub", "me", "point", "out", "moves_m", "moves_c", "masks", "codes", "n",
                "can_pass"}  # fmt: skip
@@ -147,9 +149,9 @@ def test_strategies_see_only_public_information_and_their_own_hand():
 def test_fixed_first_eight_cards_keep_the_deal_uniform_elsewhere():
     """The Grand Tichu odds deal: one seat's first 8 cards fixed (exact cards, or ranks whose
     suit is drawn per round uniformly among the free cards); all 56 cards dealt once (§2.2)."""
-    from tichusim.kernels import batch
-    from tichusim.kernels.engine import N, ROUND, SEAT
-    from tichusim.simulate import _prepare
+    from tichusim.kernels.tichu import batch
+    from tichusim.kernels.tichu.engine import N, ROUND, SEAT
+    from tichusim.games.simulate import _prepare
 
     seed, _, params = _prepare("heuristic", "nanjing", 3)
     n = 12_000

@@ -21,10 +21,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from tichusim.config import validate
-from tichusim.manifest import Manifest
-from tichusim.runner import RunError, resume, run
-from tichusim.verify import verify
+from tichusim.runs.config import validate
+from tichusim.runs.manifest import Manifest
+from tichusim.runs.runner import RunError, resume, run
+from tichusim.runs.verify import verify
 
 pytestmark = pytest.mark.faults
 

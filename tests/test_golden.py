@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tichusim.transcript import transcript
+from tichusim.games.transcript import transcript
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("regen_golden", ROOT / "scripts" / "regen_golden.py")

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gs_reference as ref
-from tichusim import seigneur_rules as sr
-from tichusim.kernels import gs_cards as gc
-from tichusim.kernels import gs_combos
+from tichusim.cards import seigneur as sr
+from tichusim.kernels.seigneur import cards as gc
+from tichusim.kernels.seigneur import combos as gs_combos
 from tichusim.kernels.combos import make_code
-from tichusim.rules import Combo
+from tichusim.cards.combos import Combo
 
 # every card of the three decks of §5 (two Dragons and Phoenixes, one Mah Jong, the Dog)
 UNION = ref.deck("two") + Counter({"Dog": 1})
@@ -190,7 +190,7 @@ def test_forced_gift_takes_the_best_cards(cards, k):
 def test_lowest_policy_fast_path_picks_what_the_full_list_picks(state):
     """``gs_policies.lowest_single`` answers leads and singles from the bits; whenever it
     answers, it is the play ``lowest_index`` picks from all legal plays."""
-    from tichusim.kernels import gs_policies
+    from tichusim.kernels.seigneur import policies as gs_policies
 
     hand, top, wish, distinct = state
     code = 0 if top is None else to_code(top)

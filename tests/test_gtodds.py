@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from tichusim import cards
 from tichusim.cli import main
-from tichusim.gtodds import gt_odds, paired_rounds, seat_strategies
+from tichusim.analysis.gtodds import gt_odds, paired_rounds, seat_strategies
 
 HAND = "Dr Ph A A K 9 5 3"
 

@@ -7,9 +7,10 @@ import pytest
 from click.testing import CliRunner
 
 import tichusim
-from tichusim import cards, gttable
+from tichusim import cards
+from tichusim.analysis import gttable
 from tichusim.cli import main
-from tichusim.handclass import FEATURES, GTModel, features, fit_linear, fit_logistic
+from tichusim.analysis.handclass import FEATURES, GTModel, features, fit_linear, fit_logistic
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 import reference as ref
 from states import trick_states
-from tichusim import cards, legal_plays, readings
+from tichusim import cards
+from tichusim import legal_plays, readings
 from tichusim.kernels.hand import card_points, rank_counts
 
 TOKENS = list(ref.ALL_CARDS)

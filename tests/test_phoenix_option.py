@@ -15,11 +15,14 @@ import reference as ref
 from states import trick_states
 import tichusim
 from replay import check_round
-from tichusim import cards, legal_plays, simulate, simulate_games
+from tichusim import cards
+from tichusim import legal_plays, simulate_games
+from tichusim import simulate
 from tichusim.cli import main
-from tichusim.kernels import combos, moves, policies
-from tichusim.kernels import engine as E
-from tichusim.transcript import play_with_log, transcript
+from tichusim.kernels import combos, moves
+from tichusim.kernels.tichu import policies
+from tichusim.kernels.tichu import engine as E
+from tichusim.games.transcript import play_with_log, transcript
 
 OPTION = {"phoenix_led_half": True}
 TABLES = ("nanjing", "tientsin", "wuwang")

@@ -4,11 +4,12 @@ import numpy as np
 import pytest
 from numba import njit
 
-from tichusim import cards, legal_plays
-from tichusim.kernels import policies
+from tichusim import cards
+from tichusim import legal_plays
+from tichusim.kernels.tichu import policies
 from tichusim.kernels.moves import MAX_MOVES, gen_bombs
-from tichusim.kernels.view import PRIVATE, PUBLIC
-from tichusim.strategies import STRATEGIES
+from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
+from tichusim.strategies.tichu import STRATEGIES
 
 RANDOM = STRATEGIES["random"].param_row()
 LOWEST = STRATEGIES["lowest"].param_row()
@@ -92,7 +93,7 @@ def _passes(params, hand, partner_called):
 
 
 def _strategy(**spec):
-    from tichusim.strategies import build
+    from tichusim.strategies.tichu import build
 
     return build({"base": "heuristic", **spec}).param_row()
 
@@ -192,7 +193,7 @@ def _heuristic_turn(params, hand, top_code, top_mask, top_seat, counts, calls, w
 
 
 def _turn(hand, top, top_seat, counts=(8, 8, 8, 8), calls=(0, 0, 0, 0), window=False, **spec):
-    from tichusim.rules import combo_code
+    from tichusim.cards.combos import combo_code
 
     code = combo_code(top) if top else 0
     mask = np.uint64(cards.parse(top)) if top else np.uint64(0)

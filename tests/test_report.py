@@ -9,11 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from tichusim.cli import main
-from tichusim.report import variant_of
-from tichusim.runner import run
-from tichusim.seigneur_analysis import transitions
+from tichusim.analysis.report import variant_of
+from tichusim.runs.runner import run
+from tichusim.analysis.seigneur_analysis import transitions
 from tichusim.stats import mean_ci, wilson
-from tichusim.tables import load
+from tichusim.runs.read import load
 
 FIGURES = ["call_success.png", "finish.png", "scores.png"]
 GT = {"base": "heuristic", "grand_tichu": "always", "name": "gt"}  # calls whenever allowed

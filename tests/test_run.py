@@ -15,9 +15,9 @@ import pyarrow.dataset as ds
 import pytest
 
 import tichusim
-from tichusim.config import validate
-from tichusim.io import sha256_file
-from tichusim.runner import resume, run
+from tichusim.runs.config import validate
+from tichusim.runs.files import sha256_file
+from tichusim.runs.runner import resume, run
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = {"rounds": 12_000, "seed": 11, "strategies": ["random", "lowest", "heuristic", "random"],

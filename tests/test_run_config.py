@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from tichusim.cli import main
-from tichusim.config import ConfigError, load_config, validate
+from tichusim.runs.config import ConfigError, load_config, validate
 
 GOOD = 'rounds = 1000\nseed = 1\nstrategies = "random"\n'
 
@@ -129,7 +129,7 @@ def test_strategy_tables_pass_through_to_resolve():
 
 
 def test_strategy_objects_become_tables():
-    from tichusim.strategies import resolve
+    from tichusim.strategies.tichu import resolve
 
     mine = resolve({"base": "heuristic", "wish": "none", "params": {"bomb_points": 30}}, 1)[0]
     c = validate({"rounds": 5, "strategies": [mine, "random", mine, "random"]})
@@ -151,7 +151,7 @@ def test_progress_bar_and_quiet(tmp_path):
 def test_every_variants_strategy_objects_become_tables():
     """A Grand Seigneur strategy object (RULES.md §5 decisions) saves as the table that
     rebuilds it, as a Tichu one does; the config is checked per player of the variant."""
-    from tichusim.seigneur_strategies import resolve as resolve_seigneur
+    from tichusim.strategies.seigneur import resolve as resolve_seigneur
 
     mine = resolve_seigneur({"base": "heuristic", "give_back": "lowest",
                              "params": {"endgame": 5}}, 1)[0]  # fmt: skip

@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import tichusim
-from tichusim.config import load_config, validate
-from tichusim.runner import resume, run
+from tichusim.runs.config import load_config, validate
+from tichusim.runs.runner import resume, run
 
 ROOT = Path(__file__).resolve().parents[1]
 IDENTITY = ["run_id", "shard"]

@@ -9,8 +9,8 @@ import pytest
 
 import gs_reference as ref
 from gs_replay import check_round, toks
-from tichusim import seigneur_rules as sr
-from tichusim.seigneur import (
+from tichusim.cards import seigneur as sr
+from tichusim.games.seigneur import (
     SeigneurOptions, play_with_log, seigneur_records, simulate_seigneur, transcript,
 )  # fmt: skip
 
@@ -97,7 +97,7 @@ def test_logged_rounds_replay_against_the_reference(players, options, strategies
 def test_replays_see_every_kind_of_event():
     """The replayed settings above exercise the rules they check: bombs out of turn, the wish
     fulfilled, the Dog, a second Dragon on a first."""
-    from tichusim.kernels import gs_engine as E
+    from tichusim.kernels.seigneur import engine as E
 
     seen = set()
     second_dragon = False
@@ -177,7 +177,7 @@ def test_bad_input_is_refused_with_a_clear_error(kwargs, message):
 
 
 def test_a_tichu_strategy_object_is_refused():
-    from tichusim.strategies import STRATEGIES
+    from tichusim.strategies.tichu import STRATEGIES
 
     with pytest.raises(ValueError, match="Tichu strategy 'heuristic' does not apply"):
         simulate_seigneur(1, players=6, strategies=STRATEGIES["heuristic"])

@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tichusim.seigneur import simulate_seigneur
-from tichusim.seigneur_analysis import reign_summary, reigns, transitions
+from tichusim.games.seigneur import simulate_seigneur
+from tichusim.analysis.seigneur_analysis import reign_summary, reigns, transitions
 
 ROOT = Path(__file__).resolve().parents[1]
 

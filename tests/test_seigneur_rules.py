@@ -7,12 +7,12 @@ import pytest
 
 import gs_reference as ref
 from gs_replay import seat_of_rank, toks
-from tichusim import seigneur_rules as sr
-from tichusim.kernels import gs_engine as E
+from tichusim.cards import seigneur as sr
+from tichusim.kernels.seigneur import engine as E
 from tichusim.kernels.combos import (
     BOMB_FOUR, BOMB_SF, PAIR, SINGLE, STAIRS, STRAIGHT, make_code,
 )  # fmt: skip
-from tichusim.seigneur import play_with_log, simulate_seigneur
+from tichusim.games.seigneur import play_with_log, simulate_seigneur
 
 DRAGON = make_code(SINGLE, 1, 30)
 PLAY_VALUE = {"Dog": 0, "Ma": 1, "Ph": 15, "Dr": 16}

@@ -12,14 +12,16 @@ import pytest
 from numba import njit
 
 from replay import check_round
-from tichusim import cards, simulate, simulate_games
-from tichusim.kernels import engine as E
-from tichusim.kernels import policies
-from tichusim.kernels import variants as V
+from tichusim import cards
+from tichusim import simulate
+from tichusim import simulate_games
+from tichusim.kernels.tichu import engine as E
+from tichusim.kernels.tichu import policies
+from tichusim.kernels.tichu import variants as V
 from tichusim.kernels.moves import MAX_MOVES
-from tichusim.kernels.view import PRIVATE, PUBLIC
-from tichusim.strategies import build
-from tichusim.transcript import play_with_log
+from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
+from tichusim.strategies.tichu import build
+from tichusim.games.transcript import play_with_log
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("regen_golden", ROOT / "scripts" / "regen_golden.py")

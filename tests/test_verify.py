@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from tichusim.cli import main
-from tichusim.runner import run
-from tichusim.tables import load
-from tichusim.verify import verify
+from tichusim.runs.runner import run
+from tichusim.runs.read import load
+from tichusim.runs.verify import verify
 
 CONFIG = {"rounds": 3_000, "seed": 3, "strategies": "heuristic", "shard_size": 1_000}
 

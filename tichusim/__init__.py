@@ -9,8 +9,8 @@ from ._numba_cache import configure as _configure_cache
 _configure_cache()  # before any kernel module compiles or loads
 
 from . import cards  # noqa: E402
-from .rules import Combo, beats, classify, legal_plays, readings  # noqa: E402
-from .simulate import SimulationError, simulate, simulate_games  # noqa: E402
+from .cards.combos import Combo, beats, classify, legal_plays, readings  # noqa: E402
+from .games.simulate import SimulationError, simulate, simulate_games  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -19,7 +19,8 @@ __all__ = [
     "load_config", "readings", "resume", "run", "simulate", "simulate_games", "__version__",
 ]  # fmt: skip
 
-_BATCH = {"run": "runner", "resume": "runner", "RunConfig": "config", "load_config": "config"}
+_BATCH = {"run": "runs.runner", "resume": "runs.runner", "RunConfig": "runs.config",
+          "load_config": "runs.config"}
 
 
 def __getattr__(name):  # batch runs need pydantic: imported on first use, not with tichusim

@@ -18,8 +18,8 @@ def configure() -> None:
         return
     kernels = Path(__file__).parent / "kernels"
     digest = hashlib.sha256()
-    for path in sorted(kernels.glob("*.py")):
-        digest.update(path.name.encode())
+    for path in sorted(kernels.rglob("*.py")):
+        digest.update(path.relative_to(kernels).as_posix().encode())
         digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     numba.config.CACHE_DIR = str(base / "tichusim" / "numba" / digest.hexdigest()[:16])

@@ -86,9 +86,10 @@ def warmup():
               help="a led Phoenix is worth 1/2, not 1 1/2 (RULES.md §2.6 Option)")
 def legal(hand, top, wish, phoenix_on, phoenix_led_half):
     """List the legal plays of HAND (card notation) on TOP."""
-    from . import cards, legal_plays
+    from . import cards
+    from . import legal_plays
     from .kernels import combos
-    from .rules import Combo, classify, combo_code
+    from .cards.combos import Combo, classify, combo_code
 
     plays, can_pass = _guard(legal_plays, hand, top, wish=wish, phoenix_on=phoenix_on,
                              phoenix_led_half=phoenix_led_half)  # fmt: skip
@@ -150,14 +151,14 @@ OPTION_HELP = ("a rules option of the variant, KEY=VALUE, repeatable (nanjing, t
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help=OPTION_HELP)
 def show(seed, round_, game, strategies, variant, players, option_pairs):
     """Print one round move by move (a transcript)."""
-    from .simulate import GAME_OPTIONS, variant_options
-    from .transcript import transcript
+    from .games.simulate import GAME_OPTIONS, variant_options
+    from .games.transcript import transcript
 
     _players(variant, players)
     given = _options(option_pairs) or {}
     options = _guard(variant_options, variant, given)
     if variant == "grand-seigneur":  # round I: the first round of game I, as `simulate` plays
-        from .seigneur import transcript as seigneur_transcript
+        from .games.seigneur import transcript as seigneur_transcript
 
         game, round_ = (round_, 0) if game is None else (game, round_)
         rules = {k: options[k] for k in ("russian_deck", "distinct_triples", "russian_seating")}
@@ -188,14 +189,14 @@ def show(seed, round_, game, strategies, variant, players, option_pairs):
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help=OPTION_HELP)
 def simulate(rounds, seed, strategies, out, check, variant, players, option_pairs):
     """Play independent rounds and print a summary with 95% confidence intervals."""
-    from . import dataset
-    from .simulate import SimulationError, records
-    from .summary import summarize
+    from .games import dataset
+    from .games.simulate import SimulationError, records
+    from .analysis.summary import summarize
 
     _players(variant, players)
     seigneur = variant == "grand-seigneur"
     if seigneur:  # its strategies parse their own text ("heuristic:bomb_cards=2", "a,b,...")
-        from .seigneur_analysis import summarize_seigneur as summarize
+        from .analysis.seigneur_analysis import summarize_seigneur as summarize
 
     if out is not None and out.exists():
         if not out.is_dir():
@@ -243,10 +244,10 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir, qui
     Data depend only on the config: any --workers, local or Dask, and a resumed run give the
     same bytes. Stop it any way and finish it with --resume DIR.
     """
-    from .config import ConfigError, load_config
-    from .manifest import RunDirError
-    from .runner import RunError, RunInterrupted, resume, run
-    from .simulate import SimulationError
+    from .runs.config import ConfigError, load_config
+    from .runs.manifest import RunDirError
+    from .runs.runner import RunError, RunInterrupted, resume, run
+    from .games.simulate import SimulationError
 
     def note(message):
         if not quiet:
@@ -297,8 +298,8 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir, qui
 def strategies_cmd(variant):
     """List the named strategies, every policy of each decision, and every parameter: Tichu's
     (every team table) and Grand Seigneur's."""
-    from . import seigneur_strategies, strategies
-    from .strategy_tables import policy_of
+    from .strategies import seigneur as seigneur_strategies, tichu as strategies
+    from .strategies.tables import policy_of
 
     games = [("Tichu (nanjing, tientsin, wuwang)", strategies.TABLES),
              ("Grand Seigneur (grand-seigneur, RULES.md §5)", seigneur_strategies.TABLES)]
@@ -325,7 +326,7 @@ def strategies_cmd(variant):
 
 def _strategy_option(text: str, count: tuple[int, ...], what: str):
     """``--seat-strategy`` / ``--others``: ``count`` strategies in ``tichusim.specs`` form."""
-    from .specs import parse_strategy_list
+    from .strategies.specs import parse_strategy_list
 
     found = _guard(parse_strategy_list, text)
     if len(found) not in count:
@@ -359,14 +360,14 @@ def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path,
     import json
 
     if model_path is not None:
-        from .handclass import GTModel
+        from .analysis.handclass import GTModel
 
         model = _guard(GTModel.load, model_path)
         answer = _guard(model.predict, hand)
         click.echo(json.dumps(answer) if as_json else model.describe(answer))
         return
-    from .cards import parse_pattern
-    from .gtodds import gt_odds
+    from .cards.notation import parse_pattern
+    from .analysis.gtodds import gt_odds
 
     me = _strategy_option(seat_strategy, (1,), "--seat-strategy")
     rest = _strategy_option(others, (1, 3), "--others")
@@ -411,10 +412,10 @@ def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path,
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
     """Grand Tichu success and value of calling by hand class, with a plot and a model."""
-    from . import gttable
+    from .analysis import gttable
 
     if run_dir is not None:
-        from .tables import load
+        from .runs.read import load
 
         data = _guard(load, run_dir, seats_columns=["round", "seat", "hand8", "grand_tichu",
                                                      "finish", "points"])  # fmt: skip
@@ -474,8 +475,8 @@ def compare(strategies, deals, seed, out, variant, quiet):
 
     Each STRATEGY is a name, base:key=value,... (e.g. heuristic:pass=lowest) or a .toml file.
     """
-    from .duplicate import duplicate, league, markdown_report
-    from .specs import parse_strategy
+    from .analysis.duplicate import duplicate, league, markdown_report
+    from .strategies.specs import parse_strategy
 
     found = [_guard(parse_strategy, s) for s in strategies]
     if len(found) < 2:
@@ -521,7 +522,7 @@ def compare(strategies, deals, seed, out, variant, quiet):
 def report_cmd(run_dir):
     """Write report.md and report/*.png (scores, call success, finishing positions) into
     RUN_DIR (a `tichusim run` directory or a `simulate --out` folder)."""
-    from .report import report
+    from .analysis.report import report
 
     try:
         path = _guard(report, run_dir)
@@ -537,7 +538,7 @@ def verify_cmd(run_dir):
     """Check every finished shard of RUN_DIR against the manifest (size, sha256, rows).
 
     One line per damaged or missing file on stderr and exit status 1; exit 0 when clean."""
-    from .verify import verify
+    from .runs.verify import verify
 
     result = _guard(verify, run_dir)
     for note in result.notes:

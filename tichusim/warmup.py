@@ -17,13 +17,14 @@ __all__ = ["warmup"]
 def warmup() -> float:
     """Compile (or load) every kernel; return the seconds it took."""
     t0 = time.perf_counter()
-    from . import legal_plays, seigneur_rules, simulate, simulate_games
-    from .duplicate import duplicate
-    from .gtodds import gt_odds
-    from .handclass import features
-    from .seigneur import simulate_seigneur
-    from .seigneur import transcript as seigneur_transcript
-    from .transcript import play_with_log
+    from . import legal_plays, simulate, simulate_games
+    from .cards import seigneur as seigneur_rules
+    from .analysis.duplicate import duplicate
+    from .analysis.gtodds import gt_odds
+    from .analysis.handclass import features
+    from .games.seigneur import simulate_seigneur
+    from .games.seigneur import transcript as seigneur_transcript
+    from .games.transcript import play_with_log
 
     legal_plays("Ma 2j 3s 4p 5t Ph Dr Dog 7j 7s 7p 7t")  # kernels.moves, combos
     seigneur_rules.legal_plays("5j 5j 6s 6s 7p Ph Dr Dr")  # kernels.gs_moves, gs_combos

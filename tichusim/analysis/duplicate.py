@@ -1,0 +1,276 @@
+"""Duplicate matches: two strategies play the same deals from both sides of the table.
+
+Deal ``i`` is played twice with the same seed and round key: once with strategy A on team 0
+(seats 0 and 2; in Tientsin, RULES.md §3, seats 0, 2 and 4), once with A on team 1. Both
+strategies hold the same cards across the pair, so the luck of the deal cancels and the
+per-deal difference is a paired sample; its mean and interval are the strength gap in points
+per round. Only the two-team games have two sides to swap: Wu Wang's King changes sides every
+round (§4) and Grand Seigneur has no teams (§5), so they are refused.
+
+``league`` plays every pair of several strategies on the same deals (a round robin) and ranks
+them by their per-deal margin averaged over all opponents.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from ..kernels.moves import has_bomb
+from ..games.simulate import simulate, variant_info
+from ..stats import Estimate, mean_ci, wilson
+from ..strategies.tichu import resolve
+
+__all__ = ["DuplicateResult", "League", "duplicate", "league", "markdown_report"]
+
+
+@njit(cache=True)
+def _bombs(hands):
+    out = np.zeros(hands.shape[0], np.bool_)
+    for i in range(hands.shape[0]):
+        out[i] = has_bomb(hands[i])
+    return out
+
+
+def _fmt(e: Estimate, pct: bool = False) -> str:
+    if e.n == 0 or np.isnan(e.value):
+        return "n/a"
+    if pct:
+        return f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
+    return f"{e.value:+.1f} [{e.low:+.1f}, {e.high:+.1f}]"
+
+
+STAT_COLUMNS = [("points_per_round", "points/round", False), ("tichu_rate", "Tichu calls", True),
+                ("tichu_success", "Tichu success", True),
+                ("grand_tichu_rate", "Grand Tichu calls", True),
+                ("grand_tichu_success", "Grand Tichu success", True),
+                ("double_victories", "double victories", True),
+                ("bombs_held", "holds a bomb after passing", True)]  # fmt: skip
+
+
+def _labels(variant: str) -> list[str]:
+    """Column headings: Tientsin ends a round at a triple victory instead (RULES.md §3)."""
+    victory = "triple victories" if variant == "tientsin" else "double victories"
+    return [victory if key == "double_victories" else label for key, label, _ in STAT_COLUMNS]
+
+
+@dataclass(frozen=True)
+class DuplicateResult:
+    a: str
+    b: str
+    deals: int
+    diff: Estimate  # A minus B, points per round (mean of the two tables of a deal)
+    per_strategy: pd.DataFrame  # one row per strategy: points, calls and their success, ...
+    margins: np.ndarray = field(default=None, repr=False)  # A minus B per deal
+    points: tuple = field(default=None, repr=False)  # per deal, A's and B's team score
+    bombs_per_round: Estimate | None = None  # bombs played, both teams, both tables
+    variant: str = "nanjing"
+
+    def __str__(self) -> str:
+        return f"{self.a} vs {self.b} over {self.deals} deals: {self.a} - {self.b} = {self.diff} points per round"
+
+    def to_markdown(self) -> str:
+        """The match as Markdown: the difference, then one row per strategy."""
+        b = self.bombs_per_round
+        lines = [f"**{self.a} - {self.b}: {_fmt(self.diff)} points per round** "
+                 f"({self.deals:,} deals, each played with the teams swapped; 95% intervals). "
+                 f"Bombs played per round (both teams): {b.value:.3f} [{b.low:.3f}, "
+                 f"{b.high:.3f}].", "",
+                 "| strategy | " + " | ".join(_labels(self.variant)) + " |",
+                 "|---" * (len(STAT_COLUMNS) + 1) + "|"]  # fmt: skip
+        for _, row in self.per_strategy.iterrows():
+            cells = [_fmt(row[key], pct) for key, _, pct in STAT_COLUMNS]
+            lines.append(f"| {row['strategy']} | " + " | ".join(cells) + " |")
+        return "\n".join(lines) + "\n"
+
+
+def _side_stats(name: str, rounds: list[pd.DataFrame], seats: list[pd.DataFrame], teams,
+                victory: str = "double_victory") -> dict:  # fmt: skip
+    """Figures of one strategy from its team's rows in both tables."""
+    points, mine = [], []
+    for r, s, team in zip(rounds, seats, teams):
+        points.append(r[f"score_team{team}"].to_numpy())
+        mine.append(s[s["team"] == team])
+    me = pd.concat(mine)
+    out = {"strategy": name, "points_per_round": mean_ci(np.concatenate(points))}
+    for call in ("grand_tichu", "tichu"):
+        called = me[me[call]]
+        out[f"{call}_rate"] = wilson(len(called), len(me))
+        out[f"{call}_success"] = wilson(int((called["finish"] == 1).sum()), len(called))
+    won = sum(int((r[victory] & (r["first_out"] % 2 == t)).sum()) for r, t in zip(rounds, teams))
+    out["double_victories"] = wilson(won, sum(len(r) for r in rounds))  # triple in Tientsin
+    team_rounds = sum(len(r) for r in rounds)
+    out["team_first_out"] = wilson(int((me["finish"] == 1).sum()), team_rounds)
+    # who played a bomb is not recorded per seat; holding one after passing is (and is what a
+    # passing policy changes: keeping a four of a kind or a straight flush together)
+    out["bombs_held"] = wilson(int(_bombs(me["hand_passed"].to_numpy(np.uint64)).sum()), len(me))
+    return out
+
+
+DUPLICATE_VARIANTS = ("nanjing", "tientsin")
+
+
+def _teams_variant(variant: str) -> int:
+    """Seats of ``variant``, refused unless two teams alternate around its table."""
+    info = variant_info(variant)
+    if variant not in DUPLICATE_VARIANTS:
+        why = ("the King changes sides every round (RULES.md §4)" if variant == "wuwang"
+               else "it has no teams (RULES.md §5)")  # fmt: skip
+        raise ValueError(f"duplicate matches swap two teams' seats: {variant} has none to swap, "
+                         f"{why}; variants: {', '.join(DUPLICATE_VARIANTS)}")  # fmt: skip
+    return info.seats
+
+
+def duplicate(a, b, deals: int, *, seed: int = 0, check: bool = False,
+              variant: str = "nanjing") -> DuplicateResult:  # fmt: skip
+    """Strategy ``a`` against ``b`` over ``deals`` duplicated deals (names, tables or
+    ``Strategy`` objects), at the table of ``variant`` (``DUPLICATE_VARIANTS``)."""
+    seats = _teams_variant(variant)
+    sa, sb = resolve(a, 1, variant=variant)[0], resolve(b, 1, variant=variant)[0]
+    common = {"seed": seed, "check": check, "variant": variant}
+    r1, s1 = simulate(deals, strategies=[sa, sb] * (seats // 2), **common)
+    r2, s2 = simulate(deals, strategies=[sb, sa] * (seats // 2), **common)
+    margin1 = (r1["score_team0"] - r1["score_team1"]).to_numpy()
+    margin2 = (r2["score_team1"] - r2["score_team0"]).to_numpy()
+    margins = (margin1 + margin2) / 2
+    victory = "triple_victory" if "triple_victory" in r1 else "double_victory"
+    rows = [
+        _side_stats(sa.name, [r1, r2], [s1, s2], (0, 1), victory),
+        _side_stats(sb.name, [r1, r2], [s1, s2], (1, 0), victory),
+    ]
+    bombs = mean_ci(np.concatenate([r1["bombs"].to_numpy(), r2["bombs"].to_numpy()]))
+    points = ((r1["score_team0"].to_numpy() + r2["score_team1"].to_numpy()) / 2,
+              (r1["score_team1"].to_numpy() + r2["score_team0"].to_numpy()) / 2)  # fmt: skip
+    return DuplicateResult(sa.name, sb.name, deals, mean_ci(margins), pd.DataFrame(rows),
+                           margins=margins, points=points, bombs_per_round=bombs,
+                           variant=variant)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class League:
+    """A round robin: every pair of ``strategies`` in a duplicate match on the same deals."""
+
+    strategies: list[str]
+    deals: int
+    seed: int
+    matches: dict[tuple[str, str], DuplicateResult]  # (a, b) for a before b in ``strategies``
+    table: pd.DataFrame  # one row per strategy, best first
+    variant: str = "nanjing"
+
+    def margin(self, a: str, b: str) -> Estimate:
+        if (a, b) in self.matches:
+            return self.matches[(a, b)].diff
+        e = self.matches[(b, a)].diff
+        return Estimate(-e.value, -e.high, -e.low, e.n)
+
+    def to_markdown(self) -> str:
+        """League table, then the matrix of pairwise margins (row minus column)."""
+        lines = ["| rank | strategy | margin vs the field | W-D-L | "
+                 + " | ".join(_labels(self.variant)) + " |",
+                 "|---" * (len(STAT_COLUMNS) + 4) + "|"]  # fmt: skip
+        for i, row in enumerate(self.table.itertuples(index=False), 1):
+            cells = [_fmt(getattr(row, key), pct) for key, _, pct in STAT_COLUMNS]
+            lines.append(f"| {i} | {row.strategy} | {_fmt(row.margin)} | {row.wdl} | "
+                         + " | ".join(cells) + " |")  # fmt: skip
+        order = list(self.table["strategy"])
+        lines += ["", "Pairwise margins, points per round (row minus column, 95% intervals):", "",
+                  "| | " + " | ".join(order) + " |", "|---" * (len(order) + 1) + "|"]  # fmt: skip
+        for a in order:
+            cells = ["" if a == b else _fmt(self.margin(a, b)) for b in order]
+            lines.append(f"| {a} | " + " | ".join(cells) + " |")
+        return "\n".join(lines) + "\n"
+
+
+def league(strategies, deals: int, *, seed: int = 0, check: bool = False, progress=None,
+           variant: str = "nanjing") -> League:  # fmt: skip
+    """Round robin of two or more strategies (names, tables or ``Strategy`` objects; their
+    names must differ). Every pair plays the same ``deals`` duplicated deals.
+
+    A strategy's margin vs the field is, deal by deal, its margin averaged over all its
+    opponents; its mean and interval come from those per-deal values (all matches share the
+    deals, so this is paired too). W-D-L counts the matches whose interval lies above 0, spans
+    it, or lies below. The other columns pool the strategy's seats over all its matches.
+    ``progress(done, total)`` is called after each match.
+    """
+    _teams_variant(variant)
+    resolved = [resolve(s, 1, variant=variant)[0] for s in strategies]
+    names = [s.name for s in resolved]
+    if len(names) < 2:
+        raise ValueError("a league needs at least two strategies")
+    if len(set(names)) != len(names):
+        raise ValueError(f"strategies need different names, got {', '.join(names)}")
+    pairs = list(combinations(range(len(resolved)), 2))
+    matches = {}
+    for done, (i, j) in enumerate(pairs, 1):
+        matches[(names[i], names[j])] = duplicate(resolved[i], resolved[j], deals, seed=seed,
+                                                  check=check, variant=variant)  # fmt: skip
+        if progress is not None:
+            progress(done, len(pairs))
+    rows = []
+    for i, name in enumerate(names):
+        per_deal = np.zeros(deals)
+        points = np.zeros(deals)
+        wdl = [0, 0, 0]
+        side_rows = []
+        for (a, b), m in matches.items():
+            if name not in (a, b):
+                continue
+            sign = 1 if a == name else -1
+            per_deal += sign * m.margins
+            points += m.points[0 if sign == 1 else 1]
+            e = m.diff
+            low, high = (e.low, e.high) if sign == 1 else (-e.high, -e.low)
+            wdl[0 if low > 0 else 2 if high < 0 else 1] += 1
+            side_rows.append(m.per_strategy.iloc[0 if sign == 1 else 1])
+        row = {"strategy": name, "margin": mean_ci(per_deal / (len(names) - 1)),
+               "wdl": "-".join(map(str, wdl))}
+        row.update(_pool(side_rows))
+        row["points_per_round"] = mean_ci(points / (len(names) - 1))
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    table = table.iloc[np.argsort([-r.value for r in table["margin"]], kind="stable")]
+    return League(names, deals, seed, matches, table.reset_index(drop=True), variant)
+
+
+def _pool(rows: list[pd.Series]) -> dict:
+    """Pool one strategy's rates over its matches by adding successes and trials (recovered
+    from each Wilson estimate). The matches share their deals, so these intervals, which
+    treat the trials as independent, are somewhat narrow; margins and points are computed per
+    deal and are not affected."""
+    out = {}
+    for key, _, pct in STAT_COLUMNS:
+        if pct:
+            es = [r[key] for r in rows]
+            out[key] = wilson(sum(round(e.value * e.n) for e in es if e.n), sum(e.n for e in es))
+    return out
+
+
+def _table_name(variant: str) -> str:
+    return "" if variant == "nanjing" else f"{variant}, "
+
+
+def markdown_report(result: DuplicateResult | League, command: str) -> str:
+    """A match or league as a Markdown document that says how to regenerate it."""
+    if isinstance(result, League):
+        title = (f"# League of {len(result.strategies)} strategies ({_table_name(result.variant)}"
+                 "duplicate round robin, "
+                 f"{result.deals:,} deals per match, seed {result.seed})")  # fmt: skip
+        body = result.to_markdown()
+        note = ("Margin vs the field: per deal, the strategy's point margin averaged over its "
+                "opponents, then its mean over the deals. W-D-L: matches whose 95% interval is "
+                "above 0, spans 0, below 0. Rates pool the strategy's seats over all its "
+                "matches (these share deals, so their intervals are a little narrow). Success "
+                "means the caller went out first. Who played a bomb is not recorded per seat, "
+                "so the bomb column is the share of seat-rounds holding one after the passing.")
+    else:
+        title = (f"# {result.a} vs {result.b} ({_table_name(result.variant)}duplicate match, "
+                 f"{result.deals:,} deals)")  # fmt: skip
+        body = result.to_markdown()
+        note = ("Each deal is played twice with the teams' seats swapped, so both strategies "
+                "hold the same cards; the difference is per deal. Success means the caller went "
+                "out first.")
+    return f"{title}\n\nRegenerate: `{command}`\n\n{note}\n\n{body}"

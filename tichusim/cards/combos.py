@@ -1,0 +1,139 @@
+"""Python face of the combination kernels: classify card sets and list legal plays.
+
+These functions validate their input, convert notation to masks and call the same jitted
+kernels the round engine uses (``tichusim.kernels.combos`` and ``tichusim.kernels.moves``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import notation as _cards
+from ..kernels import combos as _combos
+from ..kernels import moves as _moves
+
+__all__ = ["Combo", "beats", "classify", "combo_code", "legal_plays", "readings"]
+
+
+class Combo(NamedTuple):
+    """One reading of a card set: ``kind`` (see ``KIND_NAMES``), ``length`` (cards) and the
+    comparing ``rank`` (Mah Jong 1, 2..14, Dragon 15, a Phoenix single ``x.5``)."""
+
+    kind: str
+    length: int
+    rank: float
+
+    @classmethod
+    def from_code(cls, code: int) -> Combo:
+        code = int(code)
+        return cls(_combos.KIND_NAMES[code >> 16], (code >> 8) & 0xFF, (code & 0xFF) / 2)
+
+
+def readings(cards: int | str) -> list[Combo]:
+    """Every reading of a card set as a combination, highest first (empty: not a combination)."""
+    out = np.zeros(2, np.int64)
+    count = _combos.combo_readings(np.uint64(_cards.as_mask(cards)), out)
+    return [Combo.from_code(c) for c in out[:count]]
+
+
+def classify(cards: int | str) -> Combo | None:
+    """The highest reading of a card set (RULES.md §2.5), or ``None`` if it is no combination."""
+    found = readings(cards)
+    return found[0] if found else None
+
+
+def _rank_value(value: int | str | None, what: str, low: int) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        text = value.strip().upper()
+        lookup = {c: i + 2 for i, c in enumerate(_cards.RANK_CHARS)} | {"10": 10, "MA": 1, "1": 1}
+        if text not in lookup:
+            raise ValueError(f"{what} {value!r} is not a rank")
+        value = lookup[text]
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{what} must be a rank, not {type(value).__name__}")
+    if not low <= int(value) <= 14:
+        raise ValueError(f"{what} {value} is not a rank {low}..14")
+    return int(value)
+
+
+def combo_code(top: int | str | None, phoenix_on: int | str | None = None, *,
+               phoenix_led_half: bool = False) -> int:  # fmt: skip
+    """Kernel code of a trick's top combination (0 when the player leads, also after the Dog).
+
+    ``phoenix_on``: when the top is the lone Phoenix, the rank of the single it was played on
+    (1 for the Mah Jong); ``None`` means it was led and is worth 1½ (RULES.md §2.6), or ½ with
+    ``phoenix_led_half`` (the Option of §2.6, the French edition).
+    """
+    if not isinstance(phoenix_led_half, (bool, np.bool_)):
+        raise ValueError(f"phoenix_led_half must be True or False, not {phoenix_led_half!r}")
+    on = _rank_value(phoenix_on, "phoenix_on", 1)
+    if top is None:
+        if on is not None:
+            raise ValueError("phoenix_on given but there is no top combination")
+        return 0
+    mask = _cards.as_mask(top)
+    code = _combos.classify(np.uint64(mask))
+    if code == 0:
+        raise ValueError(f"top {_cards.format(mask)!r} is not a combination")
+    if mask == _cards.DOG:
+        return 0  # §2.10: the Dog hands the lead on; the next player leads
+    if on is not None:
+        if mask != _cards.PHOENIX:
+            raise ValueError("phoenix_on only applies when the top is the lone Phoenix")
+        return _combos.make_code(_combos.SINGLE, 1, 2 * on + 1)
+    if mask == _cards.PHOENIX and phoenix_led_half:
+        return _combos.make_code(_combos.SINGLE, 1, _combos.RANK2_PHOENIX_LED_HALF)
+    return int(code)
+
+
+def beats(play: int | str, top: int | str | None, *, phoenix_on: int | None = None,
+          phoenix_led_half: bool = False) -> bool:  # fmt: skip
+    """Whether card set ``play`` may be played on ``top`` under §2.6–§2.7 (ignoring the wish).
+
+    A Phoenix single is read as played on ``top``; any set with several readings is tried at
+    each. ``phoenix_on`` and ``phoenix_led_half`` read a lone Phoenix top (``combo_code``).
+    """
+    top_code = combo_code(top, phoenix_on, phoenix_led_half=phoenix_led_half)
+    mask = _cards.as_mask(play)
+    if mask == _cards.PHOENIX:
+        return _combos.phoenix_single(top_code, _combos.RANK2_PHOENIX_LED) != 0
+    out = np.zeros(2, np.int64)
+    count = _combos.combo_readings(np.uint64(mask), out)
+    return any(_combos.beats(int(c), top_code) for c in out[:count])
+
+
+def legal_plays(
+    hand: int | str,
+    top: int | str | None = None,
+    *,
+    wish: int | str | None = None,
+    phoenix_on: int | str | None = None,
+    phoenix_led_half: bool = False,
+) -> tuple[list[int], bool]:
+    """Every distinct card set ``hand`` may play on its regular turn, and whether it may pass.
+
+    ``hand`` and ``top`` are masks or notation; ``top=None`` (or ``"Dog"``) means the player
+    leads. ``wish`` is the open wished rank 2..14 (RULES.md §2.11). A lone Phoenix top was
+    played on a single of rank ``phoenix_on``, or led (``None``): then it is worth 1½, or ½
+    with ``phoenix_led_half`` (the Option of RULES.md §2.6: the Mah Jong may be played on it).
+    Each card set appears once, whatever its readings.
+    """
+    hand_mask = _cards.as_mask(hand)
+    if hand_mask == 0:
+        raise ValueError("the hand is empty")
+    top_code = combo_code(top, phoenix_on, phoenix_led_half=phoenix_led_half)
+    if top is not None and hand_mask & _cards.as_mask(top):
+        raise ValueError("the hand and the top combination share cards")
+    wish_rank = _rank_value(wish, "wish", 2) or 0
+    size = 256
+    while True:
+        masks = np.empty(size, np.uint64)
+        codes = np.empty(size, np.int64)
+        count, can_pass = _moves.legal_moves(np.uint64(hand_mask), top_code, wish_rank, masks, codes)
+        if count <= size:
+            return [int(m) for m in masks[:count]], bool(can_pass)
+        size = count

@@ -1,0 +1,596 @@
+"""The Grand Seigneur round (RULES.md §5, 5 to 12 players, one or two decks), jitted.
+
+``play_round`` plays one round: seating by rank, the deal, the exchange of best cards, the
+tricks under the play rules of §2.5-§2.11 (with §5's two-deck changes), until one player
+still holds cards. There are no teams, points, calls or Dragon's gift; the finishing order is
+the result and becomes the next round's ranks.
+
+Seats and players. ``seat`` is a chair in turn order (seat ``i`` plays before ``i + 1``, the
+direction the books call "to the right"); ``player`` is who sits there and owns a strategy
+and a random stream. The players' ranks from the previous round place them (§5):
+
+    seat 0            the Grand Seigneur (rank 1)
+    Decision (Japanese edition): the second sits at his left, ... the last at his right, so
+    turn order runs  GS -> last -> second-to-last -> ... -> second        seat p: rank n + 1 - p
+    Option (Russian edition): the second sits at his right, turn order runs by rank
+                     GS -> second -> third -> ... -> last                 seat p: rank p + 1
+
+In a game's first round nobody has a rank: **Decision**, the players take the chairs in a
+random order (drawn from the round's seating stream) and the last chair deals.
+
+Deal (§5): every card of the deck, round-robin starting after the dealer (earlier seats may get
+one more). The dealer is the last-ranked player (both books have the lowest deal). Option
+(Russian edition): 108 cards, 12 to each player while the deck lasts (with 10 or more players
+the whole deck is dealt round-robin, as the Russian book does for ten), the rest face up out
+of play.
+
+Exchange from a game's second round (§5): the last gives their 3 best cards to the Grand
+Seigneur, the second-to-last 2 to the second, the third-to-last 1 to the third (5 players: 2
+and 1); "best" is ``gs_cards.best_value``. Then every receiver gives the same number of cards
+of their choice back (``gs_policies.give_back``), from the hand it holds after receiving.
+
+Play: the Mah Jong's holder leads the first trick (**Decision**: if it lies among the Russian
+leftovers, the first player dealt to leads); the wish (§2.11); bombs out of turn as §2.9's
+Decision; a trick ends when every other holder of cards passed after the last play; its
+cards leave play; the winner leads, or the next holder after them. Russian Option: the Dog
+gives the lead to the last-ranked player (**Decision**: the dealer, the last-ranked from the
+second round on; themselves too if they played it; the next holder after them if they are
+out, as §2.10). The round ends at once when only one player holds cards: that player is last.
+
+Randomness: stream 0 deals, stream 1 + p drives player p's decisions, stream ``SEAT_STREAM``
+the first round's seating (``rng.py``), all keyed by (run seed, round key).
+"""
+
+import numpy as np
+from numba import njit
+
+from . import policies
+from ..bits import DOG, MAH_JONG, ONE, U64, ZERO, lowest_bit_index, rank_cards
+from ..combos import BOMB_FOUR, DOG_LEAD
+from ..eventlog import append_row
+from .cards import (
+    CARD_LISTS, DECK_RUSSIAN, DECK_SIZES, MAX_CARDS, add_card, best_cards, ms_add, ms_contains,
+    ms_remove, ms_size, tally, tally_is_deck,
+)  # fmt: skip
+from .combos import play_code
+from .moves import MAX_MOVES, candidate_moves, gen_bombs2, may_beat
+from .policies import N_GS_PARAMS
+from .view import MAX_PLAYERS
+from ..moves import has_bomb
+from ..rng import seed_stream, shuffle_prefix
+
+SEAT_STREAM = 63
+MAX_BOMBS = 256  # bombs one hand can offer at once (a 16-card hand: one suit's runs, fours)
+RUSSIAN_HAND = 12
+
+GS_ROUND = np.dtype(
+    [
+        ("round", np.int64),  # the round key: game * GAME_KEY_STRIDE + round in game
+        ("game", np.int64),
+        ("round_in_game", np.int64),
+        ("dealer", np.int64),  # player
+        ("leader", np.int64),  # player who led the first trick
+        ("tricks", np.int64),
+        ("bombs", np.int64),
+        ("wish", np.int64),  # rank wished with the Mah Jong, 0 none, -1 the Mah Jong unplayed
+        ("first_out", np.int64),  # player: the new Grand Seigneur
+        ("last", np.int64),  # player left holding cards
+        ("leftover_a", np.uint64),  # cards out of play (Russian Option)
+        ("leftover_b", np.uint64),
+        ("error", np.int64),
+    ],
+    align=True,
+)
+
+GS_SEAT = np.dtype(
+    [  # one per player (indexed by player, not seat)
+        ("seat", np.int64),
+        ("rank_before", np.int64),  # 0 in a game's first round
+        ("rank_after", np.int64),  # finishing order 1..n
+        ("cards", np.int64),  # cards dealt
+        ("dealt_a", np.uint64),
+        ("dealt_b", np.uint64),
+        ("gave_a", np.uint64),  # in the exchange: the best cards, or the cards given back
+        ("gave_b", np.uint64),
+        ("got_a", np.uint64),
+        ("got_b", np.uint64),
+    ],
+    align=True,
+)
+
+# event codes of the log (tichusim.seigneur.transcript); a row is (event, seat, a, b, code, extra)
+EV_DEAL, EV_LEFTOVER, EV_GIVE, EV_GIVE_BACK, EV_PLAY, EV_PASS, EV_BOMB = range(7)
+EV_WISH, EV_WISH_DONE, EV_DOG, EV_TRICK, EV_OUT, EV_END = range(7, 13)
+LOG_WIDTH = 6
+LOG_ROWS = 8192
+
+GS_WORK = np.dtype(
+    [
+        # a worker's scratch (record fields carry no reference count: see engine.WORK)
+        ("params", np.float64, (MAX_PLAYERS, N_GS_PARAMS)),  # by player
+        ("n_players", np.int64),
+        ("deck_kind", np.int64),
+        ("distinct_triples", np.bool_),
+        ("russian_seating", np.bool_),
+        ("moves_a", np.uint64, (MAX_MOVES,)),
+        ("moves_b", np.uint64, (MAX_MOVES,)),
+        ("moves_c", np.int64, (MAX_MOVES,)),
+        ("check_a", np.uint64, (MAX_MOVES,)),  # the checker's own list of plays
+        ("check_b", np.uint64, (MAX_MOVES,)),
+        ("check_c", np.int64, (MAX_MOVES,)),
+        ("bombs_a", np.uint64, (MAX_BOMBS,)),
+        ("bombs_b", np.uint64, (MAX_BOMBS,)),
+        ("bombs_c", np.int64, (MAX_BOMBS,)),
+        ("deck", np.int64, (MAX_CARDS,)),
+        ("seat_player", np.int64, (MAX_PLAYERS,)),
+        ("rank_seat", np.int64, (MAX_PLAYERS + 1,)),  # seat of each rank 1..n (exchange)
+        ("discard_a", np.uint64),  # cards of finished tricks (out of play)
+        ("discard_b", np.uint64),
+        ("logging", np.bool_),
+        ("log", np.int64, (LOG_ROWS, LOG_WIDTH)),
+    ],
+    align=True,
+)
+
+ERR_NONE = 0
+ERR_CARDS = 1  # a card in two places or in none (§7)
+ERR_ILLEGAL = 2  # a play that is no combination, does not beat the top, or breaks the wish
+ERR_FINISH = 3  # finishing order is not a permutation of the players
+ERR_STRATEGY = 4  # a strategy answered outside its choices
+ERR_MOVES = 5  # the move buffer was too small
+ERR_LOG = 6  # the log buffer was too small
+ERRORS = ("", "card conservation", "illegal play", "finishing order", "strategy answer",
+          "move buffer", "log buffer")  # fmt: skip
+
+
+@njit(cache=True)
+def _log(work, nlog, event, seat, a, b, code, extra):
+    """Log row ``(event, seat, cards a, cards b, code, extra)`` (``eventlog``)."""
+    row = (np.int64(event), np.int64(seat), np.int64(a), np.int64(b), np.int64(code),
+           np.int64(extra))  # fmt: skip
+    return append_row(work, nlog, row)
+
+
+@njit(cache=True)
+def _next_in(mask, seat):
+    """The first seat of bitmask ``mask`` after ``seat`` in turn order (``seat`` itself last);
+    -1 for an empty mask."""
+    if mask == 0:
+        return -1
+    later = mask & ~((np.int64(2) << seat) - 1)
+    m = later if later != 0 else mask
+    return lowest_bit_index(U64(m & -m))
+
+
+@njit(cache=True)
+def _next_active(pub, seat):
+    """The next seat after ``seat`` in turn order that still holds cards (``seat`` itself last)."""
+    return _next_in(pub.holders, seat)
+
+
+@njit(cache=True)
+def seat_of_rank(rank, n, russian_seating):
+    """The chair of the player ranked ``rank`` (1..n) in the round after (§5, see above)."""
+    if rank == 1:
+        return 0
+    if russian_seating:
+        return rank - 1
+    return n + 1 - rank
+
+
+@njit(cache=True)
+def _conserved(work, pub, privs):
+    """§7 with two decks: every card is in exactly one place, as often as the deck has it."""
+    c0 = ZERO
+    c1 = ZERO
+    over = ZERO
+    c0, c1, over = tally(c0, c1, over, pub.trick_a, pub.trick_b)
+    c0, c1, over = tally(c0, c1, over, work.discard_a, work.discard_b)
+    c0, c1, over = tally(c0, c1, over, pub.leftover_a, pub.leftover_b)
+    for s in range(pub.n_players):
+        c0, c1, over = tally(c0, c1, over, privs[s].hand_a, privs[s].hand_b)
+    return tally_is_deck(c0, c1, over, work.deck_kind)
+
+
+@njit(cache=True)
+def _play_cards(pub, me, seat, a, b, code):
+    """Move ``(a, b)`` from the seat's hand to the trick; True if the wish was fulfilled."""
+    me.hand_a, me.hand_b = ms_remove(me.hand_a, me.hand_b, a, b)
+    pub.counts[seat] -= ms_size(a, b)
+    pub.played_a, pub.played_b = ms_add(pub.played_a, pub.played_b, a, b)
+    pub.trick_a, pub.trick_b = ms_add(pub.trick_a, pub.trick_b, a, b)
+    pub.top_code = code
+    pub.top_a = a
+    pub.top_b = b
+    pub.top_seat = seat
+    pub.passed = 0
+    if pub.wish != 0 and a & rank_cards(pub.wish):
+        pub.wish = 0
+        return True
+    return False
+
+
+@njit(cache=True)
+def _turn_ok(work, pub, me, choice, a, b, code, wish):
+    """The checker's view of a regular turn: the play is a combination of the hand read at its
+    best reading that beats the top (§2.5-§2.7, §5), and it or the pass respects the wish
+    (§2.11), the full list of plays generated again for the test."""
+    top = pub.top_code
+    leading = top == 0
+    distinct = pub.distinct_triples != 0
+    if choice >= 0:
+        if a == ZERO or not ms_contains(me.hand_a, me.hand_b, a, b):
+            return False
+        if play_code(a, b, top, distinct) != code:
+            return False
+        if not leading and (code >> 16) >= BOMB_FOUR:
+            return True
+    elif leading:
+        return False
+    if wish == 0 or a & rank_cards(wish) or me.hand_a & rank_cards(wish) == ZERO:
+        return True
+    n = candidate_moves(me.hand_a, me.hand_b, top, distinct, work.check_a, work.check_b,
+                        work.check_c)  # fmt: skip
+    for i in range(min(n, MAX_MOVES)):
+        if work.check_a[i] & rank_cards(wish):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _go_out(work, pub, seat, nlog):
+    pub.holders &= ~(np.int64(1) << seat)
+    pub.out_order[pub.n_out] = seat
+    pub.n_out += 1
+    return _log(work, nlog, EV_OUT, seat, ZERO, ZERO, pub.n_out, 0)
+
+
+@njit(cache=True)
+def _clear_trick(pub):
+    """No trick in play: nothing on the table, nobody has passed."""
+    pub.trick_a = ZERO
+    pub.trick_b = ZERO
+    pub.top_code = 0
+    pub.top_a = ZERO
+    pub.top_b = ZERO
+    pub.top_seat = -1
+    pub.passed = 0
+
+
+@njit(cache=True)
+def _collect(work, pub):
+    """The trick in play leaves play (nobody keeps tricks in Grand Seigneur, §5)."""
+    work.discard_a, work.discard_b = ms_add(work.discard_a, work.discard_b, pub.trick_a,
+                                            pub.trick_b)  # fmt: skip
+    _clear_trick(pub)
+    pub.tricks += 1
+
+
+@njit(cache=True)
+def _no_exchange(rec):
+    """Nothing given or received yet: a seat's private record or its row of results."""
+    rec.gave_a = ZERO
+    rec.gave_b = ZERO
+    rec.got_a = ZERO
+    rec.got_b = ZERO
+
+
+@njit(cache=True)
+def _hand_over(giver, taker, a, b):
+    """Move the multiset ``(a, b)`` from one private hand to another in the exchange (§5), as
+    what the one gave and the other got."""
+    giver.hand_a, giver.hand_b = ms_remove(giver.hand_a, giver.hand_b, a, b)
+    taker.hand_a, taker.hand_b = ms_add(taker.hand_a, taker.hand_b, a, b)
+    giver.gave_a, giver.gave_b, taker.got_a, taker.got_b = a, b, a, b
+
+
+@njit(cache=True)
+def _seat_players(seed, key, work, ranks_before):
+    """Fill ``work.seat_player``: by rank (§5), or at random in a game's first round."""
+    n = work.n_players
+    if ranks_before[0] == 0:
+        perm = work.deck  # scratch: the deck is refilled after seating
+        for p in range(n):
+            perm[p] = p
+        shuffle_prefix(perm, n, seed_stream(U64(seed), U64(key), U64(SEAT_STREAM)))
+        for s in range(n):
+            work.seat_player[s] = perm[s]
+    else:
+        for p in range(n):
+            work.seat_player[seat_of_rank(ranks_before[p], n, work.russian_seating)] = p
+
+
+@njit(cache=True)
+def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check):
+    """Play one round with the strategies and options loaded in ``work``. ``ranks_before[p]`` is
+    player p's rank from the previous round (all 0 in a game's first round: no exchange).
+    Fills ``rnd`` and ``seats[player]``; returns ``(error, log rows)``."""
+    n = work.n_players
+    params = work.params
+    ma = work.moves_a
+    mb = work.moves_b
+    mc = work.moves_c
+    first_round = ranks_before[0] == 0
+    _seat_players(seed, key, work, ranks_before)
+    sp = work.seat_player
+    # ---- reset ----
+    pub.n_players = n
+    pub.deck = work.deck_kind
+    pub.distinct_triples = 1 if work.distinct_triples else 0
+    pub.played_a = ZERO
+    pub.played_b = ZERO
+    pub.n_out = 0
+    pub.wish = 0
+    _clear_trick(pub)
+    pub.leader = -1
+    pub.tricks = 0
+    pub.bombs = 0
+    work.discard_a = ZERO
+    work.discard_b = ZERO
+    dealer = n - 1
+    for s in range(n):
+        p = sp[s]
+        pub.counts[s] = 0
+        pub.out_order[s] = -1
+        pub.exchanged[s] = 0
+        pub.rank_before[s] = ranks_before[p]
+        if ranks_before[p] == n:
+            dealer = s
+        me = privs[s]
+        me.seat = s
+        me.player = p
+        me.hand_a = ZERO
+        me.hand_b = ZERO
+        _no_exchange(me)
+        me.rng = seed_stream(U64(seed), U64(key), U64(1 + p))
+        seat = seats[p]
+        seat.seat = s
+        seat.rank_before = ranks_before[p]
+        seat.rank_after = 0
+        _no_exchange(seat)
+    pub.dealer = dealer
+    rnd.round = key
+    rnd.game = game
+    rnd.round_in_game = round_in_game
+    rnd.dealer = sp[dealer]
+    rnd.wish = -1
+    rnd.error = ERR_NONE
+    nlog = 0
+    err = ERR_NONE
+
+    # ---- deal (§5): round-robin from the seat after the dealer ----
+    kind = work.deck_kind
+    size = DECK_SIZES[kind]
+    deck = work.deck
+    for i in range(size):
+        deck[i] = CARD_LISTS[kind, i]
+    shuffle_prefix(deck, size, seed_stream(U64(seed), U64(key), U64(0)))
+    dealt = size if kind != DECK_RUSSIAN else min(size, RUSSIAN_HAND * n)
+    for i in range(dealt):
+        s = (dealer + 1 + i) % n
+        privs[s].hand_a, privs[s].hand_b = add_card(privs[s].hand_a, privs[s].hand_b,
+                                                    ONE << U64(deck[i]))  # fmt: skip
+        pub.counts[s] += 1
+    pub.leftover_a = ZERO
+    pub.leftover_b = ZERO
+    pub.holders = (np.int64(1) << n) - 1  # every seat gets cards (9 at least)
+    for i in range(dealt, size):
+        pub.leftover_a, pub.leftover_b = add_card(pub.leftover_a, pub.leftover_b,
+                                                  ONE << U64(deck[i]))  # fmt: skip
+    rnd.leftover_a = pub.leftover_a
+    rnd.leftover_b = pub.leftover_b
+    for s in range(n):
+        seat = seats[sp[s]]
+        seat.dealt_a = privs[s].hand_a
+        seat.dealt_b = privs[s].hand_b
+        seat.cards = pub.counts[s]
+        nlog = _log(work, nlog, EV_DEAL, s, privs[s].hand_a, privs[s].hand_b, ranks_before[sp[s]],
+                    sp[s])  # fmt: skip
+    if dealt < size:
+        nlog = _log(work, nlog, EV_LEFTOVER, -1, pub.leftover_a, pub.leftover_b, size - dealt, 0)
+
+    # ---- exchange (§5): forced best cards up, chosen cards back ----
+    if not first_round:
+        levels = 2 if n == 5 else 3
+        rank_seat = work.rank_seat
+        for s in range(n):
+            rank_seat[ranks_before[sp[s]]] = s
+        for j in range(levels):
+            k = levels - j
+            giver = rank_seat[n - j]
+            taker = rank_seat[1 + j]
+            ga, gb = best_cards(privs[giver].hand_a, privs[giver].hand_b, k)
+            _hand_over(privs[giver], privs[taker], ga, gb)
+            pub.exchanged[giver] = k
+            pub.exchanged[taker] = k
+            nlog = _log(work, nlog, EV_GIVE, giver, ga, gb, k, taker)
+        for j in range(levels):
+            k = levels - j
+            giver = rank_seat[n - j]
+            taker = rank_seat[1 + j]
+            t = privs[taker]
+            xa, xb = policies.give_back(params[sp[taker]], pub, t, k)
+            if ms_size(xa, xb) != k or xb & ~xa or not ms_contains(t.hand_a, t.hand_b, xa, xb):
+                rnd.error = ERR_STRATEGY
+                return ERR_STRATEGY, nlog
+            _hand_over(t, privs[giver], xa, xb)
+            nlog = _log(work, nlog, EV_GIVE_BACK, taker, xa, xb, k, giver)
+        for s in range(n):
+            seat = seats[sp[s]]
+            seat.gave_a = privs[s].gave_a
+            seat.gave_b = privs[s].gave_b
+            seat.got_a = privs[s].got_a
+            seat.got_b = privs[s].got_b
+        if check and not _conserved(work, pub, privs):
+            rnd.error = ERR_CARDS
+            return ERR_CARDS, nlog
+
+    # ---- the play (§2.8-§2.11 with §5) ----
+    armed = 0  # seats holding a bomb; redone when their hand changes
+    turn = (dealer + 1) % n
+    for s in range(n):
+        if has_bomb(privs[s].hand_a):
+            armed |= 1 << s
+        if privs[s].hand_a & MAH_JONG:
+            turn = s
+    rnd.leader = sp[turn]
+    round_over = False
+    if check and not _conserved(work, pub, privs):
+        err = ERR_CARDS
+    while err == ERR_NONE and not round_over:
+        p = turn
+        me = privs[p]
+        leading = pub.top_code == 0
+        if leading:
+            pub.leader = p
+        wish_before = pub.wish
+        forced = not leading and not may_beat(me.hand_a, me.hand_b, pub.top_code,
+                                              pub.distinct_triples != 0)  # fmt: skip
+        if forced:
+            choice = -1  # nothing beats the top: a forced pass, no decision to ask for
+        else:
+            choice = policies.play(params[sp[p]], pub, me, ma, mb, mc)
+        if choice == policies.MOVES_OVERFLOW:
+            err = ERR_MOVES
+            break
+        if choice < -1 or choice >= MAX_MOVES or (choice == -1 and leading):
+            err = ERR_STRATEGY
+            break
+        a = ZERO
+        b = ZERO
+        code = 0
+        if choice >= 0:
+            a = ma[choice]
+            b = mb[choice]
+            code = mc[choice]
+            if a == ZERO or not ms_contains(me.hand_a, me.hand_b, a, b):
+                err = ERR_STRATEGY
+                break
+        if check and not _turn_ok(work, pub, me, choice, a, b, code, wish_before):
+            err = ERR_ILLEGAL
+            break
+        if check and forced and candidate_moves(me.hand_a, me.hand_b, pub.top_code,
+                                                pub.distinct_triples != 0, work.check_a,
+                                                work.check_b, work.check_c) != 0:  # fmt: skip
+            err = ERR_ILLEGAL  # the forced-pass test missed a play
+            break
+        actor = p
+        if choice == -1:
+            pub.passed |= 1 << p
+            nlog = _log(work, nlog, EV_PASS, p, ZERO, ZERO, 0, 0)
+        else:
+            if (code >> 16) >= BOMB_FOUR:
+                pub.bombs += 1
+            done = _play_cards(pub, me, p, a, b, code)
+            if armed & (1 << p) and not has_bomb(me.hand_a):
+                armed &= ~(1 << p)
+            nlog = _log(work, nlog, EV_PLAY, p, a, b, code, 0)
+            if done:
+                nlog = _log(work, nlog, EV_WISH_DONE, p, ZERO, ZERO, wish_before, 0)
+            if a & MAH_JONG:
+                w = policies.wish(params[sp[p]], pub, me)
+                if w != 0 and (w < 2 or w > 14):
+                    err = ERR_STRATEGY
+                    break
+                pub.wish = w
+                rnd.wish = w
+                nlog = _log(work, nlog, EV_WISH, p, ZERO, ZERO, w, 0)
+            if pub.counts[p] == 0:
+                nlog = _go_out(work, pub, p, nlog)
+                if pub.n_out == n - 1:
+                    break  # §5: one player still holds cards; the round is over
+            if code >> 16 == DOG_LEAD:
+                # Russian Option: the lead goes to the last-ranked player (§2.10's shape)
+                _collect(work, pub)
+                target = pub.dealer
+                turn = target if pub.counts[target] > 0 else _next_active(pub, target)
+                nlog = _log(work, nlog, EV_DOG, p, DOG, ZERO, 0, turn)
+                if check and not _conserved(work, pub, privs):
+                    err = ERR_CARDS
+                continue  # the Dog is never bombed (§2.9)
+        # ---- out-of-turn bomb windows (§2.9 Decision): after every play and every pass ----
+        while True:
+            bomber = -1
+            waiting = armed & ~(np.int64(1) << actor)  # seats with a bomb, asked in turn order
+            q = actor
+            while waiting != 0:
+                q = _next_in(waiting, q)
+                waiting &= ~(np.int64(1) << q)
+                nb = gen_bombs2(privs[q].hand_a, pub.top_code, work.bombs_a, work.bombs_b,
+                                work.bombs_c, 0)  # fmt: skip
+                if nb == 0:
+                    continue
+                nb = min(nb, MAX_BOMBS)
+                j = policies.bomb(params[sp[q]], pub, privs[q], work.bombs_a, work.bombs_c, nb)
+                if j < -1 or j >= nb:
+                    err = ERR_STRATEGY
+                    break
+                if j >= 0:
+                    bomber = q
+                    wish_b = pub.wish
+                    ba = work.bombs_a[j]
+                    bc = work.bombs_c[j]
+                    if check and (play_code(ba, ZERO, pub.top_code, False) != bc
+                                  or (bc >> 16) < BOMB_FOUR or ba & ~privs[q].hand_a):  # fmt: skip
+                        err = ERR_ILLEGAL
+                        break
+                    done = _play_cards(pub, privs[q], q, ba, ZERO, bc)
+                    if not has_bomb(privs[q].hand_a):
+                        armed &= ~(1 << q)
+                    pub.bombs += 1
+                    nlog = _log(work, nlog, EV_BOMB, q, ba, ZERO, bc, 0)
+                    if done:
+                        nlog = _log(work, nlog, EV_WISH_DONE, q, ZERO, ZERO, wish_b, 0)
+                    if pub.counts[q] == 0:
+                        nlog = _go_out(work, pub, q, nlog)
+                    break
+            if err != ERR_NONE or bomber < 0:
+                break
+            actor = bomber
+            if pub.n_out == n - 1:
+                round_over = True
+                break
+        if err != ERR_NONE or round_over:
+            break
+        # ---- trick over? every other holder of cards has passed since the last play ----
+        others = pub.holders & ~(np.int64(1) << pub.top_seat)
+        if others & ~pub.passed == 0:
+            winner = pub.top_seat
+            nlog = _log(work, nlog, EV_TRICK, winner, pub.trick_a, pub.trick_b, 0, 0)
+            _collect(work, pub)
+            turn = winner if pub.counts[winner] > 0 else _next_active(pub, winner)
+        else:
+            turn = _next_active(pub, actor)
+        if check and not _conserved(work, pub, privs):
+            err = ERR_CARDS
+            break
+
+    if err != ERR_NONE:
+        rnd.error = err
+        return err, nlog
+
+    # ---- end of the round: the finishing order is the rank (§5) ----
+    last = _next_active(pub, 0)
+    pub.out_order[n - 1] = last
+    if check:
+        seen = 0
+        for i in range(n):
+            if pub.out_order[i] >= 0:
+                seen |= 1 << pub.out_order[i]
+        if seen != (1 << n) - 1 or pub.counts[last] == 0:
+            rnd.error = ERR_FINISH
+            return ERR_FINISH, nlog
+        if not _conserved(work, pub, privs):
+            rnd.error = ERR_CARDS
+            return ERR_CARDS, nlog
+    for i in range(n):
+        seats[sp[pub.out_order[i]]].rank_after = i + 1
+    rnd.tricks = pub.tricks
+    rnd.bombs = pub.bombs
+    rnd.first_out = sp[pub.out_order[0]]
+    rnd.last = sp[last]
+    nlog = _log(work, nlog, EV_END, last, privs[last].hand_a, privs[last].hand_b, 0, sp[last])
+    if nlog > LOG_ROWS:
+        rnd.error = ERR_LOG
+        return ERR_LOG, nlog
+    return ERR_NONE, nlog

@@ -1,0 +1,201 @@
+"""Parallel drivers: many independent rounds, or whole games, over ``prange``, at any table.
+
+Work is cut into chunks; each chunk allocates its buffers once and plays its rounds in order.
+A round's result depends only on (seed, round key, first drawer or King, strategies), never
+on the chunking, so any thread count gives identical tables.
+
+Strategies come as one row per *player*: 4 (Nanjing), 6 (Tientsin) or 3 (Wu Wang). In Wu Wang
+the engine plays positions (``variants.py``): before each round the players' rows are laid
+out by position, the King's row at the Minister's position too (§4), and the round record
+keeps the King so that callers can map positions back to players (``variants.wuwang_player``).
+
+Rules options reach the engine through ``scratch``: ``phoenix_led_half``, the Option of
+RULES.md §2.6 (a led Phoenix is worth ½, so the Mah Jong may be played on it), at every table.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .engine import ERR_NONE, ROUND, SEAT, WORK, play_round
+from ..eventlog import log_rows
+from ..rng import rand_below, seed_stream
+from .variants import KING, KING_STREAM, MAX_SEATS, NANJING, WUWANG, n_seats, wuwang_player
+from .view import PRIVATE, PUBLIC
+
+GAME_KEY_STRIDE = 1 << 16  # round key of round r of game g: g * stride + r
+MAX_GAME_ROUNDS = 256  # a game still unfinished then is reported as such
+
+
+@njit(cache=True)
+def scratch(variant, params, logging, phoenix_led_half):
+    """One worker's tables and buffers, the players' strategies and the table's rules
+    options loaded (kept out of the ``prange`` bodies: parfors cannot allocate record
+    arrays)."""
+    work = np.zeros(1, WORK)
+    work[0].variant = variant
+    work[0].phoenix_led_half = phoenix_led_half
+    for s in range(params.shape[0]):
+        for j in range(params.shape[1]):
+            work[0].params[s, j] = params[s, j]
+    work[0].logging = logging
+    work[0].fixed_seat = -1
+    return work, np.zeros(1, PUBLIC), np.zeros(MAX_SEATS, PRIVATE)
+
+
+@njit(cache=True)
+def first_king(seed, key):
+    """The King of a first round (§4: chosen at random), from a stream of its own."""
+    _, k = rand_below(seed_stream(np.uint64(seed), np.uint64(key), np.uint64(KING_STREAM)), 3)
+    return k
+
+
+@njit(cache=True)
+def _seat_wuwang(work, params, king):
+    """Lay the players' strategy rows out by position: the King decides for the Minister."""
+    for pos in range(4):
+        player = wuwang_player(king, pos)
+        row = king if player == 3 else player
+        for j in range(params.shape[1]):
+            work.params[pos, j] = params[row, j]
+
+
+@njit(cache=True)
+def play_one(seed, key, first, params, work, pub, privs, rnd, seats, check):
+    """One round at ``work``'s table. ``first`` is the first drawer; in Wu Wang it is the
+    King (-1: drawn at random, as in a first round), who sits at position 0 and draws first.
+    (One call of ``play_round``: each call site costs a copy of the engine at compile time.)"""
+    king = -1
+    if work.variant == WUWANG:
+        king = first if first >= 0 else first_king(seed, key)
+        _seat_wuwang(work, params, king)
+        first = KING
+    err, nlog = play_round(seed, key, first, work, pub, privs, rnd, seats, check)
+    if work.variant == WUWANG:
+        rnd.king = king
+    return err, nlog
+
+
+def play_table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check, chunks,
+                      phoenix_led_half=False):  # fmt: skip
+    """Play round ``keys[i]`` with first drawer (Wu Wang: King) ``firsts[i]`` into
+    ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by position); with
+    ``phoenix_led_half`` a led Phoenix is worth ½ (RULES.md §2.6 Option)."""
+    _table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check, chunks,
+                  bool(phoenix_led_half))  # fmt: skip
+
+
+@njit(parallel=True, cache=True)
+def _table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check, chunks,
+                  phoenix_led_half):  # fmt: skip
+    n = keys.shape[0]
+    for c in prange(chunks):
+        work, pub, privs = scratch(variant, params, False, phoenix_led_half)
+        for i in range(c * n // chunks, (c + 1) * n // chunks):
+            play_one(seed, keys[i], firsts[i], params, work[0], pub[0], privs, rounds_out[i],
+                     seats_out[i], check)  # fmt: skip
+
+
+def play_rounds(seed, keys, first_drawers, params, rounds_out, seats_out, check, chunks):
+    """The 4-player game's ``play_table_rounds``."""
+    play_table_rounds(NANJING, seed, keys, first_drawers, params, rounds_out, seats_out, check,
+                      chunks)  # fmt: skip
+
+
+@njit(cache=True)
+def _fix_deal(work, seat, cards, ranks):
+    """(A function of its own: record fields assigned inside a ``prange`` body were lost.)"""
+    work.fixed_seat = seat
+    work.fixed_cards = cards
+    for r in range(15):
+        work.fixed_ranks[r] = ranks[r]
+
+
+@njit(parallel=True, cache=True)
+def play_rounds_fixed(seed, keys, first_drawers, params, fixed_seat, fixed_cards, fixed_ranks,
+                      rounds_out, seats_out, check, chunks):  # fmt: skip
+    """4-player ``play_rounds`` with seat ``fixed_seat`` dealt ``fixed_cards`` and
+    ``fixed_ranks[r]`` cards of each rank r (suits drawn per round) as its first 8 cards; the
+    rest at random."""
+    n = keys.shape[0]
+    for c in prange(chunks):
+        work, pub, privs = scratch(NANJING, params, False, False)
+        _fix_deal(work[0], fixed_seat, fixed_cards, fixed_ranks)
+        for i in range(c * n // chunks, (c + 1) * n // chunks):
+            play_round(seed, keys[i], first_drawers[i], work[0], pub[0], privs, rounds_out[i],
+                       seats_out[i], check)  # fmt: skip
+
+
+@njit(cache=True)
+def _game(seed, game, target, game_rounds, rotating, params, work, pub, privs, rounds_out,
+          seats_out, check):  # fmt: skip
+    """One game; returns the rounds played. Team games (§2.15; Tientsin the same, §3) run to
+    ``target`` points, the first drawer of a round being the previous first out. A Wu Wang
+    game (§4) lasts ``game_rounds`` rounds: a random first King, then the first player out
+    becomes King (the King stays when he or the Minister went out first), or with
+    ``rotating`` (the Option) the role passes to the next player each round. (One call of
+    ``play_one``: each call site costs a copy of the engine at compile time.)"""
+    wuwang = work.variant == WUWANG
+    first = -1 if wuwang else 0  # Wu Wang: the King; -1 drawn at random
+    limit = game_rounds if wuwang else MAX_GAME_ROUNDS
+    total0 = 0
+    total1 = 0
+    r = 0
+    while r < limit:
+        key = game * GAME_KEY_STRIDE + r
+        err, _ = play_one(seed, key, first, params, work, pub, privs, rounds_out[r],
+                          seats_out[r], check)  # fmt: skip
+        r += 1
+        if err != ERR_NONE:
+            break
+        last = rounds_out[r - 1]
+        if wuwang:
+            first = last.king
+            if rotating:
+                first = (first + 1) % 3
+            elif last.first_out % 2 == 1:  # an opponent went out first
+                first = wuwang_player(first, last.first_out)
+            continue
+        total0 += last.score[0]
+        total1 += last.score[1]
+        first = last.first_out
+        if (total0 >= target or total1 >= target) and total0 != total1:
+            break
+    return r
+
+
+@njit(parallel=True, cache=True)
+def play_table_games(variant, seed, games, target, game_rounds, rotating, phoenix_led_half,
+                     params, rounds_out, seats_out, n_rounds, check, chunks):  # fmt: skip
+    """Play games ``games[g]``: rounds of game g go to ``rounds_out[g, :n_rounds[g]]``. Team
+    games run to ``target`` points; Wu Wang games last ``game_rounds`` rounds, the King's role
+    moving on as ``rotating`` says (§4); ``phoenix_led_half``: the Option of §2.6."""
+    n = games.shape[0]
+    for c in prange(chunks):
+        work, pub, privs = scratch(variant, params, False, phoenix_led_half)
+        for g in range(c * n // chunks, (c + 1) * n // chunks):
+            n_rounds[g] = _game(seed, games[g], target, game_rounds, rotating, params, work[0],
+                                pub[0], privs, rounds_out[g], seats_out[g], check)  # fmt: skip
+
+
+# A record view (``work[0]``) does not keep its array alive, and numba frees an array right
+# after its last use: a function that indexes ``pub[0]`` or ``work[0]`` and never uses the
+# array again goes on with freed memory (a segfault once malloc hands it back to the system,
+# seen with MALLOC_TRIM_THRESHOLD_ set). Such last uses go through helpers that take the
+# arrays as arguments, which live through the call, and index them inside.
+
+
+@njit(cache=True)
+def _play_first_records(seed, key, first, params, work, pub, privs, rnd, seats, check):
+    """``play_one`` on the first record of ``work``, ``pub`` and ``rnd``."""
+    return play_one(seed, key, first, params, work[0], pub[0], privs, rnd[0], seats, check)
+
+
+@njit(cache=True)
+def play_logged(variant, seed, key, first, params, check, phoenix_led_half):
+    """One round with its event log (for transcripts and replays); seat records by position;
+    ``phoenix_led_half``: the Option of RULES.md §2.6."""
+    work, pub, privs = scratch(variant, params, True, phoenix_led_half)
+    rnd = np.zeros(1, ROUND)
+    seats = np.zeros(n_seats(variant), SEAT)
+    err, n = _play_first_records(seed, key, first, params, work, pub, privs, rnd, seats, check)
+    return rnd, seats, log_rows(work, n), err

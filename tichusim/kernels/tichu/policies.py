@@ -1,0 +1,550 @@
+"""Decision policies: the engine's strategy interface (RULES.md §6), jitted.
+
+A seat's strategy is one row of floats (layout in ``slots.py``): one slot per decision picks a
+policy (the ids below), the other slots hold numeric parameters (``tichusim.strategies`` names
+them and gives their defaults). Every decision function receives
+that row, the table's public record and the deciding seat's private record only (``view.py``),
+plus the choices the engine has worked out where there are some:
+
+* ``grand_tichu`` / ``tichu``: call or not (``point`` says which Tichu decision point);
+* ``passes``: one distinct card of the hand for each seat the variant's passing reaches
+  (``variants.pass_offsets``): in the 4-player game the left opponent, partner, right
+  opponent;
+* ``play``: the policy generates the plays it considers into the move buffers (all legal
+  plays, or only those of one lead category: enumerating every lead of a 14-card hand costs
+  microseconds) and answers an index into them, -1 to pass (only when passing is allowed), or
+  ``MOVES_OVERFLOW`` when the buffers were too small;
+* ``bomb``: index into the bombs offered out of turn, or -1 (the usual answer);
+* ``wish``: a rank 2..14 after playing the Mah Jong, or 0 for none;
+* ``dragon``: the opponent seat receiving a trick won with the Dragon;
+* ``dog_target``: which of two partners still holding cards the Dog leads to (Tientsin, §3).
+
+Seats are positions (``variants.py``): the sides alternate in every variant, so a seat's
+partners are the other seats of its parity and its opponents the rest, whatever the number of
+seats. In Wu Wang the King's strategy also decides for the Minister: it is then called with the
+Minister's private record (§4). The scripted play policy lives in ``heuristic.py``.
+"""
+
+import numpy as np
+from numba import njit
+
+from . import heuristic
+from ..bits import (
+    ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_COLUMN, U64, ZERO,
+    lowest_bit_index, popcount, rank_cards, rank_multiplicity, ranks_held,
+)  # fmt: skip
+from ..combos import (
+    BOMB_FOUR, DOG_LEAD, RANK2_DRAGON, RANK2_MAH_JONG, RANK2_PHOENIX_LED, RANK2_PHOENIX_LED_HALF,
+    SINGLE, make_code, phoenix_single,
+)  # fmt: skip
+from ..hand import highest_card, loose_cards, lowest_card, plan_size
+from ..moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
+from ..rng import rand_below
+from .slots import (
+    GT_THRESHOLD, P_DOG, P_DRAGON, P_GRAND_TICHU, P_PASS, P_PLAY, P_TICHU, P_WISH,
+    TICHU_THRESHOLD, W_ACE, W_BOMB, W_DOG, W_DRAGON, W_KING, W_MAH_JONG, W_PHOENIX, W_PLAY,
+)  # fmt: skip
+from .variants import pass_offsets
+
+# play policies
+PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC = 0, 1, 2
+# Grand Tichu and Tichu policies
+CALL_NEVER, CALL_ALWAYS, CALL_RANDOM, CALL_THRESHOLD = 0, 1, 2, 3
+# passing policies
+(PASS_RANDOM, PASS_LOWEST, PASS_PARTNER_BEST, PASS_KEEP_COMBOS, PASS_ODD_EVEN, PASS_DOG_PARTNER,
+ PASS_DOG_OPPONENT, PASS_SUPPORT_CALL) = range(8)  # fmt: skip
+# wish policies
+WISH_NONE, WISH_RANDOM, WISH_PASSED_LEFT, WISH_HIGHEST_MISSING = 0, 1, 2, 3
+# Dragon's gift policies
+DRAGON_LEFT, DRAGON_MORE_CARDS, DRAGON_NEXT, DRAGON_RANDOM = 0, 1, 2, 3
+# the Dog's target between two partners (§3)
+DOG_NEXT, DOG_FEWER_CARDS, DOG_SUPPORT_CALL, DOG_RANDOM = 0, 1, 2, 3
+
+TICHU_BEFORE_PASSING = 0
+TICHU_AFTER_PASSING = 1
+TICHU_BEFORE_TURN = 2
+
+MOVES_OVERFLOW = -2  # ``play``'s answer when the move buffers were too small
+
+
+@njit(cache=True)
+def _policy(params, slot):
+    return np.int64(params[slot])
+
+
+@njit(cache=True)
+def random_card(me, cards):
+    """A uniformly random card of ``cards`` (non-empty)."""
+    me.rng, j = rand_below(me.rng, popcount(cards))
+    x = cards
+    for _ in range(j):
+        x &= x - ONE
+    return x & (~x + ONE)
+
+
+# ---- partners (the sides alternate around the table in every variant) ----
+
+
+@njit(cache=True, inline="always")
+def _at(seat, d, n):
+    """The seat ``d`` places after ``seat`` (0 <= d < n), without a division: the number of
+    seats is only known at run time, and a modulo by it costs more than these policies."""
+    q = seat + d
+    return q - n if q >= n else q
+
+
+@njit(cache=True)
+def called(pub, seat):
+    return pub.tichu[seat] != 0 or pub.grand_tichu[seat] != 0
+
+
+@njit(cache=True)
+def partner_called(pub, seat):
+    """Whether a partner of ``seat`` called Tichu or Grand Tichu."""
+    for q in range(seat & 1, pub.n_players, 2):  # the seats of our parity (no division)
+        if q != seat and called(pub, q):
+            return True
+    return False
+
+
+@njit(cache=True)
+def support_partner(pub, seat, candidates):
+    """The partner to support among the seats in the bitmask ``candidates``: one who called
+    (Grand) Tichu, else the one holding the fewest cards (nearest to going out), ties to the
+    first in turn order after ``seat``; -1 when ``candidates`` holds no partner."""
+    n = pub.n_players
+    best = -1
+    for d in range(2, n, 2):
+        q = _at(seat, d, n)
+        if not candidates >> q & 1:
+            continue
+        if best < 0:
+            best = q
+        elif called(pub, q) != called(pub, best):
+            if called(pub, q):
+                best = q
+        elif pub.counts[q] < pub.counts[best]:
+            best = q
+    return best
+
+
+# ---- calls ----
+
+
+@njit(cache=True)
+def strength(params, hand):
+    """Hand-strength score of the threshold call policies: weighted features of the hand,
+    less a weight per play the hand needs (``hand.plan_size``)."""
+    ge4 = rank_multiplicity(hand)[3]
+    s = params[W_PLAY] * -plan_size(hand)
+    s += params[W_DRAGON] * (1 if hand & DRAGON else 0)
+    s += params[W_PHOENIX] * (1 if hand & PHOENIX else 0)
+    s += params[W_ACE] * popcount(hand & ACES)
+    s += params[W_KING] * popcount(hand & KINGS)
+    s += params[W_BOMB] * popcount(ge4)
+    s += params[W_DOG] * (1 if hand & DOG else 0)
+    s += params[W_MAH_JONG] * (1 if hand & MAH_JONG else 0)
+    return s
+
+
+@njit(cache=True)
+def _call(policy, params, me, threshold):
+    if policy == CALL_ALWAYS:
+        return True
+    if policy == CALL_RANDOM:
+        me.rng, r = rand_below(me.rng, 2)
+        return r == 1
+    if policy == CALL_THRESHOLD:
+        return strength(params, me.hand) >= threshold
+    return False
+
+
+@njit(cache=True)
+def grand_tichu(params, pub, me):
+    return _call(_policy(params, P_GRAND_TICHU), params, me, params[GT_THRESHOLD])
+
+
+@njit(cache=True)
+def tichu(params, pub, me, point):
+    """Tichu at ``point``; a threshold policy never calls when its partner already did (one
+    call per team is the norm: two calls cannot both succeed)."""
+    policy = _policy(params, P_TICHU)
+    if policy == CALL_THRESHOLD and partner_called(pub, me.seat):
+        return False
+    return _call(policy, params, me, params[TICHU_THRESHOLD])
+
+
+# ---- passing (§2.4; §3 and §4 pass to fewer seats) ----
+
+
+@njit(cache=True)
+def _best_card(hand):
+    """The partner's card: the Dragon, the Phoenix, then the highest card outside a bomb."""
+    ge4 = rank_multiplicity(hand)[3]
+    free = hand & ~DOG
+    while ge4 != ZERO:
+        free &= ~rank_cards(lowest_bit_index(ge4))
+        ge4 &= ge4 - ONE
+    return highest_card(free if free != ZERO else hand)
+
+
+EVEN_OFFSETS = (1 << 2) | (1 << 4)  # the partners' offsets (the sides alternate)
+
+
+@njit(cache=True)
+def _receivers(pub, seat, offsets):
+    """Bitmask of the seats receiving a card from ``seat`` (bit q for seat q)."""
+    n = pub.n_players
+    seats = 0
+    for d in range(1, n):
+        if offsets >> d & 1:
+            seats |= 1 << _at(seat, d, n)
+    return seats
+
+
+@njit(cache=True)
+def _partner_gifts(pub, me, offsets, policy, loose, out):
+    """Give each partner the passing reaches its card, the partner to support first (only one
+    partner in the 4-player game): ``partner-best`` the best card (``_best_card``), the others
+    the best loose card that is no Dog (``dog-partner``: the Dog first). Returns the cards."""
+    n = pub.n_players
+    hand = me.hand
+    left_over = _receivers(pub, me.seat, offsets & EVEN_OFFSETS)
+    gifts = ZERO
+    while left_over:
+        q = support_partner(pub, me.seat, left_over)
+        left_over &= ~(1 << q)
+        rest = hand & ~gifts
+        if policy == PASS_PARTNER_BEST:
+            gift = _best_card(rest)
+        elif policy == PASS_DOG_PARTNER and rest & DOG:
+            gift = DOG
+        else:
+            keep = loose & rest & ~DOG
+            gift = highest_card(keep) if keep != ZERO else _best_card(rest)
+        d = q - me.seat  # q is d places after the seat
+        out[(d + n if d < 0 else d) - 1] = gift
+        gifts |= gift
+    return gifts
+
+
+@njit(cache=True)
+def _opponent_gifts(pub, me, offsets, pool, gifts, out):
+    """The lowest card of ``pool`` to each opponent the passing reaches, in turn order; when
+    ``pool`` runs short, the lowest other card but the Phoenix and the Dragon (no policy gives
+    those to an opponent while it has anything else)."""
+    rest = me.hand & ~gifts
+    for d in range(1, pub.n_players, 2):
+        if offsets >> d & 1:
+            choice = pool & rest
+            if choice == ZERO:
+                choice = rest & ~(DRAGON | PHOENIX)
+            if choice == ZERO:
+                choice = rest
+            out[d - 1] = lowest_card(choice)
+            rest &= ~out[d - 1]
+
+
+@njit(cache=True)
+def _odd_even(pub, me, offsets, gifts, loose, out):
+    """The signal: an even rank to the first opponent in turn order the passing reaches (the
+    left one), an odd rank to the next (loose cards if it can be). Returns False when the
+    parity pools left two opponents the same card (the plain choice is then kept)."""
+    rest = me.hand & ~gifts
+    parity = 0
+    for d in range(1, pub.n_players, 2):
+        if not offsets >> d & 1:
+            continue
+        pool = ZERO
+        for r in range(2 + parity, 15, 2):
+            pool |= rest & rank_cards(r)
+        pick = lowest_card(pool & loose) if pool & loose else lowest_card(pool) if pool else ZERO
+        if pick != ZERO:
+            out[d - 1] = pick
+            rest &= ~pick
+        parity = 1
+    seen = ZERO
+    for d in range(1, pub.n_players, 2):
+        if offsets >> d & 1:
+            if out[d - 1] & seen:
+                return False
+            seen |= out[d - 1]
+    return True
+
+
+@njit(cache=True)
+def passes(params, pub, me, out):
+    """Fill ``out[d - 1]`` with a single-card mask for each offset ``d`` of
+    ``variants.pass_offsets``: in the 4-player game ``out[0..2]`` are the left opponent, the
+    partner, the right opponent. Slots of seats the passing does not reach are not written."""
+    policy = _policy(params, P_PASS)
+    hand = me.hand
+    n = pub.n_players
+    offsets = pass_offsets(pub.variant, me.seat)
+    if policy == PASS_RANDOM or policy == PASS_LOWEST:
+        used = ZERO
+        for d in range(1, n):
+            if offsets >> d & 1:
+                if policy == PASS_RANDOM:
+                    out[d - 1] = random_card(me, hand & ~used)
+                else:
+                    out[d - 1] = lowest_card(hand & ~used)
+                used |= out[d - 1]
+        return
+    loose = loose_cards(hand)
+    if policy == PASS_PARTNER_BEST or (
+        policy == PASS_SUPPORT_CALL and partner_called(pub, me.seat)
+    ):
+        gifts = _partner_gifts(pub, me, offsets, PASS_PARTNER_BEST, loose, out)
+        _opponent_gifts(pub, me, offsets, hand & ~(DRAGON | PHOENIX | MAH_JONG), gifts, out)
+        return
+    # keep combinations: give loose cards; partners the best loose cards that are no Dog
+    gifts = _partner_gifts(pub, me, offsets, policy, loose, out)
+    _opponent_gifts(pub, me, offsets, loose & ~gifts, gifts, out)
+    if policy == PASS_DOG_OPPONENT and hand & DOG and not gifts & DOG:
+        last = -1  # the Dog to the last opponent in turn order (the right one) unless given
+        given = ZERO
+        for d in range(1, n, 2):
+            if offsets >> d & 1:
+                last = d
+                given |= out[d - 1]
+        if last > 0 and not given & DOG:
+            out[last - 1] = DOG
+    if policy == PASS_ODD_EVEN and not _odd_even(pub, me, offsets, gifts, loose, out):
+        _opponent_gifts(pub, me, offsets, loose & ~gifts, gifts, out)
+
+
+# ---- plays (the Grand Seigneur policies share the helpers of this part) ----
+
+
+@njit(cache=True, inline="always")  # inlined: as fast as the copies it replaces
+def draw_lead_category(me, tried):
+    """Index into ``LEAD_CATEGORIES`` of a category drawn uniformly, from the seat's stream,
+    among those not in the bitmask ``tried`` (the categories a random lead found empty)."""
+    me.rng, j = rand_below(me.rng, len(LEAD_CATEGORIES) - popcount(U64(tried)))
+    c = 0
+    while True:  # the j-th untried category
+        if not tried & (1 << c):
+            if j == 0:
+                return c
+            j -= 1
+        c += 1
+
+
+@njit(cache=True)
+def random_lead(me, wish, moves_m, moves_c):
+    """A random lead: a category drawn uniformly among those not yet found empty, then a play
+    of it uniformly. Every legal lead keeps a positive probability; under a binding wish only
+    plays with the wished rank count (§2.11; the wished single always exists then)."""
+    wished = me.hand & rank_cards(wish) if wish != 0 else ZERO
+    tried = 0
+    while True:
+        c = draw_lead_category(me, tried)
+        n = lead_moves(me.hand, LEAD_CATEGORIES[c], moves_m, moves_c, 0)
+        if n > moves_m.shape[0]:
+            return MOVES_OVERFLOW
+        if wished != ZERO:
+            n = keep_wished(wished, False, moves_m, moves_c, n)
+        if n > 0:
+            me.rng, j = rand_below(me.rng, n)
+            return j
+        tried |= 1 << c
+
+
+@njit(cache=True)
+def lowest_index(codes, n):
+    """Index of the lowest play: non-bombs first, then by rank, then by fewer cards."""
+    best = 0
+    best_key = np.int64(1) << 62
+    for i in range(n):
+        c = codes[i]
+        key = ((1 if (c >> 16) >= BOMB_FOUR else 0) << 40) | ((c & 0xFF) << 16) | ((c >> 8) & 0xFF)
+        if key < best_key:
+            best_key = key
+            best = i
+    return best
+
+
+@njit(cache=True)
+def lowest_single(hand, top, wish):
+    """The lowest play when it is a single or the Dog, computed from the bits: on a lead (the
+    Dog, Mah Jong, Phoenix as 1½, then the lowest card) or on a single (the Mah Jong on a
+    Phoenix led as ½, §2.6 Option), unless the hand holds an open wished rank. Returns
+    ``(mask, code)``, or ``(0, 0)`` when the full list is needed (other tricks, a wish that may
+    bind, or no single beats)."""
+    dragon = make_code(SINGLE, 1, RANK2_DRAGON) if (top & 0xFF) < RANK2_DRAGON else 0
+    return lowest_single_valued(hand, top, wish, phoenix_single(top, RANK2_PHOENIX_LED), dragon)
+
+
+@njit(cache=True, inline="always")  # one call per play, as before the games shared it
+def lowest_single_valued(hand, top, wish, phoenix_code, dragon_code):
+    """``lowest_single`` with the codes of the Phoenix and the Dragon played as singles on
+    ``top`` given (0: they cannot be played on it): the one thing the games value their own
+    way (§2.6; two decks, §5). Picks what ``lowest_index`` picks from the generated list (ties:
+    the lowest suit, a card before the Phoenix)."""
+    if wish != 0 and hand & rank_cards(wish):
+        return ZERO, 0  # a binding wish: the lowest play with the rank may be a full house
+    if top == 0:
+        if hand & DOG:
+            return DOG, make_code(DOG_LEAD, 1, 0)
+        if hand & MAH_JONG:
+            return MAH_JONG, make_code(SINGLE, 1, RANK2_MAH_JONG)
+        if hand & PHOENIX:
+            return PHOENIX, make_code(SINGLE, 1, RANK2_PHOENIX_LED)
+    elif (top >> 8) != (SINGLE << 8) | 1:
+        return ZERO, 0
+    r2 = top & 0xFF
+    if r2 == RANK2_PHOENIX_LED_HALF and hand & MAH_JONG:
+        return MAH_JONG, make_code(SINGLE, 1, RANK2_MAH_JONG)  # on a Phoenix led as ½ (§2.6)
+    above = hand & NORMAL & ~(RANK_COLUMN * ((ONE << U64(r2 // 2 + 1)) - ONE))
+    best = ZERO
+    best_r2 = 99
+    if above != ZERO:
+        r = lowest_bit_index(ranks_held(above))
+        c = above & rank_cards(r)
+        best = c & (~c + ONE)
+        best_r2 = 2 * r
+    if top != 0 and hand & PHOENIX and phoenix_code != 0 and (phoenix_code & 0xFF) < best_r2:
+        best = PHOENIX  # half a rank above the top (§2.6)
+        best_r2 = phoenix_code & 0xFF
+    if best == ZERO and hand & DRAGON and dragon_code != 0:
+        return DRAGON, dragon_code
+    if best == ZERO:
+        return ZERO, 0  # nothing but bombs, or nothing: the full list decides
+    return best, make_code(SINGLE, 1, best_r2)
+
+
+@njit(cache=True)
+def binding_wish(pub, seat):
+    """The open wish as it binds ``seat``: none for the Minister (§4)."""
+    return 0 if pub.wish_free >> seat & 1 else pub.wish
+
+
+@njit(cache=True)
+def play(params, pub, me, moves_m, moves_c):
+    """Choose a play on the seat's turn: an index into the plays written to ``moves_m`` /
+    ``moves_c``, -1 to pass, or ``MOVES_OVERFLOW``."""
+    policy = _policy(params, P_PLAY)
+    top = pub.top_code
+    wish = binding_wish(pub, me.seat)
+    if top == 0 and policy == PLAY_RANDOM:
+        return random_lead(me, wish, moves_m, moves_c)
+    if policy == PLAY_LOWEST:
+        # Without a wish the lowest lead is a single or the Dog: any other combination tops at
+        # or above its lowest card and holds more cards. On singles the lowest beating single
+        # (a bomb only when none beats, from the full list below).
+        mask, code = lowest_single(me.hand, top, wish)
+        if mask != ZERO:
+            moves_m[0] = mask
+            moves_c[0] = code
+            return 0
+    n, can_pass = legal_moves(me.hand, top, wish, moves_m, moves_c)
+    if n > moves_m.shape[0]:
+        return MOVES_OVERFLOW
+    if policy == PLAY_HEURISTIC:
+        return heuristic.choose(params, pub, me, moves_m, moves_c, n, can_pass == 1)
+    if policy == PLAY_RANDOM:
+        me.rng, j = rand_below(me.rng, n + can_pass)
+        return j if j < n else -1
+    if n == 0:
+        return -1
+    return lowest_index(moves_c, n)
+
+
+@njit(cache=True)
+def bomb(params, pub, me, masks, codes, n):
+    policy = _policy(params, P_PLAY)
+    if policy == PLAY_RANDOM:
+        me.rng, j = rand_below(me.rng, n + 1)
+        return j if j < n else -1
+    if policy == PLAY_HEURISTIC:
+        return heuristic.bomb_out_of_turn(params, pub, me, masks, codes, n)
+    return -1
+
+
+# ---- the wish (§2.11) and the Dragon's gift (§2.12) ----
+
+
+@njit(cache=True)
+def wish(params, pub, me):
+    policy = _policy(params, P_WISH)
+    if policy == WISH_RANDOM:
+        me.rng, j = rand_below(me.rng, 14)
+        return 0 if j == 0 else j + 1
+    if policy == WISH_PASSED_LEFT:
+        # the card given to the first opponent in turn order who got one: the left opponent
+        # (§2.4); Tientsin passes to partners only, and refuses this policy (strategies.py)
+        n = pub.n_players
+        offsets = pass_offsets(pub.variant, me.seat)
+        for d in range(1, n, 2):
+            if offsets >> d & 1:
+                c = me.given[_at(me.seat, d, n)] & NORMAL
+                return 0 if c == ZERO else lowest_bit_index(c) & 15
+        return 0
+    if policy == WISH_HIGHEST_MISSING:
+        for r in range(14, 1, -1):
+            if me.hand & rank_cards(r) == ZERO and popcount(pub.played & rank_cards(r)) < 4:
+                return r
+    return 0
+
+
+@njit(cache=True)
+def dragon(params, pub, me):
+    """The opponent who receives a trick won with the Dragon (§2.12). Opponents are the seats
+    an odd number of places away: the left one, the right one (and, in Tientsin, the one
+    opposite)."""
+    n = pub.n_players
+    seat = me.seat
+    left = _at(seat, 1, n)
+    policy = _policy(params, P_DRAGON)
+    if policy == DRAGON_RANDOM:
+        me.rng, j = rand_below(me.rng, n // 2)
+        return _at(seat, 1 + 2 * j, n)
+    if policy == DRAGON_MORE_CARDS:
+        # the opponent furthest from going out: their points may still change hands (§2.13);
+        # ties to the first in turn order
+        best = left
+        for d in range(3, n, 2):
+            q = _at(seat, d, n)
+            if pub.counts[q] > pub.counts[best]:
+                best = q
+        return best
+    if policy == DRAGON_NEXT:
+        for d in range(1, n, 2):
+            q = _at(seat, d, n)
+            if pub.counts[q] > 0:
+                return q
+        return _at(seat, n - 1, n)
+    return left
+
+
+@njit(cache=True)
+def dog_target(params, pub, me):
+    """The partner the Dog leads to when two partners hold cards (Tientsin, §3)."""
+    n = pub.n_players
+    seat = me.seat
+    holders = 0
+    for d in range(2, n, 2):
+        q = _at(seat, d, n)
+        if pub.counts[q] > 0:
+            holders |= 1 << q
+    policy = _policy(params, P_DOG)
+    if policy == DOG_RANDOM:
+        me.rng, j = rand_below(me.rng, popcount(U64(holders)))
+        for _ in range(j):
+            holders &= holders - 1
+        return lowest_bit_index(U64(holders))
+    if policy == DOG_FEWER_CARDS:
+        best = -1
+        for d in range(2, n, 2):
+            q = _at(seat, d, n)
+            if holders >> q & 1 and (best < 0 or pub.counts[q] < pub.counts[best]):
+                best = q
+        return best
+    if policy == DOG_SUPPORT_CALL:
+        return support_partner(pub, seat, holders)
+    for d in range(2, n, 2):  # DOG_NEXT: the first partner in turn order
+        q = _at(seat, d, n)
+        if holders >> q & 1:
+            return q
+    return -1

@@ -1,0 +1,309 @@
+"""Run configurations: a TOML file validated into a ``RunConfig`` before anything runs.
+
+Validation is pydantic's (strict types, unknown keys forbidden); strategies are checked by
+``strategies.resolve`` itself, so a config accepts exactly what the library accepts. Every
+problem becomes one ``ConfigError`` naming the key, which the command line prints as one line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator,
+)  # fmt: skip
+
+from ..games.simulate import GAME_OPTIONS, SEIGNEUR, variant_info, variant_options
+from ..strategies.tichu import resolve
+
+__all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]
+
+DEFAULT_SHARD = {"rounds": 50_000, "games": 200}  # about one to a few seconds of work per core
+MAX_SHARD = {"rounds": 1_000_000, "games": 5_000}  # keeps a shard's memory well under 1 GiB
+MAX_SHARDS = 100_000  # the manifest lists every shard and is rewritten after each one
+DATA_KEYS = ("variant", "players", "options", "mode", "rounds", "games", "target", "seed",
+             "strategies", "shard_size")  # fmt: skip
+
+PositiveInt = Annotated[int, Field(gt=0)]
+
+
+class ConfigError(ValueError):
+    """A config problem: ``key`` (dotted, e.g. ``strategies.2``) and what is wrong with it."""
+
+    def __init__(self, key: str, problem: str):
+        super().__init__(f"{key}: {problem}")
+        self.key, self.problem = key, problem
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class DaskConfig(_Strict):
+    """Where shards go when they run on Dask: ``"local"`` (a ``LocalCluster`` on this machine)
+    or a scheduler address such as ``"tcp://10.0.0.5:8786"``."""
+
+    address: str
+    n_workers: PositiveInt | None = None  # LocalCluster only; default: one per core
+
+    @model_validator(mode="after")
+    def _local_only(self):
+        if self.n_workers is not None and self.address != "local":
+            raise ConfigError("n_workers", "only with address = \"local\" (a cluster has its own)")
+        return self
+
+
+class RunConfig(_Strict):
+    """One batch run. Fields in ``DATA_KEYS`` decide the data (and the run's hash); ``out``,
+    ``check`` and ``dask`` only decide where and how it runs.
+
+    ``variant`` is any table of ``tichusim.simulate.VARIANTS``; ``players`` (5..12) only for
+    Grand Seigneur; ``options`` the variant's switches (``Variant.options``), saved with every
+    default filled in. Fields are validated in order, so the later ones can depend on the
+    earlier (strategies on the variant and the players)."""
+
+    variant: str = "nanjing"
+    players: Annotated[int, Field(ge=5, le=12)] | None = Field(None, validate_default=True)
+    mode: Literal["rounds", "games"] = "rounds"
+    rounds: PositiveInt | None = None
+    games: PositiveInt | None = None
+    target: PositiveInt = 1000
+    seed: Annotated[int, Field(ge=0, lt=2**64)] = 0
+    options: dict[str, Any] | None = Field(None, validate_default=True)
+    strategies: Any
+    shard_size: PositiveInt | None = None
+    out: str | None = None
+    check: bool = False
+    dask: DaskConfig | None = None
+
+    @field_validator("variant")
+    @classmethod
+    def _variant(cls, value):
+        variant_info(value)
+        return value
+
+    @field_validator("players")
+    @classmethod
+    def _players(cls, value, info: ValidationInfo):
+        variant = info.data.get("variant")
+        if variant == SEIGNEUR and value is None:
+            raise ValueError("missing: grand-seigneur is played by 5 to 12 players (RULES.md §5)")
+        if variant not in (None, SEIGNEUR) and value is not None:
+            raise ValueError(f"only for grand-seigneur ({variant} has a fixed table)")
+        return value
+
+    @field_validator("options", mode="before")
+    @classmethod
+    def _options(cls, value, info: ValidationInfo):
+        """Checked by ``variant_options`` and saved complete; options that shape games are
+        refused (and left out) in rounds mode."""
+        variant, mode = info.data.get("variant"), info.data.get("mode")
+        if variant is None or mode is None:
+            return value  # their own error is reported
+        if mode == "rounds":
+            for key in GAME_OPTIONS:
+                if isinstance(value, dict) and key in value:
+                    raise ValueError(f"{key}: only with mode = \"games\" (independent rounds "
+                                     "are each a game's first)")  # fmt: skip
+        values = variant_options(variant, value)
+        if variant == SEIGNEUR and values["decks"] is None:  # the default, written out (§5)
+            players = info.data.get("players") or 0
+            values["decks"] = 2 if values["russian_deck"] or players > 6 else 1
+        if mode == "rounds":
+            values = {k: v for k, v in values.items() if k not in GAME_OPTIONS}
+        return values or None
+
+    @field_validator("out", mode="before")
+    @classmethod
+    def _path(cls, value):
+        value = os.fspath(value) if isinstance(value, os.PathLike) else value
+        if isinstance(value, str) and not value.strip():  # "" would mean the current directory
+            raise ValueError("an empty path; name the run directory")
+        return value
+
+    @field_validator("strategies", mode="before")
+    @classmethod
+    def _strategies(cls, value, info: ValidationInfo):
+        """Expand to one spec per player (strategy objects become their tables) and check
+        each as the variant's strategies are checked, naming the player that fails."""
+        variant = info.data.get("variant")
+        if variant is None or (variant == SEIGNEUR and info.data.get("players") is None):
+            return value  # their own error is reported
+        players, check = _strategy_check(variant, info.data.get("players"))
+        if isinstance(value, (str, dict)) or hasattr(value, "param_row"):
+            value = [value] * players
+        if not isinstance(value, (list, tuple)) or len(value) != players:
+            raise ValueError(f"give one strategy or a list of {players}, one per "
+                             f"{'seat' if variant == 'nanjing' else 'player'} ({variant})")
+        specs = [s.to_dict() if hasattr(s, "to_dict") else s for s in value]
+        for seat, spec in enumerate(specs):
+            try:
+                check(spec)
+            except ValueError as exc:
+                raise _SeatError(seat, str(exc)) from None
+        return specs
+
+    @model_validator(mode="after")
+    def _mode(self):
+        mine, other = (self.mode, "games" if self.mode == "rounds" else "rounds")
+        if getattr(self, other) is not None:
+            raise ConfigError(other, f"only with mode = \"{other}\" (this config plays {mine})")
+        if getattr(self, mine) is None:
+            raise ConfigError(mine, f"missing (mode = \"{mine}\" needs the number of {mine})")
+        if self.mode == "rounds" and "target" in self.model_fields_set:
+            raise ConfigError("target", "only with mode = \"games\"")
+        if "target" in self.model_fields_set and not variant_info(self.variant).team_game:
+            raise ConfigError("target", f"a {self.variant} game lasts options.game_rounds "
+                              "rounds, not to a target score")  # fmt: skip
+        if self.shard_size is not None and self.shard_size > MAX_SHARD[self.mode]:
+            raise ConfigError("shard_size", f"at most {MAX_SHARD[self.mode]:,} {self.mode} per "
+                              "shard (memory)")  # fmt: skip
+        if self.n_shards > MAX_SHARDS:  # a typo'd count must not start an endless manifest
+            key = "shard_size" if self.shard_size is not None else self.mode
+            raise ConfigError(key, f"{self.count:,} {self.mode} in shards of {self.shard:,} make "
+                              f"{self.n_shards:,} shards; at most {MAX_SHARDS:,} (a larger "
+                              f"shard_size, or fewer {self.mode})")  # fmt: skip
+        return self
+
+    # -- derived values -------------------------------------------------------------------
+
+    @property
+    def count(self) -> int:
+        """Rounds (mode rounds) or games (mode games) to play."""
+        return self.rounds if self.mode == "rounds" else self.games
+
+    @property
+    def shard(self) -> int:
+        return self.shard_size or min(DEFAULT_SHARD[self.mode], self.count)
+
+    @property
+    def n_shards(self) -> int:
+        return -(-self.count // self.shard)
+
+    def shard_span(self, index: int) -> tuple[int, int]:
+        """``(first, count)`` of the rounds or games of shard ``index``."""
+        first = index * self.shard
+        return first, min(self.shard, self.count - first)
+
+    def resolved(self) -> list:
+        """Each player's strategy object (``Strategy``; Grand Seigneur ``SeigneurStrategy``)."""
+        players, _ = _strategy_check(self.variant, self.players)
+        if self.variant == SEIGNEUR:
+            from ..strategies.seigneur import resolve as resolve_seigneur
+
+            return resolve_seigneur(self.strategies, players)
+        return resolve(self.strategies, players, variant=self.variant)
+
+    def data_dict(self) -> dict:
+        """What decides the data: hashed, and compared when a run is resumed."""
+        return {k: v for k, v in self.to_json().items() if k in DATA_KEYS}
+
+    @property
+    def hash(self) -> str:
+        text = json.dumps(self.data_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def to_json(self) -> dict:
+        """The resolved config as saved in a run directory (reloads with ``model_validate``)."""
+        d = self.model_dump(exclude_none=True) | {"shard_size": self.shard}
+        if self.mode == "rounds" or not variant_info(self.variant).team_game:
+            del d["target"]
+        return d
+
+    def with_overrides(self, **changes) -> RunConfig:
+        """A copy with command-line overrides (``None`` = keep). ``rounds`` or ``games``
+        switches the mode; ``dask`` is an address."""
+        data = self.model_dump(exclude_unset=True)
+        data["strategies"] = self.strategies
+        changes = {k: v for k, v in changes.items() if v is not None}
+        for mode in ("rounds", "games"):
+            if mode in changes and data.get("mode", "rounds") != mode:
+                for key in ("rounds", "games", "target", "shard_size"):  # the other mode's
+                    data.pop(key, None)
+                if mode == "rounds" and data.get("options"):
+                    data["options"] = {k: v for k, v in data["options"].items()
+                                       if k not in GAME_OPTIONS}  # fmt: skip
+                data["mode"] = mode
+        if "dask" in changes:
+            changes["dask"] = {"address": changes["dask"]}
+        return validate(data | changes)
+
+
+def _strategy_check(variant: str, players: int | None):
+    """``(players, check)``: how many strategies the variant takes and the function that
+    checks one spec (raising ``ValueError``)."""
+    if variant == SEIGNEUR:
+        from ..strategies.seigneur import resolve as resolve_seigneur
+
+        return players, lambda spec: resolve_seigneur(spec, 1)
+    return variant_info(variant).players, lambda spec: resolve(spec, 1, variant=variant)
+
+
+class _SeatError(ValueError):
+    def __init__(self, seat: int, problem: str):
+        super().__init__(problem)
+        self.seat, self.problem = seat, problem
+
+
+_PROBLEMS = {
+    "extra_forbidden": "unknown key",
+    "missing": "missing (required)",
+}
+
+
+def _first_error(exc: ValidationError, fields: dict) -> ConfigError:
+    """The most useful error of a pydantic failure, as one ``ConfigError``."""
+    errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+    err = errors[0]
+    loc = [str(p) for p in err["loc"]]
+    cause = (err.get("ctx") or {}).get("error")
+    if isinstance(cause, ConfigError):
+        return ConfigError(".".join(loc + [cause.key]), cause.problem)
+    if isinstance(cause, _SeatError):
+        return ConfigError(".".join(loc + [str(cause.seat)]), cause.problem)
+    if err["type"] == "extra_forbidden":
+        known = fields.get(loc[0]) if len(loc) > 1 else fields[None]
+        return ConfigError(".".join(loc), f"unknown key (known: {', '.join(known)})")
+    problem = _PROBLEMS.get(err["type"])
+    if problem is None:
+        msg = err["msg"].removeprefix("Value error, ")
+        problem = msg[:1].lower() + msg[1:]
+        if err["type"] not in ("value_error", "assertion_error"):
+            problem += f", got {err['input']!r}"
+    return ConfigError(".".join(loc) or "config", problem)
+
+
+_FIELDS = {None: list(RunConfig.model_fields), "dask": list(DaskConfig.model_fields)}
+
+
+def validate(data: Any) -> RunConfig:
+    """``RunConfig`` from a mapping, or a ``ConfigError`` naming the first bad key."""
+    if isinstance(data, RunConfig):
+        return data
+    if not isinstance(data, dict):
+        raise ConfigError("config", f"expected a table of settings, got {type(data).__name__}")
+    try:
+        return RunConfig.model_validate(data)
+    except ValidationError as exc:
+        raise _first_error(exc, _FIELDS) from None
+
+
+def load_config(path: str | os.PathLike) -> RunConfig:
+    """Read and validate a TOML config file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:  # TOML is UTF-8; a binary or Latin-1 file is not TOML
+        raise ConfigError(str(path), f"not valid TOML: not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(str(path), f"not valid TOML: {exc}") from None
+    return validate(data)

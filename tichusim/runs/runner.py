@@ -1,0 +1,442 @@
+"""Batch runs: a config's rounds or games cut into shards, played in parallel, streamed to a
+run directory as Parquet, resumable after any stop.
+
+A shard is a fixed slice of the run (rounds or games ``first .. first + count``). Its bytes
+depend only on the config and its index, because every round's randomness derives from
+``(seed, round key)``: so the data are the same whichever worker, process count or Dask
+cluster plays it, and a resumed run equals an uninterrupted one. Workers return Parquet bytes;
+the calling process alone writes files and the manifest (no shared filesystem needed, one
+writer), at most a few shards at a time in memory.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import logging
+import multiprocessing
+import os
+import signal
+import socket
+import sys
+import time
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..games import dataset
+from .config import RunConfig, validate
+from .files import write_atomic
+from .manifest import CONFIG, MANIFEST, TABLES, Manifest, RunDirError, code_digest, part_path
+
+__all__ = ["RunError", "RunInterrupted", "RunSummary", "ShardTask", "play_shard", "resume", "run"]
+
+
+class RunError(RuntimeError):
+    """A run could not go on (e.g. no Dask scheduler at the address)."""
+
+
+class RunInterrupted(Exception):
+    """Ctrl-C stopped a run; finished shards are kept and ``resume`` picks up the rest."""
+
+    def __init__(self, run_dir: Path, done: int, total: int):
+        super().__init__(f"interrupted after {done} of {total} shards")
+        self.run_dir, self.done, self.total = run_dir, done, total
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    run_dir: Path
+    mode: str
+    count: int  # rounds or games of the whole run
+    rounds: int  # rows of the rounds table (games mode: all rounds of all games)
+    played: int  # shards played in this call (the others were already done)
+    rounds_played: int  # rounds in those shards
+    seconds: float  # this call's wall time
+    backend: str
+
+
+# -- the work of one shard (runs in a worker) -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShardTask:
+    config: dict  # RunConfig.to_json(): plain data, so any worker can take it
+    run_id: str
+    index: int
+    first: int
+    count: int
+    threads: int | None  # numba threads in the worker; None leaves numba's default
+
+
+@dataclass(frozen=True)
+class ShardResult:
+    index: int
+    rounds: bytes  # Parquet
+    seats: bytes
+    rows: dict
+    seconds: dict
+    worker: str
+
+
+def play_shard(task: ShardTask) -> ShardResult:
+    """Simulate one shard and encode its two tables (a pure function of ``task``)."""
+    import numba
+
+    from ..games.simulate import records
+
+    if task.threads:
+        numba.set_num_threads(task.threads)
+    config = validate(task.config)
+    t0 = time.perf_counter()
+    rec = records(config.variant, task.count, games=config.mode == "games", first=task.first,
+                  seed=config.seed, strategies=config.strategies, players=config.players,
+                  options=config.options, target=config.target, check=config.check)  # fmt: skip
+    t1 = time.perf_counter()
+    rounds, seats = dataset.tables(rec, run_id=task.run_id, shard=task.index)
+    encoded = dataset.encode(rounds), dataset.encode(seats)
+    t2 = time.perf_counter()
+    return ShardResult(
+        task.index, *encoded, rows={"rounds": rounds.num_rows, "seats": seats.num_rows},
+        seconds={"simulate": round(t1 - t0, 4), "encode": round(t2 - t1, 4)},
+        worker=f"{socket.gethostname()}:{os.getpid()}",
+    )  # fmt: skip
+
+
+# -- where shards run ---------------------------------------------------------------------
+
+
+class _Inline:
+    """Shards played one at a time in this process (``workers=1``), numba's parallel loops
+    over its default threads (all cores unless ``NUMBA_NUM_THREADS`` says otherwise)."""
+
+    window = 1
+    threads = None
+
+    def __init__(self):
+        self.name = "this process"
+
+    def submit(self, fn, arg):
+        future = cf.Future()
+        try:
+            future.set_result(fn(arg))
+        except Exception as exc:  # noqa: BLE001 (raised again by future.result(), as a pool's)
+            future.set_exception(exc)
+        return future
+
+    def wait(self, futures):
+        return set(futures)
+
+    def close(self, cancel: bool = False):
+        pass
+
+
+_SIGINT = {signal.SIGINT}
+_MASKABLE = hasattr(signal, "pthread_sigmask")  # POSIX
+
+
+def _worker_init(parent: int):
+    """Ctrl-C reaches the terminal's whole process group; only the parent handles it. The
+    worker was started with SIGINT blocked (see ``_Processes.submit``): ignore, then unblock.
+    A worker must not outlive its parent (killed with SIGKILL, it cannot shut the pool
+    down): the orphans would wait on the pool's queue for ever, holding the terminal's pipes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if _MASKABLE:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGINT)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request above took effect
+        os._exit(1)
+
+
+class _Processes:
+    """A pool of spawned processes, each numba single-threaded (fork would hang after the
+    OpenMP layer ran a parallel loop; one thread per process keeps cores unshared)."""
+
+    threads = 1
+
+    def __init__(self, workers: int):
+        self.name = f"{workers} local processes"
+        self.window = 2 * workers  # keeps every worker busy while results are written
+        ctx = multiprocessing.get_context("spawn")
+        self.pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init,
+                                           initargs=(os.getpid(),))  # fmt: skip
+
+    def submit(self, fn, arg):
+        # workers are spawned inside submit: with SIGINT blocked, which they inherit, so a
+        # Ctrl-C while one is still importing cannot kill it (it would print a traceback)
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGINT) if _MASKABLE else None
+        try:
+            return self.pool.submit(fn, arg)
+        finally:
+            if _MASKABLE:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    def wait(self, futures):
+        done = cf.wait(futures, return_when=cf.FIRST_COMPLETED).done
+        for future in done:
+            if isinstance(future.exception(), BrokenProcessPool):
+                raise RunError(
+                    "a worker process died (killed, out of memory, or a script calling "
+                    "tichusim.run without an `if __name__ == \"__main__\":` guard)"
+                )
+        return done
+
+    def close(self, cancel: bool = False):
+        # Queued shards are dropped; shards in progress finish (a few seconds at most) and
+        # are redone on resume. Killing workers instead could cut one mid-way through sending
+        # its result, leaving the pool's reader thread blocked for ever on a partial message.
+        self.pool.shutdown(wait=True, cancel_futures=cancel)
+
+
+class _Dask:
+    """Shards as tasks on a Dask cluster: an existing scheduler, or a ``LocalCluster`` with
+    one single-threaded worker process per core."""
+
+    threads = 1  # numba threads per task, whatever threads a cluster's workers have
+
+    def __init__(self, address: str, n_workers: int | None):
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise RunError("dask: not installed (pip install 'tichusim[dask]')") from None
+        self.cluster = None
+        self.futures = []
+        try:
+            if address == "local":
+                self.cluster = LocalCluster(
+                    n_workers=n_workers or os.cpu_count(), threads_per_worker=1, processes=True,
+                    env={"NUMBA_NUM_THREADS": "1"}, dashboard_address=None,
+                    silence_logs=logging.ERROR,  # its shutdown chatter after a Ctrl-C
+                )  # fmt: skip
+                self.client = Client(self.cluster)
+                self.name = f"dask LocalCluster ({len(self.cluster.workers)} workers)"
+            else:
+                self.client = Client(address, timeout=15)
+                self.name = f"dask {address}"
+        except OSError as exc:
+            raise RunError(f"dask: cannot reach the scheduler at {address} ({exc})") from None
+        slots = sum(self.client.nthreads().values())
+        self.window = 2 * max(1, slots)
+
+    def submit(self, fn, arg):
+        key = f"tichusim-shard-{arg.run_id}-{arg.index}"
+        future = self.client.submit(fn, arg, key=key, pure=False)
+        self.futures.append(future)
+        return future
+
+    def wait(self, futures):
+        from dask.distributed import wait
+
+        return wait(futures, return_when="FIRST_COMPLETED").done
+
+    def close(self, cancel: bool = False):
+        if cancel:  # a shared cluster would otherwise go on with them
+            self.client.cancel(self.futures)
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def _backend(workers: int | None, dask: str | None, dask_workers: int | None, shards: int):
+    """Dask if asked; else worker processes, unless there are no more shards than cores
+    (then numba's threads within each shard do as well, without the processes' start-up)."""
+    if dask:
+        return _Dask(dask, dask_workers or workers)
+    cores = os.cpu_count() or 1
+    if workers is None:
+        workers = 1 if shards <= cores else cores
+    workers = max(1, min(workers, shards))
+    return _Inline() if workers == 1 else _Processes(workers)
+
+
+# -- run directories ------------------------------------------------------------------------
+
+
+def _open_run_dir(config: RunConfig, run_dir: Path, log) -> Manifest:
+    """The manifest of ``run_dir`` for ``config``: a new run, or the same run continued."""
+    if run_dir.exists() and not run_dir.is_dir():
+        raise RunDirError(f"out: {run_dir} is not a directory")
+    if (run_dir / MANIFEST).exists():
+        manifest = Manifest.load(run_dir)
+        if manifest.data.get("config_hash") != config.hash:
+            raise RunDirError(f"out: {run_dir} holds a different run; choose another --out "
+                              f"(or resume that one with --resume {run_dir})")  # fmt: skip
+        _check_code(manifest)
+        log(f"continuing the run in {run_dir}")
+        return manifest
+    if run_dir.exists() and any(run_dir.iterdir()):
+        raise RunDirError(f"out: {run_dir} is not empty and holds no run")
+    for table in TABLES:
+        (run_dir / table).mkdir(parents=True, exist_ok=True)
+    write_atomic(run_dir / CONFIG, json.dumps(config.to_json(), indent=1).encode())
+    manifest = Manifest.new(run_dir, config)
+    manifest.save()
+    return manifest
+
+
+def _check_code(manifest: Manifest) -> None:
+    if manifest.data.get("code") != code_digest():
+        raise RunDirError(
+            f"resume: {manifest.run_dir} was started by a different version of the simulation "
+            "code, whose remaining shards would not match; start a new run"
+        )
+
+
+def _clean(run_dir: Path) -> None:
+    """Remove temporary files left by a stop between writing and renaming."""
+    for table in TABLES:
+        for tmp in (run_dir / table).glob(".*.tmp"):
+            tmp.unlink()
+
+
+# -- running ----------------------------------------------------------------------------------
+
+
+def run(config, *, out=None, workers: int | None = None, dask: str | None = None,
+        progress: bool = True, log=None) -> RunSummary:
+    """Play a run (a ``RunConfig``, or a mapping validated into one) into its directory.
+
+    ``out`` overrides ``config.out``; ``workers`` is the number of local processes (default:
+    one per core, or this process alone when there are no more shards than cores; 1 plays
+    in this process, numba's parallel loops using every core); ``dask`` (or
+    ``config.dask``) sends shards to a Dask scheduler address, or to a new ``LocalCluster``
+    for ``"local"``. A directory already holding this same run is continued; one holding
+    anything else is refused.
+    ``log`` receives one-line notes (default: none).
+    """
+    config = validate(config)
+    log = log or (lambda message: None)
+    if out is not None:
+        config = config.with_overrides(out=os.fspath(out))
+    if config.out is None:
+        raise RunDirError("out: no output directory (set out in the config, or give --out)")
+    run_dir = Path(config.out)
+    manifest = _open_run_dir(config, run_dir, log)
+    return _play(config, manifest, workers, dask, progress, log)
+
+
+def resume(run_dir, *, workers: int | None = None, dask: str | None = None,
+           progress: bool = True, log=None) -> RunSummary:
+    """Finish the run in ``run_dir``: shards whose files match their checksums are kept,
+    the others (unfinished, missing or damaged) are played again."""
+    run_dir = Path(run_dir)
+    log = log or (lambda message: None)
+    manifest = Manifest.load(run_dir)
+    try:
+        config = validate(json.loads((run_dir / CONFIG).read_text()))
+    except (OSError, ValueError) as exc:
+        raise RunDirError(f"resume: {run_dir / CONFIG}: {exc}") from None
+    if config.hash != manifest.data.get("config_hash"):
+        raise RunDirError(f"resume: {run_dir / CONFIG} does not match the run's manifest")
+    _check_code(manifest)
+    return _play(config, manifest, workers, dask, progress, log)
+
+
+def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -> RunSummary:
+    run_dir = manifest.run_dir
+    _clean(run_dir)
+    repaired = manifest.verify()
+    for index, problem in repaired:
+        log(f"shard {index}: {problem}; playing it again")
+    todo = manifest.pending()
+    address = dask or (config.dask.address if config.dask else None)
+    dask_workers = config.dask.n_workers if config.dask else None
+    t0 = time.perf_counter()
+    backend = bar = None
+    session = manifest.begin_session("")
+    if repaired:
+        session["repaired"] = [f"shard {i}: {problem}" for i, problem in repaired]
+    outcome = "failed"
+    try:
+        backend = _backend(workers, address, dask_workers, len(todo)) if todo else _Inline()
+        session["backend"] = backend.name
+        manifest.save()
+        bar = _Bar(config, manifest, progress)
+        _execute(config, manifest, backend, todo, bar, session)
+        outcome = "complete"
+    except KeyboardInterrupt:
+        outcome = "interrupted"
+        done = len(manifest.shards) - len(manifest.pending())
+        raise RunInterrupted(run_dir, done, len(manifest.shards)) from None
+    except RunError as exc:
+        raise RunError(f"{exc}; finished shards are kept: tichusim run --resume {run_dir}") from None
+    finally:
+        if bar is not None:
+            bar.close()
+        if backend is not None:
+            backend.close(cancel=outcome != "complete")
+        manifest.end_session(session, outcome, time.perf_counter() - t0)
+    rounds = sum(s["rows"]["rounds"] for s in manifest.shards)
+    played = sum(s["rows"]["rounds"] for s in todo)  # the manifest's entries, now done
+    return RunSummary(run_dir, config.mode, config.count, rounds, len(todo), played,
+                      time.perf_counter() - t0, backend.name)  # fmt: skip
+
+
+def _execute(config, manifest, backend, todo, bar, session) -> None:
+    """Keep ``backend.window`` shards in flight; write each result as it arrives."""
+    spec = config.to_json()
+    queue = iter(todo)
+    inflight = {}
+
+    def top_up():
+        while len(inflight) < backend.window:
+            shard = next(queue, None)
+            if shard is None:
+                return
+            task = ShardTask(spec, manifest.run_id, shard["index"], shard["first"],
+                             shard["count"], backend.threads)  # fmt: skip
+            inflight[backend.submit(play_shard, task)] = shard
+
+    top_up()
+    while inflight:
+        for future in backend.wait(list(inflight)):
+            shard = inflight.pop(future)
+            result = future.result()
+            _store(manifest, result)
+            session["shards"] += 1
+            bar.update(shard["count"], result.rows["rounds"])
+        top_up()
+
+
+def _store(manifest: Manifest, result: ShardResult) -> None:
+    """Both files in place (atomically), then the manifest says so: never the other way."""
+    t0 = time.perf_counter()
+    files = {}
+    for table, data in zip(TABLES, (result.rounds, result.seats)):
+        path = part_path(table, result.index)
+        digest = write_atomic(manifest.run_dir / path, data)
+        files[table] = {"path": path, "bytes": len(data), "sha256": digest}
+    seconds = result.seconds | {"write": round(time.perf_counter() - t0, 4)}
+    manifest.record(result.index, files, result.rows, seconds, result.worker)
+    manifest.save()
+
+
+class _Bar:
+    """A tqdm bar over the run's rounds (or games), showing rounds/s and time left."""
+
+    def __init__(self, config: RunConfig, manifest: Manifest, enabled: bool):
+        from tqdm import tqdm
+
+        done = [s for s in manifest.shards if s["state"] == "done"]
+        self.games = config.mode == "games"
+        self.rounds = 0
+        self.t0 = time.perf_counter()
+        self.tqdm = tqdm(
+            total=config.count, initial=sum(s["count"] for s in done), unit=f" {config.mode}",
+            unit_scale=True, disable=not enabled, file=sys.stderr, dynamic_ncols=True,
+            desc=str(manifest.run_dir), smoothing=0.1,
+        )  # fmt: skip
+
+    def update(self, count: int, rounds: int) -> None:
+        self.rounds += rounds
+        if self.games:
+            rate = self.rounds / max(time.perf_counter() - self.t0, 1e-9)
+            self.tqdm.set_postfix_str(f"{rate:,.0f} rounds/s", refresh=False)
+        self.tqdm.update(count)
+
+    def close(self) -> None:
+        self.tqdm.close()

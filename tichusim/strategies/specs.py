@@ -1,0 +1,69 @@
+"""Strategies written on a command line: a name, ``base:key=value,...``, or a TOML file.
+
+* ``heuristic`` — a named strategy (``tichusim strategies`` lists them);
+* ``heuristic:pass=lowest,bomb_points=20`` — a base with changes: a decision name
+  (``play``, ``grand_tichu``, ``tichu``, ``pass``, ``wish``, ``dragon``) takes a policy, any
+  other key is a numeric parameter, ``name=...`` names the result;
+* ``mine.toml`` — a file holding the same table as ``tichusim.strategies.build`` takes
+  (``base = "heuristic"``, ``pass = "lowest"``, ``[params]``), at top level or under
+  ``[strategy]``.
+
+A list (one strategy per seat, ``--others``) separates strategies by commas; a comma followed
+by ``key=value`` continues the previous strategy, so ``heuristic:pass=lowest,bomb_points=20,
+random`` is two strategies.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from .tichu import STRATEGIES, TABLES, Strategy, build, resolve
+
+__all__ = ["parse_strategy", "parse_strategy_list"]
+
+
+def _from_file(path: Path) -> Strategy:
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as exc:
+        raise ValueError(f"strategy file {path}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"strategy file {path}: {exc}") from None
+    table = data.get("strategy", data)
+    if not isinstance(table, dict):
+        raise ValueError(f"strategy file {path}: [strategy] must be a table")
+    spec = dict(table)
+    spec.setdefault("name", path.stem)
+    try:
+        return build(spec)
+    except ValueError as exc:
+        raise ValueError(f"strategy file {path}: {exc}") from None
+
+
+def parse_strategy(text: str) -> Strategy:
+    """One strategy from its command-line form (see the module docstring)."""
+    text = text.strip()
+    if not text:
+        raise ValueError("empty strategy")
+    if text.lower().endswith(".toml"):
+        return _from_file(Path(text))
+    if ":" not in text and "=" not in text:
+        return resolve(text, 1)[0]
+    base, _, changes = text.partition(":") if ":" in text else ("heuristic", "", text)
+    base = base.strip()
+    if base not in STRATEGIES:
+        raise ValueError(f"strategy {text!r}: unknown base {base!r} "
+                         f"(known: {', '.join(STRATEGIES)})")  # fmt: skip
+    return TABLES.compose(text, base, changes)
+
+
+def parse_strategy_list(text: str) -> list[Strategy]:
+    """Comma-separated strategies; ``key=value`` items after a comma belong to the previous."""
+    groups: list[str] = []
+    for item in (t.strip() for t in text.split(",")):
+        if "=" in item and ":" not in item and groups:
+            groups[-1] += "," + item
+        else:
+            groups.append(item)
+    return [parse_strategy(g) for g in groups]

@@ -1,0 +1,235 @@
+"""Strategies: a policy for each decision plus numeric parameters, by name or composed.
+
+A ``Strategy`` picks one policy per decision (``play``, ``grand_tichu``, ``tichu``, ``pass``,
+``wish``, ``dragon``, ``dog``) and may override parameters; ``param_row`` turns it into the row of
+floats the kernels read (layout in ``tichusim/kernels/slots.py``). Three complete strategies
+have names (``random``, ``lowest``, ``heuristic``); users compose others from a base::
+
+    resolve({"base": "heuristic", "pass": "lowest", "params": {"bomb_points": 20}})
+
+``tichusim strategies`` prints every policy and parameter documented here.
+
+Every policy is defined for every table (partners are the seats of one's own parity, RULES.md
+§3, §4), except a few that name a card given to an opponent: Tientsin passes to partners only
+(§3), so ``resolve(..., variant="tientsin")`` refuses them (``INAPPLICABLE``). The ``dog``
+decision is only asked in Tientsin, where the Dog goes to a partner of the player's choice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..kernels.tichu import policies as P
+from ..kernels.tichu import slots as S
+from ..kernels.tichu.engine import N_PARAMS
+from .tables import Param, StrategyTables, policy_of
+
+__all__ = ["DECISIONS", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES", "TABLES", "Param",
+           "Strategy", "build", "check_variant", "resolve"]
+
+DECISIONS = ("play", "grand_tichu", "tichu", "pass", "wish", "dragon", "dog")
+_DECISION_SLOT = {"play": S.P_PLAY, "grand_tichu": S.P_GRAND_TICHU, "tichu": S.P_TICHU,
+                  "pass": S.P_PASS, "wish": S.P_WISH, "dragon": S.P_DRAGON,
+                  "dog": S.P_DOG}  # fmt: skip
+
+_CALLS = {
+    "never": (P.CALL_NEVER, "never calls"),
+    "always": (P.CALL_ALWAYS, "always calls"),
+    "random": (P.CALL_RANDOM, "calls with probability 1/2"),
+    "threshold": (P.CALL_THRESHOLD, "calls when the hand-strength score (the w_* weights) reaches "
+                  "the threshold; a Tichu threshold policy never calls after its partner did"),
+}  # fmt: skip
+
+POLICIES: dict[str, dict[str, tuple[int, str]]] = {
+    "play": {
+        "random": (P.PLAY_RANDOM, "a random legal play or pass (a lead draws a kind first); bombs "
+                   "out of turn with probability 1/(bombs+1)"),
+        "lowest": (P.PLAY_LOWEST, "always the lowest legal play (a bomb only when nothing else "
+                   "beats the trick); never bombs out of turn"),
+        "heuristic": (P.PLAY_HEURISTIC, "plans the hand into few combinations, leads the weakest, "
+                      "prices control cards, never overtakes its partner, attacks callers, bombs "
+                      "to stop an opponent going out, leads the Dog to its partner (parameters "
+                      "below)"),
+    },
+    "grand_tichu": _CALLS,
+    "tichu": _CALLS,
+    "pass": {
+        "random": (P.PASS_RANDOM, "three random cards"),
+        "lowest": (P.PASS_LOWEST, "the three lowest cards (left opponent, partner, right "
+                   "opponent, in that order; in other variants to the seats passed to, in "
+                   "turn order)"),
+        "partner-best": (P.PASS_PARTNER_BEST, "the best card (Dragon, Phoenix, then highest "
+                         "outside a bomb) to the partner, the two lowest cards to the opponents "
+                         "(two partners: the best to the one who called or holds fewer cards, "
+                         "the next best to the other)"),
+        "keep-combos": (P.PASS_KEEP_COMBOS, "only cards that break no pair, straight or bomb: the "
+                        "highest such card to the partner, the lowest (the Dog first) to the "
+                        "opponents"),
+        "odd-even": (P.PASS_ODD_EVEN, "keep-combos, but an even rank to the left opponent and an "
+                     "odd rank to the right (the signalling convention)"),
+        "dog-partner": (P.PASS_DOG_PARTNER, "keep-combos, but the Dog (if held) to the partner"),
+        "dog-opponent": (P.PASS_DOG_OPPONENT, "keep-combos, the Dog (if held) always to an "
+                         "opponent (the right one when keep-combos did not already give it)"),
+        "support-call": (P.PASS_SUPPORT_CALL, "partner-best when the partner called (Grand) "
+                         "Tichu, keep-combos otherwise"),
+    },
+    "wish": {
+        "none": (P.WISH_NONE, "no wish"),
+        "random": (P.WISH_RANDOM, "no wish or a rank 2..A, uniformly"),
+        "passed-left": (P.WISH_PASSED_LEFT, "the rank of the card passed to the left opponent "
+                        "(none if it was a special card)"),
+        "highest-missing": (P.WISH_HIGHEST_MISSING, "the highest rank the player does not hold "
+                            "and that is not all played"),
+    },
+    "dragon": {
+        "left": (P.DRAGON_LEFT, "to the left opponent"),
+        "more-cards": (P.DRAGON_MORE_CARDS, "to the opponent holding more cards"),
+        "next": (P.DRAGON_NEXT, "to the opponent who plays next (the left one unless out)"),
+        "random": (P.DRAGON_RANDOM, "to an opponent drawn at random"),
+    },
+    "dog": {
+        "next": (P.DOG_NEXT, "Tientsin: the Dog's lead to the partner next in turn order"),
+        "fewer-cards": (P.DOG_FEWER_CARDS, "Tientsin: to the partner holding fewer cards"),
+        "support-call": (P.DOG_SUPPORT_CALL, "Tientsin: to the partner who called (Grand) "
+                         "Tichu, else the one holding fewer cards"),
+        "random": (P.DOG_RANDOM, "Tientsin: to either partner, at random"),
+    },
+}
+
+# policies a variant refuses, with the reason (RULES.md §3: only partners receive cards)
+INAPPLICABLE: dict[str, dict[str, dict[str, str]]] = {
+    "tientsin": {
+        "pass": {
+            "odd-even": "signals with the cards given to the opponents, and in Tientsin only "
+                        "partners receive cards (RULES.md §3)",
+            "dog-opponent": "gives the Dog to an opponent, and in Tientsin only partners "
+                            "receive cards (RULES.md §3)",
+        },
+        "wish": {
+            "passed-left": "wishes the card given to the left opponent, and in Tientsin only "
+                           "partners receive cards (RULES.md §3)",
+        },
+    },
+}
+
+
+PARAMS: dict[str, Param] = {
+    "w_dragon": Param(S.W_DRAGON, 3.0, -10, 10, "calls", "score of the Dragon"),
+    "w_phoenix": Param(S.W_PHOENIX, 2.5, -10, 10, "calls", "score of the Phoenix"),
+    "w_ace": Param(S.W_ACE, 1.25, -10, 10, "calls", "score per Ace"),
+    "w_king": Param(S.W_KING, 0.25, -10, 10, "calls", "score per King"),
+    "w_bomb": Param(S.W_BOMB, 3.0, -10, 10, "calls", "score per four-of-a-kind bomb"),
+    "w_dog": Param(S.W_DOG, -0.5, -10, 10, "calls", "score of the Dog"),
+    "w_mah_jong": Param(S.W_MAH_JONG, 0.0, -10, 10, "calls", "score of the Mah Jong"),
+    "w_play": Param(S.W_PLAY, 1.0, 0, 10, "calls", "score lost per play the hand needs "
+                    "(greedy partition into combinations)"),
+    "gt_threshold": Param(S.GT_THRESHOLD, 2.5, -50, 50, "calls", "Grand Tichu when the score "
+                          "of the first 8 cards reaches this"),
+    "tichu_threshold": Param(S.TICHU_THRESHOLD, 0.0, -50, 50, "calls", "Tichu when the score "
+                             "of the hand reaches this"),
+    "bomb_threat": Param(S.BOMB_THREAT, 4, 0, 14, "play", "bomb an opponent's trick when that "
+                         "opponent holds this many cards or fewer"),
+    "bomb_points": Param(S.BOMB_POINTS, 15, -100, 200, "play", "bomb an opponent's trick worth "
+                         "this many points or more"),
+    "point_weight": Param(S.POINT_WEIGHT, 0.02, 0, 1, "play", "how much each point in a trick "
+                          "raises the price the player pays to win it"),
+    "follow_margin": Param(S.FOLLOW_MARGIN, 5.0, -20, 20, "play", "highest price of a play on "
+                           "an opponent's trick (plays still needed + rank/15 + control cost)"),
+    "control_cost": Param(S.CONTROL_COST, 0.0, 0, 5, "play", "price of spending a control card "
+                          "(Dragon, Phoenix, Ace; King once both are gone)"),
+    "dog_partner_cards": Param(S.DOG_PARTNER_CARDS, 14, 0, 14, "play", "lead the Dog when the "
+                               "partner holds this many cards or fewer (or called)"),
+    "attack_bonus": Param(S.ATTACK_BONUS, 0.5, 0, 5, "play", "extra price the player pays to "
+                          "beat an opponent who called, or when its partner called"),
+}
+assert max(p.slot for p in PARAMS.values()) < S.N_SLOTS <= N_PARAMS
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A policy per decision and parameter overrides (``params``: name -> value)."""
+
+    name: str
+    play: str
+    grand_tichu: str = "never"
+    tichu: str = "never"
+    pass_: str = "lowest"
+    wish: str = "none"
+    dragon: str = "left"
+    params: tuple[tuple[str, float], ...] = field(default=())
+    description: str = ""
+    dog: str = "next"
+
+    def policy(self, decision: str) -> str:
+        return policy_of(self, decision)
+
+    def param_values(self) -> dict[str, float]:
+        return TABLES.param_values(self)
+
+    def param_row(self) -> np.ndarray:
+        return TABLES.param_row(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return TABLES.to_dict(self)
+
+
+STRATEGIES = {
+    "random": Strategy("random", "random", "random", "random", "random", "random", "random",
+                       description="a uniformly random choice at every decision (calls, passes, "
+                       "plays, bombs, wish, Dragon, Dog's partner)", dog="random"),
+    "lowest": Strategy("lowest", "lowest", description="always the lowest legal play, never "
+                       "calls, never bombs out of turn, passes its lowest cards, no wish, "
+                       "Dragon to the left opponent, Dog to the next partner"),
+    "heuristic": Strategy("heuristic", "heuristic", "threshold", "threshold", "support-call",
+                          "highest-missing", "more-cards", description="the default: heuristic "
+                          "play, threshold calls, support-call passing, highest-missing wish, "
+                          "Dragon to the opponent with more cards, Dog to the partner who "
+                          "called or holds fewer cards", dog="support-call"),
+}  # fmt: skip
+
+TABLES = StrategyTables(Strategy, DECISIONS, _DECISION_SLOT, POLICIES, PARAMS, STRATEGIES,
+                        N_PARAMS, name_form="{base}[{changes}]")
+
+
+def build(spec: dict) -> Strategy:
+    """A strategy from a table: ``base`` (a named strategy, default ``heuristic``), any of the
+    decisions with a policy name, ``params`` (name -> number) and an optional ``name``; the
+    name derived from the changes reads ``heuristic[pass=lowest,bomb_points=20]``."""
+    return TABLES.build(spec)
+
+
+def _one(spec) -> Strategy:
+    if isinstance(spec, Strategy):
+        return spec
+    if isinstance(spec, str):
+        if spec not in STRATEGIES:
+            raise ValueError(f"unknown strategy {spec!r} (known: {', '.join(sorted(STRATEGIES))})")
+        return STRATEGIES[spec]
+    if isinstance(spec, dict):
+        return build(spec)
+    raise ValueError(f"a strategy is a name, a table or a Strategy, not {spec!r}")
+
+
+def check_variant(strategy: Strategy, variant: str) -> None:
+    """Refuse a strategy using a policy that means nothing in ``variant`` (one line)."""
+    for decision, refused in INAPPLICABLE.get(variant, {}).items():
+        policy = strategy.policy(decision)
+        if policy in refused:
+            raise ValueError(f"strategy {strategy.name!r}: {decision} policy {policy!r} does not "
+                             f"apply to {variant}: it {refused[policy]}")  # fmt: skip
+
+
+def resolve(strategies, seats: int = 4, *, variant: str = "nanjing") -> list[Strategy]:
+    """One strategy per seat (per player) from a name, a table, a ``Strategy``, or a list of
+    them; each checked against ``variant`` (``check_variant``)."""
+    if isinstance(strategies, (str, Strategy, dict)):
+        strategies = [strategies] * seats
+    if not isinstance(strategies, (list, tuple)) or len(strategies) != seats:
+        raise ValueError(f"strategies: give one strategy or a list of {seats}, one per seat")
+    out = [_one(s) for s in strategies]
+    for s in out:
+        check_variant(s, variant)
+    return out
