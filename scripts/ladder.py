@@ -14,18 +14,14 @@ from pathlib import Path
 
 import tichusim
 from tichusim.analysis.duplicate import duplicate
-from tichusim.stats import mean_ci, wilson
+from tichusim.analysis.stats import mean_ci, wilson
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 PAIRS = [("heuristic", "lowest"), ("lowest", "random"), ("heuristic", "random")]
 
 
 def fmt(e, pct=False):
-    if e.n == 0:
-        return "n/a (no calls)"
-    if pct:
-        return f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
-    return f"{e.value:+.1f} [{e.low:+.1f}, {e.high:+.1f}]"
+    return e.pct(na="n/a (no calls)") if pct else e.pts(na="n/a (no calls)")
 
 
 def ladder(deals: int, seed: int) -> str:

@@ -23,7 +23,7 @@ import tichusim
 from tichusim.analysis.duplicate import duplicate
 from tichusim.analysis.report import (MINISTER, TEAM_RULES, fmt_num, fmt_pct, fmt_pts, markdown_table,
                              per_group, role_section, rounds_per_game, share_of)  # fmt: skip
-from tichusim.stats import mean_ci
+from tichusim.analysis.stats import mean_ci
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 STRATEGY = "heuristic"

@@ -121,3 +121,20 @@ def test_four_of_a_kind_plus_phoenix_is_no_full_house():
 def test_bombs_answer_any_non_dog_combination():
     plays, can_pass = legal_plays("3j 3s 3p 3t", "Dr")
     assert fmt_all(plays) == ["3j 3s 3p 3t"] and can_pass
+
+
+def test_each_play_carries_its_combination():
+    """``legal_plays`` names the combination of every play (its highest reading; a lone Phoenix
+    valued on the trick, RULES.md §2.6), so callers never classify again; a play is still the
+    card mask it was."""
+    plays, _ = legal_plays("Ma 2j 3s 4p 5t Ph 7j 7s Dr")
+    assert plays and all(p == p.cards and isinstance(p, int) for p in plays)
+    for p in plays:
+        if p == cards.PHOENIX:
+            assert p.combo == (("single", 1, 1.5))  # led: 1½
+        else:
+            assert p.combo == classify(p)
+    on_seven = {cards.format(p): p.combo for p in legal_plays("Ph Dr 8j", "7j")[0]}
+    assert on_seven["Ph"].rank == 7.5 and on_seven["8j"].rank == 8
+    led_half = legal_plays("Ph 2j", phoenix_led_half=True)[0]
+    assert [p.combo.rank for p in led_half if p == cards.PHOENIX] == [0.5]

@@ -12,7 +12,7 @@ from tichusim.cli import main
 from tichusim.analysis.report import variant_of
 from tichusim.runs.runner import run
 from tichusim.analysis.seigneur_analysis import transitions
-from tichusim.stats import mean_ci, wilson
+from tichusim.analysis.stats import mean_ci, wilson
 from tichusim.runs.read import load
 
 FIGURES = ["call_success.png", "finish.png", "scores.png"]

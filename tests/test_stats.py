@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from tichusim.stats import Z95, mean_ci, wilson
+from tichusim.analysis.stats import Z95, mean_ci, wilson
 
 EXPERIMENTS = 2000
 # Monte Carlo error of a coverage estimate from 2000 experiments is about 0.005; the tolerance
@@ -66,3 +66,19 @@ def test_paired_difference_interval_covers_and_is_narrower():
         independent.append(mean_ci(a).high - mean_ci(a).low)
     assert abs(coverage(paired, gap) - 0.95) < TOLERANCE
     assert np.mean([e.high - e.low for e in paired]) < 0.3 * np.mean(independent)
+
+
+def test_estimates_format_themselves():
+    """One formatting of rates and points (``Estimate.pct``/``pts``/``num``) for every report."""
+    from tichusim.analysis.stats import Estimate
+
+    rate = Estimate(0.559, 0.5581, 0.5612, 1000)
+    assert rate.pct() == "55.9% [55.8, 56.1]"
+    assert rate.pct(5, "  ") == " 55.9%  [55.8, 56.1]"
+    gain = Estimate(0.31, -0.24, 0.74, 50)
+    assert gain.pts() == "+0.3 [-0.2, +0.7]"
+    assert gain.pts(7, "  ") == "   +0.3  [-0.2, +0.7]"
+    assert Estimate(12.19, 12.13, 12.25, 9).num() == "12.190 [12.130, 12.250]"
+    for empty in (wilson(0, 0), mean_ci([])):
+        assert empty.pct() == empty.pts() == empty.num() == "n/a"
+        assert empty.pct(na="n/a (no calls)") == "n/a (no calls)"

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from . import __version__
+from .progress import Progress
 
 TABLE_FILES = {"rounds.parquet", "seats.parquet"}  # what `simulate --out` writes (and may replace)
 STRATEGY_HELP = "one strategy for every seat, or four separated by commas (seat 0..3)"
@@ -86,20 +87,12 @@ def warmup():
               help="a led Phoenix is worth 1/2, not 1 1/2 (RULES.md §2.6 Option)")
 def legal(hand, top, wish, phoenix_on, phoenix_led_half):
     """List the legal plays of HAND (card notation) on TOP."""
-    from . import cards
-    from . import legal_plays
-    from .kernels import combos
-    from .cards.combos import Combo, classify, combo_code
+    from . import cards, legal_plays
 
     plays, can_pass = _guard(legal_plays, hand, top, wish=wish, phoenix_on=phoenix_on,
                              phoenix_led_half=phoenix_led_half)  # fmt: skip
-    # §2.6: a lone Phoenix is worth ½ more than the single it is played on, or its led value
-    top_code = combo_code(top, phoenix_on, phoenix_led_half=phoenix_led_half)
-    led = combos.RANK2_PHOENIX_LED_HALF if phoenix_led_half else combos.RANK2_PHOENIX_LED
-    phoenix = Combo.from_code(combos.phoenix_single(top_code, led))
     for p in plays:
-        c = phoenix if p == cards.PHOENIX else classify(p)
-        click.echo(f"{cards.format(p):<40} {c.kind} {c.rank:g}")
+        click.echo(f"{cards.format(p):<40} {p.combo.kind} {p.combo.rank:g}")
     click.echo(f"{len(plays)} plays; pass {'allowed' if can_pass else 'not allowed'}")
 
 
@@ -372,23 +365,13 @@ def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path,
     me = _strategy_option(seat_strategy, (1,), "--seat-strategy")
     rest = _strategy_option(others, (1, 3), "--others")
     _guard(parse_pattern, hand)  # before the progress bar appears
-    bar = None
-    if not (quiet or as_json):
-        from tqdm import tqdm
 
-        bar = tqdm(total=deals, unit="deal", file=sys.stderr, leave=False)
+    with Progress(deals, "deal", enabled=not (quiet or as_json)) as bar:
+        def progress(done, total, p):
+            bar.to(done, f"P(success) {p.value:.3f} +/- {(p.high - p.low) / 2:.3f}")
 
-    def progress(done, total, p):
-        if bar is not None:
-            bar.update(done - bar.n)
-            bar.set_postfix_str(f"P(success) {p.value:.3f} +/- {(p.high - p.low) / 2:.3f}")
-
-    try:
         result = _guard(gt_odds, hand, deals=deals, precision=precision, seed=seed,
                         seat_strategy=me, others=rest, progress=progress)  # fmt: skip
-    finally:
-        if bar is not None:
-            bar.close()
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     else:
@@ -427,22 +410,9 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
     else:
         me = _strategy_option(seat_strategy, (1,), "--seat-strategy")
         rest = _strategy_option(others, (1, 3), "--others")
-        bar = None
-        if not quiet:
-            from tqdm import tqdm
-
-            bar = tqdm(total=deals, unit="deal", file=sys.stderr, leave=False)
-
-        def progress(done, total):
-            if bar is not None:
-                bar.update(done - bar.n)
-
-        try:
+        with Progress(deals, "deal", enabled=not quiet) as bar:
             table = _guard(gttable.run_experiment, deals, seed=seed, seat_strategy=me,
-                           others=rest, progress=progress)  # fmt: skip
-        finally:
-            if bar is not None:
-                bar.close()
+                           others=rest, progress=lambda done, total: bar.to(done))  # fmt: skip
         command = (f"tichusim gt-table --deals {deals} --seed {seed} --seat-strategy "
                    f"'{seat_strategy}' --others '{others}'")  # fmt: skip
     if out is not None:
@@ -489,18 +459,10 @@ def compare(strategies, deals, seed, out, variant, quiet):
     if len(found) == 2:
         result = _guard(duplicate, found[0], found[1], deals, seed=seed, variant=variant)
     else:
-        bar = None
-        if not quiet:
-            from tqdm import tqdm
-
-            n = len(found) * (len(found) - 1) // 2
-            bar = tqdm(total=n, unit="match", file=sys.stderr, leave=False)
-        try:
+        matches = len(found) * (len(found) - 1) // 2
+        with Progress(matches, "match", enabled=not quiet) as bar:
             result = _guard(league, found, deals, seed=seed, variant=variant,
-                            progress=(lambda done, total: bar.update(1)) if bar else None)
-        finally:
-            if bar is not None:
-                bar.close()
+                            progress=lambda done, total: bar.to(done))  # fmt: skip
     quoted = " ".join(f"'{s}'" if any(c in s for c in " ,;[]") else s for s in strategies)
     command = f"tichusim compare {quoted} --deals {deals} --seed {seed}"
     if variant != "nanjing":
@@ -545,8 +507,7 @@ def verify_cmd(run_dir):
         click.echo(f"tichusim: note: {note}", err=True)
     for problem in result.problems:
         click.echo(f"tichusim: damaged: {problem}", err=True)
-    intact = result.done - len({p.split(":")[0] for p in result.problems})
-    click.echo(f"{run_dir}: {intact} of {result.done} finished shards intact "
+    click.echo(f"{run_dir}: {result.intact} of {result.done} finished shards intact "
                f"({result.shards} in the run, {result.state})")  # fmt: skip
     if not result.ok:
         sys.exit(1)

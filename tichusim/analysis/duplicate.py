@@ -22,7 +22,7 @@ from numba import njit
 
 from ..kernels.moves import has_bomb
 from ..games.simulate import simulate, variant_info
-from ..stats import Estimate, mean_ci, wilson
+from .stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import resolve
 
 __all__ = ["DuplicateResult", "League", "duplicate", "league", "markdown_report"]
@@ -37,11 +37,7 @@ def _bombs(hands):
 
 
 def _fmt(e: Estimate, pct: bool = False) -> str:
-    if e.n == 0 or np.isnan(e.value):
-        return "n/a"
-    if pct:
-        return f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
-    return f"{e.value:+.1f} [{e.low:+.1f}, {e.high:+.1f}]"
+    return e.pct() if pct else e.pts()
 
 
 STAT_COLUMNS = [("points_per_round", "points/round", False), ("tichu_rate", "Tichu calls", True),

@@ -30,7 +30,7 @@ import numpy as np
 from .. import cards
 from ..kernels.tichu import batch
 from ..kernels.tichu.engine import ERRORS, ROUND, SEAT, N
-from ..stats import Estimate, mean_ci, wilson
+from .stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import Strategy, resolve
 
 __all__ = ["GTOdds", "Pairs", "gt_odds", "paired_rounds", "seat_strategies"]
@@ -145,10 +145,10 @@ class GTOdds:
 
     def __str__(self) -> str:
         def pct(e):
-            return f"{100 * e.value:5.1f}%  [{100 * e.low:.1f}, {100 * e.high:.1f}]"
+            return e.pct(5, "  ")
 
         def pts(e):
-            return f"{e.value:+7.1f}  [{e.low:+.1f}, {e.high:+.1f}]"
+            return e.pts(7, "  ")
 
         others = self.strategies[1:]
         others_text = others[0] if len(set(others)) == 1 else ", ".join(others)

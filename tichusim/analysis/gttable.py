@@ -27,7 +27,7 @@ import pandas as pd
 
 from .gtodds import SEAT0, paired_rounds, seat_strategies
 from .handclass import GTModel, calibration, features, hand_class
-from ..stats import Estimate, mean_ci, wilson
+from .stats import Estimate, mean_ci, wilson
 
 __all__ = ["GTTable", "by_class", "experiment", "from_run", "write"]
 

@@ -31,7 +31,7 @@ from ..kernels.bits import ACES, DOG, DRAGON, KINGS, MAH_JONG, PHOENIX, popcount
 from ..kernels.hand import plan_size
 from ..kernels.moves import has_bomb
 from ..kernels.tichu.policies import strength
-from ..stats import Z95
+from .stats import Z95
 from ..strategies.tichu import STRATEGIES
 
 __all__ = ["FEATURES", "GTModel", "features", "hand_class", "strength_scores"]

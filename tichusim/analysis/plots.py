@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ..stats import mean_ci, wilson
+from .stats import mean_ci, wilson
 
 __all__ = ["call_success_plot", "estimate_bars", "finish_plot", "gt_plot", "reign_lengths",
            "score_plot", "seigneur_overview_plot", "transition_heatmap", "transition_plot"]

@@ -31,7 +31,7 @@ import pandas as pd
 
 from .handclass import strength_scores
 from .seigneur_analysis import reign_summary, reigns, transitions
-from ..stats import Estimate, mean_ci, wilson
+from .stats import Estimate, mean_ci, wilson
 from ..runs.read import load
 
 __all__ = ["REPORT", "report", "per_group", "role_section", "rounds_per_game", "fmt_pct",
@@ -94,18 +94,18 @@ MINISTER = 3  # Wu Wang's seat row and winner code of the Minister
 
 
 def fmt_pct(e: Estimate) -> str:
-    """A rate and its interval in percent: ``55.9% [55.8, 56.1]``."""
-    return "n/a" if e.n == 0 else f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
+    """A rate and its interval in percent (``Estimate.pct``), as a table cell."""
+    return e.pct()
 
 
 def fmt_pts(e: Estimate) -> str:
-    """Points with a sign and their interval: ``+0.3 [-0.2, +0.7]``."""
-    return "n/a" if e.n == 0 else f"{e.value:+.1f} [{e.low:+.1f}, {e.high:+.1f}]"
+    """Points with a sign and their interval (``Estimate.pts``), as a table cell."""
+    return e.pts()
 
 
 def fmt_num(e: Estimate) -> str:
-    """A mean and its interval to three decimals."""
-    return "n/a" if e.n == 0 else f"{e.value:.3f} [{e.low:.3f}, {e.high:.3f}]"
+    """A mean and its interval to three decimals (``Estimate.num``), as a table cell."""
+    return e.num()
 
 
 def share_of(hits, n: int) -> Estimate:

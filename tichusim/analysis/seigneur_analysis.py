@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..stats import Estimate, mean_ci, wilson
+from .stats import Estimate, mean_ci, wilson
 
 __all__ = ["reign_summary", "reigns", "summarize_seigneur", "transitions"]
 

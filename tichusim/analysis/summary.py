@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..stats import mean_ci, wilson
+from .stats import mean_ci, wilson
 
 
 def summarize(rounds: pd.DataFrame, seats: pd.DataFrame) -> str:

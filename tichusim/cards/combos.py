@@ -14,7 +14,7 @@ from . import notation as _cards
 from ..kernels import combos as _combos
 from ..kernels import moves as _moves
 
-__all__ = ["Combo", "beats", "classify", "combo_code", "legal_plays", "readings"]
+__all__ = ["Combo", "Play", "beats", "classify", "combo_code", "legal_plays", "readings"]
 
 
 class Combo(NamedTuple):
@@ -29,6 +29,28 @@ class Combo(NamedTuple):
     def from_code(cls, code: int) -> Combo:
         code = int(code)
         return cls(_combos.KIND_NAMES[code >> 16], (code >> 8) & 0xFF, (code & 0xFF) / 2)
+
+
+class Play(int):
+    """A legal play: the card set (an ``int`` mask, usable wherever a mask is) and ``combo``,
+    the combination it is played as (a lone Phoenix valued on the trick, RULES.md §2.6)."""
+
+    combo: Combo
+
+    def __new__(cls, cards: int, combo: Combo) -> Play:
+        play = super().__new__(cls, cards)
+        play.combo = combo
+        return play
+
+    @property
+    def cards(self) -> int:
+        return int(self)
+
+    def __repr__(self) -> str:
+        return f"Play({_cards.format(self)!r}, {self.combo})"
+
+    def __reduce__(self):
+        return (Play, (int(self), self.combo))
 
 
 def readings(cards: int | str) -> list[Combo]:
@@ -113,14 +135,15 @@ def legal_plays(
     wish: int | str | None = None,
     phoenix_on: int | str | None = None,
     phoenix_led_half: bool = False,
-) -> tuple[list[int], bool]:
+) -> tuple[list[Play], bool]:
     """Every distinct card set ``hand`` may play on its regular turn, and whether it may pass.
 
     ``hand`` and ``top`` are masks or notation; ``top=None`` (or ``"Dog"``) means the player
     leads. ``wish`` is the open wished rank 2..14 (RULES.md §2.11). A lone Phoenix top was
     played on a single of rank ``phoenix_on``, or led (``None``): then it is worth 1½, or ½
     with ``phoenix_led_half`` (the Option of RULES.md §2.6: the Mah Jong may be played on it).
-    Each card set appears once, whatever its readings.
+    Each card set appears once, whatever its readings, as a ``Play``: the mask with the
+    combination it is played as (its highest reading; a lone Phoenix valued on this trick).
     """
     hand_mask = _cards.as_mask(hand)
     if hand_mask == 0:
@@ -135,5 +158,11 @@ def legal_plays(
         codes = np.empty(size, np.int64)
         count, can_pass = _moves.legal_moves(np.uint64(hand_mask), top_code, wish_rank, masks, codes)
         if count <= size:
-            return [int(m) for m in masks[:count]], bool(can_pass)
+            break
         size = count
+    # §2.6: a lone Phoenix is worth ½ more than the single it is played on, or its led value
+    led = _combos.RANK2_PHOENIX_LED_HALF if phoenix_led_half else _combos.RANK2_PHOENIX_LED
+    phoenix = Combo.from_code(_combos.phoenix_single(top_code, led))
+    plays = [Play(int(m), phoenix if m == _cards.PHOENIX else classify(int(m)))
+             for m in masks[:count]]  # fmt: skip
+    return plays, bool(can_pass)

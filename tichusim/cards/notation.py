@@ -47,6 +47,8 @@ import re
 
 import numpy as np
 
+from ..kernels import bits as _bits
+
 __all__ = [
     "DECK",
     "DOG",
@@ -66,14 +68,15 @@ __all__ = [
 SUITS = "jspt"  # lane order: Jade, Sword, Pagoda, Star
 RANK_CHARS = "23456789TJQKA"  # ranks 2..14
 
-MAH_JONG = 1 << 1
-DOG = 1 << 0
-PHOENIX = 1 << 16
-DRAGON = 1 << 15
-SPECIALS = MAH_JONG | DOG | PHOENIX | DRAGON
+# The layout is the kernels' (``kernels.bits``, one definition); here as Python ints.
+MAH_JONG = int(_bits.MAH_JONG)
+DOG = int(_bits.DOG)
+PHOENIX = int(_bits.PHOENIX)
+DRAGON = int(_bits.DRAGON)
+SPECIALS = int(_bits.SPECIALS)
 
-RANK_LANE = 0x7FFC  # bits 2..14 of a lane: the ranks 2..A
-NORMAL = sum(RANK_LANE << (16 * s) for s in range(4))
+RANK_LANE = int(_bits.RANK_LANE)  # bits 2..14 of a lane: the ranks 2..A
+NORMAL = int(_bits.NORMAL)
 DECK = NORMAL | SPECIALS  # all 56 cards
 
 

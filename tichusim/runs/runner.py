@@ -27,6 +27,7 @@ from pathlib import Path
 from ..games import dataset
 from .config import RunConfig, validate
 from .files import write_atomic
+from ..progress import Progress
 from .manifest import CONFIG, MANIFEST, TABLES, Manifest, RunDirError, code_digest, part_path
 
 __all__ = ["RunError", "RunInterrupted", "RunSummary", "ShardTask", "play_shard", "resume", "run"]
@@ -419,24 +420,21 @@ class _Bar:
     """A tqdm bar over the run's rounds (or games), showing rounds/s and time left."""
 
     def __init__(self, config: RunConfig, manifest: Manifest, enabled: bool):
-        from tqdm import tqdm
-
         done = [s for s in manifest.shards if s["state"] == "done"]
         self.games = config.mode == "games"
         self.rounds = 0
         self.t0 = time.perf_counter()
-        self.tqdm = tqdm(
-            total=config.count, initial=sum(s["count"] for s in done), unit=f" {config.mode}",
-            unit_scale=True, disable=not enabled, file=sys.stderr, dynamic_ncols=True,
-            desc=str(manifest.run_dir), smoothing=0.1,
-        )  # fmt: skip
+        self.bar = Progress(config.count, f" {config.mode}", enabled=enabled, unit_scale=True,
+                            initial=sum(s["count"] for s in done), desc=str(manifest.run_dir),
+                            leave=True)  # fmt: skip
 
     def update(self, count: int, rounds: int) -> None:
         self.rounds += rounds
+        note = None
         if self.games:
             rate = self.rounds / max(time.perf_counter() - self.t0, 1e-9)
-            self.tqdm.set_postfix_str(f"{rate:,.0f} rounds/s", refresh=False)
-        self.tqdm.update(count)
+            note = f"{rate:,.0f} rounds/s"
+        self.bar.advance(count, note)
 
     def close(self) -> None:
-        self.tqdm.close()
+        self.bar.close()

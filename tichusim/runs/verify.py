@@ -30,10 +30,16 @@ class Verification:
     files: list[Path] = field(default_factory=list)  # the done shards' files, in shard order
     problems: list[str] = field(default_factory=list)  # one line per damaged file
     notes: list[str] = field(default_factory=list)  # harmless: files of unfinished shards
+    damaged: set[int] = field(default_factory=set)  # indices of done shards with a problem
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def intact(self) -> int:
+        """Finished shards whose every file matches the manifest."""
+        return self.done - len(self.damaged)
 
     def files_of(self, table: str) -> list[Path]:
         return [p for p in self.files if p.parent.name == table]
@@ -87,6 +93,7 @@ def _verify(run_dir: Path, manifest: Manifest) -> Verification:
             problem = _check(run_dir, meta, shard.get("rows", {}).get(table))
             if problem:
                 result.problems.append(f"shard {shard['index']}: {meta['path']}: {problem}")
+                result.damaged.add(shard["index"])
             else:
                 result.files.append(run_dir / meta["path"])
     for table in TABLES:

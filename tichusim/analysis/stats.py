@@ -21,6 +21,29 @@ class Estimate(NamedTuple):
             return "n/a (no data)"
         return f"{self.value:.4g} [{self.low:.4g}, {self.high:.4g}] (n={self.n})"
 
+    @property
+    def missing(self) -> bool:
+        """No data, or no value (a rate of nothing)."""
+        return self.n == 0 or math.isnan(self.value)
+
+    def pct(self, width: int = 0, sep: str = " ", na: str = "n/a") -> str:
+        """A rate and its interval in percent: ``55.9% [55.8, 56.1]`` (``width``: of the value)."""
+        if self.missing:
+            return na
+        return f"{100 * self.value:{width}.1f}%{sep}[{100 * self.low:.1f}, {100 * self.high:.1f}]"
+
+    def pts(self, width: int = 0, sep: str = " ", na: str = "n/a") -> str:
+        """Points with a sign and their interval: ``+0.3 [-0.2, +0.7]``."""
+        if self.missing:
+            return na
+        return f"{self.value:+{width}.1f}{sep}[{self.low:+.1f}, {self.high:+.1f}]"
+
+    def num(self, digits: int = 3, na: str = "n/a") -> str:
+        """A mean and its interval: ``12.190 [12.130, 12.250]``."""
+        if self.missing:
+            return na
+        return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+
 
 def mean_ci(x, z: float = Z95) -> Estimate:
     """Sample mean with a normal-approximation interval (standard error from the sample)."""

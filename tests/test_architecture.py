@@ -1,0 +1,76 @@
+"""The architecture is enforced, not hoped for: import layers, and what the code digest covers."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tichusim.runs import manifest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "tichusim"
+
+
+def test_import_contracts_hold():
+    """pyproject.toml's import-linter contracts: the layers, the two kernel families kept
+    apart, no cycles. A broken contract fails here with lint-imports' own report."""
+    lint = Path(sys.executable).parent / "lint-imports"
+    if not lint.exists():
+        lint = shutil.which("lint-imports")
+    assert lint, "import-linter is not installed (pip install -e '.[dev]')"
+    proc = subprocess.run([str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert "0 broken" in proc.stdout
+
+
+@pytest.fixture(scope="module")
+def package_copy(tmp_path_factory):
+    copy = tmp_path_factory.mktemp("pkg") / "tichusim"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+def _data_files(package: Path) -> list[Path]:
+    return sorted(p for folder in manifest.DATA_FOLDERS for p in (package / folder).rglob("*.py"))
+
+
+def test_code_digest_depends_on_sources_not_location(package_copy):
+    assert manifest.code_digest(package_copy) == manifest.code_digest()
+
+
+def test_editing_any_data_source_changes_the_code_digest(package_copy):
+    """A resumed run must never mix shards of two code versions: every module of the folders
+    that make data (kernels, cards, strategies, games, runs) is covered, new ones included."""
+    before = manifest.code_digest(package_copy)
+    files = _data_files(package_copy)
+    assert len(files) > 40
+    for folder in manifest.DATA_FOLDERS:
+        assert any(p.parent.relative_to(package_copy).parts[:1] == (folder,) for p in files)
+    for path in files:
+        text = path.read_bytes()
+        path.write_bytes(text + b"\n# edited\n")
+        try:
+            assert manifest.code_digest(package_copy) != before, path
+        finally:
+            path.write_bytes(text)
+    new = package_copy / "games" / "brand_new_module.py"
+    new.write_text("X = 1\n")
+    try:
+        assert manifest.code_digest(package_copy) != before
+    finally:
+        new.unlink()
+    assert manifest.code_digest(package_copy) == before
+
+
+def test_the_reading_layer_is_outside_the_digest(package_copy):
+    """Reports and the CLI read data without making it: editing them keeps resumes possible."""
+    before = manifest.code_digest(package_copy)
+    for path in [package_copy / "cli.py", *sorted((package_copy / "analysis").rglob("*.py"))]:
+        text = path.read_bytes()
+        path.write_bytes(text + b"\n# edited\n")
+        try:
+            assert manifest.code_digest(package_copy) == before, path
+        finally:
+            path.write_bytes(text)
