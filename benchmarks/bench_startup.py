@@ -1,0 +1,157 @@
+"""First use: how long a newcomer waits, and how much memory a process holds (issue 17).
+
+Every figure runs in fresh subprocesses of the tree given (``--tree``, default this checkout),
+so two trees can be measured side by side in one session (a ``git worktree`` of the previous
+commit): machines here are noisy, and a ratio measured alternately is the honest claim.
+
+    python benchmarks/bench_startup.py                      # everything but the fresh clone
+    python benchmarks/bench_startup.py --only import,cold    # some parts
+    python benchmarks/bench_startup.py --tree /work/base --tree .   # two trees, alternately
+    python benchmarks/bench_startup.py --only readme         # the README's main command
+
+Parts:
+- ``import``: wall time of ``import tichusim`` (best of 5, less the bare interpreter's start)
+  and the resident memory it leaves;
+- ``cold``: ``tichusim warmup`` on an empty numba cache (seconds until it ends);
+- ``first``: ``tichusim run configs/quick.toml --rounds 20000`` on an empty cache without
+  warmup: seconds to the finished run;
+- ``worker``: peak resident memory of each worker process of ``tichusim run`` (2 workers,
+  4-player game, warm cache);
+- ``readme``: the README's main command, as written, on a fresh clone with an empty cache,
+  ``pip install`` included (needs the network to PyPI, as a new user has).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+PARTS = ("import", "cold", "first", "worker")
+
+
+def _env(tree: Path, cache: Path | None) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
+    return env
+
+
+def _timed(cmd: list[str], env: dict, cwd: Path) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, env=env, cwd=cwd, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)  # fmt: skip
+    return time.perf_counter() - t0
+
+
+def import_time(tree: Path) -> str:
+    env = _env(tree, None)
+    bare = min(_timed([sys.executable, "-c", "pass"], env, tree) for _ in range(5))
+    full = min(_timed([sys.executable, "-c", "import tichusim"], env, tree) for _ in range(5))
+    rss = subprocess.run(
+        [sys.executable, "-c", "import tichusim, psutil; print(psutil.Process().memory_info().rss)"],
+        env=env, cwd=tree, check=True, capture_output=True, text=True).stdout  # fmt: skip
+    mods = subprocess.run(
+        [sys.executable, "-c", "import sys, tichusim; print(' '.join(m for m in "
+         "('numba', 'pandas', 'matplotlib', 'dask', 'pyarrow', 'pydantic') if m in sys.modules))"],
+        env=env, cwd=tree, check=True, capture_output=True, text=True).stdout.strip()  # fmt: skip
+    return (f"import tichusim: {full - bare:.2f} s (interpreter alone {bare:.2f} s), "
+            f"{int(rss) / 2**20:.0f} MiB resident; loads: {mods or 'none of the heavy ones'}")
+
+
+def cold_warmup(tree: Path) -> str:
+    with tempfile.TemporaryDirectory() as cache:
+        s = _timed([sys.executable, "-m", "tichusim.cli", "warmup"], _env(tree, Path(cache)), tree)
+    return f"tichusim warmup, empty cache: {s:.1f} s"
+
+
+def first_result(tree: Path) -> str:
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-m", "tichusim.cli", "run", "configs/quick.toml", "--rounds",
+               "20000", "--out", str(Path(tmp) / "run"), "--quiet"]  # fmt: skip
+        s = _timed(cmd, _env(tree, Path(tmp) / "cache"), tree)
+    return f"run quick.toml --rounds 20000, empty cache, no warmup: {s:.1f} s to the result"
+
+
+def worker_memory(tree: Path) -> str:
+    with tempfile.TemporaryDirectory() as tmp:
+        env = _env(tree, None)
+        subprocess.run([sys.executable, "-m", "tichusim.cli", "warmup"], env=env, cwd=tree,
+                       check=True, stdout=subprocess.DEVNULL)  # fmt: skip
+        cmd = [sys.executable, "-m", "tichusim.cli", "run", "configs/quick.toml", "--rounds",
+               "400000", "--workers", "2", "--out", str(Path(tmp) / "run"), "--quiet"]  # fmt: skip
+        proc = subprocess.Popen(cmd, env=env, cwd=tree, stdout=subprocess.DEVNULL)
+        peak: dict[int, int] = {}
+        main_peak = 0
+
+        def sample():
+            nonlocal main_peak
+            parent = psutil.Process(proc.pid)
+            while proc.poll() is None:
+                try:
+                    main_peak = max(main_peak, parent.memory_info().rss)
+                    for child in parent.children(recursive=True):
+                        peak[child.pid] = max(peak.get(child.pid, 0), child.memory_info().rss)
+                except psutil.Error:
+                    pass
+                time.sleep(0.05)
+
+        thread = threading.Thread(target=sample)
+        thread.start()
+        proc.wait()
+        thread.join()
+    workers = sorted(peak.values(), reverse=True)[:2]
+    shown = ", ".join(f"{w / 2**20:.0f}" for w in workers) or "none seen"
+    return f"run with 2 workers: main process {main_peak / 2**20:.0f} MiB, workers {shown} MiB peak"
+
+
+def readme_command(tree: Path) -> str:
+    """The README's main command on a fresh clone of ``tree``'s HEAD, an empty numba cache."""
+    text = (tree / "README.md").read_text()
+    start = text.index("```bash", text.index("## Set-up")) + len("```bash")
+    command = text[start:text.index("```", start)].strip().splitlines()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        clone = Path(tmp) / "clone"
+        subprocess.run(["git", "clone", "-q", str(tree), str(clone)], check=True)
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+        env["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")  # tichusim's numba cache lives here
+        env.pop("NUMBA_CACHE_DIR", None)
+        t0 = time.perf_counter()
+        subprocess.run(["bash", "-c", command], cwd=clone, env=env, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        s = time.perf_counter() - t0
+    return f"README main command on a fresh clone ({command!r}): {s:.0f} s"
+
+
+MEASURES = {"import": import_time, "cold": cold_warmup, "first": first_result,
+            "worker": worker_memory, "readme": readme_command}  # fmt: skip
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tree", action="append", type=Path,
+                    help="a checkout to measure (repeat to compare; default: this one)")
+    ap.add_argument("--only", default=",".join(PARTS),
+                    help=f"comma-separated parts of {', '.join(MEASURES)}")
+    args = ap.parse_args()
+    trees = [t.resolve() for t in (args.tree or [ROOT])]
+    parts = [p.strip() for p in args.only.split(",") if p.strip()]
+    unknown = [p for p in parts if p not in MEASURES]
+    if unknown:
+        ap.error(f"unknown part {unknown[0]!r} (known: {', '.join(MEASURES)})")
+    print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}")
+    for part in parts:
+        for tree in trees:  # alternate trees part by part: the same moment of the machine
+            print(f"[{tree}] {MEASURES[part](tree)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
