@@ -28,7 +28,6 @@ import pandas as pd
 import pyarrow as pa
 
 from ..cards import seigneur as seigneur_cards
-from ..cards.notation import RANK_CHARS
 from ..kernels.seigneur import batch as gs_batch
 from ..kernels.seigneur import cards as gc
 from ..kernels.seigneur import engine as E
@@ -36,7 +35,7 @@ from ..strategies import seigneur as seigneur_strategies
 from .base import Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
 from .errors import SimulationError
-from .narrate import Wording, combo_name, narrate
+from .narrate import Wording, narrate
 from .tables import constant, first_index, frames, text
 
 __all__ = ["SeigneurGame", "SeigneurOptions", "play_with_log", "seigneur_records",
@@ -210,26 +209,20 @@ class SeigneurGame(Game):
             + f"; dealer P{rnd['dealer']}",
         ]
 
-        def say(row) -> list[str]:
+        def read(row) -> tuple:
             event, seat, a, b, code, extra = row
+            return event, seat, _notation(a, b), code, extra
+
+        def say(row) -> list[str]:
+            event, seat, hand, code, extra = read(row)
             if event == E.EV_DEAL:
-                return [f"{who(seat)} dealt {int(seats[seat_player[seat]]['cards'])}: "
-                        f"{_notation(a, b)}"]  # fmt: skip
+                return [f"{who(seat)} dealt {int(seats[seat_player[seat]]['cards'])}: {hand}"]
             if event == E.EV_LEFTOVER:
-                return [f"out of play, face up ({code}): {_notation(a, b)}"]
+                return [f"out of play, face up ({code}): {hand}"]
             if event == E.EV_GIVE:
-                return [f"{who(seat)} gives its {code} best to {who(extra)}: {_notation(a, b)}"]
+                return [f"{who(seat)} gives its {code} best to {who(extra)}: {hand}"]
             if event == E.EV_GIVE_BACK:
-                return [f"{who(seat)} gives back {code} to {who(extra)}: {_notation(a, b)}"]
-            if event == E.EV_PASS:
-                return [f"  {who(seat)} passes"]
-            if event in (E.EV_PLAY, E.EV_BOMB):
-                verb = "BOMBS out of turn with" if event == E.EV_BOMB else "plays"
-                return [f"  {who(seat)} {verb} {_notation(a, b)}  [{combo_name(code)}]"]
-            if event == E.EV_WISH:
-                return [f"  {who(seat)} wishes {'nothing' if code == 0 else RANK_CHARS[code - 2]}"]
-            if event == E.EV_WISH_DONE:
-                return [f"  (the wish for {RANK_CHARS[code - 2]} is fulfilled)"]
+                return [f"{who(seat)} gives back {code} to {who(extra)}: {hand}"]
             if event == E.EV_OUT:
                 return [f"  {who(seat)} is out ({_place(code)})"]
             if event == E.EV_DOG:
@@ -238,13 +231,14 @@ class SeigneurGame(Game):
                 return [f"  {who(seat)} wins the trick"]
             if event == E.EV_END:
                 order = sorted(range(n), key=lambda p: int(seats[p]["rank_after"]))
-                return [f"End: {who(seat)} is last, holding {_notation(a, b)}",
+                return [f"End: {who(seat)} is last, holding {hand}",
                         "Finishing order (next round's ranks): "
                         + ", ".join(f"{i + 1}. P{p}" for i, p in enumerate(order))]
             return []
 
-        return narrate(header, log, Wording(frozenset((E.EV_PLAY, E.EV_BOMB, E.EV_PASS)),
-                                            frozenset((E.EV_DOG, E.EV_TRICK)), say))
+        return narrate(header, log, Wording(E.EV_PLAY, E.EV_BOMB, E.EV_PASS, E.EV_WISH,
+                                            E.EV_WISH_DONE, frozenset((E.EV_DOG, E.EV_TRICK)),
+                                            read, who, say))  # fmt: skip
 
 
 _ORDINAL = {1: "first", 2: "second", 3: "third"}

@@ -17,7 +17,7 @@ from typing import ClassVar
 import numpy as np
 import pyarrow as pa
 
-from .. import cards
+from ..cards import notation as cards
 from ..kernels.tichu import batch
 from ..kernels.tichu import engine as E
 from ..kernels.tichu import variants as V
@@ -25,7 +25,7 @@ from ..strategies import tichu as tichu_strategies
 from .base import Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
 from .errors import SimulationError
-from .narrate import Wording, combo_name, narrate
+from .narrate import Wording, narrate
 from .tables import PLACES, constant, first_index, text
 
 __all__ = ["Nanjing", "TeamGame", "Tientsin", "WuWang"]
@@ -267,10 +267,12 @@ class TeamGame(Game):
             header.append("Rules: a led Phoenix is worth ½ (RULES.md §2.6 Option)")
         victory = self.victory.split("_")[0]
 
-        def say(row) -> list[str]:
+        def read(row) -> tuple:
             event, seat, mask, code, extra = row
-            m = int(np.uint64(np.int64(mask)))
-            hand = cards.format(m)
+            return event, seat, cards.format(int(np.uint64(np.int64(mask)))), code, extra
+
+        def say(row) -> list[str]:
+            event, seat, hand, code, extra = read(row)
             if event == E.EV_DEAL8:
                 return [f"{who[seat]}{self._side(seat)} first {len(hand.split())}: {hand}"]
             if event == E.EV_GRAND_TICHU:
@@ -283,16 +285,6 @@ class TeamGame(Game):
                 return [f"{who[seat]} gives {hand} to {who[extra]}"]
             if event == E.EV_SHOW:
                 return [f"{who[seat]}'s hand is laid face up: {hand}"]
-            if event == E.EV_PASS:
-                return [f"  {who[seat]} passes"]
-            if event in (E.EV_PLAY, E.EV_BOMB):
-                verb = "BOMBS out of turn with" if event == E.EV_BOMB else "plays"
-                return [f"  {who[seat]} {verb} {hand}  [{combo_name(code)}]"]
-            if event == E.EV_WISH:
-                return [f"  {who[seat]} wishes "
-                        f"{'nothing' if code == 0 else cards.RANK_CHARS[code - 2]}"]
-            if event == E.EV_WISH_DONE:
-                return [f"  (the wish for {cards.RANK_CHARS[code - 2]} is fulfilled)"]
             if event == E.EV_OUT:
                 return [f"  {who[seat]} is out ({_ORDINAL[code]})"]
             if event == E.EV_DOG:
@@ -311,8 +303,9 @@ class TeamGame(Game):
                 return self._end(who, rnd, seat, points, code, extra)
             return []
 
-        return narrate(header, log, Wording(frozenset((E.EV_PLAY, E.EV_BOMB, E.EV_PASS)),
-                                            frozenset((E.EV_DOG, E.EV_TRICK)), say))
+        return narrate(header, log, Wording(E.EV_PLAY, E.EV_BOMB, E.EV_PASS, E.EV_WISH,
+                                            E.EV_WISH_DONE, frozenset((E.EV_DOG, E.EV_TRICK)),
+                                            read, who.__getitem__, say))  # fmt: skip
 
     def _tichu_note(self, seat: int) -> str:
         return ""
