@@ -42,6 +42,7 @@ class TeamGame(Game):
     players: ClassVar[int]  # players that bring a strategy
     seats: ClassVar[int]  # seat rows per round (Wu Wang: the Minister too)
     victory: ClassVar[str] = "double_victory"  # rounds column of a round won at once (§2.13)
+    titled: ClassVar[bool] = True  # a transcript names the table (not the default game's)
     sides: ClassVar[tuple] = ((0, "left"), (1, "partner"), (2, "right"))  # given_/received_
     # phoenix_led_half: the Option of §2.6 (the French edition), a led Phoenix worth ½ instead
     # of 1½, so that the Mah Jong may be played on it; every table of the team engine has it
@@ -93,7 +94,7 @@ class TeamGame(Game):
         keys = np.asarray(keys, np.int64)
         firsts = self._first_drawers(keys) if first_drawers is None else np.asarray(
             first_drawers, np.int64)  # fmt: skip
-        if fixed is not None and self.table != V.NANJING:
+        if fixed is not None and self.table != V.NANJING:  # the kernel deals 4 seats
             raise ValueError(f"fixed first cards: the 4-player game only, not {self.name}")
         half = self.options["phoenix_led_half"]
 
@@ -238,7 +239,7 @@ class TeamGame(Game):
         return [f"seat {s}" for s in range(self.seats)]
 
     def _header(self, seed, round, rnd, first_drawer, names) -> list[str]:
-        title = "" if self.table == V.NANJING else f" ({self.name.capitalize()}, {self.seats} seats)"
+        title = f" ({self.name.capitalize()}, {self.seats} seats)" if self.titled else ""
         return [f"Round {round} of seed {seed}{title}; first drawer: seat {first_drawer}",
                 "Strategies: " + ", ".join(f"seat {i} {s.name}" for i, s in enumerate(names))]
 
@@ -320,6 +321,7 @@ class Nanjing(TeamGame):
     players = 4
     seats = 4
     strategy_per = "seat"
+    titled = False
     team_game = True
     symmetric_teams = True
 
