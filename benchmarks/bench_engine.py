@@ -21,15 +21,16 @@ import tichusim
 from tichusim.kernels.tichu import batch
 from tichusim.kernels.tichu import variants as V
 from tichusim.kernels.tichu.engine import ROUND, SEAT
-from tichusim.games.simulate import VARIANTS, _prepare, variant_info
+from tichusim.games import GAMES, game, game_type
 
 CARDS_DEALT = {"nanjing": 56, "tientsin": 56, "wuwang": 56}  # the whole deck at every table
 
 
 def kernel_rate(strategy, rounds, threads, check=False, variant="nanjing", cpu=False):
     """Rounds per second (wall clock), or per CPU-second with ``cpu``; best of 3 with ``cpu``."""
-    code = variant_info(variant).code
-    seed, _, params = _prepare(strategy, variant, 1)
+    table = game(variant)
+    code = table.table
+    seed, params = 1, table.params(strategy)
     keys = np.arange(rounds, dtype=np.int64)
     firsts = np.full(rounds, -1 if code == V.WUWANG else 0, np.int64)  # Wu Wang: random King
     r_out = np.ones(rounds, ROUND)  # ones, not zeros: touch the pages before the clock starts
@@ -63,7 +64,7 @@ def main():
     print(f"\nvariants, one thread, rounds per CPU-second (best of 3 x {args.variant_rounds:,}); "
           "ratio to the 4-player game per card dealt")
     base = {}
-    for variant in (v for v in VARIANTS if variant_info(v).code >= 0):  # Grand Seigneur:
+    for variant in (v for v in GAMES if not game_type(v).takes_players):  # Grand Seigneur:
         cells = []  # its own engine, benchmarks/bench_seigneur.py
         for strategy in ("heuristic", "random", "lowest"):  # the default strategy first
             rate = kernel_rate(strategy, args.variant_rounds, 1, variant=variant, cpu=True)

@@ -44,18 +44,18 @@ def simulate_only(args):
     """A worker's shard without the tables: the baseline of the overhead measurement."""
     import numba
 
-    from tichusim.games.simulate import round_records
+    from tichusim.games import game
 
     count, first, seed, strategies = args
     numba.set_num_threads(1)
-    round_records(count, seed=seed, strategies=strategies, first_round=first)
+    game().records(count, seed=seed, strategies=strategies, first=first)
     return count
 
 
 def overhead(rounds: int, strategies: str, workers: int, tmp: Path) -> list[dict]:
     """Wall time of the same shards simulated only vs through ``run``: in worker processes
     (a new pool each, start-up included on both sides) and in this process (no start-up)."""
-    from tichusim.games.simulate import round_records
+    from tichusim.games import game
 
     config = validate({"rounds": rounds, "seed": 1, "strategies": strategies})
     shards = [(config.shard_span(i)[1], config.shard_span(i)[0], 1, strategies)
@@ -68,10 +68,10 @@ def overhead(rounds: int, strategies: str, workers: int, tmp: Path) -> list[dict
             with cf.ProcessPoolExecutor(n, mp_context=ctx) as pool:
                 list(pool.map(simulate_only, shards))
         else:
-            round_records(100, strategies=strategies)  # kernels loaded before timing both
+            game().records(100, strategies=strategies)  # kernels loaded before timing both
             t0 = time.perf_counter()
             for count, first, seed, strat in shards:
-                round_records(count, seed=seed, strategies=strat, first_round=first)
+                game().records(count, seed=seed, strategies=strat, first=first)
         bare = time.perf_counter() - t0
         t0 = time.perf_counter()
         run(config, out=tmp / "ovh", workers=n, progress=False)

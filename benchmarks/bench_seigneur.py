@@ -20,13 +20,12 @@ from tichusim.kernels.seigneur import batch as gs_batch
 from tichusim.kernels.seigneur import cards as gc
 from tichusim.kernels.seigneur import engine as E
 from tichusim.kernels.tichu.engine import ROUND, SEAT
-from tichusim.games.seigneur import _setup
-from tichusim.games.simulate import _prepare
+from tichusim.games import game
 
 
 def nanjing_rate(strategy: str, rounds: int) -> float:
     """Rounds/s of the 4-player engine on one thread."""
-    seed, _, params = _prepare(strategy, "nanjing", 1)
+    seed, params = 1, game("nanjing").params(strategy)
     keys = np.arange(rounds, dtype=np.int64)
     drawers = np.zeros(rounds, np.int64)
     r = np.ones(rounds, ROUND)  # ones: touch the pages before the clock starts
@@ -39,18 +38,18 @@ def nanjing_rate(strategy: str, rounds: int) -> float:
 
 def seigneur_rate(players: int, strategy: str, rounds: int, options=None) -> tuple[float, int]:
     """(rounds/s, cards dealt) of Grand Seigneur on one thread, independent rounds."""
-    setup = _setup(players, 1, strategy, None, options)
-    o = setup.options
+    table = game("grand-seigneur", players, options)
     r = np.ones(rounds, E.GS_ROUND)
     s = np.ones((rounds, players), E.GS_SEAT)
-    args = (setup.params, players, setup.deck, o.distinct_triples, o.russian_seating)
+    args = (table.params(strategy), players, table.deck, table.options["distinct_triples"],
+            table.options["russian_seating"])  # fmt: skip
     gs_batch.play_games(1, np.arange(64), 1, *args, r[:64], s[:64], False, 1)
     t0 = time.perf_counter()
     gs_batch.play_games(1, np.arange(rounds), 1, *args, r, s, False, 1)
     elapsed = time.perf_counter() - t0
     assert (r["error"] == 0).all()
-    cards = int(gc.DECK_SIZES[setup.deck])
-    if setup.deck == gc.DECK_RUSSIAN:
+    cards = int(gc.DECK_SIZES[table.deck])
+    if table.deck == gc.DECK_RUSSIAN:
         cards = min(cards, E.RUSSIAN_HAND * players)  # 12 each, the rest out of play
     return rounds / elapsed, cards
 

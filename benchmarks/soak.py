@@ -20,7 +20,7 @@ import numba
 
 import tichusim
 from tichusim.games.seigneur import simulate_seigneur
-from tichusim.games.simulate import variant_info
+from tichusim.games import game_type
 
 BATCH = 1_000_000
 SEIGNEUR_PLAYERS = (5, 8, 12)  # one deck; two decks (7-12 players), middle and largest table
@@ -43,7 +43,7 @@ def tables_of(variant: str, names: list[str], seed: int):
 
                 yield f"{players} players {_label(seats)}", play
         return
-    players = variant_info(variant).players
+    players = game_type(variant).players
     for seats in [[s] * players for s in names] + [_mixed(players)]:
         def play(n, start, seats=seats):
             rounds, _ = tichusim.simulate(n, seed=seed, strategies=seats, variant=variant,

@@ -151,9 +151,9 @@ def test_fixed_first_eight_cards_keep_the_deal_uniform_elsewhere():
     suit is drawn per round uniformly among the free cards); all 56 cards dealt once (§2.2)."""
     from tichusim.kernels.tichu import batch
     from tichusim.kernels.tichu.engine import N, ROUND, SEAT
-    from tichusim.games.simulate import _prepare
+    from tichusim.games import game
 
-    seed, _, params = _prepare("heuristic", "nanjing", 3)
+    seed, params = 3, game("nanjing").params("heuristic")
     n = 12_000
     r_out, s_out = np.zeros(n, ROUND), np.zeros((n, N), SEAT)
     ranks = np.zeros(15, np.int64)

@@ -1,7 +1,8 @@
 """tichusim: a fast Monte Carlo simulator for the card game Tichu.
 
 Cards are ``uint64`` masks (layout in ``tichusim.cards``); combinations and legal plays come
-from jitted kernels in ``tichusim.kernels``, reached through ``tichusim.rules``.
+from jitted kernels in ``tichusim.kernels``, reached through ``tichusim.cards.combos``. Which
+table is played (RULES.md §2-§5) is a ``tichusim.games.game``.
 """
 
 from ._numba_cache import configure as _configure_cache
@@ -10,7 +11,8 @@ _configure_cache()  # before any kernel module compiles or loads
 
 from . import cards  # noqa: E402
 from .cards.combos import Combo, beats, classify, legal_plays, readings  # noqa: E402
-from .games.simulate import SimulationError, simulate, simulate_games  # noqa: E402
+from .games.errors import SimulationError  # noqa: E402
+from .games.simulate import simulate, simulate_games  # noqa: E402
 
 __version__ = "0.1.0"
 

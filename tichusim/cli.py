@@ -10,6 +10,7 @@ import click
 
 from . import __version__
 from .progress import Progress
+from .games import DEFAULT_GAME, GAMES, game, game_type
 
 TABLE_FILES = {"rounds.parquet", "seats.parquet"}  # what `simulate --out` writes (and may replace)
 STRATEGY_HELP = "one strategy for every seat, or four separated by commas (seat 0..3)"
@@ -53,8 +54,8 @@ class _Main(click.Group):
 
 
 def _strategies(text: str):
-    parts = [p.strip() for p in text.split(",")]
-    return parts[0] if len(parts) == 1 else parts
+    """A team game's ``--strategies`` text: one, or one per player separated by commas."""
+    return game(DEFAULT_GAME).strategy_text(text)
 
 
 def _guard(fn, *args, **kwargs):
@@ -99,14 +100,14 @@ def legal(hand, top, wish, phoenix_on, phoenix_led_half):
 VARIANT_HELP = ("the table: nanjing (4 players), tientsin (6: give 6 strategies or one), "
                 "wuwang (3 players and the Minister: give 3 or one), grand-seigneur (5-12 "
                 "players: --players)")
-_VARIANT = click.Choice(["nanjing", "tientsin", "wuwang", "grand-seigneur"])
+_VARIANT = click.Choice(list(GAMES))
 PLAYERS_HELP = "grand-seigneur: the number of players, 5..12 (RULES.md §5)"
 
 
 def _players(variant: str, players: int | None) -> None:
-    if variant == "grand-seigneur" and players is None:
-        raise UserError("--variant grand-seigneur needs --players (5..12)")
-    if variant != "grand-seigneur" and players is not None:
+    if game_type(variant).takes_players and players is None:
+        raise UserError(f"--variant {variant} needs --players (5..12)")
+    if not game_type(variant).takes_players and players is not None:
         raise UserError(f"--players applies to grand-seigneur only ({variant} has a fixed table)")
 
 
@@ -135,39 +136,32 @@ OPTION_HELP = ("a rules option of the variant, KEY=VALUE, repeatable (nanjing, t
 @main.command()
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
 @click.option("--round", "round_", default=0, show_default=True, type=click.IntRange(0))
-@click.option("--game", type=click.IntRange(0), default=None,
+@click.option("--game", "game_no", type=click.IntRange(0), default=None,
               help="grand-seigneur: show round --round of this game (its earlier rounds are "
                    "played for the ranks); without it, the first round of game --round")
 @click.option("--strategies", default="random", show_default=True, help=STRATEGY_HELP)
-@click.option("--variant", default="nanjing", show_default=True, type=_VARIANT, help=VARIANT_HELP)
+@click.option("--variant", default=DEFAULT_GAME, show_default=True, type=_VARIANT, help=VARIANT_HELP)
 @click.option("--players", type=click.IntRange(5, 12), default=None, help=PLAYERS_HELP)
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help=OPTION_HELP)
-def show(seed, round_, game, strategies, variant, players, option_pairs):
+def show(seed, round_, game_no, strategies, variant, players, option_pairs):
     """Print one round move by move (a transcript)."""
-    from .games.simulate import GAME_OPTIONS, variant_options
-    from .games.transcript import transcript
+    from .games.base import GAME_OPTIONS
 
     _players(variant, players)
     given = _options(option_pairs) or {}
-    options = _guard(variant_options, variant, given)
-    if variant == "grand-seigneur":  # round I: the first round of game I, as `simulate` plays
-        from .games.seigneur import transcript as seigneur_transcript
-
-        game, round_ = (round_, 0) if game is None else (game, round_)
-        rules = {k: options[k] for k in ("russian_deck", "distinct_triples", "russian_seating")}
-        click.echo(_guard(seigneur_transcript, seed, game, round_, players=players,
-                          strategies=strategies, decks=options["decks"], options=rules),
-                   nl=False)  # fmt: skip
-        return
-    if game is not None:
-        raise UserError("--game applies to grand-seigneur only (a team game's rounds replay "
-                        "alone with --round)")  # fmt: skip
-    games_only = [k for k in given if k in GAME_OPTIONS]
-    if games_only:
-        raise UserError(f"--option {games_only[0]}: shapes whole games, and show plays one "
-                        "independent round")  # fmt: skip
-    click.echo(_guard(transcript, seed, round_, strategies=_strategies(strategies),
-                      variant=variant, options=given or None), nl=False)  # fmt: skip
+    table = _guard(game, variant, players, given)
+    # chained rounds (a round of a game, §5): without --game, --round I is the first round of
+    # game I, as `simulate` plays them; other games' rounds replay alone
+    if not table.chained_rounds:
+        if game_no is not None:
+            raise UserError("--game applies to grand-seigneur only (a team game's rounds "
+                            "replay alone with --round)")  # fmt: skip
+        games_only = [k for k in given if k in GAME_OPTIONS]
+        if games_only:
+            raise UserError(f"--option {games_only[0]}: shapes whole games, and show plays one "
+                            "independent round")  # fmt: skip
+    click.echo(_guard(table.transcript, seed, round_, game=game_no,
+                      strategies=table.strategy_text(strategies)), nl=False)  # fmt: skip
 
 
 @main.command()
@@ -177,20 +171,17 @@ def show(seed, round_, game, strategies, variant, players, option_pairs):
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="write rounds.parquet and seats.parquet into this directory")  # fmt: skip
 @click.option("--check/--no-check", default=False, help="verify RULES.md §7 after every action")
-@click.option("--variant", default="nanjing", show_default=True, type=_VARIANT, help=VARIANT_HELP)
+@click.option("--variant", default=DEFAULT_GAME, show_default=True, type=_VARIANT, help=VARIANT_HELP)
 @click.option("--players", type=click.IntRange(5, 12), default=None, help=PLAYERS_HELP)
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help=OPTION_HELP)
 def simulate(rounds, seed, strategies, out, check, variant, players, option_pairs):
     """Play independent rounds and print a summary with 95% confidence intervals."""
-    from .games import dataset
-    from .games.simulate import SimulationError, records
-    from .analysis.summary import summarize
+    from .analysis.summary import summary
+    from .games import SimulationError
+    from .games.tables import tables as table_of
+    from .runs import parquet
 
     _players(variant, players)
-    seigneur = variant == "grand-seigneur"
-    if seigneur:  # its strategies parse their own text ("heuristic:bomb_cards=2", "a,b,...")
-        from .analysis.seigneur_analysis import summarize_seigneur as summarize
-
     if out is not None and out.exists():
         if not out.is_dir():
             raise UserError(f"output path {out} is not a directory")
@@ -199,18 +190,18 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
             raise UserError(f"output directory {out} holds other files ({foreign[0]}, ...)")
     t0 = time.perf_counter()
     try:
-        rec = _guard(records, variant, rounds, seed=seed, check=check, players=players,
-                     options=_options(option_pairs),
-                     strategies=strategies if seigneur else _strategies(strategies))  # fmt: skip
+        table = _guard(game, variant, players, _options(option_pairs))
+        rec = _guard(table.records, rounds, seed=seed, check=check,
+                     strategies=table.strategy_text(strategies))  # fmt: skip
     except SimulationError as exc:
         raise UserError(str(exc)) from None
-    tables = dataset.tables(rec)
+    tables = table_of(rec)
     elapsed = time.perf_counter() - t0
-    click.echo(summarize(*(t.to_pandas() for t in tables)))
+    click.echo(summary(table, *(t.to_pandas() for t in tables)))
     click.echo(f"{rounds} rounds in {elapsed:.2f} s ({rounds / elapsed:,.0f} rounds/s)")
     if out is not None:
         try:
-            dataset.write(tables, out)
+            parquet.write(tables, out)
         except OSError as exc:
             raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
         click.echo(f"tables written to {out}/")
@@ -240,7 +231,7 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir, qui
     from .runs.config import ConfigError, load_config
     from .runs.manifest import RunDirError
     from .runs.runner import RunError, RunInterrupted, resume, run
-    from .games.simulate import SimulationError
+    from .games import SimulationError
 
     def note(message):
         if not quiet:
@@ -291,15 +282,12 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir, qui
 def strategies_cmd(variant):
     """List the named strategies, every policy of each decision, and every parameter: Tichu's
     (every team table) and Grand Seigneur's."""
-    from .strategies import seigneur as seigneur_strategies, tichu as strategies
     from .strategies.tables import policy_of
 
-    games = [("Tichu (nanjing, tientsin, wuwang)", strategies.TABLES),
-             ("Grand Seigneur (grand-seigneur, RULES.md §5)", seigneur_strategies.TABLES)]
-    if variant is not None:
-        games = games[1:] if variant == "grand-seigneur" else games[:1]
-    for i, (game, tables) in enumerate(games):
-        click.echo(("\n" if i else "") + f"== {game}")
+    kinds = [game_type(name) for name in ([variant] if variant else GAMES)]
+    families = {k.strategy_heading: k.strategy_tables for k in kinds}  # one per family
+    for i, (heading, tables) in enumerate(families.items()):
+        click.echo(("\n" if i else "") + f"== {heading}")
         click.echo("Named strategies (use one name, or a table with base = NAME to change parts):")
         for s in tables.strategies.values():
             parts = ", ".join(f"{d}={policy_of(s, d)}" for d in tables.decisions)
@@ -436,8 +424,8 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="also write the result as Markdown to this file")
-@click.option("--variant", default="nanjing", show_default=True,
-              type=click.Choice(["nanjing", "tientsin"]),
+@click.option("--variant", default=DEFAULT_GAME, show_default=True,
+              type=click.Choice([n for n in GAMES if game_type(n).symmetric_teams]),
               help="the table: the two games with two teams to swap (tientsin: 3 seats each)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def compare(strategies, deals, seed, out, variant, quiet):
@@ -465,7 +453,7 @@ def compare(strategies, deals, seed, out, variant, quiet):
                             progress=lambda done, total: bar.to(done))  # fmt: skip
     quoted = " ".join(f"'{s}'" if any(c in s for c in " ,;[]") else s for s in strategies)
     command = f"tichusim compare {quoted} --deals {deals} --seed {seed}"
-    if variant != "nanjing":
+    if variant != DEFAULT_GAME:
         command += f" --variant {variant}"
     if out is not None:
         command += f" --out {out}"

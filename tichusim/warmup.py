@@ -17,26 +17,23 @@ __all__ = ["warmup"]
 def warmup() -> float:
     """Compile (or load) every kernel; return the seconds it took."""
     t0 = time.perf_counter()
-    from . import legal_plays, simulate, simulate_games
+    from . import legal_plays
     from .cards import seigneur as seigneur_rules
     from .analysis.duplicate import duplicate
     from .analysis.gtodds import gt_odds
     from .analysis.handclass import features
-    from .games.seigneur import simulate_seigneur
-    from .games.seigneur import transcript as seigneur_transcript
-    from .games.transcript import play_with_log
+    from .games import GAMES, game, game_type
 
     legal_plays("Ma 2j 3s 4p 5t Ph Dr Dog 7j 7s 7p 7t")  # kernels.moves, combos
-    seigneur_rules.legal_plays("5j 5j 6s 6s 7p Ph Dr Dr")  # kernels.gs_moves, gs_combos
+    seigneur_rules.legal_plays("5j 5j 6s 6s 7p Ph Dr Dr")  # kernels.seigneur.moves, combos
     seigneur_rules.classify("5j 5j 5s")
-    for variant in ("nanjing", "tientsin", "wuwang"):  # kernels.batch, engine, policies
-        simulate(4, strategies="heuristic", variant=variant, check=True)
-        simulate_games(1, strategies="lowest", variant=variant,
-                       **({"target": 100} if variant != "wuwang" else {}))  # fmt: skip
-        play_with_log(0, 0, variant=variant)
-    simulate_seigneur(2, players=6, strategies="heuristic", rounds_per_game=2, check=True)
-    seigneur_transcript(0, 0, 1, players=6)  # kernels.gs_batch.play_logged
+    for name in GAMES:  # every game's batch kernels (rounds, games) and its logged round
+        table = game(name, 6 if game_type(name).takes_players else None,
+                     {"game_rounds": 2} if game_type(name).chained_rounds else None)
+        table.records(4, strategies="heuristic", check=True)
+        table.records(2, games=True, strategies="lowest", target=100)
+        table.transcript(0, 1)
     duplicate("lowest", "random", 2)  # duplicate._bombs
-    gt_odds("Dr Ph A A K 9 5 3", deals=2)  # kernels.batch.play_rounds_fixed
+    gt_odds("Dr Ph A A K 9 5 3", deals=2)  # kernels.tichu.batch.play_rounds_fixed
     features([0x4000400040004000])  # handclass._features (strength scores)
     return time.perf_counter() - t0

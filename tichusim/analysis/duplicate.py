@@ -21,9 +21,9 @@ import pandas as pd
 from numba import njit
 
 from ..kernels.moves import has_bomb
-from ..games.simulate import simulate, variant_info
+from ..games import DEFAULT_GAME, GAMES, game, game_type
+from ..games.simulate import simulate
 from .stats import Estimate, mean_ci, wilson
-from ..strategies.tichu import resolve
 
 __all__ = ["DuplicateResult", "League", "duplicate", "league", "markdown_report"]
 
@@ -49,8 +49,9 @@ STAT_COLUMNS = [("points_per_round", "points/round", False), ("tichu_rate", "Tic
 
 
 def _labels(variant: str) -> list[str]:
-    """Column headings: Tientsin ends a round at a triple victory instead (RULES.md §3)."""
-    victory = "triple victories" if variant == "tientsin" else "double victories"
+    """Column headings: the game's victory that ends a round at once (Tientsin: a triple
+    victory, RULES.md §3)."""
+    victory = f"{game_type(variant).victory.split('_')[0]} victories"
     return [victory if key == "double_victories" else label for key, label, _ in STAT_COLUMNS]
 
 
@@ -107,33 +108,32 @@ def _side_stats(name: str, rounds: list[pd.DataFrame], seats: list[pd.DataFrame]
     return out
 
 
-DUPLICATE_VARIANTS = ("nanjing", "tientsin")
+DUPLICATE_VARIANTS = tuple(name for name in GAMES if game_type(name).symmetric_teams)
 
 
-def _teams_variant(variant: str) -> int:
-    """Seats of ``variant``, refused unless two teams alternate around its table."""
-    info = variant_info(variant)
-    if variant not in DUPLICATE_VARIANTS:
-        why = ("the King changes sides every round (RULES.md §4)" if variant == "wuwang"
-               else "it has no teams (RULES.md §5)")  # fmt: skip
+def _teams_game(variant: str):
+    """The game ``variant``, refused unless two teams alternate around its table."""
+    kind = game_type(variant)
+    if not kind.symmetric_teams:
         raise ValueError(f"duplicate matches swap two teams' seats: {variant} has none to swap, "
-                         f"{why}; variants: {', '.join(DUPLICATE_VARIANTS)}")  # fmt: skip
-    return info.seats
+                         f"{kind.no_swap}; variants: {', '.join(DUPLICATE_VARIANTS)}")  # fmt: skip
+    return game(variant)
 
 
 def duplicate(a, b, deals: int, *, seed: int = 0, check: bool = False,
               variant: str = "nanjing") -> DuplicateResult:  # fmt: skip
     """Strategy ``a`` against ``b`` over ``deals`` duplicated deals (names, tables or
     ``Strategy`` objects), at the table of ``variant`` (``DUPLICATE_VARIANTS``)."""
-    seats = _teams_variant(variant)
-    sa, sb = resolve(a, 1, variant=variant)[0], resolve(b, 1, variant=variant)[0]
+    table = _teams_game(variant)
+    seats = table.seats
+    sa, sb = table.resolve(a, 1)[0], table.resolve(b, 1)[0]
     common = {"seed": seed, "check": check, "variant": variant}
     r1, s1 = simulate(deals, strategies=[sa, sb] * (seats // 2), **common)
     r2, s2 = simulate(deals, strategies=[sb, sa] * (seats // 2), **common)
     margin1 = (r1["score_team0"] - r1["score_team1"]).to_numpy()
     margin2 = (r2["score_team1"] - r2["score_team0"]).to_numpy()
     margins = (margin1 + margin2) / 2
-    victory = "triple_victory" if "triple_victory" in r1 else "double_victory"
+    victory = table.victory
     rows = [
         _side_stats(sa.name, [r1, r2], [s1, s2], (0, 1), victory),
         _side_stats(sb.name, [r1, r2], [s1, s2], (1, 0), victory),
@@ -192,8 +192,8 @@ def league(strategies, deals: int, *, seed: int = 0, check: bool = False, progre
     it, or lies below. The other columns pool the strategy's seats over all its matches.
     ``progress(done, total)`` is called after each match.
     """
-    _teams_variant(variant)
-    resolved = [resolve(s, 1, variant=variant)[0] for s in strategies]
+    table = _teams_game(variant)
+    resolved = [table.resolve(s, 1)[0] for s in strategies]
     names = [s.name for s in resolved]
     if len(names) < 2:
         raise ValueError("a league needs at least two strategies")
@@ -246,7 +246,7 @@ def _pool(rows: list[pd.Series]) -> dict:
 
 
 def _table_name(variant: str) -> str:
-    return "" if variant == "nanjing" else f"{variant}, "
+    return "" if variant == DEFAULT_GAME else f"{variant}, "
 
 
 def markdown_report(result: DuplicateResult | League, command: str) -> str:

@@ -24,12 +24,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from .. import cards
-from ..kernels.tichu import batch
-from ..kernels.tichu.engine import ERRORS, ROUND, SEAT, N
+from ..games import game
 from .stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import Strategy, resolve
 
@@ -61,27 +59,13 @@ class Pairs:
     no_call: tuple[np.ndarray, np.ndarray]
 
 
-def _params(strategies: list[Strategy]) -> np.ndarray:
-    return np.stack([s.param_row() for s in strategies])
-
-
-def _play(seed, keys, params, fixed, check):
-    n = len(keys)
-    r_out = np.zeros(n, ROUND)
-    s_out = np.zeros((n, N), SEAT)
-    drawers = keys % N
-    chunks = max(1, min(n, numba.get_num_threads() * 8))
-    if fixed is None:
-        batch.play_rounds(seed, keys, drawers, params, r_out, s_out, check, chunks)
-    else:
-        exact, ranks = fixed
-        batch.play_rounds_fixed(seed, keys, drawers, params, SEAT0, np.uint64(exact),
-                                np.asarray(ranks, np.int64), r_out, s_out, check,
-                                chunks)  # fmt: skip
-    bad = np.flatnonzero(r_out["error"])
-    if bad.size:
-        raise RuntimeError(f"round key {keys[bad[0]]}: {ERRORS[r_out['error'][bad[0]]]}")
-    return r_out, s_out
+def _play(seed, keys, strategies, fixed, check):
+    """The 4-player game's rounds ``keys`` (the first drawer rotating with the key), through
+    the games' driver: a failed round raises ``SimulationError``."""
+    table = game("nanjing")
+    rec = table.rounds(keys, seed=seed, strategies=strategies, check=check,
+                       first_drawers=keys % table.seats, fixed=fixed, fixed_seat=SEAT0)  # fmt: skip
+    return rec.rounds, rec.seats
 
 
 def paired_rounds(seed: int, keys, call: list[Strategy], no_call: list[Strategy], *,
@@ -90,8 +74,8 @@ def paired_rounds(seed: int, keys, call: list[Strategy], no_call: list[Strategy]
     ``fixed = (exact_mask, rank_counts)`` fixes seat 0's first 8 cards (``parse_pattern``);
     ``None`` deals all 56 cards at random (the same deals in both tables)."""
     keys = np.asarray(keys, np.int64)
-    return Pairs(keys, _play(seed, keys, _params(call), fixed, check),
-                 _play(seed, keys, _params(no_call), fixed, check))  # fmt: skip
+    return Pairs(keys, _play(seed, keys, call, fixed, check),
+                 _play(seed, keys, no_call, fixed, check))  # fmt: skip
 
 
 def _team_won_double(r: np.ndarray, team: int) -> np.ndarray:

@@ -32,6 +32,7 @@ import pandas as pd
 from .handclass import strength_scores
 from .seigneur_analysis import reign_summary, reigns, transitions
 from .stats import Estimate, mean_ci, wilson
+from ..games import DEFAULT_GAME, GAMES, game_type
 from ..runs.read import load
 
 __all__ = ["REPORT", "report", "per_group", "role_section", "rounds_per_game", "fmt_pct",
@@ -502,12 +503,14 @@ def seigneur_report(rounds: pd.DataFrame, seats: pd.DataFrame, figs: Path) -> li
     return [*_seigneur_rounds_section(rounds), *_rank_section(rounds, seats, figs), *tail]
 
 
-BUILDERS = {
-    "nanjing": partial(team_report, TEAM_RULES["nanjing"]),
-    "tientsin": partial(team_report, TEAM_RULES["tientsin"]),
-    "wuwang": wuwang_report,
-    "grand-seigneur": seigneur_report,
-}
+SECTIONS = {"team": team_report, "wuwang": wuwang_report, "seigneur": seigneur_report}
+
+
+def _sections(variant: str):
+    """The report section the game names (``Game.report``): ``(rounds, seats, figs) ->
+    lines``; the team games' with their rules (``TEAM_RULES``)."""
+    kind = game_type(variant).report
+    return partial(team_report, TEAM_RULES[variant]) if kind == "team" else SECTIONS[kind]
 
 
 # ---- the report ------------------------------------------------------------------------------
@@ -516,11 +519,11 @@ BUILDERS = {
 def variant_of(rounds: pd.DataFrame) -> str:
     """The one variant of the tables (tables written before variants existed are Nanjing)."""
     if "variant" not in rounds.columns:
-        return "nanjing"
+        return DEFAULT_GAME
     found = sorted(map(str, rounds["variant"].unique()))
-    if len(found) != 1 or found[0] not in BUILDERS:
+    if len(found) != 1 or found[0] not in GAMES:
         raise ValueError(f"cannot report on variant(s) {', '.join(found)}: one of "
-                         f"{', '.join(BUILDERS)} per run")  # fmt: skip
+                         f"{', '.join(GAMES)} per run")  # fmt: skip
     return found[0]
 
 
@@ -553,7 +556,7 @@ def report(run_dir) -> Path:
     figs = run_dir / FIGURES
     figs.mkdir(exist_ok=True)
     lines = [*_header(run_dir, rounds, data.info, variant),
-             *BUILDERS[variant](rounds, seats, figs)]  # fmt: skip
+             *_sections(variant)(rounds, seats, figs)]  # fmt: skip
     out = run_dir / REPORT
     out.write_text("\n".join(lines))
     return out

@@ -5,6 +5,15 @@ from __future__ import annotations
 import pandas as pd
 
 from .stats import mean_ci, wilson
+from .seigneur_analysis import summarize_seigneur
+
+__all__ = ["summarize", "summary"]
+
+
+def summary(game, rounds: pd.DataFrame, seats: pd.DataFrame) -> str:
+    """The summary of the tables of ``game`` (a ``tichusim.games.Game``): the one its
+    ``summary`` names."""
+    return _SUMMARIES[game.summary](rounds, seats)
 
 
 def summarize(rounds: pd.DataFrame, seats: pd.DataFrame) -> str:
@@ -29,3 +38,6 @@ def summarize(rounds: pd.DataFrame, seats: pd.DataFrame) -> str:
         success = wilson(int(called["call_success"].sum()), len(called))
         lines.append(f"{call.replace('_', ' ')} calls per seat-round: {rate}; success: {success}")
     return "\n".join(lines)
+
+
+_SUMMARIES = {"team": summarize, "seigneur": summarize_seigneur}

@@ -1,8 +1,7 @@
-"""Grand Seigneur from Python (RULES.md §5, 5 to 12 players): simulate games, read transcripts.
+"""Grand Seigneur (RULES.md §5, 5 to 12 players): the game, and its Python entry points.
 
-``simulate_seigneur`` validates, resolves strategies, calls the parallel kernel
-(``kernels.gs_batch``) and returns two pandas DataFrames, the tables of ``tichusim.dataset``
-(a batch run writes the same as Parquet):
+``SeigneurGame`` is a ``base.Game`` played by its own engine (``kernels.seigneur``). Its
+tables (``tichusim.games.tables``; a batch run writes the same as Parquet):
 
 * ``rounds``, one row per round: ``variant`` ("grand-seigneur"), ``round`` (the round key),
   ``game``, ``round_in_game``, ``players``, ``deck`` ("one", "two", "russian"), ``dealer``,
@@ -11,38 +10,249 @@
   ``kept_title`` (the Grand Seigneur of the previous round is first again; missing in a
   game's first round), ``leftover_a``/``leftover_b`` (cards out of play, Russian Option);
 * ``seats``, one row per player per round: ``variant``, ``round``, ``game``,
-  ``round_in_game``, ``player``, ``seat`` (chair in turn order, 0 = the Grand Seigneur's from round 2
-  on), ``strategy``, ``rank_before`` (missing in a game's first round), ``rank_after``
+  ``round_in_game``, ``player``, ``seat`` (chair in turn order, 0 = the Grand Seigneur's from
+  round 2 on), ``strategy``, ``rank_before`` (missing in a game's first round), ``rank_after``
   (finishing order 1..n), ``cards`` dealt, ``dealt_a``/``dealt_b``, and the exchange's
   ``gave_a``/``gave_b``, ``got_a``/``got_b``.
 
 Card multisets are two ``uint64`` columns ``*_a`` (held at least once) and ``*_b`` (held
-twice); ``tichusim.seigneur_rules.format(a, b)`` prints them.
+twice); ``tichusim.cards.seigneur.format(a, b)`` prints them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import NamedTuple
 
-import numba
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
-from ..cards.notation import RANK_CHARS
-from ..cards import seigneur as seigneur_rules
+from ..cards import seigneur as seigneur_cards
 from ..kernels.seigneur import batch as gs_batch
 from ..kernels.seigneur import cards as gc
 from ..kernels.seigneur import engine as E
-from ..cards.combos import Combo
-from ..strategies.seigneur import SeigneurStrategy, resolve
-from .simulate import SEIGNEUR as VARIANT
-from .simulate import SimulationError, frames, variant_options
+from ..strategies import seigneur as seigneur_strategies
+from .base import Game, Records, check_game_rounds, check_seed, whole_number
+from .driver import Batch, play
+from .errors import SimulationError
+from .narrate import Wording, narrate
+from .tables import constant, first_index, frames, text
 
-__all__ = ["VARIANT", "SeigneurOptions", "SeigneurRecords", "play_with_log", "seigneur_records",
+__all__ = ["SeigneurGame", "SeigneurOptions", "play_with_log", "seigneur_records",
            "simulate_seigneur", "transcript"]  # fmt: skip
 
-DECK_NAMES = ("one", "two", "russian")
+RULE_OPTIONS = ("russian_deck", "distinct_triples", "russian_seating")  # SeigneurOptions
+_DECK_COLUMN = {code: name for name, code in seigneur_cards.DECKS.items()}  # the deck column
+_BLOCK_ROUNDS = 50_000  # rounds per kernel call: bounds memory
+
+
+class SeigneurGame(Game):
+    """Grand Seigneur for ``players`` (5..12): no teams, points or calls; each round's
+    finishing order ranks the players, seats them and drives the exchange of the next."""
+
+    name = "grand-seigneur"
+    rules = "RULES.md §5"
+    takes_players = True
+    chained_rounds = True
+    no_swap = "it has no teams (RULES.md §5)"
+    strategy_heading = "Grand Seigneur (grand-seigneur, RULES.md §5)"
+    strategy_tables = seigneur_strategies.TABLES
+    summary = "seigneur"
+    report = "seigneur"
+    # decks: 1 or 2 (None: one for 5-6 players, two for 7-12); the three Options of §5 (the
+    # Russian edition; SeigneurOptions); game_rounds: a game's length, which §5 leaves open
+    # (ranks, and so the exchange and the seating, carry over within a game)
+    option_defaults = {"decks": None, "russian_deck": False, "distinct_triples": False,
+                       "russian_seating": False, "game_rounds": 10}  # fmt: skip
+    _shorthand_text = " or 'russian'"
+
+    def __init__(self, players: int | None = None, options=None):
+        self.options = self.check_options(options)
+        if players is None:
+            raise ValueError("grand-seigneur needs the number of players: players=5..12")
+        if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 1:
+            raise ValueError(f"players must be a whole number >= 1, not {players!r}")
+        if not 5 <= players <= 12:
+            raise ValueError(f"grand-seigneur is played by 5 to 12 players (RULES.md §5), "
+                             f"not {players}")  # fmt: skip
+        self.players = self.seats = int(players)
+        if self.options["russian_deck"]:
+            self.deck = gc.DECK_RUSSIAN
+        else:
+            decks = self.options["decks"] or (1 if players <= 6 else 2)
+            self.deck = gc.DECK_ONE if decks == 1 else gc.DECK_TWO
+
+    @classmethod
+    def _shorthand(cls, options):
+        return dict.fromkeys(RULE_OPTIONS, True) if options == "russian" else options
+
+    @classmethod
+    def _check_option(cls, key: str, value):
+        if key == "game_rounds":  # a round key holds 16 bits of round
+            return check_game_rounds(cls.name, value, gs_batch.GAME_KEY_STRIDE - 1)
+        if key == "decks" and value is not None and (isinstance(value, bool) or value not in (1, 2)):
+            raise ValueError(f"{cls.name} option decks must be 1 or 2 (or none: one deck for 5-6 "
+                             f"players, two for 7-12, RULES.md §5), not {value!r}")  # fmt: skip
+        return value
+
+    @classmethod
+    def _check_together(cls, values: dict) -> None:
+        if values["russian_deck"] and values["decks"] == 1:
+            raise ValueError("grand-seigneur options: the Russian deck (108 cards) is two sets of "
+                             "ranked cards; decks = 1 contradicts it")  # fmt: skip
+
+    @classmethod
+    def written_options(cls, values: dict, players: int | None) -> dict:
+        """The deck count's default written out (§5: one deck for 5-6 players, two for 7-12)."""
+        if values["decks"] is None:
+            values = values | {"decks": 2 if values["russian_deck"] or (players or 0) > 6 else 1}
+        return values
+
+    def resolve(self, strategies, count: int | None = None) -> list:
+        return seigneur_strategies.resolve(strategies, count or self.players)
+
+    def _kernel_options(self) -> tuple:
+        """The arguments every Grand Seigneur kernel takes after the parameter rows."""
+        return (self.players, self.deck, self.options["distinct_triples"],
+                self.options["russian_seating"])  # fmt: skip
+
+    def records(self, count: int, *, games: bool = False, first: int = 0, seed: int = 0,
+                strategies="random", target: int = 1000, check: bool = False) -> Records:
+        """``count`` games of ``game_rounds`` rounds (``games=True``) or of one round: ``count``
+        independent first rounds (random seating, no exchange). ``target`` does not apply."""
+        count = whole_number(count, "games" if games else "rounds")
+        first = whole_number(first, "first_game" if games else "first_round")
+        seed = check_seed(seed)
+        chosen = self.resolve(strategies)
+        params = np.stack([s.param_row() for s in chosen])
+        per = self.options["game_rounds"] if games else 1
+
+        def call(block, r_out, s_out, played, chunks):
+            gs_batch.play_games(seed, block, per, params, *self._kernel_options(),
+                                r_out.reshape(-1), s_out.reshape(-1, self.players), check,
+                                chunks)  # fmt: skip
+
+        batch = Batch(E.GS_ROUND, E.GS_SEAT, self.players, per, max(1, _BLOCK_ROUNDS // per),
+                      call, E.ERRORS,
+                      lambda r: f"game {r['game']} round {r['round_in_game']}")  # fmt: skip
+        done = play(batch, np.arange(first, first + count, dtype=np.int64), check)
+        rounds = done.rounds
+        return Records(rounds, done.seats, chosen, rounds["game"], rounds["round_in_game"], 0,
+                       self)  # fmt: skip
+
+    def columns(self, rec: Records) -> tuple[dict, dict]:
+        """Rounds and seats columns (seat rows by player)."""
+        rounds, seats = rec.rounds, rec.seats
+        n, k = len(rounds), self.players
+        flat = seats.reshape(n * k)
+        before = seats["rank_before"]  # 0 in a game's first round: no ranks yet
+        had_title = first_index(before == 1)
+        r = {
+            "players": np.full(n, k), "deck": constant(_DECK_COLUMN[self.deck], n),
+            "dealer": rounds["dealer"], "leader": rounds["leader"], "tricks": rounds["tricks"],
+            "bombs": rounds["bombs"], "wish": rounds["wish"], "grand_seigneur": rounds["first_out"],
+            "last": rounds["last"],
+            "kept_title": pa.array(had_title == rounds["first_out"], mask=had_title < 0),
+            "leftover_a": rounds["leftover_a"], "leftover_b": rounds["leftover_b"],
+        }  # fmt: skip
+        player = np.tile(np.arange(k), n)
+        s = {
+            "player": player, "seat": flat["seat"],
+            "strategy": text([x.name for x in rec.strategies], player),
+            "rank_before": pa.array(flat["rank_before"].astype(np.int8), mask=flat["rank_before"] == 0),
+            "rank_after": flat["rank_after"], "cards": flat["cards"],
+        }  # fmt: skip
+        for what in ("dealt", "gave", "got"):
+            for copy in "ab":
+                s[f"{what}_{copy}"] = flat[f"{what}_{copy}"]
+        return r, s
+
+    # -- transcripts ---------------------------------------------------------------------
+
+    def play_with_log(self, seed: int = 0, game: int = 0, round: int = 0, *,
+                      strategies="random", check: bool = True):  # fmt: skip
+        """Replay round ``round`` of game ``game`` (its earlier rounds are played for the
+        ranks): ``(round record, seat records by player, log)``; a log row is
+        ``(event, seat, a, b, code, extra)`` (codes in ``kernels.seigneur.engine``)."""
+        seed = check_seed(seed)
+        params = self.params(strategies)
+        game = whole_number(game, "game")
+        round = whole_number(round, "round")
+        rnd, seats, log, err = gs_batch.play_logged(seed, game, round, params,
+                                                    *self._kernel_options(), check)  # fmt: skip
+        if err:
+            raise SimulationError(f"game {game} round {round}: {E.ERRORS[err]}")
+        return rnd[0], seats, log
+
+    def transcript(self, seed: int = 0, round: int = 0, *, game: int | None = None,
+                   strategies="random") -> str:
+        """Round ``round`` of game ``game`` move by move, in card notation; without ``game``
+        the first round of game ``round`` (as ``records`` numbers independent rounds)."""
+        game, round = (round, 0) if game is None else (game, round)
+        names = self.resolve(strategies)
+        rnd, seats, log = self.play_with_log(seed, game, round, strategies=strategies)
+        n = self.players
+        seat_player = {int(seats[p]["seat"]): p for p in range(n)}
+
+        def who(seat: int) -> str:
+            p = seat_player[seat]
+            rank = int(seats[p]["rank_before"])
+            return f"seat {seat} P{p}" + (f" (rank {rank})" if rank else "")
+
+        on = [k for k in RULE_OPTIONS if self.options[k]]
+        header = [
+            f"Grand Seigneur, {n} players, {gc.DECK_NAMES[self.deck]}"
+            + (f", options: {', '.join(on)}" if on else "")
+            + f"; seed {seed}, game {game}, round {round}",
+            "Strategies: " + ", ".join(f"P{i} {s.name}" for i, s in enumerate(names)),
+            "Turn order: " + " -> ".join(f"seat {s} P{seat_player[s]}" for s in range(n))
+            + f"; dealer P{rnd['dealer']}",
+        ]
+
+        def read(row) -> tuple:
+            event, seat, a, b, code, extra = row
+            return event, seat, _notation(a, b), code, extra
+
+        def say(row) -> list[str]:
+            event, seat, hand, code, extra = read(row)
+            if event == E.EV_DEAL:
+                return [f"{who(seat)} dealt {int(seats[seat_player[seat]]['cards'])}: {hand}"]
+            if event == E.EV_LEFTOVER:
+                return [f"out of play, face up ({code}): {hand}"]
+            if event == E.EV_GIVE:
+                return [f"{who(seat)} gives its {code} best to {who(extra)}: {hand}"]
+            if event == E.EV_GIVE_BACK:
+                return [f"{who(seat)} gives back {code} to {who(extra)}: {hand}"]
+            if event == E.EV_OUT:
+                return [f"  {who(seat)} is out ({_place(code)})"]
+            if event == E.EV_DOG:
+                return [f"  the Dog gives the lead to {who(extra)}"]
+            if event == E.EV_TRICK:
+                return [f"  {who(seat)} wins the trick"]
+            if event == E.EV_END:
+                order = sorted(range(n), key=lambda p: int(seats[p]["rank_after"]))
+                return [f"End: {who(seat)} is last, holding {hand}",
+                        "Finishing order (next round's ranks): "
+                        + ", ".join(f"{i + 1}. P{p}" for i, p in enumerate(order))]
+            return []
+
+        return narrate(header, log, Wording(E.EV_PLAY, E.EV_BOMB, E.EV_PASS, E.EV_WISH,
+                                            E.EV_WISH_DONE, frozenset((E.EV_DOG, E.EV_TRICK)),
+                                            read, who, say))  # fmt: skip
+
+
+_ORDINAL = {1: "first", 2: "second", 3: "third"}
+
+
+def _place(k: int) -> str:
+    return _ORDINAL.get(k, f"{k}th")
+
+
+def _notation(a, b) -> str:
+    return seigneur_cards.format(int(np.uint64(np.int64(a))), int(np.uint64(np.int64(b)))) or "-"
+
+
+# -- the Python entry points of Grand Seigneur alone ----------------------------------------
 
 
 @dataclass(frozen=True)
@@ -62,7 +272,7 @@ class SeigneurOptions:
     @classmethod
     def of(cls, options) -> SeigneurOptions:
         """From ``None``, an instance, ``"russian"`` (all three) or a table of the three,
-        checked as every variant's options are (``simulate.variant_options``)."""
+        checked as every game's options are (``SeigneurGame.check_options``)."""
         if options is None:
             return cls()
         if isinstance(options, cls):
@@ -72,93 +282,22 @@ class SeigneurOptions:
         if unknown:  # decks and game_rounds are arguments of their own here
             raise ValueError(f"grand-seigneur option {unknown[0]!r}: unknown "
                              f"(known: {', '.join(known)})")  # fmt: skip
-        values = variant_options(VARIANT, options)
+        values = SeigneurGame.check_options(options)
         return cls(**{name: values[name] for name in known})
 
 
-def _count(value, what: str, low: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{what} must be a whole number >= {low}, not {value!r}")
-    return int(value)
-
-
-class _Setup(NamedTuple):
-    seed: int
-    players: int
-    deck: int
-    options: SeigneurOptions
-    strategies: list[SeigneurStrategy]
-    params: np.ndarray
-
-
-def _setup(players, seed, strategies, decks, options) -> _Setup:
-    if players is None:
-        raise ValueError("grand-seigneur needs the number of players: players=5..12")
-    players = _count(players, "players", 1)
-    if not 5 <= players <= 12:
-        raise ValueError(f"grand-seigneur is played by 5 to 12 players (RULES.md §5), "
-                         f"not {players}")  # fmt: skip
-    seed = _count(seed, "seed")
-    if seed >= 2**64:
-        raise ValueError("seed must be below 2**64")
-    opts = SeigneurOptions.of(options)
-    decks = variant_options(VARIANT, {"decks": decks, "russian_deck": opts.russian_deck})["decks"]
-    if opts.russian_deck:
-        deck = gc.DECK_RUSSIAN
-    else:
-        deck = gc.DECK_ONE if (decks or (1 if players <= 6 else 2)) == 1 else gc.DECK_TWO
-    chosen = resolve(strategies, players)
-    params = np.stack([s.param_row() for s in chosen])
-    return _Setup(seed, players, deck, opts, chosen, params)
-
-
-class SeigneurRecords(NamedTuple):
-    """Raw results: ``GS_ROUND`` records and ``(rows, players)`` ``GS_SEAT`` records, game-major."""
-
-    rounds: np.ndarray
-    seats: np.ndarray
-    setup: _Setup
-
-    @property
-    def variant(self) -> str:
-        return VARIANT
-
-
-def _chunks(n: int) -> int:
-    return max(1, min(n, numba.get_num_threads() * 8))
+def _game(players, decks, rounds_per_game, options) -> SeigneurGame:
+    rules = SeigneurOptions.of(options)
+    return SeigneurGame(players, {"decks": decks, "game_rounds": rounds_per_game,
+                                  **{k: getattr(rules, k) for k in RULE_OPTIONS}})
 
 
 def seigneur_records(n: int, *, players: int, seed: int = 0, strategies="random", decks=None,
                      rounds_per_game: int = 1, options=None, first_game: int = 0,
-                     check: bool = False) -> SeigneurRecords:  # fmt: skip
-    """The records behind ``simulate_seigneur``; games are played in blocks that bound memory."""
-    n = _count(n, "the number of games")
-    rounds_per_game = _count(rounds_per_game, "rounds_per_game", 1)
-    if rounds_per_game >= gs_batch.GAME_KEY_STRIDE:
-        raise ValueError(f"rounds_per_game must be below {gs_batch.GAME_KEY_STRIDE}")
-    first_game = _count(first_game, "first_game")
-    setup = _setup(players, seed, strategies, decks, options)
-    o = setup.options
-    parts_r, parts_s = [], []
-    step = max(1, 50_000 // rounds_per_game)
-    for start in range(0, n, step):
-        games = np.arange(first_game + start, first_game + min(n, start + step), dtype=np.int64)
-        r_out = np.zeros(len(games) * rounds_per_game, E.GS_ROUND)
-        s_out = np.zeros((len(games) * rounds_per_game, setup.players), E.GS_SEAT)
-        gs_batch.play_games(setup.seed, games, rounds_per_game, setup.params, setup.players,
-                            setup.deck, o.distinct_triples, o.russian_seating, r_out, s_out,
-                            check, _chunks(len(games)))  # fmt: skip
-        bad = np.flatnonzero(r_out["error"])
-        if bad.size:
-            first = r_out[bad[0]]
-            raise SimulationError(f"{bad.size} round(s) failed; first: game {first['game']} "
-                                  f"round {first['round_in_game']}: {E.ERRORS[first['error']]}")
-        parts_r.append(r_out)
-        parts_s.append(s_out)
-    if not parts_r:
-        return SeigneurRecords(np.zeros(0, E.GS_ROUND), np.zeros((0, setup.players), E.GS_SEAT),
-                               setup)  # fmt: skip
-    return SeigneurRecords(np.concatenate(parts_r), np.concatenate(parts_s), setup)
+                     check: bool = False) -> Records:  # fmt: skip
+    """The records behind ``simulate_seigneur``."""
+    return _game(players, decks, rounds_per_game, options).records(
+        n, games=True, first=first_game, seed=seed, strategies=strategies, check=check)
 
 
 def simulate_seigneur(n: int, *, players: int, seed: int = 0, strategies="random", decks=None,
@@ -171,117 +310,27 @@ def simulate_seigneur(n: int, *, players: int, seed: int = 0, strategies="random
     the next and drives its exchange of best cards (RULES.md §5). ``players`` is 5..12;
     ``decks`` 1 or 2 (None: one deck for 5-6 players, two for 7-12); ``options`` the §5
     Options (``SeigneurOptions``, a table, or ``"russian"``); ``strategies`` one for every
-    player or one per player (``tichusim.seigneur_strategies``). Round ``r`` of game ``g`` is
+    player or one per player (``tichusim.strategies.seigneur``). Round ``r`` of game ``g`` is
     keyed ``g * 65536 + r``: its deal and decisions derive from ``(seed, key)`` and the ranks
     before it, so results do not depend on threads. ``check=True`` verifies the invariants
     (every card in one place, legal plays, the finishing order) after every action.
     """
-    rec = seigneur_records(n, players=players, seed=seed, strategies=strategies, decks=decks,
-                           rounds_per_game=rounds_per_game, options=options,
-                           first_game=first_game, check=check)  # fmt: skip
-    return frames(rec)  # the tables of tichusim.dataset, as for every variant
+    return frames(seigneur_records(n, players=players, seed=seed, strategies=strategies,
+                                   decks=decks, rounds_per_game=rounds_per_game,
+                                   options=options, first_game=first_game, check=check))
 
 
 def play_with_log(seed: int = 0, game: int = 0, round: int = 0, *, players: int = 7,
                   strategies="random", decks=None, options=None, check: bool = True):  # fmt: skip
-    """Replay round ``round`` of game ``game`` (its earlier rounds are played for the ranks):
-    ``(round record, seat records by player, log, setup)``; a log row is
-    ``(event, seat, a, b, code, extra)`` (codes in ``kernels.gs_engine``)."""
-    setup = _setup(players, seed, strategies, decks, options)
-    game = _count(game, "game")
-    round = _count(round, "round")
-    o = setup.options
-    rnd, seats, log, err = gs_batch.play_logged(setup.seed, game, round, setup.params,
-                                                setup.players, setup.deck, o.distinct_triples,
-                                                o.russian_seating, check)  # fmt: skip
-    if err:
-        raise SimulationError(f"game {game} round {round}: {E.ERRORS[err]}")
-    return rnd[0], seats, log, setup
-
-
-_ORDINAL = {1: "first", 2: "second", 3: "third"}
-
-
-def _place(k: int) -> str:
-    return _ORDINAL.get(k, f"{k}th")
-
-
-def _combo(code: int) -> str:
-    c = Combo.from_code(code)
-    if c.kind == "dog":
-        return "dog"
-    rank = {1: "Ma", 15: "Dr", 15.5: "Dr (second)"}.get(c.rank, c.rank)
-    if isinstance(rank, float):
-        rank = int(rank) if rank == int(rank) else rank
-    return f"{c.kind} {rank}"
-
-
-def _notation(a, b) -> str:
-    return seigneur_rules.format(int(np.uint64(np.int64(a))), int(np.uint64(np.int64(b)))) or "-"
+    """``SeigneurGame.play_with_log`` with the game's options given as arguments; the fourth
+    element is the players' strategies."""
+    table = _game(players, decks, 1, options)
+    return (*table.play_with_log(seed, game, round, strategies=strategies, check=check),
+            table.resolve(strategies))
 
 
 def transcript(seed: int = 0, game: int = 0, round: int = 0, *, players: int = 7,
                strategies="random", decks=None, options=None) -> str:  # fmt: skip
     """Round ``round`` of game ``game`` move by move, in card notation."""
-    rnd, seats, log, setup = play_with_log(seed, game, round, players=players,
-                                           strategies=strategies, decks=decks, options=options)
-    n = setup.players
-    seat_player = {int(seats[p]["seat"]): p for p in range(n)}
-
-    def who(seat: int) -> str:
-        p = seat_player[seat]
-        rank = int(seats[p]["rank_before"])
-        return f"seat {seat} P{p}" + (f" (rank {rank})" if rank else "")
-
-    opts = [f.name for f in fields(setup.options) if getattr(setup.options, f.name)]
-    lines = [
-        f"Grand Seigneur, {n} players, {gc.DECK_NAMES[setup.deck]}"
-        + (f", options: {', '.join(opts)}" if opts else "")
-        + f"; seed {seed}, game {game}, round {round}",
-        "Strategies: " + ", ".join(f"P{i} {s.name}" for i, s in enumerate(setup.strategies)),
-        "Turn order: " + " -> ".join(f"seat {s} P{seat_player[s]}" for s in range(n))
-        + f"; dealer P{rnd['dealer']}",
-    ]
-    trick = 1
-    new_trick = True
-    for event, seat, a, b, code, extra in log.tolist():
-        if event == E.EV_DEAL:
-            lines.append(f"{who(seat)} dealt {int(seats[seat_player[seat]]['cards'])}: "
-                         f"{_notation(a, b)}")  # fmt: skip
-        elif event == E.EV_LEFTOVER:
-            lines.append(f"out of play, face up ({code}): {_notation(a, b)}")
-        elif event == E.EV_GIVE:
-            lines.append(f"{who(seat)} gives its {code} best to {who(extra)}: {_notation(a, b)}")
-        elif event == E.EV_GIVE_BACK:
-            lines.append(f"{who(seat)} gives back {code} to {who(extra)}: {_notation(a, b)}")
-        elif event in (E.EV_PLAY, E.EV_BOMB, E.EV_PASS):
-            if new_trick:
-                lines.append(f"-- trick {trick}")
-                new_trick = False
-            if event == E.EV_PASS:
-                lines.append(f"  {who(seat)} passes")
-            else:
-                verb = "BOMBS out of turn with" if event == E.EV_BOMB else "plays"
-                lines.append(f"  {who(seat)} {verb} {_notation(a, b)}  [{_combo(code)}]")
-        elif event == E.EV_WISH:
-            lines.append(f"  {who(seat)} wishes "
-                         f"{'nothing' if code == 0 else RANK_CHARS[code - 2]}")
-        elif event == E.EV_WISH_DONE:
-            lines.append(f"  (the wish for {RANK_CHARS[code - 2]} is "
-                         "fulfilled)")  # fmt: skip
-        elif event == E.EV_OUT:
-            lines.append(f"  {who(seat)} is out ({_place(code)})")
-        elif event == E.EV_DOG:
-            lines.append(f"  the Dog gives the lead to {who(extra)}")
-            trick += 1
-            new_trick = True
-        elif event == E.EV_TRICK:
-            lines.append(f"  {who(seat)} wins the trick")
-            trick += 1
-            new_trick = True
-        elif event == E.EV_END:
-            order = sorted(range(n), key=lambda p: int(seats[p]["rank_after"]))
-            lines.append(f"End: {who(seat)} is last, holding {_notation(a, b)}")
-            lines.append("Finishing order (next round's ranks): "
-                         + ", ".join(f"{i + 1}. P{p}" for i, p in enumerate(order)))
-    return "\n".join(lines) + "\n"
+    return _game(players, decks, 1, options).transcript(seed, round, game=game,
+                                                        strategies=strategies)

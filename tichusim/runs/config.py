@@ -1,7 +1,8 @@
 """Run configurations: a TOML file validated into a ``RunConfig`` before anything runs.
 
-Validation is pydantic's (strict types, unknown keys forbidden); strategies are checked by
-``strategies.resolve`` itself, so a config accepts exactly what the library accepts. Every
+Validation is pydantic's (strict types, unknown keys forbidden); the variant, its players,
+options and strategies are checked by the game itself (``tichusim.games.game``), so a config
+accepts exactly what the library accepts. Every
 problem becomes one ``ConfigError`` naming the key, which the command line prints as one line.
 """
 
@@ -18,8 +19,8 @@ from pydantic import (
     BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator,
 )  # fmt: skip
 
-from ..games.simulate import GAME_OPTIONS, SEIGNEUR, variant_info, variant_options
-from ..strategies.tichu import resolve
+from ..games import game, game_type
+from ..games.base import GAME_OPTIONS
 
 __all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]
 
@@ -62,9 +63,9 @@ class RunConfig(_Strict):
     """One batch run. Fields in ``DATA_KEYS`` decide the data (and the run's hash); ``out``,
     ``check`` and ``dask`` only decide where and how it runs.
 
-    ``variant`` is any table of ``tichusim.simulate.VARIANTS``; ``players`` (5..12) only for
-    Grand Seigneur; ``options`` the variant's switches (``Variant.options``), saved with every
-    default filled in. Fields are validated in order, so the later ones can depend on the
+    ``variant`` is any game of ``tichusim.games.GAMES``; ``players`` (5..12) only for the game
+    that takes a number of players (Grand Seigneur); ``options`` the game's switches
+    (``Game.option_defaults``), saved with every default filled in. Fields are validated in order, so the later ones can depend on the
     earlier (strategies on the variant and the players)."""
 
     variant: str = "nanjing"
@@ -84,24 +85,26 @@ class RunConfig(_Strict):
     @field_validator("variant")
     @classmethod
     def _variant(cls, value):
-        variant_info(value)
+        game_type(value)
         return value
 
     @field_validator("players")
     @classmethod
     def _players(cls, value, info: ValidationInfo):
         variant = info.data.get("variant")
-        if variant == SEIGNEUR and value is None:
+        if variant is None:
+            return value  # its own error is reported
+        if game_type(variant).takes_players and value is None:
             raise ValueError("missing: grand-seigneur is played by 5 to 12 players (RULES.md §5)")
-        if variant not in (None, SEIGNEUR) and value is not None:
+        if not game_type(variant).takes_players and value is not None:
             raise ValueError(f"only for grand-seigneur ({variant} has a fixed table)")
         return value
 
     @field_validator("options", mode="before")
     @classmethod
     def _options(cls, value, info: ValidationInfo):
-        """Checked by ``variant_options`` and saved complete; options that shape games are
-        refused (and left out) in rounds mode."""
+        """Checked by the game and saved complete; options that shape games are refused (and
+        left out) in rounds mode."""
         variant, mode = info.data.get("variant"), info.data.get("mode")
         if variant is None or mode is None:
             return value  # their own error is reported
@@ -110,10 +113,8 @@ class RunConfig(_Strict):
                 if isinstance(value, dict) and key in value:
                     raise ValueError(f"{key}: only with mode = \"games\" (independent rounds "
                                      "are each a game's first)")  # fmt: skip
-        values = variant_options(variant, value)
-        if variant == SEIGNEUR and values["decks"] is None:  # the default, written out (§5)
-            players = info.data.get("players") or 0
-            values["decks"] = 2 if values["russian_deck"] or players > 6 else 1
+        kind = game_type(variant)
+        values = kind.written_options(kind.check_options(value), info.data.get("players"))
         if mode == "rounds":
             values = {k: v for k, v in values.items() if k not in GAME_OPTIONS}
         return values or None
@@ -132,18 +133,19 @@ class RunConfig(_Strict):
         """Expand to one spec per player (strategy objects become their tables) and check
         each as the variant's strategies are checked, naming the player that fails."""
         variant = info.data.get("variant")
-        if variant is None or (variant == SEIGNEUR and info.data.get("players") is None):
+        if variant is None or (game_type(variant).takes_players and info.data.get("players") is None):
             return value  # their own error is reported
-        players, check = _strategy_check(variant, info.data.get("players"))
+        table = game(variant, info.data.get("players"))
+        players = table.players
         if isinstance(value, (str, dict)) or hasattr(value, "param_row"):
             value = [value] * players
         if not isinstance(value, (list, tuple)) or len(value) != players:
             raise ValueError(f"give one strategy or a list of {players}, one per "
-                             f"{'seat' if variant == 'nanjing' else 'player'} ({variant})")
+                             f"{table.strategy_per} ({variant})")
         specs = [s.to_dict() if hasattr(s, "to_dict") else s for s in value]
         for seat, spec in enumerate(specs):
             try:
-                check(spec)
+                table.resolve(spec, 1)
             except ValueError as exc:
                 raise _SeatError(seat, str(exc)) from None
         return specs
@@ -157,7 +159,7 @@ class RunConfig(_Strict):
             raise ConfigError(mine, f"missing (mode = \"{mine}\" needs the number of {mine})")
         if self.mode == "rounds" and "target" in self.model_fields_set:
             raise ConfigError("target", "only with mode = \"games\"")
-        if "target" in self.model_fields_set and not variant_info(self.variant).team_game:
+        if "target" in self.model_fields_set and not game_type(self.variant).team_game:
             raise ConfigError("target", f"a {self.variant} game lasts options.game_rounds "
                               "rounds, not to a target score")  # fmt: skip
         if self.shard_size is not None and self.shard_size > MAX_SHARD[self.mode]:
@@ -192,12 +194,7 @@ class RunConfig(_Strict):
 
     def resolved(self) -> list:
         """Each player's strategy object (``Strategy``; Grand Seigneur ``SeigneurStrategy``)."""
-        players, _ = _strategy_check(self.variant, self.players)
-        if self.variant == SEIGNEUR:
-            from ..strategies.seigneur import resolve as resolve_seigneur
-
-            return resolve_seigneur(self.strategies, players)
-        return resolve(self.strategies, players, variant=self.variant)
+        return game(self.variant, self.players).resolve(self.strategies)
 
     def data_dict(self) -> dict:
         """What decides the data: hashed, and compared when a run is resumed."""
@@ -211,7 +208,7 @@ class RunConfig(_Strict):
     def to_json(self) -> dict:
         """The resolved config as saved in a run directory (reloads with ``model_validate``)."""
         d = self.model_dump(exclude_none=True) | {"shard_size": self.shard}
-        if self.mode == "rounds" or not variant_info(self.variant).team_game:
+        if self.mode == "rounds" or not game_type(self.variant).team_game:
             del d["target"]
         return d
 
@@ -232,16 +229,6 @@ class RunConfig(_Strict):
         if "dask" in changes:
             changes["dask"] = {"address": changes["dask"]}
         return validate(data | changes)
-
-
-def _strategy_check(variant: str, players: int | None):
-    """``(players, check)``: how many strategies the variant takes and the function that
-    checks one spec (raising ``ValueError``)."""
-    if variant == SEIGNEUR:
-        from ..strategies.seigneur import resolve as resolve_seigneur
-
-        return players, lambda spec: resolve_seigneur(spec, 1)
-    return variant_info(variant).players, lambda spec: resolve(spec, 1, variant=variant)
 
 
 class _SeatError(ValueError):

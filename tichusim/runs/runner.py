@@ -24,7 +24,9 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..games import dataset
+from ..games.simulate import records
+from ..games.tables import tables
+from . import parquet
 from .config import RunConfig, validate
 from .files import write_atomic
 from ..progress import Progress
@@ -84,8 +86,6 @@ def play_shard(task: ShardTask) -> ShardResult:
     """Simulate one shard and encode its two tables (a pure function of ``task``)."""
     import numba
 
-    from ..games.simulate import records
-
     if task.threads:
         numba.set_num_threads(task.threads)
     config = validate(task.config)
@@ -94,8 +94,8 @@ def play_shard(task: ShardTask) -> ShardResult:
                   seed=config.seed, strategies=config.strategies, players=config.players,
                   options=config.options, target=config.target, check=config.check)  # fmt: skip
     t1 = time.perf_counter()
-    rounds, seats = dataset.tables(rec, run_id=task.run_id, shard=task.index)
-    encoded = dataset.encode(rounds), dataset.encode(seats)
+    rounds, seats = tables(rec, run_id=task.run_id, shard=task.index)
+    encoded = parquet.encode(rounds), parquet.encode(seats)
     t2 = time.perf_counter()
     return ShardResult(
         task.index, *encoded, rows={"rounds": rounds.num_rows, "seats": seats.num_rows},

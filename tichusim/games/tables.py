@@ -1,0 +1,121 @@
+"""The two tables of every game, as Arrow, from its records: the one place records become tables.
+
+``tables(records)`` builds the ``rounds`` and ``seats`` tables: ``tichusim.simulate`` returns
+them as pandas DataFrames and a batch run writes them as Parquet parts
+(``tichusim.runs.parquet``), so a notebook and a run directory hold the same columns. The game
+that played the records names its columns (``Game.columns``; docs/schema.md lists them all);
+each table leads with the ids (``variant``, ``round``, and for games ``game`` and
+``round_in_game``; a run's ``run_id`` and ``shard``).
+
+Types are fixed per column name (``_TYPE``), narrowed to what the values need, so every part of
+a run has the same schema and a folder of parts reads as one table.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+__all__ = ["PLACES", "constant", "first_index", "frames", "tables", "text"]
+
+PLACES = ("first", "second", "third", "fourth", "fifth")  # {place}_out; the last is last_out
+
+_TEXT = pa.dictionary(pa.int8(), pa.string())
+_I8, _I16, _I32, _I64, _MASK, _BOOL = pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint64(), pa.bool_()
+# Every column's type by name, indexed names (strategy0, score_player2, ...) without the index.
+_TYPE = {
+    "run_id": _TEXT, "variant": _TEXT, "shard": _I32, "round": _I64, "game": _I64,
+    "round_in_game": _I16,
+    # team games, rounds
+    "king": _I8, "first_drawer": _I8, "strategy": _TEXT, "call": _I8, "passed": _MASK,
+    **{f"{p}_out": _I8 for p in (*PLACES, "last")},
+    "double_victory": _BOOL, "triple_victory": _BOOL,
+    "card_points_team": _I16, "score_team": _I16, "score_player": _I16, "score_minister": _I16,
+    "tricks": _I16, "bombs": _I16, "wish": _I8, "dragon_to": _I8,
+    "total_team": _I32, "total_player": _I32, "total_minister": _I32, "game_over": _BOOL,
+    "winner": _I8,
+    # team games, seats
+    "seat": _I8, "team": _I8, "role": _TEXT, "hand": _MASK, "hand_passed": _MASK,
+    **{f"{d}_{side}": _MASK for d in ("given", "received")
+       for side in ("left", "partner", "right")},  # partner1, partner2: the index is dropped
+    "grand_tichu": _BOOL, "tichu": _BOOL, "call_success": _BOOL, "finish": _I8,
+    "card_points": _I16, "points": _I16,
+    # Grand Seigneur
+    "players": _I8, "deck": _TEXT, "dealer": _I8, "leader": _I8, "grand_seigneur": _I8,
+    "last": _I8, "kept_title": _BOOL, "leftover_a": _MASK, "leftover_b": _MASK,
+    "player": _I8, "rank_before": _I8, "rank_after": _I8, "cards": _I8,
+    **{f"{what}_{copy}": _MASK for what in ("dealt", "gave", "got") for copy in "ab"},
+}  # fmt: skip
+# Columns with nulls, and the pandas dtype that keeps them (else bool reads as object and a
+# small int as float): written into the schema's pandas metadata, which every reader honours.
+_NULLABLE = {"call_success": "boolean", "kept_title": "boolean", "rank_before": "Int8"}
+
+
+def _type(name: str) -> pa.DataType:
+    return _TYPE.get(name) or _TYPE[re.sub(r"\d+$", "", name)]
+
+
+def text(values: list[str], index: np.ndarray) -> pa.DictionaryArray:
+    """A dictionary column: ``values[index[i]]`` (the dictionary holds each text once)."""
+    unique = sorted(set(values))
+    codes = np.array([unique.index(v) for v in values], np.int8)[index]
+    return pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(unique, pa.string()))
+
+
+def constant(value: str, n: int) -> pa.DictionaryArray:
+    return text([value], np.zeros(n, np.intp))
+
+
+def first_index(hit: np.ndarray) -> np.ndarray:
+    """Per row, the first column where ``hit`` is true, or -1."""
+    return np.where(hit.any(axis=1), hit.argmax(axis=1), -1)
+
+
+# -- tables -------------------------------------------------------------------------------------
+
+
+def tables(rec, *, run_id: str | None = None, shard: int | None = None) -> tuple[pa.Table, pa.Table]:
+    """``(rounds, seats)`` Arrow tables of ``rec`` (``base.Records`` of any game). A batch
+    run names its ``run_id`` and ``shard``, which lead both tables as columns."""
+    r, s = rec.source.columns(rec)
+    n, k = rec.seats.shape
+    ids = {"round": rec.rounds["round"]}
+    if rec.game is not None:
+        ids |= {"game": rec.game, "round_in_game": rec.round_in_game}
+
+    def lead(rows: int, per_round: int) -> dict:
+        out = {} if run_id is None else {"run_id": constant(run_id, rows)}
+        out["variant"] = constant(rec.variant, rows)
+        if shard is not None:
+            out["shard"] = np.full(rows, shard, np.int32)
+        return out | {name: np.repeat(v, per_round) for name, v in ids.items()}
+
+    return _table(lead(n, 1) | r), _table(lead(n * k, k) | s)
+
+
+def frames(rec) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The ``(rounds, seats)`` DataFrames of records."""
+    rounds, seats = tables(rec)
+    return rounds.to_pandas(), seats.to_pandas()
+
+
+def _table(columns: dict) -> pa.Table:
+    fields, arrays = [], []
+    for name, values in columns.items():
+        kind = _type(name)
+        if not isinstance(values, pa.Array):
+            values = pa.array(np.ascontiguousarray(values).astype(kind.to_pandas_dtype(), copy=False))
+        elif values.type != kind:
+            values = values.cast(kind)
+        fields.append(pa.field(name, kind))
+        arrays.append(values)
+    nullable = [{"name": c, "field_name": c, "pandas_type": "bool" if d == "boolean" else "int8",
+                 "numpy_type": d, "metadata": None}
+                for c, d in _NULLABLE.items() if c in columns]  # fmt: skip
+    meta = {b"pandas": json.dumps({"index_columns": [], "column_indexes": [],
+                                   "columns": nullable}).encode()} if nullable else None  # fmt: skip
+    return pa.Table.from_arrays(arrays, schema=pa.schema(fields, metadata=meta))

@@ -1,0 +1,482 @@
+"""The team games, played by one engine: Nanjing (RULES.md §2), Tientsin (§3), Wu Wang (§4).
+
+``TeamGame`` is a ``base.Game`` whose table is a field (``table``, the kernels' variant code);
+the three small subclasses hold each table's facts. Nanjing: 4 seats, partners opposite.
+Tientsin: 6 seats, teams {0, 2, 4} and {1, 3, 5}. Wu Wang: three players 0..2 and the
+Minister (seat 3 in the tables); team 0 is the King's side that round, team 1 the two
+opponents. The engine plays Wu Wang by *position* (King at 0, Minister at 2), so ``WuWang``
+maps its records back to players.
+
+Card sets are ``uint64`` masks in the layout of ``tichusim.cards``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+import pyarrow as pa
+
+from ..cards import notation as cards
+from ..kernels.tichu import batch
+from ..kernels.tichu import engine as E
+from ..kernels.tichu import variants as V
+from ..strategies import tichu as tichu_strategies
+from .base import Game, Records, check_game_rounds, check_seed, whole_number
+from .driver import Batch, play
+from .errors import SimulationError
+from .narrate import Wording, narrate
+from .tables import PLACES, constant, first_index, text
+
+__all__ = ["Nanjing", "TeamGame", "Tientsin", "WuWang"]
+
+_ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
+_POINT = {0: "before passing", 1: "after passing", 2: "before playing"}
+_TEAMS_BLOCK = 128  # games per kernel call: bounds the scratch arrays (256 rounds each)
+
+
+class TeamGame(Game):
+    """A table of the team engine; subclasses set the class attributes."""
+
+    table: ClassVar[int]  # the kernels' variant code (kernels.tichu.variants)
+    players: ClassVar[int]  # players that bring a strategy
+    seats: ClassVar[int]  # seat rows per round (Wu Wang: the Minister too)
+    victory: ClassVar[str] = "double_victory"  # rounds column of a round won at once (§2.13)
+    titled: ClassVar[bool] = True  # a transcript names the table (not the default game's)
+    sides: ClassVar[tuple] = ((0, "left"), (1, "partner"), (2, "right"))  # given_/received_
+    # phoenix_led_half: the Option of §2.6 (the French edition), a led Phoenix worth ½ instead
+    # of 1½, so that the Mah Jong may be played on it; every table of the team engine has it
+    option_defaults: ClassVar[dict] = {"phoenix_led_half": False}
+    strategy_heading = "Tichu (nanjing, tientsin, wuwang)"
+    strategy_tables = tichu_strategies.TABLES
+    summary = "team"
+    report = "team"
+
+    def __init__(self, players: int | None = None, options=None):
+        self.options = self.check_options(options)
+        if players is not None and players != self.players:
+            raise ValueError(f"players: {self.name} is played by {self.players}; only "
+                             "grand-seigneur takes a number of players")  # fmt: skip
+
+    def resolve(self, strategies, count: int | None = None) -> list:
+        return tichu_strategies.resolve(strategies, count or self.players, variant=self.name)
+
+    def strategy_text(self, text: str):
+        """One strategy, or one per player separated by commas."""
+        parts = [p.strip() for p in text.split(",")]
+        return parts[0] if len(parts) == 1 else parts
+
+    # -- records -------------------------------------------------------------------------
+
+    def records(self, count: int, *, games: bool = False, first: int = 0, seed: int = 0,
+                strategies="random", target: int = 1000, check: bool = False) -> Records:
+        count = whole_number(count, "games" if games else "rounds")
+        first = whole_number(first, "first_game" if games else "first_round")
+        if games:
+            return self._games(count, first, seed, strategies, whole_number(target, "target"),
+                               check)  # fmt: skip
+        return self.rounds(np.arange(first, first + count, dtype=np.int64), seed=seed,
+                           strategies=strategies, check=check)  # fmt: skip
+
+    def _first_drawers(self, keys: np.ndarray) -> np.ndarray:
+        """Seat 0 draws first in every independent round."""
+        return np.zeros(len(keys), np.int64)
+
+    def rounds(self, keys: np.ndarray, *, seed: int = 0, strategies="random", check: bool = False,
+               first_drawers: np.ndarray | None = None, fixed=None,
+               fixed_seat: int = 0) -> Records:  # fmt: skip
+        """Independent rounds ``keys``; ``first_drawers`` (one per key, default
+        ``_first_drawers``); ``fixed = (exact_mask, rank_counts)`` deals ``fixed_seat`` those
+        first 8 cards (the 4-player game only: ``cards.parse_pattern``)."""
+        seed = check_seed(seed)
+        chosen = self.resolve(strategies)
+        params = np.stack([s.param_row() for s in chosen])
+        keys = np.asarray(keys, np.int64)
+        firsts = self._first_drawers(keys) if first_drawers is None else np.asarray(
+            first_drawers, np.int64)  # fmt: skip
+        if fixed is not None and self.table != V.NANJING:  # the kernel deals 4 seats
+            raise ValueError(f"fixed first cards: the 4-player game only, not {self.name}")
+        half = self.options["phoenix_led_half"]
+
+        def call(block, r_out, s_out, played, chunks):
+            r_out, s_out = r_out.reshape(len(block)), s_out.reshape(len(block), self.seats)
+            if fixed is None:
+                batch.play_table_rounds(self.table, seed, block, firsts, params, r_out, s_out,
+                                        check, chunks, half)  # fmt: skip
+            else:
+                exact, ranks = fixed
+                batch.play_rounds_fixed(seed, block, firsts, params, fixed_seat, np.uint64(exact),
+                                        np.asarray(ranks, np.int64), r_out, s_out, check,
+                                        chunks)  # fmt: skip
+
+        done = play(self._batch(1, max(1, len(keys)), call), keys, check)  # one block: firsts
+        rounds, seats = self._by_player(done.rounds, done.seats)
+        return Records(rounds, seats, chosen, None, None, 0, self)
+
+    def _games(self, count, first, seed, strategies, target, check) -> Records:
+        seed = check_seed(seed)
+        chosen = self.resolve(strategies)
+        params = np.stack([s.param_row() for s in chosen])
+        game_rounds = self.options.get("game_rounds", 0)
+        rotating = self.options.get("rotating_king", False)
+        longest = batch.MAX_GAME_ROUNDS if self.team_game else game_rounds
+
+        def call(block, r_out, s_out, played, chunks):
+            batch.play_table_games(self.table, seed, block, target, game_rounds, rotating,
+                                   self.options["phoenix_led_half"], params, r_out, s_out,
+                                   played, check, chunks)  # fmt: skip
+
+        ids = np.arange(first, first + count, dtype=np.int64)
+        done = play(self._batch(longest, _TEAMS_BLOCK, call), ids, check)
+        rounds, seats = self._by_player(done.rounds, done.seats)
+        return Records(rounds, seats, chosen, done.unit, done.round_in_unit, target, self)
+
+    def _batch(self, rounds_per_unit: int, block: int, call) -> Batch:
+        return Batch(E.ROUND, E.SEAT, self.seats, rounds_per_unit, block, call, E.ERRORS,
+                     lambda r: f"round key {r['round']}")  # fmt: skip
+
+    def _by_player(self, rounds: np.ndarray, seats: np.ndarray):
+        """Records from the engine's positions to the tables' rows (the same but in Wu Wang)."""
+        return rounds, seats
+
+    # -- columns -------------------------------------------------------------------------
+
+    def _teams(self, rounds: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        """Each seat row's team: the two sides alternate around the table."""
+        return seat % 2
+
+    def columns(self, rec: Records) -> tuple[dict, dict]:
+        """Rounds and seats columns (seat rows by seat; Wu Wang by player 0..2, then the
+        Minister)."""
+        rounds, seats = rec.rounds, rec.seats
+        n, k = len(rounds), seats.shape[1]
+        flat = seats.reshape(n * k)
+        seat = np.tile(np.arange(k, dtype=np.int8), n)
+        team = self._teams(rounds, seat)
+        names = [s.name for s in rec.strategies]
+
+        r: dict = self._king_column(rounds)
+        r["first_drawer"] = rounds["first_drawer"]
+        for p in range(self.players):
+            r[f"strategy{p}"] = constant(names[p], n)
+        calls = np.where(seats["grand_tichu"], 2, np.where(seats["tichu"], 1, 0))
+        for s in range(k):
+            r[f"call{s}"] = calls[:, s]
+        passed = np.bitwise_or.reduce(seats["given"], axis=2)
+        for p in range(self.players):  # the Minister neither gives nor receives (§4)
+            r[f"passed{p}"] = passed[:, p]
+        finish = seats["finish"]  # 1..k-1 order out, k the last, 0 still holding after a victory
+        for place in range(1, k):
+            r[f"{PLACES[place - 1]}_out"] = first_index(finish == place)
+        r["last_out"] = first_index(finish == k)
+        r[self.victory] = rounds["double_victory"]
+        for t in (0, 1):
+            r[f"card_points_team{t}"] = rounds["card_points"][:, t]
+        for t in (0, 1):
+            r[f"score_team{t}"] = rounds["score"][:, t]
+        r |= self._player_scores(rounds, team.reshape(n, k))
+        for name in ("tricks", "bombs", "wish", "dragon_to"):
+            r[name] = rounds[name]
+        if rec.game is not None:
+            r |= self._totals(r, rec.game, rec.target)
+
+        s: dict = {"seat": seat, "team": team}
+        s |= self._seat_strategies(rounds, seat, names)
+        for name in ("hand8", "hand14", "hand_passed"):
+            s[name] = flat[name]
+        for direction in ("given", "received"):
+            for j, side in self.sides:
+                s[f"{direction}_{side}"] = flat[direction][:, j]
+        s["grand_tichu"] = flat["grand_tichu"]
+        s["tichu"] = flat["tichu"]
+        called = flat["grand_tichu"] | flat["tichu"]
+        s["call_success"] = pa.array(np.repeat(r["first_out"], k) == seat, mask=~called)
+        for name in ("finish", "card_points", "points"):
+            s[name] = flat[name]
+        return r, s
+
+    def _king_column(self, rounds: np.ndarray) -> dict:
+        return {}
+
+    def _player_scores(self, rounds: np.ndarray, team: np.ndarray) -> dict:
+        return {}
+
+    def _seat_strategies(self, rounds: np.ndarray, seat: np.ndarray, names: list) -> dict:
+        return {"strategy": text(names, seat)}
+
+    def _totals(self, r: dict, game: np.ndarray, target: int) -> dict:
+        """Running team totals and whether a game ended (decided, §2.15) at that row."""
+        totals = _running_totals(np.column_stack([r["score_team0"], r["score_team1"]]), game)
+        _, last = _game_bounds(game)
+        decided = (totals.max(axis=1) >= target) & (totals[:, 0] != totals[:, 1])
+        return {"total_team0": totals[:, 0], "total_team1": totals[:, 1],
+                "game_over": last & decided}  # fmt: skip
+
+    # -- transcripts ---------------------------------------------------------------------
+
+    def _first(self, first_drawer: int, king) -> int:
+        """The engine's first drawer of a replayed round (``king``: Wu Wang's)."""
+        if not 0 <= first_drawer < self.seats:
+            raise ValueError(f"first_drawer must be a seat 0..{self.seats - 1}, "
+                             f"not {first_drawer!r}")  # fmt: skip
+        return first_drawer
+
+    def play_with_log(self, seed: int = 0, round: int = 0, *, strategies="random",
+                      first_drawer: int = 0, king: int | None = None, check: bool = True):
+        """Replay round ``round``: ``(round record, seat records, log)``; seat records and log
+        rows by the engine's positions (``transcript.play_with_log``)."""
+        seed = check_seed(seed)
+        params = self.params(strategies)
+        first = self._first(first_drawer, king)
+        rnd, seats, log, err = batch.play_logged(self.table, seed, round, first, params, check,
+                                                 self.options["phoenix_led_half"])  # fmt: skip
+        if err:
+            raise SimulationError(f"round {round}: {E.ERRORS[err]}")
+        return rnd[0], seats, log
+
+    def _labels(self, rnd) -> list[str]:
+        """How each position is named in a transcript."""
+        return [f"seat {s}" for s in range(self.seats)]
+
+    def _header(self, seed, round, rnd, first_drawer, names) -> list[str]:
+        title = f" ({self.name.capitalize()}, {self.seats} seats)" if self.titled else ""
+        return [f"Round {round} of seed {seed}{title}; first drawer: seat {first_drawer}",
+                "Strategies: " + ", ".join(f"seat {i} {s.name}" for i, s in enumerate(names))]
+
+    def _side(self, seat: int) -> str:
+        """The deal's lines name each seat's side."""
+        return f" (team {seat % 2})"
+
+    def _hand_to(self, who, seat, hand, code, extra) -> str:
+        return (f"{who[seat]} is last: hand {hand} ({code} points) to team {extra % 2}; its "
+                "tricks to the first player out")
+
+    def _end(self, who, rnd, seat, points, code, extra) -> list[str]:
+        return [f"End: first out seat {seat}; {points}; score team 0: {code}, team 1: {extra}"]
+
+    def transcript(self, seed: int = 0, round: int = 0, *, game: int | None = None,
+                   strategies="random", first_drawer: int = 0, king: int | None = None) -> str:
+        """The round move by move, in card notation (``game``: Grand Seigneur only)."""
+        if game is not None:
+            raise ValueError(f"game: {self.name} rounds replay alone (a round key)")
+        names = self.resolve(strategies)
+        rnd, seats, log = self.play_with_log(seed, round, strategies=strategies,
+                                             first_drawer=first_drawer, king=king)  # fmt: skip
+        who = self._labels(rnd)
+        header = self._header(seed, round, rnd, first_drawer, names)
+        if self.options["phoenix_led_half"]:
+            header.append("Rules: a led Phoenix is worth ½ (RULES.md §2.6 Option)")
+        victory = self.victory.split("_")[0]
+
+        def read(row) -> tuple:
+            event, seat, mask, code, extra = row
+            return event, seat, cards.format(int(np.uint64(np.int64(mask)))), code, extra
+
+        def say(row) -> list[str]:
+            event, seat, hand, code, extra = read(row)
+            if event == E.EV_DEAL8:
+                return [f"{who[seat]}{self._side(seat)} first {len(hand.split())}: {hand}"]
+            if event == E.EV_GRAND_TICHU:
+                return [f"{who[seat]} calls GRAND TICHU"]
+            if event == E.EV_DEAL14:
+                return [f"{who[seat]} holds {len(hand.split())}: {hand}"]
+            if event == E.EV_TICHU:
+                return [f"{who[seat]} calls TICHU ({_POINT[code]})" + self._tichu_note(seat)]
+            if event == E.EV_GIVE:
+                return [f"{who[seat]} gives {hand} to {who[extra]}"]
+            if event == E.EV_SHOW:
+                return [f"{who[seat]}'s hand is laid face up: {hand}"]
+            if event == E.EV_OUT:
+                return [f"  {who[seat]} is out ({_ORDINAL[code]})"]
+            if event == E.EV_DOG:
+                return [f"  the Dog passes the lead to {who[extra]}"]
+            if event == E.EV_DRAGON:
+                return [f"  {who[seat]} gives the Dragon's trick to {who[extra]}"]
+            if event == E.EV_TRICK:
+                return [f"  {who[seat]} wins the trick ({code} points) -> pile of {who[extra]}"]
+            if event == E.EV_HAND_TO:
+                return [self._hand_to(who, seat, hand or "-", code, extra)]
+            if event == E.EV_TRICKS_TO:
+                return [f"{who[seat]} gives its tricks ({code} points) to {who[extra]}"]
+            if event == E.EV_END:
+                won = f" ({victory} victory)" if rnd["double_victory"] else ""
+                points = f"card points {rnd['card_points'][0]} / {rnd['card_points'][1]}{won}"
+                return self._end(who, rnd, seat, points, code, extra)
+            return []
+
+        return narrate(header, log, Wording(E.EV_PLAY, E.EV_BOMB, E.EV_PASS, E.EV_WISH,
+                                            E.EV_WISH_DONE, frozenset((E.EV_DOG, E.EV_TRICK)),
+                                            read, who.__getitem__, say))  # fmt: skip
+
+    def _tichu_note(self, seat: int) -> str:
+        return ""
+
+
+class Nanjing(TeamGame):
+    """The 4-player game (RULES.md §2): partners opposite, to a target score (§2.15)."""
+
+    name = "nanjing"
+    rules = "RULES.md §2"
+    table = V.NANJING
+    players = 4
+    seats = 4
+    strategy_per = "seat"
+    titled = False
+    team_game = True
+    symmetric_teams = True
+
+
+class Tientsin(TeamGame):
+    """Six players in two teams of three, {0, 2, 4} and {1, 3, 5} (RULES.md §3)."""
+
+    name = "tientsin"
+    rules = "RULES.md §3"
+    table = V.TIENTSIN
+    players = 6
+    seats = 6
+    team_game = True
+    symmetric_teams = True
+    victory = "triple_victory"  # three of a team out first (§3)
+    sides = ((1, "partner1"), (3, "partner2"))  # the partners 2 and 4 places on (§3)
+
+    def _hand_to(self, who, seat, hand, code, extra) -> str:
+        return f"{who[seat]} is last: hand {hand} ({code} points) to team {extra % 2}"
+
+
+# Wu Wang: the position (0 King, 1, 2 Minister, 3) of each player 0..2 and the Minister (3),
+# by King, and the player at each position; the engine plays positions (kernels/variants.py)
+_WW_PLAYER = np.array([[V.wuwang_player(k, pos) for pos in range(4)] for k in range(3)])
+_WW_POSITION = np.argsort(_WW_PLAYER, axis=1)
+_MINISTER_ROW = 3  # the Minister's seat row in the tables
+
+
+class WuWang(TeamGame):
+    """Three players and the Minister, the dummy hand the King plays (RULES.md §4). Team 0 is
+    the King's side that round (the King and the Minister), team 1 the two opponents; the
+    King's strategy also plays the Minister. Games last ``game_rounds`` rounds."""
+
+    name = "wuwang"
+    rules = "RULES.md §4"
+    table = V.WUWANG
+    players = 3
+    seats = 4
+    no_swap = "the King changes sides every round (RULES.md §4)"
+    report = "wuwang"
+    # game_rounds: a game's length (§4: 9, or another multiple of 3); rotating_king: the
+    # Option of §4, the King role passing to the next player each round instead of the first out
+    option_defaults = {"rotating_king": False, "game_rounds": 9, "phoenix_led_half": False}
+
+    @classmethod
+    def _check_option(cls, key: str, value):
+        if key == "game_rounds":  # Wu Wang games fill the team engine's game buffers
+            return check_game_rounds(cls.name, value, batch.MAX_GAME_ROUNDS, 3,
+                                     "RULES.md §4: each player is King as often")  # fmt: skip
+        return value
+
+    def _first_drawers(self, keys: np.ndarray) -> np.ndarray:
+        """A Wu Wang King is drawn per round (-1), as in a first round (§4)."""
+        return np.full(len(keys), -1, np.int64)
+
+    def _by_player(self, rounds: np.ndarray, seats: np.ndarray):
+        """Seat rows ordered players 0, 1, 2, then the Minister; ``first_drawer`` (the King),
+        ``first_out`` and ``dragon_to`` as players."""
+        king = rounds["king"]
+        rounds = rounds.copy()
+        rounds["first_drawer"] = king
+        rounds["first_out"] = _WW_PLAYER[king, rounds["first_out"]]
+        given = rounds["dragon_to"] >= 0
+        rounds["dragon_to"][given] = _WW_PLAYER[king[given], rounds["dragon_to"][given]]
+        seats = np.take_along_axis(seats, _WW_POSITION[king], axis=1)
+        return rounds, seats
+
+    def _teams(self, rounds: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        """§4: team 0 is the King's side (the King and the Minister) this round."""
+        king = np.repeat(rounds["king"], self.seats)
+        return np.where((seat == king) | (seat == _MINISTER_ROW), 0, 1)
+
+    def _king_column(self, rounds: np.ndarray) -> dict:
+        return {"king": rounds["king"]}
+
+    def _player_scores(self, rounds: np.ndarray, team: np.ndarray) -> dict:
+        """§4: scores per player; the Minister's column is the King's side's total."""
+        per_seat = rounds["score"][np.arange(len(rounds))[:, None], team]
+        out = {f"score_player{p}": per_seat[:, p] for p in range(3)}
+        out["score_minister"] = per_seat[:, _MINISTER_ROW]
+        return out
+
+    def _seat_strategies(self, rounds: np.ndarray, seat: np.ndarray, names: list) -> dict:
+        king = np.repeat(rounds["king"], self.seats)
+        roles = np.where(seat == _MINISTER_ROW, 2, np.where(seat == king, 0, 1))
+        return {"role": text(["king", "opponent", "minister"], roles),
+                "strategy": text(names, np.where(seat == _MINISTER_ROW, king, seat))}  # the
+        # King plays both
+
+    def _totals(self, r: dict, game: np.ndarray, target: int) -> dict:
+        """Running totals per player and the Minister (§4), and on a game's last round the
+        winner: the highest total (3 the Minister), -1 for a tie."""
+        names = ["player0", "player1", "player2", "minister"]
+        totals = _running_totals(np.column_stack([r[f"score_{m}"] for m in names]), game)
+        _, last = _game_bounds(game)
+        top = totals.max(axis=1)
+        alone = (totals == top[:, None]).sum(axis=1) == 1
+        out = {f"total_{m}": totals[:, j] for j, m in enumerate(names)}
+        out["game_over"] = last
+        out["winner"] = np.where(last & alone, totals.argmax(axis=1), -1)
+        return out
+
+    def _first(self, first_drawer: int, king) -> int:
+        """The King (drawn at random as in a first round unless given) sits at position 0."""
+        if king is not None and king not in (0, 1, 2):
+            raise ValueError(f"king must be player 0, 1 or 2, not {king!r}")
+        return -1 if king is None else king
+
+    def _labels(self, rnd) -> list[str]:
+        """The players and the Minister, by position."""
+        king = int(rnd["king"])
+        names = []
+        for pos in range(self.seats):
+            player = V.wuwang_player(king, pos)
+            names.append("the Minister" if player == 3 else
+                         f"player {player}{' (King)' if pos == V.KING else ''}")  # fmt: skip
+        return names
+
+    def _header(self, seed, round, rnd, first_drawer, names) -> list[str]:
+        k = int(rnd["king"])
+        return [f"Round {round} of seed {seed} (Wu Wang); King: player {k}, the Minister opposite",
+                "Strategies: " + ", ".join(f"player {i} {s.name}" for i, s in enumerate(names))
+                + " (the King's also plays the Minister)"]  # fmt: skip
+
+    def _side(self, seat: int) -> str:
+        """A label already says King or Minister; the opponents are named."""
+        return " (opponent)" if seat % 2 else ""
+
+    def _tichu_note(self, seat: int) -> str:
+        return " (called by the King)" if seat == V.MINISTER else ""
+
+    def _hand_to(self, who, seat, hand, code, extra) -> str:
+        side = "the King's side" if extra % 2 == 0 else "the opponents"
+        return (f"{who[seat]} is last: hand {hand} ({code} points) to {side}; its tricks to "
+                "the first player out")
+
+    def _end(self, who, rnd, seat, points, code, extra) -> list[str]:
+        k = int(rnd["king"])
+        per = {V.wuwang_player(k, pos): (code if pos % 2 == 0 else extra) for pos in range(4)}
+        return [f"End: first out {who[seat]}; {points}; score King's side: {code}, "
+                f"opponents: {extra}",
+                "Scores: " + ", ".join(f"player {p} {per[p]}" for p in range(3))
+                + f", Minister {per[3]}"]  # fmt: skip
+
+
+def _game_bounds(game: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows that start and end a game (rows are game-major, each game whole)."""
+    change = game[1:] != game[:-1]
+    return np.r_[True, change], np.r_[change, True]
+
+
+def _running_totals(scores: np.ndarray, game: np.ndarray) -> np.ndarray:
+    """Cumulative sums of ``scores`` (rows x columns) restarting with each game."""
+    start, _ = _game_bounds(game)
+    totals = np.cumsum(scores, axis=0)
+    before = np.vstack([np.zeros((1, scores.shape[1]), totals.dtype), totals[:-1]])
+    first_row = np.maximum.accumulate(np.where(start, np.arange(len(game)), 0))
+    return totals - before[first_row]
