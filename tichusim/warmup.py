@@ -36,7 +36,7 @@ def warmup() -> float:
         play_with_log(0, 0, variant=variant)
     simulate_seigneur(2, players=6, strategies="heuristic", rounds_per_game=2, check=True)
     seigneur_transcript(0, 0, 1, players=6)  # kernels.gs_batch.play_logged
-    duplicate("lowest", "random", 2)  # duplicate._bombs
+    duplicate("lowest", "random", 2)  # moves.has_bomb_each
     gt_odds("Dr Ph A A K 9 5 3", deals=2)  # kernels.batch.play_rounds_fixed
-    features([0x4000400040004000])  # handclass._features (strength scores)
+    features([0x4000400040004000])  # handfeatures.hand_features (strength scores)
     return time.perf_counter() - t0
