@@ -18,8 +18,9 @@ import numpy as np
 from tichusim.kernels.tichu import batch
 from tichusim.kernels.seigneur import batch as gs_batch
 from tichusim.kernels.seigneur import cards as gc
-from tichusim.kernels.seigneur import engine as E
-from tichusim.kernels.tichu.engine import ROUND, SEAT
+from tichusim.kernels.seigneur import records as R
+from tichusim.kernels.seigneur.engine import RUSSIAN_HAND
+from tichusim.kernels.tichu.records import ROUND, SEAT
 from tichusim.games.seigneur import _setup
 from tichusim.games.simulate import _prepare
 
@@ -41,8 +42,8 @@ def seigneur_rate(players: int, strategy: str, rounds: int, options=None) -> tup
     """(rounds/s, cards dealt) of Grand Seigneur on one thread, independent rounds."""
     setup = _setup(players, 1, strategy, None, options)
     o = setup.options
-    r = np.ones(rounds, E.GS_ROUND)
-    s = np.ones((rounds, players), E.GS_SEAT)
+    r = np.ones(rounds, R.GS_ROUND)
+    s = np.ones((rounds, players), R.GS_SEAT)
     args = (setup.params, players, setup.deck, o.distinct_triples, o.russian_seating)
     gs_batch.play_games(1, np.arange(64), 1, *args, r[:64], s[:64], False, 1)
     t0 = time.perf_counter()
@@ -51,7 +52,7 @@ def seigneur_rate(players: int, strategy: str, rounds: int, options=None) -> tup
     assert (r["error"] == 0).all()
     cards = int(gc.DECK_SIZES[setup.deck])
     if setup.deck == gc.DECK_RUSSIAN:
-        cards = min(cards, E.RUSSIAN_HAND * players)  # 12 each, the rest out of play
+        cards = min(cards, RUSSIAN_HAND * players)  # 12 each, the rest out of play
     return rounds / elapsed, cards
 
 

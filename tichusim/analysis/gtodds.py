@@ -29,7 +29,8 @@ import numpy as np
 
 from .. import cards
 from ..kernels.tichu import batch
-from ..kernels.tichu.engine import ERRORS, ROUND, SEAT, N
+from ..kernels.errors import ERRORS
+from ..kernels.tichu.records import N, ROUND, SEAT
 from ..stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import Strategy, resolve
 

@@ -33,7 +33,8 @@ from ..cards.notation import RANK_CHARS
 from ..cards import seigneur as seigneur_rules
 from ..kernels.seigneur import batch as gs_batch
 from ..kernels.seigneur import cards as gc
-from ..kernels.seigneur import engine as E
+from ..kernels.errors import ERRORS
+from ..kernels.seigneur import records as E
 from ..cards.combos import Combo
 from ..strategies.seigneur import SeigneurStrategy, resolve
 from .simulate import SEIGNEUR as VARIANT
@@ -152,7 +153,7 @@ def seigneur_records(n: int, *, players: int, seed: int = 0, strategies="random"
         if bad.size:
             first = r_out[bad[0]]
             raise SimulationError(f"{bad.size} round(s) failed; first: game {first['game']} "
-                                  f"round {first['round_in_game']}: {E.ERRORS[first['error']]}")
+                                  f"round {first['round_in_game']}: {ERRORS[first['error']]}")
         parts_r.append(r_out)
         parts_s.append(s_out)
     if not parts_r:
@@ -195,7 +196,7 @@ def play_with_log(seed: int = 0, game: int = 0, round: int = 0, *, players: int 
                                                 setup.players, setup.deck, o.distinct_triples,
                                                 o.russian_seating, check)  # fmt: skip
     if err:
-        raise SimulationError(f"game {game} round {round}: {E.ERRORS[err]}")
+        raise SimulationError(f"game {game} round {round}: {ERRORS[err]}")
     return rnd[0], seats, log, setup
 
 

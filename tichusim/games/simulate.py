@@ -24,7 +24,8 @@ import pandas as pd
 from . import dataset
 from ..kernels.tichu import batch
 from ..kernels.tichu import variants as V
-from ..kernels.tichu.engine import ERRORS, ROUND, SEAT
+from ..kernels.errors import ERRORS
+from ..kernels.tichu.records import ROUND, SEAT
 from ..strategies.tichu import Strategy, resolve
 
 __all__ = [

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import cards
-from ..kernels.tichu import engine as E
+from ..kernels.errors import ERRORS
+from ..kernels.tichu import records as E
 from ..kernels.tichu import variants as V
 from ..kernels.tichu.batch import play_logged
 from ..cards.combos import Combo
@@ -41,7 +42,7 @@ def play_with_log(seed: int = 0, round: int = 0, *, strategies="random", first_d
     rnd, seats, log, err = play_logged(info.code, seed, round, first, params, check,
                                        opts["phoenix_led_half"])  # fmt: skip
     if err:
-        raise SimulationError(f"round {round}: {E.ERRORS[err]}")
+        raise SimulationError(f"round {round}: {ERRORS[err]}")
     return rnd[0], seats, log
 
 
