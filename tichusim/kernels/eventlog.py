@@ -11,6 +11,8 @@ reports the overflow (``ERR_LOG``) rather than a transcript that silently stops.
 import numpy as np
 from numba import njit
 
+from .errors import ERR_LOG, ERR_NONE
+
 
 @njit(cache=True, inline="always")  # every event of every round comes here, logged or not
 def append_row(work, nlog, row):
@@ -39,6 +41,16 @@ def log_multiset(work, nlog, event, seat, a, b, code, extra):
     return append_row(work, nlog, row)
 
 
+@njit(cache=True, inline="always")
+def close_round(work, rnd, err, nlog):
+    """A round's outcome ``(error, log rows)``, the error recorded in ``rnd``: ``err``, or
+    ``ERR_LOG`` when a round that went well logged more rows than ``work.log`` holds."""
+    if err == ERR_NONE and nlog > work.log.shape[0]:
+        err = ERR_LOG
+    rnd.error = err
+    return err, nlog
+
+
 @njit(cache=True)
 def log_rows(work, n):
     """A copy of the ``n`` rows logged in ``work[0]`` (those that fit). ``work`` is the
@@ -48,4 +60,4 @@ def log_rows(work, n):
     return work[0].log[: min(n, work[0].log.shape[0])].copy()
 
 
-__all__ = ["append_row", "log_cards", "log_multiset", "log_rows"]
+__all__ = ["append_row", "close_round", "log_cards", "log_multiset", "log_rows"]

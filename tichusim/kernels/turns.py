@@ -2,8 +2,8 @@
 
 The team games' engine (``tichu/engine.py``) holds cards as one ``uint64`` mask, Grand
 Seigneur's (``seigneur/engine.py``) as a two-deck multiset ``(a, b)``. The steps here read and
-write only the public fields the two records share (``top_code``, ``top_seat``, ``passed``,
-``wish``, ``leader``, ``out_order``, ``n_out``) and test a rank through the cards of ``a``
+write only the fields the two records share (``top_code``, ``top_seat``, ``passed``, ``wish``,
+``leader``, ``out_order``, ``n_out``, ``tricks``, ``bombs``; a seat's ``seat`` and ``rng``) and test a rank through the cards of ``a``
 (a two-deck multiset holds a card in ``a`` whenever it holds it at all), so each engine passes
 its own records and numba compiles a copy per record type. All are inlined: they run on every
 turn of every round, and the engines fold their table's constants through them.
@@ -13,14 +13,42 @@ A turn ends with one of the outcomes below, which the engines' trick loops act o
 
 from numba import njit
 
-from .bits import ZERO, rank_cards
+from .bits import U64, ZERO, rank_cards
 from .combos import BOMB_FOUR
 from .moves import wish_binds
+from .rng import seed_stream
 
 PLAYED = 0  # a play or a pass stands; bombs may follow out of turn (§2.9)
 LEAD_GIVEN = 1  # the Dog gave the lead away: no bomb window (§2.9, §2.10)
 ROUND_OVER = 2  # one player (team games: one team's last) still holds cards (§2.13, §5)
 VICTORY = 3  # team games: one team's first players went out, the round ends (§2.13, §3)
+
+
+@njit(cache=True, inline="always")
+def reset_table(pub):
+    """A new round's public record: no wish, leader, finisher, trick or bomb yet (the trick in
+    play is the engine's to clear, ``clear_top``)."""
+    pub.n_out = 0
+    pub.wish = 0
+    pub.leader = -1
+    pub.tricks = 0
+    pub.bombs = 0
+
+
+@njit(cache=True, inline="always")
+def seat_record(me, seat, seed, key, player):
+    """A seat's private record for a new round: its chair and the decision stream of the
+    player sitting there (stream 1 + player of the round, ``rng.py``)."""
+    me.seat = seat
+    me.rng = seed_stream(U64(seed), U64(key), U64(1 + player))
+
+
+@njit(cache=True, inline="always")
+def clear_top(pub):
+    """No combination on the table, nobody has passed (a trick ended, or none began)."""
+    pub.top_code = 0
+    pub.top_seat = -1
+    pub.passed = 0
 
 
 @njit(cache=True, inline="always")
@@ -40,9 +68,23 @@ def choice_ok(choice, n_moves, leading):
 
 
 @njit(cache=True, inline="always")
-def wish_ok(rank):
-    """A wish is a normal rank 2..14, or 0 for none (§2.11)."""
-    return rank == 0 or 2 <= rank <= 14
+def chosen_play(choice, moves, codes):
+    """The cards (one mask, or a multiset's ``a``) and code of answer ``choice``; none for a
+    pass."""
+    if choice < 0:
+        return ZERO, 0
+    return moves[choice], codes[choice]
+
+
+@njit(cache=True, inline="always")
+def make_wish(pub, rnd, rank):
+    """The Mah Jong's player wishes for ``rank`` (§2.11), kept in the table's and the round's
+    records; False for an answer that is no normal rank 2..14 nor 0 (no wish)."""
+    if rank != 0 and (rank < 2 or rank > 14):
+        return False
+    pub.wish = rank
+    rnd.wish = rank
+    return True
 
 
 @njit(cache=True, inline="always")
@@ -95,5 +137,6 @@ def wish_missed(hand, wish, moves, n):
     return wish_binds(hand, wish, moves, min(n, moves.shape[0]))
 
 
-__all__ = ["LEAD_GIVEN", "PLAYED", "ROUND_OVER", "VICTORY", "choice_ok", "go_out", "is_bomb",
-           "open_turn", "top_trick", "trick_won", "wish_kept", "wish_missed", "wish_ok"]  # fmt: skip
+__all__ = ["LEAD_GIVEN", "PLAYED", "ROUND_OVER", "VICTORY", "choice_ok", "chosen_play",
+           "clear_top", "go_out", "is_bomb", "make_wish", "open_turn", "reset_table",
+           "seat_record", "top_trick", "trick_won", "wish_kept", "wish_missed"]  # fmt: skip

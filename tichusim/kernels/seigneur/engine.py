@@ -51,15 +51,13 @@ from numba import njit
 from . import policies
 from ..bits import DOG, MAH_JONG, ONE, U64, ZERO, lowest_bit_index
 from ..combos import DOG_LEAD
-from ..errors import (
-    ERR_CARDS, ERR_FINISH, ERR_ILLEGAL, ERR_LOG, ERR_MOVES, ERR_NONE, ERR_STRATEGY,
-)  # fmt: skip
-from ..eventlog import log_multiset
+from ..errors import ERR_CARDS, ERR_FINISH, ERR_ILLEGAL, ERR_MOVES, ERR_NONE, ERR_STRATEGY
+from ..eventlog import close_round, log_multiset
 from ..moves import has_bomb
 from ..rng import seed_stream, shuffle_prefix
 from ..turns import (
-    LEAD_GIVEN, PLAYED, ROUND_OVER, choice_ok, go_out, is_bomb, open_turn, top_trick, trick_won,
-    wish_kept, wish_missed, wish_ok,
+    LEAD_GIVEN, PLAYED, ROUND_OVER, choice_ok, chosen_play, clear_top, go_out, is_bomb, make_wish,
+    open_turn, reset_table, seat_record, top_trick, trick_won, wish_kept, wish_missed,
 )  # fmt: skip
 from .cards import (
     CARD_LISTS, DECK_RUSSIAN, DECK_SIZES, add_card, best_cards, ms_add, ms_contains, ms_remove,
@@ -69,7 +67,7 @@ from .combos import play_code
 from .moves import MAX_MOVES, candidate_moves, gen_bombs2, may_beat
 from .records import (
     EV_BOMB, EV_DEAL, EV_DOG, EV_END, EV_GIVE, EV_GIVE_BACK, EV_LEFTOVER, EV_OUT, EV_PASS,
-    EV_PLAY, EV_TRICK, EV_WISH, EV_WISH_DONE, LOG_ROWS, MAX_BOMBS,
+    EV_PLAY, EV_TRICK, EV_WISH, EV_WISH_DONE, MAX_BOMBS,
 )  # fmt: skip
 
 SEAT_STREAM = 63
@@ -161,13 +159,11 @@ def _go_out(work, pub, seat, nlog):
 @njit(cache=True)
 def _clear_trick(pub):
     """No trick in play: nothing on the table, nobody has passed."""
+    clear_top(pub)
     pub.trick_a = ZERO
     pub.trick_b = ZERO
-    pub.top_code = 0
     pub.top_a = ZERO
     pub.top_b = ZERO
-    pub.top_seat = -1
-    pub.passed = 0
 
 
 @njit(cache=True)
@@ -228,10 +224,7 @@ def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ran
         err, nlog = _tricks(work, pub, privs, rnd, check, nlog)
     if err == ERR_NONE:
         err, nlog = _end_round(work, pub, privs, rnd, seats, check, nlog)
-    if err == ERR_NONE and nlog > LOG_ROWS:
-        err = ERR_LOG
-    rnd.error = err
-    return err, nlog
+    return close_round(work, rnd, err, nlog)
 
 
 @njit(cache=True, inline="always")
@@ -243,14 +236,10 @@ def _reset(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_b
     pub.n_players = n
     pub.deck = work.deck_kind
     pub.distinct_triples = 1 if work.distinct_triples else 0
+    reset_table(pub)
+    _clear_trick(pub)
     pub.played_a = ZERO
     pub.played_b = ZERO
-    pub.n_out = 0
-    pub.wish = 0
-    _clear_trick(pub)
-    pub.leader = -1
-    pub.tricks = 0
-    pub.bombs = 0
     work.discard_a = ZERO
     work.discard_b = ZERO
     dealer = n - 1
@@ -263,12 +252,11 @@ def _reset(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_b
         if ranks_before[p] == n:
             dealer = s
         me = privs[s]
-        me.seat = s
+        seat_record(me, s, seed, key, p)
         me.player = p
         me.hand_a = ZERO
         me.hand_b = ZERO
         _no_exchange(me)
-        me.rng = seed_stream(U64(seed), U64(key), U64(1 + p))
         seat = seats[p]
         seat.seat = s
         seat.rank_before = ranks_before[p]
@@ -393,8 +381,8 @@ def _tricks(work, pub, privs, rnd, check, nlog):
             if check and not _conserved(work, pub, privs):
                 return ERR_CARDS, nlog
             continue  # the Dog is never bombed (§2.9)
-        err, outcome, actor, armed, nlog = _bomb_window(work, pub, privs, turn, armed, check,
-                                                        nlog)  # fmt: skip
+        err, outcome, actor, armed, nlog = _bomb_windows(work, pub, privs, turn, armed, check,
+                                                         nlog)  # fmt: skip
         if err != ERR_NONE or outcome == ROUND_OVER:
             return err, nlog
         # ---- trick over? every other holder of cards has passed since the last play ----
@@ -433,15 +421,10 @@ def _turn(work, pub, privs, rnd, p, armed, check, nlog):
         return ERR_MOVES, PLAYED, armed, nlog
     if not choice_ok(choice, MAX_MOVES, leading):
         return ERR_STRATEGY, PLAYED, armed, nlog
-    a = ZERO
-    b = ZERO
-    code = 0
-    if choice >= 0:
-        a = ma[choice]
-        b = mb[choice]
-        code = mc[choice]
-        if a == ZERO or not ms_contains(me.hand_a, me.hand_b, a, b):
-            return ERR_STRATEGY, PLAYED, armed, nlog
+    a, code = chosen_play(choice, ma, mc)
+    b = mb[choice] if choice >= 0 else ZERO
+    if choice >= 0 and (a == ZERO or not ms_contains(me.hand_a, me.hand_b, a, b)):
+        return ERR_STRATEGY, PLAYED, armed, nlog
     if check and not _turn_ok(work, pub, me, choice, a, b, code, wish_before):
         return ERR_ILLEGAL, PLAYED, armed, nlog
     if check and forced and candidate_moves(me.hand_a, me.hand_b, pub.top_code,
@@ -462,10 +445,8 @@ def _turn(work, pub, privs, rnd, p, armed, check, nlog):
         nlog = log_multiset(work, nlog, EV_WISH_DONE, p, ZERO, ZERO, wish_before, 0)
     if a & MAH_JONG:
         w = policies.wish(params[sp[p]], pub, me)
-        if not wish_ok(w):
+        if not make_wish(pub, rnd, w):
             return ERR_STRATEGY, PLAYED, armed, nlog
-        pub.wish = w
-        rnd.wish = w
         nlog = log_multiset(work, nlog, EV_WISH, p, ZERO, ZERO, w, 0)
     if pub.counts[p] == 0:
         nlog = _go_out(work, pub, p, nlog)
@@ -478,45 +459,37 @@ def _turn(work, pub, privs, rnd, p, armed, check, nlog):
 
 
 @njit(cache=True, inline="always")
-def _bomb_window(work, pub, privs, actor, armed, check, nlog):
+def _bomb_windows(work, pub, privs, actor, armed, check, nlog):
     """The out-of-turn bomb windows (§2.9 Decision) after ``actor``'s play or pass: the seats
-    with a bomb are asked in turn order after it, the first to bomb opens the next window.
-    Returns ``(error, outcome, last actor, armed, log rows)``."""
-    while True:
-        err, bomber, armed, nlog = _bomb_offers(work, pub, privs, actor, armed, check, nlog)
-        if err != ERR_NONE or bomber < 0:
-            return err, PLAYED, actor, armed, nlog
-        actor = bomber
-        if pub.n_out == work.n_players - 1:
-            return ERR_NONE, ROUND_OVER, actor, armed, nlog
-
-
-@njit(cache=True, inline="always")
-def _bomb_offers(work, pub, privs, actor, armed, check, nlog):
-    """One window: each seat with a bomb after ``actor`` in turn order may bomb, the first that
-    does plays its bomb (checked with ``check``). Returns ``(error, bomber or -1, armed, log
-    rows)``."""
+    with a bomb are asked in turn order after the last actor; the first to bomb (checked with
+    ``check``) becomes the last actor and opens the next window, until a window passes without
+    a bomb or a bomb leaves one player holding cards. Returns ``(error, outcome, last actor,
+    armed, log rows)``."""
     sp = work.seat_player
-    waiting = armed & ~(np.int64(1) << actor)  # seats with a bomb, asked in turn order
-    q = actor
-    while waiting != 0:
-        q = _next_in(waiting, q)
-        waiting &= ~(np.int64(1) << q)
-        nb = gen_bombs2(privs[q].hand_a, pub.top_code, work.bombs_a, work.bombs_b,
-                        work.bombs_c, 0)  # fmt: skip
-        if nb == 0:
-            continue
-        nb = min(nb, MAX_BOMBS)
-        j = policies.bomb(work.params[sp[q]], pub, privs[q], work.bombs_a, work.bombs_c, nb)
-        if not choice_ok(j, nb, False):
-            return ERR_STRATEGY, -1, armed, nlog
-        if j >= 0:
+    while True:
+        bomber = -1
+        waiting = armed & ~(np.int64(1) << actor)  # seats with a bomb, asked in turn order
+        q = actor
+        while waiting != 0 and bomber < 0:
+            q = _next_in(waiting, q)
+            waiting &= ~(np.int64(1) << q)
+            nb = gen_bombs2(privs[q].hand_a, pub.top_code, work.bombs_a, work.bombs_b,
+                            work.bombs_c, 0)  # fmt: skip
+            if nb == 0:
+                continue
+            nb = min(nb, MAX_BOMBS)
+            j = policies.bomb(work.params[sp[q]], pub, privs[q], work.bombs_a, work.bombs_c, nb)
+            if not choice_ok(j, nb, False):
+                return ERR_STRATEGY, PLAYED, actor, armed, nlog
+            if j < 0:
+                continue
+            bomber = q
             wish_b = pub.wish
             ba = work.bombs_a[j]
             bc = work.bombs_c[j]
             if check and (play_code(ba, ZERO, pub.top_code, False) != bc
                           or not is_bomb(bc) or ba & ~privs[q].hand_a):  # fmt: skip
-                return ERR_ILLEGAL, -1, armed, nlog
+                return ERR_ILLEGAL, PLAYED, actor, armed, nlog
             done = _play_cards(pub, privs[q], q, ba, ZERO, bc)
             if not has_bomb(privs[q].hand_a):
                 armed &= ~(1 << q)
@@ -526,8 +499,11 @@ def _bomb_offers(work, pub, privs, actor, armed, check, nlog):
                 nlog = log_multiset(work, nlog, EV_WISH_DONE, q, ZERO, ZERO, wish_b, 0)
             if pub.counts[q] == 0:
                 nlog = _go_out(work, pub, q, nlog)
-            return ERR_NONE, q, armed, nlog
-    return ERR_NONE, -1, armed, nlog
+                if pub.n_out == work.n_players - 1:
+                    return ERR_NONE, ROUND_OVER, q, armed, nlog
+        if bomber < 0:
+            return ERR_NONE, PLAYED, actor, armed, nlog  # nobody bombed: the play or pass stands
+        actor = bomber
 
 
 @njit(cache=True, inline="always")

@@ -37,21 +37,20 @@ from ..combos import (
     phoenix_single,
 )  # fmt: skip
 from ..errors import (
-    ERR_CARDS, ERR_FINISH, ERR_ILLEGAL, ERR_LOG, ERR_MOVES, ERR_NONE, ERR_POINTS, ERR_STRATEGY,
+    ERR_CARDS, ERR_FINISH, ERR_ILLEGAL, ERR_MOVES, ERR_NONE, ERR_POINTS, ERR_STRATEGY,
     ERR_VIEW,
 )  # fmt: skip
-from ..eventlog import log_cards
+from ..eventlog import close_round, log_cards
 from ..hand import card_points
 from ..moves import candidate_moves, gen_bombs, has_bomb
 from ..rng import CARD_BITS, rand_below, seed_stream, shuffle_deck, shuffle_prefix
 from ..turns import (
-    LEAD_GIVEN, PLAYED, ROUND_OVER, VICTORY, choice_ok, go_out, is_bomb, open_turn, top_trick,
-    trick_won, wish_kept, wish_missed, wish_ok,
+    LEAD_GIVEN, PLAYED, ROUND_OVER, VICTORY, choice_ok, chosen_play, clear_top, go_out, is_bomb,
+    make_wish, open_turn, reset_table, seat_record, top_trick, trick_won, wish_kept, wish_missed,
 )  # fmt: skip
 from .records import (
     EV_BOMB, EV_DEAL8, EV_DEAL14, EV_DOG, EV_DRAGON, EV_END, EV_GIVE, EV_GRAND_TICHU, EV_HAND_TO,
     EV_OUT, EV_PASS, EV_PLAY, EV_SHOW, EV_TICHU, EV_TRICK, EV_TRICKS_TO, EV_WISH, EV_WISH_DONE,
-    LOG_ROWS,
 )  # fmt: skip
 from .variants import (
     KING, MAX_SEATS, MINISTER, NANJING, TIENTSIN, WUWANG, gt_cards, hand_size, may_call_grand,
@@ -183,14 +182,10 @@ def _turn_ok(top, wish, hand, choice, moves_m, moves_c, all_m, all_c, phoenix_le
     wish (§2.11): the wished rank may be left out only if the player lacks it or no legal play
     contains it (a bomb out of a lead is always allowed). The full candidate list is generated
     independently of the strategy."""
-    mask = ZERO
-    code = 0
-    if choice >= 0:
-        mask = moves_m[choice]
-        code = moves_c[choice]
-        if not _combination_ok(top, hand, mask, code, phoenix_led):
-            return False
-    elif top == 0:
+    mask, code = chosen_play(choice, moves_m, moves_c)
+    if choice >= 0 and not _combination_ok(top, hand, mask, code, phoenix_led):
+        return False
+    if choice < 0 and top == 0:
         return False
     if wish_kept(top, wish, choice, code, mask, hand):
         return True
@@ -296,10 +291,7 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
         err, victory, nlog = _tricks(variant, work, pub, privs, rnd, check, nlog)
     if err == ERR_NONE:
         err, nlog = _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog)
-    if err == ERR_NONE and nlog > LOG_ROWS:
-        err = ERR_LOG
-    rnd.error = err
-    return err, nlog
+    return close_round(work, rnd, err, nlog)
 
 
 @njit(cache=True, inline="always")
@@ -313,17 +305,9 @@ def _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats):
     pub.wish_free = wish_free(variant)
     pub.exposed = ZERO
     pub.first_drawer = first_drawer
+    reset_table(pub)
+    _clear_trick(pub)
     pub.played = ZERO
-    pub.n_out = 0
-    pub.wish = 0
-    pub.top_code = 0
-    pub.top_mask = ZERO
-    pub.top_seat = -1
-    pub.trick_cards = ZERO
-    pub.leader = -1
-    pub.passed = 0
-    pub.tricks = 0
-    pub.bombs = 0
     for s in range(n):
         piles[s] = ZERO
         pub.counts[s] = 0
@@ -334,10 +318,9 @@ def _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats):
         pub.out_order[s] = -1
         pub.points_taken[s] = 0
         me = privs[s]
-        me.seat = s
+        seat_record(me, s, seed, key, s)
         me.hand = ZERO
         me.ally_hand = ZERO
-        me.rng = seed_stream(U64(seed), U64(key), U64(1 + s))
         for t in range(n):
             me.given[t] = ZERO
             me.received[t] = ZERO
@@ -491,8 +474,8 @@ def _tricks(variant, work, pub, privs, rnd, check, nlog):
             if check and not _conserved(pub, privs, work.piles):
                 return ERR_CARDS, False, nlog
             continue  # §2.9: the Dog is never bombed
-        err, outcome, actor, armed, nlog = _bomb_window(variant, work, pub, privs, turn, armed,
-                                                        nlog)  # fmt: skip
+        err, outcome, actor, armed, nlog = _bomb_windows(variant, work, pub, privs, turn, armed,
+                                                         nlog)  # fmt: skip
         if err != ERR_NONE or outcome >= ROUND_OVER:
             return err, outcome == VICTORY, nlog
         # ---- trick over? every other holder of cards has passed since the last play ----
@@ -517,11 +500,10 @@ def _tricks(variant, work, pub, privs, rnd, check, nlog):
 
 @njit(cache=True, inline="always")
 def _clear_trick(pub):
-    """No trick in play: nothing on the table, nobody has passed."""
-    pub.top_code = 0
+    """No trick in play: no cards or combination on the table, nobody has passed."""
+    clear_top(pub)
     pub.top_mask = ZERO
-    pub.top_seat = -1
-    pub.passed = 0
+    pub.trick_cards = ZERO
 
 
 @njit(cache=True, inline="always")
@@ -529,18 +511,17 @@ def _turn(variant, work, pub, privs, rnd, p, armed, check, nlog):
     """Seat ``p``'s turn: a Tichu call while it has played no card (§2.3), then its play or
     pass, checked, with what follows from the play: the wish (§2.11), going out (§2.13, §3), the
     Dog (§2.10). Returns ``(error, outcome, armed, log rows)`` with an outcome of ``turns``."""
-    params = work.params
-    moves_m = work.moves_m
-    moves_c = work.moves_c
     me = privs[p]
     leading = open_turn(pub, p)
     # Tichu decision point before each own turn while no card is played (§2.3)
     if pub.has_played[p] == 0 and pub.grand_tichu[p] == 0 and pub.tichu[p] == 0:
-        if policies.tichu(params[p], pub, me, policies.TICHU_BEFORE_TURN):
+        if policies.tichu(work.params[p], pub, me, policies.TICHU_BEFORE_TURN):
             pub.tichu[p] = 1
             nlog = log_cards(work, nlog, EV_TICHU, p, ZERO, policies.TICHU_BEFORE_TURN, 0)
+    moves_m = work.moves_m
+    moves_c = work.moves_c
     wish_before = pub.wish
-    choice = policies.play(params[p], pub, me, moves_m, moves_c)
+    choice = policies.play(work.params[p], pub, me, moves_m, moves_c)
     if choice == policies.MOVES_OVERFLOW:
         return ERR_MOVES, PLAYED, armed, nlog
     if not choice_ok(choice, moves_m.shape[0], leading):
@@ -572,11 +553,9 @@ def _turn(variant, work, pub, privs, rnd, p, armed, check, nlog):
     if done:
         nlog = log_cards(work, nlog, EV_WISH_DONE, p, ZERO, wish_before, 0)
     if mask & MAH_JONG:
-        w = policies.wish(params[p], pub, me)
-        if not wish_ok(w):
+        w = policies.wish(work.params[p], pub, me)
+        if not make_wish(pub, rnd, w):
             return ERR_STRATEGY, PLAYED, armed, nlog
-        pub.wish = w
-        rnd.wish = w
         nlog = log_cards(work, nlog, EV_WISH, p, ZERO, w, 0)
     if me.hand == ZERO:
         outcome, nlog = _out(variant, work, pub, p, nlog)
@@ -585,7 +564,6 @@ def _turn(variant, work, pub, privs, rnd, p, armed, check, nlog):
     if code >> 16 == DOG_LEAD:
         # §2.10, §3: the lead goes at once to a partner, or the next holder of cards
         work.piles[p] |= pub.trick_cards
-        pub.trick_cards = ZERO
         _clear_trick(pub)
         pub.tricks += 1
         return ERR_NONE, LEAD_GIVEN, armed, nlog
@@ -607,56 +585,51 @@ def _out(variant, work, pub, p, nlog):
 
 
 @njit(cache=True, inline="always")
-def _bomb_window(variant, work, pub, privs, actor, armed, nlog):
-    """The out-of-turn bomb windows (§2.9 Decision) after ``actor``'s play or pass: the seats
-    after it are offered their bombs in turn order, the first to bomb opens the next window.
-    Returns ``(error, outcome, last actor, armed, log rows)``."""
-    while True:
-        err, bomber, armed, nlog = _bomb_offers(variant, work, pub, privs, actor, armed, nlog)
-        if err != ERR_NONE or bomber < 0:
-            return err, PLAYED, actor, armed, nlog
-        actor = bomber
-        if _victory(pub, victory_size(variant)):
-            return ERR_NONE, VICTORY, actor, armed, nlog
-        if pub.n_out == n_seats(variant) - 1:
-            return ERR_NONE, ROUND_OVER, actor, armed, nlog
-
-
-@njit(cache=True, inline="always")
-def _bomb_offers(variant, work, pub, privs, actor, armed, nlog):
-    """One window: each armed seat after ``actor`` in turn order may bomb, the first that does
-    plays its bomb. Returns ``(error, bomber or -1, armed, log rows)``."""
+def _bomb_windows(variant, work, pub, privs, actor, armed, nlog):
+    """The out-of-turn bomb windows (§2.9 Decision) after ``actor``'s play or pass: each armed
+    seat after the last actor is offered its bombs in turn order; the first to bomb becomes
+    the last actor and opens the next window, until a window passes without a bomb or a bomb
+    ends the round. Returns ``(error, outcome, last actor, armed, log rows)``."""
     n = n_seats(variant)
     bombs_m = work.bombs_m
     bombs_c = work.bombs_c
-    q = actor
-    for _ in range(n - 1):
-        q = q + 1 if q + 1 < n else 0
-        if not armed & (1 << q):
-            continue
-        nb = gen_bombs(privs[q].hand, pub.top_code, bombs_m, bombs_c, 0)
-        if nb == 0:
-            continue
-        nb = min(nb, bombs_m.shape[0])
-        j = policies.bomb(work.params[q], pub, privs[q], bombs_m, bombs_c, nb)
-        if not choice_ok(j, nb, False):
-            return ERR_STRATEGY, -1, armed, nlog
-        if j >= 0:
-            wish_b = pub.wish
-            done = _play_cards(pub, privs[q], q, bombs_m[j], bombs_c[j])
-            if variant == WUWANG and q % 2 == KING % 2:
-                _show_minister(pub, privs)
-            if not has_bomb(privs[q].hand):
-                armed &= ~(1 << q)
-            pub.bombs += 1
-            nlog = log_cards(work, nlog, EV_BOMB, q, bombs_m[j], bombs_c[j], 0)
-            if done:
-                nlog = log_cards(work, nlog, EV_WISH_DONE, q, ZERO, wish_b, 0)
-            if privs[q].hand == ZERO:
-                go_out(pub, q)
-                nlog = log_cards(work, nlog, EV_OUT, q, ZERO, pub.n_out, 0)
-            return ERR_NONE, q, armed, nlog
-    return ERR_NONE, -1, armed, nlog
+    while True:
+        bomber = -1
+        q = actor
+        for _ in range(n - 1):
+            q = q + 1 if q + 1 < n else 0
+            if not armed & (1 << q):
+                continue
+            nb = gen_bombs(privs[q].hand, pub.top_code, bombs_m, bombs_c, 0)
+            if nb == 0:
+                continue
+            nb = min(nb, bombs_m.shape[0])
+            j = policies.bomb(work.params[q], pub, privs[q], bombs_m, bombs_c, nb)
+            if not choice_ok(j, nb, False):
+                return ERR_STRATEGY, PLAYED, actor, armed, nlog
+            if j >= 0:
+                bomber = q
+                wish_b = pub.wish
+                done = _play_cards(pub, privs[q], q, bombs_m[j], bombs_c[j])
+                if variant == WUWANG and q % 2 == KING % 2:
+                    _show_minister(pub, privs)
+                if not has_bomb(privs[q].hand):
+                    armed &= ~(1 << q)
+                pub.bombs += 1
+                nlog = log_cards(work, nlog, EV_BOMB, q, bombs_m[j], bombs_c[j], 0)
+                if done:
+                    nlog = log_cards(work, nlog, EV_WISH_DONE, q, ZERO, wish_b, 0)
+                if privs[q].hand == ZERO:
+                    go_out(pub, q)
+                    nlog = log_cards(work, nlog, EV_OUT, q, ZERO, pub.n_out, 0)
+                if _victory(pub, victory_size(variant)):
+                    return ERR_NONE, VICTORY, q, armed, nlog
+                if pub.n_out == n - 1:
+                    return ERR_NONE, ROUND_OVER, q, armed, nlog
+                break
+        if bomber < 0:  # a window without a bomb: the play or pass stands
+            return ERR_NONE, PLAYED, actor, armed, nlog
+        actor = bomber
 
 
 @njit(cache=True, inline="always")
