@@ -98,7 +98,8 @@ def _side_stats(name: str, rounds: list[pd.DataFrame], seats: list[pd.DataFrame]
     out["team_first_out"] = wilson(int((me["finish"] == 1).sum()), team_rounds)
     # who played a bomb is not recorded per seat; holding one after passing is (and is what a
     # passing policy changes: keeping a four of a kind or a straight flush together)
-    out["bombs_held"] = wilson(int(has_bomb_each(me["hand_passed"].to_numpy(np.uint64)).sum()), len(me))
+    bombs = has_bomb_each(me["hand_passed"].to_numpy(np.uint64))
+    out["bombs_held"] = wilson(int(bombs.sum()), len(me))
     return out
 
 

@@ -32,7 +32,8 @@ from ..strategies.tichu import STRATEGIES
 
 __all__ = ["FEATURES", "GTModel", "features", "hand_class", "strength_scores"]
 
-# columns of ``features`` (the order ``kernels/tichu/handfeatures.py`` fills); the model uses all but ``score`` (a fixed weighting of the others)
+# columns of ``features``, in the order ``kernels/tichu/handfeatures.py`` fills them; the model
+# uses all but ``score`` (a fixed weighting of the others)
 FEATURES = ("aces", "kings", "dragon", "phoenix", "dog", "mah_jong", "bomb", "pairs", "plays",
             "score")  # fmt: skip
 MODEL_FEATURES = FEATURES[:-1]

@@ -3,9 +3,10 @@
 The team games' engine (``tichu/engine.py``) holds cards as one ``uint64`` mask, Grand
 Seigneur's (``seigneur/engine.py``) as a two-deck multiset ``(a, b)``. The steps here read and
 write only the fields the two records share (``top_code``, ``top_seat``, ``passed``, ``wish``,
-``leader``, ``out_order``, ``n_out``, ``tricks``, ``bombs``; a seat's ``seat`` and ``rng``) and test a rank through the cards of ``a``
-(a two-deck multiset holds a card in ``a`` whenever it holds it at all), so each engine passes
-its own records and numba compiles a copy per record type. All are inlined: they run on every
+``leader``, ``out_order``, ``n_out``, ``tricks``, ``bombs``; a seat's ``seat`` and ``rng``) and
+test a rank through the cards of ``a`` (a two-deck multiset holds a card in ``a`` whenever it
+holds it at all), so each engine passes its own records and numba compiles a copy per record
+type. All are inlined: they run on every
 turn of every round, and the engines fold their table's constants through them.
 
 A turn ends with one of the outcomes below, which the engines' trick loops act on.

@@ -715,7 +715,8 @@ def _tientsin_transfers(pub, work, nlog, hand_to):
     first = pub.out_order[0]
     fifth = pub.out_order[n - 2]
     last = pub.out_order[n - 1]
-    nlog = log_cards(work, nlog, EV_TRICKS_TO, fifth, piles[fifth], card_points(piles[fifth]), first)
+    nlog = log_cards(work, nlog, EV_TRICKS_TO, fifth, piles[fifth], card_points(piles[fifth]),
+                     first)  # fmt: skip
     piles[first] |= piles[fifth]
     piles[fifth] = ZERO
     taker = first
