@@ -20,7 +20,7 @@ import numpy as np
 import tichusim
 from tichusim.kernels.tichu import batch
 from tichusim.kernels.tichu import variants as V
-from tichusim.kernels.tichu.engine import ROUND, SEAT
+from tichusim.kernels.tichu.records import ROUND, SEAT
 from tichusim.games import GAMES, game, game_type
 
 CARDS_DEALT = {"nanjing": 56, "tientsin": 56, "wuwang": 56}  # the whole deck at every table

@@ -18,8 +18,9 @@ import numpy as np
 from tichusim.kernels.tichu import batch
 from tichusim.kernels.seigneur import batch as gs_batch
 from tichusim.kernels.seigneur import cards as gc
-from tichusim.kernels.seigneur import engine as E
-from tichusim.kernels.tichu.engine import ROUND, SEAT
+from tichusim.kernels.seigneur import records as R
+from tichusim.kernels.seigneur.engine import RUSSIAN_HAND
+from tichusim.kernels.tichu.records import ROUND, SEAT
 from tichusim.games import game
 
 
@@ -39,8 +40,8 @@ def nanjing_rate(strategy: str, rounds: int) -> float:
 def seigneur_rate(players: int, strategy: str, rounds: int, options=None) -> tuple[float, int]:
     """(rounds/s, cards dealt) of Grand Seigneur on one thread, independent rounds."""
     table = game("grand-seigneur", players, options)
-    r = np.ones(rounds, E.GS_ROUND)
-    s = np.ones((rounds, players), E.GS_SEAT)
+    r = np.ones(rounds, R.GS_ROUND)
+    s = np.ones((rounds, players), R.GS_SEAT)
     args = (table.params(strategy), players, table.deck, table.options["distinct_triples"],
             table.options["russian_seating"])  # fmt: skip
     gs_batch.play_games(1, np.arange(64), 1, *args, r[:64], s[:64], False, 1)
@@ -50,7 +51,7 @@ def seigneur_rate(players: int, strategy: str, rounds: int, options=None) -> tup
     assert (r["error"] == 0).all()
     cards = int(gc.DECK_SIZES[table.deck])
     if table.deck == gc.DECK_RUSSIAN:
-        cards = min(cards, E.RUSSIAN_HAND * players)  # 12 each, the rest out of play
+        cards = min(cards, RUSSIAN_HAND * players)  # 12 each, the rest out of play
     return rounds / elapsed, cards
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 import gs_reference as ref
 from tichusim.cards import seigneur as seigneur_rules
-from tichusim.kernels.seigneur import engine as E
+from tichusim.kernels.seigneur import records as E
 from tichusim.cards.combos import Combo
 
 

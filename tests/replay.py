@@ -22,7 +22,7 @@ import numpy as np
 
 import reference as ref
 from tichusim import cards
-from tichusim.kernels.tichu import engine as E
+from tichusim.kernels.tichu import records as E
 
 POINTS = {"5": 5, "T": 10, "K": 10}
 KING, MINISTER = 0, 2

@@ -150,7 +150,7 @@ def test_fixed_first_eight_cards_keep_the_deal_uniform_elsewhere():
     """The Grand Tichu odds deal: one seat's first 8 cards fixed (exact cards, or ranks whose
     suit is drawn per round uniformly among the free cards); all 56 cards dealt once (§2.2)."""
     from tichusim.kernels.tichu import batch
-    from tichusim.kernels.tichu.engine import N, ROUND, SEAT
+    from tichusim.kernels.tichu.records import N, ROUND, SEAT
     from tichusim.games import game
 
     seed, params = 3, game("nanjing").params("heuristic")

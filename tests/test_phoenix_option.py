@@ -21,7 +21,7 @@ from tichusim import simulate
 from tichusim.cli import main
 from tichusim.kernels import combos, moves
 from tichusim.kernels.tichu import policies
-from tichusim.kernels.tichu import engine as E
+from tichusim.kernels.tichu import records as E
 from tichusim.games.transcript import play_with_log, transcript
 
 OPTION = {"phoenix_led_half": True}

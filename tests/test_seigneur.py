@@ -97,7 +97,7 @@ def test_logged_rounds_replay_against_the_reference(players, options, strategies
 def test_replays_see_every_kind_of_event():
     """The replayed settings above exercise the rules they check: bombs out of turn, the wish
     fulfilled, the Dog, a second Dragon on a first."""
-    from tichusim.kernels.seigneur import engine as E
+    from tichusim.kernels.seigneur import records as E
 
     seen = set()
     second_dragon = False

@@ -8,7 +8,7 @@ import pytest
 import gs_reference as ref
 from gs_replay import seat_of_rank, toks
 from tichusim.cards import seigneur as sr
-from tichusim.kernels.seigneur import engine as E
+from tichusim.kernels.seigneur import records as E
 from tichusim.kernels.combos import (
     BOMB_FOUR, BOMB_SF, PAIR, SINGLE, STAIRS, STRAIGHT, make_code,
 )  # fmt: skip

@@ -15,7 +15,7 @@ from replay import check_round
 from tichusim import cards
 from tichusim import simulate
 from tichusim import simulate_games
-from tichusim.kernels.tichu import engine as E
+from tichusim.kernels.tichu import records as E
 from tichusim.kernels.tichu import policies
 from tichusim.kernels.tichu import variants as V
 from tichusim.kernels.moves import MAX_MOVES

@@ -33,7 +33,7 @@ def warmup() -> float:
         table.records(4, strategies="heuristic", check=True)
         table.records(2, games=True, strategies="lowest", target=100)
         table.transcript(0, 1)
-    duplicate("lowest", "random", 2)  # duplicate._bombs
+    duplicate("lowest", "random", 2)  # kernels.moves.has_bomb_each
     gt_odds("Dr Ph A A K 9 5 3", deals=2)  # kernels.tichu.batch.play_rounds_fixed
-    features([0x4000400040004000])  # handclass._features (strength scores)
+    features([0x4000400040004000])  # kernels.tichu.handfeatures (strength scores)
     return time.perf_counter() - t0

@@ -18,22 +18,13 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
-from ..kernels.moves import has_bomb
+from ..kernels.moves import has_bomb_each
 from ..games import DEFAULT_GAME, GAMES, game, game_type
 from ..games.simulate import simulate
 from .stats import Estimate, mean_ci, wilson
 
 __all__ = ["DuplicateResult", "League", "duplicate", "league", "markdown_report"]
-
-
-@njit(cache=True)
-def _bombs(hands):
-    out = np.zeros(hands.shape[0], np.bool_)
-    for i in range(hands.shape[0]):
-        out[i] = has_bomb(hands[i])
-    return out
 
 
 def _fmt(e: Estimate, pct: bool = False) -> str:
@@ -104,7 +95,8 @@ def _side_stats(name: str, rounds: list[pd.DataFrame], seats: list[pd.DataFrame]
     out["team_first_out"] = wilson(int((me["finish"] == 1).sum()), team_rounds)
     # who played a bomb is not recorded per seat; holding one after passing is (and is what a
     # passing policy changes: keeping a four of a kind or a straight flush together)
-    out["bombs_held"] = wilson(int(_bombs(me["hand_passed"].to_numpy(np.uint64)).sum()), len(me))
+    bombs = has_bomb_each(me["hand_passed"].to_numpy(np.uint64))
+    out["bombs_held"] = wilson(int(bombs.sum()), len(me))
     return out
 
 

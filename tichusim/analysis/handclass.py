@@ -24,38 +24,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from .. import cards
-from ..kernels.bits import ACES, DOG, DRAGON, KINGS, MAH_JONG, PHOENIX, popcount, rank_multiplicity
-from ..kernels.hand import plan_size
-from ..kernels.moves import has_bomb
-from ..kernels.tichu.policies import strength
+from ..kernels.tichu.handfeatures import hand_features
 from .stats import Z95
 from ..strategies.tichu import STRATEGIES
 
 __all__ = ["FEATURES", "GTModel", "features", "hand_class", "strength_scores"]
 
-# columns of ``features``; the model uses all but ``score`` (a fixed weighting of the others)
+# columns of ``features``, in the order ``kernels/tichu/handfeatures.py`` fills them; the model
+# uses all but ``score`` (a fixed weighting of the others)
 FEATURES = ("aces", "kings", "dragon", "phoenix", "dog", "mah_jong", "bomb", "pairs", "plays",
             "score")  # fmt: skip
 MODEL_FEATURES = FEATURES[:-1]
-
-
-@njit(cache=True)
-def _features(hands, params, out):
-    for i in range(hands.shape[0]):
-        h = hands[i]
-        out[i, 0] = popcount(h & ACES)
-        out[i, 1] = popcount(h & KINGS)
-        out[i, 2] = 1.0 if h & DRAGON else 0.0
-        out[i, 3] = 1.0 if h & PHOENIX else 0.0
-        out[i, 4] = 1.0 if h & DOG else 0.0
-        out[i, 5] = 1.0 if h & MAH_JONG else 0.0
-        out[i, 6] = 1.0 if has_bomb(h) else 0.0
-        out[i, 7] = popcount(rank_multiplicity(h)[1])
-        out[i, 8] = plan_size(h)
-        out[i, 9] = strength(params, h)
 
 
 def features(hands) -> np.ndarray:
@@ -64,7 +45,7 @@ def features(hands) -> np.ndarray:
     # a second time, for read-only arrays
     hands = np.array(hands, dtype=np.uint64).reshape(-1)
     out = np.zeros((hands.size, len(FEATURES)), np.float64)
-    _features(hands, STRATEGIES["heuristic"].param_row(), out)
+    hand_features(hands, STRATEGIES["heuristic"].param_row(), out)
     return out
 
 

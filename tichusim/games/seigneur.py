@@ -30,7 +30,8 @@ import pyarrow as pa
 from ..cards import seigneur as seigneur_cards
 from ..kernels.seigneur import batch as gs_batch
 from ..kernels.seigneur import cards as gc
-from ..kernels.seigneur import engine as E
+from ..kernels.errors import ERRORS
+from ..kernels.seigneur import records as E
 from ..strategies import seigneur as seigneur_strategies
 from .base import Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
@@ -133,7 +134,7 @@ class SeigneurGame(Game):
                                 chunks)  # fmt: skip
 
         batch = Batch(E.GS_ROUND, E.GS_SEAT, self.players, per, max(1, _BLOCK_ROUNDS // per),
-                      call, E.ERRORS,
+                      call, ERRORS,
                       lambda r: f"game {r['game']} round {r['round_in_game']}")  # fmt: skip
         done = play(batch, np.arange(first, first + count, dtype=np.int64), check)
         rounds = done.rounds
@@ -173,7 +174,7 @@ class SeigneurGame(Game):
                       strategies="random", check: bool = True):  # fmt: skip
         """Replay round ``round`` of game ``game`` (its earlier rounds are played for the
         ranks): ``(round record, seat records by player, log)``; a log row is
-        ``(event, seat, a, b, code, extra)`` (codes in ``kernels.seigneur.engine``)."""
+        ``(event, seat, a, b, code, extra)`` (codes in ``kernels.seigneur.records``)."""
         seed = check_seed(seed)
         params = self.params(strategies)
         game = whole_number(game, "game")
@@ -181,7 +182,7 @@ class SeigneurGame(Game):
         rnd, seats, log, err = gs_batch.play_logged(seed, game, round, params,
                                                     *self._kernel_options(), check)  # fmt: skip
         if err:
-            raise SimulationError(f"game {game} round {round}: {E.ERRORS[err]}")
+            raise SimulationError(f"game {game} round {round}: {ERRORS[err]}")
         return rnd[0], seats, log
 
     def transcript(self, seed: int = 0, round: int = 0, *, game: int | None = None,

@@ -19,7 +19,8 @@ import pyarrow as pa
 
 from ..cards import notation as cards
 from ..kernels.tichu import batch
-from ..kernels.tichu import engine as E
+from ..kernels.errors import ERRORS
+from ..kernels.tichu import records as E
 from ..kernels.tichu import variants as V
 from ..strategies import tichu as tichu_strategies
 from .base import Game, Records, check_game_rounds, check_seed, whole_number
@@ -132,7 +133,7 @@ class TeamGame(Game):
         return Records(rounds, seats, chosen, done.unit, done.round_in_unit, target, self)
 
     def _batch(self, rounds_per_unit: int, block: int, call) -> Batch:
-        return Batch(E.ROUND, E.SEAT, self.seats, rounds_per_unit, block, call, E.ERRORS,
+        return Batch(E.ROUND, E.SEAT, self.seats, rounds_per_unit, block, call, ERRORS,
                      lambda r: f"round key {r['round']}")  # fmt: skip
 
     def _by_player(self, rounds: np.ndarray, seats: np.ndarray):
@@ -231,7 +232,7 @@ class TeamGame(Game):
         rnd, seats, log, err = batch.play_logged(self.table, seed, round, first, params, check,
                                                  self.options["phoenix_led_half"])  # fmt: skip
         if err:
-            raise SimulationError(f"round {round}: {E.ERRORS[err]}")
+            raise SimulationError(f"round {round}: {ERRORS[err]}")
         return rnd[0], seats, log
 
     def _labels(self, rnd) -> list[str]:

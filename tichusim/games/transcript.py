@@ -15,7 +15,7 @@ def play_with_log(seed: int = 0, round: int = 0, *, strategies="random", first_d
     """Replay round ``round`` of the run seeded ``seed``: ``(round record, seat records, log)``.
 
     The log has one row per event: ``(event, seat, cards, code, extra)`` (codes in
-    ``tichusim.kernels.tichu.engine``). Seats are the engine's positions: in Wu Wang the King
+    ``tichusim.kernels.tichu.records``). Seats are the engine's positions: in Wu Wang the King
     at 0, the Minister at 2 (``round record['king']`` names the King, drawn at random as in a
     first round unless ``king`` is given). ``options``: the variant's switches, as in
     ``simulate`` (those that shape whole games do not change a round).

@@ -1,13 +1,17 @@
 """The round engines' event log, jitted: one row of integers per event, for transcripts.
 
-Each engine's scratch record (``engine.WORK``, ``gs_engine.GS_WORK``) holds ``logging`` and a
-``log`` array of rows as wide as that engine's events (``tichusim.transcript`` and
-``tichusim.seigneur`` read them). A row is written only while ``logging``; the count goes on
-past the last row that fits, so that the engine reports the overflow (``ERR_LOG``) rather than
-a transcript that silently stops.
+Each engine's scratch record (``tichu/records.WORK``, ``seigneur/records.GS_WORK``) holds
+``logging`` and a ``log`` array of rows as wide as that engine's events (``games/transcript.py``
+and ``games/seigneur.py`` read them): ``(event, seat, cards, code, extra)`` in the team games,
+``(event, seat, a, b, code, extra)`` with Grand Seigneur's two-deck multisets. A row is written
+only while ``logging``; the count goes on past the last row that fits, so that the engine
+reports the overflow (``ERR_LOG``) rather than a transcript that silently stops.
 """
 
+import numpy as np
 from numba import njit
+
+from .errors import ERR_LOG, ERR_NONE
 
 
 @njit(cache=True, inline="always")  # every event of every round comes here, logged or not
@@ -23,6 +27,31 @@ def append_row(work, nlog, row):
 
 
 @njit(cache=True)
+def log_cards(work, nlog, event, seat, cards, code, extra):
+    """Log row ``(event, seat, cards, code, extra)``: one deck, a card set as one mask."""
+    row = (np.int64(event), np.int64(seat), np.int64(cards), np.int64(code), np.int64(extra))
+    return append_row(work, nlog, row)
+
+
+@njit(cache=True)
+def log_multiset(work, nlog, event, seat, a, b, code, extra):
+    """Log row ``(event, seat, a, b, code, extra)``: two decks, a card set as a multiset."""
+    row = (np.int64(event), np.int64(seat), np.int64(a), np.int64(b), np.int64(code),
+           np.int64(extra))  # fmt: skip
+    return append_row(work, nlog, row)
+
+
+@njit(cache=True, inline="always")
+def close_round(work, rnd, err, nlog):
+    """A round's outcome ``(error, log rows)``, the error recorded in ``rnd``: ``err``, or
+    ``ERR_LOG`` when a round that went well logged more rows than ``work.log`` holds."""
+    if err == ERR_NONE and nlog > work.log.shape[0]:
+        err = ERR_LOG
+    rnd.error = err
+    return err, nlog
+
+
+@njit(cache=True)
 def log_rows(work, n):
     """A copy of the ``n`` rows logged in ``work[0]`` (those that fit). ``work`` is the
     one-record array, not the record: a record view does not keep its array alive, and
@@ -31,4 +60,4 @@ def log_rows(work, n):
     return work[0].log[: min(n, work[0].log.shape[0])].copy()
 
 
-__all__ = ["append_row", "log_rows"]
+__all__ = ["append_row", "close_round", "log_cards", "log_multiset", "log_rows"]

@@ -12,6 +12,7 @@ consecutive ranks picks ``k`` of them per rank without any scratch arrays, so th
 allocate nothing.
 """
 
+import numpy as np
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -89,7 +90,7 @@ def _cards_at(hand, rank):
 
 
 @njit(types.uint64(types.uint64, types.uint64, types.int64), cache=True, inline="always")
-def _next_k(avail, cur, k):
+def next_subset(avail, cur, k):
     """The next ``k``-card subset of ``avail`` after ``cur`` (descending submask order); 0 at the end.
 
     Start with ``cur = 0`` to get the first one (``avail`` itself is tried first).
@@ -116,7 +117,7 @@ def _emit_runs(hand, lo, hi, k, ph_rank, code, out_masks, out_codes, n):
     for r in range(lo, hi + 1):
         kk = k - 1 if r == ph_rank else k
         if kk > 0:
-            s = _next_k(_cards_at(hand, r), ZERO, kk)
+            s = next_subset(_cards_at(hand, r), ZERO, kk)
             if s == ZERO:
                 return n
             sel |= s
@@ -133,12 +134,12 @@ def _emit_runs(hand, lo, hi, k, ph_rank, code, out_masks, out_codes, n):
             kk = k - 1 if r == ph_rank else k
             if kk > 0:
                 avail = _cards_at(hand, r)
-                nxt = _next_k(avail, sel & avail, kk)
+                nxt = next_subset(avail, sel & avail, kk)
                 sel &= ~avail
                 if nxt != ZERO:
                     sel |= nxt
                     break
-                sel |= _next_k(avail, ZERO, kk)
+                sel |= next_subset(avail, ZERO, kk)
             r += 1
         if r > hi:
             return n
@@ -146,7 +147,7 @@ def _emit_runs(hand, lo, hi, k, ph_rank, code, out_masks, out_codes, n):
 
 @njit(types.int64(types.uint64, types.int64, types.int64, types.int64, types.int64,
                   types.uint64[:], types.int64[:], types.int64), cache=True)  # fmt: skip
-def _gen_runs(hand, kind, k, length, min_rank2, out_masks, out_codes, n):
+def gen_runs(hand, kind, k, length, min_rank2, out_masks, out_codes, n):
     """Straights (``k`` = 1) or stairs (``k`` = 2) of ``length`` ranks topping above ``min_rank2``."""
     has_ph = (hand & PHOENIX) != ZERO
     ge1, ge2, _, _ = rank_multiplicity(hand)
@@ -199,15 +200,15 @@ def _gen_same_rank(hand, k, min_rank2, out_masks, out_codes, n):
         eligible &= eligible - ONE
         avail = hand & rank_cards(r)
         code = make_code(kind, k, 2 * r)
-        sub = _next_k(avail, ZERO, k)
+        sub = next_subset(avail, ZERO, k)
         while sub != ZERO:
             n = _emit(out_masks, out_codes, n, sub, code)
-            sub = _next_k(avail, sub, k)
+            sub = next_subset(avail, sub, k)
         if has_ph:
-            sub = _next_k(avail, ZERO, k - 1)
+            sub = next_subset(avail, ZERO, k - 1)
             while sub != ZERO:
                 n = _emit(out_masks, out_codes, n, sub | PHOENIX, code)
-                sub = _next_k(avail, sub, k - 1)
+                sub = next_subset(avail, sub, k - 1)
     return n
 
 
@@ -231,34 +232,36 @@ def _gen_full_houses(hand, min_rank2, out_masks, out_codes, n):
             others &= others - ONE
             pav = hand & rank_cards(p)
             # real triple with a real pair, or the Phoenix completing the pair
-            tsub = _next_k(tav, ZERO, 3)
+            tsub = next_subset(tav, ZERO, 3)
             while tsub != ZERO:
-                psub = _next_k(pav, ZERO, 2)
+                psub = next_subset(pav, ZERO, 2)
                 while psub != ZERO:
                     n = _emit(out_masks, out_codes, n, tsub | psub, code)
-                    psub = _next_k(pav, psub, 2)
+                    psub = next_subset(pav, psub, 2)
                 if has_ph:
-                    psub = _next_k(pav, ZERO, 1)
+                    psub = next_subset(pav, ZERO, 1)
                     while psub != ZERO:
                         n = _emit(out_masks, out_codes, n, tsub | psub | PHOENIX, code)
-                        psub = _next_k(pav, psub, 1)
-                tsub = _next_k(tav, tsub, 3)
+                        psub = next_subset(pav, psub, 1)
+                tsub = next_subset(tav, tsub, 3)
             # the Phoenix completing the triple; two pairs and the Phoenix read as the higher
             # full house, so that set is made once, with t above p
             if has_ph and p < t:
-                tsub = _next_k(tav, ZERO, 2)
+                tsub = next_subset(tav, ZERO, 2)
                 while tsub != ZERO:
-                    psub = _next_k(pav, ZERO, 2)
+                    psub = next_subset(pav, ZERO, 2)
                     while psub != ZERO:
                         n = _emit(out_masks, out_codes, n, tsub | psub | PHOENIX, code)
-                        psub = _next_k(pav, psub, 2)
-                    tsub = _next_k(tav, tsub, 2)
+                        psub = next_subset(pav, psub, 2)
+                    tsub = next_subset(tav, tsub, 2)
     return n
 
 
 @njit(types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:], types.int64),
       cache=True)  # fmt: skip
-def _gen_singles(hand, top, out_masks, out_codes, n):
+def gen_singles(hand, top, out_masks, out_codes, n):
+    """Singles of a one-deck ``hand`` beating ``top`` (0 = lead), §2.6: the Mah Jong, normal
+    cards above the top, the Phoenix half a rank above it, the Dragon."""
     min_rank2 = top & 0xFF
     # the Mah Jong leads, and beats a Phoenix led as ½ (RULES.md §2.6 Option), nothing else
     if (top == 0 or min_rank2 == RANK2_PHOENIX_LED_HALF) and hand & MAH_JONG:
@@ -317,6 +320,15 @@ def has_bomb(hand):
     return False
 
 
+@njit(cache=True)
+def has_bomb_each(hands):
+    """``has_bomb`` of every hand in an array of ``uint64`` masks, as booleans."""
+    out = np.zeros(hands.shape[0], np.bool_)
+    for i in range(hands.shape[0]):
+        out[i] = has_bomb(hands[i])
+    return out
+
+
 # inlined: as fast as the copies it replaces
 @njit(types.boolean(types.uint64, types.uint64, types.boolean, types.int64), cache=True,
       inline="always")  # fmt: skip
@@ -338,7 +350,7 @@ def run_possible(full, fills, has_phoenix, length):
 
 
 @njit(types.boolean(types.uint64, types.int64, types.int64), cache=True)
-def _run_possible(hand, k, length):
+def has_run(hand, k, length):
     """Whether ``hand`` has a straight (``k`` = 1) or stairs (``k`` = 2) of ``length`` ranks,
     the Phoenix filling one card (``run_possible``)."""
     ge1, ge2, _, _ = rank_multiplicity(hand)
@@ -361,22 +373,22 @@ LEAD_CATEGORIES = (SINGLE, PAIR, TRIPLE, STAIRS, FULL_HOUSE, STRAIGHT, DOG_LEAD,
 def lead_moves(hand, category, out_masks, out_codes, n):
     """Every lead of ``hand`` in one of ``LEAD_CATEGORIES``, appended after ``n`` entries."""
     if category == SINGLE:
-        return _gen_singles(hand, 0, out_masks, out_codes, n)
+        return gen_singles(hand, 0, out_masks, out_codes, n)
     if category == PAIR or category == TRIPLE:
         return _gen_same_rank(hand, 2 if category == PAIR else 3, 0, out_masks, out_codes, n)
     if category == STAIRS:
         for pairs in range(2, 8):
-            if not _run_possible(hand, 2, pairs):
+            if not has_run(hand, 2, pairs):
                 break
-            n = _gen_runs(hand, STAIRS, 2, pairs, 0, out_masks, out_codes, n)
+            n = gen_runs(hand, STAIRS, 2, pairs, 0, out_masks, out_codes, n)
         return n
     if category == FULL_HOUSE:
         return _gen_full_houses(hand, 0, out_masks, out_codes, n)
     if category == STRAIGHT:
         for length in range(5, 15):
-            if not _run_possible(hand, 1, length):
+            if not has_run(hand, 1, length):
                 break
-            n = _gen_runs(hand, STRAIGHT, 1, length, 0, out_masks, out_codes, n)
+            n = gen_runs(hand, STRAIGHT, 1, length, 0, out_masks, out_codes, n)
         return n
     if category == DOG_LEAD:
         if hand & DOG:
@@ -398,17 +410,17 @@ def candidate_moves(hand, top, out_masks, out_codes):
     length = (top >> 8) & 0xFF
     rank2 = top & 0xFF
     if kind == SINGLE:
-        n = _gen_singles(hand, top, out_masks, out_codes, n)
+        n = gen_singles(hand, top, out_masks, out_codes, n)
     elif kind == PAIR:
         n = _gen_same_rank(hand, 2, rank2, out_masks, out_codes, n)
     elif kind == TRIPLE:
         n = _gen_same_rank(hand, 3, rank2, out_masks, out_codes, n)
     elif kind == STAIRS:
-        n = _gen_runs(hand, STAIRS, 2, length // 2, rank2, out_masks, out_codes, n)
+        n = gen_runs(hand, STAIRS, 2, length // 2, rank2, out_masks, out_codes, n)
     elif kind == FULL_HOUSE:
         n = _gen_full_houses(hand, rank2, out_masks, out_codes, n)
     elif kind == STRAIGHT:
-        n = _gen_runs(hand, STRAIGHT, 1, length, rank2, out_masks, out_codes, n)
+        n = gen_runs(hand, STRAIGHT, 1, length, rank2, out_masks, out_codes, n)
     elif kind == DOG_LEAD:
         return 0  # §2.10: nothing is played on the Dog, not even a bomb
     return gen_bombs(hand, top, out_masks, out_codes, n)
@@ -462,5 +474,6 @@ def legal_moves(hand, top, wish, out_masks, out_codes):
     return keep_wished(rank_cards(wish), top != 0, out_masks, out_codes, n), 0
 
 
-__all__ = ["LEAD_CATEGORIES", "MAX_MOVES", "candidate_moves", "gen_bombs", "has_bomb",
-           "keep_wished", "lead_moves", "legal_moves", "run_possible", "wish_binds"]  # fmt: skip
+__all__ = ["LEAD_CATEGORIES", "MAX_MOVES", "candidate_moves", "gen_bombs", "gen_runs",
+           "gen_singles", "has_bomb", "has_bomb_each", "has_run", "keep_wished", "lead_moves",
+           "legal_moves", "next_subset", "run_possible", "wish_binds"]  # fmt: skip

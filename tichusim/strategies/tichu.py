@@ -24,7 +24,7 @@ import numpy as np
 
 from ..kernels.tichu import policies as P
 from ..kernels.tichu import slots as S
-from ..kernels.tichu.engine import N_PARAMS
+from ..kernels.tichu.records import N_PARAMS
 from .tables import Param, StrategyTables, policy_of
 
 __all__ = ["DECISIONS", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES", "TABLES", "Param",

@@ -10,8 +10,10 @@ round: a first round, random seating and no exchange.
 import numpy as np
 from numba import njit, prange
 
+from ..errors import ERR_NONE
 from ..eventlog import log_rows
-from .engine import ERR_NONE, GS_ROUND, GS_SEAT, GS_WORK, play_round
+from .engine import play_round
+from .records import GS_ROUND, GS_SEAT, GS_WORK
 from .view import GS_PRIVATE, GS_PUBLIC, MAX_PLAYERS
 
 GAME_KEY_STRIDE = 1 << 16  # round key of round r of game g: g * stride + r (as batch.py)

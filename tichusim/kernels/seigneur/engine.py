@@ -39,116 +39,39 @@ out, as §2.10). The round ends at once when only one player holds cards: that p
 
 Randomness: stream 0 deals, stream 1 + p drives player p's decisions, stream ``SEAT_STREAM``
 the first round's seating (``rng.py``), all keyed by (run seed, round key).
+
+The records are in ``records.py``, the error codes in ``kernels/errors.py``; ``play_round`` runs
+the phases below in order (seating and reset, deal, exchange, tricks, end), the steps a turn
+shares with the team games in ``kernels/turns.py``.
 """
 
 import numpy as np
 from numba import njit
 
 from . import policies
-from ..bits import DOG, MAH_JONG, ONE, U64, ZERO, lowest_bit_index, rank_cards
-from ..combos import BOMB_FOUR, DOG_LEAD
-from ..eventlog import append_row
+from ..bits import DOG, MAH_JONG, ONE, U64, ZERO, lowest_bit_index
+from ..combos import DOG_LEAD
+from ..errors import ERR_CARDS, ERR_FINISH, ERR_ILLEGAL, ERR_MOVES, ERR_NONE, ERR_STRATEGY
+from ..eventlog import close_round, log_multiset
+from ..moves import has_bomb
+from ..rng import seed_stream, shuffle_prefix
+from ..turns import (
+    LEAD_GIVEN, PLAYED, ROUND_OVER, choice_ok, chosen_play, clear_top, go_out, is_bomb, make_wish,
+    open_turn, reset_table, seat_record, top_trick, trick_won, wish_kept, wish_missed,
+)  # fmt: skip
 from .cards import (
-    CARD_LISTS, DECK_RUSSIAN, DECK_SIZES, MAX_CARDS, add_card, best_cards, ms_add, ms_contains,
-    ms_remove, ms_size, tally, tally_is_deck,
+    CARD_LISTS, DECK_RUSSIAN, DECK_SIZES, add_card, best_cards, ms_add, ms_contains, ms_remove,
+    ms_size, tally, tally_is_deck,
 )  # fmt: skip
 from .combos import play_code
 from .moves import MAX_MOVES, candidate_moves, gen_bombs2, may_beat
-from .policies import N_GS_PARAMS
-from .view import MAX_PLAYERS
-from ..moves import has_bomb
-from ..rng import seed_stream, shuffle_prefix
+from .records import (
+    EV_BOMB, EV_DEAL, EV_DOG, EV_END, EV_GIVE, EV_GIVE_BACK, EV_LEFTOVER, EV_OUT, EV_PASS,
+    EV_PLAY, EV_TRICK, EV_WISH, EV_WISH_DONE, MAX_BOMBS,
+)  # fmt: skip
 
 SEAT_STREAM = 63
-MAX_BOMBS = 256  # bombs one hand can offer at once (a 16-card hand: one suit's runs, fours)
 RUSSIAN_HAND = 12
-
-GS_ROUND = np.dtype(
-    [
-        ("round", np.int64),  # the round key: game * GAME_KEY_STRIDE + round in game
-        ("game", np.int64),
-        ("round_in_game", np.int64),
-        ("dealer", np.int64),  # player
-        ("leader", np.int64),  # player who led the first trick
-        ("tricks", np.int64),
-        ("bombs", np.int64),
-        ("wish", np.int64),  # rank wished with the Mah Jong, 0 none, -1 the Mah Jong unplayed
-        ("first_out", np.int64),  # player: the new Grand Seigneur
-        ("last", np.int64),  # player left holding cards
-        ("leftover_a", np.uint64),  # cards out of play (Russian Option)
-        ("leftover_b", np.uint64),
-        ("error", np.int64),
-    ],
-    align=True,
-)
-
-GS_SEAT = np.dtype(
-    [  # one per player (indexed by player, not seat)
-        ("seat", np.int64),
-        ("rank_before", np.int64),  # 0 in a game's first round
-        ("rank_after", np.int64),  # finishing order 1..n
-        ("cards", np.int64),  # cards dealt
-        ("dealt_a", np.uint64),
-        ("dealt_b", np.uint64),
-        ("gave_a", np.uint64),  # in the exchange: the best cards, or the cards given back
-        ("gave_b", np.uint64),
-        ("got_a", np.uint64),
-        ("got_b", np.uint64),
-    ],
-    align=True,
-)
-
-# event codes of the log (tichusim.seigneur.transcript); a row is (event, seat, a, b, code, extra)
-EV_DEAL, EV_LEFTOVER, EV_GIVE, EV_GIVE_BACK, EV_PLAY, EV_PASS, EV_BOMB = range(7)
-EV_WISH, EV_WISH_DONE, EV_DOG, EV_TRICK, EV_OUT, EV_END = range(7, 13)
-LOG_WIDTH = 6
-LOG_ROWS = 8192
-
-GS_WORK = np.dtype(
-    [
-        # a worker's scratch (record fields carry no reference count: see engine.WORK)
-        ("params", np.float64, (MAX_PLAYERS, N_GS_PARAMS)),  # by player
-        ("n_players", np.int64),
-        ("deck_kind", np.int64),
-        ("distinct_triples", np.bool_),
-        ("russian_seating", np.bool_),
-        ("moves_a", np.uint64, (MAX_MOVES,)),
-        ("moves_b", np.uint64, (MAX_MOVES,)),
-        ("moves_c", np.int64, (MAX_MOVES,)),
-        ("check_a", np.uint64, (MAX_MOVES,)),  # the checker's own list of plays
-        ("check_b", np.uint64, (MAX_MOVES,)),
-        ("check_c", np.int64, (MAX_MOVES,)),
-        ("bombs_a", np.uint64, (MAX_BOMBS,)),
-        ("bombs_b", np.uint64, (MAX_BOMBS,)),
-        ("bombs_c", np.int64, (MAX_BOMBS,)),
-        ("deck", np.int64, (MAX_CARDS,)),
-        ("seat_player", np.int64, (MAX_PLAYERS,)),
-        ("rank_seat", np.int64, (MAX_PLAYERS + 1,)),  # seat of each rank 1..n (exchange)
-        ("discard_a", np.uint64),  # cards of finished tricks (out of play)
-        ("discard_b", np.uint64),
-        ("logging", np.bool_),
-        ("log", np.int64, (LOG_ROWS, LOG_WIDTH)),
-    ],
-    align=True,
-)
-
-ERR_NONE = 0
-ERR_CARDS = 1  # a card in two places or in none (§7)
-ERR_ILLEGAL = 2  # a play that is no combination, does not beat the top, or breaks the wish
-ERR_FINISH = 3  # finishing order is not a permutation of the players
-ERR_STRATEGY = 4  # a strategy answered outside its choices
-ERR_MOVES = 5  # the move buffer was too small
-ERR_LOG = 6  # the log buffer was too small
-ERRORS = ("", "card conservation", "illegal play", "finishing order", "strategy answer",
-          "move buffer", "log buffer")  # fmt: skip
-
-
-@njit(cache=True)
-def _log(work, nlog, event, seat, a, b, code, extra):
-    """Log row ``(event, seat, cards a, cards b, code, extra)`` (``eventlog``)."""
-    row = (np.int64(event), np.int64(seat), np.int64(a), np.int64(b), np.int64(code),
-           np.int64(extra))  # fmt: skip
-    return append_row(work, nlog, row)
 
 
 @njit(cache=True)
@@ -199,15 +122,9 @@ def _play_cards(pub, me, seat, a, b, code):
     pub.counts[seat] -= ms_size(a, b)
     pub.played_a, pub.played_b = ms_add(pub.played_a, pub.played_b, a, b)
     pub.trick_a, pub.trick_b = ms_add(pub.trick_a, pub.trick_b, a, b)
-    pub.top_code = code
     pub.top_a = a
     pub.top_b = b
-    pub.top_seat = seat
-    pub.passed = 0
-    if pub.wish != 0 and a & rank_cards(pub.wish):
-        pub.wish = 0
-        return True
-    return False
+    return top_trick(pub, seat, a, code)
 
 
 @njit(cache=True)
@@ -216,45 +133,37 @@ def _turn_ok(work, pub, me, choice, a, b, code, wish):
     best reading that beats the top (§2.5-§2.7, §5), and it or the pass respects the wish
     (§2.11), the full list of plays generated again for the test."""
     top = pub.top_code
-    leading = top == 0
     distinct = pub.distinct_triples != 0
     if choice >= 0:
         if a == ZERO or not ms_contains(me.hand_a, me.hand_b, a, b):
             return False
         if play_code(a, b, top, distinct) != code:
             return False
-        if not leading and (code >> 16) >= BOMB_FOUR:
-            return True
-    elif leading:
+    elif top == 0:
         return False
-    if wish == 0 or a & rank_cards(wish) or me.hand_a & rank_cards(wish) == ZERO:
+    if wish_kept(top, wish, choice, code, a, me.hand_a):
         return True
     n = candidate_moves(me.hand_a, me.hand_b, top, distinct, work.check_a, work.check_b,
                         work.check_c)  # fmt: skip
-    for i in range(min(n, MAX_MOVES)):
-        if work.check_a[i] & rank_cards(wish):
-            return False
-    return True
+    return not wish_missed(me.hand_a, wish, work.check_a, n)
 
 
 @njit(cache=True)
 def _go_out(work, pub, seat, nlog):
+    """``seat`` played its last card: no longer a holder, next in the finishing order."""
     pub.holders &= ~(np.int64(1) << seat)
-    pub.out_order[pub.n_out] = seat
-    pub.n_out += 1
-    return _log(work, nlog, EV_OUT, seat, ZERO, ZERO, pub.n_out, 0)
+    go_out(pub, seat)
+    return log_multiset(work, nlog, EV_OUT, seat, ZERO, ZERO, pub.n_out, 0)
 
 
 @njit(cache=True)
 def _clear_trick(pub):
     """No trick in play: nothing on the table, nobody has passed."""
+    clear_top(pub)
     pub.trick_a = ZERO
     pub.trick_b = ZERO
-    pub.top_code = 0
     pub.top_a = ZERO
     pub.top_b = ZERO
-    pub.top_seat = -1
-    pub.passed = 0
 
 
 @njit(cache=True)
@@ -305,26 +214,32 @@ def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ran
     """Play one round with the strategies and options loaded in ``work``. ``ranks_before[p]`` is
     player p's rank from the previous round (all 0 in a game's first round: no exchange).
     Fills ``rnd`` and ``seats[player]``; returns ``(error, log rows)``."""
-    n = work.n_players
-    params = work.params
-    ma = work.moves_a
-    mb = work.moves_b
-    mc = work.moves_c
-    first_round = ranks_before[0] == 0
     _seat_players(seed, key, work, ranks_before)
+    _reset(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before)
+    nlog = _deal(seed, key, work, pub, privs, rnd, seats, ranks_before)
+    err = ERR_NONE
+    if ranks_before[0] != 0:  # from a game's second round on
+        err, nlog = _exchange(work, pub, privs, seats, ranks_before, check, nlog)
+    if err == ERR_NONE:
+        err, nlog = _tricks(work, pub, privs, rnd, check, nlog)
+    if err == ERR_NONE:
+        err, nlog = _end_round(work, pub, privs, rnd, seats, check, nlog)
+    return close_round(work, rnd, err, nlog)
+
+
+@njit(cache=True, inline="always")
+def _reset(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before):
+    """Empty the table and the records for a new round, the players in their chairs (§5), each
+    player's decision stream seeded; the last-ranked player deals."""
+    n = work.n_players
     sp = work.seat_player
-    # ---- reset ----
     pub.n_players = n
     pub.deck = work.deck_kind
     pub.distinct_triples = 1 if work.distinct_triples else 0
+    reset_table(pub)
+    _clear_trick(pub)
     pub.played_a = ZERO
     pub.played_b = ZERO
-    pub.n_out = 0
-    pub.wish = 0
-    _clear_trick(pub)
-    pub.leader = -1
-    pub.tricks = 0
-    pub.bombs = 0
     work.discard_a = ZERO
     work.discard_b = ZERO
     dealer = n - 1
@@ -337,12 +252,11 @@ def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ran
         if ranks_before[p] == n:
             dealer = s
         me = privs[s]
-        me.seat = s
+        seat_record(me, s, seed, key, p)
         me.player = p
         me.hand_a = ZERO
         me.hand_b = ZERO
         _no_exchange(me)
-        me.rng = seed_stream(U64(seed), U64(key), U64(1 + p))
         seat = seats[p]
         seat.seat = s
         seat.rank_before = ranks_before[p]
@@ -355,10 +269,16 @@ def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ran
     rnd.dealer = sp[dealer]
     rnd.wish = -1
     rnd.error = ERR_NONE
-    nlog = 0
-    err = ERR_NONE
 
-    # ---- deal (§5): round-robin from the seat after the dealer ----
+
+@njit(cache=True, inline="always")
+def _deal(seed, key, work, pub, privs, rnd, seats, ranks_before):
+    """The deal (§5): round-robin from the seat after the dealer; under the Russian Option 12
+    each while the deck lasts, the rest face up out of play. Returns the log rows."""
+    n = work.n_players
+    sp = work.seat_player
+    dealer = pub.dealer
+    nlog = 0
     kind = work.deck_kind
     size = DECK_SIZES[kind]
     deck = work.deck
@@ -384,192 +304,214 @@ def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ran
         seat.dealt_a = privs[s].hand_a
         seat.dealt_b = privs[s].hand_b
         seat.cards = pub.counts[s]
-        nlog = _log(work, nlog, EV_DEAL, s, privs[s].hand_a, privs[s].hand_b, ranks_before[sp[s]],
-                    sp[s])  # fmt: skip
+        nlog = log_multiset(work, nlog, EV_DEAL, s, privs[s].hand_a, privs[s].hand_b,
+                            ranks_before[sp[s]], sp[s])  # fmt: skip
     if dealt < size:
-        nlog = _log(work, nlog, EV_LEFTOVER, -1, pub.leftover_a, pub.leftover_b, size - dealt, 0)
+        nlog = log_multiset(work, nlog, EV_LEFTOVER, -1, pub.leftover_a, pub.leftover_b,
+                            size - dealt, 0)  # fmt: skip
+    return nlog
 
-    # ---- exchange (§5): forced best cards up, chosen cards back ----
-    if not first_round:
-        levels = 2 if n == 5 else 3
-        rank_seat = work.rank_seat
-        for s in range(n):
-            rank_seat[ranks_before[sp[s]]] = s
-        for j in range(levels):
-            k = levels - j
-            giver = rank_seat[n - j]
-            taker = rank_seat[1 + j]
-            ga, gb = best_cards(privs[giver].hand_a, privs[giver].hand_b, k)
-            _hand_over(privs[giver], privs[taker], ga, gb)
-            pub.exchanged[giver] = k
-            pub.exchanged[taker] = k
-            nlog = _log(work, nlog, EV_GIVE, giver, ga, gb, k, taker)
-        for j in range(levels):
-            k = levels - j
-            giver = rank_seat[n - j]
-            taker = rank_seat[1 + j]
-            t = privs[taker]
-            xa, xb = policies.give_back(params[sp[taker]], pub, t, k)
-            if ms_size(xa, xb) != k or xb & ~xa or not ms_contains(t.hand_a, t.hand_b, xa, xb):
-                rnd.error = ERR_STRATEGY
-                return ERR_STRATEGY, nlog
-            _hand_over(t, privs[giver], xa, xb)
-            nlog = _log(work, nlog, EV_GIVE_BACK, taker, xa, xb, k, giver)
-        for s in range(n):
-            seat = seats[sp[s]]
-            seat.gave_a = privs[s].gave_a
-            seat.gave_b = privs[s].gave_b
-            seat.got_a = privs[s].got_a
-            seat.got_b = privs[s].got_b
-        if check and not _conserved(work, pub, privs):
-            rnd.error = ERR_CARDS
-            return ERR_CARDS, nlog
 
-    # ---- the play (§2.8-§2.11 with §5) ----
+@njit(cache=True, inline="always")
+def _exchange(work, pub, privs, seats, ranks_before, check, nlog):
+    """The exchange (§5): forced best cards up, chosen cards back. Returns ``(error, log
+    rows)``."""
+    n = work.n_players
+    sp = work.seat_player
+    levels = 2 if n == 5 else 3
+    rank_seat = work.rank_seat
+    for s in range(n):
+        rank_seat[ranks_before[sp[s]]] = s
+    for j in range(levels):
+        k = levels - j
+        giver = rank_seat[n - j]
+        taker = rank_seat[1 + j]
+        ga, gb = best_cards(privs[giver].hand_a, privs[giver].hand_b, k)
+        _hand_over(privs[giver], privs[taker], ga, gb)
+        pub.exchanged[giver] = k
+        pub.exchanged[taker] = k
+        nlog = log_multiset(work, nlog, EV_GIVE, giver, ga, gb, k, taker)
+    for j in range(levels):
+        k = levels - j
+        giver = rank_seat[n - j]
+        taker = rank_seat[1 + j]
+        t = privs[taker]
+        xa, xb = policies.give_back(work.params[sp[taker]], pub, t, k)
+        if ms_size(xa, xb) != k or xb & ~xa or not ms_contains(t.hand_a, t.hand_b, xa, xb):
+            return ERR_STRATEGY, nlog
+        _hand_over(t, privs[giver], xa, xb)
+        nlog = log_multiset(work, nlog, EV_GIVE_BACK, taker, xa, xb, k, giver)
+    for s in range(n):
+        seat = seats[sp[s]]
+        seat.gave_a = privs[s].gave_a
+        seat.gave_b = privs[s].gave_b
+        seat.got_a = privs[s].got_a
+        seat.got_b = privs[s].got_b
+    if check and not _conserved(work, pub, privs):
+        return ERR_CARDS, nlog
+    return ERR_NONE, nlog
+
+
+@njit(cache=True, inline="always")
+def _tricks(work, pub, privs, rnd, check, nlog):
+    """The play (§2.8-§2.11 with §5) from the Mah Jong's lead (the first player dealt to's,
+    when it lies among the leftovers) until one player holds cards: turns, each followed by
+    its out-of-turn bomb window, and the tricks they make. Returns ``(error, log rows)``."""
+    n = work.n_players
     armed = 0  # seats holding a bomb; redone when their hand changes
-    turn = (dealer + 1) % n
+    turn = (pub.dealer + 1) % n
     for s in range(n):
         if has_bomb(privs[s].hand_a):
             armed |= 1 << s
         if privs[s].hand_a & MAH_JONG:
             turn = s
-    rnd.leader = sp[turn]
-    round_over = False
+    rnd.leader = work.seat_player[turn]
     if check and not _conserved(work, pub, privs):
-        err = ERR_CARDS
-    while err == ERR_NONE and not round_over:
-        p = turn
-        me = privs[p]
-        leading = pub.top_code == 0
-        if leading:
-            pub.leader = p
-        wish_before = pub.wish
-        forced = not leading and not may_beat(me.hand_a, me.hand_b, pub.top_code,
-                                              pub.distinct_triples != 0)  # fmt: skip
-        if forced:
-            choice = -1  # nothing beats the top: a forced pass, no decision to ask for
-        else:
-            choice = policies.play(params[sp[p]], pub, me, ma, mb, mc)
-        if choice == policies.MOVES_OVERFLOW:
-            err = ERR_MOVES
-            break
-        if choice < -1 or choice >= MAX_MOVES or (choice == -1 and leading):
-            err = ERR_STRATEGY
-            break
-        a = ZERO
-        b = ZERO
-        code = 0
-        if choice >= 0:
-            a = ma[choice]
-            b = mb[choice]
-            code = mc[choice]
-            if a == ZERO or not ms_contains(me.hand_a, me.hand_b, a, b):
-                err = ERR_STRATEGY
-                break
-        if check and not _turn_ok(work, pub, me, choice, a, b, code, wish_before):
-            err = ERR_ILLEGAL
-            break
-        if check and forced and candidate_moves(me.hand_a, me.hand_b, pub.top_code,
-                                                pub.distinct_triples != 0, work.check_a,
-                                                work.check_b, work.check_c) != 0:  # fmt: skip
-            err = ERR_ILLEGAL  # the forced-pass test missed a play
-            break
-        actor = p
-        if choice == -1:
-            pub.passed |= 1 << p
-            nlog = _log(work, nlog, EV_PASS, p, ZERO, ZERO, 0, 0)
-        else:
-            if (code >> 16) >= BOMB_FOUR:
-                pub.bombs += 1
-            done = _play_cards(pub, me, p, a, b, code)
-            if armed & (1 << p) and not has_bomb(me.hand_a):
-                armed &= ~(1 << p)
-            nlog = _log(work, nlog, EV_PLAY, p, a, b, code, 0)
-            if done:
-                nlog = _log(work, nlog, EV_WISH_DONE, p, ZERO, ZERO, wish_before, 0)
-            if a & MAH_JONG:
-                w = policies.wish(params[sp[p]], pub, me)
-                if w != 0 and (w < 2 or w > 14):
-                    err = ERR_STRATEGY
-                    break
-                pub.wish = w
-                rnd.wish = w
-                nlog = _log(work, nlog, EV_WISH, p, ZERO, ZERO, w, 0)
-            if pub.counts[p] == 0:
-                nlog = _go_out(work, pub, p, nlog)
-                if pub.n_out == n - 1:
-                    break  # §5: one player still holds cards; the round is over
-            if code >> 16 == DOG_LEAD:
-                # Russian Option: the lead goes to the last-ranked player (§2.10's shape)
-                _collect(work, pub)
-                target = pub.dealer
-                turn = target if pub.counts[target] > 0 else _next_active(pub, target)
-                nlog = _log(work, nlog, EV_DOG, p, DOG, ZERO, 0, turn)
-                if check and not _conserved(work, pub, privs):
-                    err = ERR_CARDS
-                continue  # the Dog is never bombed (§2.9)
-        # ---- out-of-turn bomb windows (§2.9 Decision): after every play and every pass ----
-        while True:
-            bomber = -1
-            waiting = armed & ~(np.int64(1) << actor)  # seats with a bomb, asked in turn order
-            q = actor
-            while waiting != 0:
-                q = _next_in(waiting, q)
-                waiting &= ~(np.int64(1) << q)
-                nb = gen_bombs2(privs[q].hand_a, pub.top_code, work.bombs_a, work.bombs_b,
-                                work.bombs_c, 0)  # fmt: skip
-                if nb == 0:
-                    continue
-                nb = min(nb, MAX_BOMBS)
-                j = policies.bomb(params[sp[q]], pub, privs[q], work.bombs_a, work.bombs_c, nb)
-                if j < -1 or j >= nb:
-                    err = ERR_STRATEGY
-                    break
-                if j >= 0:
-                    bomber = q
-                    wish_b = pub.wish
-                    ba = work.bombs_a[j]
-                    bc = work.bombs_c[j]
-                    if check and (play_code(ba, ZERO, pub.top_code, False) != bc
-                                  or (bc >> 16) < BOMB_FOUR or ba & ~privs[q].hand_a):  # fmt: skip
-                        err = ERR_ILLEGAL
-                        break
-                    done = _play_cards(pub, privs[q], q, ba, ZERO, bc)
-                    if not has_bomb(privs[q].hand_a):
-                        armed &= ~(1 << q)
-                    pub.bombs += 1
-                    nlog = _log(work, nlog, EV_BOMB, q, ba, ZERO, bc, 0)
-                    if done:
-                        nlog = _log(work, nlog, EV_WISH_DONE, q, ZERO, ZERO, wish_b, 0)
-                    if pub.counts[q] == 0:
-                        nlog = _go_out(work, pub, q, nlog)
-                    break
-            if err != ERR_NONE or bomber < 0:
-                break
-            actor = bomber
-            if pub.n_out == n - 1:
-                round_over = True
-                break
-        if err != ERR_NONE or round_over:
-            break
+        return ERR_CARDS, nlog
+    while True:
+        err, outcome, armed, nlog = _turn(work, pub, privs, rnd, turn, armed, check, nlog)
+        if err != ERR_NONE or outcome == ROUND_OVER:
+            return err, nlog
+        if outcome == LEAD_GIVEN:
+            # Russian Option: the lead goes to the last-ranked player (§2.10's shape)
+            dog = turn
+            target = pub.dealer
+            turn = target if pub.counts[target] > 0 else _next_active(pub, target)
+            nlog = log_multiset(work, nlog, EV_DOG, dog, DOG, ZERO, 0, turn)
+            if check and not _conserved(work, pub, privs):
+                return ERR_CARDS, nlog
+            continue  # the Dog is never bombed (§2.9)
+        err, outcome, actor, armed, nlog = _bomb_windows(work, pub, privs, turn, armed, check,
+                                                         nlog)  # fmt: skip
+        if err != ERR_NONE or outcome == ROUND_OVER:
+            return err, nlog
         # ---- trick over? every other holder of cards has passed since the last play ----
-        others = pub.holders & ~(np.int64(1) << pub.top_seat)
-        if others & ~pub.passed == 0:
+        if trick_won(pub, pub.holders):
             winner = pub.top_seat
-            nlog = _log(work, nlog, EV_TRICK, winner, pub.trick_a, pub.trick_b, 0, 0)
+            nlog = log_multiset(work, nlog, EV_TRICK, winner, pub.trick_a, pub.trick_b, 0, 0)
             _collect(work, pub)
             turn = winner if pub.counts[winner] > 0 else _next_active(pub, winner)
         else:
             turn = _next_active(pub, actor)
         if check and not _conserved(work, pub, privs):
-            err = ERR_CARDS
-            break
+            return ERR_CARDS, nlog
 
-    if err != ERR_NONE:
-        rnd.error = err
-        return err, nlog
 
-    # ---- end of the round: the finishing order is the rank (§5) ----
+@njit(cache=True, inline="always")
+def _turn(work, pub, privs, rnd, p, armed, check, nlog):
+    """Seat ``p``'s turn: its play or pass (forced when nothing beats the top), checked, with
+    what follows from the play: the wish (§2.11), going out, the Dog (Russian Option). Returns
+    ``(error, outcome, armed, log rows)`` with an outcome of ``turns``."""
+    n = work.n_players
+    params = work.params
+    sp = work.seat_player
+    ma = work.moves_a
+    mb = work.moves_b
+    mc = work.moves_c
+    me = privs[p]
+    leading = open_turn(pub, p)
+    wish_before = pub.wish
+    forced = not leading and not may_beat(me.hand_a, me.hand_b, pub.top_code,
+                                          pub.distinct_triples != 0)  # fmt: skip
+    if forced:
+        choice = -1  # nothing beats the top: a forced pass, no decision to ask for
+    else:
+        choice = policies.play(params[sp[p]], pub, me, ma, mb, mc)
+    if choice == policies.MOVES_OVERFLOW:
+        return ERR_MOVES, PLAYED, armed, nlog
+    if not choice_ok(choice, MAX_MOVES, leading):
+        return ERR_STRATEGY, PLAYED, armed, nlog
+    a, code = chosen_play(choice, ma, mc)
+    b = mb[choice] if choice >= 0 else ZERO
+    if choice >= 0 and (a == ZERO or not ms_contains(me.hand_a, me.hand_b, a, b)):
+        return ERR_STRATEGY, PLAYED, armed, nlog
+    if check and not _turn_ok(work, pub, me, choice, a, b, code, wish_before):
+        return ERR_ILLEGAL, PLAYED, armed, nlog
+    if check and forced and candidate_moves(me.hand_a, me.hand_b, pub.top_code,
+                                            pub.distinct_triples != 0, work.check_a,
+                                            work.check_b, work.check_c) != 0:  # fmt: skip
+        return ERR_ILLEGAL, PLAYED, armed, nlog  # the forced-pass test missed a play
+    if choice == -1:
+        pub.passed |= 1 << p
+        nlog = log_multiset(work, nlog, EV_PASS, p, ZERO, ZERO, 0, 0)
+        return ERR_NONE, PLAYED, armed, nlog
+    if is_bomb(code):
+        pub.bombs += 1
+    done = _play_cards(pub, me, p, a, b, code)
+    if armed & (1 << p) and not has_bomb(me.hand_a):
+        armed &= ~(1 << p)
+    nlog = log_multiset(work, nlog, EV_PLAY, p, a, b, code, 0)
+    if done:
+        nlog = log_multiset(work, nlog, EV_WISH_DONE, p, ZERO, ZERO, wish_before, 0)
+    if a & MAH_JONG:
+        w = policies.wish(params[sp[p]], pub, me)
+        if not make_wish(pub, rnd, w):
+            return ERR_STRATEGY, PLAYED, armed, nlog
+        nlog = log_multiset(work, nlog, EV_WISH, p, ZERO, ZERO, w, 0)
+    if pub.counts[p] == 0:
+        nlog = _go_out(work, pub, p, nlog)
+        if pub.n_out == n - 1:
+            return ERR_NONE, ROUND_OVER, armed, nlog  # §5: one player still holds cards
+    if code >> 16 == DOG_LEAD:
+        _collect(work, pub)
+        return ERR_NONE, LEAD_GIVEN, armed, nlog
+    return ERR_NONE, PLAYED, armed, nlog
+
+
+@njit(cache=True, inline="always")
+def _bomb_windows(work, pub, privs, actor, armed, check, nlog):
+    """The out-of-turn bomb windows (§2.9 Decision) after ``actor``'s play or pass: the seats
+    with a bomb are asked in turn order after the last actor; the first to bomb (checked with
+    ``check``) becomes the last actor and opens the next window, until a window passes without
+    a bomb or a bomb leaves one player holding cards. Returns ``(error, outcome, last actor,
+    armed, log rows)``."""
+    sp = work.seat_player
+    while True:
+        bomber = -1
+        waiting = armed & ~(np.int64(1) << actor)  # seats with a bomb, asked in turn order
+        q = actor
+        while waiting != 0 and bomber < 0:
+            q = _next_in(waiting, q)
+            waiting &= ~(np.int64(1) << q)
+            nb = gen_bombs2(privs[q].hand_a, pub.top_code, work.bombs_a, work.bombs_b,
+                            work.bombs_c, 0)  # fmt: skip
+            if nb == 0:
+                continue
+            nb = min(nb, MAX_BOMBS)
+            j = policies.bomb(work.params[sp[q]], pub, privs[q], work.bombs_a, work.bombs_c, nb)
+            if not choice_ok(j, nb, False):
+                return ERR_STRATEGY, PLAYED, actor, armed, nlog
+            if j < 0:
+                continue
+            bomber = q
+            wish_b = pub.wish
+            ba = work.bombs_a[j]
+            bc = work.bombs_c[j]
+            if check and (play_code(ba, ZERO, pub.top_code, False) != bc
+                          or not is_bomb(bc) or ba & ~privs[q].hand_a):  # fmt: skip
+                return ERR_ILLEGAL, PLAYED, actor, armed, nlog
+            done = _play_cards(pub, privs[q], q, ba, ZERO, bc)
+            if not has_bomb(privs[q].hand_a):
+                armed &= ~(1 << q)
+            pub.bombs += 1
+            nlog = log_multiset(work, nlog, EV_BOMB, q, ba, ZERO, bc, 0)
+            if done:
+                nlog = log_multiset(work, nlog, EV_WISH_DONE, q, ZERO, ZERO, wish_b, 0)
+            if pub.counts[q] == 0:
+                nlog = _go_out(work, pub, q, nlog)
+                if pub.n_out == work.n_players - 1:
+                    return ERR_NONE, ROUND_OVER, q, armed, nlog
+        if bomber < 0:
+            return ERR_NONE, PLAYED, actor, armed, nlog  # nobody bombed: the play or pass stands
+        actor = bomber
+
+
+@njit(cache=True, inline="always")
+def _end_round(work, pub, privs, rnd, seats, check, nlog):
+    """The end of the round: the finishing order is the rank (§5), the last player the one
+    still holding cards. Returns ``(error, log rows)``."""
+    n = work.n_players
+    sp = work.seat_player
     last = _next_active(pub, 0)
     pub.out_order[n - 1] = last
     if check:
@@ -578,10 +520,8 @@ def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ran
             if pub.out_order[i] >= 0:
                 seen |= 1 << pub.out_order[i]
         if seen != (1 << n) - 1 or pub.counts[last] == 0:
-            rnd.error = ERR_FINISH
             return ERR_FINISH, nlog
         if not _conserved(work, pub, privs):
-            rnd.error = ERR_CARDS
             return ERR_CARDS, nlog
     for i in range(n):
         seats[sp[pub.out_order[i]]].rank_after = i + 1
@@ -589,8 +529,6 @@ def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ran
     rnd.bombs = pub.bombs
     rnd.first_out = sp[pub.out_order[0]]
     rnd.last = sp[last]
-    nlog = _log(work, nlog, EV_END, last, privs[last].hand_a, privs[last].hand_b, 0, sp[last])
-    if nlog > LOG_ROWS:
-        rnd.error = ERR_LOG
-        return ERR_LOG, nlog
+    nlog = log_multiset(work, nlog, EV_END, last, privs[last].hand_a, privs[last].hand_b, 0,
+                        sp[last])  # fmt: skip
     return ERR_NONE, nlog

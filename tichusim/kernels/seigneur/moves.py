@@ -34,9 +34,9 @@ from ..combos import (
 from .cards import rank_sets
 from .combos import dragon_single, phoenix_single2
 from ..moves import (
-    LEAD_CATEGORIES, _gen_runs, _gen_singles, _next_k, _run_possible, gen_bombs, has_bomb,
-    run_possible, wish_binds,
+    LEAD_CATEGORIES, gen_bombs, gen_runs, has_bomb, has_run, next_subset, run_possible, wish_binds,
 )  # fmt: skip
+from ..moves import gen_singles as gen_one_deck_singles
 
 MAX_MOVES = 65536  # two-deck hands of 16 cards stay far below (tests search the worst deals)
 
@@ -80,7 +80,7 @@ def next_choice(avail_a, avail_b, k, max_doubled, sa, sb):
     if sa != ZERO:
         j = popcount(sb)
         if j > 0:
-            nb = _next_k(sa & avail_b, sb, j)
+            nb = next_subset(sa & avail_b, sb, j)
             if nb != ZERO:
                 return sa, nb
         na = sa
@@ -88,13 +88,13 @@ def next_choice(avail_a, avail_b, k, max_doubled, sa, sb):
         j = 0
         na = ZERO
     while 2 * j <= k and j <= max_doubled:
-        na = _next_k(avail_a, na, k - j)
+        na = next_subset(avail_a, na, k - j)
         while na != ZERO:
             if j == 0:
                 return na, ZERO
             if popcount(na & avail_b) >= j:
-                return na, _next_k(na & avail_b, ZERO, j)
-            na = _next_k(avail_a, na, k - j)
+                return na, next_subset(na & avail_b, ZERO, j)
+            na = next_subset(avail_a, na, k - j)
         j += 1
     return ZERO, ZERO
 
@@ -274,7 +274,7 @@ def gen_singles(ha, top, out_a, out_b, out_c, n):
     """Singles beating ``top`` (0 = lead): the one-deck singles of the normal cards and the Mah
     Jong, then the Phoenix and the Dragon valued for two decks (``gs_combos``)."""
     start = n
-    n = _gen_singles(ha & ~(PHOENIX | DRAGON), top, out_a, out_c, n)
+    n = gen_one_deck_singles(ha & ~(PHOENIX | DRAGON), top, out_a, out_c, n)
     _zero_b(out_b, start, n)
     if ha & PHOENIX:
         code = phoenix_single2(top)
@@ -317,9 +317,9 @@ def lead_moves(ha, hb, category, distinct_triples, out_a, out_b, out_c, n):
     if category == STRAIGHT:
         start = n
         for length in range(5, 15):
-            if not _run_possible(ha, 1, length):
+            if not has_run(ha, 1, length):
                 break
-            n = _gen_runs(ha, STRAIGHT, 1, length, 0, out_a, out_c, n)
+            n = gen_runs(ha, STRAIGHT, 1, length, 0, out_a, out_c, n)
         _zero_b(out_b, start, n)
         return n
     if category == DOG_LEAD:
@@ -352,7 +352,7 @@ def candidate_moves(ha, hb, top, distinct_triples, out_a, out_b, out_c):
     elif kind == FULL_HOUSE:
         n = gen_full_houses(ha, hb, rank2, distinct_triples, out_a, out_b, out_c, n)
     elif kind == STRAIGHT:
-        n = _gen_runs(ha, STRAIGHT, 1, length, rank2, out_a, out_c, n)
+        n = gen_runs(ha, STRAIGHT, 1, length, rank2, out_a, out_c, n)
         _zero_b(out_b, 0, n)
     elif kind == DOG_LEAD:
         return 0  # §2.10: nothing is played on the Dog

@@ -31,7 +31,7 @@ from .cards import DECK_ONE, add_card, ms_remove, ms_size, rank_count, rank_sets
 from .moves import keep_wished, lead_moves, legal_moves
 from ..hand import loose_cards_counted, lowest_card
 from ..moves import LEAD_CATEGORIES
-from ..tichu.policies import MOVES_OVERFLOW, draw_lead_category, lowest_index, lowest_single_valued
+from ..choices import MOVES_OVERFLOW, draw_lead_category, lowest_index, lowest_single_valued
 from ..rng import rand_below
 
 # slots of the strategy row

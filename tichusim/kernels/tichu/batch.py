@@ -16,8 +16,10 @@ RULES.md §2.6 (a led Phoenix is worth ½, so the Mah Jong may be played on it),
 import numpy as np
 from numba import njit, prange
 
-from .engine import ERR_NONE, ROUND, SEAT, WORK, play_round
+from ..errors import ERR_NONE
 from ..eventlog import log_rows
+from .engine import play_round
+from .records import ROUND, SEAT, WORK
 from ..rng import rand_below, seed_stream
 from .variants import KING, KING_STREAM, MAX_SEATS, NANJING, WUWANG, n_seats, wuwang_player
 from .view import PRIVATE, PUBLIC

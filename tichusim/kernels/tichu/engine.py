@@ -20,126 +20,43 @@ nothing else needs to know. The checker holds every lone Phoenix to its §2.6 va
 Outputs go into one ``ROUND`` record and a ``SEAT`` record per seat; with ``work.logging``
 every event is written as a row ``(event, seat, cards, code, extra)`` for transcripts; with
 ``check`` the RULES.md §7 invariants are verified after every action and a broken one stops the
-round with a non-zero error code (``ERRORS`` names them).
+round with a non-zero error code (``kernels/errors.py`` names them). The records are in
+``records.py``; ``play_round`` runs the phases below in order (reset, deal and Grand Tichu,
+passing, tricks, end and score), the steps a turn shares with Grand Seigneur in ``turns.py``.
 """
 
-import numpy as np
 from numba import njit
 
 from . import policies
+from ..choices import MOVES_OVERFLOW
 from ..bits import (
     DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, SPECIALS, U64, ZERO, lowest_bit_index, popcount,
     rank_cards,
 )  # fmt: skip
 from ..combos import (
-    BOMB_FOUR, DOG_LEAD, RANK2_PHOENIX_LED, RANK2_PHOENIX_LED_HALF, SINGLE, beats, classify,
-    make_code, phoenix_single,
+    DOG_LEAD, RANK2_PHOENIX_LED, RANK2_PHOENIX_LED_HALF, SINGLE, beats, classify, make_code,
+    phoenix_single,
 )  # fmt: skip
-from ..eventlog import append_row
+from ..errors import (
+    ERR_CARDS, ERR_FINISH, ERR_ILLEGAL, ERR_MOVES, ERR_NONE, ERR_POINTS, ERR_STRATEGY,
+    ERR_VIEW,
+)  # fmt: skip
+from ..eventlog import close_round, log_cards
 from ..hand import card_points
-from ..moves import MAX_MOVES, candidate_moves, gen_bombs, has_bomb
+from ..moves import candidate_moves, gen_bombs, has_bomb
 from ..rng import CARD_BITS, rand_below, seed_stream, shuffle_deck, shuffle_prefix
+from ..turns import (
+    LEAD_GIVEN, PLAYED, ROUND_OVER, VICTORY, choice_ok, chosen_play, clear_top, go_out, is_bomb,
+    make_wish, open_turn, reset_table, seat_record, top_trick, trick_won, wish_kept, wish_missed,
+)  # fmt: skip
+from .records import (
+    EV_BOMB, EV_DEAL8, EV_DEAL14, EV_DOG, EV_DRAGON, EV_END, EV_GIVE, EV_GRAND_TICHU, EV_HAND_TO,
+    EV_OUT, EV_PASS, EV_PLAY, EV_SHOW, EV_TICHU, EV_TRICK, EV_TRICKS_TO, EV_WISH, EV_WISH_DONE,
+)  # fmt: skip
 from .variants import (
     KING, MAX_SEATS, MINISTER, NANJING, TIENTSIN, WUWANG, gt_cards, hand_size, may_call_grand,
     n_seats, pass_offsets, victory_size, wish_free,
 )  # fmt: skip
-
-N = 4  # seats of the 4-player game; partners sit opposite (RULES.md §2.1)
-N_PARAMS = 32  # strategy parameters per seat
-MAX_BOMBS = 64  # a 14-card hand holds at most 3 four-of-a-kinds and 40-odd straight flushes
-
-ROUND = np.dtype(
-    [
-        ("round", np.int64),
-        ("first_drawer", np.int64),
-        ("double_victory", np.bool_),  # partners out first and second (§2.13); Tientsin:
-        # the triple victory of one team's three players (§3)
-        ("card_points", np.int64, (2,)),
-        ("score", np.int64, (2,)),
-        ("tricks", np.int64),
-        ("bombs", np.int64),
-        ("wish", np.int64),  # rank wished with the Mah Jong, 0 = none, -1 = Mah Jong unplayed
-        ("dragon_to", np.int64),  # seat given a Dragon trick, -1 = none
-        ("first_out", np.int64),
-        ("king", np.int64),  # Wu Wang: the King (player 0..2, set by the driver); -1 otherwise
-        ("error", np.int64),
-    ],
-    align=True,
-)
-
-SEAT = np.dtype(
-    [
-        ("hand8", np.uint64),  # the cards seen before Grand Tichu: 8 (Tientsin 6)
-        ("hand14", np.uint64),  # the whole dealt hand: 14 (Tientsin 10 or 9)
-        ("hand_passed", np.uint64),  # the hand after passing
-        # given[d - 1]: to the seat d places on (4 seats: left opponent, partner, right
-        # opponent); 0 where the passing gives nothing (§3, §4)
-        ("given", np.uint64, (MAX_SEATS - 1,)),
-        ("received", np.uint64, (MAX_SEATS - 1,)),  # received[d - 1]: from the seat d places on
-        ("grand_tichu", np.bool_),
-        ("tichu", np.bool_),
-        # 1..n-1 order out, n the last holding cards, 0 still holding after a victory
-        ("finish", np.int64),
-        ("card_points", np.int64),  # points in the tricks this seat ended the round holding
-        ("points", np.int64),  # the round score of the seat's team
-    ],
-    align=True,
-)
-
-# event codes of the log (see tichusim.transcript)
-EV_DEAL8, EV_DEAL14, EV_GRAND_TICHU, EV_TICHU, EV_GIVE, EV_PLAY, EV_PASS, EV_BOMB = range(8)
-EV_WISH, EV_WISH_DONE, EV_DOG, EV_TRICK, EV_DRAGON, EV_OUT, EV_END, EV_HAND_TO = range(8, 16)
-EV_TRICKS_TO = 16  # Tientsin: a player's tricks handed over at the end (§3)
-EV_SHOW = 17  # Wu Wang: the Minister's hand laid face up after passing (§4)
-LOG_WIDTH = 5
-LOG_ROWS = 2048  # more events than any round has (a round that overflows reports ERR_LOG)
-
-WORK = np.dtype(
-    [
-        # A worker's scratch, one record per thread. Kernels get its arrays as record fields,
-        # which carry no reference count: array arguments would cost two atomic operations per
-        # call and made up a third of the engine's time.
-        ("variant", np.int64),  # the table (variants.py)
-        ("phoenix_led_half", np.bool_),  # §2.6 Option: a led Phoenix is worth ½, not 1½
-        ("params", np.float64, (MAX_SEATS, N_PARAMS)),  # each seat's strategy row (slots.py)
-        ("moves_m", np.uint64, (MAX_MOVES,)),  # the deciding strategy's plays
-        ("moves_c", np.int64, (MAX_MOVES,)),
-        ("check_m", np.uint64, (MAX_MOVES,)),  # the checker's own list of legal plays
-        ("check_c", np.int64, (MAX_MOVES,)),
-        ("bombs_m", np.uint64, (MAX_BOMBS,)),  # bombs offered in an out-of-turn window
-        ("bombs_c", np.int64, (MAX_BOMBS,)),
-        ("deck", np.int64, (56,)),
-        ("piles", np.uint64, (MAX_SEATS,)),  # cards in the tricks each seat has taken
-        ("gifts", np.uint64, (MAX_SEATS, MAX_SEATS - 1)),  # passing: [seat, offset - 1]
-        # a fixed first 8 cards for one seat (Grand Tichu odds): -1 = a free deal
-        ("fixed_seat", np.int64),
-        ("fixed_cards", np.uint64),  # exact cards of the 8
-        ("fixed_ranks", np.int64, (15,)),  # how many more cards of rank r, suit drawn per round
-        ("logging", np.bool_),
-        ("log", np.int64, (LOG_ROWS, LOG_WIDTH)),
-    ],
-    align=True,
-)
-
-ERR_NONE = 0
-ERR_CARDS = 1  # a card in two places or in none (§7)
-ERR_ILLEGAL = 2  # a play that is no combination, does not beat the top, or breaks the wish
-ERR_POINTS = 3  # card points of the two teams do not sum to 100
-ERR_SCORE = 4  # score is not card points + call bonuses
-ERR_FINISH = 5  # finishing order is not a permutation
-ERR_STRATEGY = 6  # a strategy answered outside its choices
-ERR_MOVES = 7  # the move buffer was too small
-ERR_LOG = 8  # the log buffer was too small
-ERR_VIEW = 9  # Wu Wang: the Minister's hand as shown is not the hand (§4, §6)
-ERRORS = ("", "card conservation", "illegal play", "card points", "score", "finishing order",
-          "strategy answer", "move buffer", "log buffer", "public view")  # fmt: skip
-
-
-@njit(cache=True)
-def _log(work, nlog, event, seat, mask, code, extra):
-    """Log row ``(event, seat, cards, code, extra)`` (``eventlog``)."""
-    row = (np.int64(event), np.int64(seat), np.int64(mask), np.int64(code), np.int64(extra))
-    return append_row(work, nlog, row)
 
 
 @njit(cache=True)
@@ -225,15 +142,9 @@ def _play_cards(pub, me, seat, mask, code):
     pub.played |= mask
     pub.played_by[seat] |= mask
     pub.trick_cards |= mask
-    pub.top_code = code
     pub.top_mask = mask
-    pub.top_seat = seat
     pub.has_played[seat] = 1
-    pub.passed = 0
-    if pub.wish != 0 and mask & rank_cards(pub.wish):
-        pub.wish = 0
-        return True
-    return False
+    return top_trick(pub, seat, mask, code)
 
 
 @njit(cache=True)
@@ -272,25 +183,14 @@ def _turn_ok(top, wish, hand, choice, moves_m, moves_c, all_m, all_c, phoenix_le
     wish (§2.11): the wished rank may be left out only if the player lacks it or no legal play
     contains it (a bomb out of a lead is always allowed). The full candidate list is generated
     independently of the strategy."""
-    leading = top == 0
-    if choice >= 0:
-        mask = moves_m[choice]
-        code = moves_c[choice]
-        if not _combination_ok(top, hand, mask, code, phoenix_led):
-            return False
-        if not leading and (code >> 16) >= BOMB_FOUR:
-            return True
-    elif leading:
+    mask, code = chosen_play(choice, moves_m, moves_c)
+    if choice >= 0 and not _combination_ok(top, hand, mask, code, phoenix_led):
         return False
-    else:
-        mask = ZERO
-    if wish == 0 or mask & rank_cards(wish) or hand & rank_cards(wish) == ZERO:
+    if choice < 0 and top == 0:
+        return False
+    if wish_kept(top, wish, choice, code, mask, hand):
         return True
-    n = candidate_moves(hand, top, all_m, all_c)
-    for i in range(min(n, all_m.shape[0])):
-        if all_m[i] & rank_cards(wish):
-            return False
-    return True
+    return not wish_missed(hand, wish, all_m, candidate_moves(hand, top, all_m, all_c))
 
 
 @njit(cache=True)
@@ -338,12 +238,12 @@ def _collect_trick(pub, privs, work, rnd, seat, nlog):
         if taker < 0 or taker >= pub.n_players or (taker - seat) % 2 == 0:
             return ERR_STRATEGY, nlog
         rnd.dragon_to = taker
-        nlog = _log(work, nlog, EV_DRAGON, seat, ZERO, 0, taker)
+        nlog = log_cards(work, nlog, EV_DRAGON, seat, ZERO, 0, taker)
     pts = card_points(pub.trick_cards)
     work.piles[taker] |= pub.trick_cards
     pub.points_taken[taker] += pts
     pub.tricks += 1
-    nlog = _log(work, nlog, EV_TRICK, seat, pub.trick_cards, pts, taker)
+    nlog = log_cards(work, nlog, EV_TRICK, seat, pub.trick_cards, pts, taker)
     pub.trick_cards = ZERO
     return ERR_NONE, nlog
 
@@ -360,10 +260,10 @@ def play_round(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
     return _play_nanjing(seed, key, first_drawer, work, pub, privs, rnd, seats, check)
 
 
-# One compiled round per table: ``_play``'s body is inlined into each with its variant a
-# constant, so the compiler folds the other tables' branches away and the loops over seats
-# get fixed bounds (a single function reading the variant at run time was 5-15% slower on
-# the 4-player game).
+# One compiled round per table: ``_play``'s body, and the phases below with it, is inlined into
+# each with its variant a constant, so the compiler folds the other tables' branches away and
+# the loops over seats get fixed bounds (a single function reading the variant at run time was
+# 5-15% slower on the 4-player game).
 
 
 @njit(cache=True)
@@ -383,33 +283,32 @@ def _play_wuwang(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
 
 @njit(cache=True, inline="always")
 def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check):
-    """The round at the table ``variant`` (a constant in each caller above)."""
-    params = work.params
-    moves_m = work.moves_m
-    moves_c = work.moves_c
+    """The round at the table ``variant`` (a constant in each caller above), phase by phase."""
+    _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats)
+    nlog = _deal(variant, seed, key, first_drawer, work, pub, privs, seats, 0)
+    err, nlog = _passing(variant, first_drawer, work, pub, privs, seats, nlog)
+    victory = False
+    if err == ERR_NONE:
+        err, victory, nlog = _tricks(variant, work, pub, privs, rnd, check, nlog)
+    if err == ERR_NONE:
+        err, nlog = _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog)
+    return close_round(work, rnd, err, nlog)
+
+
+@njit(cache=True, inline="always")
+def _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats):
+    """Empty the table and the records for a new round; each seat's decision stream seeded."""
     piles = work.piles
     gifts = work.gifts
-    bombs_m = work.bombs_m
-    bombs_c = work.bombs_c
     n = n_seats(variant)
-    vk = victory_size(variant)
-    # ---- reset ----
     pub.n_players = n
     pub.variant = variant
     pub.wish_free = wish_free(variant)
     pub.exposed = ZERO
     pub.first_drawer = first_drawer
+    reset_table(pub)
+    _clear_trick(pub)
     pub.played = ZERO
-    pub.n_out = 0
-    pub.wish = 0
-    pub.top_code = 0
-    pub.top_mask = ZERO
-    pub.top_seat = -1
-    pub.trick_cards = ZERO
-    pub.leader = -1
-    pub.passed = 0
-    pub.tricks = 0
-    pub.bombs = 0
     for s in range(n):
         piles[s] = ZERO
         pub.counts[s] = 0
@@ -420,10 +319,9 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
         pub.out_order[s] = -1
         pub.points_taken[s] = 0
         me = privs[s]
-        me.seat = s
+        seat_record(me, s, seed, key, s)
         me.hand = ZERO
         me.ally_hand = ZERO
-        me.rng = seed_stream(U64(seed), U64(key), U64(1 + s))
         for t in range(n):
             me.given[t] = ZERO
             me.received[t] = ZERO
@@ -438,12 +336,15 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
     rnd.dragon_to = -1
     rnd.king = -1
     rnd.error = ERR_NONE
-    nlog = 0
-    err = ERR_NONE
 
-    # ---- deal (§2.2, §3): each seat draws the next slice of the deck, its size set by its
-    # place in draw order (14 each; Tientsin 10 for the first two drawers, 9 after); the first
-    # 8 (Tientsin 6) are seen before Grand Tichu ----
+
+@njit(cache=True, inline="always")
+def _deal(variant, seed, key, first_drawer, work, pub, privs, seats, nlog):
+    """The deal (§2.2, §3): each seat draws the next slice of the deck, its size set by its
+    place in draw order (14 each; Tientsin 10 for the first two drawers, 9 after); the first 8
+    (Tientsin 6) are seen before Grand Tichu, called in turn order from the first drawer, never
+    by the King or the Minister (§4). Returns the log rows."""
+    n = n_seats(variant)
     deck = work.deck
     if work.fixed_seat < 0:
         shuffle_deck(deck, seed_stream(U64(seed), U64(key), U64(0)))
@@ -465,37 +366,50 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
         seats[s].hand14 = h14
         seats[s].grand_tichu = False
         seats[s].tichu = False
-        nlog = _log(work, nlog, EV_DEAL8, s, h8, 0, 0)
-
-    # ---- Grand Tichu before the rest of the cards, in turn order from the first drawer
-    # (§2.2); never the King or the Minister (§4) ----
+        nlog = log_cards(work, nlog, EV_DEAL8, s, h8, 0, 0)
     for i in range(n):
         s = (first_drawer + i) % n
         privs[s].hand = seats[s].hand8
         pub.counts[s] = seen
-        if may_call_grand(variant, s) and policies.grand_tichu(params[s], pub, privs[s]):
+        if may_call_grand(variant, s) and policies.grand_tichu(work.params[s], pub, privs[s]):
             pub.grand_tichu[s] = 1
-            nlog = _log(work, nlog, EV_GRAND_TICHU, s, ZERO, 0, 0)
+            nlog = log_cards(work, nlog, EV_GRAND_TICHU, s, ZERO, 0, 0)
     for s in range(n):
         privs[s].hand = seats[s].hand14
         pub.counts[s] = popcount(seats[s].hand14)
-        nlog = _log(work, nlog, EV_DEAL14, s, seats[s].hand14, 0, 0)
+        nlog = log_cards(work, nlog, EV_DEAL14, s, seats[s].hand14, 0, 0)
     if variant == WUWANG:  # §4: the King draws, and sees, the Minister's cards
         privs[KING].ally_hand = privs[MINISTER].hand
         privs[MINISTER].ally_hand = privs[KING].hand
+    return nlog
 
-    # ---- Tichu before passing (§2.3), then simultaneous passing (§2.4, §3, §4) ----
+
+@njit(cache=True, inline="always")
+def _tichu_calls(n, first_drawer, work, pub, privs, point, nlog):
+    """Each seat without a call may call Tichu at decision ``point``, in turn order from the
+    first drawer (§2.3)."""
     for i in range(n):
         s = (first_drawer + i) % n
         if pub.grand_tichu[s] == 0 and pub.tichu[s] == 0:
-            if policies.tichu(params[s], pub, privs[s], policies.TICHU_BEFORE_PASSING):
+            if policies.tichu(work.params[s], pub, privs[s], point):
                 pub.tichu[s] = 1
-                nlog = _log(work, nlog, EV_TICHU, s, ZERO, policies.TICHU_BEFORE_PASSING, 0)
+                nlog = log_cards(work, nlog, EV_TICHU, s, ZERO, point, 0)
+    return nlog
+
+
+@njit(cache=True, inline="always")
+def _passing(variant, first_drawer, work, pub, privs, seats, nlog):
+    """Tichu before passing (§2.3), the simultaneous passing (§2.4, §3, §4), the Minister's hand
+    laid face up (§4), Tichu after passing. Returns ``(error, log rows)``."""
+    n = n_seats(variant)
+    gifts = work.gifts
+    err = ERR_NONE
+    nlog = _tichu_calls(n, first_drawer, work, pub, privs, policies.TICHU_BEFORE_PASSING, nlog)
     for s in range(n):
         offsets = pass_offsets(variant, s)
         if offsets == 0:
             continue  # the Minister neither gives nor receives (§4)
-        policies.passes(params[s], pub, privs[s], gifts[s])
+        policies.passes(work.params[s], pub, privs[s], gifts[s])
         used = ZERO
         for d in range(1, n):
             if offsets >> d & 1:
@@ -506,7 +420,6 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
             elif gifts[s, d - 1] != ZERO:
                 err = ERR_STRATEGY  # a card for a seat the passing does not reach
     if err != ERR_NONE:
-        rnd.error = err
         return err, nlog
     for s in range(n):
         for d in range(n - 1):
@@ -522,20 +435,22 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
                 privs[t].received[s] = g
                 seats[s].given[d - 1] = g
                 seats[t].received[n - d - 1] = g  # t sees s as its (n - d)-th neighbour
-                nlog = _log(work, nlog, EV_GIVE, s, g, 0, t)
+                nlog = log_cards(work, nlog, EV_GIVE, s, g, 0, t)
     for s in range(n):
         seats[s].hand_passed = privs[s].hand
     if variant == WUWANG:
         _show_minister(pub, privs)  # §4: face up once the passing is over
-        nlog = _log(work, nlog, EV_SHOW, MINISTER, pub.exposed, 0, 0)
-    for i in range(n):
-        s = (first_drawer + i) % n
-        if pub.grand_tichu[s] == 0 and pub.tichu[s] == 0:
-            if policies.tichu(params[s], pub, privs[s], policies.TICHU_AFTER_PASSING):
-                pub.tichu[s] = 1
-                nlog = _log(work, nlog, EV_TICHU, s, ZERO, policies.TICHU_AFTER_PASSING, 0)
+        nlog = log_cards(work, nlog, EV_SHOW, MINISTER, pub.exposed, 0, 0)
+    nlog = _tichu_calls(n, first_drawer, work, pub, privs, policies.TICHU_AFTER_PASSING, nlog)
+    return ERR_NONE, nlog
 
-    # ---- the play (§2.8–§2.13) ----
+
+@njit(cache=True, inline="always")
+def _tricks(variant, work, pub, privs, rnd, check, nlog):
+    """The play (§2.8–§2.13) from the Mah Jong's lead until the round ends: turns, each
+    followed by its out-of-turn bomb window, and the tricks they make. Returns ``(error,
+    victory, log rows)``, ``victory`` when one team's first players went out."""
+    n = n_seats(variant)
     # seats holding a bomb; a hand changes only when its seat plays, so the test is redone then
     armed = 0
     for s in range(n):
@@ -546,177 +461,197 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
         if privs[s].hand & MAH_JONG:
             turn = s
     pub.leader = turn
-    hand_to = ZERO  # the last player's hand cards, for the opponents (§2.13)
-    victory = False
-    round_over = False
-    while not round_over:
-        p = turn
-        me = privs[p]
-        leading = pub.top_code == 0
-        if leading:
-            pub.leader = p
-        # Tichu decision point before each own turn while no card is played (§2.3)
-        if pub.has_played[p] == 0 and pub.grand_tichu[p] == 0 and pub.tichu[p] == 0:
-            if policies.tichu(params[p], pub, me, policies.TICHU_BEFORE_TURN):
-                pub.tichu[p] = 1
-                nlog = _log(work, nlog, EV_TICHU, p, ZERO, policies.TICHU_BEFORE_TURN, 0)
-        wish_before = pub.wish
-        choice = policies.play(params[p], pub, me, moves_m, moves_c)
-        if choice == policies.MOVES_OVERFLOW:
-            err = ERR_MOVES
-            break
-        if choice < -1 or choice >= moves_m.shape[0] or (choice == -1 and leading):
-            err = ERR_STRATEGY
-            break
-        if choice >= 0 and not _answer_ok(pub.top_code, me.hand, moves_m[choice], moves_c[choice]):
-            err = ERR_STRATEGY
-            break
-        if leading and moves_m[choice] == PHOENIX:
-            # §2.6: the lone Phoenix led is worth 1½, or ½ under the Option (the move lists
-            # give it 1½); from its code on, ``beats`` lets the Mah Jong on a ½
-            moves_c[choice] = make_code(SINGLE, 1, _phoenix_led(work))
-        if check and not _turn_ok(pub.top_code, policies.binding_wish(pub, p), me.hand, choice,
-                                  moves_m, moves_c, work.check_m, work.check_c,
-                                  _phoenix_led(work)):  # fmt: skip
-            err = ERR_ILLEGAL
-            break
-        actor = p
-        if choice == -1:
-            pub.passed |= 1 << p
-            nlog = _log(work, nlog, EV_PASS, p, ZERO, 0, 0)
-        else:
-            mask = moves_m[choice]
-            code = moves_c[choice]
-            if (code >> 16) >= BOMB_FOUR:
-                pub.bombs += 1
-            done = _play_cards(pub, me, p, mask, code)
-            if variant == WUWANG and p % 2 == KING % 2:
-                _show_minister(pub, privs)
-            if armed & (1 << p) and not has_bomb(me.hand):
-                armed &= ~(1 << p)
-            nlog = _log(work, nlog, EV_PLAY, p, mask, code, 0)
-            if done:
-                nlog = _log(work, nlog, EV_WISH_DONE, p, ZERO, wish_before, 0)
-            if mask & MAH_JONG:
-                w = policies.wish(params[p], pub, me)
-                if w != 0 and (w < 2 or w > 14):
-                    err = ERR_STRATEGY
-                    break
-                pub.wish = w
-                rnd.wish = w
-                nlog = _log(work, nlog, EV_WISH, p, ZERO, w, 0)
-            if me.hand == ZERO:
-                pub.out_order[pub.n_out] = p
-                pub.n_out += 1
-                nlog = _log(work, nlog, EV_OUT, p, ZERO, pub.n_out, 0)
-                if _victory(pub, vk):
-                    victory = True  # §2.13, §3: one team's first players out, the round ends
-                    break
-                if pub.n_out == n - 1:
-                    break  # §2.13, §3: the round ends at once; the trick goes to this player
-            if code >> 16 == DOG_LEAD:
-                # §2.10, §3: the lead goes at once to a partner, or the next holder of cards
-                piles[p] |= pub.trick_cards
-                pub.trick_cards = ZERO
-                pub.top_code = 0
-                pub.top_mask = ZERO
-                pub.top_seat = -1
-                pub.tricks += 1
-                turn = _dog_lead(pub, privs, work, p)
-                if turn < 0:
-                    err = ERR_STRATEGY
-                    break
-                nlog = _log(work, nlog, EV_DOG, p, ZERO, 0, turn)
-                if check and not _conserved(pub, privs, piles):
-                    err = ERR_CARDS
-                    break
-                continue  # §2.9: the Dog is never bombed
-        # ---- out-of-turn bomb windows (§2.9 Decision): after every play and every pass ----
-        while True:
-            bomber = -1
-            q = actor
-            for _ in range(n - 1):
-                q = q + 1 if q + 1 < n else 0
-                if not armed & (1 << q):
-                    continue
-                nb = gen_bombs(privs[q].hand, pub.top_code, bombs_m, bombs_c, 0)
-                if nb == 0:
-                    continue
-                nb = min(nb, bombs_m.shape[0])
-                j = policies.bomb(params[q], pub, privs[q], bombs_m, bombs_c, nb)
-                if j < -1 or j >= nb:
-                    err = ERR_STRATEGY
-                    break
-                if j >= 0:
-                    bomber = q
-                    wish_b = pub.wish
-                    done = _play_cards(pub, privs[q], q, bombs_m[j], bombs_c[j])
-                    if variant == WUWANG and q % 2 == KING % 2:
-                        _show_minister(pub, privs)
-                    if not has_bomb(privs[q].hand):
-                        armed &= ~(1 << q)
-                    pub.bombs += 1
-                    nlog = _log(work, nlog, EV_BOMB, q, bombs_m[j], bombs_c[j], 0)
-                    if done:
-                        nlog = _log(work, nlog, EV_WISH_DONE, q, ZERO, wish_b, 0)
-                    if privs[q].hand == ZERO:
-                        pub.out_order[pub.n_out] = q
-                        pub.n_out += 1
-                        nlog = _log(work, nlog, EV_OUT, q, ZERO, pub.n_out, 0)
-                    break
-            if err != ERR_NONE or bomber < 0:
-                break
-            actor = bomber
-            if _victory(pub, vk):
-                victory = True
-                round_over = True
-                break
-            if pub.n_out == n - 1:
-                round_over = True
-                break
-        if err != ERR_NONE or round_over:
-            break
+    while True:
+        err, outcome, armed, nlog = _turn(variant, work, pub, privs, rnd, turn, armed, check,
+                                          nlog)  # fmt: skip
+        if err != ERR_NONE or outcome >= ROUND_OVER:
+            return err, outcome == VICTORY, nlog
+        if outcome == LEAD_GIVEN:
+            dog = turn
+            turn = _dog_lead(pub, privs, work, dog)
+            if turn < 0:
+                return ERR_STRATEGY, False, nlog
+            nlog = log_cards(work, nlog, EV_DOG, dog, ZERO, 0, turn)
+            if check and not _conserved(pub, privs, work.piles):
+                return ERR_CARDS, False, nlog
+            continue  # §2.9: the Dog is never bombed
+        err, outcome, actor, armed, nlog = _bomb_windows(variant, work, pub, privs, turn, armed,
+                                                         nlog)  # fmt: skip
+        if err != ERR_NONE or outcome >= ROUND_OVER:
+            return err, outcome == VICTORY, nlog
         # ---- trick over? every other holder of cards has passed since the last play ----
-        others = 0
+        holders = 0
         for s in range(n):
-            if pub.counts[s] > 0 and s != pub.top_seat:
-                others |= 1 << s
-        if others & ~pub.passed == 0:
+            if pub.counts[s] > 0:
+                holders |= 1 << s
+        if trick_won(pub, holders):
             winner = pub.top_seat
             err, nlog = _collect_trick(pub, privs, work, rnd, winner, nlog)
             if err != ERR_NONE:
-                break
-            pub.top_code = 0
-            pub.top_mask = ZERO
-            pub.top_seat = -1
-            pub.passed = 0
+                return err, False, nlog
+            _clear_trick(pub)
             turn = winner if pub.counts[winner] > 0 else _next_active(pub, winner)
         else:
             turn = _next_active(pub, actor)
-        if check and not _conserved(pub, privs, piles):
-            err = ERR_CARDS
-            break
+        if check and not _conserved(pub, privs, work.piles):
+            return ERR_CARDS, False, nlog
         if check and variant == WUWANG and not _views_ok(pub, privs):
-            err = ERR_VIEW
-            break
+            return ERR_VIEW, False, nlog
 
-    if err != ERR_NONE:
-        rnd.error = err
-        return err, nlog
 
-    # ---- end of the round (§2.13, §3) and scoring (§2.14) ----
+@njit(cache=True, inline="always")
+def _clear_trick(pub):
+    """No trick in play: no cards or combination on the table, nobody has passed."""
+    clear_top(pub)
+    pub.top_mask = ZERO
+    pub.trick_cards = ZERO
+
+
+@njit(cache=True, inline="always")
+def _turn(variant, work, pub, privs, rnd, p, armed, check, nlog):
+    """Seat ``p``'s turn: a Tichu call while it has played no card (§2.3), then its play or
+    pass, checked, with what follows from the play: the wish (§2.11), going out (§2.13, §3), the
+    Dog (§2.10). Returns ``(error, outcome, armed, log rows)`` with an outcome of ``turns``."""
+    me = privs[p]
+    leading = open_turn(pub, p)
+    # Tichu decision point before each own turn while no card is played (§2.3)
+    if pub.has_played[p] == 0 and pub.grand_tichu[p] == 0 and pub.tichu[p] == 0:
+        if policies.tichu(work.params[p], pub, me, policies.TICHU_BEFORE_TURN):
+            pub.tichu[p] = 1
+            nlog = log_cards(work, nlog, EV_TICHU, p, ZERO, policies.TICHU_BEFORE_TURN, 0)
+    moves_m = work.moves_m
+    moves_c = work.moves_c
+    wish_before = pub.wish
+    choice = policies.play(work.params[p], pub, me, moves_m, moves_c)
+    if choice == MOVES_OVERFLOW:
+        return ERR_MOVES, PLAYED, armed, nlog
+    if not choice_ok(choice, moves_m.shape[0], leading):
+        return ERR_STRATEGY, PLAYED, armed, nlog
+    if choice >= 0 and not _answer_ok(pub.top_code, me.hand, moves_m[choice], moves_c[choice]):
+        return ERR_STRATEGY, PLAYED, armed, nlog
+    if leading and moves_m[choice] == PHOENIX:
+        # §2.6: the lone Phoenix led is worth 1½, or ½ under the Option (the move lists
+        # give it 1½); from its code on, ``beats`` lets the Mah Jong on a ½
+        moves_c[choice] = make_code(SINGLE, 1, _phoenix_led(work))
+    if check and not _turn_ok(pub.top_code, policies.binding_wish(pub, p), me.hand, choice,
+                              moves_m, moves_c, work.check_m, work.check_c,
+                              _phoenix_led(work)):  # fmt: skip
+        return ERR_ILLEGAL, PLAYED, armed, nlog
+    if choice == -1:
+        pub.passed |= 1 << p
+        nlog = log_cards(work, nlog, EV_PASS, p, ZERO, 0, 0)
+        return ERR_NONE, PLAYED, armed, nlog
+    mask = moves_m[choice]
+    code = moves_c[choice]
+    if is_bomb(code):
+        pub.bombs += 1
+    done = _play_cards(pub, me, p, mask, code)
+    if variant == WUWANG and p % 2 == KING % 2:
+        _show_minister(pub, privs)
+    if armed & (1 << p) and not has_bomb(me.hand):
+        armed &= ~(1 << p)
+    nlog = log_cards(work, nlog, EV_PLAY, p, mask, code, 0)
+    if done:
+        nlog = log_cards(work, nlog, EV_WISH_DONE, p, ZERO, wish_before, 0)
+    if mask & MAH_JONG:
+        w = policies.wish(work.params[p], pub, me)
+        if not make_wish(pub, rnd, w):
+            return ERR_STRATEGY, PLAYED, armed, nlog
+        nlog = log_cards(work, nlog, EV_WISH, p, ZERO, w, 0)
+    if me.hand == ZERO:
+        outcome, nlog = _out(variant, work, pub, p, nlog)
+        if outcome != PLAYED:
+            return ERR_NONE, outcome, armed, nlog
+    if code >> 16 == DOG_LEAD:
+        # §2.10, §3: the lead goes at once to a partner, or the next holder of cards
+        work.piles[p] |= pub.trick_cards
+        _clear_trick(pub)
+        pub.tricks += 1
+        return ERR_NONE, LEAD_GIVEN, armed, nlog
+    return ERR_NONE, PLAYED, armed, nlog
+
+
+@njit(cache=True, inline="always")
+def _out(variant, work, pub, p, nlog):
+    """Seat ``p`` played its last card. The round ends at once when it makes one team's first
+    players out (§2.13, §3: a double or triple victory) or leaves one player holding cards
+    (the trick in play then goes to this player). Returns ``(outcome, log rows)``."""
+    go_out(pub, p)
+    nlog = log_cards(work, nlog, EV_OUT, p, ZERO, pub.n_out, 0)
+    if _victory(pub, victory_size(variant)):
+        return VICTORY, nlog
+    if pub.n_out == n_seats(variant) - 1:
+        return ROUND_OVER, nlog
+    return PLAYED, nlog
+
+
+@njit(cache=True, inline="always")
+def _bomb_windows(variant, work, pub, privs, actor, armed, nlog):
+    """The out-of-turn bomb windows (§2.9 Decision) after ``actor``'s play or pass: each armed
+    seat after the last actor is offered its bombs in turn order; the first to bomb becomes
+    the last actor and opens the next window, until a window passes without a bomb or a bomb
+    ends the round. Returns ``(error, outcome, last actor, armed, log rows)``."""
+    n = n_seats(variant)
+    bombs_m = work.bombs_m
+    bombs_c = work.bombs_c
+    while True:
+        bomber = -1
+        q = actor
+        for _ in range(n - 1):
+            q = q + 1 if q + 1 < n else 0
+            if not armed & (1 << q):
+                continue
+            nb = gen_bombs(privs[q].hand, pub.top_code, bombs_m, bombs_c, 0)
+            if nb == 0:
+                continue
+            nb = min(nb, bombs_m.shape[0])
+            j = policies.bomb(work.params[q], pub, privs[q], bombs_m, bombs_c, nb)
+            if not choice_ok(j, nb, False):
+                return ERR_STRATEGY, PLAYED, actor, armed, nlog
+            if j >= 0:
+                bomber = q
+                wish_b = pub.wish
+                done = _play_cards(pub, privs[q], q, bombs_m[j], bombs_c[j])
+                if variant == WUWANG and q % 2 == KING % 2:
+                    _show_minister(pub, privs)
+                if not has_bomb(privs[q].hand):
+                    armed &= ~(1 << q)
+                pub.bombs += 1
+                nlog = log_cards(work, nlog, EV_BOMB, q, bombs_m[j], bombs_c[j], 0)
+                if done:
+                    nlog = log_cards(work, nlog, EV_WISH_DONE, q, ZERO, wish_b, 0)
+                if privs[q].hand == ZERO:
+                    go_out(pub, q)
+                    nlog = log_cards(work, nlog, EV_OUT, q, ZERO, pub.n_out, 0)
+                if _victory(pub, victory_size(variant)):
+                    return ERR_NONE, VICTORY, q, armed, nlog
+                if pub.n_out == n - 1:
+                    return ERR_NONE, ROUND_OVER, q, armed, nlog
+                break
+        if bomber < 0:  # a window without a bomb: the play or pass stands
+            return ERR_NONE, PLAYED, actor, armed, nlog
+        actor = bomber
+
+
+@njit(cache=True, inline="always")
+def _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog):
+    """The end of the round (§2.13, §3) and its score (§2.14): the trick in play and the last
+    player's cards handed over, card points counted, call bonuses, the finishing order.
+    Returns ``(error, log rows)``."""
+    n = n_seats(variant)
+    vk = victory_size(variant)
+    piles = work.piles
+    hand_to = ZERO  # the last player's hand cards, for the opponents (§2.13)
     if not victory:
         closer = pub.out_order[n - 2]  # the third (Tientsin: fifth) player out
         if pub.trick_cards != ZERO:  # the trick in play goes to that player
             err, nlog = _collect_trick(pub, privs, work, rnd, closer, nlog)
             if err != ERR_NONE:
-                rnd.error = err
                 return err, nlog
         last = _next_active(pub, closer)
         pub.out_order[n - 1] = last
         hand_to = privs[last].hand
         if check and not _conserved(pub, privs, piles):
-            rnd.error = ERR_CARDS
             return ERR_CARDS, nlog
     team_points = rnd.card_points
     team_points[0] = 0
@@ -731,13 +666,12 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
         else:  # §2.13: the last player's tricks go to the first player out
             piles[first] |= piles[last]
             piles[last] = ZERO
-            nlog = _log(work, nlog, EV_HAND_TO, last, hand_to, card_points(hand_to),
-                        (last + 1) % n)  # fmt: skip
+            nlog = log_cards(work, nlog, EV_HAND_TO, last, hand_to, card_points(hand_to),
+                             (last + 1) % n)  # fmt: skip
         team_points[(last + 1) % 2] += card_points(hand_to)  # hand cards: the opponents
         for s in range(n):
             team_points[s % 2] += card_points(piles[s])
         if check and team_points[0] + team_points[1] != 100:
-            rnd.error = ERR_POINTS
             return ERR_POINTS, nlog
     score = rnd.score
     score[0] = team_points[0]
@@ -763,16 +697,12 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
         for i in range(vk if victory else n):
             seen_out |= 1 << pub.out_order[i]
         if popcount(U64(seen_out)) != (vk if victory else n):
-            rnd.error = ERR_FINISH
             return ERR_FINISH, nlog
     rnd.double_victory = victory
     rnd.tricks = pub.tricks
     rnd.bombs = pub.bombs
     rnd.first_out = first
-    nlog = _log(work, nlog, EV_END, first, ZERO, score[0], score[1])
-    if nlog > LOG_ROWS:
-        rnd.error = ERR_LOG
-        return ERR_LOG, nlog
+    nlog = log_cards(work, nlog, EV_END, first, ZERO, score[0], score[1])
     return ERR_NONE, nlog
 
 
@@ -786,7 +716,8 @@ def _tientsin_transfers(pub, work, nlog, hand_to):
     first = pub.out_order[0]
     fifth = pub.out_order[n - 2]
     last = pub.out_order[n - 1]
-    nlog = _log(work, nlog, EV_TRICKS_TO, fifth, piles[fifth], card_points(piles[fifth]), first)
+    nlog = log_cards(work, nlog, EV_TRICKS_TO, fifth, piles[fifth], card_points(piles[fifth]),
+                     first)  # fmt: skip
     piles[first] |= piles[fifth]
     piles[fifth] = ZERO
     taker = first
@@ -794,8 +725,8 @@ def _tientsin_transfers(pub, work, nlog, hand_to):
         if (pub.out_order[i] - last) % 2 != 0:
             taker = pub.out_order[i]
             break
-    nlog = _log(work, nlog, EV_HAND_TO, last, hand_to, card_points(hand_to), taker)
-    nlog = _log(work, nlog, EV_TRICKS_TO, last, piles[last], card_points(piles[last]), taker)
+    nlog = log_cards(work, nlog, EV_HAND_TO, last, hand_to, card_points(hand_to), taker)
+    nlog = log_cards(work, nlog, EV_TRICKS_TO, last, piles[last], card_points(piles[last]), taker)
     piles[taker] |= piles[last]
     piles[last] = ZERO
     return nlog

@@ -1,4 +1,4 @@
-"""The row of floats that configures one seat's strategy (``N_PARAMS`` long, see engine.WORK).
+"""The row of floats that configures one seat's strategy (``N_PARAMS`` long, see records.WORK).
 
 Slots ``P_PLAY`` .. ``P_DRAGON`` and ``P_DOG`` hold the policy chosen for each decision (ids in
 ``policies.py``); the others hold numeric parameters. ``tichusim.strategies`` names every slot

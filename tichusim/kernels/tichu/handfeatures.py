@@ -1,0 +1,34 @@
+"""Features of dealt hands for the Grand Tichu model (``analysis/handclass.py``), jitted.
+
+One row per hand, in the column order of ``handclass.FEATURES``: aces, kings, the four special
+cards, a bomb, pairs, the plays a plan needs and the heuristic's strength score (RULES.md §2.2:
+the 8 cards seen before a Grand Tichu call, or a whole hand).
+"""
+
+from numba import njit
+
+from ..bits import ACES, DOG, DRAGON, KINGS, MAH_JONG, PHOENIX, popcount, rank_multiplicity
+from ..hand import plan_size
+from ..moves import has_bomb
+from .policies import strength
+
+
+@njit(cache=True)
+def hand_features(hands, params, out):
+    """Fill ``out[i]`` with the features of ``hands[i]`` (``uint64`` masks); ``params`` is the
+    strategy row whose strength score is the last column."""
+    for i in range(hands.shape[0]):
+        h = hands[i]
+        out[i, 0] = popcount(h & ACES)
+        out[i, 1] = popcount(h & KINGS)
+        out[i, 2] = 1.0 if h & DRAGON else 0.0
+        out[i, 3] = 1.0 if h & PHOENIX else 0.0
+        out[i, 4] = 1.0 if h & DOG else 0.0
+        out[i, 5] = 1.0 if h & MAH_JONG else 0.0
+        out[i, 6] = 1.0 if has_bomb(h) else 0.0
+        out[i, 7] = popcount(rank_multiplicity(h)[1])
+        out[i, 8] = plan_size(h)
+        out[i, 9] = strength(params, h)
+
+
+__all__ = ["hand_features"]

@@ -1,0 +1,90 @@
+"""The team games' records (RULES.md §2-§4): what a round fills, its event codes, its scratch.
+
+``ROUND`` is one round's result and ``SEAT`` one seat's (the Python face turns them into the
+rounds and seats tables); ``WORK`` is a worker's scratch, one per thread, with the strategy rows,
+the move buffers and the event log; a log row is ``(event, seat, cards, code, extra)`` with one
+of the ``EV_*`` codes. The engine (``engine.py``) and the drivers (``batch.py``) share them;
+why a round stopped is in ``kernels/errors.py``.
+"""
+
+import numpy as np
+
+from ..moves import MAX_MOVES
+from .variants import MAX_SEATS
+
+N = 4  # seats of the 4-player game; partners sit opposite (RULES.md §2.1)
+N_PARAMS = 32  # strategy parameters per seat
+MAX_BOMBS = 64  # a 14-card hand holds at most 3 four-of-a-kinds and 40-odd straight flushes
+
+ROUND = np.dtype(
+    [
+        ("round", np.int64),
+        ("first_drawer", np.int64),
+        ("double_victory", np.bool_),  # partners out first and second (§2.13); Tientsin:
+        # the triple victory of one team's three players (§3)
+        ("card_points", np.int64, (2,)),
+        ("score", np.int64, (2,)),
+        ("tricks", np.int64),
+        ("bombs", np.int64),
+        ("wish", np.int64),  # rank wished with the Mah Jong, 0 = none, -1 = Mah Jong unplayed
+        ("dragon_to", np.int64),  # seat given a Dragon trick, -1 = none
+        ("first_out", np.int64),
+        ("king", np.int64),  # Wu Wang: the King (player 0..2, set by the driver); -1 otherwise
+        ("error", np.int64),
+    ],
+    align=True,
+)
+
+SEAT = np.dtype(
+    [
+        ("hand8", np.uint64),  # the cards seen before Grand Tichu: 8 (Tientsin 6)
+        ("hand14", np.uint64),  # the whole dealt hand: 14 (Tientsin 10 or 9)
+        ("hand_passed", np.uint64),  # the hand after passing
+        # given[d - 1]: to the seat d places on (4 seats: left opponent, partner, right
+        # opponent); 0 where the passing gives nothing (§3, §4)
+        ("given", np.uint64, (MAX_SEATS - 1,)),
+        ("received", np.uint64, (MAX_SEATS - 1,)),  # received[d - 1]: from the seat d places on
+        ("grand_tichu", np.bool_),
+        ("tichu", np.bool_),
+        # 1..n-1 order out, n the last holding cards, 0 still holding after a victory
+        ("finish", np.int64),
+        ("card_points", np.int64),  # points in the tricks this seat ended the round holding
+        ("points", np.int64),  # the round score of the seat's team
+    ],
+    align=True,
+)
+
+# event codes of the log (read by ``games/transcript.py``)
+EV_DEAL8, EV_DEAL14, EV_GRAND_TICHU, EV_TICHU, EV_GIVE, EV_PLAY, EV_PASS, EV_BOMB = range(8)
+EV_WISH, EV_WISH_DONE, EV_DOG, EV_TRICK, EV_DRAGON, EV_OUT, EV_END, EV_HAND_TO = range(8, 16)
+EV_TRICKS_TO = 16  # Tientsin: a player's tricks handed over at the end (§3)
+EV_SHOW = 17  # Wu Wang: the Minister's hand laid face up after passing (§4)
+LOG_WIDTH = 5
+LOG_ROWS = 2048  # more events than any round has (a round that overflows reports ERR_LOG)
+
+WORK = np.dtype(
+    [
+        # A worker's scratch, one record per thread. Kernels get its arrays as record fields,
+        # which carry no reference count: array arguments would cost two atomic operations per
+        # call and made up a third of the engine's time.
+        ("variant", np.int64),  # the table (variants.py)
+        ("phoenix_led_half", np.bool_),  # §2.6 Option: a led Phoenix is worth ½, not 1½
+        ("params", np.float64, (MAX_SEATS, N_PARAMS)),  # each seat's strategy row (slots.py)
+        ("moves_m", np.uint64, (MAX_MOVES,)),  # the deciding strategy's plays
+        ("moves_c", np.int64, (MAX_MOVES,)),
+        ("check_m", np.uint64, (MAX_MOVES,)),  # the checker's own list of legal plays
+        ("check_c", np.int64, (MAX_MOVES,)),
+        ("bombs_m", np.uint64, (MAX_BOMBS,)),  # bombs offered in an out-of-turn window
+        ("bombs_c", np.int64, (MAX_BOMBS,)),
+        ("deck", np.int64, (56,)),
+        ("piles", np.uint64, (MAX_SEATS,)),  # cards in the tricks each seat has taken
+        ("gifts", np.uint64, (MAX_SEATS, MAX_SEATS - 1)),  # passing: [seat, offset - 1]
+        # a fixed first 8 cards for one seat (Grand Tichu odds): -1 = a free deal
+        ("fixed_seat", np.int64),
+        ("fixed_cards", np.uint64),  # exact cards of the 8
+        ("fixed_ranks", np.int64, (15,)),  # how many more cards of rank r, suit drawn per round
+        ("logging", np.bool_),
+        ("log", np.int64, (LOG_ROWS, LOG_WIDTH)),
+    ],
+    align=True,
+)
