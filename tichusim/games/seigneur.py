@@ -21,10 +21,11 @@ twice); ``tichusim.cards.seigneur.format(a, b)`` prints them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass, fields
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from ..cards import seigneur as seigneur_cards
@@ -37,6 +38,9 @@ from .driver import Batch, play
 from .errors import SimulationError
 from .narrate import Wording, narrate
 from .tables import constant, first_index, frames, text
+
+if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
+    import pandas as pd
 
 __all__ = ["SeigneurGame", "SeigneurOptions", "play_with_log", "seigneur_records",
            "simulate_seigneur", "transcript"]  # fmt: skip

@@ -13,12 +13,16 @@ a run has the same schema and a folder of parts reads as one table.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import json
 import re
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
+
+if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
+    import pandas as pd
 
 __all__ = ["PLACES", "constant", "first_index", "frames", "tables", "text"]
 
