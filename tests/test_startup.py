@@ -4,7 +4,6 @@ on stderr that it compiles before it does, and a reported rate never includes a 
 The cold case runs a command of the smallest kernel family (``tichusim legal``: the card
 combinations, about 15-20 s) in a fresh numba cache folder of its own."""
 
-import contextlib
 import os
 import re
 import subprocess

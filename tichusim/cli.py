@@ -78,13 +78,16 @@ def main():
 def warmup(jobs):
     """Compile and cache every kernel once (run after installing): one line per kernel
     family, with its seconds."""
+    from ._numba_cache import cached
+    from .games.registry import FAMILIES
     from .progress import Compiling
     from .warmup import warmup as compile_all
 
     def report(name, what, seconds):
-        click.echo(f"  {name:<9} {seconds:6.1f} s  {what}", err=True)
+        notice.say(f"  {name:<9} {seconds:6.1f} s  {what}")
 
-    with Compiling("every kernel family", 200, cold=True):
+    cold = not cached(*(e for f in FAMILIES.values() for use in f.entries.values() for e in use))
+    with Compiling("every kernel family", 200, cold=cold) as notice:
         seconds = compile_all(jobs, report)
     click.echo(f"kernels compiled and cached in {seconds:.1f} s")
 

@@ -75,6 +75,11 @@ class Compiling:
                 self._ticker.start()
         return self
 
+    def say(self, line: str) -> None:
+        """A line of its own on stderr while the block runs (over the elapsed counter)."""
+        sys.stderr.write(("\r\033[K" if self._stop is not None else "") + line + "\n")
+        sys.stderr.flush()
+
     def _tick(self) -> None:
         import time
 

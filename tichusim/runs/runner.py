@@ -17,7 +17,6 @@ import logging
 import multiprocessing
 import os
 import signal
-import sys
 import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -28,7 +27,9 @@ from ..games.simulate import records
 from ..progress import Progress
 from .config import RunConfig, validate
 from .files import write_atomic
-from .shard import ShardResult, ShardTask, play_settings, play_shard
+from .shard import (
+    MASKABLE, SIGINT_ONLY, ShardResult, ShardTask, play_settings, play_shard, worker_init,
+)  # fmt: skip
 from .manifest import CONFIG, MANIFEST, TABLES, Manifest, RunDirError, code_digest, part_path
 
 __all__ = ["RunError", "RunInterrupted", "RunSummary", "resume", "run"]
@@ -86,27 +87,6 @@ class _Inline:
         pass
 
 
-_SIGINT = {signal.SIGINT}
-_MASKABLE = hasattr(signal, "pthread_sigmask")  # POSIX
-
-
-def _worker_init(parent: int):
-    """Ctrl-C reaches the terminal's whole process group; only the parent handles it. The
-    worker was started with SIGINT blocked (see ``_Processes.submit``): ignore, then unblock.
-    A worker must not outlive its parent (killed with SIGKILL, it cannot shut the pool
-    down): the orphans would wait on the pool's queue for ever, holding the terminal's pipes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if _MASKABLE:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGINT)
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before the request above took effect
-        os._exit(1)
-
-
 class _Processes:
     """A pool of spawned processes, each numba single-threaded (fork would hang after the
     OpenMP layer ran a parallel loop; one thread per process keeps cores unshared)."""
@@ -117,17 +97,17 @@ class _Processes:
         self.name = f"{workers} local processes"
         self.window = 2 * workers  # keeps every worker busy while results are written
         ctx = multiprocessing.get_context("spawn")
-        self.pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init,
+        self.pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=worker_init,
                                            initargs=(os.getpid(),))  # fmt: skip
 
     def submit(self, fn, arg):
         # workers are spawned inside submit: with SIGINT blocked, which they inherit, so a
         # Ctrl-C while one is still importing cannot kill it (it would print a traceback)
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGINT) if _MASKABLE else None
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, SIGINT_ONLY) if MASKABLE else None
         try:
             return self.pool.submit(fn, arg)
         finally:
-            if _MASKABLE:
+            if MASKABLE:
                 signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
     def wait(self, futures):

@@ -1,5 +1,6 @@
-"""The work of one shard, as a worker process runs it: its game's kernels, the tables and
-Parquet, nothing else (no pydantic, pandas or the runner), so a worker stays small.
+"""What a worker process runs: its set-up (``worker_init``) and one shard's work. It imports
+its game's kernels, the tables and Parquet, nothing else (no pydantic, pandas or the
+runner), so a worker stays small.
 
 A shard's bytes are a pure function of its task (``runner``'s docstring says why).
 """
@@ -7,7 +8,9 @@ A shard's bytes are a pure function of its task (``runner``'s docstring says why
 from __future__ import annotations
 
 import os
+import signal
 import socket
+import sys
 import time
 from dataclasses import dataclass
 
@@ -15,7 +18,8 @@ from ..games.simulate import records
 from ..games.tables import tables
 from . import parquet
 
-__all__ = ["ShardResult", "ShardTask", "play_shard"]
+__all__ = ["MASKABLE", "SIGINT_ONLY", "ShardResult", "ShardTask", "play_settings", "play_shard",
+           "worker_init"]
 
 
 @dataclass(frozen=True)
@@ -62,3 +66,24 @@ def play_shard(task: ShardTask) -> ShardResult:
         seconds={"simulate": round(t1 - t0, 4), "encode": round(t2 - t1, 4)},
         worker=f"{socket.gethostname()}:{os.getpid()}",
     )  # fmt: skip
+
+
+SIGINT_ONLY = {signal.SIGINT}
+MASKABLE = hasattr(signal, "pthread_sigmask")  # POSIX
+
+
+def worker_init(parent: int):
+    """Ctrl-C reaches the terminal's whole process group; only the parent handles it. The
+    worker was started with SIGINT blocked (see ``_Processes.submit``): ignore, then unblock.
+    A worker must not outlive its parent (killed with SIGKILL, it cannot shut the pool
+    down): the orphans would wait on the pool's queue for ever, holding the terminal's pipes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if MASKABLE:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGINT_ONLY)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request above took effect
+        os._exit(1)
