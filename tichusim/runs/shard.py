@@ -59,6 +59,7 @@ def play_shard(task: ShardTask) -> ShardResult:
     rec = records(count=task.count, first=task.first, **task.play)
     t1 = time.perf_counter()
     rounds, seats = tables(rec, run_id=task.run_id, shard=task.index)
+    del rec  # the records' arrays, copied into the tables: not held while encoding
     encoded = parquet.encode(rounds), parquet.encode(seats)
     t2 = time.perf_counter()
     return ShardResult(
