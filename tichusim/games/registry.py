@@ -35,12 +35,12 @@ class Family(NamedTuple):
 _TEAM = "kernels/tichu/batch.py"
 _GS = "kernels/seigneur/batch.py"
 FAMILIES = {
-    "cards": Family("the card-combination kernels (the rules core every game shares)", 20,
+    "cards": Family("the card-combination kernels (the rules core every game shares)", 15,
                     {"import": ("kernels/moves.py:candidate_moves", "kernels/combos.py:classify")}),
-    "tichu": Family("the team games' engine (nanjing, tientsin, wuwang)", 100,
+    "tichu": Family("the team games' engine (nanjing, tientsin, wuwang)", 140,
                     {"rounds": (f"{_TEAM}:_table_rounds",), "games": (f"{_TEAM}:play_table_games",),
                      "transcript": (f"{_TEAM}:play_logged",)}),
-    "seigneur": Family("Grand Seigneur's engine", 80,
+    "seigneur": Family("Grand Seigneur's engine", 60,
                        {"rounds": (f"{_GS}:play_games",), "games": (f"{_GS}:play_games",),
                         "transcript": (f"{_GS}:play_logged",)}),
 }  # fmt: skip
