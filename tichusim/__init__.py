@@ -3,31 +3,36 @@
 Cards are ``uint64`` masks (layout in ``tichusim.cards``); combinations and legal plays come
 from jitted kernels in ``tichusim.kernels``, reached through ``tichusim.cards.combos``. Which
 table is played (RULES.md §2-§5) is a ``tichusim.games.game``.
+
+Every public name loads on first use: ``import tichusim`` loads neither numba nor the kernels,
+pandas or pydantic, so a process (a batch run's worker) holds only what it uses.
 """
 
 from ._numba_cache import configure as _configure_cache
 
-_configure_cache()  # before any kernel module compiles or loads
-
-from . import cards  # noqa: E402
-from .cards.combos import Combo, beats, classify, legal_plays, readings  # noqa: E402
-from .games.errors import SimulationError  # noqa: E402
-from .games.simulate import simulate, simulate_games  # noqa: E402
+_configure_cache()  # before numba is imported, by whichever kernel module comes first
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "Combo", "RunConfig", "SimulationError", "beats", "cards", "classify", "legal_plays",
-    "load_config", "readings", "resume", "run", "simulate", "simulate_games", "__version__",
-]  # fmt: skip
+_HOMES = {"Combo": "cards.combos", "beats": "cards.combos", "classify": "cards.combos",
+          "legal_plays": "cards.combos", "readings": "cards.combos",
+          "SimulationError": "games.errors", "simulate": "games.simulate",
+          "simulate_games": "games.simulate", "run": "runs.runner", "resume": "runs.runner",
+          "RunConfig": "runs.config", "load_config": "runs.config"}  # fmt: skip
+_SUBPACKAGES = ("cards",)
 
-_BATCH = {"run": "runs.runner", "resume": "runs.runner", "RunConfig": "runs.config",
-          "load_config": "runs.config"}
+__all__ = sorted([*_HOMES, *_SUBPACKAGES, "__version__"])
 
 
-def __getattr__(name):  # batch runs need pydantic: imported on first use, not with tichusim
-    if name in _BATCH:
-        import importlib
+def __getattr__(name):
+    import importlib
 
-        return getattr(importlib.import_module(f".{_BATCH[name]}", __name__), name)
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f".{name}", __name__)
+    if name in _HOMES:
+        return getattr(importlib.import_module(f".{_HOMES[name]}", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -10,7 +10,7 @@ import click
 
 from . import __version__
 from .progress import Progress
-from .games import DEFAULT_GAME, GAMES, game, game_type
+from .games import DEFAULT_GAME, GAMES, compiling, game, game_type, notice
 
 TABLE_FILES = {"rounds.parquet", "seats.parquet"}  # what `simulate --out` writes (and may replace)
 STRATEGY_HELP = "one strategy for every seat, or four separated by commas (seat 0..3)"
@@ -71,12 +71,25 @@ def main():
     """Monte Carlo simulation of Tichu (RULES.md in the project's shared specification)."""
 
 
-@main.command()
-def warmup():
-    """Compile and cache every kernel once (run after installing)."""
+@main.command(cls=_OneLineErrors)
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="compile the two engines in this many processes at once (on 2 cores, 2 "
+                   "took 226 s and 1 took 233 s: no clear gain, and twice the memory)")
+def warmup(jobs):
+    """Compile and cache every kernel once (run after installing): one line per kernel
+    family, with its seconds."""
+    from ._numba_cache import cached
+    from .games.registry import FAMILIES
+    from .progress import Compiling
     from .warmup import warmup as compile_all
 
-    click.echo(f"kernels compiled and cached in {compile_all():.1f} s")
+    def report(name, what, seconds):
+        notice.say(f"  {name:<9} {seconds:6.1f} s  {what}")
+
+    cold = not cached(*(e for f in FAMILIES.values() for use in f.entries.values() for e in use))
+    with Compiling("every kernel family", 230, cold=cold) as notice:
+        seconds = compile_all(jobs, report)
+    click.echo(f"kernels compiled and cached in {seconds:.1f} s")
 
 
 @main.command()
@@ -88,7 +101,8 @@ def warmup():
               help="a led Phoenix is worth 1/2, not 1 1/2 (RULES.md §2.6 Option)")
 def legal(hand, top, wish, phoenix_on, phoenix_led_half):
     """List the legal plays of HAND (card notation) on TOP."""
-    from . import cards, legal_plays
+    with notice("cards", "import"):  # the rules core compiles as its module loads
+        from . import cards, legal_plays
 
     plays, can_pass = _guard(legal_plays, hand, top, wish=wish, phoenix_on=phoenix_on,
                              phoenix_led_half=phoenix_led_half)  # fmt: skip
@@ -150,6 +164,8 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
     _players(variant, players)
     given = _options(option_pairs) or {}
     table = _guard(game, variant, players, given)
+    chosen = table.strategy_text(strategies)
+    _guard(table.resolve, chosen)  # bad input is refused before any compile
     # chained rounds (a round of a game, §5): without --game, --round I is the first round of
     # game I, as `simulate` plays them; other games' rounds replay alone
     if not table.chained_rounds:
@@ -160,8 +176,9 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
         if games_only:
             raise UserError(f"--option {games_only[0]}: shapes whole games, and show plays one "
                             "independent round")  # fmt: skip
-    click.echo(_guard(table.transcript, seed, round_, game=game_no,
-                      strategies=table.strategy_text(strategies)), nl=False)  # fmt: skip
+    with compiling(variant, "transcript"):
+        text = _guard(table.transcript, seed, round_, game=game_no, strategies=chosen)
+    click.echo(text, nl=False)
 
 
 @main.command()
@@ -188,11 +205,14 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
         foreign = sorted(p.name for p in out.iterdir() if p.name not in TABLE_FILES)
         if foreign:
             raise UserError(f"output directory {out} holds other files ({foreign[0]}, ...)")
-    t0 = time.perf_counter()
     try:
         table = _guard(game, variant, players, _options(option_pairs))
-        rec = _guard(table.records, rounds, seed=seed, check=check,
-                     strategies=table.strategy_text(strategies))  # fmt: skip
+        chosen = table.strategy_text(strategies)
+        _guard(table.resolve, chosen)  # bad input is refused before any compile
+        with compiling(variant, "rounds"):  # before the clock: the rate counts play only
+            table.records(1, seed=seed, check=check, strategies=chosen)
+        t0 = time.perf_counter()
+        rec = _guard(table.records, rounds, seed=seed, check=check, strategies=chosen)
     except SimulationError as exc:
         raise UserError(str(exc)) from None
     tables = table_of(rec)
@@ -425,7 +445,7 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="also write the result as Markdown to this file")
 @click.option("--variant", default=DEFAULT_GAME, show_default=True,
-              type=click.Choice([n for n in GAMES if game_type(n).symmetric_teams]),
+              type=_VARIANT,
               help="the table: the two games with two teams to swap (tientsin: 3 seats each)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def compare(strategies, deals, seed, out, variant, quiet):
@@ -436,6 +456,10 @@ def compare(strategies, deals, seed, out, variant, quiet):
     from .analysis.duplicate import duplicate, league, markdown_report
     from .strategies.specs import parse_strategy
 
+    if not game_type(variant).symmetric_teams:
+        swap = ", ".join(n for n in GAMES if game_type(n).symmetric_teams)
+        raise UserError(f"--variant {variant}: compare swaps two teams' seats, and "
+                        f"{game_type(variant).no_swap}; choose one of {swap}")  # fmt: skip
     found = [_guard(parse_strategy, s) for s in strategies]
     if len(found) < 2:
         raise UserError("compare: give at least two strategies")

@@ -1,4 +1,5 @@
-"""One progress bar for every long command: a tqdm bar on stderr, or nothing (``--quiet``).
+"""One progress bar for every long command: a tqdm bar on stderr, or nothing (``--quiet``);
+and the notice of a cold compile (``Compiling``).
 
 Library functions take a ``progress(done, total, ...)`` callback and know nothing of bars; the
 CLI and the runner wrap that callback around a ``Progress``.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["Progress"]
+__all__ = ["Compiling", "Progress"]
 
 
 class Progress:
@@ -45,3 +46,55 @@ class Progress:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+class Compiling:
+    """Said on stderr while a block compiles kernels on a cold cache: one line before it
+    starts (what, that it happens once, about how long), the elapsed seconds while it runs
+    (on a terminal, redrawn in place) and the time it took. ``cold=False`` (the cache holds
+    the kernels) or ``enabled=False`` says nothing, so callers need no branch."""
+
+    def __init__(self, what: str, seconds: float, *, cold: bool = True, enabled: bool = True):
+        self.what, self.seconds = what, seconds
+        self.cold, self.active = cold, cold and enabled
+        self._stop = None
+        self.elapsed = 0.0
+
+    def __enter__(self) -> Compiling:
+        import threading
+        import time
+
+        self._t0 = time.perf_counter()
+        if self.active:
+            sys.stderr.write(f"tichusim: compiling {self.what}: once, cached for later runs "
+                             f"(about {self.seconds:.0f} s on 2 cores)\n")  # fmt: skip
+            sys.stderr.flush()
+            if sys.stderr.isatty():  # a counter a pipe or a log would not want
+                self._stop = threading.Event()
+                self._ticker = threading.Thread(target=self._tick, daemon=True)
+                self._ticker.start()
+        return self
+
+    def say(self, line: str) -> None:
+        """A line of its own on stderr while the block runs (over the elapsed counter)."""
+        sys.stderr.write(("\r\033[K" if self._stop is not None else "") + line + "\n")
+        sys.stderr.flush()
+
+    def _tick(self) -> None:
+        import time
+
+        while not self._stop.wait(0.5):
+            sys.stderr.write(f"\r  compiling... {time.perf_counter() - self._t0:.0f} s")
+            sys.stderr.flush()
+
+    def __exit__(self, *exc) -> None:
+        import time
+
+        self.elapsed = time.perf_counter() - self._t0
+        if self._stop is not None:
+            self._stop.set()
+            self._ticker.join()
+            sys.stderr.write("\r\033[K")
+        if self.active and exc[0] is None:
+            sys.stderr.write(f"tichusim: compiled {self.what} in {self.elapsed:.0f} s\n")
+            sys.stderr.flush()

@@ -1,39 +1,101 @@
 """Compile and cache every kernel once (``tichusim warmup``), so later starts load them.
 
-A cold compile costs seconds per kernel, paid by the first command that needs it. Each call
-below reaches one family of jitted entry points with the argument types the library uses
-(a kernel compiled for other types would compile again). The engines take the table, the
-strategies and ``check`` as run-time values, so one small call covers every variant of a
-family. ``tests/test_warmup.py`` checks that nothing is left to compile afterwards.
+A cold compile costs seconds per kernel, paid by the first command that needs it. Each family
+below reaches its jitted entry points with the argument types the library uses (a kernel
+compiled for other types would compile again). The engines take the table, the strategies
+and ``check`` as run-time values, so one small call covers every variant of a family.
+``tests/test_warmup.py`` checks that nothing is left to compile afterwards.
+
+Families compile in stages: the rules core first (every other family's modules compile it as
+they load, so it must be in the cache before they start), then the two engines, which share
+nothing and may compile in parallel processes (``jobs``), then the analyses that call them.
 """
 
 from __future__ import annotations
 
+import concurrent.futures as cf
+import multiprocessing
 import time
 
-__all__ = ["warmup"]
+__all__ = ["FAMILIES", "STAGES", "warmup"]
 
 
-def warmup() -> float:
-    """Compile (or load) every kernel; return the seconds it took."""
-    t0 = time.perf_counter()
-    from . import legal_plays
-    from .cards import seigneur as seigneur_rules
-    from .analysis.duplicate import duplicate
-    from .analysis.gtodds import gt_odds
-    from .analysis.handclass import features
-    from .games import GAMES, game, game_type
+def _cards() -> None:
+    from .cards.combos import legal_plays
 
     legal_plays("Ma 2j 3s 4p 5t Ph Dr Dog 7j 7s 7p 7t")  # kernels.moves, combos
-    seigneur_rules.legal_plays("5j 5j 6s 6s 7p Ph Dr Dr")  # kernels.seigneur.moves, combos
-    seigneur_rules.classify("5j 5j 5s")
-    for name in GAMES:  # every game's batch kernels (rounds, games) and its logged round
+
+
+def _games(names) -> None:
+    from .games import game, game_type
+
+    for name in names:  # every game's batch kernels (rounds, games) and its logged round
         table = game(name, 6 if game_type(name).takes_players else None,
                      {"game_rounds": 2} if game_type(name).chained_rounds else None)
         table.records(4, strategies="heuristic", check=True)
         table.records(2, games=True, strategies="lowest", target=100)
         table.transcript(0, 1)
+
+
+def _tichu() -> None:
+    _games(("nanjing", "tientsin", "wuwang"))
+
+
+def _seigneur() -> None:
+    from .cards import seigneur as seigneur_rules
+
+    seigneur_rules.legal_plays("5j 5j 6s 6s 7p Ph Dr Dr")  # kernels.seigneur.moves, combos
+    seigneur_rules.classify("5j 5j 5s")
+    _games(("grand-seigneur",))
+
+
+def _analysis() -> None:
+    from .analysis.duplicate import duplicate
+    from .analysis.gtodds import gt_odds
+    from .analysis.handclass import features
+
     duplicate("lowest", "random", 2)  # kernels.moves.has_bomb_each
     gt_odds("Dr Ph A A K 9 5 3", deals=2)  # kernels.tichu.batch.play_rounds_fixed
     features([0x4000400040004000])  # kernels.tichu.handfeatures (strength scores)
+
+
+# name -> (what it is, how to compile it); STAGES: what must be cached before what
+FAMILIES = {
+    "cards": ("the card-combination kernels (tichusim legal; every game's core)", _cards),
+    "tichu": ("the team games' engine (nanjing, tientsin, wuwang)", _tichu),
+    "seigneur": ("Grand Seigneur's engine and card kernels", _seigneur),
+    "analysis": ("the analyses' kernels (gt-odds, compare, gt-table)", _analysis),
+}  # fmt: skip
+STAGES = (("cards",), ("tichu", "seigneur"), ("analysis",))
+
+
+def compile_family(name: str) -> float:
+    """Compile (or load) one family; its seconds. Runs in a worker process with ``jobs``."""
+    t0 = time.perf_counter()
+    FAMILIES[name][1]()
+    return time.perf_counter() - t0
+
+
+def warmup(jobs: int = 1, report=None) -> float:
+    """Compile (or load) every kernel, families of a stage in up to ``jobs`` processes at
+    once; ``report(name, what, seconds)`` hears of each family as it ends. The seconds of all."""
+    report = report or (lambda name, what, seconds: None)
+    t0 = time.perf_counter()
+    pool = None
+    try:
+        for stage in STAGES:
+            if jobs < 2 or len(stage) < 2:
+                for name in stage:
+                    report(name, FAMILIES[name][0], compile_family(name))
+                continue
+            if pool is None:  # spawn: a fresh interpreter, no numba threads inherited
+                ctx = multiprocessing.get_context("spawn")
+                pool = cf.ProcessPoolExecutor(min(jobs, len(stage)), mp_context=ctx)
+            futures = {pool.submit(compile_family, name): name for name in stage}
+            for future in cf.as_completed(futures):
+                name = futures[future]
+                report(name, FAMILIES[name][0], future.result())
+    finally:
+        if pool is not None:
+            pool.shutdown()
     return time.perf_counter() - t0

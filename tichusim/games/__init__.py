@@ -2,12 +2,12 @@
 become the ``rounds`` and ``seats`` tables (``simulate``, ``simulate_games``, transcripts).
 
 ``game(name, players, options)`` is a configured ``Game`` (``base``): the team games of
-RULES.md §2-§4 (``team``) or Grand Seigneur §5 (``seigneur``). Each plays through the one
-driver (``driver``), words its transcripts for the one loop (``narrate``) and names its table
-columns, which ``tables`` turns into Arrow.
+RULES.md §2-§4 (``team``) or Grand Seigneur §5 (``seigneur``), imported when first asked for
+(``registry``). Each plays through the one driver (``driver``), words its transcripts for the
+one loop (``narrate``) and names its table columns, which ``tables`` turns into Arrow.
 """
 
 from .errors import SimulationError
-from .registry import DEFAULT_GAME, GAMES, game, game_type
+from .registry import DEFAULT_GAME, GAMES, compiling, game, game_type, notice
 
-__all__ = ["DEFAULT_GAME", "GAMES", "SimulationError", "game", "game_type"]
+__all__ = ["DEFAULT_GAME", "GAMES", "SimulationError", "compiling", "game", "game_type", "notice"]

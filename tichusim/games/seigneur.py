@@ -21,10 +21,11 @@ twice); ``tichusim.cards.seigneur.format(a, b)`` prints them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass, fields
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from ..cards import seigneur as seigneur_cards
@@ -37,7 +38,10 @@ from .base import Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
 from .errors import SimulationError
 from .narrate import Wording, narrate
-from .tables import constant, first_index, frames, text
+from .tables import array, constant, first_index, frames, text
+
+if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
+    import pandas as pd
 
 __all__ = ["SeigneurGame", "SeigneurOptions", "play_with_log", "seigneur_records",
            "simulate_seigneur", "transcript"]  # fmt: skip
@@ -153,14 +157,14 @@ class SeigneurGame(Game):
             "dealer": rounds["dealer"], "leader": rounds["leader"], "tricks": rounds["tricks"],
             "bombs": rounds["bombs"], "wish": rounds["wish"], "grand_seigneur": rounds["first_out"],
             "last": rounds["last"],
-            "kept_title": pa.array(had_title == rounds["first_out"], mask=had_title < 0),
+            "kept_title": array(had_title == rounds["first_out"], pa.bool_(), mask=had_title < 0),
             "leftover_a": rounds["leftover_a"], "leftover_b": rounds["leftover_b"],
         }  # fmt: skip
         player = np.tile(np.arange(k), n)
         s = {
             "player": player, "seat": flat["seat"],
             "strategy": text([x.name for x in rec.strategies], player),
-            "rank_before": pa.array(flat["rank_before"].astype(np.int8), mask=flat["rank_before"] == 0),
+            "rank_before": array(flat["rank_before"], pa.int8(), mask=flat["rank_before"] == 0),
             "rank_after": flat["rank_after"], "cards": flat["cards"],
         }  # fmt: skip
         for what in ("dealt", "gave", "got"):

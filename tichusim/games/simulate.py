@@ -15,12 +15,16 @@ switches come as ``options`` (``Game.option_defaults``).
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
 
 from .base import Records
 from .errors import SimulationError
 from .registry import GAMES, game, game_type
 from .tables import frames
+
+if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
+    import pandas as pd
 
 __all__ = ["Records", "SimulationError", "VARIANTS", "frames", "records", "simulate",
            "simulate_games"]  # fmt: skip

@@ -13,12 +13,16 @@ a run has the same schema and a folder of parts reads as one table.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import json
 import re
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
+
+if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
+    import pandas as pd
 
 __all__ = ["PLACES", "constant", "first_index", "frames", "tables", "text"]
 
@@ -59,11 +63,30 @@ def _type(name: str) -> pa.DataType:
     return _TYPE.get(name) or _TYPE[re.sub(r"\d+$", "", name)]
 
 
+def array(values: np.ndarray, kind: pa.DataType, mask: np.ndarray | None = None) -> pa.Array:
+    """An Arrow column of fixed-width ``values`` (``mask``: missing where true), built from
+    its buffers: ``pa.array`` would import pandas (to look for pandas objects) in every
+    worker process, doubling its memory."""
+    values = np.ascontiguousarray(values)
+    if pa.types.is_boolean(kind):
+        data = np.packbits(values.astype(bool), bitorder="little")
+    else:
+        data = values.astype(kind.to_pandas_dtype(), copy=False)
+    valid = None if mask is None else pa.py_buffer(np.packbits(~np.asarray(mask, bool),
+                                                               bitorder="little"))  # fmt: skip
+    nulls = 0 if mask is None else int(np.count_nonzero(mask))
+    return pa.Array.from_buffers(kind, len(values), [valid, pa.py_buffer(data)], null_count=nulls)
+
+
 def text(values: list[str], index: np.ndarray) -> pa.DictionaryArray:
     """A dictionary column: ``values[index[i]]`` (the dictionary holds each text once)."""
     unique = sorted(set(values))
     codes = np.array([unique.index(v) for v in values], np.int8)[index]
-    return pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(unique, pa.string()))
+    encoded = [w.encode() for w in unique]
+    offsets = np.cumsum([0, *map(len, encoded)], dtype=np.int32)
+    words = pa.Array.from_buffers(pa.string(), len(unique), [None, pa.py_buffer(offsets),
+                                                              pa.py_buffer(b"".join(encoded))])
+    return pa.DictionaryArray.from_arrays(array(codes, pa.int8()), words)
 
 
 def constant(value: str, n: int) -> pa.DictionaryArray:
@@ -108,7 +131,7 @@ def _table(columns: dict) -> pa.Table:
     for name, values in columns.items():
         kind = _type(name)
         if not isinstance(values, pa.Array):
-            values = pa.array(np.ascontiguousarray(values).astype(kind.to_pandas_dtype(), copy=False))
+            values = array(values, kind)
         elif values.type != kind:
             values = values.cast(kind)
         fields.append(pa.field(name, kind))

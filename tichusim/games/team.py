@@ -27,7 +27,7 @@ from .base import Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
 from .errors import SimulationError
 from .narrate import Wording, narrate
-from .tables import PLACES, constant, first_index, text
+from .tables import PLACES, array, constant, first_index, text
 
 __all__ = ["Nanjing", "TeamGame", "Tientsin", "WuWang"]
 
@@ -191,7 +191,7 @@ class TeamGame(Game):
         s["grand_tichu"] = flat["grand_tichu"]
         s["tichu"] = flat["tichu"]
         called = flat["grand_tichu"] | flat["tichu"]
-        s["call_success"] = pa.array(np.repeat(r["first_out"], k) == seat, mask=~called)
+        s["call_success"] = array(np.repeat(r["first_out"], k) == seat, pa.bool_(), mask=~called)
         for name in ("finish", "card_points", "points"):
             s[name] = flat[name]
         return r, s

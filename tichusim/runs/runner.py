@@ -17,22 +17,22 @@ import logging
 import multiprocessing
 import os
 import signal
-import socket
-import sys
 import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..games import compiling
 from ..games.simulate import records
-from ..games.tables import tables
-from . import parquet
+from ..progress import Progress
 from .config import RunConfig, validate
 from .files import write_atomic
-from ..progress import Progress
+from .shard import (
+    MASKABLE, SIGINT_ONLY, ShardResult, ShardTask, play_settings, play_shard, worker_init,
+)  # fmt: skip
 from .manifest import CONFIG, MANIFEST, TABLES, Manifest, RunDirError, code_digest, part_path
 
-__all__ = ["RunError", "RunInterrupted", "RunSummary", "ShardTask", "play_shard", "resume", "run"]
+__all__ = ["RunError", "RunInterrupted", "RunSummary", "resume", "run"]
 
 
 class RunError(RuntimeError):
@@ -55,53 +55,8 @@ class RunSummary:
     rounds: int  # rows of the rounds table (games mode: all rounds of all games)
     played: int  # shards played in this call (the others were already done)
     rounds_played: int  # rounds in those shards
-    seconds: float  # this call's wall time
+    seconds: float  # this call's time playing shards (after the kernels compiled or loaded)
     backend: str
-
-
-# -- the work of one shard (runs in a worker) -----------------------------------------------
-
-
-@dataclass(frozen=True)
-class ShardTask:
-    config: dict  # RunConfig.to_json(): plain data, so any worker can take it
-    run_id: str
-    index: int
-    first: int
-    count: int
-    threads: int | None  # numba threads in the worker; None leaves numba's default
-
-
-@dataclass(frozen=True)
-class ShardResult:
-    index: int
-    rounds: bytes  # Parquet
-    seats: bytes
-    rows: dict
-    seconds: dict
-    worker: str
-
-
-def play_shard(task: ShardTask) -> ShardResult:
-    """Simulate one shard and encode its two tables (a pure function of ``task``)."""
-    import numba
-
-    if task.threads:
-        numba.set_num_threads(task.threads)
-    config = validate(task.config)
-    t0 = time.perf_counter()
-    rec = records(config.variant, task.count, games=config.mode == "games", first=task.first,
-                  seed=config.seed, strategies=config.strategies, players=config.players,
-                  options=config.options, target=config.target, check=config.check)  # fmt: skip
-    t1 = time.perf_counter()
-    rounds, seats = tables(rec, run_id=task.run_id, shard=task.index)
-    encoded = parquet.encode(rounds), parquet.encode(seats)
-    t2 = time.perf_counter()
-    return ShardResult(
-        task.index, *encoded, rows={"rounds": rounds.num_rows, "seats": seats.num_rows},
-        seconds={"simulate": round(t1 - t0, 4), "encode": round(t2 - t1, 4)},
-        worker=f"{socket.gethostname()}:{os.getpid()}",
-    )  # fmt: skip
 
 
 # -- where shards run ---------------------------------------------------------------------
@@ -132,27 +87,6 @@ class _Inline:
         pass
 
 
-_SIGINT = {signal.SIGINT}
-_MASKABLE = hasattr(signal, "pthread_sigmask")  # POSIX
-
-
-def _worker_init(parent: int):
-    """Ctrl-C reaches the terminal's whole process group; only the parent handles it. The
-    worker was started with SIGINT blocked (see ``_Processes.submit``): ignore, then unblock.
-    A worker must not outlive its parent (killed with SIGKILL, it cannot shut the pool
-    down): the orphans would wait on the pool's queue for ever, holding the terminal's pipes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if _MASKABLE:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGINT)
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before the request above took effect
-        os._exit(1)
-
-
 class _Processes:
     """A pool of spawned processes, each numba single-threaded (fork would hang after the
     OpenMP layer ran a parallel loop; one thread per process keeps cores unshared)."""
@@ -163,17 +97,17 @@ class _Processes:
         self.name = f"{workers} local processes"
         self.window = 2 * workers  # keeps every worker busy while results are written
         ctx = multiprocessing.get_context("spawn")
-        self.pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init,
+        self.pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=worker_init,
                                            initargs=(os.getpid(),))  # fmt: skip
 
     def submit(self, fn, arg):
         # workers are spawned inside submit: with SIGINT blocked, which they inherit, so a
         # Ctrl-C while one is still importing cannot kill it (it would print a traceback)
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGINT) if _MASKABLE else None
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, SIGINT_ONLY) if MASKABLE else None
         try:
             return self.pool.submit(fn, arg)
         finally:
-            if _MASKABLE:
+            if MASKABLE:
                 signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
     def wait(self, futures):
@@ -356,6 +290,9 @@ def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -
         backend = _backend(workers, address, dask_workers, len(todo)) if todo else _Inline()
         session["backend"] = backend.name
         manifest.save()
+        if todo:
+            _compile(config, backend, progress)
+        started = time.perf_counter()  # the rate counts play, never a compile
         bar = _Bar(config, manifest, progress)
         _execute(config, manifest, backend, todo, bar, session)
         outcome = "complete"
@@ -374,12 +311,24 @@ def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -
     rounds = sum(s["rows"]["rounds"] for s in manifest.shards)
     played = sum(s["rows"]["rounds"] for s in todo)  # the manifest's entries, now done
     return RunSummary(run_dir, config.mode, config.count, rounds, len(todo), played,
-                      time.perf_counter() - t0, backend.name)  # fmt: skip
+                      time.perf_counter() - started, backend.name)  # fmt: skip
+
+
+def _compile(config: RunConfig, backend, progress: bool) -> None:
+    """Compile (or load) the kernels the shards use here, before the clock and the bar start:
+    one round (or game) of the run's own settings reaches exactly their argument types. On a
+    cold cache this says so on stderr, and local workers then load what it compiled instead of
+    each compiling it; with a warm cache only this process's own shards need it loaded."""
+    use = "games" if config.mode == "games" else "rounds"
+    with compiling(config.variant, use, enabled=progress) as notice:
+        remote = isinstance(backend, _Dask) and backend.cluster is None  # its own caches
+        if isinstance(backend, _Inline) or (notice.cold and not remote):
+            records(count=1, **play_settings(config))
 
 
 def _execute(config, manifest, backend, todo, bar, session) -> None:
     """Keep ``backend.window`` shards in flight; write each result as it arrives."""
-    spec = config.to_json()
+    play = play_settings(config)
     queue = iter(todo)
     inflight = {}
 
@@ -388,7 +337,7 @@ def _execute(config, manifest, backend, todo, bar, session) -> None:
             shard = next(queue, None)
             if shard is None:
                 return
-            task = ShardTask(spec, manifest.run_id, shard["index"], shard["first"],
+            task = ShardTask(play, manifest.run_id, shard["index"], shard["first"],
                              shard["count"], backend.threads)  # fmt: skip
             inflight[backend.submit(play_shard, task)] = shard
 

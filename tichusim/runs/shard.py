@@ -1,0 +1,90 @@
+"""What a worker process runs: its set-up (``worker_init``) and one shard's work. It imports
+its game's kernels, the tables and Parquet, nothing else (no pydantic, pandas or the
+runner), so a worker stays small.
+
+A shard's bytes are a pure function of its task (``runner``'s docstring says why).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sys
+import time
+from dataclasses import dataclass
+
+from ..games.simulate import records
+from ..games.tables import tables
+from . import parquet
+
+__all__ = ["MASKABLE", "SIGINT_ONLY", "ShardResult", "ShardTask", "play_settings", "play_shard",
+           "worker_init"]
+
+
+@dataclass(frozen=True)
+class ShardTask:
+    play: dict  # records()'s settings from the validated config: plain data, any worker takes it
+    run_id: str
+    index: int
+    first: int
+    count: int
+    threads: int | None  # numba threads in the worker; None leaves numba's default
+
+
+@dataclass(frozen=True)
+class ShardResult:
+    index: int
+    rounds: bytes  # Parquet
+    seats: bytes
+    rows: dict
+    seconds: dict
+    worker: str
+
+
+def play_settings(config) -> dict:
+    """What ``records`` needs of a validated ``RunConfig`` (all but the count and first)."""
+    return {"variant": config.variant, "games": config.mode == "games", "seed": config.seed,
+            "strategies": config.strategies, "players": config.players,
+            "options": config.options, "target": config.target, "check": config.check}  # fmt: skip
+
+
+def play_shard(task: ShardTask) -> ShardResult:
+    """Simulate one shard and encode its two tables (a pure function of ``task``)."""
+    if task.threads:
+        import numba
+
+        numba.set_num_threads(task.threads)
+    t0 = time.perf_counter()
+    rec = records(count=task.count, first=task.first, **task.play)
+    t1 = time.perf_counter()
+    rounds, seats = tables(rec, run_id=task.run_id, shard=task.index)
+    del rec  # the records' arrays, copied into the tables: not held while encoding
+    encoded = parquet.encode(rounds), parquet.encode(seats)
+    t2 = time.perf_counter()
+    return ShardResult(
+        task.index, *encoded, rows={"rounds": rounds.num_rows, "seats": seats.num_rows},
+        seconds={"simulate": round(t1 - t0, 4), "encode": round(t2 - t1, 4)},
+        worker=f"{socket.gethostname()}:{os.getpid()}",
+    )  # fmt: skip
+
+
+SIGINT_ONLY = {signal.SIGINT}
+MASKABLE = hasattr(signal, "pthread_sigmask")  # POSIX
+
+
+def worker_init(parent: int):
+    """Ctrl-C reaches the terminal's whole process group; only the parent handles it. The
+    worker was started with SIGINT blocked (see ``_Processes.submit``): ignore, then unblock.
+    A worker must not outlive its parent (killed with SIGKILL, it cannot shut the pool
+    down): the orphans would wait on the pool's queue for ever, holding the terminal's pipes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if MASKABLE:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGINT_ONLY)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request above took effect
+        os._exit(1)
