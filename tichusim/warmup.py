@@ -17,7 +17,7 @@ import concurrent.futures as cf
 import multiprocessing
 import time
 
-__all__ = ["FAMILIES", "STAGES", "warmup"]
+__all__ = ["COMPILE", "STAGES", "warmup"]
 
 
 def _cards() -> None:
@@ -59,26 +59,24 @@ def _analysis() -> None:
     features([0x4000400040004000])  # kernels.tichu.handfeatures (strength scores)
 
 
-# name -> (what it is, how to compile it); STAGES: what must be cached before what
-FAMILIES = {
-    "cards": ("the card-combination kernels (tichusim legal; every game's core)", _cards),
-    "tichu": ("the team games' engine (nanjing, tientsin, wuwang)", _tichu),
-    "seigneur": ("Grand Seigneur's engine and card kernels", _seigneur),
-    "analysis": ("the analyses' kernels (gt-odds, compare, gt-table)", _analysis),
-}  # fmt: skip
+# how to compile each kernel family of ``games.registry.FAMILIES`` (which names and times
+# them); STAGES: what must be cached before what
+COMPILE = {"cards": _cards, "tichu": _tichu, "seigneur": _seigneur, "analysis": _analysis}
 STAGES = (("cards",), ("tichu", "seigneur"), ("analysis",))
 
 
 def compile_family(name: str) -> float:
     """Compile (or load) one family; its seconds. Runs in a worker process with ``jobs``."""
     t0 = time.perf_counter()
-    FAMILIES[name][1]()
+    COMPILE[name]()
     return time.perf_counter() - t0
 
 
 def warmup(jobs: int = 1, report=None) -> float:
     """Compile (or load) every kernel, families of a stage in up to ``jobs`` processes at
     once; ``report(name, what, seconds)`` hears of each family as it ends. The seconds of all."""
+    from .games.registry import FAMILIES
+
     report = report or (lambda name, what, seconds: None)
     t0 = time.perf_counter()
     pool = None
@@ -86,7 +84,7 @@ def warmup(jobs: int = 1, report=None) -> float:
         for stage in STAGES:
             if jobs < 2 or len(stage) < 2:
                 for name in stage:
-                    report(name, FAMILIES[name][0], compile_family(name))
+                    report(name, FAMILIES[name].title, compile_family(name))
                 continue
             if pool is None:  # spawn: a fresh interpreter, no numba threads inherited
                 ctx = multiprocessing.get_context("spawn")
@@ -94,7 +92,7 @@ def warmup(jobs: int = 1, report=None) -> float:
             futures = {pool.submit(compile_family, name): name for name in stage}
             for future in cf.as_completed(futures):
                 name = futures[future]
-                report(name, FAMILIES[name][0], future.result())
+                report(name, FAMILIES[name].title, future.result())
     finally:
         if pool is not None:
             pool.shutdown()

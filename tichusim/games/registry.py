@@ -43,6 +43,9 @@ FAMILIES = {
     "seigneur": Family("Grand Seigneur's engine", 60,
                        {"rounds": (f"{_GS}:play_games",), "games": (f"{_GS}:play_games",),
                         "transcript": (f"{_GS}:play_logged",)}),
+    "analysis": Family("the analyses' kernels (gt-odds, compare, gt-table)", 20,
+                       {"answers": (f"{_TEAM}:play_rounds_fixed", "kernels/moves.py:has_bomb_each",
+                                    "kernels/tichu/handfeatures.py:hand_features")}),
 }  # fmt: skip
 # name -> (module, class, kernel family); the class's ``name`` is the key (checked on import)
 _HOMES = {"nanjing": ("team", "Nanjing", "tichu"), "tientsin": ("team", "Tientsin", "tichu"),
