@@ -55,7 +55,7 @@ def _analysis() -> None:
     from .analysis.handclass import features
 
     duplicate("lowest", "random", 2)  # kernels.moves.has_bomb_each
-    gt_odds("Dr Ph A A K 9 5 3", deals=2)  # kernels.tichu.batch.play_rounds_fixed
+    gt_odds("Dr Ph A A K 9 5 3", deals=2)  # kernels.tichu.batch.play_batch (with the team engine)
     features([0x4000400040004000])  # kernels.tichu.handfeatures (strength scores)
 
 

@@ -38,13 +38,13 @@ FAMILIES = {
     "cards": Family("the card-combination kernels (the rules core every game shares)", 15,
                     {"import": ("kernels/moves.py:candidate_moves", "kernels/combos.py:classify")}),
     "tichu": Family("the team games' engine (nanjing, tientsin, wuwang)", 140,
-                    {"rounds": (f"{_TEAM}:_table_rounds",), "games": (f"{_TEAM}:play_table_games",),
-                     "transcript": (f"{_TEAM}:play_logged",)}),
+                    {"rounds": (f"{_TEAM}:play_batch",), "games": (f"{_TEAM}:play_batch",),
+                     "transcript": (f"{_TEAM}:play_batch",)}),
     "seigneur": Family("Grand Seigneur's engine", 60,
                        {"rounds": (f"{_GS}:play_games",), "games": (f"{_GS}:play_games",),
                         "transcript": (f"{_GS}:play_logged",)}),
     "analysis": Family("the analyses' kernels (gt-odds, compare, gt-table)", 20,
-                       {"answers": (f"{_TEAM}:play_rounds_fixed", "kernels/moves.py:has_bomb_each",
+                       {"answers": (f"{_TEAM}:play_batch", "kernels/moves.py:has_bomb_each",
                                     "kernels/tichu/handfeatures.py:hand_features")}),
 }  # fmt: skip
 # name -> (module, class, kernel family); the class's ``name`` is the key (checked on import)

@@ -17,9 +17,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..errors import ERR_NONE
-from ..eventlog import log_rows
 from .engine import play_round
-from .records import ROUND, SEAT, WORK
+from .records import LOG_ROWS, LOG_WIDTH, ROUND, SEAT, WORK
 from ..rng import rand_below, seed_stream
 from .variants import KING, KING_STREAM, MAX_SEATS, NANJING, WUWANG, n_seats, wuwang_player
 from .view import PRIVATE, PUBLIC
@@ -77,77 +76,43 @@ def play_one(seed, key, first, params, work, pub, privs, rnd, seats, check):
     return err, nlog
 
 
-def play_table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check, chunks,
-                      phoenix_led_half=False):  # fmt: skip
-    """Play round ``keys[i]`` with first drawer (Wu Wang: King) ``firsts[i]`` into
-    ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by position); with
-    ``phoenix_led_half`` a led Phoenix is worth ½ (RULES.md §2.6 Option)."""
-    _table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check, chunks,
-                  bool(phoenix_led_half))  # fmt: skip
-
-
-@njit(parallel=True, cache=True)
-def _table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check, chunks,
-                  phoenix_led_half):  # fmt: skip
-    n = keys.shape[0]
-    for c in prange(chunks):
-        work, pub, privs = scratch(variant, params, False, phoenix_led_half)
-        for i in range(c * n // chunks, (c + 1) * n // chunks):
-            play_one(seed, keys[i], firsts[i], params, work[0], pub[0], privs, rounds_out[i],
-                     seats_out[i], check)  # fmt: skip
-
-
-def play_rounds(seed, keys, first_drawers, params, rounds_out, seats_out, check, chunks):
-    """The 4-player game's ``play_table_rounds``."""
-    play_table_rounds(NANJING, seed, keys, first_drawers, params, rounds_out, seats_out, check,
-                      chunks)  # fmt: skip
+# A record view (``work[0]``) does not keep its array alive, and numba frees an array right
+# after its last use: a function that indexes ``pub[0]`` or ``work[0]`` and never uses the
+# array again goes on with freed memory (a segfault once malloc hands it back to the system,
+# seen with MALLOC_TRIM_THRESHOLD_ set). Such last uses go through helpers that take the
+# arrays as arguments, which live through the call, and index them inside (``_copy_log``).
+#
+# One parallel entry point for every use (independent rounds, fixed deals, whole games, a
+# logged round): numba links and optimises the whole engine again into each entry point, so
+# four entries cost four times the compile (RULES.md is untouched by this; see issue 17).
+# The Python functions below shape the arguments; their scalar types are fixed here so that
+# every call finds the one compiled signature.
 
 
 @njit(cache=True)
-def _fix_deal(work, seat, cards, ranks):
-    """(A function of its own: record fields assigned inside a ``prange`` body were lost.)"""
-    work.fixed_seat = seat
-    work.fixed_cards = cards
-    for r in range(15):
-        work.fixed_ranks[r] = ranks[r]
-
-
-@njit(parallel=True, cache=True)
-def play_rounds_fixed(seed, keys, first_drawers, params, fixed_seat, fixed_cards, fixed_ranks,
-                      rounds_out, seats_out, check, chunks):  # fmt: skip
-    """4-player ``play_rounds`` with seat ``fixed_seat`` dealt ``fixed_cards`` and
-    ``fixed_ranks[r]`` cards of each rank r (suits drawn per round) as its first 8 cards; the
-    rest at random."""
-    n = keys.shape[0]
-    for c in prange(chunks):
-        work, pub, privs = scratch(NANJING, params, False, False)
-        _fix_deal(work[0], fixed_seat, fixed_cards, fixed_ranks)
-        for i in range(c * n // chunks, (c + 1) * n // chunks):
-            play_round(seed, keys[i], first_drawers[i], work[0], pub[0], privs, rounds_out[i],
-                       seats_out[i], check)  # fmt: skip
-
-
-@njit(cache=True)
-def _game(seed, game, target, game_rounds, rotating, params, work, pub, privs, rounds_out,
-          seats_out, check):  # fmt: skip
-    """One game; returns the rounds played. Team games (§2.15; Tientsin the same, §3) run to
-    ``target`` points, the first drawer of a round being the previous first out. A Wu Wang
-    game (§4) lasts ``game_rounds`` rounds: a random first King, then the first player out
-    becomes King (the King stays when he or the Minister went out first), or with
-    ``rotating`` (the Option) the role passes to the next player each round. (One call of
-    ``play_one``: each call site costs a copy of the engine at compile time.)"""
+def _unit(seed, start, first, chained, target, game_rounds, rotating, params, work, pub, privs,
+          rounds_out, seats_out, check):  # fmt: skip
+    """One unit of work; returns ``(rounds played, log rows of the last round)``. Unchained:
+    the round ``start`` with first drawer (Wu Wang: King) ``first``. Chained, a game: team
+    games (§2.15; Tientsin the same, §3) run to ``target`` points, the first drawer of a round
+    being the previous first out; a Wu Wang game (§4) lasts ``game_rounds`` rounds: a random
+    first King, then the first player out becomes King (the King stays when he or the
+    Minister went out first), or with ``rotating`` (the Option) the role passes to the next
+    player each round. Round r has key ``start + r``. (One call of ``play_one``: each call
+    site costs a copy of the engine at compile time.)"""
     wuwang = work.variant == WUWANG
-    first = -1 if wuwang else 0  # Wu Wang: the King; -1 drawn at random
-    limit = game_rounds if wuwang else MAX_GAME_ROUNDS
+    limit = 1
+    if chained:
+        limit = game_rounds if wuwang else MAX_GAME_ROUNDS
     total0 = 0
     total1 = 0
     r = 0
+    nlog = 0
     while r < limit:
-        key = game * GAME_KEY_STRIDE + r
-        err, _ = play_one(seed, key, first, params, work, pub, privs, rounds_out[r],
-                          seats_out[r], check)  # fmt: skip
+        err, nlog = play_one(seed, start + r, first, params, work, pub, privs, rounds_out[r],
+                             seats_out[r], check)  # fmt: skip
         r += 1
-        if err != ERR_NONE:
+        if err != ERR_NONE or not chained:
             break
         last = rounds_out[r - 1]
         if wuwang:
@@ -162,42 +127,122 @@ def _game(seed, game, target, game_rounds, rotating, params, work, pub, privs, r
         first = last.first_out
         if (total0 >= target or total1 >= target) and total0 != total1:
             break
-    return r
+    return r, nlog
+
+
+@njit(cache=True)
+def _copy_log(work, n, log_out):
+    """The ``n`` rows logged in ``work[0]`` (those that fit) into ``log_out`` (the array is
+    passed whole: see the note above)."""
+    m = min(n, work[0].log.shape[0])
+    log_out[:m] = work[0].log[:m]
 
 
 @njit(parallel=True, cache=True)
+def play_batch(variant, seed, starts, firsts, chained, target, game_rounds, rotating,
+               phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
+               rounds_out, seats_out, n_rounds, n_log, log_out, check, chunks):  # fmt: skip
+    """Play unit ``i`` (``_unit``: round key ``starts[i]``, first drawer ``firsts[i]``) into
+    ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by position), its count in
+    ``n_rounds[i]``. ``fixed_seat >= 0`` deals it ``fixed_cards`` and ``fixed_ranks[r]``
+    cards of each rank r as its first 8; ``logging``: the event log of unit i's last round
+    in ``log_out`` (one unit), its row count in ``n_log[i]``."""
+    n = starts.shape[0]
+    for c in prange(chunks):
+        work, pub, privs = scratch(variant, params, logging, phoenix_led_half)
+        _fix_deal(work[0], fixed_seat, fixed_cards, fixed_ranks)
+        for i in range(c * n // chunks, (c + 1) * n // chunks):
+            n_rounds[i], n_log[i] = _unit(seed, starts[i], firsts[i], chained, target,
+                                          game_rounds, rotating, params, work[0], pub[0], privs,
+                                          rounds_out[i], seats_out[i], check)  # fmt: skip
+        if logging and c * n // chunks < n:
+            _copy_log(work, n_log[c * n // chunks], log_out)
+
+
+@njit(cache=True)
+def _fix_deal(work, seat, cards, ranks):
+    """(A function of its own: record fields assigned inside a ``prange`` body were lost.)"""
+    work.fixed_seat = seat
+    work.fixed_cards = cards
+    for r in range(15):
+        work.fixed_ranks[r] = ranks[r]
+
+
+_NO_RANKS = np.zeros(15, np.int64)
+
+
+def _units(array, n: int, *shape):
+    """``array`` seen as ``n`` units of ``shape`` (a view: the kernel writes through it)."""
+    view = array.view()
+    view.shape = (n, *shape)  # raises rather than copy
+    return view
+
+
+def _run(variant, seed, starts, firsts, params, rounds_out, seats_out, check, chunks, *,
+          chained=False, target=0, game_rounds=0, rotating=False, phoenix_led_half=False,
+          fixed_seat=-1, fixed_cards=0, fixed_ranks=_NO_RANKS, n_rounds=None, log_out=None):
+    """Call ``play_batch`` with its one signature's types; returns ``n_log``."""
+    n = len(starts)
+    n_rounds = np.zeros(n, np.int64) if n_rounds is None else n_rounds
+    n_log = np.zeros(n, np.int64)
+    logging = log_out is not None
+    log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
+    play_batch(np.int64(variant), np.uint64(seed), np.asarray(starts, np.int64),
+               np.asarray(firsts, np.int64), bool(chained), np.int64(target),
+               np.int64(game_rounds), bool(rotating), bool(phoenix_led_half),
+               np.ascontiguousarray(params, np.float64), np.int64(fixed_seat),
+               np.uint64(fixed_cards), np.ascontiguousarray(fixed_ranks, np.int64), logging,
+               rounds_out, seats_out, n_rounds, n_log, log_out, bool(check),
+               np.int64(chunks))  # fmt: skip
+    return n_log
+
+
+def play_table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check, chunks,
+                      phoenix_led_half=False):  # fmt: skip
+    """Play round ``keys[i]`` with first drawer (Wu Wang: King) ``firsts[i]`` into
+    ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by position); with
+    ``phoenix_led_half`` a led Phoenix is worth ½ (RULES.md §2.6 Option)."""
+    n = len(keys)
+    _run(variant, seed, keys, firsts, params, _units(rounds_out, n, 1),
+          _units(seats_out, n, 1, seats_out.shape[-1]), check, chunks,
+          phoenix_led_half=phoenix_led_half)  # fmt: skip
+
+
+def play_rounds(seed, keys, first_drawers, params, rounds_out, seats_out, check, chunks):
+    """The 4-player game's ``play_table_rounds``."""
+    play_table_rounds(NANJING, seed, keys, first_drawers, params, rounds_out, seats_out, check,
+                      chunks)  # fmt: skip
+
+
+def play_rounds_fixed(seed, keys, first_drawers, params, fixed_seat, fixed_cards, fixed_ranks,
+                      rounds_out, seats_out, check, chunks):  # fmt: skip
+    """4-player ``play_rounds`` with seat ``fixed_seat`` dealt ``fixed_cards`` and
+    ``fixed_ranks[r]`` cards of each rank r (suits drawn per round) as its first 8; the
+    rest at random."""
+    n = len(keys)
+    _run(NANJING, seed, keys, first_drawers, params, _units(rounds_out, n, 1),
+          _units(seats_out, n, 1, seats_out.shape[-1]), check, chunks, fixed_seat=fixed_seat,
+          fixed_cards=fixed_cards, fixed_ranks=fixed_ranks)  # fmt: skip
+
+
 def play_table_games(variant, seed, games, target, game_rounds, rotating, phoenix_led_half,
                      params, rounds_out, seats_out, n_rounds, check, chunks):  # fmt: skip
     """Play games ``games[g]``: rounds of game g go to ``rounds_out[g, :n_rounds[g]]``. Team
     games run to ``target`` points; Wu Wang games last ``game_rounds`` rounds, the King's role
     moving on as ``rotating`` says (§4); ``phoenix_led_half``: the Option of §2.6."""
-    n = games.shape[0]
-    for c in prange(chunks):
-        work, pub, privs = scratch(variant, params, False, phoenix_led_half)
-        for g in range(c * n // chunks, (c + 1) * n // chunks):
-            n_rounds[g] = _game(seed, games[g], target, game_rounds, rotating, params, work[0],
-                                pub[0], privs, rounds_out[g], seats_out[g], check)  # fmt: skip
+    games = np.asarray(games, np.int64)
+    firsts = np.full(len(games), -1 if variant == WUWANG else 0, np.int64)  # Wu Wang: drawn
+    _run(variant, seed, games * GAME_KEY_STRIDE, firsts, params, rounds_out, seats_out, check,
+          chunks, chained=True, target=target, game_rounds=game_rounds, rotating=rotating,
+          phoenix_led_half=phoenix_led_half, n_rounds=n_rounds)  # fmt: skip
 
 
-# A record view (``work[0]``) does not keep its array alive, and numba frees an array right
-# after its last use: a function that indexes ``pub[0]`` or ``work[0]`` and never uses the
-# array again goes on with freed memory (a segfault once malloc hands it back to the system,
-# seen with MALLOC_TRIM_THRESHOLD_ set). Such last uses go through helpers that take the
-# arrays as arguments, which live through the call, and index them inside.
-
-
-@njit(cache=True)
-def _play_first_records(seed, key, first, params, work, pub, privs, rnd, seats, check):
-    """``play_one`` on the first record of ``work``, ``pub`` and ``rnd``."""
-    return play_one(seed, key, first, params, work[0], pub[0], privs, rnd[0], seats, check)
-
-
-@njit(cache=True)
 def play_logged(variant, seed, key, first, params, check, phoenix_led_half):
     """One round with its event log (for transcripts and replays); seat records by position;
     ``phoenix_led_half``: the Option of RULES.md §2.6."""
-    work, pub, privs = scratch(variant, params, True, phoenix_led_half)
-    rnd = np.zeros(1, ROUND)
-    seats = np.zeros(n_seats(variant), SEAT)
-    err, n = _play_first_records(seed, key, first, params, work, pub, privs, rnd, seats, check)
-    return rnd, seats, log_rows(work, n), err
+    rnd = np.zeros((1, 1), ROUND)
+    seats = np.zeros((1, 1, n_seats(variant)), SEAT)
+    log = np.zeros((LOG_ROWS, LOG_WIDTH), np.int64)
+    n_log = _run(variant, seed, [key], [first], params, rnd, seats, check, 1,
+                  phoenix_led_half=phoenix_led_half, log_out=log)  # fmt: skip
+    return rnd[0], seats[0, 0], log[: min(n_log[0], LOG_ROWS)].copy(), int(rnd[0, 0]["error"])
