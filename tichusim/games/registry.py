@@ -37,13 +37,13 @@ _GS = "kernels/seigneur/batch.py"
 FAMILIES = {
     "cards": Family("the card-combination kernels (the rules core every game shares)", 15,
                     {"import": ("kernels/moves.py:candidate_moves", "kernels/combos.py:classify")}),
-    "tichu": Family("the team games' engine (nanjing, tientsin, wuwang)", 140,
+    "tichu": Family("the team games' engine (nanjing, tientsin, wuwang)", 100,
                     {"rounds": (f"{_TEAM}:play_batch",), "games": (f"{_TEAM}:play_batch",),
                      "transcript": (f"{_TEAM}:play_batch",)}),
-    "seigneur": Family("Grand Seigneur's engine", 60,
-                       {"rounds": (f"{_GS}:play_games",), "games": (f"{_GS}:play_games",),
-                        "transcript": (f"{_GS}:play_logged",)}),
-    "analysis": Family("the analyses' kernels (gt-odds, compare, gt-table)", 20,
+    "seigneur": Family("Grand Seigneur's engine", 40,
+                       {"rounds": (f"{_GS}:_play_games",), "games": (f"{_GS}:_play_games",),
+                        "transcript": (f"{_GS}:_play_games",)}),
+    "analysis": Family("the analyses' kernels (gt-odds, compare, gt-table)", 2,
                        {"answers": (f"{_TEAM}:play_batch", "kernels/moves.py:has_bomb_each",
                                     "kernels/tichu/handfeatures.py:hand_features")}),
 }  # fmt: skip

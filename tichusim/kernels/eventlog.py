@@ -52,12 +52,16 @@ def close_round(work, rnd, err, nlog):
 
 
 @njit(cache=True)
-def log_rows(work, n):
-    """A copy of the ``n`` rows logged in ``work[0]`` (those that fit). ``work`` is the
+def copy_log(work, n, log_out):
+    """The ``n`` rows logged in ``work[0]`` (those that fit) into ``log_out``. ``work`` is the
     one-record array, not the record: a record view does not keep its array alive, and
     numba frees an array after its last use, so ``f(work[0])`` as a function's last use of
-    ``work`` would read freed memory (a segfault seen once malloc returned it)."""
-    return work[0].log[: min(n, work[0].log.shape[0])].copy()
+    ``work`` would read freed memory (a segfault seen once malloc returned it). (Loops, not a
+    slice copy: that compiles numpy's shape-error messages, 4 s of a cold compile.)"""
+    log = work[0].log
+    for i in range(min(n, log.shape[0])):
+        for j in range(log.shape[1]):
+            log_out[i, j] = log[i, j]
 
 
-__all__ = ["append_row", "close_round", "log_cards", "log_multiset", "log_rows"]
+__all__ = ["append_row", "close_round", "copy_log", "log_cards", "log_multiset"]

@@ -1,6 +1,7 @@
-"""Parallel drivers: many independent rounds, or whole games, over ``prange``, at any table.
+"""Parallel drivers: many independent rounds, or whole games, at any table.
 
-Work is cut into chunks; each chunk allocates its buffers once and plays its rounds in order.
+Work is cut into chunks run on threads (``parallel.in_chunks``); each chunk allocates its
+buffers once and plays its rounds in order.
 A round's result depends only on (seed, round key, first drawer or King, strategies), never
 on the chunking, so any thread count gives identical tables.
 
@@ -14,9 +15,11 @@ RULES.md §2.6 (a led Phoenix is worth ½, so the Mah Jong may be played on it),
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..errors import ERR_NONE
+from ..eventlog import copy_log
+from ..parallel import in_chunks
 from .engine import play_round
 from .records import LOG_ROWS, LOG_WIDTH, ROUND, SEAT, WORK
 from ..rng import rand_below, seed_stream
@@ -29,9 +32,8 @@ MAX_GAME_ROUNDS = 256  # a game still unfinished then is reported as such
 
 @njit(cache=True)
 def scratch(variant, params, logging, phoenix_led_half):
-    """One worker's tables and buffers, the players' strategies and the table's rules
-    options loaded (kept out of the ``prange`` bodies: parfors cannot allocate record
-    arrays)."""
+    """One chunk's tables and buffers, the players' strategies and the table's rules
+    options loaded."""
     work = np.zeros(1, WORK)
     work[0].variant = variant
     work[0].phoenix_led_half = phoenix_led_half
@@ -60,7 +62,7 @@ def _seat_wuwang(work, params, king):
             work.params[pos, j] = params[row, j]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_one(seed, key, first, params, work, pub, privs, rnd, seats, check):
     """One round at ``work``'s table. ``first`` is the first drawer; in Wu Wang it is the
     King (-1: drawn at random, as in a first round), who sits at position 0 and draws first.
@@ -80,16 +82,18 @@ def play_one(seed, key, first, params, work, pub, privs, rnd, seats, check):
 # after its last use: a function that indexes ``pub[0]`` or ``work[0]`` and never uses the
 # array again goes on with freed memory (a segfault once malloc hands it back to the system,
 # seen with MALLOC_TRIM_THRESHOLD_ set). Such last uses go through helpers that take the
-# arrays as arguments, which live through the call, and index them inside (``_copy_log``).
+# arrays as arguments, which live through the call, and index them inside
+# (``eventlog.copy_log``).
 #
-# One parallel entry point for every use (independent rounds, fixed deals, whole games, a
-# logged round): numba links and optimises the whole engine again into each entry point, so
-# four entries cost four times the compile (RULES.md is untouched by this; see issue 17).
+# One entry point for every use (independent rounds, fixed deals, whole games, a logged
+# round), and one compiled layer between it and the engine (``_unit`` and ``play_one`` are
+# inlined): numba links and optimises the whole engine again into every jitted function that
+# calls it, so each entry point or wrapper layer costs seconds of a cold compile (issue 17).
 # The Python functions below shape the arguments; their scalar types are fixed here so that
 # every call finds the one compiled signature.
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _unit(seed, start, first, chained, target, game_rounds, rotating, params, work, pub, privs,
           rounds_out, seats_out, check):  # fmt: skip
     """One unit of work; returns ``(rounds played, log rows of the last round)``. Unchained:
@@ -130,38 +134,29 @@ def _unit(seed, start, first, chained, target, game_rounds, rotating, params, wo
     return r, nlog
 
 
-@njit(cache=True)
-def _copy_log(work, n, log_out):
-    """The ``n`` rows logged in ``work[0]`` (those that fit) into ``log_out`` (the array is
-    passed whole: see the note above)."""
-    m = min(n, work[0].log.shape[0])
-    log_out[:m] = work[0].log[:m]
-
-
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def play_batch(variant, seed, starts, firsts, chained, target, game_rounds, rotating,
                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-               rounds_out, seats_out, n_rounds, n_log, log_out, check, chunks):  # fmt: skip
-    """Play unit ``i`` (``_unit``: round key ``starts[i]``, first drawer ``firsts[i]``) into
-    ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by position), its count in
+               rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi):  # fmt: skip
+    """Play units ``lo..hi`` (``_unit``: round key ``starts[i]``, first drawer ``firsts[i]``)
+    into ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by position), its count in
     ``n_rounds[i]``. ``fixed_seat >= 0`` deals it ``fixed_cards`` and ``fixed_ranks[r]``
-    cards of each rank r as its first 8; ``logging``: the event log of unit i's last round
-    in ``log_out`` (one unit), its row count in ``n_log[i]``."""
-    n = starts.shape[0]
-    for c in prange(chunks):
-        work, pub, privs = scratch(variant, params, logging, phoenix_led_half)
-        _fix_deal(work[0], fixed_seat, fixed_cards, fixed_ranks)
-        for i in range(c * n // chunks, (c + 1) * n // chunks):
-            n_rounds[i], n_log[i] = _unit(seed, starts[i], firsts[i], chained, target,
-                                          game_rounds, rotating, params, work[0], pub[0], privs,
-                                          rounds_out[i], seats_out[i], check)  # fmt: skip
-        if logging and c * n // chunks < n:
-            _copy_log(work, n_log[c * n // chunks], log_out)
+    cards of each rank r as its first 8; ``logging`` (a call of one unit): the event log of
+    the unit's last round in ``log_out``, its row count in ``n_log[lo]``."""
+    work, pub, privs = scratch(variant, params, logging, phoenix_led_half)
+    _fix_deal(work[0], fixed_seat, fixed_cards, fixed_ranks)
+    for i in range(lo, hi):
+        n_rounds[i], n_log[i] = _unit(seed, starts[i], firsts[i], chained, target, game_rounds,
+                                      rotating, params, work[0], pub[0], privs, rounds_out[i],
+                                      seats_out[i], check)  # fmt: skip
+    if logging and lo < hi:
+        copy_log(work, n_log[lo], log_out)
 
 
 @njit(cache=True)
 def _fix_deal(work, seat, cards, ranks):
-    """(A function of its own: record fields assigned inside a ``prange`` body were lost.)"""
+    """Seat ``seat`` (``-1``: none) is dealt ``cards`` and ``ranks[r]`` cards of each rank r
+    (suits drawn per round) as its first 8 cards."""
     work.fixed_seat = seat
     work.fixed_cards = cards
     for r in range(15):
@@ -187,13 +182,12 @@ def _run(variant, seed, starts, firsts, params, rounds_out, seats_out, check, ch
     n_log = np.zeros(n, np.int64)
     logging = log_out is not None
     log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
-    play_batch(np.int64(variant), np.uint64(seed), np.asarray(starts, np.int64),
-               np.asarray(firsts, np.int64), bool(chained), np.int64(target),
-               np.int64(game_rounds), bool(rotating), bool(phoenix_led_half),
-               np.ascontiguousarray(params, np.float64), np.int64(fixed_seat),
-               np.uint64(fixed_cards), np.ascontiguousarray(fixed_ranks, np.int64), logging,
-               rounds_out, seats_out, n_rounds, n_log, log_out, bool(check),
-               np.int64(chunks))  # fmt: skip
+    in_chunks(play_batch, n, chunks, np.int64(variant), np.uint64(seed),
+              np.asarray(starts, np.int64), np.asarray(firsts, np.int64), bool(chained),
+              np.int64(target), np.int64(game_rounds), bool(rotating), bool(phoenix_led_half),
+              np.ascontiguousarray(params, np.float64), np.int64(fixed_seat),
+              np.uint64(fixed_cards), np.ascontiguousarray(fixed_ranks, np.int64), logging,
+              rounds_out, seats_out, n_rounds, n_log, log_out, bool(check))  # fmt: skip
     return n_log
 
 
