@@ -166,3 +166,55 @@ def test_seat_columns_in_the_tables(variant):
     called = seats["tichu"].to_numpy()
     assert ((seats["tichu_when"].astype(str) != "none").to_numpy() == called).all()
     assert (seats["tichu_cards"].to_numpy()[called] > 0).all()
+
+
+@pytest.mark.parametrize("players,options", [(5, None), (8, None), (10, {"russian_deck": True})])
+def test_grand_seigneur_players_agree_with_the_event_log(players, options):
+    """Grand Seigneur (RULES.md §5) records what applies to it: bombs (in turn and out of
+    turn, §2.9), tricks won (they leave play) and the cards left, per player; read from the
+    log of the same rounds (log rows by seat, ``seats[p]["seat"]`` the player's chair)."""
+    from gs_replay import toks as gs_toks
+    from tichusim.games.seigneur import play_with_log as gs_play
+    from tichusim.kernels.seigneur import records as G
+
+    bombs = 0
+    for game in range(12):
+        for r in range(3):
+            rnd, seats, log, _ = gs_play(5, game, r, players=players, options=options)
+            player_of = {int(seats[p]["seat"]): p for p in range(players)}
+            want = {k: [0] * players for k in ("bombs_played", "bombs_out_of_turn", "tricks_won",
+                                                "cards_left")}  # fmt: skip
+            for ev, seat, a, b, code, extra in (tuple(int(v) for v in row) for row in log):
+                if ev in (G.EV_PLAY, G.EV_BOMB) and (code >> 16) >= 8:  # a bomb's kind (§2.7)
+                    want["bombs_played"][player_of[seat]] += 1
+                    want["bombs_out_of_turn"][player_of[seat]] += ev == G.EV_BOMB
+                elif ev == G.EV_TRICK:
+                    want["tricks_won"][player_of[seat]] += 1
+                elif ev == G.EV_END:
+                    want["cards_left"][player_of[seat]] = sum(gs_toks(a, b).values())
+            for name, values in want.items():
+                assert [int(seats[p][name]) for p in range(players)] == values, (game, r, name)
+            assert seats["bombs_played"][:players].sum() == rnd["bombs"]
+            assert seats["bombs_out_of_turn"][:players].sum() == rnd["bombs_out_of_turn"]
+            assert seats["tricks_won"][:players].sum() == rnd["tricks"] - sum(
+                1 for row in log if int(row[0]) == G.EV_DOG)  # a Dog's lead is no trick won
+            bombs += int(rnd["bombs"])
+    assert bombs > 0
+
+
+def test_options_in_the_parquet_metadata():
+    """The rules Options of the rounds travel with the Parquet files (key-value metadata)."""
+    import io
+    import json
+
+    import pyarrow.parquet as pq
+
+    from tichusim.games import game
+    from tichusim.games.tables import OPTIONS_KEY, tables
+    from tichusim.runs.parquet import encode
+
+    for variant, options in (("nanjing", {"phoenix_led_half": True}), ("wuwang", None)):
+        table = game(variant, options=options)
+        for part in tables(table.records(20, seed=1)):
+            meta = pq.read_schema(io.BytesIO(encode(part))).metadata
+            assert json.loads(meta[OPTIONS_KEY]) == table.options

@@ -111,7 +111,8 @@ def _teams_game(variant: str, options: dict | None = None):
 
 
 def duplicate(a, b, deals: int, *, seed: int = 0, check: bool = False,
-              variant: str = "nanjing", options: dict | None = None) -> DuplicateResult:  # fmt: skip
+              variant: str = "nanjing",
+              options: dict | None = None) -> DuplicateResult:  # fmt: skip
     """Strategy ``a`` against ``b`` over ``deals`` duplicated deals (names, tables or
     ``Strategy`` objects), at the table of ``variant`` (``DUPLICATE_VARIANTS``) with its rules
     ``options`` (e.g. ``{"phoenix_led_half": True}``)."""

@@ -118,7 +118,8 @@ def _received_spec(place, variant: str, exact: int, received: str | None) -> tup
     if not received:
         return 0, ""
     n = place.game.seats
-    givers = [j for j in range(n - 1) if _passes_to(variant, (place.seat + j + 1) % n, place.seat, n)]
+    givers = [j for j in range(n - 1)
+              if _passes_to(variant, (place.seat + j + 1) % n, place.seat, n)]
     tokens = [t for t in received.replace(",", " ").split() if t]
     if len(tokens) != len(givers):
         raise ValueError(f"received: give {len(givers)} cards, one from each seat passing to the "
@@ -151,7 +152,8 @@ def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = Non
                seed: int = 0, seat_strategy="heuristic", others="heuristic",
                received: str | None = None, played: int | None = None,
                variant: str = "nanjing", options: dict | None = None, check: bool = False,
-               progress: Callable[[int, int, Estimate], None] | None = None) -> TichuOdds:  # fmt: skip
+               progress: Callable[[int, int, Estimate], None] | None = None,
+               ) -> TichuOdds:  # fmt: skip
     """Estimate the Tichu odds of ``hand``, the seat's cards after the passing
     (``cards.parse_pattern`` notation; 14 cards, Tientsin 10 or 9), at ``variant``'s table
     with ``options``. ``received``: the cards of the hand it received, one per seat passing
