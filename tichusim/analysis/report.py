@@ -49,7 +49,9 @@ ROUND_COLUMNS = ["variant", "round", "game", "round_in_game", "score_team0", "sc
                  "grand_seigneur", "kept_title"]  # fmt: skip
 SEAT_COLUMNS = ["round", "seat", "team", "role", "strategy", "hand8", "hand_passed",
                 "grand_tichu", "tichu", "finish", "points", "player", "rank_before",
-                "rank_after"]  # fmt: skip
+                "rank_after", "bombs_played", "bombs_out_of_turn", "first_bomb_kind",
+                "first_bomb_trick", "tricks_won", "card_points_won", "phoenix_as", "dragon",
+                "mahjong_wish", "wish_fulfilled", "cards_left"]  # fmt: skip
 MIN_CALLS = 30  # score bins with fewer calls are left out of the table and the plot
 TOP_REIGN = 6  # reign lengths shown one by one below this, then "6+"
 
@@ -284,7 +286,7 @@ def _doings_section(rules: TeamRules, seats: pd.DataFrame, figs: Path) -> list[s
                   ylabel="% of first bombs", title="When a seat plays its first bomb (tricks "
                   "completed before it + 1)")  # fmt: skip
     rows = [("seat-rounds with a bomb played", fmt_pct(share_of(seats["bombs_played"] > 0, n))),
-            ("of them, out of turn first (§2.9)",
+            ("of them, a bomb out of turn (§2.9)",
              fmt_pct(share_of(bombed["bombs_out_of_turn"] > 0, len(bombed)))),
             ("four of a kind as the first bomb",
              fmt_pct(share_of(bombed["first_bomb_kind"].astype(str) == "four_of_a_kind",
