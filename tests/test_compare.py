@@ -127,3 +127,18 @@ def test_compare_refuses_a_policy_the_variant_does_not_allow():
     assert result.exit_code == 2
     assert "only partners receive cards" in result.output and "\n" == result.output[-1]
     assert result.output.count("\n") == 1
+
+
+def test_bomb_column_is_bombs_played_and_options_apply():
+    """The bomb column counts bombs the seats played (the engine's ``bombs_played``); a rules
+    Option reaches the matches (RULES.md §2.6 Option)."""
+    r = duplicate("heuristic", "random", 300, seed=1, options={"phoenix_led_half": True})
+    for e in r.per_strategy["bombs_played"]:
+        assert e.n == 2 * 300 * 2 and 0 < e.value < 1  # two seats of the side, two tables
+    assert "plays a bomb" in r.to_markdown()
+    res = CliRunner().invoke(main, ["compare", "heuristic", "random", "--deals", "200",
+                                    "--option", "phoenix_led_half=true", "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert "--option phoenix_led_half=true" in res.output
+    res = CliRunner().invoke(main, ["compare", "heuristic", "random", "--option", "nope=1"])
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output

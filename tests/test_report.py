@@ -15,7 +15,7 @@ from tichusim.analysis.seigneur_analysis import transitions
 from tichusim.analysis.stats import mean_ci, wilson
 from tichusim.runs.read import load
 
-FIGURES = ["call_success.png", "finish.png", "scores.png"]
+FIGURES = ["bombs_when.png", "call_success.png", "finish.png", "scores.png"]
 GT = {"base": "heuristic", "grand_tichu": "always", "name": "gt"}  # calls whenever allowed
 
 
@@ -91,6 +91,12 @@ def test_report_of_a_simulate_folder(tmp_path):
     seats = pd.read_parquet(out / "seats.parquet")
     # one strategy: finishing positions per seat, each share with its interval
     assert _row(text, "seat 0")[0] == _pct(_share(seats[seats.seat == 0].finish == 1))
+    # what the seats did (issue 18): when first bombs fall, points taken by finishing place
+    assert "## What the seats did" in text and (out / "report" / "bombs_when.png").exists()
+    bombed = seats["bombs_played"] > 0
+    assert f"| seat-rounds with a bomb played | {_pct(_share(bombed))} |" in text
+    first = seats[seats.finish == 1]["card_points_won"].mean()
+    assert f"| 1st out | {len(seats[seats.finish == 1]):,} | {first:.3f} [" in text
 
 
 def test_report_refuses_a_folder_without_a_run(tmp_path):

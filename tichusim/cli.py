@@ -340,9 +340,25 @@ def _strategy_option(text: str, count: tuple[int, ...], what: str):
 SPEC_HELP = "a name, base:key=value,... or a .toml file (README: Strategy arguments)"
 
 
+_TEAM_TABLE = click.Choice(["nanjing", "tientsin", "wuwang"])
+ODDS_OTHERS_HELP = ("one strategy for the other players, or one each in turn order from the "
+                    "hand's left (nanjing: left opponent, partner, right opponent)")
+
+
+def _odds_options(strategies: str, variant: str, option_pairs) -> tuple[object, object, dict]:
+    """``--seat-strategy``, ``--others`` and ``--option`` of the odds commands, checked."""
+    players = game_type(variant).players
+    rest = _strategy_option(strategies[1], (1, players - 1), "--others")
+    me = _strategy_option(strategies[0], (1,), "--seat-strategy")
+    options = _options(option_pairs)
+    _guard(game, variant, None, options)
+    return me, rest, options
+
+
 @main.command("gt-odds", cls=_OneLineErrors)
 @click.option("--hand", required=True,
-              help='the first 8 cards, e.g. "Dr Ph A A K 9 5 3" (a rank alone: any suit)')
+              help='the first 8 cards (tientsin: 6), e.g. "Dr Ph A A K 9 5 3" (a rank alone: '
+                   "any suit)")
 @click.option("--rounds", "deals", default=100_000, show_default=True, type=click.IntRange(1),
               help="most deals to play (each is played twice: with and without the call)")
 @click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
@@ -350,19 +366,23 @@ SPEC_HELP = "a name, base:key=value,... or a .toml file (README: Strategy argume
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
 @click.option("--seat-strategy", default="heuristic", show_default=True,
               help=f"the hand's strategy, its Grand Tichu policy replaced ({SPEC_HELP})")
-@click.option("--others", default="heuristic", show_default=True,
-              help="one strategy for the other seats, or three (left opponent, partner, "
-                   "right opponent)")
+@click.option("--others", default="heuristic", show_default=True, help=ODDS_OTHERS_HELP)
 @click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="answer at once from a fitted model (gt-table's model.json)")
+@click.option("--variant", default="nanjing", show_default=True, type=_TEAM_TABLE,
+              help="the table (wuwang: the hand is an opponent's, RULES.md §4)")
+@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
+              help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
 @click.option("--quiet", is_flag=True, help="no progress bar")
-def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path, as_json,
-                quiet):  # fmt: skip
+def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path, variant,
+                option_pairs, as_json, quiet):  # fmt: skip
     """Should these 8 cards call Grand Tichu? Each deal is played with and without the call."""
     import json
 
     if model_path is not None:
+        if variant != "nanjing" or option_pairs:
+            raise UserError("--model answers for the 4-player game without options only")
         from .analysis.handclass import GTModel
 
         model = _guard(GTModel.load, model_path)
@@ -372,16 +392,65 @@ def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path,
     from .cards.notation import parse_pattern
     from .analysis.gtodds import gt_odds
 
-    me = _strategy_option(seat_strategy, (1,), "--seat-strategy")
-    rest = _strategy_option(others, (1, 3), "--others")
-    _guard(parse_pattern, hand)  # before the progress bar appears
+    me, rest, options = _odds_options((seat_strategy, others), variant, option_pairs)
+    _guard(parse_pattern, hand, 6 if variant == "tientsin" else 8)  # before the progress bar
 
     with Progress(deals, "deal", enabled=not (quiet or as_json)) as bar:
         def progress(done, total, p):
             bar.to(done, f"P(success) {p.value:.3f} +/- {(p.high - p.low) / 2:.3f}")
 
         result = _guard(gt_odds, hand, deals=deals, precision=precision, seed=seed,
-                        seat_strategy=me, others=rest, progress=progress)  # fmt: skip
+                        seat_strategy=me, others=rest, progress=progress, variant=variant,
+                        options=options)  # fmt: skip
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    else:
+        click.echo(str(result))
+        click.echo(f"{result.deals:,} deals ({2 * result.deals:,} rounds) in {result.seconds:.2f} s")
+
+
+@main.command("tichu-odds", cls=_OneLineErrors)
+@click.option("--hand", required=True,
+              help='the cards held after the passing: 14 (tientsin: 10 or 9), e.g. "Dr Ph Aj '
+                   'As K K Q J T 9 7 5 3 2" (a rank alone: any suit)')
+@click.option("--received", default=None,
+              help="the hand's cards received in the passing, one from each seat passing to "
+                   "it in turn order from its left (nanjing: left opponent, partner, right "
+                   "opponent); default: drawn among the hand")
+@click.option("--played", type=click.IntRange(0, 56), default=None,
+              help="call before the seat's first own turn once this many cards are played "
+                   "at the table (default: right after the passing)")
+@click.option("--rounds", "deals", default=100_000, show_default=True, type=click.IntRange(1),
+              help="most deals to play (each is played twice: with and without the call)")
+@click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+              default=None, help="stop once P(success) is known to +/- this (0.01 = 1 point)")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
+@click.option("--seat-strategy", default="heuristic", show_default=True,
+              help=f"the hand's strategy, its Tichu call set by the experiment ({SPEC_HELP})")
+@click.option("--others", default="heuristic", show_default=True, help=ODDS_OTHERS_HELP)
+@click.option("--variant", default="nanjing", show_default=True, type=_TEAM_TABLE,
+              help="the table (wuwang: the hand is an opponent's, RULES.md §4)")
+@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
+              help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+@click.option("--quiet", is_flag=True, help="no progress bar")
+def tichu_odds_cmd(hand, received, played, deals, precision, seed, seat_strategy, others,
+                   variant, option_pairs, as_json, quiet):  # fmt: skip
+    """Should this hand call Tichu after the passing? Each deal is played with and without
+    the call (RULES.md §2.3)."""
+    import json
+
+    from .analysis.tichuodds import check_hand, tichu_odds
+
+    me, rest, options = _odds_options((seat_strategy, others), variant, option_pairs)
+    _guard(check_hand, hand, received, variant, options)  # before the progress bar appears
+    with Progress(deals, "deal", enabled=not (quiet or as_json)) as bar:
+        def progress(done, total, p):
+            bar.to(done, f"P(success) {p.value:.3f} +/- {(p.high - p.low) / 2:.3f}")
+
+        result = _guard(tichu_odds, hand, deals=deals, precision=precision, seed=seed,
+                        seat_strategy=me, others=rest, received=received, played=played,
+                        variant=variant, options=options, progress=progress)  # fmt: skip
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     else:
@@ -449,8 +518,10 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
 @click.option("--variant", default=DEFAULT_GAME, show_default=True,
               type=_VARIANT,
               help="the table: the two games with two teams to swap (tientsin: 3 seats each)")
+@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
+              help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
-def compare(strategies, deals, seed, out, variant, quiet):
+def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
     """Duplicate matches between STRATEGIES (two: a match; more: a round-robin league).
 
     Each STRATEGY is a name, base:key=value,... (e.g. heuristic:pass=lowest) or a .toml file.
@@ -462,6 +533,8 @@ def compare(strategies, deals, seed, out, variant, quiet):
         swap = ", ".join(n for n in GAMES if game_type(n).symmetric_teams)
         raise UserError(f"--variant {variant}: compare swaps two teams' seats, and "
                         f"{game_type(variant).no_swap}; choose one of {swap}")  # fmt: skip
+    options = _options(option_pairs)
+    _guard(game, variant, None, options)
     found = [_guard(parse_strategy, s) for s in strategies]
     if len(found) < 2:
         raise UserError("compare: give at least two strategies")
@@ -471,16 +544,19 @@ def compare(strategies, deals, seed, out, variant, quiet):
                         "add name=... to tell them apart")  # fmt: skip
     t0 = time.perf_counter()
     if len(found) == 2:
-        result = _guard(duplicate, found[0], found[1], deals, seed=seed, variant=variant)
+        result = _guard(duplicate, found[0], found[1], deals, seed=seed, variant=variant,
+                        options=options)  # fmt: skip
     else:
         matches = len(found) * (len(found) - 1) // 2
         with Progress(matches, "match", enabled=not quiet) as bar:
-            result = _guard(league, found, deals, seed=seed, variant=variant,
+            result = _guard(league, found, deals, seed=seed, variant=variant, options=options,
                             progress=lambda done, total: bar.to(done))  # fmt: skip
     quoted = " ".join(f"'{s}'" if any(c in s for c in " ,;[]") else s for s in strategies)
     command = f"tichusim compare {quoted} --deals {deals} --seed {seed}"
     if variant != DEFAULT_GAME:
         command += f" --variant {variant}"
+    for pair in option_pairs:
+        command += f" --option {pair}"
     if out is not None:
         command += f" --out {out}"
     text = markdown_report(result, command)

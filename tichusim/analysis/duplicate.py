@@ -19,7 +19,6 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from ..kernels.moves import has_bomb_each
 from ..games import DEFAULT_GAME, GAMES, game, game_type
 from ..games.simulate import simulate
 from .stats import Estimate, mean_ci, wilson
@@ -36,7 +35,7 @@ STAT_COLUMNS = [("points_per_round", "points/round", False), ("tichu_rate", "Tic
                 ("grand_tichu_rate", "Grand Tichu calls", True),
                 ("grand_tichu_success", "Grand Tichu success", True),
                 ("double_victories", "double victories", True),
-                ("bombs_held", "holds a bomb after passing", True)]  # fmt: skip
+                ("bombs_played", "plays a bomb", True)]  # fmt: skip
 
 
 def _labels(variant: str) -> list[str]:
@@ -93,33 +92,34 @@ def _side_stats(name: str, rounds: list[pd.DataFrame], seats: list[pd.DataFrame]
     out["double_victories"] = wilson(won, sum(len(r) for r in rounds))  # triple in Tientsin
     team_rounds = sum(len(r) for r in rounds)
     out["team_first_out"] = wilson(int((me["finish"] == 1).sum()), team_rounds)
-    # who played a bomb is not recorded per seat; holding one after passing is (and is what a
-    # passing policy changes: keeping a four of a kind or a straight flush together)
-    bombs = has_bomb_each(me["hand_passed"].to_numpy(np.uint64))
-    out["bombs_held"] = wilson(int(bombs.sum()), len(me))
+    # the seat-rounds in which the seat played a bomb (the engine records it, RULES.md §2.9)
+    out["bombs_played"] = wilson(int((me["bombs_played"] > 0).sum()), len(me))
     return out
 
 
 DUPLICATE_VARIANTS = tuple(name for name in GAMES if game_type(name).symmetric_teams)
 
 
-def _teams_game(variant: str):
-    """The game ``variant``, refused unless two teams alternate around its table."""
+def _teams_game(variant: str, options: dict | None = None):
+    """The game ``variant`` with ``options``, refused unless two teams alternate around its
+    table."""
     kind = game_type(variant)
     if not kind.symmetric_teams:
         raise ValueError(f"duplicate matches swap two teams' seats: {variant} has none to swap, "
                          f"{kind.no_swap}; variants: {', '.join(DUPLICATE_VARIANTS)}")  # fmt: skip
-    return game(variant)
+    return game(variant, options=options)
 
 
 def duplicate(a, b, deals: int, *, seed: int = 0, check: bool = False,
-              variant: str = "nanjing") -> DuplicateResult:  # fmt: skip
+              variant: str = "nanjing",
+              options: dict | None = None) -> DuplicateResult:  # fmt: skip
     """Strategy ``a`` against ``b`` over ``deals`` duplicated deals (names, tables or
-    ``Strategy`` objects), at the table of ``variant`` (``DUPLICATE_VARIANTS``)."""
-    table = _teams_game(variant)
+    ``Strategy`` objects), at the table of ``variant`` (``DUPLICATE_VARIANTS``) with its rules
+    ``options`` (e.g. ``{"phoenix_led_half": True}``)."""
+    table = _teams_game(variant, options)
     seats = table.seats
     sa, sb = table.resolve(a, 1)[0], table.resolve(b, 1)[0]
-    common = {"seed": seed, "check": check, "variant": variant}
+    common = {"seed": seed, "check": check, "variant": variant, "options": options}
     r1, s1 = simulate(deals, strategies=[sa, sb] * (seats // 2), **common)
     r2, s2 = simulate(deals, strategies=[sb, sa] * (seats // 2), **common)
     margin1 = (r1["score_team0"] - r1["score_team1"]).to_numpy()
@@ -174,7 +174,7 @@ class League:
 
 
 def league(strategies, deals: int, *, seed: int = 0, check: bool = False, progress=None,
-           variant: str = "nanjing") -> League:  # fmt: skip
+           variant: str = "nanjing", options: dict | None = None) -> League:  # fmt: skip
     """Round robin of two or more strategies (names, tables or ``Strategy`` objects; their
     names must differ). Every pair plays the same ``deals`` duplicated deals.
 
@@ -184,7 +184,7 @@ def league(strategies, deals: int, *, seed: int = 0, check: bool = False, progre
     it, or lies below. The other columns pool the strategy's seats over all its matches.
     ``progress(done, total)`` is called after each match.
     """
-    table = _teams_game(variant)
+    table = _teams_game(variant, options)
     resolved = [table.resolve(s, 1)[0] for s in strategies]
     names = [s.name for s in resolved]
     if len(names) < 2:
@@ -195,7 +195,8 @@ def league(strategies, deals: int, *, seed: int = 0, check: bool = False, progre
     matches = {}
     for done, (i, j) in enumerate(pairs, 1):
         matches[(names[i], names[j])] = duplicate(resolved[i], resolved[j], deals, seed=seed,
-                                                  check=check, variant=variant)  # fmt: skip
+                                                  check=check, variant=variant,
+                                                  options=options)  # fmt: skip
         if progress is not None:
             progress(done, len(pairs))
     rows = []
@@ -252,13 +253,14 @@ def markdown_report(result: DuplicateResult | League, command: str) -> str:
                 "opponents, then its mean over the deals. W-D-L: matches whose 95% interval is "
                 "above 0, spans 0, below 0. Rates pool the strategy's seats over all its "
                 "matches (these share deals, so their intervals are a little narrow). Success "
-                "means the caller went out first. Who played a bomb is not recorded per seat, "
-                "so the bomb column is the share of seat-rounds holding one after the passing.")
+                "means the caller went out first. The bomb column is the share of seat-rounds "
+                "in which the seat played a bomb.")
     else:
         title = (f"# {result.a} vs {result.b} ({_table_name(result.variant)}duplicate match, "
                  f"{result.deals:,} deals)")  # fmt: skip
         body = result.to_markdown()
         note = ("Each deal is played twice with the teams' seats swapped, so both strategies "
                 "hold the same cards; the difference is per deal. Success means the caller went "
-                "out first.")
+                "out first. The bomb column is the share of seat-rounds in which the seat "
+                "played a bomb.")
     return f"{title}\n\nRegenerate: `{command}`\n\n{note}\n\n{body}"

@@ -14,6 +14,12 @@ hence the same cards everywhere and the same random streams for every seat's dec
 The number that decides is the paired difference of the caller's team round score, computed
 deal by deal; pairing removes the luck of the deal from its variance. The first drawer rotates
 with the round key (key % 4), so the seat's position in the order of calls is averaged over.
+
+Every team table plays it (``variant``), with its Options (``options``, e.g.
+``phoenix_led_half``): Tientsin's seat 0 sees 6 cards before its Grand Tichu decision and the
+first drawer rotates over the 6 seats (§3); in Wu Wang neither the King nor the Minister may
+call (§4), so the hand is an opponent's, player 1, at the King's left (player 0 is King in
+every deal: the roles, not the names, matter).
 """
 
 from __future__ import annotations
@@ -31,22 +37,78 @@ from ..games import game
 from .stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import Strategy, resolve
 
-__all__ = ["GTOdds", "Pairs", "gt_odds", "paired_rounds", "seat_strategies"]
+__all__ = ["GTOdds", "Pairs", "Setup", "gt_odds", "paired_rounds", "seat_strategies", "setup"]
 
 SEAT0 = 0  # the seat whose hand is fixed (seats 1 and 3 are its opponents, 2 its partner)
 MIN_DEALS = 1000  # never stop on precision before this many deals
 MAX_BATCH = 50_000
 
 
-def seat_strategies(seat_strategy="heuristic", others="heuristic") -> tuple[list, list]:
-    """The two tables' strategies: seat 0's strategy forced to call / not call Grand Tichu,
-    ``others`` (one strategy, or three for seats 1, 2, 3: left opponent, partner, right
-    opponent) unchanged in both."""
-    me = resolve(seat_strategy, 1)[0]
-    rest = resolve(others, 3)
-    call = dataclasses.replace(me, grand_tichu="always", name=f"{me.name}+GT")
-    no_call = dataclasses.replace(me, grand_tichu="never", name=f"{me.name}-GT")
-    return [call, *rest], [no_call, *rest]
+@dataclass(frozen=True)
+class Setup:
+    """Where the hand sits at a team table: the ``game``, the hand's ``player`` (its strategy
+    row and seat row in the records) and engine position ``seat``, and the first drawers
+    (Wu Wang: the King) of round keys (``firsts``)."""
+
+    game: object
+    player: int
+    seat: int
+
+    def firsts(self, keys: np.ndarray, sizes=None) -> np.ndarray:
+        """First drawers rotating with the key over the seats (``sizes``: only those giving
+        the hand that many cards, Tientsin §3); Wu Wang: player 0 is King."""
+        if self.game.name == "wuwang":
+            return np.zeros(len(keys), np.int64)
+        n = self.game.seats
+        ok = [f for f in range(n) if sizes is None
+              or _hand_size(self.game.name, (self.seat - f) % n) in sizes]  # fmt: skip
+        return np.asarray(ok, np.int64)[keys % len(ok)]
+
+
+def _hand_size(variant: str, draw_position: int) -> int:
+    if variant == "tientsin":  # §3 Decision: 10 for the first two in draw order, then 9
+        return 10 if draw_position < 2 else 9
+    return 14
+
+
+def setup(variant: str = "nanjing", options: dict | None = None) -> Setup:
+    """The hand's place at ``variant``'s table with ``options`` (``ValueError`` for a game
+    that is no team table or an unknown option)."""
+    if variant not in ("nanjing", "tientsin", "wuwang"):
+        raise ValueError(f"variant must be nanjing, tientsin or wuwang, not {variant!r}")
+    table = game(variant, options=options)
+    if variant == "wuwang":
+        return Setup(table, 1, 1)  # an opponent, at the King's left (§4: no King's call)
+    return Setup(table, SEAT0, SEAT0)
+
+
+def seat_strategies(seat_strategy="heuristic", others="heuristic", *, variant="nanjing",
+                    grand: tuple[str, str] = ("always", "never"),
+                    suffix: tuple[str, str] = ("+GT", "-GT")) -> tuple[list, list]:  # fmt: skip
+    """The two tables' strategies, one per player: the hand's strategy forced to call / not
+    call Grand Tichu (``grand``), ``others`` (one strategy, or one per other player in turn
+    order from the hand's left: the 4-player game's left opponent, partner, right opponent)
+    unchanged in both."""
+    place = setup(variant)
+    players = place.game.players
+    me = resolve(seat_strategy, 1, variant=variant)[0]
+    if not isinstance(others, (list, tuple)):
+        others = [others] * (players - 1)
+    if len(others) != players - 1:
+        raise ValueError(f"others: give one strategy or {players - 1}, one per other player")
+    rest = resolve(list(others), players - 1, variant=variant)
+    call = dataclasses.replace(me, grand_tichu=grand[0], name=f"{me.name}{suffix[0]}")
+    no_call = dataclasses.replace(me, grand_tichu=grand[1], name=f"{me.name}{suffix[1]}")
+    h = place.player
+    order = [(h + 1 + i) % players for i in range(players - 1)]  # the others from the left
+    tables = []
+    for mine in (call, no_call):
+        row = [None] * players
+        row[h] = mine
+        for who, s in zip(order, rest):
+            row[who] = s
+        tables.append(row)
+    return tables[0], tables[1]
 
 
 @dataclass(frozen=True)
@@ -59,27 +121,33 @@ class Pairs:
     no_call: tuple[np.ndarray, np.ndarray]
 
 
-def _play(seed, keys, strategies, fixed, check):
-    """The 4-player game's rounds ``keys`` (the first drawer rotating with the key), through
-    the games' driver: a failed round raises ``SimulationError``."""
-    table = game("nanjing")
-    rec = table.rounds(keys, seed=seed, strategies=strategies, check=check,
-                       first_drawers=keys % table.seats, fixed=fixed, fixed_seat=SEAT0)  # fmt: skip
+def _play(seed, keys, strategies, fixed, check, place, firsts, fixed_ranks=None):
+    """The table's rounds ``keys`` (first drawers ``firsts``), through the games' driver: a
+    failed round raises ``SimulationError``. ``fixed_ranks`` replaces the rank counts of
+    ``fixed`` (the call set by ``tichu-odds``)."""
+    if fixed is not None and fixed_ranks is not None:
+        fixed = (fixed[0], fixed_ranks)
+    rec = place.game.rounds(keys, seed=seed, strategies=strategies, check=check,
+                            first_drawers=firsts, fixed=fixed, fixed_seat=place.seat)  # fmt: skip
     return rec.rounds, rec.seats
 
 
 def paired_rounds(seed: int, keys, call: list[Strategy], no_call: list[Strategy], *,
-                  fixed: tuple[int, np.ndarray] | None = None, check: bool = False) -> Pairs:
+                  fixed: tuple[int, np.ndarray] | None = None, check: bool = False,
+                  place: Setup | None = None, firsts: np.ndarray | None = None,
+                  ranks: tuple[np.ndarray, np.ndarray] | None = None) -> Pairs:  # fmt: skip
     """Play round keys ``keys`` twice, with the seat strategies ``call`` and ``no_call``.
-    ``fixed = (exact_mask, rank_counts)`` fixes seat 0's first 8 cards (``parse_pattern``);
-    ``None`` deals all 56 cards at random (the same deals in both tables)."""
+    ``fixed = (exact_mask, rank_counts)`` fixes the hand's first 8 cards (``parse_pattern``);
+    ``None`` deals all 56 cards at random (the same deals in both tables). ``place``: the
+    table and the hand's seat (``setup``; the 4-player game's seat 0 by default), ``firsts``
+    the first drawers (rotating with the key by default); ``ranks``: the rank counts of the
+    call and of the no-call plays, when they differ (``tichu-odds``)."""
     keys = np.asarray(keys, np.int64)
-    return Pairs(keys, _play(seed, keys, call, fixed, check),
-                 _play(seed, keys, no_call, fixed, check))  # fmt: skip
-
-
-def _team_won_double(r: np.ndarray, team: int) -> np.ndarray:
-    return r["double_victory"] & (r["first_out"] % 2 == team)
+    place = place or setup()
+    firsts = place.firsts(keys) if firsts is None else firsts
+    rc, rn = ranks if ranks is not None else (None, None)
+    return Pairs(keys, _play(seed, keys, call, fixed, check, place, firsts, rc),
+                 _play(seed, keys, no_call, fixed, check, place, firsts, rn))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -89,7 +157,7 @@ class GTOdds:
     hand: str
     deals: int
     seed: int
-    strategies: tuple[str, ...]  # seats 0..3 (seat 0 without its Grand Tichu policy)
+    strategies: tuple[str, ...]  # the hand's, then the others' in turn order from its left
     p_success: Estimate  # caller out first when calling (Wilson)
     ev_call: Estimate
     ev_no_call: Estimate
@@ -152,21 +220,23 @@ class GTOdds:
 
 
 class _Tally:
-    """Per-deal figures accumulated batch by batch."""
+    """Per-deal figures accumulated batch by batch (the hand's row ``player`` of the seats)."""
 
-    def __init__(self):
+    def __init__(self, player: int = SEAT0):
         self.parts: dict[str, list[np.ndarray]] = {}
+        self.player = player
 
     def add(self, pairs: Pairs) -> None:
         (rc, sc), (rn, sn) = pairs.call, pairs.no_call
-        me_c, me_n = sc[:, SEAT0], sn[:, SEAT0]
-        team = SEAT0 % 2
+        me_c, me_n = sc[:, self.player], sn[:, self.player]
         cols = {
             "success": me_c["finish"] == 1,
             "points_call": me_c["points"].astype(np.float64),
             "points_no_call": me_n["points"].astype(np.float64),
-            "dv_call": _team_won_double(rc, team),
-            "dv_no_call": _team_won_double(rn, team),
+            # a double (Tientsin: triple) victory is the hand's team's when it is among the
+            # players out (§2.13, §3): the others have finish 0
+            "dv_call": rc["double_victory"] & (me_c["finish"] > 0),
+            "dv_no_call": rn["double_victory"] & (me_n["finish"] > 0),
             "first_no_call": me_n["finish"] == 1,
             "tichu_no_call": me_n["tichu"],
         }
@@ -185,14 +255,21 @@ class _Tally:
         return wilson(int(s.sum()), s.size)
 
 
+def _from_hand(row: list, player: int) -> list:
+    """The players' row from the hand's player on (the hand first, then in turn order)."""
+    return row[player:] + row[:player]
+
+
 def _half(e: Estimate) -> float:
     return (e.high - e.low) / 2
 
 
 def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, seed: int = 0,
             seat_strategy="heuristic", others="heuristic", check: bool = False,
-            progress: Callable[[int, int, Estimate], None] | None = None) -> GTOdds:
-    """Estimate the Grand Tichu odds of ``hand`` (``cards.parse_pattern`` notation).
+            progress: Callable[[int, int, Estimate], None] | None = None,
+            variant: str = "nanjing", options: dict | None = None) -> GTOdds:  # fmt: skip
+    """Estimate the Grand Tichu odds of ``hand`` (``cards.parse_pattern`` notation) at the
+    team table ``variant`` with its ``options`` (8 cards; Tientsin 6).
 
     Plays up to ``deals`` deals (each twice). With ``precision`` (e.g. ``0.01`` for ±1
     percentage point) it stops as soon as the 95% interval of ``p_success`` has a half-width
@@ -200,21 +277,23 @@ def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, 
     few checks are needed; never before ``MIN_DEALS``). ``progress(done, total, p_success)`` is
     called after each batch. Deterministic: the same arguments give the same answer.
     """
-    exact, ranks = cards.parse_pattern(hand)
+    place = setup(variant, options)
+    exact, ranks = cards.parse_pattern(hand, 6 if variant == "tientsin" else 8)
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
         raise ValueError(f"deals must be a positive whole number, not {deals!r}")
     if precision is not None and not (0 < precision < 0.5):
         raise ValueError(f"precision must be between 0 and 0.5 (a half-width), not {precision!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be a whole number in [0, 2**64), not {seed!r}")
-    call, no_call = seat_strategies(seat_strategy, others)
+    call, no_call = seat_strategies(seat_strategy, others, variant=variant)
     t0 = time.perf_counter()
-    tally = _Tally()
+    tally = _Tally(place.player)
     done = 0
     step = min(deals, 2 * MIN_DEALS if precision else MAX_BATCH)
     while done < deals:
         keys = np.arange(done, done + step, dtype=np.int64)
-        tally.add(paired_rounds(seed, keys, call, no_call, fixed=(exact, ranks), check=check))
+        tally.add(paired_rounds(seed, keys, call, no_call, fixed=(exact, ranks), check=check,
+                                place=place))  # fmt: skip
         done += step
         p = tally.p_success()
         if progress is not None:
@@ -239,7 +318,9 @@ def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, 
         hand=cards.format_pattern(exact, ranks),
         deals=tally.n,
         seed=int(seed),
-        strategies=tuple(s.name for s in [resolve(seat_strategy, 1)[0], *call[1:]]),
+        strategies=tuple(s.name for s in _from_hand(
+            [resolve(seat_strategy, 1, variant=variant)[0] if i == place.player else s
+             for i, s in enumerate(call)], place.player)),  # fmt: skip
         p_success=tally.p_success(),
         ev_call=mean_ci(tally.col("points_call")),
         ev_no_call=mean_ci(tally.col("points_no_call")),

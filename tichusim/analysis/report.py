@@ -49,7 +49,9 @@ ROUND_COLUMNS = ["variant", "round", "game", "round_in_game", "score_team0", "sc
                  "grand_seigneur", "kept_title"]  # fmt: skip
 SEAT_COLUMNS = ["round", "seat", "team", "role", "strategy", "hand8", "hand_passed",
                 "grand_tichu", "tichu", "finish", "points", "player", "rank_before",
-                "rank_after"]  # fmt: skip
+                "rank_after", "bombs_played", "bombs_out_of_turn", "first_bomb_kind",
+                "first_bomb_trick", "tricks_won", "card_points_won", "phoenix_as", "dragon",
+                "mahjong_wish", "wish_fulfilled", "cards_left"]  # fmt: skip
 MIN_CALLS = 30  # score bins with fewer calls are left out of the table and the plot
 TOP_REIGN = 6  # reign lengths shown one by one below this, then "6+"
 
@@ -263,6 +265,60 @@ def _finish_section(rules: TeamRules, seats: pd.DataFrame, figs: Path, by: str,
             *_finish_lines(table, by), ""]
 
 
+_BOMB_TRICKS = ((0, 0, "trick 1"), (1, 1, "2"), (2, 2, "3"), (3, 4, "4-5"), (5, 7, "6-8"),
+                (8, 99, "9+"))  # fmt: skip
+
+
+def _doings_section(rules: TeamRules, seats: pd.DataFrame, figs: Path) -> list[str]:
+    """What the seats did (the engine's records, docs/schema.md): when the first bombs fall,
+    who takes the points and tricks by finishing place, how the special cards went. Runs
+    written before these columns existed have none of it."""
+    if "bombs_played" not in seats.columns:
+        return []
+    from .plots import estimate_bars
+
+    n = len(seats)
+    bombed = seats[seats["bombs_played"] > 0]
+    trick = bombed["first_bomb_trick"].to_numpy()
+    when = [(label, share_of((trick >= lo) & (trick <= hi), len(bombed)))
+            for lo, hi, label in _BOMB_TRICKS]  # fmt: skip
+    estimate_bars(_bars(when), figs / "bombs_when.png", percent=True,
+                  ylabel="% of first bombs", title="When a seat plays its first bomb (tricks "
+                  "completed before it + 1)")  # fmt: skip
+    rows = [("seat-rounds with a bomb played", fmt_pct(share_of(seats["bombs_played"] > 0, n))),
+            ("of them, a bomb out of turn (§2.9)",
+             fmt_pct(share_of(bombed["bombs_out_of_turn"] > 0, len(bombed)))),
+            ("four of a kind as the first bomb",
+             fmt_pct(share_of(bombed["first_bomb_kind"].astype(str) == "four_of_a_kind",
+                              len(bombed))))]  # fmt: skip
+    phoenix = seats["phoenix_as"].astype(str)
+    spent = phoenix[phoenix != "none"]
+    for how in ("led", "on_single", "in_combination", "held"):
+        rows.append((f"Phoenix {how.replace('_', ' ')} (of its holders)",
+                     fmt_pct(share_of(spent == how, len(spent)))))  # fmt: skip
+    dragon = seats["dragon"].astype(str)
+    played = dragon[dragon != "none"]
+    rows.append(("Dragon played and its trick given (§2.12)",
+                 fmt_pct(share_of(played == "given", len(played)))))  # fmt: skip
+    wished = seats[seats["mahjong_wish"] > 0]
+    rows.append(("wishes fulfilled (§2.11)",
+                 fmt_pct(share_of(seats["wish_fulfilled"], len(wished)))))  # fmt: skip
+    by_place = []
+    for place, label in rules.places.items():
+        at = seats[seats["finish"] == place]
+        if len(at):
+            by_place.append({"finish": label, "seat-rounds": f"{len(at):,}",
+                             "card points won": fmt_num(mean_ci(at["card_points_won"])),
+                             "tricks won": fmt_num(mean_ci(at["tricks_won"])),
+                             "bombs played": fmt_num(mean_ci(at["bombs_played"])),
+                             "cards left": fmt_num(mean_ci(at["cards_left"]))})  # fmt: skip
+    return ["## What the seats did", "", *_figure_table(rows), "",
+            _image(figs, "bombs_when.png", "when first bombs are played"), "",
+            "Who takes the points, by finishing place (card points in the tricks a seat took, "
+            "before the end-of-round hand-overs):", "",
+            *markdown_table(pd.DataFrame(by_place)), ""]  # fmt: skip
+
+
 # ---- Nanjing and Tientsin ------------------------------------------------------------------
 
 
@@ -300,7 +356,8 @@ def team_report(rules: TeamRules, rounds: pd.DataFrame, seats: pd.DataFrame,
     """Nanjing (§2) and Tientsin (§3): two teams scoring per round."""
     by = "strategy" if seats["strategy"].nunique() > 1 else "seat"
     return [*_team_rounds_section(rules, rounds, figs), *_strategy_section(rules, rounds, seats),
-            *_strength_section(rules, seats, figs), *_finish_section(rules, seats, figs, by)]
+            *_strength_section(rules, seats, figs), *_finish_section(rules, seats, figs, by),
+            *_doings_section(rules, seats, figs)]
 
 
 # ---- Wu Wang ---------------------------------------------------------------------------------
@@ -403,7 +460,8 @@ def wuwang_report(rounds: pd.DataFrame, seats: pd.DataFrame, figs: Path) -> list
     games = _wuwang_games_section(rounds, seats, figs) if "game" in rounds.columns else []
     return [*_wuwang_rounds_section(rounds, figs), *_wuwang_players_section(rounds, seats, figs),
             *games, *role_section(rules, rounds, seats), *_strength_section(rules, seats, figs),
-            *_finish_section(rules, seats, figs, "role", ROLES)]  # fmt: skip
+            *_finish_section(rules, seats, figs, "role", ROLES),
+            *_doings_section(rules, seats, figs)]  # fmt: skip
 
 
 # ---- Grand Seigneur ------------------------------------------------------------------------

@@ -159,6 +159,7 @@ class SeigneurGame(Game):
             "last": rounds["last"],
             "kept_title": array(had_title == rounds["first_out"], pa.bool_(), mask=had_title < 0),
             "leftover_a": rounds["leftover_a"], "leftover_b": rounds["leftover_b"],
+            "bombs_out_of_turn": rounds["bombs_out_of_turn"],
         }  # fmt: skip
         player = np.tile(np.arange(k), n)
         s = {
@@ -170,6 +171,8 @@ class SeigneurGame(Game):
         for what in ("dealt", "gave", "got"):
             for copy in "ab":
                 s[f"{what}_{copy}"] = flat[f"{what}_{copy}"]
+        for name in ("bombs_played", "bombs_out_of_turn", "tricks_won", "cards_left"):
+            s[name] = flat[name]  # what the player did (docs/schema.md)
         return r, s
 
     # -- transcripts ---------------------------------------------------------------------

@@ -24,8 +24,9 @@ import pyarrow as pa
 if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
     import pandas as pd
 
-__all__ = ["PLACES", "constant", "first_index", "frames", "tables", "text"]
+__all__ = ["OPTIONS_KEY", "PLACES", "constant", "first_index", "frames", "tables", "text"]
 
+OPTIONS_KEY = b"tichusim.options"  # the schema metadata key of the Options (JSON)
 PLACES = ("first", "second", "third", "fourth", "fifth")  # {place}_out; the last is last_out
 
 _TEXT = pa.dictionary(pa.int8(), pa.string())
@@ -48,6 +49,13 @@ _TYPE = {
        for side in ("left", "partner", "right")},  # partner1, partner2: the index is dropped
     "grand_tichu": _BOOL, "tichu": _BOOL, "call_success": _BOOL, "finish": _I8,
     "card_points": _I16, "points": _I16,
+    # team games: what each seat did (docs/schema.md), and the rounds' totals of it
+    "bombs_played": _I8, "bombs_out_of_turn": _I8, "first_bomb_kind": _TEXT,
+    "first_bomb_rank": _I8, "first_bomb_trick": _I8, "tricks_won": _I8, "card_points_won": _I16,
+    "tichu_when": _TEXT, "tichu_cards": _I8, "tichu_trick": _I8, "phoenix_as": _TEXT,
+    "dragon": _TEXT, "dog_led": _BOOL, "mahjong_wish": _I8, "wish_fulfilled": _BOOL,
+    "cards_left": _I8, "wish_fulfilled_by": _I8, "hand_points_left": _I16,
+    "table_points_left": _I16,
     # Grand Seigneur
     "players": _I8, "deck": _TEXT, "dealer": _I8, "leader": _I8, "grand_seigneur": _I8,
     "last": _I8, "kept_title": _BOOL, "leftover_a": _MASK, "leftover_b": _MASK,
@@ -117,7 +125,11 @@ def tables(rec, *, run_id: str | None = None, shard: int | None = None) -> tuple
             out["shard"] = np.full(rows, shard, np.int32)
         return out | {name: np.repeat(v, per_round) for name, v in ids.items()}
 
-    return _table(lead(n, 1) | r), _table(lead(n * k, k) | s)
+    # the rules Options the rounds were played with, in both tables' key-value metadata (a
+    # Parquet file carries them; ``pq.read_schema(path).metadata[b"tichusim.options"]``)
+    options = json.dumps(dict(sorted(getattr(rec.source, "options", {}).items())))
+    meta = {OPTIONS_KEY: options.encode()}
+    return _table(lead(n, 1) | r, meta), _table(lead(n * k, k) | s, meta)
 
 
 def frames(rec) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -126,7 +138,7 @@ def frames(rec) -> tuple[pd.DataFrame, pd.DataFrame]:
     return rounds.to_pandas(), seats.to_pandas()
 
 
-def _table(columns: dict) -> pa.Table:
+def _table(columns: dict, extra: dict | None = None) -> pa.Table:
     fields, arrays = [], []
     for name, values in columns.items():
         kind = _type(name)
@@ -140,5 +152,6 @@ def _table(columns: dict) -> pa.Table:
                  "numpy_type": d, "metadata": None}
                 for c, d in _NULLABLE.items() if c in columns]  # fmt: skip
     meta = {b"pandas": json.dumps({"index_columns": [], "column_indexes": [],
-                                   "columns": nullable}).encode()} if nullable else None  # fmt: skip
+                                   "columns": nullable}).encode()} if nullable else {}  # fmt: skip
+    meta = (meta | (extra or {})) or None
     return pa.Table.from_arrays(arrays, schema=pa.schema(fields, metadata=meta))

@@ -19,6 +19,7 @@ import pyarrow as pa
 
 from ..cards import notation as cards
 from ..kernels.tichu import batch
+from ..kernels.combos import BOMB_SF
 from ..kernels.errors import ERRORS
 from ..kernels.tichu import records as E
 from ..kernels.tichu import variants as V
@@ -33,6 +34,11 @@ __all__ = ["Nanjing", "TeamGame", "Tientsin", "WuWang"]
 
 _ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
 _POINT = {0: "before passing", 1: "after passing", 2: "before playing"}
+# the text columns of what a seat did, by the engine's codes (kernels/tichu/records.py)
+TICHU_WHEN = ("none", "before_passing", "after_passing", "before_first_play")  # code + 1
+PHOENIX_AS = ("none", "held", "led", "on_single", "in_combination")  # PHOENIX_* + 1
+DRAGON = ("none", "played", "given")  # DRAGON_*
+BOMB_KINDS = ("none", "four_of_a_kind", "straight_flush")
 _TEAMS_BLOCK = 128  # games per kernel call: bounds the scratch arrays (256 rounds each)
 
 
@@ -95,8 +101,6 @@ class TeamGame(Game):
         keys = np.asarray(keys, np.int64)
         firsts = self._first_drawers(keys) if first_drawers is None else np.asarray(
             first_drawers, np.int64)  # fmt: skip
-        if fixed is not None and self.table != V.NANJING:  # the kernel deals 4 seats
-            raise ValueError(f"fixed first cards: the 4-player game only, not {self.name}")
         half = self.options["phoenix_led_half"]
 
         def call(block, r_out, s_out, played, chunks):
@@ -108,7 +112,7 @@ class TeamGame(Game):
                 exact, ranks = fixed
                 batch.play_rounds_fixed(seed, block, firsts, params, fixed_seat, np.uint64(exact),
                                         np.asarray(ranks, np.int64), r_out, s_out, check,
-                                        chunks)  # fmt: skip
+                                        chunks, self.table, half)  # fmt: skip
 
         done = play(self._batch(1, max(1, len(keys)), call), keys, check)  # one block: firsts
         rounds, seats = self._by_player(done.rounds, done.seats)
@@ -176,7 +180,8 @@ class TeamGame(Game):
         for t in (0, 1):
             r[f"score_team{t}"] = rounds["score"][:, t]
         r |= self._player_scores(rounds, team.reshape(n, k))
-        for name in ("tricks", "bombs", "wish", "dragon_to"):
+        for name in ("tricks", "bombs", "bombs_out_of_turn", "wish", "wish_fulfilled_by",
+                     "dragon_to", "hand_points_left", "table_points_left"):
             r[name] = rounds[name]
         if rec.game is not None:
             r |= self._totals(r, rec.game, rec.target)
@@ -194,6 +199,7 @@ class TeamGame(Game):
         s["call_success"] = array(np.repeat(r["first_out"], k) == seat, pa.bool_(), mask=~called)
         for name in ("finish", "card_points", "points"):
             s[name] = flat[name]
+        s |= _seat_doings(flat)
         return r, s
 
     def _king_column(self, rounds: np.ndarray) -> dict:
@@ -385,8 +391,9 @@ class WuWang(TeamGame):
         rounds = rounds.copy()
         rounds["first_drawer"] = king
         rounds["first_out"] = _WW_PLAYER[king, rounds["first_out"]]
-        given = rounds["dragon_to"] >= 0
-        rounds["dragon_to"][given] = _WW_PLAYER[king[given], rounds["dragon_to"][given]]
+        for name in ("dragon_to", "wish_fulfilled_by"):
+            given = rounds[name] >= 0
+            rounds[name][given] = _WW_PLAYER[king[given], rounds[name][given]]
         seats = np.take_along_axis(seats, _WW_POSITION[king], axis=1)
         return rounds, seats
 
@@ -466,6 +473,32 @@ class WuWang(TeamGame):
                 f"opponents: {extra}",
                 "Scores: " + ", ".join(f"player {p} {per[p]}" for p in range(3))
                 + f", Minister {per[3]}"]  # fmt: skip
+
+
+def _seat_doings(flat: np.ndarray) -> dict:
+    """What each seat did in the round, recorded by the engine (docs/schema.md, seats)."""
+    code = flat["first_bomb"].astype(np.int64)
+    kind = code >> 16
+    bombed = code != 0
+    return {
+        "bombs_played": flat["bombs_played"],
+        "bombs_out_of_turn": flat["bombs_out_of_turn"],
+        "first_bomb_kind": text(list(BOMB_KINDS), np.where(
+            bombed, np.where(kind == BOMB_SF, 2, 1), 0)),
+        "first_bomb_rank": np.where(bombed, (code & 0xFF) // 2, -1),
+        "first_bomb_trick": flat["first_bomb_trick"],
+        "tricks_won": flat["tricks_won"],
+        "card_points_won": flat["card_points_won"],
+        "tichu_when": text(list(TICHU_WHEN), flat["tichu_when"].astype(np.intp) + 1),
+        "tichu_cards": flat["tichu_cards"],
+        "tichu_trick": flat["tichu_trick"],
+        "phoenix_as": text(list(PHOENIX_AS), flat["phoenix_as"].astype(np.intp) + 1),
+        "dragon": text(list(DRAGON), flat["dragon"].astype(np.intp)),
+        "dog_led": flat["dog_led"],
+        "mahjong_wish": flat["mahjong_wish"],
+        "wish_fulfilled": flat["wish_fulfilled"],
+        "cards_left": flat["cards_left"],
+    }
 
 
 def _game_bounds(game: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -68,7 +68,8 @@ from .combos import play_code
 from .moves import MAX_MOVES, candidate_moves, gen_bombs2, may_beat
 from .records import (
     EV_BOMB, EV_DEAL, EV_DOG, EV_END, EV_GIVE, EV_GIVE_BACK, EV_LEFTOVER, EV_OUT, EV_PASS,
-    EV_PLAY, EV_TRICK, EV_WISH, EV_WISH_DONE, MAX_BOMBS,
+    EV_PLAY, EV_TRICK, EV_WISH, EV_WISH_DONE, GS_ST_BOMBS, GS_ST_BOMBS_OOT, GS_ST_TRICKS,
+    MAX_BOMBS, N_GS_STATS,
 )  # fmt: skip
 
 SEAT_STREAM = 63
@@ -274,7 +275,11 @@ def _reset(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_b
     rnd.round_in_game = round_in_game
     rnd.dealer = sp[dealer]
     rnd.wish = -1
+    rnd.bombs_out_of_turn = 0
     rnd.error = ERR_NONE
+    for s in range(n):
+        for j in range(N_GS_STATS):
+            work.stats[s, j] = 0
 
 
 @njit(cache=True, inline="always")
@@ -394,6 +399,7 @@ def _tricks(work, pub, privs, rnd, check, nlog):
         # ---- trick over? every other holder of cards has passed since the last play ----
         if trick_won(pub, pub.holders):
             winner = pub.top_seat
+            work.stats[winner, GS_ST_TRICKS] += 1
             nlog = log_multiset(work, nlog, EV_TRICK, winner, pub.trick_a, pub.trick_b, 0, 0)
             _collect(work, pub)
             turn = winner if pub.counts[winner] > 0 else _next_active(pub, winner)
@@ -443,6 +449,7 @@ def _turn(work, pub, privs, rnd, p, armed, check, nlog):
         return ERR_NONE, PLAYED, armed, nlog
     if is_bomb(code):
         pub.bombs += 1
+        work.stats[p, GS_ST_BOMBS] += 1
     done = _play_cards(pub, me, p, a, b, code)
     if armed & (1 << p) and not has_bomb(me.hand_a):
         armed &= ~(1 << p)
@@ -500,6 +507,8 @@ def _bomb_windows(work, pub, privs, actor, armed, check, nlog):
             if not has_bomb(privs[q].hand_a):
                 armed &= ~(1 << q)
             pub.bombs += 1
+            work.stats[q, GS_ST_BOMBS] += 1
+            work.stats[q, GS_ST_BOMBS_OOT] += 1
             nlog = log_multiset(work, nlog, EV_BOMB, q, ba, ZERO, bc, 0)
             if done:
                 nlog = log_multiset(work, nlog, EV_WISH_DONE, q, ZERO, ZERO, wish_b, 0)
@@ -531,6 +540,15 @@ def _end_round(work, pub, privs, rnd, seats, check, nlog):
             return ERR_CARDS, nlog
     for i in range(n):
         seats[sp[pub.out_order[i]]].rank_after = i + 1
+    oot = 0
+    for s in range(n):
+        seat = seats[sp[s]]
+        seat.bombs_played = work.stats[s, GS_ST_BOMBS]
+        seat.bombs_out_of_turn = work.stats[s, GS_ST_BOMBS_OOT]
+        seat.tricks_won = work.stats[s, GS_ST_TRICKS]
+        seat.cards_left = pub.counts[s]
+        oot += work.stats[s, GS_ST_BOMBS_OOT]
+    rnd.bombs_out_of_turn = oot
     rnd.tricks = pub.tricks
     rnd.bombs = pub.bombs
     rnd.first_out = sp[pub.out_order[0]]

@@ -29,6 +29,7 @@ GS_ROUND = np.dtype(
         ("last", np.int64),  # player left holding cards
         ("leftover_a", np.uint64),  # cards out of play (Russian Option)
         ("leftover_b", np.uint64),
+        ("bombs_out_of_turn", np.int64),  # of ``bombs``, those played in a §2.9 window
         ("error", np.int64),
     ],
     align=True,
@@ -46,6 +47,11 @@ GS_SEAT = np.dtype(
         ("gave_b", np.uint64),
         ("got_a", np.uint64),
         ("got_b", np.uint64),
+        # what the player did in the round (from ``GS_WORK.stats``, by seat)
+        ("bombs_played", np.int8),  # in turn or out of turn (§2.9)
+        ("bombs_out_of_turn", np.int8),
+        ("tricks_won", np.int16),  # tricks it won (they leave play, §5)
+        ("cards_left", np.int16),  # cards it still held at the end (the last player's hand)
     ],
     align=True,
 )
@@ -55,6 +61,10 @@ EV_DEAL, EV_LEFTOVER, EV_GIVE, EV_GIVE_BACK, EV_PLAY, EV_PASS, EV_BOMB = range(7
 EV_WISH, EV_WISH_DONE, EV_DOG, EV_TRICK, EV_OUT, EV_END = range(7, 13)
 LOG_WIDTH = 6
 LOG_ROWS = 8192
+
+# ``GS_WORK.stats[seat, GS_ST_*]``: the engine's per-seat counts, copied to ``GS_SEAT`` at the end
+GS_ST_BOMBS, GS_ST_BOMBS_OOT, GS_ST_TRICKS = range(3)
+N_GS_STATS = 3
 
 GS_WORK = np.dtype(
     [
@@ -78,6 +88,7 @@ GS_WORK = np.dtype(
         ("rank_seat", np.int64, (MAX_PLAYERS + 1,)),  # seat of each rank 1..n (exchange)
         ("discard_a", np.uint64),  # cards of finished tricks (out of play)
         ("discard_b", np.uint64),
+        ("stats", np.int64, (MAX_PLAYERS, N_GS_STATS)),  # by seat: GS_ST_* of the round
         ("logging", np.bool_),
         ("log", np.int64, (LOG_ROWS, LOG_WIDTH)),
     ],

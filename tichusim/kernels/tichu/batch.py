@@ -209,14 +209,16 @@ def play_rounds(seed, keys, first_drawers, params, rounds_out, seats_out, check,
 
 
 def play_rounds_fixed(seed, keys, first_drawers, params, fixed_seat, fixed_cards, fixed_ranks,
-                      rounds_out, seats_out, check, chunks):  # fmt: skip
-    """4-player ``play_rounds`` with seat ``fixed_seat`` dealt ``fixed_cards`` and
-    ``fixed_ranks[r]`` cards of each rank r (suits drawn per round) as its first 8; the
-    rest at random."""
+                      rounds_out, seats_out, check, chunks, variant=NANJING,
+                      phoenix_led_half=False):  # fmt: skip
+    """``play_table_rounds`` with seat ``fixed_seat`` dealt ``fixed_cards`` and
+    ``fixed_ranks[r]`` cards of each rank r (suits drawn per round) as its first 8 (Tientsin
+    6), or its hand after the passing (``records.FIX_MODE``); the rest at random."""
     n = len(keys)
-    _run(NANJING, seed, keys, first_drawers, params, _units(rounds_out, n, 1),
+    _run(variant, seed, keys, first_drawers, params, _units(rounds_out, n, 1),
           _units(seats_out, n, 1, seats_out.shape[-1]), check, chunks, fixed_seat=fixed_seat,
-          fixed_cards=fixed_cards, fixed_ranks=fixed_ranks)  # fmt: skip
+          fixed_cards=fixed_cards, fixed_ranks=fixed_ranks,
+          phoenix_led_half=phoenix_led_half)  # fmt: skip
 
 
 def play_table_games(variant, seed, games, target, game_rounds, rotating, phoenix_led_half,

@@ -30,7 +30,7 @@ from numba import njit
 from . import policies
 from ..choices import MOVES_OVERFLOW
 from ..bits import (
-    DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, SPECIALS, U64, ZERO, lowest_bit_index, popcount,
+    DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, SPECIALS, U64, ZERO, lowest_bit_index, popcount,
     rank_cards,
 )  # fmt: skip
 from ..combos import (
@@ -51,8 +51,13 @@ from ..turns import (
     make_wish, open_turn, reset_table, seat_record, top_trick, trick_won, wish_kept, wish_missed,
 )  # fmt: skip
 from .records import (
-    EV_BOMB, EV_DEAL8, EV_DEAL14, EV_DOG, EV_DRAGON, EV_END, EV_GIVE, EV_GRAND_TICHU, EV_HAND_TO,
-    EV_OUT, EV_PASS, EV_PLAY, EV_SHOW, EV_TICHU, EV_TRICK, EV_TRICKS_TO, EV_WISH, EV_WISH_DONE,
+    DRAGON_GIVEN, DRAGON_NONE, DRAGON_PLAYED, FIX_AFTER_PASSING, FIX_CALL_AFTER_PASSING,
+    FIX_CALL_AT_PLAYED, FIX_CALL_NEVER, FIX_MODE, FIX_RECEIVED, EV_BOMB, EV_DEAL8, EV_DEAL14, EV_DOG, EV_DRAGON,
+    EV_END, EV_GIVE, EV_GRAND_TICHU, EV_HAND_TO, EV_OUT, EV_PASS, EV_PLAY, EV_SHOW, EV_TICHU,
+    EV_TRICK, EV_TRICKS_TO, EV_WISH, EV_WISH_DONE, PHOENIX_HELD, PHOENIX_IN_COMBO, PHOENIX_LED,
+    PHOENIX_NONE, PHOENIX_ON_SINGLE, ST_BOMBS, ST_BOMBS_OOT, ST_DOG, ST_DRAGON, ST_FIRST_BOMB,
+    ST_FIRST_BOMB_TRICK, ST_FULFILLED, ST_PHOENIX, ST_TICHU_CARDS, ST_TICHU_TRICK, ST_TICHU_WHEN,
+    ST_TRICKS, ST_WISH,
 )  # fmt: skip
 from .variants import (
     KING, MAX_SEATS, MINISTER, NANJING, TIENTSIN, WUWANG, gt_cards, hand_size, may_call_grand,
@@ -195,18 +200,39 @@ def _turn_ok(top, wish, hand, choice, moves_m, moves_c, all_m, all_c, phoenix_le
 
 
 @njit(cache=True)
-def _deal_fixed(work, state):
+def _pick_card(state, avail):
+    """One card of the mask ``avail`` drawn uniformly: ``(state, card bit)``."""
+    state, j = rand_below(state, popcount(avail))
+    for _ in range(j):
+        avail &= avail - ONE
+    return state, avail & (~avail + ONE)
+
+
+@njit(cache=True)
+def _slot(variant, first_drawer, seat):
+    """``(first place, size)`` of ``seat``'s cards in the dealt deck (``_deal``)."""
+    n = n_seats(variant)
+    base = 0
+    for s in range(seat):
+        base += hand_size(variant, (s - first_drawer) % n)
+    return base, hand_size(variant, (seat - first_drawer) % n)
+
+
+@njit(cache=True)
+def _deal_fixed(variant, first_drawer, work, state):
     """Fill ``work.deck`` so that seat ``work.fixed_seat`` sees ``work.fixed_cards`` plus, for
     each rank r, ``work.fixed_ranks[r]`` cards of that rank drawn uniformly among the free
-    ones as its first 8; every other card is dealt uniformly at random."""
+    ones as its first 8 (Tientsin 6); every other card is dealt uniformly at random. With
+    ``FIX_AFTER_PASSING`` the cards are the seat's whole hand *after* the passing instead
+    (``_deal_after_passing``)."""
     chosen = work.fixed_cards
     for r in range(2, 15):
         for _ in range(work.fixed_ranks[r]):
-            avail = rank_cards(r) & ~chosen
-            state, j = rand_below(state, popcount(avail))
-            for _ in range(j):
-                avail &= avail - ONE
-            chosen |= avail & (~avail + ONE)
+            state, bit = _pick_card(state, rank_cards(r) & ~chosen)
+            chosen |= bit
+    if work.fixed_ranks[FIX_MODE] & 0xFF == FIX_AFTER_PASSING:
+        _deal_after_passing(variant, first_drawer, work, state, chosen)
+        return
     deck = work.deck
     n = 0
     for i in range(56):
@@ -214,19 +240,206 @@ def _deal_fixed(work, state):
             deck[n] = CARD_BITS[i]
             n += 1
     shuffle_prefix(deck, n, state)
-    # open a gap of 8 at the fixed seat's first places (moving backwards is safe: every card
+    # open a gap at the fixed seat's first places (moving backwards is safe: every card
     # moves up or stays), then put the fixed seat's cards in it
-    base = 14 * work.fixed_seat
+    base, _ = _slot(variant, first_drawer, work.fixed_seat)
+    seen = gt_cards(variant)
     src = n - 1
     for i in range(55, -1, -1):
-        if base <= i < base + 8:
+        if base <= i < base + seen:
             continue
         deck[i] = deck[src]
         src -= 1
     x = chosen
-    for k in range(8):
+    for k in range(seen):
         deck[base + k] = lowest_bit_index(x)
         x &= x - ONE
+
+
+@njit(cache=True)
+def _deal_after_passing(variant, first_drawer, work, state, hand):
+    """A deal after which seat ``f = work.fixed_seat`` holds ``hand`` once the passing is over
+    (``tichu-odds``): each seat ``t`` that passes to ``f`` gives it a card of ``hand``, the one
+    ``work.fixed_ranks[FIX_RECEIVED]`` names for t's place after f (6 bits each: card index +
+    1, 0 for one drawn at random); ``f`` gives each seat it passes to a card drawn among the
+    other cards. ``f`` is dealt ``hand`` less what it receives plus what it gives, each giver
+    its card plus random ones; ``_passing`` then makes these the passes to and from ``f``
+    (``work.fixed_take``, ``work.fixed_give``)."""
+    n = n_seats(variant)
+    f = work.fixed_seat
+    spec = work.fixed_ranks[FIX_RECEIVED]
+    named = ZERO
+    for j in range(n - 1):
+        c = (spec >> (6 * j)) & 63
+        if c > 0:
+            named |= ONE << U64(c - 1)
+    received = ZERO
+    for j in range(n - 1):
+        t = (f + j + 1) % n
+        work.fixed_take[t] = ZERO
+        if pass_offsets(variant, t) >> ((f - t) % n) & 1:
+            c = (spec >> (6 * j)) & 63
+            if c > 0:
+                bit = ONE << U64(c - 1)
+            else:
+                state, bit = _pick_card(state, hand & ~received & ~named)
+            work.fixed_take[t] = bit
+            received |= bit
+    given = ZERO
+    outside = (NORMAL | SPECIALS) & ~hand
+    for j in range(n - 1):
+        t = (f + j + 1) % n
+        work.fixed_give[t] = ZERO
+        if pass_offsets(variant, f) >> (j + 1) & 1:
+            state, bit = _pick_card(state, outside & ~given)
+            work.fixed_give[t] = bit
+            given |= bit
+    dealt = (hand & ~received) | given
+    reserved = dealt | received
+    deck = work.deck
+    n_free = 0
+    for i in range(56):
+        if not reserved & (ONE << U64(CARD_BITS[i])):
+            deck[n_free] = CARD_BITS[i]
+            n_free += 1
+    state = shuffle_prefix(deck, n_free, state)
+    # fill the seats' slots from the last place down (every free card moves up or stays)
+    src = n_free - 1
+    for s in range(n - 1, -1, -1):
+        base, size = _slot(variant, first_drawer, s)
+        own = dealt if s == f else work.fixed_take[s]
+        k = base + size - 1
+        x = own
+        while x != ZERO:
+            deck[k] = lowest_bit_index(x)
+            x &= x - ONE
+            k -= 1
+        while k >= base:
+            deck[k] = deck[src]
+            src -= 1
+            k -= 1
+        for i in range(size - 1, 0, -1):  # the slot in random order (the first cards matter)
+            state, j = rand_below(state, i + 1)
+            tmp = deck[base + i]
+            deck[base + i] = deck[base + j]
+            deck[base + j] = tmp
+
+
+@njit(cache=True, inline="always")
+def _fixed_passes(variant, work, s, gifts_s):
+    """``tichu-odds`` deals (``_deal_after_passing``): seat ``s``'s passes to and from the
+    fixed seat are the dealt ones; a card its strategy meant for another seat that is now the
+    fixed seat's goes to that seat instead of what it meant for the fixed seat."""
+    n = n_seats(variant)
+    f = work.fixed_seat
+    if s == f:
+        for d in range(1, n):
+            gifts_s[d - 1] = work.fixed_give[(f + d) % n]
+        return
+    want = work.fixed_take[s]
+    if want == ZERO:
+        return
+    d0 = (f - s) % n
+    for d in range(1, n):
+        if d != d0 and gifts_s[d - 1] == want:
+            gifts_s[d - 1] = gifts_s[d0 - 1]
+    gifts_s[d0 - 1] = want
+
+
+@njit(cache=True, inline="always")
+def _tichu_decision(work, pub, me, s, point):
+    """Seat ``s``'s Tichu answer at ``point`` (§2.3): its strategy's, except for the fixed
+    seat of a ``tichu-odds`` deal, whose call is set (never, right after the passing, or before
+    its first own turn once the table has played a given number of cards)."""
+    if s == work.fixed_seat and work.fixed_ranks[FIX_MODE] & 0xFF == FIX_AFTER_PASSING:
+        call = work.fixed_ranks[FIX_MODE] >> 8
+        if call == FIX_CALL_NEVER:
+            return False
+        if call == FIX_CALL_AFTER_PASSING:
+            return point == policies.TICHU_AFTER_PASSING
+        return (point == policies.TICHU_BEFORE_TURN
+                and popcount(pub.played) >= call - FIX_CALL_AT_PLAYED)  # fmt: skip
+    return policies.tichu(work.params[s], pub, me, point)
+
+
+@njit(cache=True, inline="always")
+def _note_tichu(work, pub, s, point):
+    """What ``tichu_when`` records of seat ``s``'s Tichu call at decision ``point`` (§2.3): the
+    point, the cards it held, the tricks completed."""
+    work.stats[s, ST_TICHU_WHEN] = point
+    work.stats[s, ST_TICHU_CARDS] = pub.counts[s]
+    work.stats[s, ST_TICHU_TRICK] = pub.tricks
+
+
+@njit(cache=True, inline="always")
+def _note_bomb(work, pub, s, code, out_of_turn):
+    """Seat ``s`` plays the bomb ``code`` (§2.7, §2.9); the first is kept with its trick."""
+    stats = work.stats
+    if stats[s, ST_BOMBS] == 0:
+        stats[s, ST_FIRST_BOMB] = code
+        stats[s, ST_FIRST_BOMB_TRICK] = pub.tricks
+    stats[s, ST_BOMBS] += 1
+    if out_of_turn:
+        stats[s, ST_BOMBS_OOT] += 1
+
+
+@njit(cache=True, inline="always")
+def _note_special(work, s, mask, leading):
+    """Seat ``s`` plays ``mask`` holding the Phoenix or the Dragon: how the Phoenix went (led
+    alone, alone on a single, inside a combination, §2.6), that the Dragon (§2.12) or the Dog
+    (§2.10) was played."""
+    if mask & PHOENIX:
+        if mask != PHOENIX:
+            work.stats[s, ST_PHOENIX] = PHOENIX_IN_COMBO
+        elif leading:
+            work.stats[s, ST_PHOENIX] = PHOENIX_LED
+        else:
+            work.stats[s, ST_PHOENIX] = PHOENIX_ON_SINGLE
+    if mask & DRAGON:
+        work.stats[s, ST_DRAGON] = DRAGON_PLAYED
+    if mask & DOG:
+        work.stats[s, ST_DOG] = 1  # §2.10: led, whether or not it was the seat's last card
+
+
+@njit(cache=True)
+def _seat_stats(n, work, pub, privs, rnd, seats):
+    """Copy what each seat did (``work.stats``) into its record, with the cards it holds and
+    the points of its tricks before any hand-over (``pub.points_taken``); the round's totals:
+    bombs out of turn, who fulfilled the wish, the points still in the hands and those of a
+    trick a victory left in play (with the seats' ``card_points_won`` they make 100)."""
+    stats = work.stats
+    oot = 0
+    fulfilled = -1
+    held = 0
+    for s in range(n):
+        seat = seats[s]
+        hand = privs[s].hand
+        seat.bombs_played = stats[s, ST_BOMBS]
+        seat.bombs_out_of_turn = stats[s, ST_BOMBS_OOT]
+        seat.first_bomb = stats[s, ST_FIRST_BOMB]
+        seat.first_bomb_trick = stats[s, ST_FIRST_BOMB_TRICK]
+        seat.tricks_won = stats[s, ST_TRICKS]
+        seat.card_points_won = pub.points_taken[s]
+        seat.tichu_when = stats[s, ST_TICHU_WHEN]
+        seat.tichu_cards = stats[s, ST_TICHU_CARDS]
+        seat.tichu_trick = stats[s, ST_TICHU_TRICK]
+        ph = stats[s, ST_PHOENIX]
+        if hand & PHOENIX:
+            ph = PHOENIX_HELD
+        seat.phoenix_as = ph
+        seat.dragon = stats[s, ST_DRAGON]
+        seat.dog_led = stats[s, ST_DOG] != 0
+        seat.mahjong_wish = stats[s, ST_WISH]
+        seat.wish_fulfilled = stats[s, ST_FULFILLED] != 0
+        seat.cards_left = pub.counts[s]
+        oot += stats[s, ST_BOMBS_OOT]
+        if stats[s, ST_FULFILLED] != 0:
+            fulfilled = s
+        held += card_points(hand)
+    rnd.bombs_out_of_turn = oot
+    rnd.wish_fulfilled_by = fulfilled
+    rnd.hand_points_left = held
+    rnd.table_points_left = card_points(pub.trick_cards)
 
 
 @njit(cache=True)
@@ -239,11 +452,13 @@ def _collect_trick(pub, privs, work, rnd, seat, nlog):
         if taker < 0 or taker >= pub.n_players or (taker - seat) % 2 == 0:
             return ERR_STRATEGY, nlog
         rnd.dragon_to = taker
+        work.stats[seat, ST_DRAGON] = DRAGON_GIVEN
         nlog = log_cards(work, nlog, EV_DRAGON, seat, ZERO, 0, taker)
     pts = card_points(pub.trick_cards)
     work.piles[taker] |= pub.trick_cards
     pub.points_taken[taker] += pts
     pub.tricks += 1
+    work.stats[taker, ST_TRICKS] += 1
     nlog = log_cards(work, nlog, EV_TRICK, seat, pub.trick_cards, pts, taker)
     pub.trick_cards = ZERO
     return ERR_NONE, nlog
@@ -340,7 +555,26 @@ def _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats):
     rnd.wish = -1
     rnd.dragon_to = -1
     rnd.king = -1
+    rnd.bombs_out_of_turn = 0
+    rnd.wish_fulfilled_by = -1
+    rnd.hand_points_left = 0
+    rnd.table_points_left = 0
     rnd.error = ERR_NONE
+    stats = work.stats
+    for s in range(n):
+        stats[s, ST_BOMBS] = 0
+        stats[s, ST_BOMBS_OOT] = 0
+        stats[s, ST_FIRST_BOMB] = 0
+        stats[s, ST_FIRST_BOMB_TRICK] = -1
+        stats[s, ST_TRICKS] = 0
+        stats[s, ST_TICHU_WHEN] = -1
+        stats[s, ST_TICHU_CARDS] = -1
+        stats[s, ST_TICHU_TRICK] = -1
+        stats[s, ST_PHOENIX] = PHOENIX_NONE
+        stats[s, ST_DRAGON] = DRAGON_NONE
+        stats[s, ST_DOG] = 0
+        stats[s, ST_WISH] = -1
+        stats[s, ST_FULFILLED] = 0
 
 
 @njit(cache=True, inline="always")
@@ -354,7 +588,7 @@ def _deal(variant, seed, key, first_drawer, work, pub, privs, seats, nlog):
     if work.fixed_seat < 0:
         shuffle_deck(deck, seed_stream(U64(seed), U64(key), U64(0)))
     else:
-        _deal_fixed(work, seed_stream(U64(seed), U64(key), U64(0)))
+        _deal_fixed(variant, first_drawer, work, seed_stream(U64(seed), U64(key), U64(0)))
     seen = gt_cards(variant)
     start = 0
     for s in range(n):
@@ -396,8 +630,9 @@ def _tichu_calls(n, first_drawer, work, pub, privs, point, nlog):
     for i in range(n):
         s = (first_drawer + i) % n
         if pub.grand_tichu[s] == 0 and pub.tichu[s] == 0:
-            if policies.tichu(work.params[s], pub, privs[s], point):
+            if _tichu_decision(work, pub, privs[s], s, point):
                 pub.tichu[s] = 1
+                _note_tichu(work, pub, s, point)
                 nlog = log_cards(work, nlog, EV_TICHU, s, ZERO, point, 0)
     return nlog
 
@@ -415,6 +650,8 @@ def _passing(variant, first_drawer, work, pub, privs, seats, nlog):
         if offsets == 0:
             continue  # the Minister neither gives nor receives (§4)
         policies.passes(work.params[s], pub, privs[s], gifts[s])
+        if work.fixed_seat >= 0 and work.fixed_ranks[FIX_MODE] & 0xFF == FIX_AFTER_PASSING:
+            _fixed_passes(variant, work, s, gifts[s])
         used = ZERO
         for d in range(1, n):
             if offsets >> d & 1:
@@ -521,8 +758,9 @@ def _turn(variant, work, pub, privs, rnd, p, armed, check, nlog):
     leading = open_turn(pub, p)
     # Tichu decision point before each own turn while no card is played (§2.3)
     if pub.has_played[p] == 0 and pub.grand_tichu[p] == 0 and pub.tichu[p] == 0:
-        if policies.tichu(work.params[p], pub, me, policies.TICHU_BEFORE_TURN):
+        if _tichu_decision(work, pub, me, p, policies.TICHU_BEFORE_TURN):
             pub.tichu[p] = 1
+            _note_tichu(work, pub, p, policies.TICHU_BEFORE_TURN)
             nlog = log_cards(work, nlog, EV_TICHU, p, ZERO, policies.TICHU_BEFORE_TURN, 0)
     moves_m = work.moves_m
     moves_c = work.moves_c
@@ -550,6 +788,9 @@ def _turn(variant, work, pub, privs, rnd, p, armed, check, nlog):
     code = moves_c[choice]
     if is_bomb(code):
         pub.bombs += 1
+        _note_bomb(work, pub, p, code, False)
+    if mask & (PHOENIX | DRAGON | DOG):
+        _note_special(work, p, mask, leading)
     done = _play_cards(pub, me, p, mask, code)
     if variant == WUWANG and p % 2 == KING % 2:
         _show_minister(pub, privs)
@@ -557,11 +798,13 @@ def _turn(variant, work, pub, privs, rnd, p, armed, check, nlog):
         armed &= ~(1 << p)
     nlog = log_cards(work, nlog, EV_PLAY, p, mask, code, 0)
     if done:
+        work.stats[p, ST_FULFILLED] = 1
         nlog = log_cards(work, nlog, EV_WISH_DONE, p, ZERO, wish_before, 0)
     if mask & MAH_JONG:
         w = policies.wish(work.params[p], pub, me)
         if not make_wish(pub, rnd, w):
             return ERR_STRATEGY, PLAYED, armed, nlog
+        work.stats[p, ST_WISH] = w
         nlog = log_cards(work, nlog, EV_WISH, p, ZERO, w, 0)
     if me.hand == ZERO:
         outcome, nlog = _out(variant, work, pub, p, nlog)
@@ -572,6 +815,7 @@ def _turn(variant, work, pub, privs, rnd, p, armed, check, nlog):
         work.piles[p] |= pub.trick_cards
         _clear_trick(pub)
         pub.tricks += 1
+        work.stats[p, ST_TRICKS] += 1  # the Dog's trick is its player's (§2.10)
         return ERR_NONE, LEAD_GIVEN, armed, nlog
     return ERR_NONE, PLAYED, armed, nlog
 
@@ -616,6 +860,7 @@ def _bomb_windows(variant, work, pub, privs, actor, armed, nlog):
             if j >= 0:
                 bomber = q
                 wish_b = pub.wish
+                _note_bomb(work, pub, q, bombs_c[j], True)
                 done = _play_cards(pub, privs[q], q, bombs_m[j], bombs_c[j])
                 if variant == WUWANG and q % 2 == KING % 2:
                     _show_minister(pub, privs)
@@ -624,6 +869,7 @@ def _bomb_windows(variant, work, pub, privs, actor, armed, nlog):
                 pub.bombs += 1
                 nlog = log_cards(work, nlog, EV_BOMB, q, bombs_m[j], bombs_c[j], 0)
                 if done:
+                    work.stats[q, ST_FULFILLED] = 1
                     nlog = log_cards(work, nlog, EV_WISH_DONE, q, ZERO, wish_b, 0)
                 if privs[q].hand == ZERO:
                     go_out(pub, q)
@@ -658,6 +904,7 @@ def _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog):
         hand_to = privs[last].hand
         if check and not _conserved(pub, privs, piles):
             return ERR_CARDS, nlog
+    _seat_stats(n, work, pub, privs, rnd, seats)
     team_points = rnd.card_points
     team_points[0] = 0
     team_points[1] = 0

@@ -30,6 +30,10 @@ ROUND = np.dtype(
         ("dragon_to", np.int64),  # seat given a Dragon trick, -1 = none
         ("first_out", np.int64),
         ("king", np.int64),  # Wu Wang: the King (player 0..2, set by the driver); -1 otherwise
+        ("bombs_out_of_turn", np.int64),  # of ``bombs``, those played in a §2.9 window
+        ("wish_fulfilled_by", np.int64),  # seat whose play fulfilled the wish (§2.11), -1 none
+        ("hand_points_left", np.int64),  # card points still in the hands at the end
+        ("table_points_left", np.int64),  # points of a trick left in play by a victory
         ("error", np.int64),
     ],
     align=True,
@@ -50,6 +54,22 @@ SEAT = np.dtype(
         ("finish", np.int64),
         ("card_points", np.int64),  # points in the tricks this seat ended the round holding
         ("points", np.int64),  # the round score of the seat's team
+        # what the seat did in the round, from ``WORK.stats`` (the ``ST_*`` below)
+        ("bombs_played", np.int8),  # in turn or out of turn (§2.9)
+        ("bombs_out_of_turn", np.int8),
+        ("first_bomb", np.int32),  # code of the seat's first bomb (combos.py), 0 = none
+        ("first_bomb_trick", np.int16),  # tricks completed before it, -1 = none
+        ("tricks_won", np.int16),  # tricks taken into its pile (a Dragon's: the receiver's)
+        ("card_points_won", np.int16),  # their points, before the end-of-round hand-overs
+        ("tichu_when", np.int8),  # the policies.TICHU_* point of its Tichu call, -1 = none
+        ("tichu_cards", np.int8),  # cards it held then, -1 = none
+        ("tichu_trick", np.int16),  # tricks completed then, -1 = none
+        ("phoenix_as", np.int8),  # PHOENIX_* below
+        ("dragon", np.int8),  # DRAGON_* below
+        ("dog_led", np.bool_),
+        ("mahjong_wish", np.int8),  # -1 it did not play the Mah Jong, else the wish (0 none)
+        ("wish_fulfilled", np.bool_),  # its play (or bomb) fulfilled the wish (§2.11)
+        ("cards_left", np.int8),  # cards it still held at the end
     ],
     align=True,
 )
@@ -57,6 +77,28 @@ SEAT = np.dtype(
 # event codes of the log (read by ``games/transcript.py``)
 EV_DEAL8, EV_DEAL14, EV_GRAND_TICHU, EV_TICHU, EV_GIVE, EV_PLAY, EV_PASS, EV_BOMB = range(8)
 EV_WISH, EV_WISH_DONE, EV_DOG, EV_TRICK, EV_DRAGON, EV_OUT, EV_END, EV_HAND_TO = range(8, 16)
+# ``phoenix_as``: how the seat spent the Phoenix (§2.6)
+PHOENIX_NONE, PHOENIX_HELD, PHOENIX_LED, PHOENIX_ON_SINGLE, PHOENIX_IN_COMBO = -1, 0, 1, 2, 3
+# ``dragon``: not played, played (its trick not won with it: bombed, or the round ended), or
+# played and its trick given to an opponent (§2.12)
+DRAGON_NONE, DRAGON_PLAYED, DRAGON_GIVEN = 0, 1, 2
+# ``WORK.stats[seat, ST_*]``: the engine's per-seat counts during a round, copied to ``SEAT``
+# at its end (the turn functions see ``work`` but not the seat records)
+ST_BOMBS, ST_BOMBS_OOT, ST_FIRST_BOMB, ST_FIRST_BOMB_TRICK, ST_TRICKS = range(5)
+ST_TICHU_WHEN, ST_TICHU_CARDS, ST_TICHU_TRICK, ST_PHOENIX, ST_DRAGON = range(5, 10)
+ST_DOG, ST_WISH, ST_FULFILLED = range(10, 13)
+N_STATS = 13
+# ``WORK.fixed_ranks`` counts suit-less cards by rank 2..14; its entries 0 and 1, never a rank,
+# say what a fixed deal fixes: entry FIX_MODE is 0 for a seat's first 8 cards (Grand Tichu
+# odds), or FIX_AFTER_PASSING + 256 * call for its whole hand after the passing (Tichu odds),
+# the seat's Tichu call set by ``call``: FIX_CALL_NEVER, FIX_CALL_AFTER_PASSING, or
+# FIX_CALL_AT_PLAYED + k (before its first own turn once k cards have been played); entry
+# FIX_RECEIVED names the cards it received, 6 bits per seat after it (card index + 1, 0 =
+# drawn from the hand at random)
+FIX_MODE, FIX_RECEIVED = 0, 1
+FIX_AFTER_PASSING = 1
+FIX_CALL_NEVER, FIX_CALL_AFTER_PASSING, FIX_CALL_AT_PLAYED = 0, 1, 2
+
 EV_TRICKS_TO = 16  # Tientsin: a player's tricks handed over at the end (§3)
 EV_SHOW = 17  # Wu Wang: the Minister's hand laid face up after passing (§4)
 LOG_WIDTH = 5
@@ -83,6 +125,11 @@ WORK = np.dtype(
         ("fixed_seat", np.int64),
         ("fixed_cards", np.uint64),  # exact cards of the 8
         ("fixed_ranks", np.int64, (15,)),  # how many more cards of rank r, suit drawn per round
+        ("stats", np.int64, (MAX_SEATS, N_STATS)),  # per seat, the ST_* counts of the round
+        # a tichu-odds deal (FIX_AFTER_PASSING): the card each seat gives the fixed seat, and
+        # the card the fixed seat gives each seat (engine._deal_after_passing)
+        ("fixed_take", np.uint64, (MAX_SEATS,)),
+        ("fixed_give", np.uint64, (MAX_SEATS,)),
         ("logging", np.bool_),
         ("log", np.int64, (LOG_ROWS, LOG_WIDTH)),
     ],

@@ -1,0 +1,253 @@
+"""Should I call Tichu with this hand, after the passing? Paired simulation, as ``gt-odds``.
+
+The hand's seat holds the given cards once the passing is over (14; Tientsin 10 or 9, §3):
+every deal is made so that the seats passing to it give it cards of the hand (the ones named
+with ``received``, else drawn among the hand at random), and that it gives each seat it
+passes to a card drawn among the others; the rest of the cards are dealt at random
+(``kernels/tichu/engine._deal_after_passing``). Every deal is played twice with the same seed
+and round key, hence the same cards and the same random streams for every seat (RULES.md
+§2.3 Tichu, §2.14 scoring):
+
+* **call**: the seat calls Tichu right after the passing (or, with ``played = k``, before its
+  first own turn once k cards have been played at the table, if it has not played by then);
+* **no call**: it never calls.
+
+Everything else of the seat's strategy plays as given (it calls no Grand Tichu: its hand is
+the one after the passing). The number that decides is the paired difference of the
+caller's team round score, deal by deal; the first drawer rotates with the round key.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import cards
+from ..kernels.tichu import records as E
+from .gtodds import MAX_BATCH, MIN_DEALS, _from_hand, _half, paired_rounds, seat_strategies, setup
+from .stats import Estimate, mean_ci, wilson
+from ..strategies.tichu import resolve
+
+__all__ = ["TichuOdds", "check_hand", "tichu_odds"]
+
+
+@dataclass(frozen=True)
+class TichuOdds:
+    """The answer for one hand after the passing. Points are the caller's team round score."""
+
+    hand: str
+    received: str  # the cards named as received ("" when drawn at random)
+    when: str  # the point of the call
+    variant: str
+    deals: int
+    seed: int
+    strategies: tuple[str, ...]  # the hand's, then the others' in turn order from its left
+    p_success: Estimate  # out first when calling (Wilson)
+    called: Estimate  # deals in which the call was made (below 1 only with ``played``)
+    ev_call: Estimate
+    ev_no_call: Estimate
+    ev_diff: Estimate  # call minus no call, per deal on the same deals
+    first_out_no_call: Estimate  # out first without the call (Wilson)
+    double_victory_call: Estimate
+    double_victory_no_call: Estimate
+    seconds: float
+
+    def to_dict(self) -> dict:
+        """Flat JSON-ready figures (``--json``)."""
+        out = {"hand": self.hand, "received": self.received, "when": self.when,
+               "variant": self.variant, "deals": self.deals, "seed": self.seed,
+               "strategies": list(self.strategies)}  # fmt: skip
+        for name in ("p_success", "called", "ev_call", "ev_no_call", "ev_diff",
+                     "first_out_no_call", "double_victory_call", "double_victory_no_call"):
+            e = getattr(self, name)
+            low_key = "ci_low" if name == "p_success" else f"{name}_ci_low"
+            high_key = "ci_high" if name == "p_success" else f"{name}_ci_high"
+            out[name], out[low_key], out[high_key] = e.value, e.low, e.high
+        out["decision"] = self.decision
+        out["seconds"] = round(self.seconds, 3)
+        return out
+
+    @property
+    def decision(self) -> str:
+        """``call`` / ``do not call`` when the interval of the paired difference excludes 0."""
+        if self.ev_diff.low > 0:
+            return "call"
+        if self.ev_diff.high < 0:
+            return "do not call"
+        return "too close to tell"
+
+    def __str__(self) -> str:
+        def pct(e):
+            return e.pct(5, "  ")
+
+        def pts(e):
+            return e.pts(7, "  ")
+
+        others = self.strategies[1:]
+        others_text = others[0] if len(set(others)) == 1 else ", ".join(others)
+        table = "" if self.variant == "nanjing" else f", {self.variant}"
+        got = f"; received {self.received}" if self.received else ""
+        lines = [
+            f"Tichu odds for {self.hand}{got}  ({self.deals:,} deals, seed {self.seed}{table}; "
+            f"seat strategy {self.strategies[0]}, others {others_text}; call {self.when})",
+            f"  P(out first | call)             {pct(self.p_success)}",
+            f"  double victory | call           {pct(self.double_victory_call)}",
+            f"  team points/round, call         {pts(self.ev_call)}",
+            f"  team points/round, no call      {pts(self.ev_no_call)}",
+            f"  call - no call (same deals)     {pts(self.ev_diff)}   -> {self.decision}",
+            f"  without the call: out first {pct(self.first_out_no_call).strip()}, "
+            f"double victory {pct(self.double_victory_no_call).strip()}",
+        ]  # fmt: skip
+        if self.called.value < 1:
+            lines.append(f"  the call was made in {pct(self.called).strip()} of the deals (the "
+                         "seat had played before)")  # fmt: skip
+        lines.append("  (brackets: 95% intervals; Wilson for rates, normal for means)")
+        return "\n".join(lines)
+
+
+def _hand_sizes(variant: str) -> tuple[int, ...]:
+    return (10, 9) if variant == "tientsin" else (14,)
+
+
+def _received_spec(place, variant: str, exact: int, received: str | None) -> tuple[int, str]:
+    """The ``FIX_RECEIVED`` entry for the cards named as received (in turn order from the
+    hand's left among the seats that pass to it), and their notation."""
+    if not received:
+        return 0, ""
+    n = place.game.seats
+    givers = [j for j in range(n - 1)
+              if _passes_to(variant, (place.seat + j + 1) % n, place.seat, n)]
+    tokens = [t for t in received.replace(",", " ").split() if t]
+    if len(tokens) != len(givers):
+        raise ValueError(f"received: give {len(givers)} cards, one from each seat passing to the "
+                         f"hand in turn order from its left, not {len(tokens)}")  # fmt: skip
+    spec, seen = 0, 0
+    for j, token in zip(givers, tokens):
+        bit = cards.parse(token)
+        if bit & (bit - 1) or not bit:
+            raise ValueError(f"received: {token!r} is not one card")
+        if not bit & exact:
+            raise ValueError(f"received: {token!r} is not one of the hand's cards (a received "
+                             "card must be named in the hand with its suit)")  # fmt: skip
+        if bit & seen:
+            raise ValueError(f"received: {token!r} given twice")
+        seen |= bit
+        spec |= (bit.bit_length()) << (6 * j)  # card index + 1
+    return spec, cards.format(seen)
+
+
+def _passes_to(variant: str, giver: int, receiver: int, n: int) -> bool:
+    """Whether ``giver`` passes a card to ``receiver`` (§2.4, §3, §4)."""
+    if variant == "tientsin":
+        return (receiver - giver) % n in (2, 4)
+    if variant == "wuwang":  # the Minister (2) neither gives nor receives
+        return 2 not in (giver, receiver)
+    return True
+
+
+def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = None,
+               seed: int = 0, seat_strategy="heuristic", others="heuristic",
+               received: str | None = None, played: int | None = None,
+               variant: str = "nanjing", options: dict | None = None, check: bool = False,
+               progress: Callable[[int, int, Estimate], None] | None = None,
+               ) -> TichuOdds:  # fmt: skip
+    """Estimate the Tichu odds of ``hand``, the seat's cards after the passing
+    (``cards.parse_pattern`` notation; 14 cards, Tientsin 10 or 9), at ``variant``'s table
+    with ``options``. ``received``: the cards of the hand it received, one per seat passing
+    to it in turn order from its left (default: drawn among the hand); ``played``: call before
+    the seat's first own turn once that many cards have been played at the table (default:
+    right after the passing). ``precision`` stops early as in ``gt_odds``. Deterministic."""
+    place = setup(variant, options)
+    sizes = _hand_sizes(variant)
+    exact, ranks = _parse_hand(hand, sizes)
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
+        raise ValueError(f"deals must be a positive whole number, not {deals!r}")
+    if precision is not None and not (0 < precision < 0.5):
+        raise ValueError(f"precision must be between 0 and 0.5 (a half-width), not {precision!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be a whole number in [0, 2**64), not {seed!r}")
+    if played is not None and (isinstance(played, bool) or not isinstance(played, (int, np.integer))
+                               or not 0 <= played <= 56):  # fmt: skip
+        raise ValueError(f"played must be a number of cards 0..56, not {played!r}")
+    spec, got = _received_spec(place, variant, exact, received)
+    count = bin(exact).count("1") + int(ranks.sum())
+    when = ("right after the passing" if played is None else
+            f"before its first turn once {played} cards are played")  # fmt: skip
+    call_code = (E.FIX_CALL_AFTER_PASSING if played is None
+                 else E.FIX_CALL_AT_PLAYED + int(played))  # fmt: skip
+    r_call, r_no = ranks.copy(), ranks.copy()
+    r_call[E.FIX_MODE] = E.FIX_AFTER_PASSING + 256 * call_code
+    r_no[E.FIX_MODE] = E.FIX_AFTER_PASSING + 256 * E.FIX_CALL_NEVER
+    r_call[E.FIX_RECEIVED] = r_no[E.FIX_RECEIVED] = spec
+    call, no_call = seat_strategies(seat_strategy, others, variant=variant,
+                                    grand=("never", "never"), suffix=("+T", "-T"))  # fmt: skip
+    t0 = time.perf_counter()
+    parts: dict[str, list[np.ndarray]] = {}
+    done = 0
+    step = min(deals, 2 * MIN_DEALS if precision else MAX_BATCH)
+    h = place.player
+    while done < deals:
+        keys = np.arange(done, done + step, dtype=np.int64)
+        pairs = paired_rounds(seed, keys, call, no_call, fixed=(exact, ranks), check=check,
+                              place=place, firsts=place.firsts(keys, (count,)),
+                              ranks=(r_call, r_no))  # fmt: skip
+        (rc, sc), (rn, sn) = pairs.call, pairs.no_call
+        me_c, me_n = sc[:, h], sn[:, h]
+        for name, v in (("success", me_c["finish"] == 1), ("called", me_c["tichu"]),
+                        ("points_call", me_c["points"].astype(np.float64)),
+                        ("points_no_call", me_n["points"].astype(np.float64)),
+                        ("first_no_call", me_n["finish"] == 1),
+                        ("dv_call", rc["double_victory"] & (me_c["finish"] > 0)),
+                        ("dv_no_call", rn["double_victory"] & (me_n["finish"] > 0))):  # fmt: skip
+            parts.setdefault(name, []).append(v)
+        done += step
+        success = np.concatenate(parts["success"])
+        p = wilson(int(success.sum()), success.size)
+        if progress is not None:
+            progress(done, deals, p)
+        if precision and done >= MIN_DEALS and _half(p) < precision:
+            break
+        step = min(MIN_DEALS if precision else MAX_BATCH, deals - done)
+
+    def col(name):
+        return np.concatenate(parts[name])
+
+    def rate(name):
+        x = col(name)
+        return wilson(int(x.sum()), x.size)
+
+    me = resolve(seat_strategy, 1, variant=variant)[0]
+    row = [me if i == h else s for i, s in enumerate(call)]
+    return TichuOdds(
+        hand=cards.format_pattern(exact, ranks), received=got, when=when, variant=variant,
+        deals=len(col("success")), seed=int(seed),
+        strategies=tuple(s.name for s in _from_hand(row, h)),
+        p_success=rate("success"), called=rate("called"),
+        ev_call=mean_ci(col("points_call")), ev_no_call=mean_ci(col("points_no_call")),
+        ev_diff=mean_ci(col("points_call") - col("points_no_call")),
+        first_out_no_call=rate("first_no_call"), double_victory_call=rate("dv_call"),
+        double_victory_no_call=rate("dv_no_call"), seconds=time.perf_counter() - t0,
+    )  # fmt: skip
+
+
+def check_hand(hand: str, received: str | None = None, variant: str = "nanjing",
+               options: dict | None = None) -> None:
+    """``ValueError`` for a hand or received cards ``tichu_odds`` would refuse (the command
+    asks before its progress bar appears)."""
+    place = setup(variant, options)
+    exact, _ = _parse_hand(hand, _hand_sizes(variant))
+    _received_spec(place, variant, exact, received)
+
+
+def _parse_hand(hand: str, sizes: tuple[int, ...]) -> tuple[int, np.ndarray]:
+    """The hand's pattern, one of ``sizes`` cards (the first size's error when none fits)."""
+    error = None
+    for size in sizes:
+        try:
+            return cards.parse_pattern(hand, size)
+        except ValueError as exc:
+            error = error or exc
+    raise error
