@@ -71,11 +71,9 @@ def holdout(x, deals: int, seed: int):
 
 def write_params(spec: dict) -> None:
     text = PARAMS_PY.read_text()
-    body = ", ".join(f'"{k}": {v:.4g}' for k, v in sorted(spec["params"].items()))
-    lines = text.splitlines()
-    lines = [f"PLAY: dict[str, float] = {{{body}}}" if ln.startswith("PLAY:") else ln
-             for ln in lines]
-    PARAMS_PY.write_text("\n".join(lines) + "\n")
+    head = text[: text.index("PLAY:")]
+    body = "".join(f'    "{k}": {v:.4g},\n' for k, v in sorted(spec["params"].items()))
+    PARAMS_PY.write_text(head + "PLAY: dict[str, float] = {\n" + body + "}\n")
 
 
 def plot(log: list[dict], held: list[dict], path: Path) -> None:

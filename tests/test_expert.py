@@ -25,15 +25,14 @@ def _mask(text):
 def _records(hand, played="", seat=0, counts=(14, 14, 14, 14)):
     pub = np.zeros(1, PUBLIC)
     me = np.zeros(1, PRIVATE)
-    pub[0].n_players = 4
-    pub[0].played = _mask(played)
-    pub[0].counts[:4] = counts
-    pub[0].top_seat = -1
-    me[0].seat = seat
-    me[0].hand = _mask(hand)
-    me[0].rng = np.uint64(7)
-    for s in range(4, pub[0].counts.shape[0]):
-        pub[0].out_order[s] = -1
+    pub["n_players"] = 4
+    pub["played"] = _mask(played)
+    pub["counts"][0, :4] = counts
+    pub["top_seat"] = -1
+    pub["out_order"] = -1
+    me["seat"] = seat
+    me["hand"] = _mask(hand)
+    me["rng"] = np.uint64(7)
     return pub, me
 
 
@@ -82,7 +81,7 @@ def test_tracker_counts_the_cards_given_to_the_partner_as_theirs():
     """A card given to the partner (§2.4) is not an opponent's: the tracker removes it until it
     is played."""
     pub, me = _records("Aj 3s", played="Dr Ph As Ap")
-    me[0].given[2] = _mask("At")
+    me["given"][0, 2] = _mask("At")
     _, sure, out = _tracker(pub, me, ACE)
     assert sure and not int(out) & cards.parse("At")
 
@@ -104,20 +103,20 @@ def test_expert_does_not_overtake_its_partners_winning_trick():
     hand = "Kj Ks 3p 4t 9j Tj"
     for partner_counts in (14, 1):
         pub, me = _records(hand, counts=(6, 10, partner_counts, 10))
-        pub[0].top_code = make_code(SINGLE, 1, 2 * 7)
-        pub[0].top_mask = _mask("7s")
-        pub[0].top_seat = 2
-        pub[0].trick_cards = _mask("7s")
+        pub["top_code"] = make_code(SINGLE, 1, 2 * 7)
+        pub["top_mask"] = _mask("7s")
+        pub["top_seat"] = 2
+        pub["trick_cards"] = _mask("7s")
         assert _play(EXPERT, pub, me) == 0  # pass
-        pub[0].top_seat = 1
+        pub["top_seat"] = 1
         assert _play(EXPERT, pub, me) != 0
 
 
 def test_expert_goes_out_over_its_partner():
     """The one exception: the play that empties the hand."""
     pub, me = _records("Kj", counts=(1, 10, 5, 10))
-    pub[0].top_code = make_code(SINGLE, 1, 2 * 7)
-    pub[0].top_seat = 2
+    pub["top_code"] = make_code(SINGLE, 1, 2 * 7)
+    pub["top_seat"] = 2
     assert _play(EXPERT, pub, me) == _mask("Kj")
 
 
@@ -135,11 +134,11 @@ def test_expert_wish_never_names_a_rank_passed_to_the_partner():
     partner, even when that is the highest rank it lacks."""
     hand = "Ma Aj Ks Qp Jt Tj 2s"  # lacks 9 .. 3
     pub, me = _records(hand, played="")
-    me[0].given[1] = _mask("5j")  # left opponent
-    me[0].given[2] = _mask("9s")  # partner
-    me[0].given[3] = _mask("2p")  # right opponent: a rank we hold, no wish at it
+    me["given"][0, 1] = _mask("5j")  # left opponent
+    me["given"][0, 2] = _mask("9s")  # partner
+    me["given"][0, 3] = _mask("2p")  # right opponent: a rank we hold, no wish at it
     assert _wish(EXPERT, pub, me) == 5
-    me[0].given[1] = _mask("Dog")  # nothing usable given to an opponent
+    me["given"][0, 1] = _mask("Dog")  # nothing usable given to an opponent
     w = _wish(EXPERT, pub, me)
     assert w == 8  # the highest rank missing, but not the partner's 9
     heuristic = STRATEGIES["heuristic"].param_row()
@@ -148,7 +147,7 @@ def test_expert_wish_never_names_a_rank_passed_to_the_partner():
 
 def test_expert_passes_its_best_card_to_a_partner_who_called():
     pub, me = _records("Dr Ph Aj 2s 3p 4t 6j 7s 8p 9t Tj Jj Qs Kp")
-    pub[0].tichu[2] = 1
+    pub["tichu"][0, 2] = 1
     out = np.zeros(5, np.uint64)
     _passes(EXPERT, pub, me, out)
     assert out[1] == _mask("Dr")
