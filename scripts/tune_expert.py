@@ -84,8 +84,9 @@ def plot(log: list[dict], held: list[dict], path: Path) -> None:
 
     fig, ax = plt.subplots(figsize=(7, 4))
     ev = [r["evaluations"] for r in log]
-    ax.plot(ev, [r["best"] for r in log], label="best candidate of the generation (tuning deals)")
-    ax.plot(ev, [r["mean"] for r in log], label="mean of the generation (tuning deals)")
+    ax.plot(ev, [r["best"] for r in log], label="best candidate of the generation, mean over "
+            "the field (tuning deals)")
+    ax.plot(ev, [r["mean"] for r in log], label="mean candidate of the generation (same)")
     if held:
         ax.errorbar([h["evaluations"] for h in held], [h["margin"] for h in held],
                     yerr=[[h["margin"] - h["low"] for h in held],
@@ -94,7 +95,7 @@ def plot(log: list[dict], held: list[dict], path: Path) -> None:
     ax.set_xlabel("candidates evaluated")
     ax.set_ylabel("duplicate margin, points per round")
     ax.set_title("expert: CMA-ES tuning of the play parameters")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -110,7 +111,12 @@ def main():
     ap.add_argument("--holdout-seed", type=int, default=202)
     ap.add_argument("--sigma", type=float, default=0.2)
     ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--replot", action="store_true", help="redraw the plot from tuning.json")
     args = ap.parse_args()
+    if args.replot:
+        saved = json.loads((OUT / "tuning.json").read_text())
+        plot(saved["log"], saved["holdout"], OUT / "learning_curve.png")
+        return
     import cma
 
     t0 = time.perf_counter()
