@@ -66,6 +66,13 @@ def experiment(kind: str, deals: int, seed: int, base="expert"):
     return {name: v[k] for name, v in out.items()}
 
 
+def _frontier(score, success, gain, rate: float) -> dict:
+    """Success and paired gain when calling the ``rate`` best-scored hands only."""
+    top = score >= np.quantile(score, 1 - rate)
+    return {"call_rate": float(top.mean()), "success": float(success[top].mean()),
+            "gain": mean_ci(gain[top])._asdict()}
+
+
 def fit(data, seed: int):
     f = features(data["hand"])[:, : len(CALL_FEATURES) - 1]
     x = np.column_stack([np.ones(len(f)), f])
@@ -88,6 +95,9 @@ def fit(data, seed: int):
         "success_when_called": float(y[called].mean()) if called.any() else None,
         "gain_when_called": mean_ci(gain[called])._asdict() if called.sum() > 2 else None,
         "gain_when_not_called": mean_ci(gain[test & ~called])._asdict(),
+        # the frontier: calling only the best-scored hands, for a few call rates
+        "frontier": [_frontier(score[test], y[test], gain[test], rate)
+                     for rate in (0.05, 0.10, 0.15, 0.20)],
     }
     return coef, {"p_star": p_star, "gain_slope": float(a), "gain_intercept": float(b),
                   "logit": beta.tolist(), "holdout": held}
