@@ -97,6 +97,20 @@ def test_tracker_highest_combinations_with_the_phoenix():
     assert _combo_top(out | _mask("Ph"), STRAIGHT, 5) == 2 * 10
 
 
+@njit
+def _bomb_possible(out):
+    return expert.bomb_possible(out)
+
+
+def test_tracker_knows_when_no_bomb_can_be_left():
+    """Bombs (§2.7) the others can still hold: four of a kind needs all four cards out, a
+    straight flush five suited cards in a row; the Phoenix never makes a bomb."""
+    assert _bomb_possible(_mask("Kj Ks Kp Kt 2j"))
+    assert not _bomb_possible(_mask("Kj Ks Kp Ph 2j"))
+    assert _bomb_possible(_mask("5j 6j 7j 8j 9j"))
+    assert not _bomb_possible(_mask("5j 6j 7j 8j 9s Ph"))
+
+
 def test_expert_does_not_overtake_its_partners_winning_trick():
     """Partnership: on the partner's trick the expert passes though it could beat it, and
     beats the same trick when an opponent holds it."""
@@ -118,6 +132,19 @@ def test_expert_goes_out_over_its_partner():
     pub["top_code"] = make_code(SINGLE, 1, 2 * 7)
     pub["top_seat"] = 2
     assert _play(EXPERT, pub, me) == _mask("Kj")
+
+
+def test_expert_does_not_go_out_ahead_of_a_calling_partner():
+    """Going out first makes the partner's Tichu fail (§2.14): while the calling partner holds
+    fewer cards than every opponent and nobody is out, the expert keeps a card; once an
+    opponent is as close as the caller, it goes out."""
+    pub, me = _records("Kj Ks", counts=(2, 10, 3, 10))
+    pub["tichu"][0, 2] = 1
+    pub["top_code"] = make_code(PAIR, 2, 2 * 7)
+    pub["top_seat"] = 1
+    assert _play(EXPERT, pub, me) == 0  # pass rather than go out
+    pub["counts"][0, 3] = 3
+    assert _play(EXPERT, pub, me) == _mask("Kj Ks")
 
 
 def test_expert_leads_a_sure_winner_when_the_rest_goes_out():

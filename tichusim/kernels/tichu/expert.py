@@ -22,6 +22,8 @@ still needs after it, rank, control cards), then:
   the Dog goes to a partner who called, or who holds fewer cards than this hand needs plays
   (``DOG_PARTNER_CARDS`` or fewer), or when the hand is nearly out;
 * **partner's trick**: pass (never overtake a partner) unless the play goes out;
+* **going out**: at once when one play does it, except while a partner who called is ahead of
+  every opponent and nobody is out (``hold_back``: going out first would fail their call);
 * **opponent's trick**: as ``heuristic`` (``FOLLOW_MARGIN``, ``POINT_WEIGHT``,
   ``ATTACK_BONUS`` when that opponent or a partner called), but a sure winner after which one
   play goes out is always taken, and spending a sure winner that leaves more costs
@@ -199,7 +201,26 @@ def _short_opponents(pub, seat):
 
 
 @njit(cache=True)
-def _lead(params, pub, me, moves_m, moves_c, n, out, base):
+def hold_back(pub, seat):
+    """Whether to keep from going out: a partner who called is still in, nobody is out yet, and
+    that partner holds fewer cards than every opponent still in (going out first would make
+    their call fail, §2.14, while they are ahead of the opponents)."""
+    if pub.n_out != 0:
+        return False
+    caller = -1
+    for q in range(seat & 1, pub.n_players, 2):
+        if q != seat and pub.counts[q] > 0 and (pub.tichu[q] or pub.grand_tichu[q]):
+            caller = q
+    if caller < 0:
+        return False
+    for q in range(1 - (seat & 1), pub.n_players, 2):
+        if 0 < pub.counts[q] <= pub.counts[caller]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _lead(params, pub, me, moves_m, moves_c, n, out, base, hold):
     hand = me.hand
     seat = me.seat
     if hand & DOG:
@@ -223,6 +244,8 @@ def _lead(params, pub, me, moves_m, moves_c, n, out, base):
         if kind >= BOMB_FOUR or kind == DOG_LEAD:
             continue
         m = moves_m[i]
+        if hold and m == hand:
+            continue
         cost = _price(params, pub, hand, base, m, c)
         kl = c >> 8
         if kl != last_kl:
@@ -254,18 +277,20 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
         return -1
     hand = me.hand
     seat = me.seat
-    for i in range(n):
-        if moves_m[i] == hand:
-            return i  # out at once
+    hold = hold_back(pub, seat)
+    if not hold:
+        for i in range(n):
+            if moves_m[i] == hand:
+                return i  # out at once
     base = plan_size(hand)
     out = opponents_may_hold(pub, me)
     if pub.top_code == 0:
-        return _lead(params, pub, me, moves_m, moves_c, n, out, base)
+        return _lead(params, pub, me, moves_m, moves_c, n, out, base, hold)
 
     ts = pub.top_seat
     partners_trick = (ts - seat) % 2 == 0
     if partners_trick and can_pass:
-        return -1  # never overtake a partner (going out was taken above)
+        return -1  # never overtake a partner (going out was taken above unless held back)
     shorts = _short_opponents(pub, seat)
     threat = (shorts & ((2 << np.int64(params[BOMB_THREAT])) - 1)) != 0
     best = -1
@@ -275,6 +300,8 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
         if (c >> 16) >= BOMB_FOUR:
             continue
         m = moves_m[i]
+        if hold and m == hand:
+            continue
         cost = _price(params, pub, hand, base, m, c)
         if is_sure(out, c):
             if plan_size(hand & ~m) <= 1:
@@ -303,5 +330,5 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
     return -1 if can_pass else 0
 
 
-__all__ = ["bomb_possible", "call_value", "choose", "combo_top", "is_sure", "opponents_may_hold",
-           "single_top"]
+__all__ = ["bomb_possible", "call_value", "choose", "combo_top", "hold_back", "is_sure",
+           "opponents_may_hold", "single_top"]
