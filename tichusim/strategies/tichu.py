@@ -61,7 +61,8 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
                    "record: keeps sure winners (nothing left can beat them but a bomb) for last "
                    "and plays one first when the rest goes out, avoids leads an opponent could go "
                    "out on, leads singles to a calling partner, the Dog to a partner who called "
-                   "or is nearer to going out; never overtakes its partner"),
+                   "or is nearer to going out; never overtakes its partner, nor goes out ahead "
+                   "of a partner who called while that partner leads the opponents"),
     },
     "grand_tichu": _CALLS,
     "tichu": _CALLS,
