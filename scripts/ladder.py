@@ -17,7 +17,9 @@ from tichusim.analysis.duplicate import duplicate
 from tichusim.analysis.stats import mean_ci, wilson
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
-PAIRS = [("heuristic", "lowest"), ("lowest", "random"), ("heuristic", "random")]
+PAIRS = [("expert", "heuristic"), ("expert", "lowest"), ("heuristic", "lowest"),
+         ("lowest", "random"), ("heuristic", "random")]
+SELFPLAY = ("heuristic", "expert")
 
 
 def fmt(e, pct=False):
@@ -46,9 +48,9 @@ def ladder(deals: int, seed: int) -> str:
     return "\n".join(lines + detail) + "\n"
 
 
-def selfplay(rounds: int, games: int, seed: int) -> str:
-    r, s = tichusim.simulate(rounds, seed=seed, strategies="heuristic")
-    g, _ = tichusim.simulate_games(games, seed=seed, strategies="heuristic", target=1000)
+def _selfplay_rows(strategy: str, rounds: int, games: int, seed: int) -> list[tuple[str, str]]:
+    r, s = tichusim.simulate(rounds, seed=seed, strategies=strategy)
+    g, _ = tichusim.simulate_games(games, seed=seed, strategies=strategy, target=1000)
     per_game = g.groupby("game")["round_in_game"].max() + 1
     rows = [("rounds played", f"{rounds:,} (and {games:,} games to 1000)")]
     for call in ("grand_tichu", "tichu"):
@@ -63,10 +65,18 @@ def selfplay(rounds: int, games: int, seed: int) -> str:
         ("bombs per round", str(mean_ci(r.bombs))),
         ("rounds per game to 1000", str(mean_ci(per_game))),
     ]
-    body = "\n".join(f"| {k} | {v} |" for k, v in rows)
-    return (f"# Self-play of the default strategy `heuristic` (seed {seed})\n\n"
-            "Regenerate: `python scripts/ladder.py`. Brackets are 95% intervals.\n\n"
-            f"| figure | value |\n|---|---|\n{body}\n")  # fmt: skip
+    return rows
+
+
+def selfplay(rounds: int, games: int, seed: int) -> str:
+    columns = [_selfplay_rows(name, rounds, games, seed) for name in SELFPLAY]
+    head = " | ".join(f"`{name}`" for name in SELFPLAY)
+    body = "\n".join(f"| {rows[0]} | " + " | ".join(c[i][1] for c in columns) + " |"
+                     for i, rows in enumerate(columns[0]))
+    return (f"# Self-play: every seat `{'`, then every seat `'.join(SELFPLAY)}` (seed {seed})\n\n"
+            "Regenerate: `python scripts/ladder.py`. Brackets are 95% intervals. The same deals "
+            "(seed) for both columns.\n\n"
+            f"| figure | {head} |\n|---|{'---|' * len(SELFPLAY)}\n{body}\n")  # fmt: skip
 
 
 def main():

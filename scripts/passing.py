@@ -1,7 +1,7 @@
 """Which passing policy is best? A duplicate round robin of every shipped pass policy ->
 results/passing.md.
 
-    python scripts/passing.py [--deals 100000] [--seed 2026]
+    python scripts/passing.py [--deals 100000] [--seed 2026] [--base expert --out FILE.md]
 
 Each contestant is the default strategy `heuristic` with only its pass policy changed
 (`{"base": "heuristic", "pass": X}` for every X in `POLICIES["pass"]`), so the league isolates
@@ -23,20 +23,28 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--base", default="heuristic", help="the strategy whose passing varies")
+    ap.add_argument("--out", default=None, help="default results/passing.md")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    specs = [{"base": "heuristic", "pass": p, "name": f"pass={p}"} for p in POLICIES["pass"]]
+    specs = [{"base": args.base, "pass": p, "name": f"pass={p}"} for p in POLICIES["pass"]]
     result = league(specs, args.deals, seed=args.seed,
                     progress=lambda done, total: print(f"match {done}/{total}", flush=True))
     command = f"python scripts/passing.py --deals {args.deals} --seed {args.seed}"
+    if args.base != "heuristic":
+        command += f" --base {args.base}"
+    if args.out:
+        command += f" --out {args.out}"
     doc = markdown_report(result, command)
     policies = "\n".join(f"- `{name}`: {doc_}" for name, (_, doc_) in POLICIES["pass"].items())
     seconds = time.perf_counter() - t0
-    doc += (f"\nThe policies (`tichusim strategies`; the default `heuristic` passes with "
-            f"`support-call`):\n\n{policies}\n")
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "passing.md").write_text(doc)
-    print(f"wrote results/passing.md in {seconds:.0f} s")
+    doc += (f"\nEvery contestant is `{args.base}` with only its pass policy changed. The "
+            f"policies (`tichusim strategies`; `heuristic` passes with `support-call`, `expert` "
+            f"with `expert`):\n\n{policies}\n")
+    out = Path(args.out) if args.out else RESULTS / "passing.md"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(doc)
+    print(f"wrote {out} in {seconds:.0f} s")
 
 
 if __name__ == "__main__":

@@ -314,6 +314,9 @@ def strategies_cmd(variant):
         for s in tables.strategies.values():
             parts = ", ".join(f"{d}={policy_of(s, d)}" for d in tables.decisions)
             click.echo(f"  {s.name:<10} {s.description}\n  {'':<10} ({parts})")
+            if s.params:  # tuned values that differ from the defaults below
+                tuned = ", ".join(f"{k}={v:g}" for k, v in s.params)
+                click.echo(f"  {'':<10} (parameters: {tuned})")
         for decision in tables.decisions:
             click.echo(f"\nPolicies for {decision}:")
             for name, (_, doc) in tables.policies[decision].items():

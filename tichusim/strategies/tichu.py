@@ -2,8 +2,8 @@
 
 A ``Strategy`` picks one policy per decision (``play``, ``grand_tichu``, ``tichu``, ``pass``,
 ``wish``, ``dragon``, ``dog``) and may override parameters; ``param_row`` turns it into the row of
-floats the kernels read (layout in ``tichusim/kernels/slots.py``). Three complete strategies
-have names (``random``, ``lowest``, ``heuristic``); users compose others from a base::
+floats the kernels read (layout in ``tichusim/kernels/slots.py``). Four complete strategies
+have names (``random``, ``lowest``, ``heuristic``, ``expert``); users compose others from a base::
 
     resolve({"base": "heuristic", "pass": "lowest", "params": {"bomb_points": 20}})
 
@@ -25,6 +25,7 @@ import numpy as np
 from ..kernels.tichu import policies as P
 from ..kernels.tichu import slots as S
 from ..kernels.tichu.records import N_PARAMS
+from . import expert_params as _fitted
 from .tables import Param, StrategyTables, policy_of
 
 __all__ = ["DECISIONS", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES", "TABLES", "Param",
@@ -41,6 +42,9 @@ _CALLS = {
     "random": (P.CALL_RANDOM, "calls with probability 1/2"),
     "threshold": (P.CALL_THRESHOLD, "calls when the hand-strength score (the w_* weights) reaches "
                   "the threshold; a Tichu threshold policy never calls after its partner did"),
+    "value": (P.CALL_VALUE, "calls when the fitted value score of the hand (the tichu_value_* or "
+              "gt_value_* coefficients, fitted by scripts/fit_expert_calls.py) is positive; "
+              "Tichu before passing only, over a partner's call only past tichu_over_partner"),
 }  # fmt: skip
 
 POLICIES: dict[str, dict[str, tuple[int, str]]] = {
@@ -53,6 +57,12 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
                       "prices control cards, never overtakes its partner, attacks callers, bombs "
                       "to stop an opponent going out, leads the Dog to its partner (parameters "
                       "below)"),
+        "expert": (P.PLAY_EXPERT, "heuristic's pricing plus card tracking from the public "
+                   "record: keeps sure winners (nothing left can beat them but a bomb) for last "
+                   "and plays one first when the rest goes out, avoids leads an opponent could go "
+                   "out on, leads singles to a calling partner, the Dog to a partner who called "
+                   "or is nearer to going out; never overtakes its partner, nor goes out ahead "
+                   "of a partner who called while that partner leads the opponents"),
     },
     "grand_tichu": _CALLS,
     "tichu": _CALLS,
@@ -75,6 +85,9 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
                          "opponent (the right one when keep-combos did not already give it)"),
         "support-call": (P.PASS_SUPPORT_CALL, "partner-best when the partner called (Grand) "
                          "Tichu, keep-combos otherwise"),
+        "expert": (P.PASS_EXPERT, "partner-best when the partner called; after its own call "
+                   "keeps Dragon, Phoenix, Aces and Mah Jong, gives the partner the Dog (else its "
+                   "highest loose card below an Ace); keep-combos otherwise"),
     },
     "wish": {
         "none": (P.WISH_NONE, "no wish"),
@@ -83,12 +96,17 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
                         "(none if it was a special card)"),
         "highest-missing": (P.WISH_HIGHEST_MISSING, "the highest rank the player does not hold "
                             "and that is not all played"),
+        "expert": (P.WISH_EXPERT, "the rank of a card passed to an opponent (one who called "
+                   "first), never a rank passed to a partner or held; else the highest such rank "
+                   "not all played"),
     },
     "dragon": {
         "left": (P.DRAGON_LEFT, "to the left opponent"),
         "more-cards": (P.DRAGON_MORE_CARDS, "to the opponent holding more cards"),
         "next": (P.DRAGON_NEXT, "to the opponent who plays next (the left one unless out)"),
         "random": (P.DRAGON_RANDOM, "to an opponent drawn at random"),
+        "expert": (P.DRAGON_EXPERT, "to the opponent least likely to keep it: the one holding "
+                   "more cards, ties to one who did not call"),
     },
     "dog": {
         "next": (P.DOG_NEXT, "Tientsin: the Dog's lead to the partner next in turn order"),
@@ -144,7 +162,27 @@ PARAMS: dict[str, Param] = {
                                "partner holds this many cards or fewer (or called)"),
     "attack_bonus": Param(S.ATTACK_BONUS, 0.5, 0, 5, "play", "extra price the player pays to "
                           "beat an opponent who called, or when its partner called"),
+    "sure_keep": Param(S.SURE_KEEP, 1.0, -5, 5, "play", "expert: extra price of leading a sure "
+                       "winner while more than one play would be left after it"),
+    "sure_cost": Param(S.SURE_COST, 0.5, -5, 5, "play", "expert: extra price of spending a sure "
+                       "winner on an opponent's trick (none when an opponent is about to go out)"),
+    "short_opp": Param(S.SHORT_OPP, 2.0, -5, 10, "play", "expert: extra price of leading a "
+                       "beatable combination as long as an opponent's cards left"),
+    "partner_lead": Param(S.PARTNER_LEAD, 0.5, -5, 5, "play", "expert: how much cheaper a "
+                          "single lead is when a partner called"),
+    "tichu_over_partner": Param(S.TICHU_OVER_PARTNER, 3.0, -50, 50, "calls", "value policy: "
+                                "extra score a Tichu needs over a partner's call"),
 }
+# the value call policy's coefficients (kernels/tichu/expert.py: call_value), fitted by
+# scripts/fit_expert_calls.py on paired expert self-play; intercept first
+CALL_FEATURES = ("intercept", "aces", "kings", "dragon", "phoenix", "dog", "mah_jong", "bomb",
+                 "pairs", "plays")  # fmt: skip
+for _i, (_f, _t, _g) in enumerate(zip(CALL_FEATURES, _fitted.TICHU_VALUE, _fitted.GT_VALUE)):
+    _what = "the constant" if _f == "intercept" else f"per unit of {_f}"
+    PARAMS[f"tichu_value_{_f}"] = Param(S.TICHU_VALUE + _i, _t, -50, 50, "calls", f"value "
+                                        f"policy: Tichu score (14 cards), {_what}")
+    PARAMS[f"gt_value_{_f}"] = Param(S.GT_VALUE + _i, _g, -50, 50, "calls", f"value policy: "
+                                     f"Grand Tichu score (8 cards), {_what}")
 assert max(p.slot for p in PARAMS.values()) < S.N_SLOTS <= N_PARAMS
 
 
@@ -188,6 +226,13 @@ STRATEGIES = {
                           "play, threshold calls, support-call passing, highest-missing wish, "
                           "Dragon to the opponent with more cards, Dog to the partner who "
                           "called or holds fewer cards", dog="support-call"),
+    "expert": Strategy("expert", "expert", "value", "value", "expert", "expert", "expert",
+                       description="card-tracking play that keeps sure winners for last and "
+                       "never overtakes its partner, Tichu and Grand Tichu called by a value "
+                       "model fitted by simulation, passing that supports a call, a wish at a "
+                       "rank given to an opponent, Dragon to the opponent least likely to keep "
+                       "it, Dog to the partner who called or holds fewer cards",
+                       dog="support-call", params=tuple(sorted(_fitted.PLAY.items()))),
 }  # fmt: skip
 
 TABLES = StrategyTables(Strategy, DECISIONS, _DECISION_SLOT, POLICIES, PARAMS, STRATEGIES,

@@ -22,13 +22,14 @@ plus the choices the engine has worked out where there are some:
 Seats are positions (``variants.py``): the sides alternate in every variant, so a seat's
 partners are the other seats of its parity and its opponents the rest, whatever the number of
 seats. In Wu Wang the King's strategy also decides for the Minister: it is then called with the
-Minister's private record (§4). The scripted play policy lives in ``heuristic.py``.
+Minister's private record (§4). The scripted play policy lives in ``heuristic.py``, the
+``expert`` strategy's play and call scores in ``expert.py``.
 """
 
 import numpy as np
 from numba import njit
 
-from . import heuristic
+from . import expert, heuristic
 from ..bits import (
     ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, U64, ZERO, lowest_bit_index,
     popcount, rank_cards, rank_multiplicity,
@@ -39,22 +40,22 @@ from ..hand import highest_card, loose_cards, lowest_card, plan_size
 from ..moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
 from ..rng import rand_below
 from .slots import (
-    GT_THRESHOLD, P_DOG, P_DRAGON, P_GRAND_TICHU, P_PASS, P_PLAY, P_TICHU, P_WISH,
-    TICHU_THRESHOLD, W_ACE, W_BOMB, W_DOG, W_DRAGON, W_KING, W_MAH_JONG, W_PHOENIX, W_PLAY,
+    GT_THRESHOLD, GT_VALUE, P_DOG, P_DRAGON, P_GRAND_TICHU, P_PASS, P_PLAY, P_TICHU, P_WISH,
+    TICHU_OVER_PARTNER, TICHU_THRESHOLD, TICHU_VALUE, W_ACE, W_BOMB, W_DOG, W_DRAGON, W_KING, W_MAH_JONG, W_PHOENIX, W_PLAY,
 )  # fmt: skip
 from .variants import pass_offsets
 
 # play policies
-PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC = 0, 1, 2
+PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_EXPERT = 0, 1, 2, 3
 # Grand Tichu and Tichu policies
-CALL_NEVER, CALL_ALWAYS, CALL_RANDOM, CALL_THRESHOLD = 0, 1, 2, 3
+CALL_NEVER, CALL_ALWAYS, CALL_RANDOM, CALL_THRESHOLD, CALL_VALUE = 0, 1, 2, 3, 4
 # passing policies
 (PASS_RANDOM, PASS_LOWEST, PASS_PARTNER_BEST, PASS_KEEP_COMBOS, PASS_ODD_EVEN, PASS_DOG_PARTNER,
- PASS_DOG_OPPONENT, PASS_SUPPORT_CALL) = range(8)  # fmt: skip
+ PASS_DOG_OPPONENT, PASS_SUPPORT_CALL, PASS_EXPERT) = range(9)  # fmt: skip
 # wish policies
-WISH_NONE, WISH_RANDOM, WISH_PASSED_LEFT, WISH_HIGHEST_MISSING = 0, 1, 2, 3
+WISH_NONE, WISH_RANDOM, WISH_PASSED_LEFT, WISH_HIGHEST_MISSING, WISH_EXPERT = 0, 1, 2, 3, 4
 # Dragon's gift policies
-DRAGON_LEFT, DRAGON_MORE_CARDS, DRAGON_NEXT, DRAGON_RANDOM = 0, 1, 2, 3
+DRAGON_LEFT, DRAGON_MORE_CARDS, DRAGON_NEXT, DRAGON_RANDOM, DRAGON_EXPERT = 0, 1, 2, 3, 4
 # the Dog's target between two partners (§3)
 DOG_NEXT, DOG_FEWER_CARDS, DOG_SUPPORT_CALL, DOG_RANDOM = 0, 1, 2, 3
 
@@ -158,7 +159,10 @@ def _call(policy, params, me, threshold):
 
 @njit(cache=True)
 def grand_tichu(params, pub, me):
-    return _call(_policy(params, P_GRAND_TICHU), params, me, params[GT_THRESHOLD])
+    policy = _policy(params, P_GRAND_TICHU)
+    if policy == CALL_VALUE:
+        return expert.call_value(params, GT_VALUE, me.hand) > 0.0
+    return _call(policy, params, me, params[GT_THRESHOLD])
 
 
 @njit(cache=True)
@@ -166,6 +170,14 @@ def tichu(params, pub, me, point):
     """Tichu at ``point``; a threshold policy never calls when its partner already did (one
     call per team is the norm: two calls cannot both succeed)."""
     policy = _policy(params, P_TICHU)
+    if policy == CALL_VALUE:
+        # before passing, on the 14 cards, so the partner can support it (§2.3, §2.4)
+        if point != TICHU_BEFORE_PASSING:
+            return False
+        v = expert.call_value(params, TICHU_VALUE, me.hand)
+        if partner_called(pub, me.seat):
+            v -= params[TICHU_OVER_PARTNER]
+        return v > 0.0
     if policy == CALL_THRESHOLD and partner_called(pub, me.seat):
         return False
     return _call(policy, params, me, params[TICHU_THRESHOLD])
@@ -270,6 +282,33 @@ def _odd_even(pub, me, offsets, gifts, loose, out):
 
 
 @njit(cache=True)
+def _expert_caller_passes(pub, me, offsets, loose, out):
+    """``expert`` after its own call: keep the control cards (Dragon, Phoenix, Aces, the Mah
+    Jong); each partner gets the Dog if held, else the highest loose card below an Ace; the
+    opponents the lowest loose cards."""
+    n = pub.n_players
+    hand = me.hand
+    keep = DRAGON | PHOENIX | ACES | MAH_JONG
+    left_over = _receivers(pub, me.seat, offsets & EVEN_OFFSETS)
+    gifts = ZERO
+    while left_over:
+        q = support_partner(pub, me.seat, left_over)
+        left_over &= ~(1 << q)
+        rest = hand & ~gifts
+        if rest & DOG:
+            gift = DOG
+        else:
+            pool = loose & rest & ~keep
+            if pool == ZERO:
+                pool = rest & ~keep
+            gift = highest_card(pool) if pool != ZERO else lowest_card(rest)
+        d = q - me.seat
+        out[(d + n if d < 0 else d) - 1] = gift
+        gifts |= gift
+    _opponent_gifts(pub, me, offsets, loose & ~gifts & ~keep, gifts, out)
+
+
+@njit(cache=True)
 def passes(params, pub, me, out):
     """Fill ``out[d - 1]`` with a single-card mask for each offset ``d`` of
     ``variants.pass_offsets``: in the 4-player game ``out[0..2]`` are the left opponent, the
@@ -289,8 +328,11 @@ def passes(params, pub, me, out):
                 used |= out[d - 1]
         return
     loose = loose_cards(hand)
+    if policy == PASS_EXPERT and called(pub, me.seat):
+        _expert_caller_passes(pub, me, offsets, loose, out)
+        return
     if policy == PASS_PARTNER_BEST or (
-        policy == PASS_SUPPORT_CALL and partner_called(pub, me.seat)
+        (policy == PASS_SUPPORT_CALL or policy == PASS_EXPERT) and partner_called(pub, me.seat)
     ):
         gifts = _partner_gifts(pub, me, offsets, PASS_PARTNER_BEST, loose, out)
         _opponent_gifts(pub, me, offsets, hand & ~(DRAGON | PHOENIX | MAH_JONG), gifts, out)
@@ -374,6 +416,8 @@ def play(params, pub, me, moves_m, moves_c):
         return MOVES_OVERFLOW
     if policy == PLAY_HEURISTIC:
         return heuristic.choose(params, pub, me, moves_m, moves_c, n, can_pass == 1)
+    if policy == PLAY_EXPERT:
+        return expert.choose(params, pub, me, moves_m, moves_c, n, can_pass == 1)
     if policy == PLAY_RANDOM:
         me.rng, j = rand_below(me.rng, n + can_pass)
         return j if j < n else -1
@@ -388,12 +432,50 @@ def bomb(params, pub, me, masks, codes, n):
     if policy == PLAY_RANDOM:
         me.rng, j = rand_below(me.rng, n + 1)
         return j if j < n else -1
-    if policy == PLAY_HEURISTIC:
+    if policy == PLAY_HEURISTIC or policy == PLAY_EXPERT:
         return heuristic.bomb_out_of_turn(params, pub, me, masks, codes, n)
     return -1
 
 
 # ---- the wish (§2.11) and the Dragon's gift (§2.12) ----
+
+
+@njit(cache=True)
+def _expert_wish(pub, me):
+    """``expert``'s wish (§2.11): never a rank it passed a partner (that card is still theirs
+    unless played) nor one it holds; the rank of a card passed to an opponent (one who called
+    first, then the higher), else the highest rank missing that is not all played."""
+    n = pub.n_players
+    seat = me.seat
+    hand = me.hand
+    avoid = ZERO  # ranks (bit r) the wish must not name
+    for r in range(2, 15):
+        if hand & rank_cards(r) or popcount(pub.played & rank_cards(r)) == 4:
+            avoid |= ONE << U64(r)
+    for d in range(2, n, 2):
+        c = me.given[_at(seat, d, n)] & NORMAL & ~pub.played
+        if c != ZERO:
+            avoid |= ONE << U64(lowest_bit_index(c) & 15)
+    best = 0
+    best_score = -1
+    for d in range(1, n, 2):
+        q = _at(seat, d, n)
+        c = me.given[q] & NORMAL & ~pub.played
+        if c == ZERO or pub.counts[q] == 0:
+            continue
+        r = lowest_bit_index(c) & 15
+        if avoid >> U64(r) & ONE:
+            continue
+        score = r + (100 if called(pub, q) else 0)
+        if score > best_score:
+            best_score = score
+            best = r
+    if best:
+        return best
+    for r in range(14, 1, -1):
+        if not avoid >> U64(r) & ONE:
+            return r
+    return 0
 
 
 @njit(cache=True)
@@ -412,6 +494,8 @@ def wish(params, pub, me):
                 c = me.given[_at(me.seat, d, n)] & NORMAL
                 return 0 if c == ZERO else lowest_bit_index(c) & 15
         return 0
+    if policy == WISH_EXPERT:
+        return _expert_wish(pub, me)
     if policy == WISH_HIGHEST_MISSING:
         for r in range(14, 1, -1):
             if me.hand & rank_cards(r) == ZERO and popcount(pub.played & rank_cards(r)) < 4:
@@ -438,6 +522,18 @@ def dragon(params, pub, me):
         for d in range(3, n, 2):
             q = _at(seat, d, n)
             if pub.counts[q] > pub.counts[best]:
+                best = q
+        return best
+    if policy == DRAGON_EXPERT:
+        # the opponent least likely to keep the trick: still holding the most cards (the last
+        # player's tricks go to the first out, §2.13), ties against the one who did not call
+        best = -1
+        best_score = -1
+        for d in range(1, n, 2):
+            q = _at(seat, d, n)
+            score = 2 * pub.counts[q] + (0 if called(pub, q) else 1)
+            if score > best_score:
+                best_score = score
                 best = q
         return best
     if policy == DRAGON_NEXT:

@@ -15,4 +15,10 @@ BOMB_THREAT, BOMB_POINTS, POINT_WEIGHT, FOLLOW_MARGIN, CONTROL_COST, DOG_PARTNER
 ATTACK_BONUS = 22
 # the Dog's target among two partners (Tientsin, RULES.md §3)
 P_DOG = 23
-N_SLOTS = 24
+# expert play (expert.py)
+SURE_KEEP, SURE_COST, SHORT_OPP, PARTNER_LEAD, TICHU_OVER_PARTNER = range(24, 29)
+# expert calls by value (expert.call_value): 10 coefficients each, intercept first, in the
+# order of expert.N_CALL_FEATURES (Tichu on 14 cards before passing, Grand Tichu on 8)
+TICHU_VALUE = 30
+GT_VALUE = 40
+N_SLOTS = 50

@@ -1,0 +1,334 @@
+"""The play and call policies of the strategy ``expert``: card tracking, planning, calls by value.
+
+**Card tracking** (RULES.md §6: the public record and the seat's own hand only). The cards an
+opponent may hold are every card not yet played (``PUBLIC.played``), not in this hand, not in
+the other hand this strategy plays nor the Minister's exposed hand (Wu Wang, §4), and not the
+cards this seat gave its partners that have not been played yet (``PRIVATE.given``: their
+place is known). From that pool, ``combo_top`` gives the highest combination of a kind and
+length an opponent could still play (pooled over the opponents: an upper bound for any one of
+them; the Phoenix counts as a wild card, §2.6), ``bomb_possible`` whether a bomb can still be
+among them (four of a kind or a straight flush of 5, §2.7), and ``is_sure`` whether a play of
+ours can no longer be beaten but by a bomb (a *sure winner*). ``PUBLIC.counts`` gives every
+seat's cards left.
+
+**Play** (``choose``). Candidate plays are priced as ``heuristic`` prices them (plays the hand
+still needs after it, rank, control cards), then:
+
+* **leading**: out at once if one play does it; a sure winner whose rest is one play (it wins
+  the lead back and the rest goes out) first; otherwise sure winners are kept for last
+  (``SURE_KEEP`` added to their price) and losers played off while a sure winner can retake;
+  a combination as long as an opponent's cards left is avoided unless sure (``SHORT_OPP``);
+  singles are cheaper (``PARTNER_LEAD``) when a partner called, for them to take the lead;
+  the Dog goes to a partner who called, or who holds fewer cards than this hand needs plays
+  (``DOG_PARTNER_CARDS`` or fewer), or when the hand is nearly out;
+* **partner's trick**: pass (never overtake a partner) unless the play goes out;
+* **going out**: at once when one play does it, except while a partner who called is ahead of
+  every opponent and nobody is out (``hold_back``: going out first would fail their call);
+* **opponent's trick**: as ``heuristic`` (``FOLLOW_MARGIN``, ``POINT_WEIGHT``,
+  ``ATTACK_BONUS`` when that opponent or a partner called), but a sure winner after which one
+  play goes out is always taken, and spending a sure winner that leaves more costs
+  ``SURE_COST`` unless an opponent is about to go out;
+* **bombs**: ``heuristic.bomb_worth`` (stop an opponent about to go out or a caller, a trick
+  worth ``BOMB_POINTS``, one's own call one play from success).
+
+**Calls by value** (``call_value``): a linear score of the hand's features (the features of
+``analysis/handclass.py``: Aces, Kings, Dragon, Phoenix, Dog, Mah Jong, a bomb, pairs, plays a
+plan needs, after an intercept) whose coefficients ``scripts/fit_expert_calls.py`` fits by
+paired simulation of ``expert`` players (the log-odds of going out first when calling, shifted
+by the measured value of a call besides its bonus): call when it is positive. Tichu is called
+before passing on the 14 cards (so the partner can support it), Grand Tichu on the first 8;
+never over a partner's call unless the score beats ``TICHU_OVER_PARTNER``.
+"""
+
+import numpy as np
+from numba import njit
+
+from ..bits import (
+    ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_LANE, SPECIALS, STRAIGHT_LANE,
+    U64, ZERO, highest_bit_index, lane, lowest_bit_index, popcount, rank_multiplicity, ranks_held,
+    runs_ending,
+)  # fmt: skip
+from ..combos import (
+    BOMB_FOUR, DOG_LEAD, FULL_HOUSE, PAIR, RANK2_DRAGON, SINGLE, STAIRS, STRAIGHT, TRIPLE,
+)  # fmt: skip
+from ..hand import card_points, plan_size
+from ..moves import has_bomb
+from .heuristic import _lowest_bomb, _price, bomb_worth
+from .slots import (
+    ATTACK_BONUS, BOMB_THREAT, DOG_PARTNER_CARDS, FOLLOW_MARGIN, PARTNER_LEAD, POINT_WEIGHT,
+    SHORT_OPP, SURE_COST, SURE_KEEP,
+)  # fmt: skip
+
+ALL_CARDS = NORMAL | SPECIALS
+RANK2_PHOENIX_TOP = 29  # the Phoenix as a single: above any Ace, below the Dragon (§2.6)
+N_CALL_FEATURES = 10  # intercept, aces, kings, dragon, phoenix, dog, mah_jong, bomb, pairs, plays
+
+
+# ---- card tracking ----
+
+
+@njit(cache=True)
+def opponents_may_hold(pub, me):
+    """The cards an opponent may hold: unplayed, not ours, not the ally's hand nor the exposed
+    Minister's (Wu Wang, §4), not a card we gave a partner that is still unplayed (§6)."""
+    out = ALL_CARDS & ~pub.played & ~me.hand & ~me.ally_hand & ~pub.exposed
+    n = pub.n_players
+    for q in range(me.seat & 1, n, 2):  # the seats of our parity: partners
+        if q != me.seat:
+            out &= ~me.given[q]
+    return out
+
+
+@njit(cache=True)
+def single_top(out):
+    """Half-rank (combos.py) of the highest single among the cards ``out``: 30 the Dragon, 29
+    the Phoenix, 2r an Ace (r = 14) .. a 2, 2 the Mah Jong; 0 when none (the Dog is no single)."""
+    if out & DRAGON:
+        return RANK2_DRAGON
+    if out & PHOENIX:
+        return RANK2_PHOENIX_TOP
+    r = ranks_held(out)
+    if r == ZERO:
+        return 0
+    return 2 * highest_bit_index(r)
+
+
+@njit(cache=True)
+def _runs_with_phoenix(ranks, length, phoenix, fill):
+    """Top bits of runs of ``length`` in the 16-bit rank set ``ranks``, one missing rank among
+    ``fill`` completed by the Phoenix when ``phoenix``."""
+    tops = runs_ending(ranks, length)
+    if phoenix:
+        gaps = fill & ~ranks
+        while gaps != ZERO:
+            g = gaps & (~gaps + ONE)
+            gaps &= gaps - ONE
+            tops |= runs_ending(ranks | g, length)
+    return tops
+
+
+@njit(cache=True)
+def combo_top(out, kind, length):
+    """Half-rank of the highest combination of ``kind`` and ``length`` the cards ``out`` could
+    form (an upper bound: they may be split between several hands), 0 when none can."""
+    if kind == SINGLE:
+        return single_top(out)
+    ph = (out & PHOENIX) != ZERO
+    ge1, ge2, ge3, _ = rank_multiplicity(out)
+    if kind == PAIR:
+        s = ge2 | ge1 if ph else ge2
+    elif kind == TRIPLE or kind == FULL_HOUSE:
+        s = ge3 | ge2 if ph else ge3
+    elif kind == STAIRS:
+        s = _runs_with_phoenix(ge2, length // 2, ph, ge1)
+    elif kind == STRAIGHT:
+        s = _runs_with_phoenix(ranks_held(out), length, ph, RANK_LANE)
+        s &= STRAIGHT_LANE
+    else:
+        return 0
+    return 2 * highest_bit_index(s) if s != ZERO else 0
+
+
+@njit(cache=True)
+def bomb_possible(out):
+    """Whether the cards ``out`` still hold a bomb (four of a kind or a straight flush, §2.7)."""
+    return has_bomb(out & NORMAL)
+
+
+@njit(cache=True)
+def is_sure(out, code):
+    """Whether a play of combination ``code`` can be beaten by no combination of the cards
+    ``out`` but a bomb (bombs, kind ``BOMB_FOUR`` and up, count as sure; the Dog never)."""
+    kind = code >> 16
+    if kind >= BOMB_FOUR:
+        return True
+    if kind == DOG_LEAD:
+        return False
+    return combo_top(out, kind, (code >> 8) & 0xFF) < (code & 0xFF)
+
+
+# ---- calls by value ----
+
+
+@njit(cache=True)
+def call_value(params, first, hand):
+    """The linear call score of ``hand`` with the coefficients in ``params[first:first + 10]``
+    (intercept first, then the features of ``analysis/handclass.py``); call when positive."""
+    ge2 = rank_multiplicity(hand)[1]
+    v = params[first]
+    v += params[first + 1] * popcount(hand & ACES)
+    v += params[first + 2] * popcount(hand & KINGS)
+    v += params[first + 3] * (1.0 if hand & DRAGON else 0.0)
+    v += params[first + 4] * (1.0 if hand & PHOENIX else 0.0)
+    v += params[first + 5] * (1.0 if hand & DOG else 0.0)
+    v += params[first + 6] * (1.0 if hand & MAH_JONG else 0.0)
+    v += params[first + 7] * (1.0 if has_bomb(hand) else 0.0)
+    v += params[first + 8] * popcount(ge2)
+    v += params[first + 9] * plan_size(hand)
+    return v
+
+
+# ---- play ----
+
+
+@njit(cache=True)
+def _partner_called(pub, seat):
+    for q in range(seat & 1, pub.n_players, 2):
+        if q != seat and pub.counts[q] > 0 and (pub.tichu[q] or pub.grand_tichu[q]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _fewest_partner_cards(pub, seat):
+    """Cards left of the partner nearest to going out (99 when no partner holds cards)."""
+    best = 99
+    for q in range(seat & 1, pub.n_players, 2):
+        if q != seat and 0 < pub.counts[q] < best:
+            best = pub.counts[q]
+    return best
+
+
+@njit(cache=True)
+def _short_opponents(pub, seat):
+    """Bitmask of the card counts (1..14) of the opponents still holding cards."""
+    m = 0
+    for q in range(1 - (seat & 1), pub.n_players, 2):
+        c = pub.counts[q]
+        if 0 < c < 63:
+            m |= 1 << c
+    return m
+
+
+@njit(cache=True)
+def hold_back(pub, seat):
+    """Whether to keep from going out: a partner who called is still in, nobody is out yet, and
+    that partner holds fewer cards than every opponent still in (going out first would make
+    their call fail, §2.14, while they are ahead of the opponents)."""
+    if pub.n_out != 0:
+        return False
+    caller = -1
+    for q in range(seat & 1, pub.n_players, 2):
+        if q != seat and pub.counts[q] > 0 and (pub.tichu[q] or pub.grand_tichu[q]):
+            caller = q
+    if caller < 0:
+        return False
+    for q in range(1 - (seat & 1), pub.n_players, 2):
+        if 0 < pub.counts[q] <= pub.counts[caller]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _lead(params, pub, me, moves_m, moves_c, n, out, base, hold):
+    hand = me.hand
+    seat = me.seat
+    if hand & DOG:
+        partner = _fewest_partner_cards(pub, seat)
+        own_call = pub.tichu[seat] or pub.grand_tichu[seat]
+        if base <= 2 or _partner_called(pub, seat) or (
+            not own_call and partner <= params[DOG_PARTNER_CARDS] and partner < base
+        ):
+            for i in range(n):
+                if (moves_c[i] >> 16) == DOG_LEAD:
+                    return i
+    shorts = _short_opponents(pub, seat)
+    support = _partner_called(pub, seat) and not (pub.tichu[seat] or pub.grand_tichu[seat])
+    best = -1
+    best_cost = np.inf
+    last_kl = -1
+    last_top = 0
+    for i in range(n):
+        c = moves_c[i]
+        kind = c >> 16
+        if kind >= BOMB_FOUR or kind == DOG_LEAD:
+            continue
+        m = moves_m[i]
+        if hold and m == hand:
+            continue
+        cost = _price(params, pub, hand, base, m, c)
+        kl = c >> 8
+        if kl != last_kl:
+            last_kl = kl
+            last_top = combo_top(out, kind, kl & 0xFF)
+        length = popcount(m)
+        if last_top < (c & 0xFF):  # a sure winner
+            if plan_size(hand & ~m) <= 1:
+                cost -= 50.0  # win the lead back, then out
+            else:
+                cost += params[SURE_KEEP]
+        elif shorts >> min(length, 62) & 1:
+            cost += params[SHORT_OPP]  # an opponent could go out on it
+        if support and kind == SINGLE:
+            cost -= params[PARTNER_LEAD]
+        cost -= 0.01 * length  # ties: the longer combination
+        if cost < best_cost:
+            best_cost = cost
+            best = i
+    if best >= 0:
+        return best
+    return 0  # only bombs or the Dog left: play the first
+
+
+@njit(cache=True)
+def choose(params, pub, me, moves_m, moves_c, n, can_pass):
+    """Index of the play to make among the ``n`` legal plays, or -1 to pass."""
+    if n == 0:
+        return -1
+    hand = me.hand
+    seat = me.seat
+    hold = hold_back(pub, seat)
+    if not hold:
+        for i in range(n):
+            if moves_m[i] == hand:
+                return i  # out at once
+    base = plan_size(hand)
+    out = opponents_may_hold(pub, me)
+    if pub.top_code == 0:
+        return _lead(params, pub, me, moves_m, moves_c, n, out, base, hold)
+
+    ts = pub.top_seat
+    partners_trick = (ts - seat) % 2 == 0
+    if partners_trick and can_pass:
+        return -1  # never overtake a partner (going out was taken above unless held back)
+    shorts = _short_opponents(pub, seat)
+    threat = (shorts & ((2 << np.int64(params[BOMB_THREAT])) - 1)) != 0
+    best = -1
+    best_cost = np.inf
+    for i in range(n):
+        c = moves_c[i]
+        if (c >> 16) >= BOMB_FOUR:
+            continue
+        m = moves_m[i]
+        if hold and m == hand:
+            continue
+        cost = _price(params, pub, hand, base, m, c)
+        if is_sure(out, c):
+            if plan_size(hand & ~m) <= 1:
+                cost -= 50.0
+            elif not threat:
+                cost += params[SURE_COST]
+        if cost < best_cost:
+            best_cost = cost
+            best = i
+    margin = params[FOLLOW_MARGIN]
+    if not partners_trick:
+        pts = card_points(pub.trick_cards)
+        if best >= 0 and moves_m[best] == DRAGON:
+            pts = 0  # a Dragon trick is given away (§2.12)
+        margin += pts * params[POINT_WEIGHT]
+        if pub.tichu[ts] or pub.grand_tichu[ts] or _partner_called(pub, seat):
+            margin += params[ATTACK_BONUS]
+        if pub.counts[ts] <= params[BOMB_THREAT]:
+            margin += 1.0
+    if best >= 0 and (best_cost <= margin or not can_pass):
+        return best
+    if bomb_worth(params, pub, me) or (best < 0 and not can_pass):
+        b = _lowest_bomb(moves_c, 0, n)
+        if b >= 0:
+            return b
+    return -1 if can_pass else 0
+
+
+__all__ = ["bomb_possible", "call_value", "choose", "combo_top", "hold_back", "is_sure",
+           "opponents_may_hold", "single_top"]
