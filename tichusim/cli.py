@@ -384,7 +384,7 @@ def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path,
     import json
 
     if model_path is not None:
-        if variant != "nanjing" or option_pairs:
+        if variant != DEFAULT_GAME or option_pairs:
             raise UserError("--model answers for the 4-player game without options only")
         from .analysis.handclass import GTModel
 
@@ -392,11 +392,10 @@ def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path,
         answer = _guard(model.predict, hand)
         click.echo(json.dumps(answer) if as_json else model.describe(answer))
         return
-    from .cards.notation import parse_pattern
-    from .analysis.gtodds import gt_odds
+    from .analysis.gtodds import check_hand, gt_odds
 
     me, rest, options = _odds_options((seat_strategy, others), variant, option_pairs)
-    _guard(parse_pattern, hand, 6 if variant == "tientsin" else 8)  # before the progress bar
+    _guard(check_hand, hand, variant, options)  # before the progress bar
 
     with Progress(deals, "deal", enabled=not (quiet or as_json)) as bar:
         def progress(done, total, p):

@@ -58,7 +58,8 @@ class DuplicateResult:
     variant: str = "nanjing"
 
     def __str__(self) -> str:
-        return f"{self.a} vs {self.b} over {self.deals} deals: {self.a} - {self.b} = {self.diff} points per round"
+        return (f"{self.a} vs {self.b} over {self.deals} deals: {self.a} - {self.b} = "
+                f"{self.diff} points per round")
 
     def to_markdown(self) -> str:
         """The match as Markdown: the difference, then one row per strategy."""

@@ -37,9 +37,10 @@ from ..games import game
 from .stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import Strategy, resolve
 
-__all__ = ["GTOdds", "Pairs", "Setup", "gt_odds", "paired_rounds", "seat_strategies", "setup"]
+__all__ = ["CallAnswer", "GTOdds", "Pairs", "Setup", "check_hand", "gt_odds", "paired_rounds",
+           "seat_strategies", "setup"]
 
-SEAT0 = 0  # the seat whose hand is fixed (seats 1 and 3 are its opponents, 2 its partner)
+TEAM_TABLES = ("nanjing", "tientsin", "wuwang")  # the tables of the team engine
 MIN_DEALS = 1000  # never stop on precision before this many deals
 MAX_BATCH = 50_000
 
@@ -57,29 +58,24 @@ class Setup:
     def firsts(self, keys: np.ndarray, sizes=None) -> np.ndarray:
         """First drawers rotating with the key over the seats (``sizes``: only those giving
         the hand that many cards, Tientsin §3); Wu Wang: player 0 is King."""
-        if self.game.name == "wuwang":
+        if self.game.drawer_is_king:
             return np.zeros(len(keys), np.int64)
         n = self.game.seats
         ok = [f for f in range(n) if sizes is None
-              or _hand_size(self.game.name, (self.seat - f) % n) in sizes]  # fmt: skip
+              or self.game.hand_size((self.seat - f) % n) in sizes]  # fmt: skip
         return np.asarray(ok, np.int64)[keys % len(ok)]
-
-
-def _hand_size(variant: str, draw_position: int) -> int:
-    if variant == "tientsin":  # §3 Decision: 10 for the first two in draw order, then 9
-        return 10 if draw_position < 2 else 9
-    return 14
 
 
 def setup(variant: str = "nanjing", options: dict | None = None) -> Setup:
     """The hand's place at ``variant``'s table with ``options`` (``ValueError`` for a game
-    that is no team table or an unknown option)."""
-    if variant not in ("nanjing", "tientsin", "wuwang"):
-        raise ValueError(f"variant must be nanjing, tientsin or wuwang, not {variant!r}")
+    that is no team table or an unknown option): the first seat that may call Grand Tichu,
+    player 0 being King in Wu Wang (seat 1, an opponent at the King's left: §4)."""
+    if variant not in TEAM_TABLES:
+        raise ValueError(f"variant must be {', '.join(TEAM_TABLES[:-1])} or {TEAM_TABLES[-1]}, "
+                         f"not {variant!r}")  # fmt: skip
     table = game(variant, options=options)
-    if variant == "wuwang":
-        return Setup(table, 1, 1)  # an opponent, at the King's left (§4: no King's call)
-    return Setup(table, SEAT0, SEAT0)
+    seat = next(s for s in range(table.seats) if table.may_call_grand(s))
+    return Setup(table, seat, seat)  # Wu Wang with King 0: player p sits at position p
 
 
 def seat_strategies(seat_strategy="heuristic", others="heuristic", *, variant="nanjing",
@@ -150,8 +146,56 @@ def paired_rounds(seed: int, keys, call: list[Strategy], no_call: list[Strategy]
                  _play(seed, keys, no_call, fixed, check, place, firsts, rn))  # fmt: skip
 
 
+class CallAnswer:
+    """What the answers to "should I call?" share (``GTOdds``, ``tichuodds.TichuOdds``): the
+    estimates by name (``ESTIMATES``, each with its interval in ``to_dict``), the decision from
+    the paired difference, and the lines of the call's figures."""
+
+    ESTIMATES: tuple[str, ...] = ()
+
+    def head(self) -> dict:
+        """The answer's identity in ``to_dict``: hand, deals, seed, strategies, ..."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict:
+        """Flat JSON-ready figures (``--json``): each estimate with ``<name>_ci_low`` and
+        ``<name>_ci_high`` (``p_success``'s as ``ci_low``, ``ci_high``)."""
+        out = self.head()
+        for name in self.ESTIMATES:
+            e = getattr(self, name)
+            bounds = ("ci_low", "ci_high") if name == "p_success" else (
+                f"{name}_ci_low", f"{name}_ci_high")  # fmt: skip
+            out[name], out[bounds[0]], out[bounds[1]] = e.value, e.low, e.high
+        out["decision"] = self.decision
+        out["seconds"] = round(self.seconds, 3)
+        return out
+
+    @property
+    def decision(self) -> str:
+        """``call`` / ``do not call`` when the interval of the paired difference excludes 0."""
+        if self.ev_diff.low > 0:
+            return "call"
+        if self.ev_diff.high < 0:
+            return "do not call"
+        return "too close to tell"
+
+    @property
+    def others_text(self) -> str:
+        others = self.strategies[1:]
+        return others[0] if len(set(others)) == 1 else ", ".join(others)
+
+    def call_lines(self) -> list[str]:
+        return [
+            f"  P(out first | call)             {self.p_success.pct(5, '  ')}",
+            f"  double victory | call           {self.double_victory_call.pct(5, '  ')}",
+            f"  team points/round, call         {self.ev_call.pts(7, '  ')}",
+            f"  team points/round, no call      {self.ev_no_call.pts(7, '  ')}",
+            f"  call - no call (same deals)     {self.ev_diff.pts(7, '  ')}   -> {self.decision}",
+        ]  # fmt: skip
+
+
 @dataclass(frozen=True)
-class GTOdds:
+class GTOdds(CallAnswer):
     """The answer for one hand pattern. Points are the caller's team round score (§2.14)."""
 
     hand: str
@@ -168,50 +212,21 @@ class GTOdds:
     tichu_no_call: Estimate  # the seat calls a plain Tichu when it does not call Grand Tichu
     seconds: float
 
-    def to_dict(self) -> dict:
-        """Flat JSON-ready figures (``--json``)."""
-        out = {"hand": self.hand, "deals": self.deals, "seed": self.seed,
-               "strategies": list(self.strategies)}  # fmt: skip
-        for name, key in (("p_success", "p_success"), ("ev_call", "ev_call"),
-                          ("ev_no_call", "ev_no_call"), ("ev_diff", "ev_diff"),
-                          ("double_victory_call", "double_victory_call"),
-                          ("double_victory_no_call", "double_victory_no_call"),
-                          ("first_out_no_call", "first_out_no_call"),
-                          ("tichu_no_call", "tichu_no_call")):  # fmt: skip
-            e = getattr(self, name)
-            low_key = "ci_low" if name == "p_success" else f"{key}_ci_low"
-            high_key = "ci_high" if name == "p_success" else f"{key}_ci_high"
-            out[key], out[low_key], out[high_key] = e.value, e.low, e.high
-        out["decision"] = self.decision
-        out["seconds"] = round(self.seconds, 3)
-        return out
+    ESTIMATES = ("p_success", "ev_call", "ev_no_call", "ev_diff", "double_victory_call",
+                 "double_victory_no_call", "first_out_no_call", "tichu_no_call")
 
-    @property
-    def decision(self) -> str:
-        """``call`` / ``do not call`` when the interval of the paired difference excludes 0."""
-        if self.ev_diff.low > 0:
-            return "call"
-        if self.ev_diff.high < 0:
-            return "do not call"
-        return "too close to tell"
+    def head(self) -> dict:
+        return {"hand": self.hand, "deals": self.deals, "seed": self.seed,
+                "strategies": list(self.strategies)}  # fmt: skip
 
     def __str__(self) -> str:
         def pct(e):
             return e.pct(5, "  ")
 
-        def pts(e):
-            return e.pts(7, "  ")
-
-        others = self.strategies[1:]
-        others_text = others[0] if len(set(others)) == 1 else ", ".join(others)
         return "\n".join([
             f"Grand Tichu odds for {self.hand}  ({self.deals:,} deals, seed {self.seed}; "
-            f"seat strategy {self.strategies[0]}, others {others_text})",
-            f"  P(out first | call)             {pct(self.p_success)}",
-            f"  double victory | call           {pct(self.double_victory_call)}",
-            f"  team points/round, call         {pts(self.ev_call)}",
-            f"  team points/round, no call      {pts(self.ev_no_call)}",
-            f"  call - no call (same deals)     {pts(self.ev_diff)}   -> {self.decision}",
+            f"seat strategy {self.strategies[0]}, others {self.others_text})",
+            *self.call_lines(),
             f"  without the call: out first {pct(self.first_out_no_call).strip()}, "
             f"plain Tichu called {pct(self.tichu_no_call).strip()}, "
             f"double victory {pct(self.double_victory_no_call).strip()}",
@@ -222,7 +237,7 @@ class GTOdds:
 class _Tally:
     """Per-deal figures accumulated batch by batch (the hand's row ``player`` of the seats)."""
 
-    def __init__(self, player: int = SEAT0):
+    def __init__(self, player: int = 0):
         self.parts: dict[str, list[np.ndarray]] = {}
         self.player = player
 
@@ -278,7 +293,7 @@ def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, 
     called after each batch. Deterministic: the same arguments give the same answer.
     """
     place = setup(variant, options)
-    exact, ranks = cards.parse_pattern(hand, 6 if variant == "tientsin" else 8)
+    exact, ranks = cards.parse_pattern(hand, place.game.grand_tichu_cards)
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
         raise ValueError(f"deals must be a positive whole number, not {deals!r}")
     if precision is not None and not (0 < precision < 0.5):
@@ -331,3 +346,9 @@ def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, 
         tichu_no_call=rate("tichu_no_call"),
         seconds=time.perf_counter() - t0,
     )
+
+
+def check_hand(hand: str, variant: str = "nanjing", options: dict | None = None) -> None:
+    """``ValueError`` for a hand ``gt_odds`` would refuse (the command asks before its progress
+    bar appears): the cards seen before the call, 8 (Tientsin 6)."""
+    cards.parse_pattern(hand, setup(variant, options).game.grand_tichu_cards)

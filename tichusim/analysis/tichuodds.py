@@ -26,8 +26,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import cards
+from ..games import DEFAULT_GAME
 from ..kernels.tichu import records as E
-from .gtodds import MAX_BATCH, MIN_DEALS, _from_hand, _half, paired_rounds, seat_strategies, setup
+from .gtodds import (
+    MAX_BATCH, MIN_DEALS, CallAnswer, _from_hand, _half, paired_rounds, seat_strategies, setup,
+)  # fmt: skip
 from .stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import resolve
 
@@ -35,7 +38,7 @@ __all__ = ["TichuOdds", "check_hand", "tichu_odds"]
 
 
 @dataclass(frozen=True)
-class TichuOdds:
+class TichuOdds(CallAnswer):
     """The answer for one hand after the passing. Points are the caller's team round score."""
 
     hand: str
@@ -55,49 +58,24 @@ class TichuOdds:
     double_victory_no_call: Estimate
     seconds: float
 
-    def to_dict(self) -> dict:
-        """Flat JSON-ready figures (``--json``)."""
-        out = {"hand": self.hand, "received": self.received, "when": self.when,
-               "variant": self.variant, "deals": self.deals, "seed": self.seed,
-               "strategies": list(self.strategies)}  # fmt: skip
-        for name in ("p_success", "called", "ev_call", "ev_no_call", "ev_diff",
-                     "first_out_no_call", "double_victory_call", "double_victory_no_call"):
-            e = getattr(self, name)
-            low_key = "ci_low" if name == "p_success" else f"{name}_ci_low"
-            high_key = "ci_high" if name == "p_success" else f"{name}_ci_high"
-            out[name], out[low_key], out[high_key] = e.value, e.low, e.high
-        out["decision"] = self.decision
-        out["seconds"] = round(self.seconds, 3)
-        return out
+    ESTIMATES = ("p_success", "called", "ev_call", "ev_no_call", "ev_diff",
+                 "first_out_no_call", "double_victory_call", "double_victory_no_call")
 
-    @property
-    def decision(self) -> str:
-        """``call`` / ``do not call`` when the interval of the paired difference excludes 0."""
-        if self.ev_diff.low > 0:
-            return "call"
-        if self.ev_diff.high < 0:
-            return "do not call"
-        return "too close to tell"
+    def head(self) -> dict:
+        return {"hand": self.hand, "received": self.received, "when": self.when,
+                "variant": self.variant, "deals": self.deals, "seed": self.seed,
+                "strategies": list(self.strategies)}  # fmt: skip
 
     def __str__(self) -> str:
         def pct(e):
             return e.pct(5, "  ")
 
-        def pts(e):
-            return e.pts(7, "  ")
-
-        others = self.strategies[1:]
-        others_text = others[0] if len(set(others)) == 1 else ", ".join(others)
-        table = "" if self.variant == "nanjing" else f", {self.variant}"
+        table = "" if self.variant == DEFAULT_GAME else f", {self.variant}"
         got = f"; received {self.received}" if self.received else ""
         lines = [
             f"Tichu odds for {self.hand}{got}  ({self.deals:,} deals, seed {self.seed}{table}; "
-            f"seat strategy {self.strategies[0]}, others {others_text}; call {self.when})",
-            f"  P(out first | call)             {pct(self.p_success)}",
-            f"  double victory | call           {pct(self.double_victory_call)}",
-            f"  team points/round, call         {pts(self.ev_call)}",
-            f"  team points/round, no call      {pts(self.ev_no_call)}",
-            f"  call - no call (same deals)     {pts(self.ev_diff)}   -> {self.decision}",
+            f"seat strategy {self.strategies[0]}, others {self.others_text}; call {self.when})",
+            *self.call_lines(),
             f"  without the call: out first {pct(self.first_out_no_call).strip()}, "
             f"double victory {pct(self.double_victory_no_call).strip()}",
         ]  # fmt: skip
@@ -108,18 +86,19 @@ class TichuOdds:
         return "\n".join(lines)
 
 
-def _hand_sizes(variant: str) -> tuple[int, ...]:
-    return (10, 9) if variant == "tientsin" else (14,)
+def _hand_sizes(table) -> tuple[int, ...]:
+    """The hand sizes a seat may be dealt at ``table`` (Tientsin: 10 or 9, §3)."""
+    return tuple(sorted({table.hand_size(d) for d in range(table.seats)}, reverse=True))
 
 
-def _received_spec(place, variant: str, exact: int, received: str | None) -> tuple[int, str]:
+def _received_spec(place, exact: int, received: str | None) -> tuple[int, str]:
     """The ``FIX_RECEIVED`` entry for the cards named as received (in turn order from the
     hand's left among the seats that pass to it), and their notation."""
     if not received:
         return 0, ""
     n = place.game.seats
     givers = [j for j in range(n - 1)
-              if _passes_to(variant, (place.seat + j + 1) % n, place.seat, n)]
+              if place.game.passes_to((place.seat + j + 1) % n, place.seat)]
     tokens = [t for t in received.replace(",", " ").split() if t]
     if len(tokens) != len(givers):
         raise ValueError(f"received: give {len(givers)} cards, one from each seat passing to the "
@@ -139,15 +118,6 @@ def _received_spec(place, variant: str, exact: int, received: str | None) -> tup
     return spec, cards.format(seen)
 
 
-def _passes_to(variant: str, giver: int, receiver: int, n: int) -> bool:
-    """Whether ``giver`` passes a card to ``receiver`` (§2.4, §3, §4)."""
-    if variant == "tientsin":
-        return (receiver - giver) % n in (2, 4)
-    if variant == "wuwang":  # the Minister (2) neither gives nor receives
-        return 2 not in (giver, receiver)
-    return True
-
-
 def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = None,
                seed: int = 0, seat_strategy="heuristic", others="heuristic",
                received: str | None = None, played: int | None = None,
@@ -161,7 +131,7 @@ def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = Non
     the seat's first own turn once that many cards have been played at the table (default:
     right after the passing). ``precision`` stops early as in ``gt_odds``. Deterministic."""
     place = setup(variant, options)
-    sizes = _hand_sizes(variant)
+    sizes = _hand_sizes(place.game)
     exact, ranks = _parse_hand(hand, sizes)
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
         raise ValueError(f"deals must be a positive whole number, not {deals!r}")
@@ -172,7 +142,7 @@ def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = Non
     if played is not None and (isinstance(played, bool) or not isinstance(played, (int, np.integer))
                                or not 0 <= played <= 56):  # fmt: skip
         raise ValueError(f"played must be a number of cards 0..56, not {played!r}")
-    spec, got = _received_spec(place, variant, exact, received)
+    spec, got = _received_spec(place, exact, received)
     count = bin(exact).count("1") + int(ranks.sum())
     when = ("right after the passing" if played is None else
             f"before its first turn once {played} cards are played")  # fmt: skip
@@ -238,8 +208,8 @@ def check_hand(hand: str, received: str | None = None, variant: str = "nanjing",
     """``ValueError`` for a hand or received cards ``tichu_odds`` would refuse (the command
     asks before its progress bar appears)."""
     place = setup(variant, options)
-    exact, _ = _parse_hand(hand, _hand_sizes(variant))
-    _received_spec(place, variant, exact, received)
+    exact, _ = _parse_hand(hand, _hand_sizes(place.game))
+    _received_spec(place, exact, received)
 
 
 def _parse_hand(hand: str, sizes: tuple[int, ...]) -> tuple[int, np.ndarray]:

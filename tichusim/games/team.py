@@ -73,6 +73,30 @@ class TeamGame(Game):
         parts = [p.strip() for p in text.split(",")]
         return parts[0] if len(parts) == 1 else parts
 
+    # -- the table's facts, as the engine knows them (kernels/tichu/variants.py) -----------
+
+    # in the analyses' fixed deals the first drawer argument names the King (Wu Wang, §4)
+    drawer_is_king: ClassVar[bool] = False
+
+    @property
+    def grand_tichu_cards(self) -> int:
+        """Cards seen before a Grand Tichu call: 8 (§2.3), Tientsin 6 (§3)."""
+        return int(V.gt_cards(self.table))
+
+    def hand_size(self, draw_position: int) -> int:
+        """Cards dealt to the seat ``draw_position`` places after the first drawer: 14,
+        Tientsin 10 for the first two, then 9 (§3)."""
+        return int(V.hand_size(self.table, draw_position))
+
+    def passes_to(self, giver: int, receiver: int) -> bool:
+        """Whether seat ``giver`` passes a card to seat ``receiver`` (§2.4, §3, §4)."""
+        offset = (receiver - giver) % self.seats
+        return offset != 0 and bool(V.pass_offsets(self.table, giver) >> offset & 1)
+
+    def may_call_grand(self, seat: int) -> bool:
+        """Whether seat ``seat`` may call Grand Tichu (Wu Wang: not the King's side, §4)."""
+        return bool(V.may_call_grand(self.table, seat))
+
     # -- records -------------------------------------------------------------------------
 
     def records(self, count: int, *, games: bool = False, first: int = 0, seed: int = 0,
@@ -369,6 +393,7 @@ class WuWang(TeamGame):
     seats = 4
     no_swap = "the King changes sides every round (RULES.md §4)"
     report = "wuwang"
+    drawer_is_king = True
     # game_rounds: a game's length (§4: 9, or another multiple of 3); rotating_king: the
     # Option of §4, the King role passing to the next player each round instead of the first out
     option_defaults = {"rotating_king": False, "game_rounds": 9, "phoenix_led_half": False}

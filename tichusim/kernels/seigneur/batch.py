@@ -3,8 +3,8 @@
 A game's rounds are played in order (each round's ranks seat the next and drive its exchange);
 games are independent, cut into chunks (``parallel.in_chunks``) that each allocate their
 buffers once. A round's result depends only on (seed, round key, the ranks before it,
-strategies, options), never on the chunking, so any thread count gives identical tables. Independent rounds are games of one
-round: a first round, random seating and no exchange.
+strategies, options), never on the chunking, so any thread count gives identical tables.
+Independent rounds are games of one round: a first round, random seating and no exchange.
 """
 
 import numpy as np
