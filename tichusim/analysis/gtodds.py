@@ -40,6 +40,7 @@ from ..strategies.tichu import Strategy, resolve
 __all__ = ["CallAnswer", "GTOdds", "Pairs", "Setup", "check_hand", "gt_odds", "paired_rounds",
            "seat_strategies", "setup"]
 
+SEAT0 = 0  # the 4-player game's hand (seats 1 and 3 are its opponents, 2 its partner)
 TEAM_TABLES = ("nanjing", "tientsin", "wuwang")  # the tables of the team engine
 MIN_DEALS = 1000  # never stop on precision before this many deals
 MAX_BATCH = 50_000
@@ -237,7 +238,7 @@ class GTOdds(CallAnswer):
 class _Tally:
     """Per-deal figures accumulated batch by batch (the hand's row ``player`` of the seats)."""
 
-    def __init__(self, player: int = 0):
+    def __init__(self, player: int = SEAT0):
         self.parts: dict[str, list[np.ndarray]] = {}
         self.player = player
 
