@@ -37,7 +37,7 @@ _GS = "kernels/seigneur/batch.py"
 FAMILIES = {
     "cards": Family("the card-combination kernels (the rules core every game shares)", 15,
                     {"import": ("kernels/moves.py:candidate_moves", "kernels/combos.py:classify")}),
-    "tichu": Family("the team games' engine (nanjing, tientsin, wuwang)", 100,
+    "tichu": Family("the team games' engine (nanjing, tientsin, wuwang)", 145,
                     {"rounds": (f"{_TEAM}:play_batch",), "games": (f"{_TEAM}:play_batch",),
                      "transcript": (f"{_TEAM}:play_batch",)}),
     "seigneur": Family("Grand Seigneur's engine", 40,
