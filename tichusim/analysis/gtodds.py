@@ -37,7 +37,7 @@ from ..games import game
 from .stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import Strategy, resolve
 
-__all__ = ["CallAnswer", "GTOdds", "Pairs", "Setup", "check_hand", "gt_odds", "paired_rounds",
+__all__ = ["CallAnswer", "GTOdds", "Pairs", "Setup", "check_hand", "check_run", "gt_odds", "paired_rounds",
            "seat_strategies", "setup"]
 
 SEAT0 = 0  # the 4-player game's hand (seats 1 and 3 are its opponents, 2 its partner)
@@ -295,12 +295,7 @@ def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, 
     """
     place = setup(variant, options)
     exact, ranks = cards.parse_pattern(hand, place.game.grand_tichu_cards)
-    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
-        raise ValueError(f"deals must be a positive whole number, not {deals!r}")
-    if precision is not None and not (0 < precision < 0.5):
-        raise ValueError(f"precision must be between 0 and 0.5 (a half-width), not {precision!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be a whole number in [0, 2**64), not {seed!r}")
+    check_run(deals, precision, seed)
     call, no_call = seat_strategies(seat_strategy, others, variant=variant)
     t0 = time.perf_counter()
     tally = _Tally(place.player)
@@ -347,6 +342,16 @@ def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, 
         tichu_no_call=rate("tichu_no_call"),
         seconds=time.perf_counter() - t0,
     )
+
+
+def check_run(deals, precision, seed) -> None:
+    """``ValueError`` for a run of the odds commands they would refuse."""
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
+        raise ValueError(f"deals must be a positive whole number, not {deals!r}")
+    if precision is not None and not (0 < precision < 0.5):
+        raise ValueError(f"precision must be between 0 and 0.5 (a half-width), not {precision!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be a whole number in [0, 2**64), not {seed!r}")
 
 
 def check_hand(hand: str, variant: str = "nanjing", options: dict | None = None) -> None:

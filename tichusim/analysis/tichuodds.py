@@ -29,7 +29,8 @@ from .. import cards
 from ..games import DEFAULT_GAME
 from ..kernels.tichu import records as E
 from .gtodds import (
-    MAX_BATCH, MIN_DEALS, CallAnswer, _from_hand, _half, paired_rounds, seat_strategies, setup,
+    MAX_BATCH, MIN_DEALS, CallAnswer, _from_hand, _half, check_run, paired_rounds,
+    seat_strategies, setup,
 )  # fmt: skip
 from .stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import resolve
@@ -133,12 +134,7 @@ def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = Non
     place = setup(variant, options)
     sizes = _hand_sizes(place.game)
     exact, ranks = _parse_hand(hand, sizes)
-    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
-        raise ValueError(f"deals must be a positive whole number, not {deals!r}")
-    if precision is not None and not (0 < precision < 0.5):
-        raise ValueError(f"precision must be between 0 and 0.5 (a half-width), not {precision!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be a whole number in [0, 2**64), not {seed!r}")
+    check_run(deals, precision, seed)
     if played is not None and (isinstance(played, bool) or not isinstance(played, (int, np.integer))
                                or not 0 <= played <= 56):  # fmt: skip
         raise ValueError(f"played must be a number of cards 0..56, not {played!r}")

@@ -45,18 +45,16 @@ from numba import njit
 
 from ..bits import (
     ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_LANE, SPECIALS, STRAIGHT_LANE,
-    U64, ZERO, highest_bit_index, lane, lowest_bit_index, popcount, rank_multiplicity, ranks_held,
-    runs_ending,
+    ZERO, highest_bit_index, popcount, rank_multiplicity, ranks_held, runs_ending,
 )  # fmt: skip
 from ..combos import (
     BOMB_FOUR, DOG_LEAD, FULL_HOUSE, PAIR, RANK2_DRAGON, SINGLE, STAIRS, STRAIGHT, TRIPLE,
 )  # fmt: skip
-from ..hand import card_points, plan_size
+from ..hand import plan_size
 from ..moves import has_bomb
-from .heuristic import _lowest_bomb, _price, bomb_worth
+from .heuristic import _price, settle
 from .slots import (
-    ATTACK_BONUS, BOMB_THREAT, DOG_PARTNER_CARDS, FOLLOW_MARGIN, PARTNER_LEAD, POINT_WEIGHT,
-    SHORT_OPP, SURE_COST, SURE_KEEP,
+    BOMB_THREAT, DOG_PARTNER_CARDS, PARTNER_LEAD, SHORT_OPP, SURE_COST, SURE_KEEP,
 )  # fmt: skip
 
 ALL_CARDS = NORMAL | SPECIALS
@@ -311,23 +309,8 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
         if cost < best_cost:
             best_cost = cost
             best = i
-    margin = params[FOLLOW_MARGIN]
-    if not partners_trick:
-        pts = card_points(pub.trick_cards)
-        if best >= 0 and moves_m[best] == DRAGON:
-            pts = 0  # a Dragon trick is given away (§2.12)
-        margin += pts * params[POINT_WEIGHT]
-        if pub.tichu[ts] or pub.grand_tichu[ts] or _partner_called(pub, seat):
-            margin += params[ATTACK_BONUS]
-        if pub.counts[ts] <= params[BOMB_THREAT]:
-            margin += 1.0
-    if best >= 0 and (best_cost <= margin or not can_pass):
-        return best
-    if bomb_worth(params, pub, me) or (best < 0 and not can_pass):
-        b = _lowest_bomb(moves_c, 0, n)
-        if b >= 0:
-            return b
-    return -1 if can_pass else 0
+    return settle(params, pub, me, moves_m, moves_c, n, can_pass, best, best_cost,
+                  partners_trick, _partner_called(pub, seat))
 
 
 __all__ = ["bomb_possible", "call_value", "choose", "combo_top", "hold_back", "is_sure",

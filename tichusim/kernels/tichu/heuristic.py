@@ -147,13 +147,25 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
         if cost < best_cost:
             best_cost = cost
             best = i
+    return settle(params, pub, me, moves_m, moves_c, n, can_pass, best, best_cost,
+                  partners_trick, _partner_to_help(params, pub, seat, False))
+
+
+@njit(cache=True)
+def settle(params, pub, me, moves_m, moves_c, n, can_pass, best, best_cost, partners_trick,
+           attack):  # fmt: skip
+    """On a trick: play ``best`` (the cheapest non-bomb, -1 when none; ``heuristic`` and
+    ``expert`` price it their own way) when its cost is within the margin of taking the trick
+    (its points, an opponent's call or ``attack``, an opponent about to go out), else a bomb
+    when one is worth it, else pass (or the first play when passing is not allowed)."""
+    ts = pub.top_seat
     margin = params[FOLLOW_MARGIN]
     if not partners_trick:
         pts = card_points(pub.trick_cards)
         if best >= 0 and moves_m[best] == DRAGON:
             pts = 0  # a Dragon trick is given away (§2.12)
         margin += pts * params[POINT_WEIGHT]
-        if pub.tichu[ts] or pub.grand_tichu[ts] or _partner_to_help(params, pub, seat, False):
+        if pub.tichu[ts] or pub.grand_tichu[ts] or attack:
             margin += params[ATTACK_BONUS]
         if pub.counts[ts] <= params[BOMB_THREAT]:
             margin += 1.0
