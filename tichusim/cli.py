@@ -358,26 +358,63 @@ def _odds_options(strategies: str, variant: str, option_pairs) -> tuple[object, 
     return me, rest, options
 
 
+def _odds_run(fn):
+    """The odds commands' --rounds, --precision and --seed."""
+    for option in reversed((
+        click.option("--rounds", "deals", default=100_000, show_default=True,
+                     type=click.IntRange(1),
+                     help="most deals to play (each is played twice: with and without the call)"),
+        click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+                     default=None,
+                     help="stop once P(success) is known to +/- this (0.01 = 1 point)"),
+        click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1)),
+    )):  # fmt: skip
+        fn = option(fn)
+    return fn
+
+
+def _odds_table(fn):
+    """The odds commands' --variant, --option, --json and --quiet."""
+    for option in reversed((
+        click.option("--variant", default="nanjing", show_default=True, type=_TEAM_TABLE,
+                     help="the table (wuwang: the hand is an opponent's, RULES.md §4)"),
+        click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
+                     help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)"),
+        click.option("--json", "as_json", is_flag=True, help="print one JSON object"),
+        click.option("--quiet", is_flag=True, help="no progress bar"),
+    )):  # fmt: skip
+        fn = option(fn)
+    return fn
+
+
+def _answer_odds(ask, deals: int, as_json: bool, quiet: bool, **kwargs) -> None:
+    """Run an odds analysis (``ask(deals=..., progress=..., **kwargs)``) behind a progress
+    bar, and print its answer (``--json``: one object)."""
+    import json
+
+    with Progress(deals, "deal", enabled=not (quiet or as_json)) as bar:
+        def progress(done, total, p):
+            bar.to(done, f"P(success) {p.value:.3f} +/- {(p.high - p.low) / 2:.3f}")
+
+        result = _guard(ask, deals=deals, progress=progress, **kwargs)
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    else:
+        click.echo(str(result))
+        click.echo(f"{result.deals:,} deals ({2 * result.deals:,} rounds) in {result.seconds:.2f} s")
+
+
 @main.command("gt-odds", cls=_OneLineErrors)
 @click.option("--hand", required=True,
               help='the first 8 cards (tientsin: 6), e.g. "Dr Ph A A K 9 5 3" (a rank alone: '
                    "any suit)")
-@click.option("--rounds", "deals", default=100_000, show_default=True, type=click.IntRange(1),
-              help="most deals to play (each is played twice: with and without the call)")
-@click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
-              default=None, help="stop once P(success) is known to +/- this (0.01 = 1 point)")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
+@_odds_run
 @click.option("--seat-strategy", default="heuristic", show_default=True,
               help=f"the hand's strategy, its Grand Tichu policy replaced ({SPEC_HELP})")
 @click.option("--others", default="heuristic", show_default=True, help=ODDS_OTHERS_HELP)
 @click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="answer at once from a fitted model (gt-table's model.json)")
-@click.option("--variant", default="nanjing", show_default=True, type=_TEAM_TABLE,
-              help="the table (wuwang: the hand is an opponent's, RULES.md §4)")
-@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
-              help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)")
-@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-@click.option("--quiet", is_flag=True, help="no progress bar")
+@_odds_table
 def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path, variant,
                 option_pairs, as_json, quiet):  # fmt: skip
     """Should these 8 cards call Grand Tichu? Each deal is played with and without the call."""
@@ -396,19 +433,8 @@ def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path,
 
     me, rest, options = _odds_options((seat_strategy, others), variant, option_pairs)
     _guard(check_hand, hand, variant, options)  # before the progress bar
-
-    with Progress(deals, "deal", enabled=not (quiet or as_json)) as bar:
-        def progress(done, total, p):
-            bar.to(done, f"P(success) {p.value:.3f} +/- {(p.high - p.low) / 2:.3f}")
-
-        result = _guard(gt_odds, hand, deals=deals, precision=precision, seed=seed,
-                        seat_strategy=me, others=rest, progress=progress, variant=variant,
-                        options=options)  # fmt: skip
-    if as_json:
-        click.echo(json.dumps(result.to_dict()))
-    else:
-        click.echo(str(result))
-        click.echo(f"{result.deals:,} deals ({2 * result.deals:,} rounds) in {result.seconds:.2f} s")
+    _answer_odds(gt_odds, deals, as_json, quiet, hand=hand, precision=precision, seed=seed,
+                 seat_strategy=me, others=rest, variant=variant, options=options)
 
 
 @main.command("tichu-odds", cls=_OneLineErrors)
@@ -422,42 +448,22 @@ def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path,
 @click.option("--played", type=click.IntRange(0, 56), default=None,
               help="call before the seat's first own turn once this many cards are played "
                    "at the table (default: right after the passing)")
-@click.option("--rounds", "deals", default=100_000, show_default=True, type=click.IntRange(1),
-              help="most deals to play (each is played twice: with and without the call)")
-@click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
-              default=None, help="stop once P(success) is known to +/- this (0.01 = 1 point)")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
+@_odds_run
 @click.option("--seat-strategy", default="heuristic", show_default=True,
               help=f"the hand's strategy, its Tichu call set by the experiment ({SPEC_HELP})")
 @click.option("--others", default="heuristic", show_default=True, help=ODDS_OTHERS_HELP)
-@click.option("--variant", default="nanjing", show_default=True, type=_TEAM_TABLE,
-              help="the table (wuwang: the hand is an opponent's, RULES.md §4)")
-@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
-              help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)")
-@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-@click.option("--quiet", is_flag=True, help="no progress bar")
+@_odds_table
 def tichu_odds_cmd(hand, received, played, deals, precision, seed, seat_strategy, others,
                    variant, option_pairs, as_json, quiet):  # fmt: skip
     """Should this hand call Tichu after the passing? Each deal is played with and without
     the call (RULES.md §2.3)."""
-    import json
-
     from .analysis.tichuodds import check_hand, tichu_odds
 
     me, rest, options = _odds_options((seat_strategy, others), variant, option_pairs)
     _guard(check_hand, hand, received, variant, options)  # before the progress bar appears
-    with Progress(deals, "deal", enabled=not (quiet or as_json)) as bar:
-        def progress(done, total, p):
-            bar.to(done, f"P(success) {p.value:.3f} +/- {(p.high - p.low) / 2:.3f}")
-
-        result = _guard(tichu_odds, hand, deals=deals, precision=precision, seed=seed,
-                        seat_strategy=me, others=rest, received=received, played=played,
-                        variant=variant, options=options, progress=progress)  # fmt: skip
-    if as_json:
-        click.echo(json.dumps(result.to_dict()))
-    else:
-        click.echo(str(result))
-        click.echo(f"{result.deals:,} deals ({2 * result.deals:,} rounds) in {result.seconds:.2f} s")
+    _answer_odds(tichu_odds, deals, as_json, quiet, hand=hand, precision=precision, seed=seed,
+                 seat_strategy=me, others=rest, received=received, played=played,
+                 variant=variant, options=options)
 
 
 @main.command("gt-table", cls=_OneLineErrors)
