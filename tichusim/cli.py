@@ -10,7 +10,7 @@ import click
 
 from . import __version__
 from .progress import Progress
-from .games import DEFAULT_GAME, GAMES, compiling, game, game_type, notice
+from .games import DEFAULT_GAME, GAMES, TEAM_TABLES, compiling, game, game_type, notice
 
 TABLE_FILES = {"rounds.parquet", "seats.parquet"}  # what `simulate --out` writes (and may replace)
 STRATEGY_HELP = "one strategy for every seat, or four separated by commas (seat 0..3)"
@@ -343,7 +343,7 @@ def _strategy_option(text: str, count: tuple[int, ...], what: str):
 SPEC_HELP = "a name, base:key=value,... or a .toml file (README: Strategy arguments)"
 
 
-_TEAM_TABLE = click.Choice(["nanjing", "tientsin", "wuwang"])
+_TEAM_TABLE = click.Choice(TEAM_TABLES)
 ODDS_OTHERS_HELP = ("one strategy for the other players, or one each in turn order from the "
                     "hand's left (nanjing: left opponent, partner, right opponent)")
 

@@ -33,15 +33,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import cards
-from ..games import game
+from ..games import TEAM_TABLES, game
 from .stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import Strategy, resolve
 
-__all__ = ["CallAnswer", "GTOdds", "Pairs", "Setup", "check_hand", "check_run", "gt_odds", "paired_rounds",
-           "seat_strategies", "setup"]
+__all__ = ["CallAnswer", "GTOdds", "Pairs", "Setup", "check_hand", "check_run", "gt_odds",
+           "paired_rounds", "seat_strategies", "setup"]
 
 SEAT0 = 0  # the 4-player game's hand (seats 1 and 3 are its opponents, 2 its partner)
-TEAM_TABLES = ("nanjing", "tientsin", "wuwang")  # the tables of the team engine
 MIN_DEALS = 1000  # never stop on precision before this many deals
 MAX_BATCH = 50_000
 

@@ -8,6 +8,7 @@ one loop (``narrate``) and names its table columns, which ``tables`` turns into 
 """
 
 from .errors import SimulationError
-from .registry import DEFAULT_GAME, GAMES, compiling, game, game_type, notice
+from .registry import DEFAULT_GAME, GAMES, TEAM_TABLES, compiling, game, game_type, notice
 
-__all__ = ["DEFAULT_GAME", "GAMES", "SimulationError", "compiling", "game", "game_type", "notice"]
+__all__ = ["DEFAULT_GAME", "GAMES", "TEAM_TABLES", "SimulationError", "compiling", "game",
+           "game_type", "notice"]

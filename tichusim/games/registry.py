@@ -19,7 +19,8 @@ from .._numba_cache import cached
 from ..progress import Compiling
 from .base import Game
 
-__all__ = ["DEFAULT_GAME", "FAMILIES", "GAMES", "compiling", "game", "game_type", "notice"]
+__all__ = ["DEFAULT_GAME", "FAMILIES", "GAMES", "TEAM_TABLES", "compiling", "game", "game_type",
+           "notice"]
 
 
 class Family(NamedTuple):
@@ -52,6 +53,7 @@ _HOMES = {"nanjing": ("team", "Nanjing", "tichu"), "tientsin": ("team", "Tientsi
           "wuwang": ("team", "WuWang", "tichu"),
           "grand-seigneur": ("seigneur", "SeigneurGame", "seigneur")}  # fmt: skip
 GAMES = tuple(_HOMES)
+TEAM_TABLES = tuple(name for name, home in _HOMES.items() if home[2] == "tichu")  # team engine
 DEFAULT_GAME = "nanjing"
 
 
