@@ -8,6 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from numba import njit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +23,8 @@ from tichusim.cli import main
 from tichusim.kernels import combos, moves
 from tichusim.kernels.tichu import policies
 from tichusim.kernels.tichu import records as E
+from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
+from tichusim.strategies.tichu import STRATEGIES as NAMED
 from tichusim.games.transcript import play_with_log, transcript
 
 OPTION = {"phoenix_led_half": True}
@@ -77,8 +80,55 @@ def test_kernel_codes_of_the_led_phoenix():
         assert ((cards.MAH_JONG, MAH_JONG) in found) == with_mah_jong and can_pass
         assert len(found) == 2 + with_mah_jong
     # the lowest policy's fast path answers the ½ Phoenix with the Mah Jong, as its full list
-    mask, code = policies.lowest_single(hand, LED_HALF, 0)
+    mask, code = policies.lowest_single(hand, LED_HALF, 0, combos.RANK2_PHOENIX_LED_HALF)
     assert (int(mask), int(code)) == (cards.MAH_JONG, MAH_JONG)
+
+
+@njit
+def _lead(params, hand, half):
+    """Seat 0 leads ``hand`` at a table with or without the §2.6 Option: the play chosen, and
+    the code its strategy saw for the lone Phoenix (0 when not listed)."""
+    pub = np.zeros(1, PUBLIC)
+    me = np.zeros(1, PRIVATE)
+    pub[0].n_players = 4
+    pub[0].phoenix_led_half = half
+    for s in range(4):
+        pub[0].counts[s] = 8
+    pub[0].top_seat = -1
+    me[0].hand = hand
+    m = np.empty(moves.MAX_MOVES, np.uint64)
+    c = np.empty(moves.MAX_MOVES, np.int64)
+    m[:] = 0
+    j = policies.play(params, pub[0], me[0], m, c)
+    seen = 0
+    for i in range(moves.MAX_MOVES):
+        if m[i] == cards.PHOENIX:
+            seen = c[i]
+    return m[j], seen
+
+
+@pytest.mark.parametrize("name", ["lowest", "heuristic", "expert"])
+def test_strategies_value_a_led_phoenix_as_the_table_does(name):
+    """Strategies take the Option into account (issue 18): at a table playing it the lone
+    Phoenix they may lead is listed at ½, below the Mah Jong, so ``lowest`` leads it before
+    the Mah Jong; by default it is listed at 1½ and the Mah Jong goes first."""
+    params = NAMED[name].param_row()
+    hand = np.uint64(cards.parse("Ma Ph 5j 9s Jp Kt"))
+    for half, code in ((True, LED_HALF), (False, LED)):
+        chosen, seen = _lead(params, hand, half)
+        assert seen == code or (name == "lowest" and seen == 0), (half, seen)
+    if name == "lowest":
+        assert cards.format(int(_lead(params, hand, True)[0])) == "Ph"
+        assert cards.format(int(_lead(params, hand, False)[0])) == "Ma"
+
+
+def test_expert_knows_a_half_phoenix_can_fall_to_the_mah_jong():
+    """``expert``'s card tracking: with only the Mah Jong out, a Phoenix led as 1½ is a sure
+    winner, one led as ½ is not (§2.6 Option)."""
+    from tichusim.kernels.tichu import expert
+
+    out = np.uint64(cards.MAH_JONG)
+    assert expert.is_sure(out, LED) and not expert.is_sure(out, LED_HALF)
 
 
 def test_lowest_fast_path_equals_the_lowest_legal_play_on_a_half_phoenix():
@@ -91,7 +141,7 @@ def test_lowest_fast_path_equals_the_lowest_legal_play_on_a_half_phoenix():
     checked = 0
     for _ in range(3000):
         hand = sum(int(x) for x in rng.choice(deck, int(rng.integers(1, 15)), replace=False))
-        mask, code = policies.lowest_single(np.uint64(hand), LED_HALF, 0)
+        mask, code = policies.lowest_single(np.uint64(hand), LED_HALF, 0, combos.RANK2_PHOENIX_LED_HALF)
         if mask == 0:
             continue
         n, _ = moves.legal_moves(np.uint64(hand), LED_HALF, 0, m, c)

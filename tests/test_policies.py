@@ -233,9 +233,15 @@ def test_heuristic_leads_the_dog_to_a_partner_who_called():
     assert _turn("Dog 4j 6s 9p Jt Qj", None, top_seat=-1, calls=(0, 0, 1, 0)) == "Dog"
 
 
-def test_lowest_fast_path_equals_the_lowest_legal_play():
-    """``lowest_single`` (bits only) picks what ``lowest_index`` picks from the full legal list."""
+@pytest.mark.parametrize("half", [False, True])
+def test_lowest_fast_path_equals_the_lowest_legal_play(half):
+    """``lowest_single`` (bits only) picks what ``lowest_index`` picks from the full legal list,
+    with a led Phoenix worth 1½ or, under the §2.6 Option, ½ (the list valued as the strategies
+    see it at such a table)."""
+    from tichusim.kernels.combos import RANK2_PHOENIX_LED, RANK2_PHOENIX_LED_HALF
     from tichusim.kernels.moves import legal_moves
+
+    led = RANK2_PHOENIX_LED_HALF if half else RANK2_PHOENIX_LED
 
     rng = np.random.default_rng(4)
     deck = [1 << b for b in range(64) if cards.DECK >> b & 1]
@@ -248,10 +254,13 @@ def test_lowest_fast_path_equals_the_lowest_legal_play():
         hand = sum(int(x) for x in rng.choice(deck, size, replace=False))
         top = int(rng.choice(singles))
         wish = int(rng.choice([0, 0, int(rng.integers(2, 15))]))
-        mask, code = policies.lowest_single(np.uint64(hand), top, wish)
+        mask, code = policies.lowest_single(np.uint64(hand), top, wish, led)
         if mask == 0:
             continue
         n, _ = legal_moves(np.uint64(hand), top, wish, m, c)
+        for i in range(n):
+            if top == 0 and m[i] == cards.PHOENIX:
+                c[i] = 0x10100 | led  # a lone Phoenix led (§2.6)
         j = policies.lowest_index(c, n)
         assert (int(m[j]), int(c[j])) == (int(mask), int(code)), (cards.format(hand), top, wish)
         checked += 1

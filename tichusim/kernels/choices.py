@@ -61,6 +61,8 @@ def lowest_single_valued(hand, top, wish, phoenix_code, dragon_code):
     if top == 0:
         if hand & DOG:
             return DOG, make_code(DOG_LEAD, 1, 0)
+        if hand & PHOENIX and (phoenix_code & 0xFF) < RANK2_MAH_JONG:
+            return PHOENIX, phoenix_code  # led as ½ (§2.6 Option): below the Mah Jong
         if hand & MAH_JONG:
             return MAH_JONG, make_code(SINGLE, 1, RANK2_MAH_JONG)
         if hand & PHOENIX:

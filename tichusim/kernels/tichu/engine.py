@@ -524,6 +524,7 @@ def _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats):
     pub.n_players = n
     pub.variant = variant
     pub.wish_free = wish_free(variant)
+    pub.phoenix_led_half = work.phoenix_led_half  # a rule everybody knows (§2.6 Option)
     pub.exposed = ZERO
     pub.first_drawer = first_drawer
     reset_table(pub)

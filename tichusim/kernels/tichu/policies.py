@@ -35,7 +35,9 @@ from ..bits import (
     popcount, rank_cards, rank_multiplicity,
 )  # fmt: skip
 from ..choices import MOVES_OVERFLOW, draw_lead_category, lowest_index, lowest_single_valued
-from ..combos import RANK2_DRAGON, RANK2_PHOENIX_LED, SINGLE, make_code, phoenix_single
+from ..combos import (
+    RANK2_DRAGON, RANK2_PHOENIX_LED, RANK2_PHOENIX_LED_HALF, SINGLE, make_code, phoenix_single,
+)  # fmt: skip
 from ..hand import highest_card, loose_cards, lowest_card, plan_size
 from ..moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
 from ..rng import rand_below
@@ -377,14 +379,32 @@ def random_lead(me, wish, moves_m, moves_c):
 
 
 @njit(cache=True)
-def lowest_single(hand, top, wish):
+def lowest_single(hand, top, wish, phoenix_led):
     """The lowest play when it is a single or the Dog, computed from the bits: on a lead (the
-    Dog, Mah Jong, Phoenix as 1½, then the lowest card) or on a single (the Mah Jong on a
-    Phoenix led as ½, §2.6 Option), unless the hand holds an open wished rank. Returns
-    ``(mask, code)``, or ``(0, 0)`` when the full list is needed (other tricks, a wish that may
-    bind, or no single beats)."""
+    Dog, then the Mah Jong and the Phoenix by value: the Phoenix led is worth ``phoenix_led``,
+    1½ or ½ under the §2.6 Option, then the lowest card) or on a single (the Mah Jong on a
+    Phoenix led as ½), unless the hand holds an open wished rank. Returns ``(mask, code)``, or
+    ``(0, 0)`` when the full list is needed (other tricks, a wish that may bind, or no single
+    beats)."""
     dragon = make_code(SINGLE, 1, RANK2_DRAGON) if (top & 0xFF) < RANK2_DRAGON else 0
-    return lowest_single_valued(hand, top, wish, phoenix_single(top, RANK2_PHOENIX_LED), dragon)
+    return lowest_single_valued(hand, top, wish, phoenix_single(top, phoenix_led), dragon)
+
+
+@njit(cache=True)
+def led_phoenix(pub):
+    """Half rank of a lone Phoenix led at this table (§2.6): 1½, or ½ under the Option."""
+    return RANK2_PHOENIX_LED_HALF if pub.phoenix_led_half else RANK2_PHOENIX_LED
+
+
+@njit(cache=True)
+def _value_led_phoenix(pub, moves_m, moves_c, n):
+    """The move generator gives a led lone Phoenix its usual 1½; at a table playing the §2.6
+    Option it is worth ½, and the strategies price and compare it at that value (the engine
+    scores it so whatever a strategy returns)."""
+    if pub.phoenix_led_half:
+        for i in range(n):
+            if moves_m[i] == PHOENIX:
+                moves_c[i] = make_code(SINGLE, 1, RANK2_PHOENIX_LED_HALF)
 
 
 @njit(cache=True)
@@ -406,7 +426,7 @@ def play(params, pub, me, moves_m, moves_c):
         # Without a wish the lowest lead is a single or the Dog: any other combination tops at
         # or above its lowest card and holds more cards. On singles the lowest beating single
         # (a bomb only when none beats, from the full list below).
-        mask, code = lowest_single(me.hand, top, wish)
+        mask, code = lowest_single(me.hand, top, wish, led_phoenix(pub))
         if mask != ZERO:
             moves_m[0] = mask
             moves_c[0] = code
@@ -414,6 +434,8 @@ def play(params, pub, me, moves_m, moves_c):
     n, can_pass = legal_moves(me.hand, top, wish, moves_m, moves_c)
     if n > moves_m.shape[0]:
         return MOVES_OVERFLOW
+    if top == 0:
+        _value_led_phoenix(pub, moves_m, moves_c, n)
     if policy == PLAY_HEURISTIC:
         return heuristic.choose(params, pub, me, moves_m, moves_c, n, can_pass == 1)
     if policy == PLAY_EXPERT:

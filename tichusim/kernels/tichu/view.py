@@ -44,6 +44,7 @@ PUBLIC = np.dtype(
         ("tricks", np.int64),
         ("bombs", np.int64),
         ("exposed", np.uint64),  # Wu Wang: the Minister's hand, face up after passing (§4)
+        ("phoenix_led_half", np.bool_),  # the §2.6 Option: a led Phoenix is worth ½, not 1½
     ],
     align=True,
 )
