@@ -55,9 +55,7 @@ from .records import (
     FIX_CALL_AT_PLAYED, FIX_CALL_NEVER, FIX_MODE, FIX_RECEIVED, EV_BOMB, EV_DEAL8, EV_DEAL14, EV_DOG, EV_DRAGON,
     EV_END, EV_GIVE, EV_GRAND_TICHU, EV_HAND_TO, EV_OUT, EV_PASS, EV_PLAY, EV_SHOW, EV_TICHU,
     EV_TRICK, EV_TRICKS_TO, EV_WISH, EV_WISH_DONE, PHOENIX_HELD, PHOENIX_IN_COMBO, PHOENIX_LED,
-    PHOENIX_NONE, PHOENIX_ON_SINGLE, ST_BOMBS, ST_BOMBS_OOT, ST_DOG, ST_DRAGON, ST_FIRST_BOMB,
-    ST_FIRST_BOMB_TRICK, ST_FULFILLED, ST_PHOENIX, ST_TICHU_CARDS, ST_TICHU_TRICK, ST_TICHU_WHEN,
-    ST_TRICKS, ST_WISH,
+    PHOENIX_NONE, PHOENIX_ON_SINGLE,
 )  # fmt: skip
 from .variants import (
     KING, MAX_SEATS, MINISTER, NANJING, TIENTSIN, WUWANG, gt_cards, hand_size, may_call_grand,
@@ -363,77 +361,62 @@ def _tichu_decision(work, pub, me, s, point):
 
 
 @njit(cache=True, inline="always")
-def _note_tichu(work, pub, s, point):
+def _note_tichu(seat, pub, s, point):
     """What ``tichu_when`` records of seat ``s``'s Tichu call at decision ``point`` (§2.3): the
     point, the cards it held, the tricks completed."""
-    work.stats[s, ST_TICHU_WHEN] = point
-    work.stats[s, ST_TICHU_CARDS] = pub.counts[s]
-    work.stats[s, ST_TICHU_TRICK] = pub.tricks
+    seat.tichu_when = point
+    seat.tichu_cards = pub.counts[s]
+    seat.tichu_trick = pub.tricks
 
 
 @njit(cache=True, inline="always")
-def _note_bomb(work, pub, s, code, out_of_turn):
-    """Seat ``s`` plays the bomb ``code`` (§2.7, §2.9); the first is kept with its trick."""
-    stats = work.stats
-    if stats[s, ST_BOMBS] == 0:
-        stats[s, ST_FIRST_BOMB] = code
-        stats[s, ST_FIRST_BOMB_TRICK] = pub.tricks
-    stats[s, ST_BOMBS] += 1
+def _note_bomb(seat, pub, code, out_of_turn):
+    """The seat plays the bomb ``code`` (§2.7, §2.9); the first is kept with its trick."""
+    if seat.bombs_played == 0:
+        seat.first_bomb = code
+        seat.first_bomb_trick = pub.tricks
+    seat.bombs_played += 1
     if out_of_turn:
-        stats[s, ST_BOMBS_OOT] += 1
+        seat.bombs_out_of_turn += 1
 
 
 @njit(cache=True, inline="always")
-def _note_special(work, s, mask, leading):
-    """Seat ``s`` plays ``mask`` holding the Phoenix or the Dragon: how the Phoenix went (led
-    alone, alone on a single, inside a combination, §2.6), that the Dragon (§2.12) or the Dog
-    (§2.10) was played."""
+def _note_special(seat, mask, leading):
+    """The seat plays ``mask`` holding the Phoenix, the Dragon or the Dog: how the Phoenix went
+    (led alone, alone on a single, inside a combination, §2.6), that the Dragon (§2.12) or the
+    Dog (§2.10) was played."""
     if mask & PHOENIX:
         if mask != PHOENIX:
-            work.stats[s, ST_PHOENIX] = PHOENIX_IN_COMBO
+            seat.phoenix_as = PHOENIX_IN_COMBO
         elif leading:
-            work.stats[s, ST_PHOENIX] = PHOENIX_LED
+            seat.phoenix_as = PHOENIX_LED
         else:
-            work.stats[s, ST_PHOENIX] = PHOENIX_ON_SINGLE
+            seat.phoenix_as = PHOENIX_ON_SINGLE
     if mask & DRAGON:
-        work.stats[s, ST_DRAGON] = DRAGON_PLAYED
+        seat.dragon = DRAGON_PLAYED
     if mask & DOG:
-        work.stats[s, ST_DOG] = 1  # §2.10: led, whether or not it was the seat's last card
+        seat.dog_led = True  # §2.10: led, whether or not it was the seat's last card
 
 
 @njit(cache=True)
-def _seat_stats(n, work, pub, privs, rnd, seats):
-    """Copy what each seat did (``work.stats``) into its record, with the cards it holds and
-    the points of its tricks before any hand-over (``pub.points_taken``); the round's totals:
-    bombs out of turn, who fulfilled the wish, the points still in the hands and those of a
-    trick a victory left in play (with the seats' ``card_points_won`` they make 100)."""
-    stats = work.stats
+def _round_totals(n, pub, privs, rnd, seats):
+    """What the tally of the round (kept in the seats' records as it happens) ends with: each
+    seat's cards left, the points of its tricks before any hand-over (``pub.points_taken``), a
+    Phoenix still held; the round's totals: bombs out of turn, who fulfilled the wish, the
+    points still in the hands and those of a trick a victory left in play (with the seats'
+    ``card_points_won`` they make 100)."""
     oot = 0
     fulfilled = -1
     held = 0
     for s in range(n):
         seat = seats[s]
         hand = privs[s].hand
-        seat.bombs_played = stats[s, ST_BOMBS]
-        seat.bombs_out_of_turn = stats[s, ST_BOMBS_OOT]
-        seat.first_bomb = stats[s, ST_FIRST_BOMB]
-        seat.first_bomb_trick = stats[s, ST_FIRST_BOMB_TRICK]
-        seat.tricks_won = stats[s, ST_TRICKS]
         seat.card_points_won = pub.points_taken[s]
-        seat.tichu_when = stats[s, ST_TICHU_WHEN]
-        seat.tichu_cards = stats[s, ST_TICHU_CARDS]
-        seat.tichu_trick = stats[s, ST_TICHU_TRICK]
-        ph = stats[s, ST_PHOENIX]
-        if hand & PHOENIX:
-            ph = PHOENIX_HELD
-        seat.phoenix_as = ph
-        seat.dragon = stats[s, ST_DRAGON]
-        seat.dog_led = stats[s, ST_DOG] != 0
-        seat.mahjong_wish = stats[s, ST_WISH]
-        seat.wish_fulfilled = stats[s, ST_FULFILLED] != 0
         seat.cards_left = pub.counts[s]
-        oot += stats[s, ST_BOMBS_OOT]
-        if stats[s, ST_FULFILLED] != 0:
+        if hand & PHOENIX:
+            seat.phoenix_as = PHOENIX_HELD
+        oot += seat.bombs_out_of_turn
+        if seat.wish_fulfilled:
             fulfilled = s
         held += card_points(hand)
     rnd.bombs_out_of_turn = oot
@@ -443,7 +426,7 @@ def _seat_stats(n, work, pub, privs, rnd, seats):
 
 
 @njit(cache=True)
-def _collect_trick(pub, privs, work, rnd, seat, nlog):
+def _collect_trick(pub, privs, work, rnd, seats, seat, nlog):
     """``seat`` takes the trick in play, or gives it to an opponent of its choice when it was
     won with the Dragon (§2.12). Returns ``(error, log rows)``."""
     taker = seat
@@ -452,13 +435,13 @@ def _collect_trick(pub, privs, work, rnd, seat, nlog):
         if taker < 0 or taker >= pub.n_players or (taker - seat) % 2 == 0:
             return ERR_STRATEGY, nlog
         rnd.dragon_to = taker
-        work.stats[seat, ST_DRAGON] = DRAGON_GIVEN
+        seats[seat].dragon = DRAGON_GIVEN
         nlog = log_cards(work, nlog, EV_DRAGON, seat, ZERO, 0, taker)
     pts = card_points(pub.trick_cards)
     work.piles[taker] |= pub.trick_cards
     pub.points_taken[taker] += pts
     pub.tricks += 1
-    work.stats[taker, ST_TRICKS] += 1
+    seats[taker].tricks_won += 1
     nlog = log_cards(work, nlog, EV_TRICK, seat, pub.trick_cards, pts, taker)
     pub.trick_cards = ZERO
     return ERR_NONE, nlog
@@ -509,7 +492,7 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
     err, nlog = _passing(variant, first_drawer, work, pub, privs, seats, nlog)
     victory = False
     if err == ERR_NONE:
-        err, victory, nlog = _tricks(variant, work, pub, privs, rnd, check, nlog)
+        err, victory, nlog = _tricks(variant, work, pub, privs, rnd, seats, check, nlog)
     if err == ERR_NONE:
         err, nlog = _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog)
     return close_round(work, rnd, err, nlog)
@@ -561,21 +544,21 @@ def _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats):
     rnd.hand_points_left = 0
     rnd.table_points_left = 0
     rnd.error = ERR_NONE
-    stats = work.stats
-    for s in range(n):
-        stats[s, ST_BOMBS] = 0
-        stats[s, ST_BOMBS_OOT] = 0
-        stats[s, ST_FIRST_BOMB] = 0
-        stats[s, ST_FIRST_BOMB_TRICK] = -1
-        stats[s, ST_TRICKS] = 0
-        stats[s, ST_TICHU_WHEN] = -1
-        stats[s, ST_TICHU_CARDS] = -1
-        stats[s, ST_TICHU_TRICK] = -1
-        stats[s, ST_PHOENIX] = PHOENIX_NONE
-        stats[s, ST_DRAGON] = DRAGON_NONE
-        stats[s, ST_DOG] = 0
-        stats[s, ST_WISH] = -1
-        stats[s, ST_FULFILLED] = 0
+    for s in range(n):  # the tally of what each seat does (written as it happens)
+        seat = seats[s]
+        seat.bombs_played = 0
+        seat.bombs_out_of_turn = 0
+        seat.first_bomb = 0
+        seat.first_bomb_trick = -1
+        seat.tricks_won = 0
+        seat.tichu_when = -1
+        seat.tichu_cards = -1
+        seat.tichu_trick = -1
+        seat.phoenix_as = PHOENIX_NONE
+        seat.dragon = DRAGON_NONE
+        seat.dog_led = False
+        seat.mahjong_wish = -1
+        seat.wish_fulfilled = False
 
 
 @njit(cache=True, inline="always")
@@ -625,7 +608,7 @@ def _deal(variant, seed, key, first_drawer, work, pub, privs, seats, nlog):
 
 
 @njit(cache=True, inline="always")
-def _tichu_calls(n, first_drawer, work, pub, privs, point, nlog):
+def _tichu_calls(n, first_drawer, work, pub, privs, seats, point, nlog):
     """Each seat without a call may call Tichu at decision ``point``, in turn order from the
     first drawer (§2.3)."""
     for i in range(n):
@@ -633,7 +616,7 @@ def _tichu_calls(n, first_drawer, work, pub, privs, point, nlog):
         if pub.grand_tichu[s] == 0 and pub.tichu[s] == 0:
             if _tichu_decision(work, pub, privs[s], s, point):
                 pub.tichu[s] = 1
-                _note_tichu(work, pub, s, point)
+                _note_tichu(seats[s], pub, s, point)
                 nlog = log_cards(work, nlog, EV_TICHU, s, ZERO, point, 0)
     return nlog
 
@@ -645,7 +628,7 @@ def _passing(variant, first_drawer, work, pub, privs, seats, nlog):
     n = n_seats(variant)
     gifts = work.gifts
     err = ERR_NONE
-    nlog = _tichu_calls(n, first_drawer, work, pub, privs, policies.TICHU_BEFORE_PASSING, nlog)
+    nlog = _tichu_calls(n, first_drawer, work, pub, privs, seats, policies.TICHU_BEFORE_PASSING, nlog)
     for s in range(n):
         offsets = pass_offsets(variant, s)
         if offsets == 0:
@@ -684,12 +667,12 @@ def _passing(variant, first_drawer, work, pub, privs, seats, nlog):
     if variant == WUWANG:
         _show_minister(pub, privs)  # §4: face up once the passing is over
         nlog = log_cards(work, nlog, EV_SHOW, MINISTER, pub.exposed, 0, 0)
-    nlog = _tichu_calls(n, first_drawer, work, pub, privs, policies.TICHU_AFTER_PASSING, nlog)
+    nlog = _tichu_calls(n, first_drawer, work, pub, privs, seats, policies.TICHU_AFTER_PASSING, nlog)
     return ERR_NONE, nlog
 
 
 @njit(cache=True, inline="always")
-def _tricks(variant, work, pub, privs, rnd, check, nlog):
+def _tricks(variant, work, pub, privs, rnd, seats, check, nlog):
     """The play (§2.8–§2.13) from the Mah Jong's lead until the round ends: turns, each
     followed by its out-of-turn bomb window, and the tricks they make. Returns ``(error,
     victory, log rows)``, ``victory`` when one team's first players went out."""
@@ -705,8 +688,8 @@ def _tricks(variant, work, pub, privs, rnd, check, nlog):
             turn = s
     pub.leader = turn
     while True:
-        err, outcome, armed, nlog = _turn(variant, work, pub, privs, rnd, turn, armed, check,
-                                          nlog)  # fmt: skip
+        err, outcome, armed, nlog = _turn(variant, work, pub, privs, rnd, seats, turn, armed,
+                                          check, nlog)  # fmt: skip
         if err != ERR_NONE or outcome >= ROUND_OVER:
             return err, outcome == VICTORY, nlog
         if outcome == LEAD_GIVEN:
@@ -718,8 +701,8 @@ def _tricks(variant, work, pub, privs, rnd, check, nlog):
             if check and not _conserved(pub, privs, work.piles):
                 return ERR_CARDS, False, nlog
             continue  # §2.9: the Dog is never bombed
-        err, outcome, actor, armed, nlog = _bomb_windows(variant, work, pub, privs, turn, armed,
-                                                         nlog)  # fmt: skip
+        err, outcome, actor, armed, nlog = _bomb_windows(variant, work, pub, privs, seats, turn,
+                                                         armed, nlog)  # fmt: skip
         if err != ERR_NONE or outcome >= ROUND_OVER:
             return err, outcome == VICTORY, nlog
         # ---- trick over? every other holder of cards has passed since the last play ----
@@ -729,7 +712,7 @@ def _tricks(variant, work, pub, privs, rnd, check, nlog):
                 holders |= 1 << s
         if trick_won(pub, holders):
             winner = pub.top_seat
-            err, nlog = _collect_trick(pub, privs, work, rnd, winner, nlog)
+            err, nlog = _collect_trick(pub, privs, work, rnd, seats, winner, nlog)
             if err != ERR_NONE:
                 return err, False, nlog
             _clear_trick(pub)
@@ -751,7 +734,7 @@ def _clear_trick(pub):
 
 
 @njit(cache=True, inline="always")
-def _turn(variant, work, pub, privs, rnd, p, armed, check, nlog):
+def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog):
     """Seat ``p``'s turn: a Tichu call while it has played no card (§2.3), then its play or
     pass, checked, with what follows from the play: the wish (§2.11), going out (§2.13, §3), the
     Dog (§2.10). Returns ``(error, outcome, armed, log rows)`` with an outcome of ``turns``."""
@@ -761,7 +744,7 @@ def _turn(variant, work, pub, privs, rnd, p, armed, check, nlog):
     if pub.has_played[p] == 0 and pub.grand_tichu[p] == 0 and pub.tichu[p] == 0:
         if _tichu_decision(work, pub, me, p, policies.TICHU_BEFORE_TURN):
             pub.tichu[p] = 1
-            _note_tichu(work, pub, p, policies.TICHU_BEFORE_TURN)
+            _note_tichu(seats[p], pub, p, policies.TICHU_BEFORE_TURN)
             nlog = log_cards(work, nlog, EV_TICHU, p, ZERO, policies.TICHU_BEFORE_TURN, 0)
     moves_m = work.moves_m
     moves_c = work.moves_c
@@ -789,9 +772,9 @@ def _turn(variant, work, pub, privs, rnd, p, armed, check, nlog):
     code = moves_c[choice]
     if is_bomb(code):
         pub.bombs += 1
-        _note_bomb(work, pub, p, code, False)
+        _note_bomb(seats[p], pub, code, False)
     if mask & (PHOENIX | DRAGON | DOG):
-        _note_special(work, p, mask, leading)
+        _note_special(seats[p], mask, leading)
     done = _play_cards(pub, me, p, mask, code)
     if variant == WUWANG and p % 2 == KING % 2:
         _show_minister(pub, privs)
@@ -799,13 +782,13 @@ def _turn(variant, work, pub, privs, rnd, p, armed, check, nlog):
         armed &= ~(1 << p)
     nlog = log_cards(work, nlog, EV_PLAY, p, mask, code, 0)
     if done:
-        work.stats[p, ST_FULFILLED] = 1
+        seats[p].wish_fulfilled = True
         nlog = log_cards(work, nlog, EV_WISH_DONE, p, ZERO, wish_before, 0)
     if mask & MAH_JONG:
         w = policies.wish(work.params[p], pub, me)
         if not make_wish(pub, rnd, w):
             return ERR_STRATEGY, PLAYED, armed, nlog
-        work.stats[p, ST_WISH] = w
+        seats[p].mahjong_wish = w
         nlog = log_cards(work, nlog, EV_WISH, p, ZERO, w, 0)
     if me.hand == ZERO:
         outcome, nlog = _out(variant, work, pub, p, nlog)
@@ -816,7 +799,7 @@ def _turn(variant, work, pub, privs, rnd, p, armed, check, nlog):
         work.piles[p] |= pub.trick_cards
         _clear_trick(pub)
         pub.tricks += 1
-        work.stats[p, ST_TRICKS] += 1  # the Dog's trick is its player's (§2.10)
+        seats[p].tricks_won += 1  # the Dog's trick is its player's (§2.10)
         return ERR_NONE, LEAD_GIVEN, armed, nlog
     return ERR_NONE, PLAYED, armed, nlog
 
@@ -836,7 +819,7 @@ def _out(variant, work, pub, p, nlog):
 
 
 @njit(cache=True, inline="always")
-def _bomb_windows(variant, work, pub, privs, actor, armed, nlog):
+def _bomb_windows(variant, work, pub, privs, seats, actor, armed, nlog):
     """The out-of-turn bomb windows (§2.9 Decision) after ``actor``'s play or pass: each armed
     seat after the last actor is offered its bombs in turn order; the first to bomb becomes
     the last actor and opens the next window, until a window passes without a bomb or a bomb
@@ -861,7 +844,7 @@ def _bomb_windows(variant, work, pub, privs, actor, armed, nlog):
             if j >= 0:
                 bomber = q
                 wish_b = pub.wish
-                _note_bomb(work, pub, q, bombs_c[j], True)
+                _note_bomb(seats[q], pub, bombs_c[j], True)
                 done = _play_cards(pub, privs[q], q, bombs_m[j], bombs_c[j])
                 if variant == WUWANG and q % 2 == KING % 2:
                     _show_minister(pub, privs)
@@ -870,7 +853,7 @@ def _bomb_windows(variant, work, pub, privs, actor, armed, nlog):
                 pub.bombs += 1
                 nlog = log_cards(work, nlog, EV_BOMB, q, bombs_m[j], bombs_c[j], 0)
                 if done:
-                    work.stats[q, ST_FULFILLED] = 1
+                    seats[q].wish_fulfilled = True
                     nlog = log_cards(work, nlog, EV_WISH_DONE, q, ZERO, wish_b, 0)
                 if privs[q].hand == ZERO:
                     go_out(pub, q)
@@ -897,7 +880,7 @@ def _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog):
     if not victory:
         closer = pub.out_order[n - 2]  # the third (Tientsin: fifth) player out
         if pub.trick_cards != ZERO:  # the trick in play goes to that player
-            err, nlog = _collect_trick(pub, privs, work, rnd, closer, nlog)
+            err, nlog = _collect_trick(pub, privs, work, rnd, seats, closer, nlog)
             if err != ERR_NONE:
                 return err, nlog
         last = _next_active(pub, closer)
@@ -905,7 +888,7 @@ def _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog):
         hand_to = privs[last].hand
         if check and not _conserved(pub, privs, piles):
             return ERR_CARDS, nlog
-    _seat_stats(n, work, pub, privs, rnd, seats)
+    _round_totals(n, pub, privs, rnd, seats)
     team_points = rnd.card_points
     team_points[0] = 0
     team_points[1] = 0

@@ -54,7 +54,7 @@ SEAT = np.dtype(
         ("finish", np.int64),
         ("card_points", np.int64),  # points in the tricks this seat ended the round holding
         ("points", np.int64),  # the round score of the seat's team
-        # what the seat did in the round, from ``WORK.stats`` (the ``ST_*`` below)
+        # what the seat did in the round, tallied by the engine as it happens
         ("bombs_played", np.int8),  # in turn or out of turn (§2.9)
         ("bombs_out_of_turn", np.int8),
         ("first_bomb", np.int32),  # code of the seat's first bomb (combos.py), 0 = none
@@ -82,12 +82,6 @@ PHOENIX_NONE, PHOENIX_HELD, PHOENIX_LED, PHOENIX_ON_SINGLE, PHOENIX_IN_COMBO = -
 # ``dragon``: not played, played (its trick not won with it: bombed, or the round ended), or
 # played and its trick given to an opponent (§2.12)
 DRAGON_NONE, DRAGON_PLAYED, DRAGON_GIVEN = 0, 1, 2
-# ``WORK.stats[seat, ST_*]``: the engine's per-seat counts during a round, copied to ``SEAT``
-# at its end (the turn functions see ``work`` but not the seat records)
-ST_BOMBS, ST_BOMBS_OOT, ST_FIRST_BOMB, ST_FIRST_BOMB_TRICK, ST_TRICKS = range(5)
-ST_TICHU_WHEN, ST_TICHU_CARDS, ST_TICHU_TRICK, ST_PHOENIX, ST_DRAGON = range(5, 10)
-ST_DOG, ST_WISH, ST_FULFILLED = range(10, 13)
-N_STATS = 13
 # ``WORK.fixed_ranks`` counts suit-less cards by rank 2..14; its entries 0 and 1, never a rank,
 # say what a fixed deal fixes: entry FIX_MODE is 0 for a seat's first 8 cards (Grand Tichu
 # odds), or FIX_AFTER_PASSING + 256 * call for its whole hand after the passing (Tichu odds),
@@ -125,7 +119,6 @@ WORK = np.dtype(
         ("fixed_seat", np.int64),
         ("fixed_cards", np.uint64),  # exact cards of the 8
         ("fixed_ranks", np.int64, (15,)),  # how many more cards of rank r, suit drawn per round
-        ("stats", np.int64, (MAX_SEATS, N_STATS)),  # per seat, the ST_* counts of the round
         # a tichu-odds deal (FIX_AFTER_PASSING): the card each seat gives the fixed seat, and
         # the card the fixed seat gives each seat (engine._deal_after_passing)
         ("fixed_take", np.uint64, (MAX_SEATS,)),
