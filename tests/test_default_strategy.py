@@ -45,6 +45,14 @@ def test_the_odds_tables_seat_expert_by_default():
         assert {s.pass_ for s in call + no_call} == {"expert"}
 
 
+def test_strategies_command_names_each_familys_default():
+    from click.testing import CliRunner
+
+    out = CliRunner().invoke(main, ["strategies"]).output
+    assert "Named strategies (the default: expert;" in out.split("== Grand Seigneur")[0]
+    assert "Named strategies (the default: heuristic;" in out.split("== Grand Seigneur")[1]
+
+
 def test_a_composed_strategy_without_a_base_starts_from_the_default():
     assert tichu_strategies.build({"pass": "lowest"}).play == "expert"
     assert parse_strategy("pass=lowest").name == "expert[pass=lowest]"

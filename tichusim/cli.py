@@ -311,7 +311,8 @@ def strategies_cmd(variant):
     families = {k.strategy_heading: k.strategy_tables for k in kinds}  # one per family
     for i, (heading, tables) in enumerate(families.items()):
         click.echo(("\n" if i else "") + f"== {heading}")
-        click.echo("Named strategies (use one name, or a table with base = NAME to change parts):")
+        click.echo(f"Named strategies (the default: {tables.default}; use one name, or a table "
+                   "with base = NAME to change parts):")
         for s in tables.strategies.values():
             parts = ", ".join(f"{d}={policy_of(s, d)}" for d in tables.decisions)
             click.echo(f"  {s.name:<10} {s.description}\n  {'':<10} ({parts})")
