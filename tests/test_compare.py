@@ -8,7 +8,6 @@ from tichusim import cards
 from tichusim.cli import main
 from tichusim.analysis.duplicate import duplicate, league
 from tichusim.kernels.moves import has_bomb_each
-from tichusim.strategies import DEFAULT_STRATEGY
 from tichusim.strategies.specs import parse_strategy, parse_strategy_list
 
 
@@ -60,9 +59,7 @@ def test_strategy_arguments():
     assert parse_strategy("lowest").name == "lowest"
     s = parse_strategy("heuristic:pass=keep-combos,bomb_points=20")
     assert s.pass_ == "keep-combos" and dict(s.params)["bomb_points"] == 20
-    default = parse_strategy("pass=lowest")  # no base: the default strategy's
-    assert default.pass_ == "lowest" and default.play == DEFAULT_STRATEGY == "expert"
-    assert default.name == "expert[pass=lowest]"
+    assert parse_strategy("pass=lowest").pass_ == "lowest"  # base heuristic by default
     assert [x.name for x in parse_strategy_list("heuristic:pass=lowest,bomb_points=20,random")] == [
         "heuristic[pass=lowest,bomb_points=20]", "random"]
     for bad in ("nope", "heuristic:pass=nope", "heuristic:bomb_points=x", "heuristic:pass",

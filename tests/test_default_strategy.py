@@ -1,5 +1,6 @@
 """The default strategy: `expert` at every team table (Nanjing, Tientsin, Wu Wang), wherever no
-strategy is named; Grand Seigneur keeps its own `heuristic`. Measured before the change
+strategy is named (a table without a base still means heuristic's: see below); Grand Seigneur
+keeps its own `heuristic`. Measured before the change
 (issue 16): expert beats heuristic in duplicate by 29.5 points per round at Nanjing
 (results/ladder.md), 12.6 at Tientsin, and gains 8.3 taking one heuristic player's place at
 Wu Wang (scripts/wuwang_swap.py). Reverting any default to `heuristic` fails here."""
@@ -53,10 +54,18 @@ def test_strategies_command_names_each_familys_default():
     assert "Named strategies (the default: heuristic;" in out.split("== Grand Seigneur")[1]
 
 
-def test_a_composed_strategy_without_a_base_starts_from_the_default():
-    assert tichu_strategies.build({"pass": "lowest"}).play == "expert"
-    assert parse_strategy("pass=lowest").name == "expert[pass=lowest]"
-    assert tichu_strategies.build({"base": "heuristic", "pass": "lowest"}).play == "heuristic"
+def test_a_table_without_a_base_stays_heuristic_so_saved_tables_rebuild():
+    """Not the default, deliberately: a saved strategy (``to_dict``, as in a run's
+    config.json) names every policy and override but no base, so the base must carry no tuned
+    parameters of its own, or expert's would be added to it on the way back."""
+    assert tichu_strategies.TABLES.plain == "heuristic"
+    assert tichu_strategies.build({"pass": "lowest"}).play == "heuristic"
+    assert parse_strategy("pass=lowest").name == "heuristic[pass=lowest]"
+    for spec in ({"base": "heuristic", "wish": "none", "params": {"bomb_points": 30}},
+                 {"base": "expert", "pass": "lowest"}, "expert", "heuristic"):  # fmt: skip
+        s = tichu_strategies.resolve(spec, 1)[0]
+        again = tichu_strategies.build(s.to_dict())
+        assert again.params == s.params and (again.param_row() == s.param_row()).all()
 
 
 def test_grand_seigneur_keeps_its_own_default():

@@ -112,7 +112,7 @@ DEFAULT = "heuristic"  # Grand Seigneur's default strategy (its own; the team ta
 
 TABLES = StrategyTables(SeigneurStrategy, DECISIONS, _SLOT, POLICIES, PARAMS, STRATEGIES,
                         P.N_GS_PARAMS, name_form="{base}:{changes}", default=DEFAULT,
-                        refuse=_refuse_tichu_key)
+                        plain="heuristic", refuse=_refuse_tichu_key)
 
 
 def build(spec: dict) -> SeigneurStrategy:

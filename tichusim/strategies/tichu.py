@@ -4,7 +4,7 @@ A ``Strategy`` picks one policy per decision (``play``, ``grand_tichu``, ``tichu
 ``wish``, ``dragon``, ``dog``) and may override parameters; ``param_row`` turns it into the row of
 floats the kernels read (layout in ``tichusim/kernels/slots.py``). Four complete strategies
 have names (``random``, ``lowest``, ``heuristic``, ``expert``, the default: ``DEFAULT_STRATEGY``);
-users compose others from a base (the default when none is named)::
+users compose others from a base (``heuristic`` when none is named: ``TABLES.plain``)::
 
     resolve({"base": "heuristic", "pass": "lowest", "params": {"bomb_points": 20}})
 
@@ -238,13 +238,14 @@ STRATEGIES = {
 }  # fmt: skip
 
 TABLES = StrategyTables(Strategy, DECISIONS, _DECISION_SLOT, POLICIES, PARAMS, STRATEGIES,
-                        N_PARAMS, name_form="{base}[{changes}]", default=DEFAULT_STRATEGY)
+                        N_PARAMS, name_form="{base}[{changes}]", default=DEFAULT_STRATEGY,
+                        plain="heuristic")
 
 
 def build(spec: dict) -> Strategy:
-    """A strategy from a table: ``base`` (a named strategy, default ``DEFAULT_STRATEGY``:
-    ``expert``), any of the decisions with a policy name, ``params`` (name -> number) and an optional ``name``; the
-    name derived from the changes reads ``heuristic[pass=lowest,bomb_points=20]``."""
+    """A strategy from a table: ``base`` (a named strategy, default ``heuristic``:
+    ``TABLES.plain``), any of the decisions with a policy name, ``params`` (name -> number) and
+    an optional ``name``; the name derived from the changes reads ``heuristic[pass=lowest,bomb_points=20]``."""
     return TABLES.build(spec)
 
 
