@@ -4,12 +4,13 @@
                              [--deals 200000] [--seed 2026] [--strategy heuristic --out FILE.md]
 
 Nanjing (4 players, RULES.md §2), Tientsin (6 players, §3) and Wu Wang (3 players and the
-Minister, §4), all seats playing the default strategy (`expert`; `--strategy` another): call rates and success, victories, tricks, bombs,
-card points and scores per side from independent rounds; rounds per game to 1000 (§2.15) in
-the two team games; who wins a Wu Wang game of 9 rounds, the Minister or a player, with the
-King going to the first out (§4) and with the rotating King (the Option of §4); and
-that strategy against `lowest` at Tientsin in a duplicate match (tichusim.duplicate). Every
-interval is 95%: normal for means, Wilson for rates (tichusim.analysis.stats).
+Minister, §4), all seats playing the default strategy (`expert`; `--strategy` another): call
+rates and success, victories, tricks, bombs, card points and scores per side from independent
+rounds; rounds per game to 1000 (§2.15) in the two team games; who wins a Wu Wang game of 9
+rounds, the Minister or a player, with the King going to the first out (§4) and with the
+rotating King (the Option of §4); and that strategy against `lowest` at Tientsin in a duplicate
+match (tichusim.duplicate). Every interval is 95%: normal for means, Wilson for rates
+(tichusim.analysis.stats).
 """
 
 import argparse

@@ -36,8 +36,8 @@ BATCH = 100_000
 MIN_CELL = 30  # fewer deals than this: a cell is shown as "-" in Markdown
 
 
-def experiment(deals: int, *, seed: int = 0, seat_strategy=DEFAULT_STRATEGY, others=DEFAULT_STRATEGY,
-               progress=None) -> pd.DataFrame:
+def experiment(deals: int, *, seed: int = 0, seat_strategy=DEFAULT_STRATEGY,
+               others=DEFAULT_STRATEGY, progress=None) -> pd.DataFrame:
     """One row per deal: seat 0's first 8 cards (``hand8``), whether it went out first when
     calling (``success``), its team's round score with and without the call, the caller's
     team's double victory, and whether it called a plain Tichu when not calling."""
@@ -277,8 +277,8 @@ def write(t: GTTable, out: Path, command: str) -> list[Path]:
     return paths
 
 
-def run_experiment(deals: int, *, seed: int = 0, seat_strategy=DEFAULT_STRATEGY, others=DEFAULT_STRATEGY,
-                   progress=None) -> GTTable:
+def run_experiment(deals: int, *, seed: int = 0, seat_strategy=DEFAULT_STRATEGY,
+                   others=DEFAULT_STRATEGY, progress=None) -> GTTable:
     """``experiment`` then ``build``: the whole headline analysis."""
     from ..strategies.tichu import resolve
 

@@ -5,8 +5,9 @@ meaning), its numeric parameters (``Param``) and its named strategies: the 4-pla
 ``tichusim.strategies``, Grand Seigneur's (RULES.md §5) in ``tichusim.seigneur_strategies``.
 ``StrategyTables`` holds them and does what is the same in both games:
 
-* ``build`` a strategy from a table: a ``base`` (a named strategy; ``plain`` if none), a policy for any decision,
-  ``params`` checked against their bounds, and a name derived from the changes unless given;
+* ``build`` a strategy from a table: a ``base`` (a named strategy; ``plain`` if none), a
+  policy for any decision, ``params`` checked against their bounds, and a name derived from
+  the changes unless given;
 * ``compose`` one from the text form ``base:key=value,...`` (each game checks the base itself:
   what it says of an unknown one differs);
 * ``param_row``: the row of floats the game's kernels read.

@@ -30,8 +30,8 @@ from . import DEFAULT_STRATEGY
 from . import expert_params as _fitted
 from .tables import Param, StrategyTables, policy_of
 
-__all__ = ["DECISIONS", "DEFAULT_STRATEGY", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES", "TABLES", "Param",
-           "Strategy", "build", "check_variant", "resolve"]
+__all__ = ["DECISIONS", "DEFAULT_STRATEGY", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES",
+           "TABLES", "Param", "Strategy", "build", "check_variant", "resolve"]
 
 DECISIONS = ("play", "grand_tichu", "tichu", "pass", "wish", "dragon", "dog")
 _DECISION_SLOT = {"play": S.P_PLAY, "grand_tichu": S.P_GRAND_TICHU, "tichu": S.P_TICHU,
@@ -229,8 +229,9 @@ STRATEGIES = {
                           "Dragon to the opponent with more cards, Dog to the partner who "
                           "called or holds fewer cards", dog="support-call"),
     "expert": Strategy("expert", "expert", "value", "value", "expert", "expert", "expert",
-                       description="the default: card-tracking play that keeps sure winners for last and "
-                       "never overtakes its partner, Tichu and Grand Tichu called by a value "
+                       description="the default: card-tracking play that keeps sure winners "
+                       "for last and never overtakes its partner, Tichu and Grand Tichu called "
+                       "by a value "
                        "model fitted by simulation, passing that supports a call, a wish at a "
                        "rank given to an opponent, Dragon to the opponent least likely to keep "
                        "it, Dog to the partner who called or holds fewer cards",
@@ -245,7 +246,8 @@ TABLES = StrategyTables(Strategy, DECISIONS, _DECISION_SLOT, POLICIES, PARAMS, S
 def build(spec: dict) -> Strategy:
     """A strategy from a table: ``base`` (a named strategy, default ``heuristic``:
     ``TABLES.plain``), any of the decisions with a policy name, ``params`` (name -> number) and
-    an optional ``name``; the name derived from the changes reads ``heuristic[pass=lowest,bomb_points=20]``."""
+    an optional ``name``; the name derived from the changes reads
+    ``heuristic[pass=lowest,bomb_points=20]``."""
     return TABLES.build(spec)
 
 
