@@ -1,7 +1,8 @@
 """Rounds per second of the round engine, deal to score, at every table (issues 3, 7).
 
 Kernel throughput (``play_table_rounds`` into preallocated records) for each strategy on one
-thread and on all threads, then each variant with the default strategy (and the others) on
+thread and on all threads, then each variant with ``heuristic`` (the default before ``expert``,
+issue 16: kept so the figures compare; ``bench_expert.py`` times expert) and the others on
 one thread, in rounds per CPU-second (``time.process_time``: other processes sharing the
 machine do not count against the engine) and relative to the 4-player game per card dealt
 (issue 7's target: every variant within a factor of 2), then end-to-end
@@ -66,7 +67,7 @@ def main():
     base = {}
     for variant in (v for v in GAMES if not game_type(v).takes_players):  # Grand Seigneur:
         cells = []  # its own engine, benchmarks/bench_seigneur.py
-        for strategy in ("heuristic", "random", "lowest"):  # the default strategy first
+        for strategy in ("heuristic", "random", "lowest"):  # heuristic first (see the docstring)
             rate = kernel_rate(strategy, args.variant_rounds, 1, variant=variant, cpu=True)
             base.setdefault(strategy, rate)
             ratio = rate * CARDS_DEALT[variant] / (base[strategy] * CARDS_DEALT["nanjing"])

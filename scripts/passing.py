@@ -1,10 +1,10 @@
 """Which passing policy is best? A duplicate round robin of every shipped pass policy ->
 results/passing.md.
 
-    python scripts/passing.py [--deals 100000] [--seed 2026] [--base expert --out FILE.md]
+    python scripts/passing.py [--deals 100000] [--seed 2026] [--base heuristic --out FILE.md]
 
-Each contestant is the default strategy `heuristic` with only its pass policy changed
-(`{"base": "heuristic", "pass": X}` for every X in `POLICIES["pass"]`), so the league isolates
+Each contestant is the default strategy (`expert`; `--base` another) with only its pass policy
+changed (`{"base": base, "pass": X}` for every X in `POLICIES["pass"]`), so the league isolates
 the passing. Every pair plays the same deals, each twice with the teams swapped
 (`tichusim.duplicate.league`).
 """
@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from tichusim.analysis.duplicate import league, markdown_report
+from tichusim.strategies import DEFAULT_STRATEGY
 from tichusim.strategies.tichu import POLICIES
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -23,7 +24,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--base", default="heuristic", help="the strategy whose passing varies")
+    ap.add_argument("--base", default=DEFAULT_STRATEGY, help="the strategy whose passing varies")
     ap.add_argument("--out", default=None, help="default results/passing.md")
     args = ap.parse_args()
     t0 = time.perf_counter()
@@ -31,7 +32,7 @@ def main():
     result = league(specs, args.deals, seed=args.seed,
                     progress=lambda done, total: print(f"match {done}/{total}", flush=True))
     command = f"python scripts/passing.py --deals {args.deals} --seed {args.seed}"
-    if args.base != "heuristic":
+    if args.base != DEFAULT_STRATEGY:
         command += f" --base {args.base}"
     if args.out:
         command += f" --out {args.out}"

@@ -1,15 +1,16 @@
 """The default strategy in self-play at each team table, side by side -> results/tables.md.
 
     python scripts/tables.py [--rounds 500000] [--games 10000] [--wuwang-games 50000]
-                             [--deals 200000] [--seed 2026]
+                             [--deals 200000] [--seed 2026] [--strategy heuristic --out FILE.md]
 
 Nanjing (4 players, RULES.md §2), Tientsin (6 players, §3) and Wu Wang (3 players and the
-Minister, §4), all seats playing `heuristic`: call rates and success, victories, tricks, bombs,
-card points and scores per side from independent rounds; rounds per game to 1000 (§2.15) in
-the two team games; who wins a Wu Wang game of 9 rounds, the Minister or a player, with the
-King going to the first out (§4) and with the rotating King (the Option of §4); and
-`heuristic` against `lowest` at Tientsin in a duplicate match (tichusim.duplicate). Every
-interval is 95%: normal for means, Wilson for rates (tichusim.analysis.stats).
+Minister, §4), all seats playing the default strategy (`expert`; `--strategy` another): call
+rates and success, victories, tricks, bombs, card points and scores per side from independent
+rounds; rounds per game to 1000 (§2.15) in the two team games; who wins a Wu Wang game of 9
+rounds, the Minister or a player, with the King going to the first out (§4) and with the
+rotating King (the Option of §4); and that strategy against `lowest` at Tientsin in a duplicate
+match (tichusim.duplicate). Every interval is 95%: normal for means, Wilson for rates
+(tichusim.analysis.stats).
 """
 
 import argparse
@@ -24,9 +25,10 @@ from tichusim.analysis.duplicate import duplicate
 from tichusim.analysis.report import (MINISTER, TEAM_RULES, fmt_num, fmt_pct, fmt_pts, markdown_table,
                              per_group, role_section, rounds_per_game, share_of)  # fmt: skip
 from tichusim.analysis.stats import mean_ci
+from tichusim.strategies import DEFAULT_STRATEGY
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
-STRATEGY = "heuristic"
+STRATEGY = DEFAULT_STRATEGY  # every seat's strategy (main sets it from --strategy)
 TABLES = {"nanjing": "Nanjing, 4 players (§2)", "tientsin": "Tientsin, 6 (§3)",
           "wuwang": "Wu Wang, 3 + Minister (§4)"}
 PLAYER = "player"  # the group of per_group that holds every real player's seat
@@ -145,7 +147,7 @@ def games_section(games: int, wuwang: int, seed: int) -> list[str]:
 def match_section(deals: int, seed: int) -> list[str]:
     result = duplicate(STRATEGY, "lowest", deals, seed=seed, variant="tientsin")
     return ["## Head to head at Tientsin", "",
-            "`heuristic` on seats 0, 2, 4 against `lowest` on 1, 3, 5, and every deal again "
+            f"`{STRATEGY}` on seats 0, 2, 4 against `lowest` on 1, 3, 5, and every deal again "
             "with the sides swapped (tichusim.duplicate), so both hold the same cards; the "
             "difference is per deal. The Nanjing match is in results/ladder.md.", "",
             result.to_markdown()]  # fmt: skip
@@ -158,24 +160,35 @@ def main():
     ap.add_argument("--wuwang-games", type=int, default=50_000, help="Wu Wang games per rule")
     ap.add_argument("--deals", type=int, default=200_000, help="Tientsin duplicate deals")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--strategy", default=DEFAULT_STRATEGY, help="every seat's strategy")
+    ap.add_argument("--out", default=None, help="default results/tables.md")
     args = ap.parse_args()
+    global STRATEGY
+    STRATEGY = args.strategy
     t0 = time.perf_counter()
     data = {v: tichusim.simulate(args.rounds, seed=args.seed, strategies=STRATEGY, variant=v)
             for v in TABLES}  # fmt: skip
     command = (f"python scripts/tables.py --rounds {args.rounds} --games {args.games} "
                f"--wuwang-games {args.wuwang_games} --deals {args.deals} --seed {args.seed}")
+    if STRATEGY != DEFAULT_STRATEGY:
+        command += f" --strategy {STRATEGY}"
+    if args.out:
+        command += f" --out {args.out}"
     lines = [f"# Self-play of `{STRATEGY}` at the three team tables (seed {args.seed})", "",
              f"Regenerate: `{command}`. Sizes: {args.rounds:,} independent rounds per table; "
              f"{args.games:,} games to 1000 each of Nanjing and Tientsin; {args.wuwang_games:,} "
              f"Wu Wang games per King rule; {args.deals:,} duplicated deals at Tientsin. "
-             "Every seat plays the default strategy `heuristic` unless said otherwise. "
+             f"Every seat plays `{STRATEGY}`"
+             + (" (the default strategy)" if STRATEGY == DEFAULT_STRATEGY else "")
+             + " unless said otherwise. "
              "Brackets are 95% intervals (normal for means, Wilson for rates).", "",
              *rounds_section(data, args.rounds), *wuwang_section(*data["wuwang"]),
              *games_section(args.games, args.wuwang_games, args.seed),
              *match_section(args.deals, args.seed)]  # fmt: skip
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "tables.md").write_text("\n".join(lines))
-    print(f"wrote results/tables.md in {time.perf_counter() - t0:.0f} s")
+    out = Path(args.out) if args.out else RESULTS / "tables.md"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines))
+    print(f"wrote {out} in {time.perf_counter() - t0:.0f} s")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import click
 from . import __version__
 from .progress import Progress
 from .games import DEFAULT_GAME, GAMES, TEAM_TABLES, compiling, game, game_type, notice
+from .strategies import DEFAULT_STRATEGY
 
 TABLE_FILES = {"rounds.parquet", "seats.parquet"}  # what `simulate --out` writes (and may replace)
 STRATEGY_HELP = "one strategy for every seat, or four separated by commas (seat 0..3)"
@@ -310,7 +311,8 @@ def strategies_cmd(variant):
     families = {k.strategy_heading: k.strategy_tables for k in kinds}  # one per family
     for i, (heading, tables) in enumerate(families.items()):
         click.echo(("\n" if i else "") + f"== {heading}")
-        click.echo("Named strategies (use one name, or a table with base = NAME to change parts):")
+        click.echo(f"Named strategies (the default: {tables.default}; use one name, or a table "
+                   "with base = NAME to change parts):")
         for s in tables.strategies.values():
             parts = ", ".join(f"{d}={policy_of(s, d)}" for d in tables.decisions)
             click.echo(f"  {s.name:<10} {s.description}\n  {'':<10} ({parts})")
@@ -409,9 +411,9 @@ def _answer_odds(ask, deals: int, as_json: bool, quiet: bool, **kwargs) -> None:
               help='the first 8 cards (tientsin: 6), e.g. "Dr Ph A A K 9 5 3" (a rank alone: '
                    "any suit)")
 @_odds_run
-@click.option("--seat-strategy", default="heuristic", show_default=True,
+@click.option("--seat-strategy", default=DEFAULT_STRATEGY, show_default=True,
               help=f"the hand's strategy, its Grand Tichu policy replaced ({SPEC_HELP})")
-@click.option("--others", default="heuristic", show_default=True, help=ODDS_OTHERS_HELP)
+@click.option("--others", default=DEFAULT_STRATEGY, show_default=True, help=ODDS_OTHERS_HELP)
 @click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="answer at once from a fitted model (gt-table's model.json)")
 @_odds_table
@@ -449,9 +451,9 @@ def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path,
               help="call before the seat's first own turn once this many cards are played "
                    "at the table (default: right after the passing)")
 @_odds_run
-@click.option("--seat-strategy", default="heuristic", show_default=True,
+@click.option("--seat-strategy", default=DEFAULT_STRATEGY, show_default=True,
               help=f"the hand's strategy, its Tichu call set by the experiment ({SPEC_HELP})")
-@click.option("--others", default="heuristic", show_default=True, help=ODDS_OTHERS_HELP)
+@click.option("--others", default=DEFAULT_STRATEGY, show_default=True, help=ODDS_OTHERS_HELP)
 @_odds_table
 def tichu_odds_cmd(hand, received, played, deals, precision, seed, seat_strategy, others,
                    variant, option_pairs, as_json, quiet):  # fmt: skip
@@ -473,9 +475,9 @@ def tichu_odds_cmd(hand, received, played, deals, precision, seed, seat_strategy
 @click.option("--deals", default=200_000, show_default=True, type=click.IntRange(1000),
               help="deals of the paired experiment (each played with and without the call)")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
-@click.option("--seat-strategy", default="heuristic", show_default=True,
+@click.option("--seat-strategy", default=DEFAULT_STRATEGY, show_default=True,
               help=f"the calling seat's strategy ({SPEC_HELP})")
-@click.option("--others", default="heuristic", show_default=True,
+@click.option("--others", default=DEFAULT_STRATEGY, show_default=True,
               help="one strategy for the other seats, or three")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="write table.md, by_class.csv, by_score.csv, gt_odds.png, model.json here")

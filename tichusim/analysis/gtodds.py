@@ -35,7 +35,7 @@ import numpy as np
 from .. import cards
 from ..games import TEAM_TABLES, game
 from .stats import Estimate, mean_ci, wilson
-from ..strategies.tichu import Strategy, resolve
+from ..strategies.tichu import DEFAULT_STRATEGY, Strategy, resolve
 
 __all__ = ["CallAnswer", "GTOdds", "Pairs", "Setup", "check_hand", "check_run", "gt_odds",
            "paired_rounds", "seat_strategies", "setup"]
@@ -78,7 +78,7 @@ def setup(variant: str = "nanjing", options: dict | None = None) -> Setup:
     return Setup(table, seat, seat)  # Wu Wang with King 0: player p sits at position p
 
 
-def seat_strategies(seat_strategy="heuristic", others="heuristic", *, variant="nanjing",
+def seat_strategies(seat_strategy=DEFAULT_STRATEGY, others=DEFAULT_STRATEGY, *, variant="nanjing",
                     grand: tuple[str, str] = ("always", "never"),
                     suffix: tuple[str, str] = ("+GT", "-GT")) -> tuple[list, list]:  # fmt: skip
     """The two tables' strategies, one per player: the hand's strategy forced to call / not
@@ -280,7 +280,7 @@ def _half(e: Estimate) -> float:
 
 
 def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, seed: int = 0,
-            seat_strategy="heuristic", others="heuristic", check: bool = False,
+            seat_strategy=DEFAULT_STRATEGY, others=DEFAULT_STRATEGY, check: bool = False,
             progress: Callable[[int, int, Estimate], None] | None = None,
             variant: str = "nanjing", options: dict | None = None) -> GTOdds:  # fmt: skip
     """Estimate the Grand Tichu odds of ``hand`` (``cards.parse_pattern`` notation) at the

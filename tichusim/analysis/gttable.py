@@ -28,6 +28,7 @@ import pandas as pd
 from .gtodds import SEAT0, paired_rounds, seat_strategies
 from .handclass import GTModel, calibration, features, hand_class
 from .stats import Estimate, mean_ci, wilson
+from ..strategies.tichu import DEFAULT_STRATEGY
 
 __all__ = ["GTTable", "by_class", "experiment", "from_run", "write"]
 
@@ -35,8 +36,8 @@ BATCH = 100_000
 MIN_CELL = 30  # fewer deals than this: a cell is shown as "-" in Markdown
 
 
-def experiment(deals: int, *, seed: int = 0, seat_strategy="heuristic", others="heuristic",
-               progress=None) -> pd.DataFrame:
+def experiment(deals: int, *, seed: int = 0, seat_strategy=DEFAULT_STRATEGY,
+               others=DEFAULT_STRATEGY, progress=None) -> pd.DataFrame:
     """One row per deal: seat 0's first 8 cards (``hand8``), whether it went out first when
     calling (``success``), its team's round score with and without the call, the caller's
     team's double victory, and whether it called a plain Tichu when not calling."""
@@ -218,7 +219,7 @@ def markdown(t: GTTable, command: str) -> str:
               f"## A bomb in the first {seen} cards", "",
               "(a four of a kind or a straight flush; four Aces are a bomb, so they are here)", "",
               *_pivot(t.classes, True, gain), "",
-              "## By hand-strength score (default heuristic weights; it calls at 2.5)", "",
+              "## By hand-strength score (heuristic's weights; heuristic calls at 2.5)", "",
               f"| score | {'deals' if gain else 'calls'} | P(out first \\| call) | "
               "points/round call | no call | gain |",
               "|---|---|---|---|---|---|"]  # fmt: skip
@@ -276,8 +277,8 @@ def write(t: GTTable, out: Path, command: str) -> list[Path]:
     return paths
 
 
-def run_experiment(deals: int, *, seed: int = 0, seat_strategy="heuristic", others="heuristic",
-                   progress=None) -> GTTable:
+def run_experiment(deals: int, *, seed: int = 0, seat_strategy=DEFAULT_STRATEGY,
+                   others=DEFAULT_STRATEGY, progress=None) -> GTTable:
     """``experiment`` then ``build``: the whole headline analysis."""
     from ..strategies.tichu import resolve
 

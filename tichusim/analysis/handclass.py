@@ -50,7 +50,7 @@ def features(hands) -> np.ndarray:
 
 
 def strength_scores(hands) -> np.ndarray:
-    """The default heuristic's hand-strength score of each hand (8 or 14 cards)."""
+    """`heuristic`'s hand-strength score of each hand (8 or 14 cards)."""
     return features(hands)[:, FEATURES.index("score")]
 
 

@@ -7,7 +7,7 @@ The variant comes from the tables' ``variant`` column and picks a report builder
 * the team games, Nanjing (RULES.md §2) and Tientsin (§3): round scores of both teams, double
   (triple) victories, per strategy the points per round, call rates and success (the caller
   went out first, §2.3/§2.14), call success by the hand-strength score of the caller's hand
-  (the default heuristic's weights, on the cards seen before a Grand Tichu call, 8 or in
+  (`heuristic`'s weights, on the cards seen before a Grand Tichu call, 8 or in
   Tientsin 6, and on the hand after the passing for Tichu, the hand a Tichu caller plays with;
   a Tichu called before the passing was judged on the dealt hand, which the table also
   holds), finishing positions; in games mode rounds per game and games won;
@@ -241,7 +241,7 @@ def _strength_section(rules: TeamRules, seats: pd.DataFrame, figs: Path) -> list
                       hands=f"the {seen} (Grand Tichu) or the {rules.tichu_hand} after passing "
                       "(Tichu)")  # fmt: skip
     lines = ["## Call success by hand strength", "",
-             "Score: the default heuristic's hand-strength score (it calls Grand Tichu at 2.5 "
+             "Score: heuristic's hand-strength score (it calls Grand Tichu at 2.5 "
              f"and Tichu at 0) of the caller's {seen} (Grand Tichu) or of its "
              f"{rules.tichu_hand} after the passing (Tichu); bins with fewer than {MIN_CALLS} "
              "calls are left out." + (f" {rules.strength_note}" if rules.strength_note else "")]

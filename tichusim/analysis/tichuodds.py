@@ -33,7 +33,7 @@ from .gtodds import (
     seat_strategies, setup,
 )  # fmt: skip
 from .stats import Estimate, mean_ci, wilson
-from ..strategies.tichu import resolve
+from ..strategies.tichu import DEFAULT_STRATEGY, resolve
 
 __all__ = ["TichuOdds", "check_hand", "tichu_odds"]
 
@@ -120,7 +120,7 @@ def _received_spec(place, exact: int, received: str | None) -> tuple[int, str]:
 
 
 def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = None,
-               seed: int = 0, seat_strategy="heuristic", others="heuristic",
+               seed: int = 0, seat_strategy=DEFAULT_STRATEGY, others=DEFAULT_STRATEGY,
                received: str | None = None, played: int | None = None,
                variant: str = "nanjing", options: dict | None = None, check: bool = False,
                progress: Callable[[int, int, Estimate], None] | None = None,

@@ -108,8 +108,11 @@ def _refuse_tichu_key(key: str) -> None:
         raise _not_here(f"the Tichu decision {key!r}")
 
 
+DEFAULT = "heuristic"  # Grand Seigneur's default strategy (its own; the team tables' is expert)
+
 TABLES = StrategyTables(SeigneurStrategy, DECISIONS, _SLOT, POLICIES, PARAMS, STRATEGIES,
-                        P.N_GS_PARAMS, name_form="{base}:{changes}", refuse=_refuse_tichu_key)
+                        P.N_GS_PARAMS, name_form="{base}:{changes}", default=DEFAULT,
+                        plain="heuristic", refuse=_refuse_tichu_key)
 
 
 def build(spec: dict) -> SeigneurStrategy:

@@ -3,7 +3,9 @@
 * ``heuristic`` — a named strategy (``tichusim strategies`` lists them);
 * ``heuristic:pass=lowest,bomb_points=20`` — a base with changes: a decision name
   (``play``, ``grand_tichu``, ``tichu``, ``pass``, ``wish``, ``dragon``) takes a policy, any
-  other key is a numeric parameter, ``name=...`` names the result;
+  other key is a numeric parameter, ``name=...`` names the result; without a base
+  (``pass=lowest``) the base is ``heuristic`` (``TABLES.plain``: a table without a base means
+  the same here and in a config, where a saved table names no base);
 * ``mine.toml`` — a file holding the same table as ``tichusim.strategies.build`` takes
   (``base = "heuristic"``, ``pass = "lowest"``, ``[params]``), at top level or under
   ``[strategy]``.
@@ -50,7 +52,7 @@ def parse_strategy(text: str) -> Strategy:
         return _from_file(Path(text))
     if ":" not in text and "=" not in text:
         return resolve(text, 1)[0]
-    base, _, changes = text.partition(":") if ":" in text else ("heuristic", "", text)
+    base, _, changes = text.partition(":") if ":" in text else (TABLES.plain, "", text)
     base = base.strip()
     if base not in STRATEGIES:
         raise ValueError(f"strategy {text!r}: unknown base {base!r} "

@@ -5,8 +5,9 @@ meaning), its numeric parameters (``Param``) and its named strategies: the 4-pla
 ``tichusim.strategies``, Grand Seigneur's (RULES.md §5) in ``tichusim.seigneur_strategies``.
 ``StrategyTables`` holds them and does what is the same in both games:
 
-* ``build`` a strategy from a table: a ``base`` (a named strategy), a policy for any decision,
-  ``params`` checked against their bounds, and a name derived from the changes unless given;
+* ``build`` a strategy from a table: a ``base`` (a named strategy; ``plain`` if none), a
+  policy for any decision, ``params`` checked against their bounds, and a name derived from
+  the changes unless given;
 * ``compose`` one from the text form ``base:key=value,...`` (each game checks the base itself:
   what it says of an unknown one differs);
 * ``param_row``: the row of floats the game's kernels read.
@@ -82,6 +83,11 @@ class StrategyTables:
     strategies: dict[str, Any]
     row_size: int
     name_form: str
+    default: str  # the game's default strategy: the one that plays where none is named
+    # the base of a table that names none: a strategy without tuned parameters (heuristic), so
+    # that a saved table (``to_dict``: every policy and override named, no base) rebuilds the
+    # same strategy, and a table written before expert became the default keeps its meaning
+    plain: str
     refuse: Callable[[str], None] = _accept
 
     def param_values(self, strategy) -> dict[str, float]:
@@ -106,14 +112,14 @@ class StrategyTables:
         return out
 
     def build(self, spec: dict):
-        """A strategy from a table: ``base`` (a named strategy, default ``heuristic``), any of the
+        """A strategy from a table: ``base`` (a named strategy, default ``plain``), any of the
         decisions with a policy name, ``params`` (name -> number) and an optional ``name``."""
         known = ("name", "base", *self.decisions, "params")
         for key in spec:
             self.refuse(key)
             if key not in known:
                 raise ValueError(f"strategy: unknown key {key!r} (known: {', '.join(known)})")
-        base_name = spec.get("base", "heuristic")
+        base_name = spec.get("base", self.plain)
         if base_name not in self.strategies:
             raise ValueError(f"strategy base: unknown strategy {base_name!r} "
                              f"(known: {', '.join(self.strategies)})")  # fmt: skip

@@ -3,7 +3,8 @@
 A ``Strategy`` picks one policy per decision (``play``, ``grand_tichu``, ``tichu``, ``pass``,
 ``wish``, ``dragon``, ``dog``) and may override parameters; ``param_row`` turns it into the row of
 floats the kernels read (layout in ``tichusim/kernels/slots.py``). Four complete strategies
-have names (``random``, ``lowest``, ``heuristic``, ``expert``); users compose others from a base::
+have names (``random``, ``lowest``, ``heuristic``, ``expert``, the default: ``DEFAULT_STRATEGY``);
+users compose others from a base (``heuristic`` when none is named: ``TABLES.plain``)::
 
     resolve({"base": "heuristic", "pass": "lowest", "params": {"bomb_points": 20}})
 
@@ -25,11 +26,12 @@ import numpy as np
 from ..kernels.tichu import policies as P
 from ..kernels.tichu import slots as S
 from ..kernels.tichu.records import N_PARAMS
+from . import DEFAULT_STRATEGY
 from . import expert_params as _fitted
 from .tables import Param, StrategyTables, policy_of
 
-__all__ = ["DECISIONS", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES", "TABLES", "Param",
-           "Strategy", "build", "check_variant", "resolve"]
+__all__ = ["DECISIONS", "DEFAULT_STRATEGY", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES",
+           "TABLES", "Param", "Strategy", "build", "check_variant", "resolve"]
 
 DECISIONS = ("play", "grand_tichu", "tichu", "pass", "wish", "dragon", "dog")
 _DECISION_SLOT = {"play": S.P_PLAY, "grand_tichu": S.P_GRAND_TICHU, "tichu": S.P_TICHU,
@@ -222,13 +224,14 @@ STRATEGIES = {
                        "calls, never bombs out of turn, passes its lowest cards, no wish, "
                        "Dragon to the left opponent, Dog to the next partner"),
     "heuristic": Strategy("heuristic", "heuristic", "threshold", "threshold", "support-call",
-                          "highest-missing", "more-cards", description="the default: heuristic "
+                          "highest-missing", "more-cards", description="heuristic "
                           "play, threshold calls, support-call passing, highest-missing wish, "
                           "Dragon to the opponent with more cards, Dog to the partner who "
                           "called or holds fewer cards", dog="support-call"),
     "expert": Strategy("expert", "expert", "value", "value", "expert", "expert", "expert",
-                       description="card-tracking play that keeps sure winners for last and "
-                       "never overtakes its partner, Tichu and Grand Tichu called by a value "
+                       description="the default: card-tracking play that keeps sure winners "
+                       "for last and never overtakes its partner, Tichu and Grand Tichu called "
+                       "by a value "
                        "model fitted by simulation, passing that supports a call, a wish at a "
                        "rank given to an opponent, Dragon to the opponent least likely to keep "
                        "it, Dog to the partner who called or holds fewer cards",
@@ -236,13 +239,15 @@ STRATEGIES = {
 }  # fmt: skip
 
 TABLES = StrategyTables(Strategy, DECISIONS, _DECISION_SLOT, POLICIES, PARAMS, STRATEGIES,
-                        N_PARAMS, name_form="{base}[{changes}]")
+                        N_PARAMS, name_form="{base}[{changes}]", default=DEFAULT_STRATEGY,
+                        plain="heuristic")
 
 
 def build(spec: dict) -> Strategy:
-    """A strategy from a table: ``base`` (a named strategy, default ``heuristic``), any of the
-    decisions with a policy name, ``params`` (name -> number) and an optional ``name``; the
-    name derived from the changes reads ``heuristic[pass=lowest,bomb_points=20]``."""
+    """A strategy from a table: ``base`` (a named strategy, default ``heuristic``:
+    ``TABLES.plain``), any of the decisions with a policy name, ``params`` (name -> number) and
+    an optional ``name``; the name derived from the changes reads
+    ``heuristic[pass=lowest,bomb_points=20]``."""
     return TABLES.build(spec)
 
 
