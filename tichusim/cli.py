@@ -74,8 +74,8 @@ def main():
 
 @main.command(cls=_OneLineErrors)
 @click.option("--jobs", type=click.IntRange(1), default=None,
-              help="compile the two engines in this many processes at once [default: 2 on a "
-                   "machine with 2 cores or more; on 2 cores 114 s against 155 s with 1]")
+              help="compile the engines (one per team table, and Grand Seigneur's) in this "
+                   "many processes at once [default: 2 on a machine with 2 cores or more]")
 def warmup(jobs):
     """Compile and cache every kernel once (run after installing): one line per kernel
     family, with its seconds."""

@@ -6,9 +6,11 @@ compiled for other types would compile again). The engines take the table, the s
 and ``check`` as run-time values, so one small call covers every variant of a family.
 ``tests/test_warmup.py`` checks that nothing is left to compile afterwards.
 
-Families compile in stages: the rules core first (every other family's modules compile it as
-they load, so it must be in the cache before they start), then the two engines, which share
-nothing and may compile in parallel processes (``jobs``), then the analyses that call them.
+Families compile in stages, the families of a stage in parallel processes (``jobs``): the
+rules core first (every other family's modules compile it as they load, so it must be in the
+cache before they start); then the 4-player engine beside Grand Seigneur's (they share
+nothing); then the other two team tables, whose engines reuse what the first one cached (the
+strategies' kernels: half their cold compile), then the analyses that call them.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ import time
 
 __all__ = ["COMPILE", "DEFAULT_JOBS", "STAGES", "estimate", "warmup"]
 
-# both engines at once where there are two cores: on this 2-core machine 114 s against 155 s
-# one after the other (each compile is single-threaded; the cost is a second process's memory)
-DEFAULT_JOBS = min(2, os.cpu_count() or 1)
+# engines in parallel processes, one per core (each compile is single-threaded; the cost is
+# each process's memory)
+DEFAULT_JOBS = min(2, os.cpu_count() or 1)  # two families per stage: more would idle
 
 
 def _cards() -> None:
@@ -42,8 +44,16 @@ def _games(names) -> None:
         table.transcript(0, 1)
 
 
-def _tichu() -> None:
-    _games(("nanjing", "tientsin", "wuwang"))
+def _nanjing() -> None:
+    _games(("nanjing",))
+
+
+def _tientsin() -> None:
+    _games(("tientsin",))
+
+
+def _wuwang() -> None:
+    _games(("wuwang",))
 
 
 def _seigneur() -> None:
@@ -60,14 +70,15 @@ def _analysis() -> None:
     from .analysis.handclass import features
 
     duplicate("lowest", "random", 2)  # kernels.moves.has_bomb_each
-    gt_odds("Dr Ph A A K 9 5 3", deals=2)  # kernels.tichu.batch.play_batch (with the team engine)
+    gt_odds("Dr Ph A A K 9 5 3", deals=2)  # the 4-player engine's fixed deals
     features([0x4000400040004000])  # kernels.tichu.handfeatures (strength scores)
 
 
 # how to compile each kernel family of ``games.registry.FAMILIES`` (which names and times
 # them); STAGES: what must be cached before what
-COMPILE = {"cards": _cards, "tichu": _tichu, "seigneur": _seigneur, "analysis": _analysis}
-STAGES = (("cards",), ("tichu", "seigneur"), ("analysis",))
+COMPILE = {"cards": _cards, "nanjing": _nanjing, "tientsin": _tientsin, "wuwang": _wuwang,
+           "seigneur": _seigneur, "analysis": _analysis}  # fmt: skip
+STAGES = (("cards",), ("nanjing", "seigneur"), ("tientsin", "wuwang"), ("analysis",))
 
 
 def compile_family(name: str) -> float:
@@ -81,8 +92,17 @@ def estimate(jobs: int = DEFAULT_JOBS) -> int:
     """About how many seconds a cold ``warmup(jobs)`` takes (``FAMILIES``' figures)."""
     from .games.registry import FAMILIES
 
-    stages = [[FAMILIES[name].seconds for name in stage] for stage in STAGES]
-    return sum(max(times) if jobs >= len(times) else sum(times) for times in stages)
+    total = 0
+    done = set()
+    for stage in STAGES:
+        times = [FAMILIES[name].seconds_after if FAMILIES[name].reuses in done
+                 else FAMILIES[name].seconds for name in stage]  # fmt: skip
+        loads = [0] * max(1, jobs)  # each to the process free first, longest first (as below)
+        for seconds in sorted(times, reverse=True):
+            loads[loads.index(min(loads))] += seconds
+        total += max(loads)
+        done.update(stage)
+    return total
 
 
 def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:
@@ -102,7 +122,8 @@ def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:
             if pool is None:  # spawn: a fresh interpreter, no numba threads inherited
                 ctx = multiprocessing.get_context("spawn")
                 pool = cf.ProcessPoolExecutor(min(jobs, len(stage)), mp_context=ctx)
-            futures = {pool.submit(compile_family, name): name for name in stage}
+            longest_first = sorted(stage, key=lambda name: -FAMILIES[name].seconds)
+            futures = {pool.submit(compile_family, name): name for name in longest_first}
             for future in cf.as_completed(futures):
                 name = futures[future]
                 report(name, FAMILIES[name].title, future.result())

@@ -26,34 +26,56 @@ __all__ = ["DEFAULT_GAME", "FAMILIES", "GAMES", "TEAM_TABLES", "compiling", "gam
 class Family(NamedTuple):
     """The kernels one engine compiles: what to call them, about how long a cold compile
     takes on this 2-core machine (``tichusim warmup`` prints the real figure), and the
-    cache entries each use needs ("kernels/...py:function", ``_numba_cache.cached``)."""
+    cache entries each use needs ("kernels/...py:function", ``_numba_cache.cached``). A family
+    that reuses kernels another one caches (``reuses``) compiles in ``seconds_after`` once that
+    one is cached."""
 
     title: str
     seconds: int
     entries: dict[str, tuple[str, ...]]
+    reuses: str | None = None
+    seconds_after: int = 0
+
+    def cold_seconds(self) -> int:
+        """About how long this family's cold compile takes with the cache as it is now."""
+        if self.reuses and all(cached(*use) for use in FAMILIES[self.reuses].entries.values()):
+            return self.seconds_after
+        return self.seconds
 
 
 _TEAM = "kernels/tichu/batch.py"
 _GS = "kernels/seigneur/batch.py"
+
+
+def _team(table: str, title: str, seconds: int, **reuse) -> Family:
+    """A team table's engine: its own entry point (``batch.BATCH``) for every use."""
+    entry = (f"{_TEAM}:play_batch_{table}",)
+    return Family(title, seconds, {"rounds": entry, "games": entry, "transcript": entry},
+                  **reuse)  # fmt: skip
+
+
 FAMILIES = {
     "cards": Family("the card-combination kernels (the rules core every game shares)", 15,
                     {"import": ("kernels/moves.py:candidate_moves", "kernels/combos.py:classify")}),
-    "tichu": Family("the team games' engine (nanjing, tientsin, wuwang)", 145,
-                    {"rounds": (f"{_TEAM}:play_batch",), "games": (f"{_TEAM}:play_batch",),
-                     "transcript": (f"{_TEAM}:play_batch",)}),
+    # the strategies' kernels, compiled by the first team table, are cached for the others
+    "nanjing": _team("nanjing", "the 4-player game's engine (Nanjing)", 60),
+    "tientsin": _team("tientsin", "Tientsin's engine (6 players)", 60, reuses="nanjing",
+                      seconds_after=30),
+    "wuwang": _team("wuwang", "Wu Wang's engine (3 players and the Minister)", 60,
+                    reuses="nanjing", seconds_after=30),
     "seigneur": Family("Grand Seigneur's engine", 40,
                        {"rounds": (f"{_GS}:_play_games",), "games": (f"{_GS}:_play_games",),
                         "transcript": (f"{_GS}:_play_games",)}),
     "analysis": Family("the analyses' kernels (gt-odds, compare, gt-table)", 2,
-                       {"answers": (f"{_TEAM}:play_batch", "kernels/moves.py:has_bomb_each",
+                       {"answers": (f"{_TEAM}:play_batch_nanjing", "kernels/moves.py:has_bomb_each",
                                     "kernels/tichu/handfeatures.py:hand_features")}),
 }  # fmt: skip
 # name -> (module, class, kernel family); the class's ``name`` is the key (checked on import)
-_HOMES = {"nanjing": ("team", "Nanjing", "tichu"), "tientsin": ("team", "Tientsin", "tichu"),
-          "wuwang": ("team", "WuWang", "tichu"),
+_HOMES = {"nanjing": ("team", "Nanjing", "nanjing"), "tientsin": ("team", "Tientsin", "tientsin"),
+          "wuwang": ("team", "WuWang", "wuwang"),
           "grand-seigneur": ("seigneur", "SeigneurGame", "seigneur")}  # fmt: skip
 GAMES = tuple(_HOMES)
-TEAM_TABLES = tuple(name for name, home in _HOMES.items() if home[2] == "tichu")  # team engine
+TEAM_TABLES = tuple(name for name, home in _HOMES.items() if home[0] == "team")  # team engine
 DEFAULT_GAME = "nanjing"
 
 
@@ -88,5 +110,5 @@ def compiling(name: str, use: str = "rounds", *, enabled: bool = True) -> Compil
 def notice(family: str, use: str, *, enabled: bool = True) -> Compiling:
     """``compiling`` for a family of ``FAMILIES`` and one of its uses."""
     kernels = FAMILIES[family]
-    return Compiling(kernels.title, kernels.seconds, cold=not cached(*kernels.entries[use]),
+    return Compiling(kernels.title, kernels.cold_seconds(), cold=not cached(*kernels.entries[use]),
                      enabled=enabled)  # fmt: skip

@@ -23,7 +23,9 @@ from ..parallel import in_chunks
 from .engine import play_round
 from .records import LOG_ROWS, LOG_WIDTH, ROUND, SEAT, WORK
 from ..rng import rand_below, seed_stream
-from .variants import KING, KING_STREAM, MAX_SEATS, NANJING, WUWANG, n_seats, wuwang_player
+from .variants import (
+    KING, KING_STREAM, MAX_SEATS, NANJING, TIENTSIN, WUWANG, n_seats, wuwang_player,
+)  # fmt: skip
 from .view import PRIVATE, PUBLIC
 
 GAME_KEY_STRIDE = 1 << 16  # round key of round r of game g: g * stride + r
@@ -42,6 +44,7 @@ def scratch(variant, params, logging, phoenix_led_half):
             work[0].params[s, j] = params[s, j]
     work[0].logging = logging
     work[0].fixed_seat = -1
+    work[0].seated_king = -1
     return work, np.zeros(1, PUBLIC), np.zeros(MAX_SEATS, PRIVATE)
 
 
@@ -54,7 +57,12 @@ def first_king(seed, key):
 
 @njit(cache=True)
 def _seat_wuwang(work, params, king):
-    """Lay the players' strategy rows out by position: the King decides for the Minister."""
+    """Lay the players' strategy rows out by position: the King decides for the Minister.
+    (Only when the King changes: four rows of ``N_PARAMS`` per round were a measurable part of
+    a cheap strategy's round.)"""
+    if work.seated_king == king:
+        return
+    work.seated_king = king
     for pos in range(4):
         player = wuwang_player(king, pos)
         row = king if player == 3 else player
@@ -63,17 +71,17 @@ def _seat_wuwang(work, params, king):
 
 
 @njit(cache=True, inline="always")
-def play_one(seed, key, first, params, work, pub, privs, rnd, seats, check):
-    """One round at ``work``'s table. ``first`` is the first drawer; in Wu Wang it is the
+def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, check):
+    """One round at the table ``variant``. ``first`` is the first drawer; in Wu Wang it is the
     King (-1: drawn at random, as in a first round), who sits at position 0 and draws first.
     (One call of ``play_round``: each call site costs a copy of the engine at compile time.)"""
     king = -1
-    if work.variant == WUWANG:
+    if variant == WUWANG:
         king = first if first >= 0 else first_king(seed, key)
         _seat_wuwang(work, params, king)
         first = KING
-    err, nlog = play_round(seed, key, first, work, pub, privs, rnd, seats, check)
-    if work.variant == WUWANG:
+    err, nlog = play_round(variant, seed, key, first, work, pub, privs, rnd, seats, check)
+    if variant == WUWANG:
         rnd.king = king
     return err, nlog
 
@@ -85,17 +93,18 @@ def play_one(seed, key, first, params, work, pub, privs, rnd, seats, check):
 # arrays as arguments, which live through the call, and index them inside
 # (``eventlog.copy_log``).
 #
-# One entry point for every use (independent rounds, fixed deals, whole games, a logged
-# round), and one compiled layer between it and the engine (``_unit`` and ``play_one`` are
-# inlined): numba links and optimises the whole engine again into every jitted function that
-# calls it, so each entry point or wrapper layer costs seconds of a cold compile (issue 17).
-# The Python functions below shape the arguments; their scalar types are fixed here so that
-# every call finds the one compiled signature.
+# One entry point per table for every use (independent rounds, fixed deals, whole games, a
+# logged round), and one compiled layer between it and the engine (``_play_batch``, ``_unit``
+# and ``play_one`` are inlined, the table a constant in each): numba links and optimises the
+# engine again into every jitted function that calls it, so each entry point or wrapper layer
+# costs seconds of a cold compile, and an entry point per table compiles only that table's
+# round (issue 17). The Python functions below shape the arguments; their scalar types are
+# fixed here so that every call finds the one compiled signature.
 
 
 @njit(cache=True, inline="always")
-def _unit(seed, start, first, chained, target, game_rounds, rotating, params, work, pub, privs,
-          rounds_out, seats_out, check):  # fmt: skip
+def _unit(variant, seed, start, first, chained, target, game_rounds, rotating, params, work,
+          pub, privs, rounds_out, seats_out, check):  # fmt: skip
     """One unit of work; returns ``(rounds played, log rows of the last round)``. Unchained:
     the round ``start`` with first drawer (Wu Wang: King) ``first``. Chained, a game: team
     games (§2.15; Tientsin the same, §3) run to ``target`` points, the first drawer of a round
@@ -104,7 +113,7 @@ def _unit(seed, start, first, chained, target, game_rounds, rotating, params, wo
     Minister went out first), or with ``rotating`` (the Option) the role passes to the next
     player each round. Round r has key ``start + r``. (One call of ``play_one``: each call
     site costs a copy of the engine at compile time.)"""
-    wuwang = work.variant == WUWANG
+    wuwang = variant == WUWANG
     limit = 1
     if chained:
         limit = game_rounds if wuwang else MAX_GAME_ROUNDS
@@ -113,8 +122,8 @@ def _unit(seed, start, first, chained, target, game_rounds, rotating, params, wo
     r = 0
     nlog = 0
     while r < limit:
-        err, nlog = play_one(seed, start + r, first, params, work, pub, privs, rounds_out[r],
-                             seats_out[r], check)  # fmt: skip
+        err, nlog = play_one(variant, seed, start + r, first, params, work, pub, privs,
+                             rounds_out[r], seats_out[r], check)  # fmt: skip
         r += 1
         if err != ERR_NONE or not chained:
             break
@@ -134,23 +143,56 @@ def _unit(seed, start, first, chained, target, game_rounds, rotating, params, wo
     return r, nlog
 
 
-@njit(cache=True, nogil=True)
-def play_batch(variant, seed, starts, firsts, chained, target, game_rounds, rotating,
-               phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-               rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi):  # fmt: skip
+@njit(cache=True, inline="always")
+def _play_batch(variant, seed, starts, firsts, chained, target, game_rounds, rotating,
+                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
+                rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi):  # fmt: skip
     """Play units ``lo..hi`` (``_unit``: round key ``starts[i]``, first drawer ``firsts[i]``)
-    into ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by position), its count in
-    ``n_rounds[i]``. ``fixed_seat >= 0`` deals it ``fixed_cards`` and ``fixed_ranks[r]``
-    cards of each rank r as its first 8; ``logging`` (a call of one unit): the event log of
-    the unit's last round in ``log_out``, its row count in ``n_log[lo]``."""
+    at the table ``variant`` into ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by
+    position), its count in ``n_rounds[i]``. ``fixed_seat >= 0`` deals it ``fixed_cards`` and
+    ``fixed_ranks[r]`` cards of each rank r as its first 8; ``logging`` (a call of one unit):
+    the event log of the unit's last round in ``log_out``, its row count in ``n_log[lo]``."""
     work, pub, privs = scratch(variant, params, logging, phoenix_led_half)
     _fix_deal(work[0], fixed_seat, fixed_cards, fixed_ranks)
     for i in range(lo, hi):
-        n_rounds[i], n_log[i] = _unit(seed, starts[i], firsts[i], chained, target, game_rounds,
-                                      rotating, params, work[0], pub[0], privs, rounds_out[i],
-                                      seats_out[i], check)  # fmt: skip
+        n_rounds[i], n_log[i] = _unit(variant, seed, starts[i], firsts[i], chained, target,
+                                      game_rounds, rotating, params, work[0], pub[0], privs,
+                                      rounds_out[i], seats_out[i], check)  # fmt: skip
     if logging and lo < hi:
         copy_log(work, n_log[lo], log_out)
+
+
+# The entry points, one per table (``BATCH``): the same body with the table a constant.
+
+
+@njit(cache=True, nogil=True)
+def play_batch_nanjing(seed, starts, firsts, chained, target, game_rounds, rotating,
+                       phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
+                       rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi):  # fmt: skip
+    _play_batch(NANJING, seed, starts, firsts, chained, target, game_rounds, rotating,
+                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
+                rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def play_batch_tientsin(seed, starts, firsts, chained, target, game_rounds, rotating,
+                        phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
+                        rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi):  # fmt: skip
+    _play_batch(TIENTSIN, seed, starts, firsts, chained, target, game_rounds, rotating,
+                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
+                rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def play_batch_wuwang(seed, starts, firsts, chained, target, game_rounds, rotating,
+                      phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
+                      rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi):  # fmt: skip
+    _play_batch(WUWANG, seed, starts, firsts, chained, target, game_rounds, rotating,
+                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
+                rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi)  # fmt: skip
+
+
+BATCH = {NANJING: play_batch_nanjing, TIENTSIN: play_batch_tientsin, WUWANG: play_batch_wuwang}
 
 
 @njit(cache=True)
@@ -176,13 +218,14 @@ def _units(array, n: int, *shape):
 def _run(variant, seed, starts, firsts, params, rounds_out, seats_out, check, chunks, *,
           chained=False, target=0, game_rounds=0, rotating=False, phoenix_led_half=False,
           fixed_seat=-1, fixed_cards=0, fixed_ranks=_NO_RANKS, n_rounds=None, log_out=None):
-    """Call ``play_batch`` with its one signature's types; returns ``n_log``."""
+    """Call the table's entry point (``BATCH``) with its one signature's types; returns
+    ``n_log``."""
     n = len(starts)
     n_rounds = np.zeros(n, np.int64) if n_rounds is None else n_rounds
     n_log = np.zeros(n, np.int64)
     logging = log_out is not None
     log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
-    in_chunks(play_batch, n, chunks, np.int64(variant), np.uint64(seed),
+    in_chunks(BATCH[variant], n, chunks, np.uint64(seed),
               np.asarray(starts, np.int64), np.asarray(firsts, np.int64), bool(chained),
               np.int64(target), np.int64(game_rounds), bool(rotating), bool(phoenix_led_half),
               np.ascontiguousarray(params, np.float64), np.int64(fixed_seat),
