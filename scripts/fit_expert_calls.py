@@ -147,7 +147,9 @@ def _holdout(score, y, gain, test) -> dict:
     }
 
 
-def fit(data, seed: int):
+def fit(data, seed: int, current=None):
+    """The coefficients and their report; ``current``: the table's coefficients in use, whose
+    rule the held-out rows check too (``holdout["current_rule"]``)."""
     f = features(data["hand"])[:, : len(CALL_FEATURES) - 1]
     x = np.column_stack([np.ones(len(f)), f])
     y = data["success"].astype(np.float64)
@@ -167,6 +169,12 @@ def fit(data, seed: int):
     if seats is not None and len(np.unique(seats)) > 1:  # pooled seats: each one's check
         held["by_seat"] = {int(s): _holdout(score, y, gain, test & (seats == s))
                            for s in np.unique(seats)}
+    if current is not None:  # the rule the other seats play by: what its own calls gain
+        now = x @ np.asarray(current)
+        held["current_rule"] = _holdout(now, y, gain, test)
+        if "by_seat" in held:
+            held["current_rule"]["by_seat"] = {
+                int(s): _holdout(now, y, gain, test & (seats == s)) for s in np.unique(seats)}
     return coef, {"p_star": p_star, "gain_slope": float(a), "gain_intercept": float(b),
                   "logit": beta.tolist(), "holdout": held}
 
@@ -211,6 +219,8 @@ def main():
                          f"--seed {args.seed}" + (f" --blend {args.blend:g}"
                                                   if args.blend != 1 else "")}
     place = setup(args.variant)
+    current = {"tichu": expert_params.TICHU_VALUE[args.variant],
+               "grand_tichu": expert_params.GT_VALUE[args.variant]}
     coefs = {}
     for kind in ("tichu", "grand_tichu"):
         t0 = time.perf_counter()
@@ -218,15 +228,13 @@ def main():
         parts = [experiment(kind, args.deals, args.seed, args.variant, seat=s) for s in seats]
         data = {k: np.concatenate([d[k] for d in parts]) for k in parts[0]}
         data["seat"] = np.concatenate([np.full(len(d["gain"]), s) for s, d in zip(seats, parts)])
-        coefs[kind], report[kind] = fit(data, args.seed)
+        coefs[kind], report[kind] = fit(data, args.seed, current[kind])
         report[kind]["forced_seats"] = seats
         report[kind]["coef"] = coefs[kind].tolist()
         report[kind]["rows"] = int(len(data["gain"]))
         report[kind]["seconds"] = round(time.perf_counter() - t0, 1)
         print(kind, json.dumps(report[kind]["holdout"]), f"p*={report[kind]['p_star']:.3f}",
               flush=True)
-    current = {"tichu": expert_params.TICHU_VALUE[args.variant],
-               "grand_tichu": expert_params.GT_VALUE[args.variant]}
     written = {k: args.blend * coefs[k] + (1 - args.blend) * np.asarray(current[k])
                for k in coefs}
     report["written"] = None if args.dry_run else {k: v.tolist() for k, v in written.items()}
@@ -234,6 +242,7 @@ def main():
     out.write_text(json.dumps(report, indent=1) + "\n")
     if not args.dry_run:
         write_params(args.variant, written["tichu"], written["grand_tichu"])
+
 
 if __name__ == "__main__":
     main()
