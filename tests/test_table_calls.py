@@ -43,6 +43,13 @@ def test_the_params_defaults_are_nanjings():
     assert PARAMS["tichu_value_intercept"].default == expert_params.TICHU_VALUE["nanjing"][0]
 
 
+def test_tientsin_and_wuwang_play_their_own_fits():
+    """Not Nanjing's copied: the two tables were fitted (issue 16)."""
+    nanjing = _calls(STRATEGIES["expert"].param_row("nanjing"))
+    for variant in ("tientsin", "wuwang"):
+        assert _calls(STRATEGIES["expert"].param_row(variant)) != nanjing
+
+
 @pytest.mark.parametrize("variant", TEAM_TABLES)
 def test_a_strategys_own_coefficient_wins_at_every_table(variant):
     mine = build({"base": "expert", "params": {"tichu_value_intercept": -7.5,
