@@ -248,10 +248,10 @@ STRATEGIES = {
     "expert": Strategy("expert", "expert", "value", "value", "expert", "expert", "expert",
                        description="the default: card-tracking play that keeps sure winners "
                        "for last and never overtakes its partner, Tichu and Grand Tichu called "
-                       "by a value "
-                       "model fitted by simulation, passing that supports a call, a wish at a "
-                       "rank given to an opponent, Dragon to the opponent least likely to keep "
-                       "it, Dog to the partner who called or holds fewer cards",
+                       "by a value model fitted by simulation at each table, passing that "
+                       "supports a call, a wish at a rank given to an opponent, Dragon to the "
+                       "opponent least likely to keep it, Dog to the partner who called or holds "
+                       "fewer cards",
                        dog="support-call", params=tuple(sorted(_fitted.PLAY.items()))),
 }  # fmt: skip
 
