@@ -83,3 +83,36 @@ def test_saved_strategies_rebuild_the_same_row_at_every_table(variant):
         again = build(s.to_dict())
         assert again.to_dict() == s.to_dict()
         assert np.array_equal(game(variant).params(again), game(variant).params(s))
+
+
+def _fit_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "fit_expert_calls.py"
+    spec = importlib.util.spec_from_file_location("fit_expert_calls", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_wuwang_fit_forces_the_king_alone():
+    """Wu Wang's Tichu fit forces an opponent and the King (RULES.md §4: the King also decides
+    for the Minister, with the same row): forced, the King calls in every round and the
+    Minister deciding after him never does; unforced, neither calls."""
+    from tichusim.analysis.gtodds import setup
+
+    fit = _fit_script()
+    place = setup("wuwang")
+    assert fit.forced_seats("tichu", place) == [1, 0]
+    assert fit.forced_seats("grand_tichu", place) == [1]
+    assert fit.forced_seats("tichu", setup("tientsin")) == [0]
+    me = STRATEGIES["expert"]
+    keys = np.arange(300, dtype=np.int64)
+    for call, king, minister in ((True, True, False), (False, False, False)):
+        king_strategy = fit._forced(me, "tichu", 0, place.game, call)
+        rec = place.game.rounds(keys, seed=5, strategies=[king_strategy, me, me],
+                                first_drawers=np.zeros(len(keys), np.int64))  # fmt: skip
+        assert (rec.rounds["king"] == 0).all()
+        assert (rec.seats[:, 0]["tichu"] == king).all()  # player 0, the King
+        assert (rec.seats[:, 3]["tichu"] == minister).all()  # the Minister's row
