@@ -160,8 +160,13 @@ class Game(ABC):
         """One strategy object per player (or ``count`` of them), checked against this game."""
 
     def params(self, strategies) -> np.ndarray:
-        """The parameter rows the kernels read, one per player."""
-        return np.stack([s.param_row() for s in self.resolve(strategies)])
+        """The parameter rows the kernels read at this table, one per player."""
+        return self.param_rows(self.resolve(strategies))
+
+    def param_rows(self, chosen: list) -> np.ndarray:
+        """The rows of resolved strategies at this table: a parameter's default may be the
+        table's own (``StrategyTables.table_defaults``)."""
+        return np.stack([s.param_row(self.name) for s in chosen])
 
     def strategy_text(self, text: str):
         """What the command line's ``--strategies`` text stands for."""

@@ -129,7 +129,7 @@ class SeigneurGame(Game):
         first = whole_number(first, "first_game" if games else "first_round")
         seed = check_seed(seed)
         chosen = self.resolve(strategies)
-        params = np.stack([s.param_row() for s in chosen])
+        params = self.param_rows(chosen)
         per = self.options["game_rounds"] if games else 1
 
         def call(block, r_out, s_out, played, chunks):

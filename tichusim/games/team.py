@@ -121,7 +121,7 @@ class TeamGame(Game):
         first 8 cards (the 4-player game only: ``cards.parse_pattern``)."""
         seed = check_seed(seed)
         chosen = self.resolve(strategies)
-        params = np.stack([s.param_row() for s in chosen])
+        params = self.param_rows(chosen)
         keys = np.asarray(keys, np.int64)
         firsts = self._first_drawers(keys) if first_drawers is None else np.asarray(
             first_drawers, np.int64)  # fmt: skip
@@ -145,7 +145,7 @@ class TeamGame(Game):
     def _games(self, count, first, seed, strategies, target, check) -> Records:
         seed = check_seed(seed)
         chosen = self.resolve(strategies)
-        params = np.stack([s.param_row() for s in chosen])
+        params = self.param_rows(chosen)
         game_rounds = self.options.get("game_rounds", 0)
         rotating = self.options.get("rotating_king", False)
         longest = batch.MAX_GAME_ROUNDS if self.team_game else game_rounds

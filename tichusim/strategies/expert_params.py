@@ -1,12 +1,24 @@
 """The ``expert`` strategy's fitted and tuned numbers (written by the scripts that make them).
 
 ``TICHU_VALUE`` / ``GT_VALUE``: the value call policy's coefficients over
-``tichu.CALL_FEATURES`` (intercept first), fitted by ``scripts/fit_expert_calls.py``;
-``PLAY``: play parameters tuned by ``scripts/tune_expert.py`` (CMA-ES on duplicate matches).
+``tichu.CALL_FEATURES`` (intercept first), one row per team table (the games' names): a call's
+worth depends on the table (hand sizes, Tientsin's 6-card Grand Tichu, Wu Wang's King playing
+two hands), so each table's are fitted there by ``scripts/fit_expert_calls.py --variant``, and
+a strategy's parameter row is built for the table it plays (``tichu.TABLE_PARAMS``);
+``PLAY``: play parameters tuned by ``scripts/tune_expert.py`` (CMA-ES on duplicate matches,
+Nanjing).
 """
 
-TICHU_VALUE = (-2.3001, 0.7635, 0.3830, 1.4948, 1.0654, 0.7329, 0.0232, 0.4748, 0.0512, -0.0715)
-GT_VALUE = (-1.5016, 0.5460, 0.2874, 0.9867, 0.7661, 0.5562, -0.0205, 0.2109, 0.0234, -0.0217)
+TICHU_VALUE: dict[str, tuple[float, ...]] = {
+    "nanjing": (-2.3001, 0.7635, 0.3830, 1.4948, 1.0654, 0.7329, 0.0232, 0.4748, 0.0512, -0.0715),
+    "tientsin": (0.4318, 0.8982, 0.4043, 1.8737, 0.7082, 0.3722, 0.5995, 1.0740, -0.0088, -0.4207),
+    "wuwang": (-2.2366, 0.6970, 0.3825, 1.2631, 0.8149, 0.6122, 0.1559, 0.5208, 0.0720, -0.1242),
+}
+GT_VALUE: dict[str, tuple[float, ...]] = {
+    "nanjing": (-1.5016, 0.5460, 0.2874, 0.9867, 0.7661, 0.5562, -0.0205, 0.2109, 0.0234, -0.0217),
+    "tientsin": (-0.4251, 0.6618, 0.2909, 1.2038, 0.5006, 0.2206, 0.3476, 0.8025, -0.0550, -0.2569),
+    "wuwang": (-1.4297, 0.5278, 0.2930, 0.9084, 0.6774, 0.5866, -0.0136, 0.2741, 0.0156, -0.0313),
+}
 PLAY: dict[str, float] = {
     "attack_bonus": 0.8941,
     "bomb_points": 6.556,

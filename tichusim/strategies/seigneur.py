@@ -73,8 +73,8 @@ class SeigneurStrategy:
     params: tuple[tuple[str, float], ...] = field(default=())
     description: str = ""
 
-    def param_row(self) -> np.ndarray:
-        return TABLES.param_row(self)
+    def param_row(self, table: str | None = None) -> np.ndarray:
+        return TABLES.param_row(self, table)
 
     def to_dict(self) -> dict:
         return TABLES.to_dict(self)

@@ -10,13 +10,15 @@ meaning), its numeric parameters (``Param``) and its named strategies: the 4-pla
   the changes unless given;
 * ``compose`` one from the text form ``base:key=value,...`` (each game checks the base itself:
   what it says of an unknown one differs);
-* ``param_row``: the row of floats the game's kernels read.
+* ``param_row``: the row of floats the game's kernels read, for the table it is played at:
+  a parameter's default may depend on the table (``table_defaults``: the values fitted there),
+  a strategy's own value of it never does.
 """
 
 from __future__ import annotations
 
 import keyword
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
@@ -89,17 +91,23 @@ class StrategyTables:
     # same strategy, and a table written before expert became the default keeps its meaning
     plain: str
     refuse: Callable[[str], None] = _accept
+    # table name -> parameter -> the default there, where it differs from the Param's (the
+    # values fitted at that table: expert's call coefficients); a strategy's override still wins
+    table_defaults: dict[str, dict[str, float]] = field(default_factory=dict)
 
-    def param_values(self, strategy) -> dict[str, float]:
+    def param_values(self, strategy, table: str | None = None) -> dict[str, float]:
+        """Every parameter's value for ``strategy`` at ``table`` (a game's name; ``None``: the
+        Params' defaults): the default, the table's default, the strategy's override."""
         values = {name: p.default for name, p in self.params.items()}
+        values.update(self.table_defaults.get(table, {}))
         values.update(strategy.params)
         return values
 
-    def param_row(self, strategy) -> np.ndarray:
+    def param_row(self, strategy, table: str | None = None) -> np.ndarray:
         row = np.zeros(self.row_size, np.float64)
         for decision in self.decisions:
             row[self.slots[decision]] = self.policies[decision][policy_of(strategy, decision)][0]
-        for name, value in self.param_values(strategy).items():
+        for name, value in self.param_values(strategy, table).items():
             row[self.params[name].slot] = value
         return row
 

@@ -2,8 +2,10 @@
 
 A ``Strategy`` picks one policy per decision (``play``, ``grand_tichu``, ``tichu``, ``pass``,
 ``wish``, ``dragon``, ``dog``) and may override parameters; ``param_row`` turns it into the row of
-floats the kernels read (layout in ``tichusim/kernels/slots.py``). Four complete strategies
-have names (``random``, ``lowest``, ``heuristic``, ``expert``, the default: ``DEFAULT_STRATEGY``);
+floats the kernels read (layout in ``tichusim/kernels/slots.py``) at a table: the value
+policy's call coefficients default to the ones fitted at that table (``TABLE_PARAMS``). Four
+complete strategies have names (``random``, ``lowest``, ``heuristic``, ``expert``, the default:
+``DEFAULT_STRATEGY``);
 users compose others from a base (``heuristic`` when none is named: ``TABLES.plain``)::
 
     resolve({"base": "heuristic", "pass": "lowest", "params": {"bomb_points": 20}})
@@ -31,7 +33,7 @@ from . import expert_params as _fitted
 from .tables import Param, StrategyTables, policy_of
 
 __all__ = ["DECISIONS", "DEFAULT_STRATEGY", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES",
-           "TABLES", "Param", "Strategy", "build", "check_variant", "resolve"]
+           "TABLES", "TABLE_PARAMS", "Param", "Strategy", "build", "check_variant", "resolve"]
 
 DECISIONS = ("play", "grand_tichu", "tichu", "pass", "wish", "dragon", "dog")
 _DECISION_SLOT = {"play": S.P_PLAY, "grand_tichu": S.P_GRAND_TICHU, "tichu": S.P_TICHU,
@@ -176,16 +178,29 @@ PARAMS: dict[str, Param] = {
                                 "extra score a Tichu needs over a partner's call"),
 }
 # the value call policy's coefficients (kernels/tichu/expert.py: call_value), fitted by
-# scripts/fit_expert_calls.py on paired expert self-play; intercept first
+# scripts/fit_expert_calls.py on paired expert self-play at each team table; intercept first
 CALL_FEATURES = ("intercept", "aces", "kings", "dragon", "phoenix", "dog", "mah_jong", "bomb",
                  "pairs", "plays")  # fmt: skip
-for _i, (_f, _t, _g) in enumerate(zip(CALL_FEATURES, _fitted.TICHU_VALUE, _fitted.GT_VALUE)):
+_CALL_VALUES = {"tichu_value": _fitted.TICHU_VALUE, "gt_value": _fitted.GT_VALUE}
+_DEFAULT_TABLE = "nanjing"  # the Params' defaults: the 4-player game's fit
+for _i, _f in enumerate(CALL_FEATURES):
     _what = "the constant" if _f == "intercept" else f"per unit of {_f}"
-    PARAMS[f"tichu_value_{_f}"] = Param(S.TICHU_VALUE + _i, _t, -50, 50, "calls", f"value "
-                                        f"policy: Tichu score (14 cards), {_what}")
-    PARAMS[f"gt_value_{_f}"] = Param(S.GT_VALUE + _i, _g, -50, 50, "calls", f"value policy: "
-                                     f"Grand Tichu score (8 cards), {_what}")
+    PARAMS[f"tichu_value_{_f}"] = Param(
+        S.TICHU_VALUE + _i, _fitted.TICHU_VALUE[_DEFAULT_TABLE][_i], -50, 50, "calls",
+        f"value policy: Tichu score (14 cards), {_what}; fitted per table (Nanjing's shown)")
+    PARAMS[f"gt_value_{_f}"] = Param(
+        S.GT_VALUE + _i, _fitted.GT_VALUE[_DEFAULT_TABLE][_i], -50, 50, "calls",
+        f"value policy: Grand Tichu score (8 cards), {_what}; fitted per table (Nanjing's "
+        "shown)")
 assert max(p.slot for p in PARAMS.values()) < S.N_SLOTS <= N_PARAMS
+
+# each team table's own defaults of the call coefficients (a strategy's override still wins):
+# the row a strategy plays with is built for its table (TeamGame passes its name)
+TABLE_PARAMS: dict[str, dict[str, float]] = {}
+for _prefix, _by_table in _CALL_VALUES.items():
+    for _table, _coef in _by_table.items():
+        TABLE_PARAMS.setdefault(_table, {}).update(
+            {f"{_prefix}_{_f}": _c for _f, _c in zip(CALL_FEATURES, _coef, strict=True)})
 
 
 @dataclass(frozen=True)
@@ -206,11 +221,13 @@ class Strategy:
     def policy(self, decision: str) -> str:
         return policy_of(self, decision)
 
-    def param_values(self) -> dict[str, float]:
-        return TABLES.param_values(self)
+    def param_values(self, table: str | None = None) -> dict[str, float]:
+        return TABLES.param_values(self, table)
 
-    def param_row(self) -> np.ndarray:
-        return TABLES.param_row(self)
+    def param_row(self, table: str | None = None) -> np.ndarray:
+        """The kernels' row at ``table`` (a team game's name; ``None``: the Params' defaults,
+        Nanjing's)."""
+        return TABLES.param_row(self, table)
 
     def to_dict(self) -> dict[str, Any]:
         return TABLES.to_dict(self)
@@ -231,16 +248,16 @@ STRATEGIES = {
     "expert": Strategy("expert", "expert", "value", "value", "expert", "expert", "expert",
                        description="the default: card-tracking play that keeps sure winners "
                        "for last and never overtakes its partner, Tichu and Grand Tichu called "
-                       "by a value "
-                       "model fitted by simulation, passing that supports a call, a wish at a "
-                       "rank given to an opponent, Dragon to the opponent least likely to keep "
-                       "it, Dog to the partner who called or holds fewer cards",
+                       "by a value model fitted by simulation at each table, passing that "
+                       "supports a call, a wish at a rank given to an opponent, Dragon to the "
+                       "opponent least likely to keep it, Dog to the partner who called or holds "
+                       "fewer cards",
                        dog="support-call", params=tuple(sorted(_fitted.PLAY.items()))),
 }  # fmt: skip
 
 TABLES = StrategyTables(Strategy, DECISIONS, _DECISION_SLOT, POLICIES, PARAMS, STRATEGIES,
                         N_PARAMS, name_form="{base}[{changes}]", default=DEFAULT_STRATEGY,
-                        plain="heuristic")
+                        plain="heuristic", table_defaults=TABLE_PARAMS)
 
 
 def build(spec: dict) -> Strategy:

@@ -1,0 +1,118 @@
+"""The value call policy's coefficients are a fact of the table: each team table's own,
+fitted there (``scripts/fit_expert_calls.py --variant``, ``expert_params``), reach the row a
+strategy plays with at that table; a strategy's own value of a coefficient still wins, and a
+saved strategy rebuilds the same row at every table (issue 16)."""
+
+import numpy as np
+import pytest
+
+from tichusim.games import TEAM_TABLES, game
+from tichusim.kernels.tichu import slots as S
+from tichusim.strategies import expert_params
+from tichusim.strategies.tichu import CALL_FEATURES, PARAMS, STRATEGIES, build, resolve
+
+
+def _calls(row):
+    n = len(CALL_FEATURES)
+    return tuple(row[S.TICHU_VALUE:S.TICHU_VALUE + n]), tuple(row[S.GT_VALUE:S.GT_VALUE + n])
+
+
+def test_every_team_table_has_its_coefficients():
+    for fitted in (expert_params.TICHU_VALUE, expert_params.GT_VALUE):
+        assert set(fitted) == set(TEAM_TABLES)
+        assert all(len(c) == len(CALL_FEATURES) for c in fitted.values())
+
+
+@pytest.mark.parametrize("variant", TEAM_TABLES)
+def test_expert_plays_with_its_tables_coefficients(variant):
+    """The rows the game hands its kernels (``Game.params``, every path: rounds, games,
+    transcripts) carry that table's fit."""
+    rows = game(variant).params("expert")
+    for row in rows:
+        tichu, gt = _calls(row)
+        assert tichu == pytest.approx(expert_params.TICHU_VALUE[variant])
+        assert gt == pytest.approx(expert_params.GT_VALUE[variant])
+    assert (rows[0] == STRATEGIES["expert"].param_row(variant)).all()
+
+
+def test_the_params_defaults_are_nanjings():
+    """What ``tichusim strategies`` shows, and a row built for no table."""
+    tichu, gt = _calls(STRATEGIES["expert"].param_row())
+    assert tichu == pytest.approx(expert_params.TICHU_VALUE["nanjing"])
+    assert gt == pytest.approx(expert_params.GT_VALUE["nanjing"])
+    assert PARAMS["tichu_value_intercept"].default == expert_params.TICHU_VALUE["nanjing"][0]
+
+
+def test_tientsin_and_wuwang_play_their_own_fits():
+    """Not Nanjing's copied: the two tables were fitted (issue 16)."""
+    nanjing = _calls(STRATEGIES["expert"].param_row("nanjing"))
+    for variant in ("tientsin", "wuwang"):
+        assert _calls(STRATEGIES["expert"].param_row(variant)) != nanjing
+
+
+@pytest.mark.parametrize("variant", TEAM_TABLES)
+def test_a_strategys_own_coefficient_wins_at_every_table(variant):
+    mine = build({"base": "expert", "params": {"tichu_value_intercept": -7.5,
+                                               "gt_value_aces": 2.25}})  # fmt: skip
+    row = game(variant).params(mine)[0]
+    tichu, gt = _calls(row)
+    assert tichu[0] == -7.5 and gt[1] == 2.25
+    # the coefficients it does not name stay the table's
+    assert tichu[1:] == pytest.approx(expert_params.TICHU_VALUE[variant][1:])
+    assert gt[0] == pytest.approx(expert_params.GT_VALUE[variant][0])
+
+
+def test_the_old_coefficients_as_an_override_are_nanjings_everywhere():
+    """How the measurements compare a table's fit with Nanjing's: the whole row overridden."""
+    old = {f"tichu_value_{f}": c for f, c in zip(CALL_FEATURES,
+                                                 expert_params.TICHU_VALUE["nanjing"])}
+    old |= {f"gt_value_{f}": c for f, c in zip(CALL_FEATURES, expert_params.GT_VALUE["nanjing"])}
+    s = build({"base": "expert", "params": old, "name": "expert-old"})
+    for variant in TEAM_TABLES:
+        assert (game(variant).params(s)[0] == STRATEGIES["expert"].param_row("nanjing")).all()
+
+
+@pytest.mark.parametrize("variant", TEAM_TABLES)
+def test_saved_strategies_rebuild_the_same_row_at_every_table(variant):
+    """``to_dict`` (a run's config.json) saves overrides, not the table's defaults: the rebuilt
+    strategy plays the same row at every table, the table's fit included."""
+    for spec in ("expert", "heuristic", {"base": "expert", "pass": "partner-best"},
+                 {"base": "expert", "params": {"tichu_value_plays": -0.5}},
+                 {"base": "heuristic", "tichu": "value"}):  # fmt: skip
+        s = resolve(spec, 1, variant=variant)[0]
+        again = build(s.to_dict())
+        assert again.to_dict() == s.to_dict()
+        assert np.array_equal(game(variant).params(again), game(variant).params(s))
+
+
+def _fit_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "fit_expert_calls.py"
+    spec = importlib.util.spec_from_file_location("fit_expert_calls", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_wuwang_fit_forces_the_king_alone():
+    """Wu Wang's Tichu fit forces an opponent and the King (RULES.md §4: the King also decides
+    for the Minister, with the same row): forced, the King calls in every round and the
+    Minister deciding after him never does; unforced, neither calls."""
+    from tichusim.analysis.gtodds import setup
+
+    fit = _fit_script()
+    place = setup("wuwang")
+    assert fit.forced_seats("tichu", place) == [1, 0]
+    assert fit.forced_seats("grand_tichu", place) == [1]
+    assert fit.forced_seats("tichu", setup("tientsin")) == [0]
+    me = STRATEGIES["expert"]
+    keys = np.arange(300, dtype=np.int64)
+    for call, king, minister in ((True, True, False), (False, False, False)):
+        king_strategy = fit._forced(me, "tichu", 0, place.game, call)
+        rec = place.game.rounds(keys, seed=5, strategies=[king_strategy, me, me],
+                                first_drawers=np.zeros(len(keys), np.int64))  # fmt: skip
+        assert (rec.rounds["king"] == 0).all()
+        assert (rec.seats[:, 0]["tichu"] == king).all()  # player 0, the King
+        assert (rec.seats[:, 3]["tichu"] == minister).all()  # the Minister's row
