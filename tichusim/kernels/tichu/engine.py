@@ -34,10 +34,7 @@ from ..bits import (
     DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, SPECIALS, U64, ZERO, lowest_bit_index, popcount,
     rank_cards,
 )  # fmt: skip
-from ..combos import (
-    DOG_LEAD, RANK2_PHOENIX_LED, RANK2_PHOENIX_LED_HALF, SINGLE, beats, classify, make_code,
-    phoenix_single,
-)  # fmt: skip
+from ..combos import DOG_LEAD, SINGLE, beats, classify, make_code, phoenix_single
 from ..errors import (
     ERR_CARDS, ERR_FINISH, ERR_ILLEGAL, ERR_MOVES, ERR_NONE, ERR_POINTS, ERR_STRATEGY,
     ERR_VIEW,
@@ -153,12 +150,6 @@ def _play_cards(pub, me, seat, mask, code):
 
 
 @njit(cache=True)
-def _phoenix_led(work):
-    """Half rank of a led lone Phoenix at this table: 1½, or ½ under the Option (§2.6)."""
-    return RANK2_PHOENIX_LED_HALF if work.phoenix_led_half else RANK2_PHOENIX_LED
-
-
-@njit(cache=True)
 def _combination_ok(top, hand, mask, code, phoenix_led):
     """Re-check a play with the classifier (§2.5–§2.7): a combination of the hand, read no
     higher than its best reading, that beats ``top`` (0 = leading). A lone Phoenix must carry
@@ -218,6 +209,18 @@ def _slot(variant, first_drawer, seat):
 
 
 @njit(cache=True)
+def _shuffled_rest(deck, reserved, state):
+    """The cards not in ``reserved`` at the front of ``deck``, shuffled: ``(their count,
+    state)``."""
+    n = 0
+    for i in range(56):
+        if not reserved & (ONE << U64(CARD_BITS[i])):
+            deck[n] = CARD_BITS[i]
+            n += 1
+    return n, shuffle_prefix(deck, n, state)
+
+
+@njit(cache=True)
 def _deal_fixed(variant, first_drawer, work, state):
     """Fill ``work.deck`` so that seat ``work.fixed_seat`` sees ``work.fixed_cards`` plus, for
     each rank r, ``work.fixed_ranks[r]`` cards of that rank drawn uniformly among the free
@@ -233,12 +236,7 @@ def _deal_fixed(variant, first_drawer, work, state):
         _deal_after_passing(variant, first_drawer, work, state, chosen)
         return
     deck = work.deck
-    n = 0
-    for i in range(56):
-        if not chosen & (ONE << U64(CARD_BITS[i])):
-            deck[n] = CARD_BITS[i]
-            n += 1
-    shuffle_prefix(deck, n, state)
+    n, state = _shuffled_rest(deck, chosen, state)
     # open a gap at the fixed seat's first places (moving backwards is safe: every card
     # moves up or stays), then put the fixed seat's cards in it
     base, _ = _slot(variant, first_drawer, work.fixed_seat)
@@ -296,12 +294,7 @@ def _deal_after_passing(variant, first_drawer, work, state, hand):
     dealt = (hand & ~received) | given
     reserved = dealt | received
     deck = work.deck
-    n_free = 0
-    for i in range(56):
-        if not reserved & (ONE << U64(CARD_BITS[i])):
-            deck[n_free] = CARD_BITS[i]
-            n_free += 1
-    state = shuffle_prefix(deck, n_free, state)
+    n_free, state = _shuffled_rest(deck, reserved, state)
     # fill the seats' slots from the last place down (every free card moves up or stays)
     src = n_free - 1
     for s in range(n - 1, -1, -1):
@@ -762,10 +755,10 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog):
     if leading and moves_m[choice] == PHOENIX:
         # §2.6: the lone Phoenix led is worth 1½, or ½ under the Option (the move lists
         # give it 1½); from its code on, ``beats`` lets the Mah Jong on a ½
-        moves_c[choice] = make_code(SINGLE, 1, _phoenix_led(work))
+        moves_c[choice] = make_code(SINGLE, 1, policies.led_phoenix(pub))
     if check and not _turn_ok(pub.top_code, policies.binding_wish(pub, p), me.hand, choice,
                               moves_m, moves_c, work.check_m, work.check_c,
-                              _phoenix_led(work)):  # fmt: skip
+                              policies.led_phoenix(pub)):  # fmt: skip
         return ERR_ILLEGAL, PLAYED, armed, nlog
     if choice == -1:
         pub.passed |= 1 << p
