@@ -360,6 +360,19 @@ def _odds_options(strategies: str, variant: str, option_pairs) -> tuple[object, 
     return me, rest, options
 
 
+def _seat_and_others(seat_help: str, others_help: str = ODDS_OTHERS_HELP):
+    """``--seat-strategy`` (the hand's, ``seat_help``) and ``--others``, both the default
+    strategy unless given: the paired experiments' players."""
+
+    def decorate(fn):
+        fn = click.option("--others", default=DEFAULT_STRATEGY, show_default=True,
+                          help=others_help)(fn)  # fmt: skip
+        return click.option("--seat-strategy", default=DEFAULT_STRATEGY, show_default=True,
+                            help=f"{seat_help} ({SPEC_HELP})")(fn)  # fmt: skip
+
+    return decorate
+
+
 def _odds_run(fn):
     """The odds commands' --rounds, --precision and --seed."""
     for option in reversed((
@@ -411,9 +424,7 @@ def _answer_odds(ask, deals: int, as_json: bool, quiet: bool, **kwargs) -> None:
               help='the first 8 cards (tientsin: 6), e.g. "Dr Ph A A K 9 5 3" (a rank alone: '
                    "any suit)")
 @_odds_run
-@click.option("--seat-strategy", default=DEFAULT_STRATEGY, show_default=True,
-              help=f"the hand's strategy, its Grand Tichu policy replaced ({SPEC_HELP})")
-@click.option("--others", default=DEFAULT_STRATEGY, show_default=True, help=ODDS_OTHERS_HELP)
+@_seat_and_others("the hand's strategy, its Grand Tichu policy replaced")
 @click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="answer at once from a fitted model (gt-table's model.json)")
 @_odds_table
@@ -451,9 +462,7 @@ def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path,
               help="call before the seat's first own turn once this many cards are played "
                    "at the table (default: right after the passing)")
 @_odds_run
-@click.option("--seat-strategy", default=DEFAULT_STRATEGY, show_default=True,
-              help=f"the hand's strategy, its Tichu call set by the experiment ({SPEC_HELP})")
-@click.option("--others", default=DEFAULT_STRATEGY, show_default=True, help=ODDS_OTHERS_HELP)
+@_seat_and_others("the hand's strategy, its Tichu call set by the experiment")
 @_odds_table
 def tichu_odds_cmd(hand, received, played, deals, precision, seed, seat_strategy, others,
                    variant, option_pairs, as_json, quiet):  # fmt: skip
@@ -475,10 +484,7 @@ def tichu_odds_cmd(hand, received, played, deals, precision, seed, seat_strategy
 @click.option("--deals", default=200_000, show_default=True, type=click.IntRange(1000),
               help="deals of the paired experiment (each played with and without the call)")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
-@click.option("--seat-strategy", default=DEFAULT_STRATEGY, show_default=True,
-              help=f"the calling seat's strategy ({SPEC_HELP})")
-@click.option("--others", default=DEFAULT_STRATEGY, show_default=True,
-              help="one strategy for the other seats, or three")
+@_seat_and_others("the calling seat's strategy", "one strategy for the other seats, or three")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="write table.md, by_class.csv, by_score.csv, gt_odds.png, model.json here")
 @click.option("--quiet", is_flag=True, help="no progress bar")
