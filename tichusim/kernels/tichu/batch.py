@@ -44,7 +44,6 @@ def scratch(variant, params, logging, phoenix_led_half):
             work[0].params[s, j] = params[s, j]
     work[0].logging = logging
     work[0].fixed_seat = -1
-    work[0].seated_king = -1
     return work, np.zeros(1, PUBLIC), np.zeros(MAX_SEATS, PRIVATE)
 
 
@@ -57,12 +56,7 @@ def first_king(seed, key):
 
 @njit(cache=True)
 def _seat_wuwang(work, params, king):
-    """Lay the players' strategy rows out by position: the King decides for the Minister.
-    (Only when the King changes: four rows of ``N_PARAMS`` per round were a measurable part of
-    a cheap strategy's round.)"""
-    if work.seated_king == king:
-        return
-    work.seated_king = king
+    """Lay the players' strategy rows out by position: the King decides for the Minister."""
     for pos in range(4):
         player = wuwang_player(king, pos)
         row = king if player == 3 else player

@@ -123,7 +123,6 @@ WORK = np.dtype(
         # the card the fixed seat gives each seat (engine._deal_after_passing)
         ("fixed_take", np.uint64, (MAX_SEATS,)),
         ("fixed_give", np.uint64, (MAX_SEATS,)),
-        ("seated_king", np.int64),  # Wu Wang: the King whose layout ``params`` holds (-1 none)
         ("logging", np.bool_),
         ("log", np.int64, (LOG_ROWS, LOG_WIDTH)),
     ],
