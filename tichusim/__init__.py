@@ -18,7 +18,9 @@ _HOMES = {"Combo": "cards.combos", "beats": "cards.combos", "classify": "cards.c
           "legal_plays": "cards.combos", "readings": "cards.combos",
           "SimulationError": "games.errors", "simulate": "games.simulate",
           "simulate_games": "games.simulate", "run": "runs.runner", "resume": "runs.runner",
-          "RunConfig": "runs.config", "load_config": "runs.config"}  # fmt: skip
+          "RunConfig": "runs.config", "load_config": "runs.config", "Round": "games.steps",
+          "IllegalChoice": "games.steps", "Agent": "games.agents", "AgentError": "games.agents",
+          "strategy": "games.agents"}  # fmt: skip
 _SUBPACKAGES = ("cards",)
 
 __all__ = sorted([*_HOMES, *_SUBPACKAGES, "__version__"])

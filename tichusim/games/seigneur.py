@@ -34,8 +34,10 @@ from ..kernels.seigneur import cards as gc
 from ..kernels.errors import ERRORS
 from ..kernels.seigneur import records as E
 from ..strategies import seigneur as seigneur_strategies
+from . import seigneur_steps
 from .base import Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
+from .steps import seated, stepper
 from .errors import SimulationError
 from .narrate import Wording, narrate
 from .tables import array, constant, first_index, frames, text
@@ -62,6 +64,7 @@ class SeigneurGame(Game):
     no_swap = "it has no teams (RULES.md §5)"
     strategy_heading = "Grand Seigneur (grand-seigneur, RULES.md §5)"
     strategy_tables = seigneur_strategies.TABLES
+    steps = seigneur_steps  # its decisions as Python sees them (a round stepped from Python)
     summary = "seigneur"
     report = "seigneur"
     # decks: 1 or 2 (None: one for 5-6 players, two for 7-12); the three Options of §5 (the
@@ -128,14 +131,13 @@ class SeigneurGame(Game):
         count = whole_number(count, "games" if games else "rounds")
         first = whole_number(first, "first_game" if games else "first_round")
         seed = check_seed(seed)
-        chosen = self.resolve(strategies)
-        params = self.param_rows(chosen)
+        chosen, params, agents = seated(self, strategies, seed)
         per = self.options["game_rounds"] if games else 1
 
         def call(block, r_out, s_out, played, chunks):
             gs_batch.play_games(seed, block, per, params, *self._kernel_options(),
                                 r_out.reshape(-1), s_out.reshape(-1, self.players), check,
-                                chunks)  # fmt: skip
+                                chunks, stepper=stepper(self, agents, seed, block, "game"))  # fmt: skip
 
         batch = Batch(E.GS_ROUND, E.GS_SEAT, self.players, per, max(1, _BLOCK_ROUNDS // per),
                       call, ERRORS,

@@ -24,8 +24,10 @@ from ..kernels.errors import ERRORS
 from ..kernels.tichu import records as E
 from ..kernels.tichu import variants as V
 from ..strategies import tichu as tichu_strategies
+from . import team_steps
 from .base import Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
+from .steps import seated, stepper
 from .errors import SimulationError
 from .narrate import Wording, narrate
 from .tables import PLACES, array, constant, first_index, text
@@ -56,6 +58,7 @@ class TeamGame(Game):
     option_defaults: ClassVar[dict] = {"phoenix_led_half": False}
     strategy_heading = "Tichu (nanjing, tientsin, wuwang)"
     strategy_tables = tichu_strategies.TABLES
+    steps = team_steps  # its decisions as Python sees them (a round stepped from Python)
     summary = "team"
     report = "team"
 
@@ -120,8 +123,7 @@ class TeamGame(Game):
         ``_first_drawers``); ``fixed = (exact_mask, rank_counts)`` deals ``fixed_seat`` those
         first 8 cards (the 4-player game only: ``cards.parse_pattern``)."""
         seed = check_seed(seed)
-        chosen = self.resolve(strategies)
-        params = self.param_rows(chosen)
+        chosen, params, agents = seated(self, strategies, seed)
         keys = np.asarray(keys, np.int64)
         firsts = self._first_drawers(keys) if first_drawers is None else np.asarray(
             first_drawers, np.int64)  # fmt: skip
@@ -129,14 +131,15 @@ class TeamGame(Game):
 
         def call(block, r_out, s_out, played, chunks):
             r_out, s_out = r_out.reshape(len(block)), s_out.reshape(len(block), self.seats)
+            step = stepper(self, agents, seed, block)
             if fixed is None:
                 batch.play_table_rounds(self.table, seed, block, firsts, params, r_out, s_out,
-                                        check, chunks, half)  # fmt: skip
+                                        check, chunks, half, stepper=step)  # fmt: skip
             else:
                 exact, ranks = fixed
                 batch.play_rounds_fixed(seed, block, firsts, params, fixed_seat, np.uint64(exact),
                                         np.asarray(ranks, np.int64), r_out, s_out, check,
-                                        chunks, self.table, half)  # fmt: skip
+                                        chunks, self.table, half, stepper=step)  # fmt: skip
 
         done = play(self._batch(1, max(1, len(keys)), call), keys, check)  # one block: firsts
         rounds, seats = self._by_player(done.rounds, done.seats)
@@ -144,8 +147,7 @@ class TeamGame(Game):
 
     def _games(self, count, first, seed, strategies, target, check) -> Records:
         seed = check_seed(seed)
-        chosen = self.resolve(strategies)
-        params = self.param_rows(chosen)
+        chosen, params, agents = seated(self, strategies, seed)
         game_rounds = self.options.get("game_rounds", 0)
         rotating = self.options.get("rotating_king", False)
         longest = batch.MAX_GAME_ROUNDS if self.team_game else game_rounds
@@ -153,7 +155,8 @@ class TeamGame(Game):
         def call(block, r_out, s_out, played, chunks):
             batch.play_table_games(self.table, seed, block, target, game_rounds, rotating,
                                    self.options["phoenix_led_half"], params, r_out, s_out,
-                                   played, check, chunks)  # fmt: skip
+                                   played, check, chunks,
+                                   stepper=stepper(self, agents, seed, block, "game"))  # fmt: skip
 
         ids = np.arange(first, first + count, dtype=np.int64)
         done = play(self._batch(longest, _TEAMS_BLOCK, call), ids, check)

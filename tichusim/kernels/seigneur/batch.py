@@ -12,6 +12,7 @@ from numba import njit
 
 from ..errors import ERR_NONE
 from ..eventlog import copy_log
+from ..outside import start_script
 from ..parallel import in_chunks
 from .engine import play_round
 from .records import GS_ROUND, GS_SEAT, GS_WORK, LOG_ROWS, LOG_WIDTH
@@ -38,11 +39,17 @@ def _configure(work, params, n_players, deck_kind, distinct_triples, russian_sea
 
 
 @njit(cache=True)
-def scratch(params, n_players, deck_kind, distinct_triples, russian_seating, logging):
-    """One chunk's records and buffers with the players' strategies and the options loaded."""
-    work = np.zeros(1, GS_WORK)
+def scratch(params, n_players, deck_kind, distinct_triples, russian_seating, logging, kept):
+    """One chunk's records and buffers with the players' strategies and the options loaded:
+    new ones, or the caller's ``kept = (work, pub, privs)`` when it passes them (a round
+    stepped from Python keeps its script and reads the table where it stopped)."""
+    work, pub, privs = kept
+    if work.shape[0] == 0:
+        work = np.zeros(1, GS_WORK)
+        pub = np.zeros(1, GS_PUBLIC)
+        privs = np.zeros(MAX_PLAYERS, GS_PRIVATE)
     _configure(work[0], params, n_players, deck_kind, distinct_triples, russian_seating, logging)
-    return work, np.zeros(1, GS_PUBLIC), np.zeros(MAX_PLAYERS, GS_PRIVATE)
+    return work, pub, privs
 
 
 @njit(cache=True, inline="always")
@@ -55,6 +62,7 @@ def _play_game(seed, game, rounds, logged, work, pub, privs, rounds_out, seats_o
     for p in range(n):
         ranks[p] = 0
     nlog = 0
+    start_script(work)  # one script per game: its rounds replay together (outside.py)
     for r in range(rounds):
         i = first + r
         work.logging = logged and r == rounds - 1
@@ -73,14 +81,15 @@ def _play_game(seed, game, rounds, logged, work, pub, privs, rounds_out, seats_o
 
 @njit(cache=True, nogil=True)
 def _play_games(seed, games, rounds, params, n_players, deck_kind, distinct_triples,
-                russian_seating, logged, rounds_out, seats_out, n_log, log_out, check, lo,
+                russian_seating, logged, rounds_out, seats_out, n_log, log_out, kept, check, lo,
                 hi):  # fmt: skip
     """Games ``lo..hi`` of ``games`` (the one entry point: numba links and optimises the whole
     engine again into every jitted function that calls it, so a second entry point would
     double the cold compile; issue 17); ``logged`` (a call of one game): the event log of its
-    last round into ``log_out``, its row count in ``n_log[lo]``."""
+    last round into ``log_out``, its row count in ``n_log[lo]``; ``kept``: the caller's
+    (work, pub, privs), or three empty arrays (``scratch``)."""
     work, pub, privs = scratch(params, n_players, deck_kind, distinct_triples, russian_seating,
-                               False)  # fmt: skip
+                               False, kept)  # fmt: skip
     ranks = np.zeros(MAX_PLAYERS, np.int64)
     for g in range(lo, hi):
         n_log[g] = _play_game(seed, games[g], rounds, logged, work[0], pub[0], privs, rounds_out,
@@ -89,26 +98,48 @@ def _play_games(seed, games, rounds, params, n_players, deck_kind, distinct_trip
         copy_log(work, n_log[lo], log_out)
 
 
+_NOT_KEPT = (np.zeros(0, GS_WORK), np.zeros(0, GS_PUBLIC), np.zeros(0, GS_PRIVATE))
+
+
+def kept_tables():
+    """A game's own (work, pub, privs) for ``play_kept``: rounds stepped from Python."""
+    return np.zeros(1, GS_WORK), np.zeros(1, GS_PUBLIC), np.zeros(MAX_PLAYERS, GS_PRIVATE)
+
+
 def _run(seed, games, rounds, params, options, rounds_out, seats_out, check, chunks,
-         log_out=None):  # fmt: skip
-    """Call ``_play_games`` with its one signature's types; returns ``n_log``."""
+         log_out=None, kept=None, stepper=None):  # fmt: skip
+    """Call ``_play_games`` with its one signature's types; returns ``n_log``. With ``stepper``
+    (strategies taking decisions from Python) game ``g`` is played by ``stepper(g, play)``,
+    ``play(kept)`` calling the entry point for that game alone with the caller's tables
+    ``kept`` (``kept_tables``) and returning the error code of the round it stopped in."""
+    kept = _NOT_KEPT if kept is None else kept
     n_players, deck_kind, distinct_triples, russian_seating = options
     n_log = np.zeros(len(games), np.int64)
     logged = log_out is not None
     log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
-    in_chunks(_play_games, len(games), chunks, np.uint64(seed), np.asarray(games, np.int64),
-              np.int64(rounds), np.ascontiguousarray(params, np.float64), np.int64(n_players),
-              np.int64(deck_kind), bool(distinct_triples), bool(russian_seating), logged,
-              rounds_out, seats_out, n_log, log_out, bool(check))  # fmt: skip
+    args = (np.uint64(seed), np.asarray(games, np.int64), np.int64(rounds),
+            np.ascontiguousarray(params, np.float64), np.int64(n_players), np.int64(deck_kind),
+            bool(distinct_triples), bool(russian_seating), logged, rounds_out, seats_out, n_log,
+            log_out)  # fmt: skip
+    if stepper is None:
+        in_chunks(_play_games, len(games), chunks, *args, kept, bool(check))
+        return n_log
+    for g in range(len(games)):
+        def play(kept, g=g):
+            _play_games(*args, kept, bool(check), g, g + 1)
+            errors = rounds_out[g * rounds:(g + 1) * rounds]["error"]
+            return int(errors[errors != 0][0]) if (errors != 0).any() else 0
+
+        stepper(g, play)
     return n_log
 
 
 def play_games(seed, games, rounds, params, n_players, deck_kind, distinct_triples,
-               russian_seating, rounds_out, seats_out, check, chunks):  # fmt: skip
+               russian_seating, rounds_out, seats_out, check, chunks, stepper=None):  # fmt: skip
     """Play ``rounds`` rounds of each game ``games[g]`` into rows ``g * rounds ..`` of
     ``rounds_out`` (``GS_ROUND``) and ``seats_out`` (``GS_SEAT``, one column per player)."""
     _run(seed, games, rounds, params, (n_players, deck_kind, distinct_triples, russian_seating),
-         rounds_out, seats_out, check, chunks)  # fmt: skip
+         rounds_out, seats_out, check, chunks, stepper=stepper)  # fmt: skip
 
 
 def play_logged(seed, game, round_in_game, params, n_players, deck_kind, distinct_triples,
@@ -123,3 +154,13 @@ def play_logged(seed, game, round_in_game, params, n_players, deck_kind, distinc
                  (n_players, deck_kind, distinct_triples, russian_seating), rnd, seats, check, 1,
                  log_out=log)  # fmt: skip
     return rnd[-1:], seats[-1], log[: min(n_log[0], LOG_ROWS)].copy(), int(rnd[-1]["error"])
+
+
+def play_kept(seed, game, rounds, params, options, kept, rnd, seats, check):
+    """Rounds ``0..rounds-1`` of ``game`` into ``rnd`` (``rounds`` records) and ``seats``
+    (``(rounds, n_players)``) with the caller's ``kept = kept_tables()``: its script is read
+    (``outside.py``) and the table is left where the game stopped (``kept[0][0].asked``).
+    Returns the error code of the round it stopped in (0 when all were played)."""
+    _run(seed, [game], rounds, params, options, rnd, seats, check, 1, kept=kept)
+    errors = rnd["error"]
+    return int(errors[errors != 0][0]) if (errors != 0).any() else 0

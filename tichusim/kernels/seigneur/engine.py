@@ -40,6 +40,10 @@ out, as §2.10). The round ends at once when only one player holds cards: that p
 Randomness: stream 0 deals, stream 1 + p drives player p's decisions, stream ``SEAT_STREAM``
 the first round's seating (``rng.py``), all keyed by (run seed, round key).
 
+A decision a player's strategy leaves to Python (``outside.py``) is read from the round's
+script instead of a policy; past the script's end the round stops with ``ERR_PENDING`` right
+at that decision.
+
 The records are in ``records.py``, the error codes in ``kernels/errors.py``; ``play_round`` runs
 the phases below in order (seating and reset, deal, exchange, tricks, end), the steps a turn
 shares with the team games in ``kernels/turns.py``.
@@ -51,9 +55,14 @@ from numba import njit
 from . import policies
 from ..bits import DOG, MAH_JONG, ONE, U64, ZERO, lowest_bit_index
 from ..combos import DOG_LEAD
-from ..errors import ERR_CARDS, ERR_FINISH, ERR_ILLEGAL, ERR_MOVES, ERR_NONE, ERR_STRATEGY
+from ..errors import (
+    ERR_CARDS, ERR_FINISH, ERR_ILLEGAL, ERR_MOVES, ERR_NONE, ERR_PENDING, ERR_STRATEGY,
+)  # fmt: skip
 from ..eventlog import close_round, log_multiset
 from ..moves import has_bomb
+from ..outside import (
+    D_BOMB, D_GIVE_BACK, D_PLAY, D_WISH, PENDING, answer, packed_card, taken_outside,
+)  # fmt: skip
 from ..refs import borrow
 from ..rng import seed_stream, shuffle_prefix
 from ..turns import (
@@ -65,7 +74,7 @@ from .cards import (
     ms_size, tally, tally_is_deck,
 )  # fmt: skip
 from .combos import play_code
-from .moves import MAX_MOVES, candidate_moves, gen_bombs2, may_beat
+from .moves import MAX_MOVES, candidate_moves, gen_bombs2, legal_moves, may_beat
 from .records import (
     EV_BOMB, EV_DEAL, EV_DOG, EV_END, EV_GIVE, EV_GIVE_BACK, EV_LEFTOVER, EV_OUT, EV_PASS,
     EV_PLAY, EV_TRICK, EV_WISH, EV_WISH_DONE, GS_ST_BOMBS, GS_ST_BOMBS_OOT, GS_ST_TRICKS,
@@ -74,6 +83,12 @@ from .records import (
 
 SEAT_STREAM = 63
 RUSSIAN_HAND = 12
+
+
+@njit(cache=True, inline="always")
+def _outside(work, s, decision):
+    """Whether the strategy of the player at seat ``s`` leaves ``decision`` to Python."""
+    return taken_outside(work.params[work.seat_player[s], policies.G_OUTSIDE], decision)
 
 
 @njit(cache=True)
@@ -347,7 +362,18 @@ def _exchange(work, pub, privs, seats, ranks_before, check, nlog):
         giver = rank_seat[n - j]
         taker = rank_seat[1 + j]
         t = privs[taker]
-        xa, xb = policies.give_back(work.params[sp[taker]], pub, t, k)
+        if _outside(work, taker, D_GIVE_BACK):
+            packed = answer(work, t, taker, D_GIVE_BACK, k, 0)
+            if packed == PENDING:
+                return ERR_PENDING, nlog
+            xa = ZERO
+            xb = ZERO
+            for i in range(k):
+                c = packed_card(packed, i)
+                if c >= 0:
+                    xa, xb = add_card(xa, xb, ONE << U64(c))
+        else:
+            xa, xb = policies.give_back(work.params[sp[taker]], pub, t, k)
         if ms_size(xa, xb) != k or xb & ~xa or not ms_contains(t.hand_a, t.hand_b, xa, xb):
             return ERR_STRATEGY, nlog
         _hand_over(t, privs[giver], xa, xb)
@@ -427,6 +453,15 @@ def _turn(work, pub, privs, rnd, p, armed, check, nlog):
                                           pub.distinct_triples != 0)  # fmt: skip
     if forced:
         choice = -1  # nothing beats the top: a forced pass, no decision to ask for
+    elif _outside(work, p, D_PLAY):
+        # every legal play as the rules core lists them
+        n_legal, can_pass = legal_moves(me.hand_a, me.hand_b, pub.top_code, pub.wish,
+                                        pub.distinct_triples != 0, ma, mb, mc)  # fmt: skip
+        if n_legal > ma.shape[0]:
+            return ERR_MOVES, PLAYED, armed, nlog
+        choice = answer(work, me, p, D_PLAY, can_pass, n_legal)
+        if choice == PENDING:
+            return ERR_PENDING, PLAYED, armed, nlog
     else:
         choice = policies.play(params[sp[p]], pub, me, ma, mb, mc)
     if choice == policies.MOVES_OVERFLOW:
@@ -457,7 +492,12 @@ def _turn(work, pub, privs, rnd, p, armed, check, nlog):
     if done:
         nlog = log_multiset(work, nlog, EV_WISH_DONE, p, ZERO, ZERO, wish_before, 0)
     if a & MAH_JONG:
-        w = policies.wish(params[sp[p]], pub, me)
+        if _outside(work, p, D_WISH):
+            w = answer(work, me, p, D_WISH, 0, 14)
+            if w == PENDING:
+                return ERR_PENDING, PLAYED, armed, nlog
+        else:
+            w = policies.wish(params[sp[p]], pub, me)
         if not make_wish(pub, rnd, w):
             return ERR_STRATEGY, PLAYED, armed, nlog
         nlog = log_multiset(work, nlog, EV_WISH, p, ZERO, ZERO, w, 0)
@@ -491,7 +531,13 @@ def _bomb_windows(work, pub, privs, actor, armed, check, nlog):
             if nb == 0:
                 continue
             nb = min(nb, MAX_BOMBS)
-            j = policies.bomb(work.params[sp[q]], pub, privs[q], work.bombs_a, work.bombs_c, nb)
+            if _outside(work, q, D_BOMB):
+                j = answer(work, privs[q], q, D_BOMB, 0, nb)
+                if j == PENDING:
+                    return ERR_PENDING, PLAYED, actor, armed, nlog
+            else:
+                j = policies.bomb(work.params[sp[q]], pub, privs[q], work.bombs_a, work.bombs_c,
+                                  nb)  # fmt: skip
             if not choice_ok(j, nb, False):
                 return ERR_STRATEGY, PLAYED, actor, armed, nlog
             if j < 0:

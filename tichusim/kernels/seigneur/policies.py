@@ -36,6 +36,7 @@ from ..rng import rand_below
 
 # slots of the strategy row
 G_PLAY, G_GIVE, G_WISH, G_BOMB_CARDS, G_ENDGAME = range(5)
+G_OUTSIDE = 5  # the decisions taken from Python: a bit per ``outside.D_*`` (0: none)
 N_GS_PARAMS = 8
 # play policies
 PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC = 0, 1, 2

@@ -10,6 +10,7 @@ import numpy as np
 
 from .cards import MAX_CARDS
 from .moves import MAX_MOVES
+from ..outside import SCRIPT_FIELDS
 from .policies import N_GS_PARAMS
 from .view import MAX_PLAYERS
 
@@ -91,6 +92,8 @@ GS_WORK = np.dtype(
         ("stats", np.int64, (MAX_PLAYERS, N_GS_STATS)),  # by seat: GS_ST_* of the round
         ("logging", np.bool_),
         ("log", np.int64, (LOG_ROWS, LOG_WIDTH)),
+        # the answers of decisions taken from Python, and the one waited for (outside.py)
+        *SCRIPT_FIELDS,
     ],
     align=True,
 )

@@ -19,6 +19,7 @@ from numba import njit
 
 from ..errors import ERR_NONE
 from ..eventlog import copy_log
+from ..outside import start_script
 from ..parallel import in_chunks
 from .engine import play_round
 from .records import LOG_ROWS, LOG_WIDTH, ROUND, SEAT, WORK
@@ -33,18 +34,29 @@ MAX_GAME_ROUNDS = 256  # a game still unfinished then is reported as such
 
 
 @njit(cache=True)
-def scratch(variant, params, logging, phoenix_led_half):
-    """One chunk's tables and buffers, the players' strategies and the table's rules
-    options loaded."""
-    work = np.zeros(1, WORK)
-    work[0].variant = variant
-    work[0].phoenix_led_half = phoenix_led_half
+def _configure(work, variant, params, logging, phoenix_led_half):
+    """Load the players' strategies and the table's rules options into a work record."""
+    work.variant = variant
+    work.phoenix_led_half = phoenix_led_half
     for s in range(params.shape[0]):
         for j in range(params.shape[1]):
-            work[0].params[s, j] = params[s, j]
-    work[0].logging = logging
-    work[0].fixed_seat = -1
-    return work, np.zeros(1, PUBLIC), np.zeros(MAX_SEATS, PRIVATE)
+            work.params[s, j] = params[s, j]
+    work.logging = logging
+    work.fixed_seat = -1
+
+
+@njit(cache=True)
+def scratch(variant, params, logging, phoenix_led_half, kept):
+    """One chunk's tables and buffers, the players' strategies and the table's rules options
+    loaded: new ones, or the caller's ``kept = (work, pub, privs)`` when it passes them (a
+    round stepped from Python keeps its script and reads the table where it stopped)."""
+    work, pub, privs = kept
+    if work.shape[0] == 0:
+        work = np.zeros(1, WORK)
+        pub = np.zeros(1, PUBLIC)
+        privs = np.zeros(MAX_SEATS, PRIVATE)
+    _configure(work[0], variant, params, logging, phoenix_led_half)
+    return work, pub, privs
 
 
 @njit(cache=True)
@@ -72,6 +84,7 @@ def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, ch
     king = -1
     if variant == WUWANG:
         king = first if first >= 0 else first_king(seed, key)
+        work.king = king
         _seat_wuwang(work, params, king)
         first = KING
     err, nlog = play_round(variant, seed, key, first, work, pub, privs, rnd, seats, check)
@@ -115,6 +128,7 @@ def _unit(variant, seed, start, first, chained, target, game_rounds, rotating, p
     total1 = 0
     r = 0
     nlog = 0
+    start_script(work)  # one script per unit: a game's rounds replay together (outside.py)
     while r < limit:
         err, nlog = play_one(variant, seed, start + r, first, params, work, pub, privs,
                              rounds_out[r], seats_out[r], check)  # fmt: skip
@@ -140,13 +154,14 @@ def _unit(variant, seed, start, first, chained, target, game_rounds, rotating, p
 @njit(cache=True, inline="always")
 def _play_batch(variant, seed, starts, firsts, chained, target, game_rounds, rotating,
                 phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi):  # fmt: skip
+                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi):  # fmt: skip
     """Play units ``lo..hi`` (``_unit``: round key ``starts[i]``, first drawer ``firsts[i]``)
     at the table ``variant`` into ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by
     position), its count in ``n_rounds[i]``. ``fixed_seat >= 0`` deals it ``fixed_cards`` and
     ``fixed_ranks[r]`` cards of each rank r as its first 8; ``logging`` (a call of one unit):
-    the event log of the unit's last round in ``log_out``, its row count in ``n_log[lo]``."""
-    work, pub, privs = scratch(variant, params, logging, phoenix_led_half)
+    the event log of the unit's last round in ``log_out``, its row count in ``n_log[lo]``;
+    ``kept``: the caller's (work, pub, privs), or three empty arrays (``scratch``)."""
+    work, pub, privs = scratch(variant, params, logging, phoenix_led_half, kept)
     _fix_deal(work[0], fixed_seat, fixed_cards, fixed_ranks)
     for i in range(lo, hi):
         n_rounds[i], n_log[i] = _unit(variant, seed, starts[i], firsts[i], chained, target,
@@ -162,28 +177,31 @@ def _play_batch(variant, seed, starts, firsts, chained, target, game_rounds, rot
 @njit(cache=True, nogil=True)
 def play_batch_nanjing(seed, starts, firsts, chained, target, game_rounds, rotating,
                        phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                       rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi):  # fmt: skip
+                       rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo,
+                       hi):  # fmt: skip
     _play_batch(NANJING, seed, starts, firsts, chained, target, game_rounds, rotating,
                 phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi)  # fmt: skip
+                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
 def play_batch_tientsin(seed, starts, firsts, chained, target, game_rounds, rotating,
                         phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                        rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi):  # fmt: skip
+                        rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo,
+                       hi):  # fmt: skip
     _play_batch(TIENTSIN, seed, starts, firsts, chained, target, game_rounds, rotating,
                 phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi)  # fmt: skip
+                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
 def play_batch_wuwang(seed, starts, firsts, chained, target, game_rounds, rotating,
                       phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                      rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi):  # fmt: skip
+                      rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo,
+                      hi):  # fmt: skip
     _play_batch(WUWANG, seed, starts, firsts, chained, target, game_rounds, rotating,
                 phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, check, lo, hi)  # fmt: skip
+                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi)  # fmt: skip
 
 
 BATCH = {NANJING: play_batch_nanjing, TIENTSIN: play_batch_tientsin, WUWANG: play_batch_wuwang}
@@ -200,6 +218,12 @@ def _fix_deal(work, seat, cards, ranks):
 
 
 _NO_RANKS = np.zeros(15, np.int64)
+_NOT_KEPT = (np.zeros(0, WORK), np.zeros(0, PUBLIC), np.zeros(0, PRIVATE))
+
+
+def kept_tables():
+    """A round's own (work, pub, privs) for ``play_kept``: a round stepped from Python."""
+    return np.zeros(1, WORK), np.zeros(1, PUBLIC), np.zeros(MAX_SEATS, PRIVATE)
 
 
 def _units(array, n: int, *shape):
@@ -211,32 +235,45 @@ def _units(array, n: int, *shape):
 
 def _run(variant, seed, starts, firsts, params, rounds_out, seats_out, check, chunks, *,
           chained=False, target=0, game_rounds=0, rotating=False, phoenix_led_half=False,
-          fixed_seat=-1, fixed_cards=0, fixed_ranks=_NO_RANKS, n_rounds=None, log_out=None):
+          fixed_seat=-1, fixed_cards=0, fixed_ranks=_NO_RANKS, n_rounds=None, log_out=None,
+          kept=None, stepper=None):  # fmt: skip
     """Call the table's entry point (``BATCH``) with its one signature's types; returns
-    ``n_log``."""
+    ``n_log``. With ``stepper`` (strategies taking decisions from Python) each unit ``i`` is
+    played by ``stepper(i, play)``, ``play(kept)`` calling the entry point for that unit alone
+    with the caller's tables ``kept`` (``kept_tables``) and returning its error code."""
+    kept = _NOT_KEPT if kept is None else kept
     n = len(starts)
     n_rounds = np.zeros(n, np.int64) if n_rounds is None else n_rounds
     n_log = np.zeros(n, np.int64)
     logging = log_out is not None
     log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
-    in_chunks(BATCH[variant], n, chunks, np.uint64(seed),
-              np.asarray(starts, np.int64), np.asarray(firsts, np.int64), bool(chained),
-              np.int64(target), np.int64(game_rounds), bool(rotating), bool(phoenix_led_half),
-              np.ascontiguousarray(params, np.float64), np.int64(fixed_seat),
-              np.uint64(fixed_cards), np.ascontiguousarray(fixed_ranks, np.int64), logging,
-              rounds_out, seats_out, n_rounds, n_log, log_out, bool(check))  # fmt: skip
+    args = (np.uint64(seed), np.asarray(starts, np.int64), np.asarray(firsts, np.int64),
+            bool(chained), np.int64(target), np.int64(game_rounds), bool(rotating),
+            bool(phoenix_led_half), np.ascontiguousarray(params, np.float64),
+            np.int64(fixed_seat), np.uint64(fixed_cards), np.ascontiguousarray(fixed_ranks, np.int64),
+            logging, rounds_out, seats_out, n_rounds, n_log, log_out)  # fmt: skip
+    if stepper is None:
+        in_chunks(BATCH[variant], n, chunks, *args, kept, bool(check))
+        return n_log
+    for i in range(n):
+        def play(kept, i=i):
+            BATCH[variant](*args, kept, bool(check), i, i + 1)
+            errors = rounds_out[i, : n_rounds[i]]["error"]
+            return int(errors[-1]) if len(errors) else 0
+
+        stepper(i, play)
     return n_log
 
 
 def play_table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check, chunks,
-                      phoenix_led_half=False):  # fmt: skip
+                      phoenix_led_half=False, stepper=None):  # fmt: skip
     """Play round ``keys[i]`` with first drawer (Wu Wang: King) ``firsts[i]`` into
     ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by position); with
     ``phoenix_led_half`` a led Phoenix is worth ½ (RULES.md §2.6 Option)."""
     n = len(keys)
     _run(variant, seed, keys, firsts, params, _units(rounds_out, n, 1),
           _units(seats_out, n, 1, seats_out.shape[-1]), check, chunks,
-          phoenix_led_half=phoenix_led_half)  # fmt: skip
+          phoenix_led_half=phoenix_led_half, stepper=stepper)  # fmt: skip
 
 
 def play_rounds(seed, keys, first_drawers, params, rounds_out, seats_out, check, chunks):
@@ -247,7 +284,7 @@ def play_rounds(seed, keys, first_drawers, params, rounds_out, seats_out, check,
 
 def play_rounds_fixed(seed, keys, first_drawers, params, fixed_seat, fixed_cards, fixed_ranks,
                       rounds_out, seats_out, check, chunks, variant=NANJING,
-                      phoenix_led_half=False):  # fmt: skip
+                      phoenix_led_half=False, stepper=None):  # fmt: skip
     """``play_table_rounds`` with seat ``fixed_seat`` dealt ``fixed_cards`` and
     ``fixed_ranks[r]`` cards of each rank r (suits drawn per round) as its first 8 (Tientsin
     6), or its hand after the passing (``records.FIX_MODE``); the rest at random."""
@@ -255,11 +292,12 @@ def play_rounds_fixed(seed, keys, first_drawers, params, fixed_seat, fixed_cards
     _run(variant, seed, keys, first_drawers, params, _units(rounds_out, n, 1),
           _units(seats_out, n, 1, seats_out.shape[-1]), check, chunks, fixed_seat=fixed_seat,
           fixed_cards=fixed_cards, fixed_ranks=fixed_ranks,
-          phoenix_led_half=phoenix_led_half)  # fmt: skip
+          phoenix_led_half=phoenix_led_half, stepper=stepper)  # fmt: skip
 
 
 def play_table_games(variant, seed, games, target, game_rounds, rotating, phoenix_led_half,
-                     params, rounds_out, seats_out, n_rounds, check, chunks):  # fmt: skip
+                     params, rounds_out, seats_out, n_rounds, check, chunks,
+                     stepper=None):  # fmt: skip
     """Play games ``games[g]``: rounds of game g go to ``rounds_out[g, :n_rounds[g]]``. Team
     games run to ``target`` points; Wu Wang games last ``game_rounds`` rounds, the King's role
     moving on as ``rotating`` says (§4); ``phoenix_led_half``: the Option of §2.6."""
@@ -267,7 +305,7 @@ def play_table_games(variant, seed, games, target, game_rounds, rotating, phoeni
     firsts = np.full(len(games), -1 if variant == WUWANG else 0, np.int64)  # Wu Wang: drawn
     _run(variant, seed, games * GAME_KEY_STRIDE, firsts, params, rounds_out, seats_out, check,
           chunks, chained=True, target=target, game_rounds=game_rounds, rotating=rotating,
-          phoenix_led_half=phoenix_led_half, n_rounds=n_rounds)  # fmt: skip
+          phoenix_led_half=phoenix_led_half, n_rounds=n_rounds, stepper=stepper)  # fmt: skip
 
 
 def play_logged(variant, seed, key, first, params, check, phoenix_led_half):
@@ -279,3 +317,17 @@ def play_logged(variant, seed, key, first, params, check, phoenix_led_half):
     n_log = _run(variant, seed, [key], [first], params, rnd, seats, check, 1,
                   phoenix_led_half=phoenix_led_half, log_out=log)  # fmt: skip
     return rnd[0], seats[0, 0], log[: min(n_log[0], LOG_ROWS)].copy(), int(rnd[0, 0]["error"])
+
+
+def play_kept(variant, seed, key, first, params, kept, rnd, seats, check, phoenix_led_half,
+              fixed=None):  # fmt: skip
+    """Round ``key`` into ``rnd`` (``(1, 1)`` records) and ``seats`` (``(1, 1, seats)``) with the
+    caller's ``kept = kept_tables()``: its script is read (``outside.py``) and the table is left
+    where the round stopped, so a caller reads the decision awaited in ``kept[0][0].asked``.
+    ``fixed = (seat, cards, ranks)``: a fixed deal as ``play_rounds_fixed``. Returns the round's
+    error code."""
+    seat, cards, ranks = (-1, 0, _NO_RANKS) if fixed is None else fixed
+    _run(variant, seed, [key], [first], params, rnd, seats, check, 1, kept=kept,
+         phoenix_led_half=phoenix_led_half, fixed_seat=seat, fixed_cards=cards,
+         fixed_ranks=ranks)  # fmt: skip
+    return int(rnd[0, 0]["error"])

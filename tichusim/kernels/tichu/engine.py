@@ -18,6 +18,10 @@ is taken; from there on ``combos.beats`` and the move generators let the Mah Jon
 public record carries the switch so that strategies value the lead the same way
 (``policies.led_phoenix``). The checker holds every lone Phoenix to its §2.6 value.
 
+A decision a seat's strategy leaves to Python (``outside.py``) is read from the round's script
+instead of a policy; past the script's end the round stops with ``ERR_PENDING`` right at that
+decision, so that the records show the table as the deciding seat sees it.
+
 Outputs go into one ``ROUND`` record and a ``SEAT`` record per seat; with ``work.logging``
 every event is written as a row ``(event, seat, cards, code, extra)`` for transcripts; with
 ``check`` the RULES.md §7 invariants are verified after every action and a broken one stops the
@@ -36,18 +40,23 @@ from ..bits import (
 )  # fmt: skip
 from ..combos import DOG_LEAD, SINGLE, beats, classify, make_code, phoenix_single
 from ..errors import (
-    ERR_CARDS, ERR_FINISH, ERR_ILLEGAL, ERR_MOVES, ERR_NONE, ERR_POINTS, ERR_STRATEGY,
-    ERR_VIEW,
+    ERR_CARDS, ERR_FINISH, ERR_ILLEGAL, ERR_MOVES, ERR_NONE, ERR_PENDING, ERR_POINTS,
+    ERR_STRATEGY, ERR_VIEW,
 )  # fmt: skip
 from ..eventlog import close_round, log_cards
 from ..hand import card_points
-from ..moves import candidate_moves, gen_bombs, has_bomb
+from ..moves import candidate_moves, gen_bombs, has_bomb, legal_moves
+from ..outside import (
+    D_BOMB, D_DOG, D_DRAGON, D_GRAND_TICHU, D_PASS, D_PLAY, D_TICHU, D_WISH, PENDING, answer,
+    packed_card, taken_outside,
+)  # fmt: skip
 from ..refs import borrow
 from ..rng import CARD_BITS, rand_below, seed_stream, shuffle_deck, shuffle_prefix
 from ..turns import (
     LEAD_GIVEN, PLAYED, ROUND_OVER, VICTORY, choice_ok, chosen_play, clear_top, go_out, is_bomb,
     make_wish, open_turn, reset_table, seat_record, top_trick, trick_won, wish_kept, wish_missed,
 )  # fmt: skip
+from .slots import P_OUTSIDE
 from .records import (
     DRAGON_GIVEN, DRAGON_NONE, DRAGON_PLAYED, FIX_AFTER_PASSING, FIX_CALL_AFTER_PASSING,
     FIX_CALL_AT_PLAYED, FIX_CALL_NEVER, FIX_MODE, FIX_RECEIVED, EV_BOMB, EV_DEAL8, EV_DEAL14, EV_DOG, EV_DRAGON,
@@ -115,11 +124,18 @@ def _victory(pub, k):
     return True
 
 
+@njit(cache=True, inline="always")
+def _outside(work, s, decision):
+    """Whether seat ``s``'s strategy leaves ``decision`` to Python (``outside.py``)."""
+    return taken_outside(work.params[s, P_OUTSIDE], decision)
+
+
 @njit(cache=True)
 def _dog_lead(pub, privs, work, p):
     """Who leads after ``p``'s Dog (§2.10): the partner, or the next holder of cards after
     them; in Tientsin a partner of the strategy's choice while both hold cards, the one who
-    does, else the next holder after ``p`` (§3). Returns -1 for an answer outside the choice."""
+    does, else the next holder after ``p`` (§3). Returns -1 for an answer outside the choice,
+    -2 while the answer is awaited from Python."""
     n = pub.n_players
     if work.variant != TIENTSIN:
         partner = (p + 2) % n
@@ -127,7 +143,12 @@ def _dog_lead(pub, privs, work, p):
     a = (p + 2) % n
     b = (p + 4) % n
     if pub.counts[a] > 0 and pub.counts[b] > 0:
-        t = policies.dog_target(work.params[p], pub, privs[p])
+        if _outside(work, p, D_DOG):
+            t = answer(work, privs[p], p, D_DOG, 0, 2)
+            if t == PENDING:
+                return -2
+        else:
+            t = policies.dog_target(work.params[p], pub, privs[p])
         return t if t == a or t == b else -1
     if pub.counts[a] > 0:
         return a
@@ -340,18 +361,21 @@ def _fixed_passes(variant, work, s, gifts_s):
 
 @njit(cache=True, inline="always")
 def _tichu_decision(work, pub, me, s, point):
-    """Seat ``s``'s Tichu answer at ``point`` (§2.3): its strategy's, except for the fixed
-    seat of a ``tichu-odds`` deal, whose call is set (never, right after the passing, or before
-    its first own turn once the table has played a given number of cards)."""
+    """Seat ``s``'s Tichu answer at ``point`` (§2.3), 1 to call, 0 not, ``PENDING`` while
+    awaited from Python: its strategy's, except for the fixed seat of a ``tichu-odds`` deal,
+    whose call is set (never, right after the passing, or before its first own turn once the
+    table has played a given number of cards)."""
     if s == work.fixed_seat and work.fixed_ranks[FIX_MODE] & 0xFF == FIX_AFTER_PASSING:
         call = work.fixed_ranks[FIX_MODE] >> 8
         if call == FIX_CALL_NEVER:
-            return False
+            return 0
         if call == FIX_CALL_AFTER_PASSING:
-            return point == policies.TICHU_AFTER_PASSING
-        return (point == policies.TICHU_BEFORE_TURN
-                and popcount(pub.played) >= call - FIX_CALL_AT_PLAYED)  # fmt: skip
-    return policies.tichu(work.params[s], pub, me, point)
+            return 1 if point == policies.TICHU_AFTER_PASSING else 0
+        return 1 if (point == policies.TICHU_BEFORE_TURN
+                     and popcount(pub.played) >= call - FIX_CALL_AT_PLAYED) else 0  # fmt: skip
+    if _outside(work, s, D_TICHU):
+        return answer(work, me, s, D_TICHU, point, 2)
+    return 1 if policies.tichu(work.params[s], pub, me, point) else 0
 
 
 @njit(cache=True, inline="always")
@@ -425,7 +449,12 @@ def _collect_trick(pub, privs, work, rnd, seats, seat, nlog):
     won with the Dragon (§2.12). Returns ``(error, log rows)``."""
     taker = seat
     if pub.top_mask == DRAGON:
-        taker = policies.dragon(work.params[seat], pub, privs[seat])
+        if _outside(work, seat, D_DRAGON):
+            taker = answer(work, privs[seat], seat, D_DRAGON, 0, 2)
+            if taker == PENDING:
+                return ERR_PENDING, nlog
+        else:
+            taker = policies.dragon(work.params[seat], pub, privs[seat])
         if taker < 0 or taker >= pub.n_players or (taker - seat) % 2 == 0:
             return ERR_STRATEGY, nlog
         rnd.dragon_to = taker
@@ -485,6 +514,8 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
     seats = borrow(seats)
     _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats)
     nlog = _deal(variant, seed, key, first_drawer, work, pub, privs, seats, 0)
+    if work.asked[0] != 0:  # a Grand Tichu call awaited from Python
+        return close_round(work, rnd, ERR_PENDING, nlog)
     err, nlog = _passing(variant, first_drawer, work, pub, privs, seats, nlog)
     victory = False
     if err == ERR_NONE:
@@ -562,7 +593,8 @@ def _deal(variant, seed, key, first_drawer, work, pub, privs, seats, nlog):
     """The deal (§2.2, §3): each seat draws the next slice of the deck, its size set by its
     place in draw order (14 each; Tientsin 10 for the first two drawers, 9 after); the first 8
     (Tientsin 6) are seen before Grand Tichu, called in turn order from the first drawer, never
-    by the King or the Minister (§4). Returns the log rows."""
+    by the King or the Minister (§4). Returns the log rows; stops at a Grand Tichu decision
+    awaited from Python (``work.asked``)."""
     n = n_seats(variant)
     deck = work.deck
     if work.fixed_seat < 0:
@@ -590,7 +622,15 @@ def _deal(variant, seed, key, first_drawer, work, pub, privs, seats, nlog):
         s = (first_drawer + i) % n
         privs[s].hand = seats[s].hand8
         pub.counts[s] = seen
-        if may_call_grand(variant, s) and policies.grand_tichu(work.params[s], pub, privs[s]):
+        if not may_call_grand(variant, s):
+            continue
+        if _outside(work, s, D_GRAND_TICHU):
+            call = answer(work, privs[s], s, D_GRAND_TICHU, 0, 2)
+            if call == PENDING:
+                return nlog  # the table as seat s sees it: 8 cards each (``_play`` stops)
+        else:
+            call = 1 if policies.grand_tichu(work.params[s], pub, privs[s]) else 0
+        if call == 1:
             pub.grand_tichu[s] = 1
             nlog = log_cards(work, nlog, EV_GRAND_TICHU, s, ZERO, 0, 0)
     for s in range(n):
@@ -606,11 +646,14 @@ def _deal(variant, seed, key, first_drawer, work, pub, privs, seats, nlog):
 @njit(cache=True, inline="always")
 def _tichu_calls(n, first_drawer, work, pub, privs, seats, point, nlog):
     """Each seat without a call may call Tichu at decision ``point``, in turn order from the
-    first drawer (§2.3)."""
+    first drawer (§2.3); stops at a call awaited from Python."""
     for i in range(n):
         s = (first_drawer + i) % n
         if pub.grand_tichu[s] == 0 and pub.tichu[s] == 0:
-            if _tichu_decision(work, pub, privs[s], s, point):
+            call = _tichu_decision(work, pub, privs[s], s, point)
+            if call == PENDING:
+                return nlog  # ``work.asked`` says the round waits
+            if call == 1:
                 pub.tichu[s] = 1
                 _note_tichu(seats[s], pub, s, point)
                 nlog = log_cards(work, nlog, EV_TICHU, s, ZERO, point, 0)
@@ -625,11 +668,21 @@ def _passing(variant, first_drawer, work, pub, privs, seats, nlog):
     gifts = work.gifts
     err = ERR_NONE
     nlog = _tichu_calls(n, first_drawer, work, pub, privs, seats, policies.TICHU_BEFORE_PASSING, nlog)
+    if work.asked[0] != 0:
+        return ERR_PENDING, nlog
     for s in range(n):
         offsets = pass_offsets(variant, s)
         if offsets == 0:
             continue  # the Minister neither gives nor receives (§4)
-        policies.passes(work.params[s], pub, privs[s], gifts[s])
+        if _outside(work, s, D_PASS):
+            packed = answer(work, privs[s], s, D_PASS, offsets, 0)
+            if packed == PENDING:
+                return ERR_PENDING, nlog
+            for d in range(1, n):
+                c = packed_card(packed, d - 1)
+                gifts[s, d - 1] = ZERO if c < 0 else ONE << U64(c)
+        else:
+            policies.passes(work.params[s], pub, privs[s], gifts[s])
         if work.fixed_seat >= 0 and work.fixed_ranks[FIX_MODE] & 0xFF == FIX_AFTER_PASSING:
             _fixed_passes(variant, work, s, gifts[s])
         used = ZERO
@@ -664,7 +717,7 @@ def _passing(variant, first_drawer, work, pub, privs, seats, nlog):
         _show_minister(pub, privs)  # §4: face up once the passing is over
         nlog = log_cards(work, nlog, EV_SHOW, MINISTER, pub.exposed, 0, 0)
     nlog = _tichu_calls(n, first_drawer, work, pub, privs, seats, policies.TICHU_AFTER_PASSING, nlog)
-    return ERR_NONE, nlog
+    return (ERR_PENDING if work.asked[0] != 0 else ERR_NONE), nlog
 
 
 @njit(cache=True, inline="always")
@@ -692,7 +745,7 @@ def _tricks(variant, work, pub, privs, rnd, seats, check, nlog):
             dog = turn
             turn = _dog_lead(pub, privs, work, dog)
             if turn < 0:
-                return ERR_STRATEGY, False, nlog
+                return (ERR_PENDING if turn == -2 else ERR_STRATEGY), False, nlog
             nlog = log_cards(work, nlog, EV_DOG, dog, ZERO, 0, turn)
             if check and not _conserved(pub, privs, work.piles):
                 return ERR_CARDS, False, nlog
@@ -738,14 +791,29 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog):
     leading = open_turn(pub, p)
     # Tichu decision point before each own turn while no card is played (§2.3)
     if pub.has_played[p] == 0 and pub.grand_tichu[p] == 0 and pub.tichu[p] == 0:
-        if _tichu_decision(work, pub, me, p, policies.TICHU_BEFORE_TURN):
+        call = _tichu_decision(work, pub, me, p, policies.TICHU_BEFORE_TURN)
+        if call == PENDING:
+            return ERR_PENDING, PLAYED, armed, nlog
+        if call == 1:
             pub.tichu[p] = 1
             _note_tichu(seats[p], pub, p, policies.TICHU_BEFORE_TURN)
             nlog = log_cards(work, nlog, EV_TICHU, p, ZERO, policies.TICHU_BEFORE_TURN, 0)
     moves_m = work.moves_m
     moves_c = work.moves_c
     wish_before = pub.wish
-    choice = policies.play(work.params[p], pub, me, moves_m, moves_c)
+    if _outside(work, p, D_PLAY):
+        # every legal play as the rules core lists them (the led Phoenix at its table value)
+        n_legal, can_pass = legal_moves(me.hand, pub.top_code, policies.binding_wish(pub, p),
+                                        moves_m, moves_c)  # fmt: skip
+        if n_legal > moves_m.shape[0]:
+            return ERR_MOVES, PLAYED, armed, nlog
+        if leading:
+            policies.value_led_phoenix(pub, moves_m, moves_c, n_legal)
+        choice = answer(work, me, p, D_PLAY, can_pass, n_legal)
+        if choice == PENDING:
+            return ERR_PENDING, PLAYED, armed, nlog
+    else:
+        choice = policies.play(work.params[p], pub, me, moves_m, moves_c)
     if choice == MOVES_OVERFLOW:
         return ERR_MOVES, PLAYED, armed, nlog
     if not choice_ok(choice, moves_m.shape[0], leading):
@@ -781,7 +849,12 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog):
         seats[p].wish_fulfilled = True
         nlog = log_cards(work, nlog, EV_WISH_DONE, p, ZERO, wish_before, 0)
     if mask & MAH_JONG:
-        w = policies.wish(work.params[p], pub, me)
+        if _outside(work, p, D_WISH):
+            w = answer(work, me, p, D_WISH, 0, 14)
+            if w == PENDING:
+                return ERR_PENDING, PLAYED, armed, nlog
+        else:
+            w = policies.wish(work.params[p], pub, me)
         if not make_wish(pub, rnd, w):
             return ERR_STRATEGY, PLAYED, armed, nlog
         seats[p].mahjong_wish = w
@@ -834,7 +907,12 @@ def _bomb_windows(variant, work, pub, privs, seats, actor, armed, nlog):
             if nb == 0:
                 continue
             nb = min(nb, bombs_m.shape[0])
-            j = policies.bomb(work.params[q], pub, privs[q], bombs_m, bombs_c, nb)
+            if _outside(work, q, D_BOMB):
+                j = answer(work, privs[q], q, D_BOMB, 0, nb)
+                if j == PENDING:
+                    return ERR_PENDING, PLAYED, actor, armed, nlog
+            else:
+                j = policies.bomb(work.params[q], pub, privs[q], bombs_m, bombs_c, nb)
             if not choice_ok(j, nb, False):
                 return ERR_STRATEGY, PLAYED, actor, armed, nlog
             if j >= 0:

@@ -397,7 +397,7 @@ def led_phoenix(pub):
 
 
 @njit(cache=True)
-def _value_led_phoenix(pub, moves_m, moves_c, n):
+def value_led_phoenix(pub, moves_m, moves_c, n):
     """The move generator gives a led lone Phoenix its usual 1½; at a table playing the §2.6
     Option it is worth ½, and the strategies price and compare it at that value (the engine
     scores it so whatever a strategy returns)."""
@@ -435,7 +435,7 @@ def play(params, pub, me, moves_m, moves_c):
     if n > moves_m.shape[0]:
         return MOVES_OVERFLOW
     if top == 0:
-        _value_led_phoenix(pub, moves_m, moves_c, n)
+        value_led_phoenix(pub, moves_m, moves_c, n)
     if policy == PLAY_HEURISTIC:
         return heuristic.choose(params, pub, me, moves_m, moves_c, n, can_pass == 1)
     if policy == PLAY_EXPERT:

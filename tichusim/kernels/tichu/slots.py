@@ -21,4 +21,6 @@ SURE_KEEP, SURE_COST, SHORT_OPP, PARTNER_LEAD, TICHU_OVER_PARTNER = range(24, 29
 # order of expert.N_CALL_FEATURES (Tichu on 14 cards before passing, Grand Tichu on 8)
 TICHU_VALUE = 30
 GT_VALUE = 40
-N_SLOTS = 50
+# the decisions taken from Python: a bit per ``outside.D_*`` (0 for a scripted strategy)
+P_OUTSIDE = 50
+N_SLOTS = 51

@@ -1,0 +1,197 @@
+"""How Grand Seigneur's decisions look in Python (issue 15): legal choices, the script's
+answers (``kernels/outside.py``), and one round as a ``steps.Unit``.
+
+Card sets are multisets of up to two decks, ``(a, b)`` masks (``tichusim.cards.seigneur``).
+Legal choices, by decision (``Unit.legal()``):
+
+* ``play``: every legal play as the rules core lists them, each a ``GSPlay(a, b, combo)``,
+  then ``None`` (pass) when passing is allowed (a forced pass is no decision, §5);
+* ``bomb`` (out of turn, §2.9): the bombs that may be played, then ``None`` (no bomb);
+* ``wish``: ``0`` (no wish) and the ranks 2..14 (§2.11);
+* ``give_back`` (the exchange, §5): a ``GiveBack``, the multisets of ``count`` cards of the
+  hand as tuples of one-card masks (a card held twice may appear twice).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections import Counter
+from typing import NamedTuple
+
+import numpy as np
+
+from ..cards import notation as cards
+from ..cards import seigneur as gs_cards
+from ..cards.combos import Combo
+from ..kernels import outside as O
+from ..kernels.seigneur import batch as gs_batch
+from ..kernels.seigneur import decide as K
+from ..kernels.seigneur.policies import G_OUTSIDE
+from ..kernels.seigneur.records import GS_ROUND, GS_SEAT
+from ..strategies.seigneur import DEFAULT as DEFAULT_STRATEGY
+from .base import Records
+
+unit_name = "game"  # what a Round's key names
+outside_slot = G_OUTSIDE
+default_base = DEFAULT_STRATEGY
+decisions = ("give_back", "play", "bomb", "wish")
+
+
+class GSPlay(NamedTuple):
+    """A legal play of two decks: the cards as a multiset ``(a, b)`` and its combination."""
+
+    a: int
+    b: int
+    combo: Combo
+
+    def __repr__(self) -> str:
+        return f"GSPlay({gs_cards.format(self.a, self.b)!r}, {self.combo})"
+
+
+class GiveBack:
+    """The legal give-backs of the exchange (§5): ``count`` cards of the hand ``(a, b)``, as a
+    tuple of one-card masks (a card held twice may appear twice)."""
+
+    def __init__(self, a: int, b: int, count: int):
+        self.a, self.b, self.count = a, b, count
+        self.cards = tuple(c for bit in cards.cards_of(a) for c in ([bit, bit] if b & bit else [bit]))
+
+    def __contains__(self, choice) -> bool:
+        if not isinstance(choice, (tuple, list)) or len(choice) != self.count:
+            return False
+        if not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in choice):
+            return False
+        held = Counter(self.cards)
+        return all(held[int(c)] >= k for c, k in Counter(int(c) for c in choice).items())
+
+    def __iter__(self):
+        return iter(dict.fromkeys(itertools.combinations(self.cards, self.count)))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"GiveBack({self.count} of {gs_cards.format(self.a, self.b)!r})"
+
+    def packed(self, choice) -> int:
+        return sum(int(c).bit_length() << (6 * i) for i, c in enumerate(choice))
+
+    def unpacked(self, packed: int) -> tuple[int, ...]:
+        return tuple(1 << (((packed >> (6 * i)) & 63) - 1) for i in range(self.count))
+
+
+def renamed(strategy, name: str):
+    return dataclasses.replace(strategy, name=name)
+
+
+def hand_text(view) -> str:
+    return gs_cards.format(int(view.hand_a), int(view.hand_b))
+
+
+def player_of(game, kept, seat: int) -> int:
+    return int(kept[0][0]["seat_player"][seat])
+
+
+kept_tables = gs_batch.kept_tables
+
+
+def round_unit(game, seed: int, key: int, params: np.ndarray, check: bool):
+    """How ``steps.Round`` plays the first round of game ``key`` (``simulate``'s independent
+    round ``key``: random seating, no exchange): ``(play(kept), rounds, seats)``."""
+    rounds = np.zeros(1, GS_ROUND)
+    seats = np.zeros((1, game.players), GS_SEAT)
+    options = game._kernel_options()
+
+    def play(kept):
+        return gs_batch.play_kept(seed, key, 1, params, options, kept, rounds, seats, check)
+
+    return play, rounds, seats
+
+
+def records(game, rounds: np.ndarray, seats: np.ndarray, chosen: list) -> Records:
+    rounds = rounds.copy()
+    return Records(rounds, seats.copy(), chosen, rounds["game"], rounds["round_in_game"], 0, game)
+
+
+def choices(game, kept, asked):
+    work, privs = kept[0][0], kept[2]
+    decision, seat, detail, n = asked
+    if decision == O.D_PLAY:
+        plays = _plays(work["moves_a"], work["moves_b"], work["moves_c"], n)
+        return plays + [None] if detail else plays
+    if decision == O.D_BOMB:
+        return _plays(work["bombs_a"], work["bombs_b"], work["bombs_c"], n) + [None]
+    if decision == O.D_WISH:
+        return [0, *range(2, 15)]
+    if decision == O.D_GIVE_BACK:
+        return GiveBack(int(privs[seat]["hand_a"]), int(privs[seat]["hand_b"]), detail)
+    raise AssertionError(f"decision code {decision}")
+
+
+def _plays(a, b, codes, n: int) -> list:
+    return [GSPlay(int(a[i]), int(b[i]), Combo.from_code(int(codes[i]))) for i in range(n)]
+
+
+def _index(choice, legal) -> int:
+    if isinstance(legal, GiveBack):
+        if choice not in legal:
+            raise ValueError(f"not {legal.count} cards of the hand")
+        return legal.packed(choice)
+    if legal and isinstance(legal[0], GSPlay) or legal == [None]:
+        if choice is None:
+            if None in legal:
+                return -1
+            raise ValueError("passing is not allowed")
+        if isinstance(choice, GSPlay):
+            for i, p in enumerate(legal):
+                if p == choice:
+                    return i
+        raise ValueError("not a legal play")
+    if isinstance(choice, (int, np.integer)) and not isinstance(choice, bool) and choice in legal:
+        return int(choice)
+    raise ValueError("not a legal choice")
+
+
+def is_legal(choice, legal) -> bool:
+    try:
+        _index(choice, legal)
+    except ValueError:
+        return False
+    return True
+
+
+def encode(game, kept, asked, choice, legal) -> int:
+    from .steps import DECISIONS, IllegalChoice
+
+    try:
+        return _index(choice, legal)
+    except ValueError as exc:
+        raise IllegalChoice(f"{DECISIONS[asked[0]]} (seat {asked[1]}): {choice!r} is {exc}; "
+                            f"legal: {legal!r}") from None  # fmt: skip
+
+
+def decide(game, row: np.ndarray, view, legal):
+    """The engine's choice for the strategy row ``row`` (``kernels/seigneur/decide.py``)."""
+    from .steps import CODES
+
+    code = CODES[view.decision]
+    plays = [p for p in legal if p is not None] if code in (O.D_PLAY, O.D_BOMB) else []
+    size = max(1, len(plays))
+    a = np.array([p.a for p in plays] or [0], np.uint64)
+    b = np.array([p.b for p in plays] or [0], np.uint64)
+    c = np.array([_code(p.combo) for p in plays] or [0], np.int64)
+    assert len(a) == size
+    answer = int(K.decide(np.ascontiguousarray(row, np.float64), view.public, view.private, code,
+                          int(view.detail), a, b, c, len(plays)))  # fmt: skip
+    if code == O.D_GIVE_BACK:
+        return legal.unpacked(answer)
+    if code in (O.D_PLAY, O.D_BOMB):
+        return None if answer < 0 else plays[answer]
+    return answer
+
+
+def _code(combo: Combo) -> int:
+    from ..kernels.combos import KIND_NAMES
+
+    return (KIND_NAMES.index(combo.kind) << 16) | (combo.length << 8) | int(round(combo.rank * 2))
