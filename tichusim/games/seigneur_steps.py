@@ -15,6 +15,7 @@ Legal choices, by decision (``Unit.legal()``):
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from collections import Counter
 from typing import NamedTuple
@@ -130,7 +131,13 @@ def choices(game, kept, asked):
 
 
 def _plays(a, b, codes, n: int) -> list:
-    return [GSPlay(int(a[i]), int(b[i]), Combo.from_code(int(codes[i]))) for i in range(n)]
+    return [GSPlay(x, y, _combo(c))
+            for x, y, c in zip(a[:n].tolist(), b[:n].tolist(), codes[:n].tolist())]
+
+
+@functools.lru_cache(maxsize=None)
+def _combo(code: int) -> Combo:
+    return Combo.from_code(code)
 
 
 def _index(choice, legal) -> int:

@@ -18,6 +18,7 @@ Legal choices, by decision (``Unit.legal()``):
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 
 import numpy as np
@@ -141,7 +142,12 @@ def choices(game, kept, asked):
 
 
 def _plays(masks, codes, n: int) -> list:
-    return [Play(int(masks[i]), Combo.from_code(int(codes[i]))) for i in range(n)]
+    return [Play(m, _combo(c)) for m, c in zip(masks[:n].tolist(), codes[:n].tolist())]
+
+
+@functools.lru_cache(maxsize=None)
+def _combo(code: int) -> Combo:
+    return Combo.from_code(code)
 
 
 def is_legal(choice, legal) -> bool:
@@ -163,6 +169,9 @@ def _index(choice, legal):
             if None in legal:
                 return -1
             raise ValueError("passing is not allowed")
+        for i, p in enumerate(legal):  # the usual answer: one of the list itself
+            if p is choice:
+                return i
         if isinstance(choice, Play):
             hits = [i for i, p in enumerate(legal) if p is not None and int(p) == int(choice)
                     and p.combo == choice.combo]  # fmt: skip

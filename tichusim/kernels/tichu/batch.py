@@ -255,11 +255,11 @@ def _run(variant, seed, starts, firsts, params, rounds_out, seats_out, check, ch
     if stepper is None:
         in_chunks(BATCH[variant], n, chunks, *args, kept, bool(check))
         return n_log
+    kernel, errors = BATCH[variant], rounds_out["error"]
     for i in range(n):
         def play(kept, i=i):
-            BATCH[variant](*args, kept, bool(check), i, i + 1)
-            errors = rounds_out[i, : n_rounds[i]]["error"]
-            return int(errors[-1]) if len(errors) else 0
+            kernel(*args, kept, bool(check), i, i + 1)
+            return int(errors[i, n_rounds[i] - 1])
 
         stepper(i, play)
     return n_log
