@@ -298,15 +298,15 @@ def seated(game: Game, strategies, seed: int):
     ``stepper``)."""
     from .agents import is_agent
 
-    listed = strategies if isinstance(strategies, (list, tuple)) else None
-    if not any(is_agent(s) for s in (listed if listed is not None else [strategies])):
-        chosen = game.resolve(strategies)
-        return chosen, game.param_rows(chosen), None
-    if listed is None:
-        listed = [strategies] * game.players
+    listed = strategies if isinstance(strategies, (list, tuple)) else [strategies]
     if any(s is None for s in listed):
         raise ValueError("strategies: None (a seat decided from Python) only steps a Round; a "
                          "batch needs an Agent or a named strategy at every seat")  # fmt: skip
+    if not any(is_agent(s) for s in listed):
+        chosen = game.resolve(strategies)
+        return chosen, game.param_rows(chosen), None
+    if len(listed) == 1:
+        listed = listed * game.players
     chosen, params, agents = seat_strategies(game, list(listed))
     return chosen, params, agents
 
