@@ -74,11 +74,21 @@ def _analysis() -> None:
     features([0x4000400040004000])  # kernels.tichu.handfeatures (strength scores)
 
 
+def _decide() -> None:
+    from .games.agents import strategy
+    from .games.steps import Round
+
+    for variant, players in (("nanjing", None), ("grand-seigneur", 5)):
+        r = Round(seed=0, key=0, variant=variant, players=players)  # every seat from Python
+        r.advance()
+        r.act(strategy("heuristic").decide(r.view(), r.legal()))
+
+
 # how to compile each kernel family of ``games.registry.FAMILIES`` (which names and times
 # them); STAGES: what must be cached before what
 COMPILE = {"cards": _cards, "nanjing": _nanjing, "tientsin": _tientsin, "wuwang": _wuwang,
-           "seigneur": _seigneur, "analysis": _analysis}  # fmt: skip
-STAGES = (("cards",), ("nanjing", "seigneur"), ("tientsin", "wuwang"), ("analysis",))
+           "seigneur": _seigneur, "analysis": _analysis, "decide": _decide}  # fmt: skip
+STAGES = (("cards",), ("nanjing", "seigneur"), ("tientsin", "wuwang"), ("analysis", "decide"))
 
 
 def compile_family(name: str) -> float:

@@ -138,9 +138,12 @@ class Scripted:
     def decide(self, view, legal):
         """The choice the engine would make with this strategy at ``view``'s decision, among
         ``legal``; the view's random stream moves on exactly as the engine's would."""
+        from .registry import notice
+
         game = view.game
         row = game.param_rows(game.resolve(self.spec, 1))[0]
-        return game.steps.decide(game, row, view, legal)
+        with notice("decide", game.steps.decide_use):
+            return game.steps.decide(game, row, view, legal)
 
     def __repr__(self) -> str:
         return f"strategy({self.spec!r})"

@@ -66,6 +66,10 @@ FAMILIES = {
     "seigneur": Family("Grand Seigneur's engine", 40,
                        {"rounds": (f"{_GS}:_play_games",), "games": (f"{_GS}:_play_games",),
                         "transcript": (f"{_GS}:_play_games",)}),
+    # strategy(name).decide: the policies alone, without an engine (issue 15)
+    "decide": Family("one decision asked of a scripted strategy (strategy(...).decide)", 20,
+                     {"team": ("kernels/tichu/decide.py:decide",),
+                      "grand-seigneur": ("kernels/seigneur/decide.py:decide",)}),
     "analysis": Family("the analyses' kernels (gt-odds, compare, gt-table)", 2,
                        {"answers": (f"{_TEAM}:play_batch_nanjing", "kernels/moves.py:has_bomb_each",
                                     "kernels/tichu/handfeatures.py:hand_features")}),

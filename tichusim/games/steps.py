@@ -248,7 +248,18 @@ class Round(Unit):
             strategies = [strategies] * g.players
         self._chosen, params, agents = seat_strategies(g, strategies)
         play, self.rounds, self.seats = g.steps.round_unit(g, seed, key, params, check)
+        self._first = True
         super().__init__(g, play, agents, f"seed {seed} {g.steps.unit_name} {key}", seed, key)
+
+    def advance(self) -> None:
+        """``Unit.advance``; the first call says on stderr when the table's engine compiles."""
+        from .registry import compiling
+
+        if self._first:
+            self._first = False
+            with compiling(self.game.name):
+                return super().advance()
+        return super().advance()
 
     def tables(self):
         """The round's ``(rounds, seats)`` DataFrames: ``simulate``'s rows for this round."""
