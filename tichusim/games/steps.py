@@ -114,6 +114,14 @@ class Unit:
         return None if self._asked is None else self._asked[1]
 
     @property
+    def player(self) -> int | None:
+        """The player whose decision is awaited: ``to_act``, but Wu Wang's King for his
+        Minister (§4), as the strategies given to ``Round`` are numbered."""
+        if self._asked is None:
+            return None
+        return self.game.steps.player_of(self.game, self._kept, self.to_act)
+
+    @property
     def decision(self) -> str | None:
         return None if self._asked is None else DECISIONS[self._asked[0]]
 
