@@ -85,6 +85,7 @@ def test_a_masked_out_action_is_refused():
     obs = env.observe(env.agent_selection)
     with pytest.raises(IllegalChoice):
         env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert env.render().startswith(f"{env.agent_selection}: grand_tichu, View(seat ")
 
 
 def test_same_seed_same_episodes_and_episodes_differ():
@@ -174,7 +175,7 @@ def _decodes(o: np.ndarray, view) -> None:
 
 
 def test_play_lists_past_the_action_space_keep_the_pass():
-    plays = list(range(1500))
+    plays = list(range(tp.ACTIONS + 500))
     assert tp._kept(plays + [None]) == plays[:tp.ACTIONS - 1] + [None]
     assert tp._kept(plays) == plays[:tp.ACTIONS]
     assert tp._kept(plays[:5] + [None]) == plays[:5] + [None]

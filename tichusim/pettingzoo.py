@@ -8,15 +8,15 @@ the player, whose position changes every round, and the King's agent also decide
 Minister, §4); every other player plays the scripted strategy ``opponents``. The round is a
 ``tichusim.Round``: the engine plays the scripted players and stops at each learner decision.
 
-Actions (``Discrete(ACTIONS)``, ``ACTIONS`` = 1024), by decision kind:
+Actions (``Discrete(ACTIONS)``, ``ACTIONS`` = 2048), by decision kind:
 
 * ``grand_tichu``, ``tichu``: 0 (no call) or 1 (call);
 * ``pass`` (§2.4, §3): one sub-step per receiver, in ``Gifts.receivers`` order; the action is
   a card index 0..55 (``CARD_BITS``), the mask the hand's cards not given in earlier sub-steps;
 * ``play``, ``bomb``: action ``i`` is the ``i``-th of ``Round.legal()`` (pass, ``None``, at its
   index: the last). A list longer than ``ACTIONS`` keeps its first ``ACTIONS - 1`` plays and
-  the pass (its first ``ACTIONS`` when passing is not allowed); random deals never came near
-  (tests/test_pettingzoo.py counts the longest list);
+  the pass (its first ``ACTIONS`` when passing is not allowed). Leads of 14 random cards
+  list up to 1,057 plays (the longest of 120,000; 1 in 100,000 above 1,024), hence 2048;
 * ``wish`` (§2.11): the rank, 0 (no wish) or 2..14;
 * ``dragon`` (§2.12), ``dog`` (§3): the index into ``Round.legal()`` (lowest seat first).
 
@@ -27,7 +27,7 @@ the seat's ``View`` alone (RULES.md §6: never another seat's hand), in the segm
 the deciding seat (entry ``j``: the seat ``j`` places after it, 6 entries, zeros past the
 table's seats). An agent not to act observes what it last saw, with an empty mask.
 
-Rewards: 0 until the round ends, then each agent's round score (its team's, §2.13; Wu Wang's
+Rewards: 0 until the round ends, then each agent's round score (its team's, §2.14; Wu Wang's
 per-player score, §4); every agent terminates then. One episode is one round; ``reset(seed)``
 reseeds the environment's generator, which draws each episode's (seed, round key): the same
 seed gives the same episodes.
@@ -43,9 +43,10 @@ from .cards.notation import DECK
 from .games.registry import game as make_game
 from .games.steps import IllegalChoice, Round
 
-__all__ = ["ACTIONS", "CARD_BITS", "OBS_SIZE", "SEGMENTS", "TichuEnv", "env"]
+__all__ = ["ACTIONS", "CARD_BITS", "OBS_SIZE", "SEGMENTS", "TichuEnv", "card_vector", "env",
+           "observation"]
 
-ACTIONS = 1024
+ACTIONS = 2048  # more than any 14-card lead of 120,000 random ones (module docstring)
 CARD_BITS = np.array([b for b in range(64) if DECK >> b & 1], np.uint64)  # card index -> bit
 SEATS = 6  # the largest table (Tientsin, §3)
 KINDS = 10  # combination kinds of a code (kernels/combos.py KIND_NAMES)
@@ -147,11 +148,12 @@ class TichuEnv(AECEnv):
     """One round of a team game per episode, the learners' decisions as AEC steps (encoding
     in the module docstring)."""
 
-    metadata = {"name": "tichusim_v0", "render_modes": [], "is_parallelizable": False}
+    metadata = {"name": "tichusim_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, variant: str = "nanjing", opponents="heuristic", seed: int | None = None,
-                 learners=None, **options):  # fmt: skip
+                 learners=None, render_mode: str | None = None, **options):  # fmt: skip
         super().__init__()
+        self.render_mode = render_mode
         if variant not in VARIANTS:
             raise ValueError(f"variant: one of {', '.join(VARIANTS)}, not {variant!r} (Grand "
                              f"Seigneur has no environment yet)")  # fmt: skip
@@ -268,11 +270,19 @@ class TichuEnv(AECEnv):
             self.terminations[agent] = True
         self.agent_selection = self.agents[0]
 
-    def render(self):
-        """No rendering: ``Round.tables()`` and the transcript tools show a round."""
 
-    def close(self):
-        pass
+    def render(self) -> str:
+        """The awaited decision and what its seat sees (the view shows its own hand only), or
+        the round's scores once it is over."""
+        if self.round.done:
+            rounds, _ = self.round.tables()
+            scores = [f"{c} {rounds[c].iloc[0]}" for c in rounds.columns if c.startswith("score_")]
+            return "round over: " + ", ".join(scores)
+        return f"{self.agent_selection}: {self.round.decision}, {self.round.view()!r}"
+
+    def close(self) -> None:
+        """Nothing to release (a Round holds arrays only); PettingZoo's API test wants it
+        beside ``render``."""
 
 
 def _kept(legal: list) -> list:
