@@ -181,6 +181,8 @@ class TichuEnv(AECEnv):
         return self._action_space
 
     def reset(self, seed=None, options=None):
+        """A new round: its (seed, key) drawn from the generator ``seed`` reseeds, so
+        episodes differ and the same seed replays them."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         round_seed, key = (int(x) for x in self._rng.integers(0, 2**62, 2))
@@ -269,7 +271,6 @@ class TichuEnv(AECEnv):
             self.rewards[agent] = int(rounds[_score_column(self.variant, p)].iloc[0])
             self.terminations[agent] = True
         self.agent_selection = self.agents[0]
-
 
     def render(self) -> str:
         """The awaited decision and what its seat sees (the view shows its own hand only), or
