@@ -74,7 +74,7 @@ def _analysis() -> None:
     features([0x4000400040004000])  # kernels.tichu.handfeatures (strength scores)
 
 
-def _decide() -> None:
+def _stepping() -> None:
     from .games.agents import strategy
     from .games.steps import Round
 
@@ -87,8 +87,8 @@ def _decide() -> None:
 # how to compile each kernel family of ``games.registry.FAMILIES`` (which names and times
 # them); STAGES: what must be cached before what
 COMPILE = {"cards": _cards, "nanjing": _nanjing, "tientsin": _tientsin, "wuwang": _wuwang,
-           "seigneur": _seigneur, "analysis": _analysis, "decide": _decide}  # fmt: skip
-STAGES = (("cards",), ("nanjing", "seigneur"), ("tientsin", "wuwang"), ("analysis", "decide"))
+           "seigneur": _seigneur, "analysis": _analysis, "stepping": _stepping}  # fmt: skip
+STAGES = (("cards",), ("nanjing", "seigneur"), ("tientsin", "wuwang", "stepping"), ("analysis",))
 
 
 def compile_family(name: str) -> float:

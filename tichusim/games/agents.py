@@ -142,7 +142,7 @@ class Scripted:
 
         game = view.game
         row = game.param_rows(game.resolve(self.spec, 1))[0]
-        with notice("decide", game.steps.decide_use):
+        with notice("stepping", game.steps.decide_use):
             return game.steps.decide(game, row, view, legal)
 
     def __repr__(self) -> str:

@@ -48,10 +48,11 @@ _GS = "kernels/seigneur/batch.py"
 
 
 def _team(table: str, title: str, seconds: int, **reuse) -> Family:
-    """A team table's engine: its own entry point (``batch.BATCH``) for every use."""
+    """A team table's engine: its own entry point (``batch.BATCH``) for every use but rounds
+    stepped from Python (``batch.STEP``)."""
     entry = (f"{_TEAM}:play_batch_{table}",)
-    return Family(title, seconds, {"rounds": entry, "games": entry, "transcript": entry},
-                  **reuse)  # fmt: skip
+    return Family(title, seconds, {"rounds": entry, "games": entry, "transcript": entry,
+                                   "steps": (f"{_TEAM}:step_batch_{table}",)}, **reuse)  # fmt: skip
 
 
 FAMILIES = {
@@ -65,11 +66,17 @@ FAMILIES = {
                     reuses="nanjing", seconds_after=30),
     "seigneur": Family("Grand Seigneur's engine", 40,
                        {"rounds": (f"{_GS}:_play_games",), "games": (f"{_GS}:_play_games",),
-                        "transcript": (f"{_GS}:_play_games",)}),
-    # strategy(name).decide: the policies alone, without an engine (issue 15)
-    "decide": Family("one decision asked of a scripted strategy (strategy(...).decide)", 20,
-                     {"team": ("kernels/tichu/decide.py:decide",),
-                      "grand-seigneur": ("kernels/seigneur/decide.py:decide",)}),
+                        "transcript": (f"{_GS}:_play_games",),
+                        "steps": (f"{_GS}:_step_games",)}),
+    # rounds stepped from Python (issue 15): the engines compiled with the branches that read
+    # decisions from Python (Nanjing's and Grand Seigneur's here; the other tables' at first
+    # use), and strategy(name).decide, the policies without an engine
+    "stepping": Family("the engines that take decisions from Python (Round, Agent) and "
+                       "strategy(...).decide", 90,
+                       {"team": ("kernels/tichu/decide.py:decide",),
+                        "grand-seigneur": ("kernels/seigneur/decide.py:decide",),
+                        "engines": (f"{_TEAM}:step_batch_nanjing", f"{_GS}:_step_games")},
+                       reuses="nanjing", seconds_after=60),
     "analysis": Family("the analyses' kernels (gt-odds, compare, gt-table)", 2,
                        {"answers": (f"{_TEAM}:play_batch_nanjing", "kernels/moves.py:has_bomb_each",
                                     "kernels/tichu/handfeatures.py:hand_features")}),

@@ -34,7 +34,7 @@ from ..strategies.seigneur import DEFAULT as DEFAULT_STRATEGY
 from .base import Records
 
 unit_name = "game"  # what a Round's key names
-decide_use = "grand-seigneur"  # its kernel in the registry's "decide" family
+decide_use = "grand-seigneur"  # its kernel in the registry's "stepping" family
 outside_slot = G_OUTSIDE
 default_base = DEFAULT_STRATEGY
 decisions = ("give_back", "play", "bomb", "wish")

@@ -265,7 +265,7 @@ class Round(Unit):
 
         if self._first:
             self._first = False
-            with compiling(self.game.name):
+            with compiling(self.game.name, "steps"):
                 return super().advance()
         return super().advance()
 
@@ -336,8 +336,14 @@ def stepper(game: Game, agents: dict | None, seed: int, units, what: str = "roun
     if agents is None:
         return None
 
+    from .registry import compiling
+
     def step(i: int, play) -> None:
         key = int(units[i])
-        Unit(game, play, agents, f"seed {seed} {what} {key}", seed, key).advance()
+        unit = Unit(game, play, agents, f"seed {seed} {what} {key}", seed, key)
+        if i == 0:  # the stepping engine compiles at its first call
+            with compiling(game.name, "steps"):
+                return unit.advance()
+        unit.advance()
 
     return step

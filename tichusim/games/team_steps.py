@@ -34,7 +34,7 @@ from ..strategies.tichu import DEFAULT_STRATEGY
 from .base import Records
 
 unit_name = "round key"  # what a Round's key names
-decide_use = "team"  # its kernel in the registry's "decide" family
+decide_use = "team"  # its kernel in the registry's "stepping" family
 outside_slot = P_OUTSIDE
 default_base = DEFAULT_STRATEGY  # the row under a seat decided from Python (never read)
 decisions = ("grand_tichu", "tichu", "pass", "play", "bomb", "wish", "dragon", "dog")

@@ -38,23 +38,9 @@ def _configure(work, params, n_players, deck_kind, distinct_triples, russian_sea
     work.logging = logging
 
 
-@njit(cache=True)
-def scratch(params, n_players, deck_kind, distinct_triples, russian_seating, logging, kept):
-    """One chunk's records and buffers with the players' strategies and the options loaded:
-    new ones, or the caller's ``kept = (work, pub, privs)`` when it passes them (a round
-    stepped from Python keeps its script and reads the table where it stopped)."""
-    work, pub, privs = kept
-    if work.shape[0] == 0:
-        work = np.zeros(1, GS_WORK)
-        pub = np.zeros(1, GS_PUBLIC)
-        privs = np.zeros(MAX_PLAYERS, GS_PRIVATE)
-    _configure(work[0], params, n_players, deck_kind, distinct_triples, russian_seating, logging)
-    return work, pub, privs
-
-
 @njit(cache=True, inline="always")
 def _play_game(seed, game, rounds, logged, work, pub, privs, rounds_out, seats_out, first, ranks,
-               check):  # fmt: skip
+               check, outside):  # fmt: skip
     """Rounds ``0..rounds-1`` of ``game`` into rows ``first ..`` of the outputs, the last one
     logged when ``logged``; returns its log rows. (One call of ``play_round``: each call site
     costs a copy of the engine at compile time.)"""
@@ -62,12 +48,13 @@ def _play_game(seed, game, rounds, logged, work, pub, privs, rounds_out, seats_o
     for p in range(n):
         ranks[p] = 0
     nlog = 0
-    start_script(work)  # one script per game: its rounds replay together (outside.py)
+    if outside:
+        start_script(work)  # one script per game: its rounds replay together (outside.py)
     for r in range(rounds):
         i = first + r
         work.logging = logged and r == rounds - 1
         err, nlog = play_round(seed, game * GAME_KEY_STRIDE + r, game, r, work, pub, privs,
-                               rounds_out[i], seats_out[i], ranks, check)  # fmt: skip
+                               rounds_out[i], seats_out[i], ranks, check, outside)  # fmt: skip
         if err != ERR_NONE:
             for j in range(i + 1, first + rounds):  # the game cannot go on: mark its rest
                 rounds_out[j].error = err
@@ -79,30 +66,49 @@ def _play_game(seed, game, rounds, logged, work, pub, privs, rounds_out, seats_o
     return nlog
 
 
-@njit(cache=True, nogil=True)
-def _play_games(seed, games, rounds, params, n_players, deck_kind, distinct_triples,
+@njit(cache=True, inline="always")
+def _games_loop(seed, games, rounds, params, n_players, deck_kind, distinct_triples,
                 russian_seating, logged, rounds_out, seats_out, n_log, log_out, kept, check, lo,
-                hi):  # fmt: skip
-    """Games ``lo..hi`` of ``games`` (the one entry point: numba links and optimises the whole
-    engine again into every jitted function that calls it, so a second entry point would
-    double the cold compile; issue 17); ``logged`` (a call of one game): the event log of its
-    last round into ``log_out``, its row count in ``n_log[lo]``; ``kept``: the caller's
-    (work, pub, privs), or three empty arrays (``scratch``)."""
-    work, pub, privs = scratch(params, n_players, deck_kind, distinct_triples, russian_seating,
-                               False, kept)  # fmt: skip
+                hi, outside):  # fmt: skip
+    """Games ``lo..hi`` of ``games``; ``logged`` (a call of one game): the event log of its
+    last round into ``log_out``, its row count in ``n_log[lo]``; ``kept``: the chunk's (work,
+    pub, privs) (``kept_tables``): a game stepped from Python keeps its script there."""
+    work, pub, privs = kept
+    _configure(work[0], params, n_players, deck_kind, distinct_triples, russian_seating, False)
     ranks = np.zeros(MAX_PLAYERS, np.int64)
     for g in range(lo, hi):
         n_log[g] = _play_game(seed, games[g], rounds, logged, work[0], pub[0], privs, rounds_out,
-                              seats_out, g * rounds, ranks, check)  # fmt: skip
+                              seats_out, g * rounds, ranks, check, outside)  # fmt: skip
     if logged and lo < hi:
         copy_log(work, n_log[lo], log_out)
 
 
-_NOT_KEPT = (np.zeros(0, GS_WORK), np.zeros(0, GS_PUBLIC), np.zeros(0, GS_PRIVATE))
+# The entry point, and the same taking decisions from Python (``outside.py``), compiled only
+# when a game is stepped or an Agent plays. Numba links and optimises the whole engine again
+# into every jitted function that calls it, so each entry point costs a cold compile (issue 17).
+
+
+@njit(cache=True, nogil=True)
+def _play_games(seed, games, rounds, params, n_players, deck_kind, distinct_triples,
+                russian_seating, logged, rounds_out, seats_out, n_log, log_out, kept, check, lo,
+                hi):  # fmt: skip
+    _games_loop(seed, games, rounds, params, n_players, deck_kind, distinct_triples,
+                russian_seating, logged, rounds_out, seats_out, n_log, log_out, kept, check, lo,
+                hi, False)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _step_games(seed, games, rounds, params, n_players, deck_kind, distinct_triples,
+                russian_seating, logged, rounds_out, seats_out, n_log, log_out, kept, check, lo,
+                hi):  # fmt: skip
+    _games_loop(seed, games, rounds, params, n_players, deck_kind, distinct_triples,
+                russian_seating, logged, rounds_out, seats_out, n_log, log_out, kept, check, lo,
+                hi, True)  # fmt: skip
 
 
 def kept_tables():
-    """A game's own (work, pub, privs) for ``play_kept``: rounds stepped from Python."""
+    """A chunk's (work, pub, privs); a game stepped from Python keeps its own across calls
+    (``play_kept``)."""
     return np.zeros(1, GS_WORK), np.zeros(1, GS_PUBLIC), np.zeros(MAX_PLAYERS, GS_PRIVATE)
 
 
@@ -112,7 +118,6 @@ def _run(seed, games, rounds, params, options, rounds_out, seats_out, check, chu
     (strategies taking decisions from Python) game ``g`` is played by ``stepper(g, play)``,
     ``play(kept)`` calling the entry point for that game alone with the caller's tables
     ``kept`` (``kept_tables``) and returning the error code of the round it stopped in."""
-    kept = _NOT_KEPT if kept is None else kept
     n_players, deck_kind, distinct_triples, russian_seating = options
     n_log = np.zeros(len(games), np.int64)
     logged = log_out is not None
@@ -122,11 +127,13 @@ def _run(seed, games, rounds, params, options, rounds_out, seats_out, check, chu
             bool(distinct_triples), bool(russian_seating), logged, rounds_out, seats_out, n_log,
             log_out)  # fmt: skip
     if stepper is None:
-        in_chunks(_play_games, len(games), chunks, *args, kept, bool(check))
+        kernel = _play_games if kept is None else _step_games
+        in_chunks(kernel, len(games), chunks, *args,
+                  scratch=lambda: (kept or kept_tables(), bool(check)))  # fmt: skip
         return n_log
     for g in range(len(games)):
         def play(kept, g=g):
-            _play_games(*args, kept, bool(check), g, g + 1)
+            _step_games(*args, kept, bool(check), g, g + 1)
             errors = rounds_out[g * rounds:(g + 1) * rounds]["error"]
             return int(errors[errors != 0][0]) if (errors != 0).any() else 0
 

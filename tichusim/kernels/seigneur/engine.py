@@ -226,13 +226,40 @@ def _seat_players(seed, key, work, ranks_before):
             work.seat_player[seat_of_rank(ranks_before[p], n, work.russian_seating)] = p
 
 
-@njit(cache=True)
-def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check):
+@njit(cache=True, inline="always")
+def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check,
+               outside):  # fmt: skip
     """Play one round with the strategies and options loaded in ``work``. ``ranks_before[p]`` is
     player p's rank from the previous round (all 0 in a game's first round: no exchange).
-    Fills ``rnd`` and ``seats[player]``; returns ``(error, log rows)``. The phases take the
-    arrays as views without a reference count (``refs.borrow``): counting them at every inlined
-    call cost up to a tenth of the round with cheap strategies."""
+    Fills ``rnd`` and ``seats[player]``; returns ``(error, log rows)``. With ``outside`` (a
+    constant) the round reads the decisions strategies leave to Python from the script
+    (``outside.py``); the batch path's round is compiled without those branches."""
+    if outside:
+        return _round_stepped(seed, key, game, round_in_game, work, pub, privs, rnd, seats,
+                              ranks_before, check)  # fmt: skip
+    return _round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before,
+                  check)  # fmt: skip
+
+
+@njit(cache=True)
+def _round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check):
+    return _play(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before,
+                 check, False)  # fmt: skip
+
+
+@njit(cache=True)
+def _round_stepped(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before,
+                   check):  # fmt: skip
+    return _play(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before,
+                 check, True)  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _play(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check,
+          outside):  # fmt: skip
+    """The round, phase by phase. The phases take the arrays as views without a reference count
+    (``refs.borrow``): counting them at every inlined call cost up to a tenth of the round with
+    cheap strategies."""
     privs = borrow(privs)
     seats = borrow(seats)
     ranks_before = borrow(ranks_before)
@@ -241,9 +268,9 @@ def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ran
     nlog = _deal(seed, key, work, pub, privs, rnd, seats, ranks_before)
     err = ERR_NONE
     if ranks_before[0] != 0:  # from a game's second round on
-        err, nlog = _exchange(work, pub, privs, seats, ranks_before, check, nlog)
+        err, nlog = _exchange(work, pub, privs, seats, ranks_before, check, nlog, outside)
     if err == ERR_NONE:
-        err, nlog = _tricks(work, pub, privs, rnd, check, nlog)
+        err, nlog = _tricks(work, pub, privs, rnd, check, nlog, outside)
     if err == ERR_NONE:
         err, nlog = _end_round(work, pub, privs, rnd, seats, check, nlog)
     return close_round(work, rnd, err, nlog)
@@ -339,7 +366,7 @@ def _deal(seed, key, work, pub, privs, rnd, seats, ranks_before):
 
 
 @njit(cache=True, inline="always")
-def _exchange(work, pub, privs, seats, ranks_before, check, nlog):
+def _exchange(work, pub, privs, seats, ranks_before, check, nlog, outside):
     """The exchange (§5): forced best cards up, chosen cards back. Returns ``(error, log
     rows)``."""
     n = work.n_players
@@ -362,7 +389,7 @@ def _exchange(work, pub, privs, seats, ranks_before, check, nlog):
         giver = rank_seat[n - j]
         taker = rank_seat[1 + j]
         t = privs[taker]
-        if _outside(work, taker, D_GIVE_BACK):
+        if outside and _outside(work, taker, D_GIVE_BACK):
             packed = answer(work, t, taker, D_GIVE_BACK, k, 0)
             if packed == PENDING:
                 return ERR_PENDING, nlog
@@ -390,7 +417,7 @@ def _exchange(work, pub, privs, seats, ranks_before, check, nlog):
 
 
 @njit(cache=True, inline="always")
-def _tricks(work, pub, privs, rnd, check, nlog):
+def _tricks(work, pub, privs, rnd, check, nlog, outside):
     """The play (§2.8-§2.11 with §5) from the Mah Jong's lead (the first player dealt to's,
     when it lies among the leftovers) until one player holds cards: turns, each followed by
     its out-of-turn bomb window, and the tricks they make. Returns ``(error, log rows)``."""
@@ -406,7 +433,7 @@ def _tricks(work, pub, privs, rnd, check, nlog):
     if check and not _conserved(work, pub, privs):
         return ERR_CARDS, nlog
     while True:
-        err, outcome, armed, nlog = _turn(work, pub, privs, rnd, turn, armed, check, nlog)
+        err, outcome, armed, nlog = _turn(work, pub, privs, rnd, turn, armed, check, nlog, outside)
         if err != ERR_NONE or outcome == ROUND_OVER:
             return err, nlog
         if outcome == LEAD_GIVEN:
@@ -419,7 +446,7 @@ def _tricks(work, pub, privs, rnd, check, nlog):
                 return ERR_CARDS, nlog
             continue  # the Dog is never bombed (§2.9)
         err, outcome, actor, armed, nlog = _bomb_windows(work, pub, privs, turn, armed, check,
-                                                         nlog)  # fmt: skip
+                                                         nlog, outside)  # fmt: skip
         if err != ERR_NONE or outcome == ROUND_OVER:
             return err, nlog
         # ---- trick over? every other holder of cards has passed since the last play ----
@@ -436,7 +463,7 @@ def _tricks(work, pub, privs, rnd, check, nlog):
 
 
 @njit(cache=True, inline="always")
-def _turn(work, pub, privs, rnd, p, armed, check, nlog):
+def _turn(work, pub, privs, rnd, p, armed, check, nlog, outside):
     """Seat ``p``'s turn: its play or pass (forced when nothing beats the top), checked, with
     what follows from the play: the wish (§2.11), going out, the Dog (Russian Option). Returns
     ``(error, outcome, armed, log rows)`` with an outcome of ``turns``."""
@@ -453,7 +480,7 @@ def _turn(work, pub, privs, rnd, p, armed, check, nlog):
                                           pub.distinct_triples != 0)  # fmt: skip
     if forced:
         choice = -1  # nothing beats the top: a forced pass, no decision to ask for
-    elif _outside(work, p, D_PLAY):
+    elif outside and _outside(work, p, D_PLAY):
         # every legal play as the rules core lists them
         n_legal, can_pass = legal_moves(me.hand_a, me.hand_b, pub.top_code, pub.wish,
                                         pub.distinct_triples != 0, ma, mb, mc)  # fmt: skip
@@ -492,7 +519,7 @@ def _turn(work, pub, privs, rnd, p, armed, check, nlog):
     if done:
         nlog = log_multiset(work, nlog, EV_WISH_DONE, p, ZERO, ZERO, wish_before, 0)
     if a & MAH_JONG:
-        if _outside(work, p, D_WISH):
+        if outside and _outside(work, p, D_WISH):
             w = answer(work, me, p, D_WISH, 0, 14)
             if w == PENDING:
                 return ERR_PENDING, PLAYED, armed, nlog
@@ -512,7 +539,7 @@ def _turn(work, pub, privs, rnd, p, armed, check, nlog):
 
 
 @njit(cache=True, inline="always")
-def _bomb_windows(work, pub, privs, actor, armed, check, nlog):
+def _bomb_windows(work, pub, privs, actor, armed, check, nlog, outside):
     """The out-of-turn bomb windows (§2.9 Decision) after ``actor``'s play or pass: the seats
     with a bomb are asked in turn order after the last actor; the first to bomb (checked with
     ``check``) becomes the last actor and opens the next window, until a window passes without
@@ -531,7 +558,7 @@ def _bomb_windows(work, pub, privs, actor, armed, check, nlog):
             if nb == 0:
                 continue
             nb = min(nb, MAX_BOMBS)
-            if _outside(work, q, D_BOMB):
+            if outside and _outside(work, q, D_BOMB):
                 j = answer(work, privs[q], q, D_BOMB, 0, nb)
                 if j == PENDING:
                     return ERR_PENDING, PLAYED, actor, armed, nlog

@@ -10,7 +10,7 @@ the engine plays positions (``variants.py``): before each round the players' row
 out by position, the King's row at the Minister's position too (§4), and the round record
 keeps the King so that callers can map positions back to players (``variants.wuwang_player``).
 
-Rules options reach the engine through ``scratch``: ``phoenix_led_half``, the Option of
+Rules options reach the engine through ``_configure``: ``phoenix_led_half``, the Option of
 RULES.md §2.6 (a led Phoenix is worth ½, so the Mah Jong may be played on it), at every table.
 """
 
@@ -46,20 +46,6 @@ def _configure(work, variant, params, logging, phoenix_led_half):
 
 
 @njit(cache=True)
-def scratch(variant, params, logging, phoenix_led_half, kept):
-    """One chunk's tables and buffers, the players' strategies and the table's rules options
-    loaded: new ones, or the caller's ``kept = (work, pub, privs)`` when it passes them (a
-    round stepped from Python keeps its script and reads the table where it stopped)."""
-    work, pub, privs = kept
-    if work.shape[0] == 0:
-        work = np.zeros(1, WORK)
-        pub = np.zeros(1, PUBLIC)
-        privs = np.zeros(MAX_SEATS, PRIVATE)
-    _configure(work[0], variant, params, logging, phoenix_led_half)
-    return work, pub, privs
-
-
-@njit(cache=True)
 def first_king(seed, key):
     """The King of a first round (§4: chosen at random), from a stream of its own."""
     _, k = rand_below(seed_stream(np.uint64(seed), np.uint64(key), np.uint64(KING_STREAM)), 3)
@@ -77,7 +63,7 @@ def _seat_wuwang(work, params, king):
 
 
 @njit(cache=True, inline="always")
-def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, check):
+def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, check, outside):
     """One round at the table ``variant``. ``first`` is the first drawer; in Wu Wang it is the
     King (-1: drawn at random, as in a first round), who sits at position 0 and draws first.
     (One call of ``play_round``: each call site costs a copy of the engine at compile time.)"""
@@ -87,7 +73,8 @@ def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, ch
         work.king = king
         _seat_wuwang(work, params, king)
         first = KING
-    err, nlog = play_round(variant, seed, key, first, work, pub, privs, rnd, seats, check)
+    err, nlog = play_round(variant, seed, key, first, work, pub, privs, rnd, seats, check,
+                           outside)  # fmt: skip
     if variant == WUWANG:
         rnd.king = king
     return err, nlog
@@ -111,7 +98,7 @@ def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, ch
 
 @njit(cache=True, inline="always")
 def _unit(variant, seed, start, first, chained, target, game_rounds, rotating, params, work,
-          pub, privs, rounds_out, seats_out, check):  # fmt: skip
+          pub, privs, rounds_out, seats_out, check, outside):  # fmt: skip
     """One unit of work; returns ``(rounds played, log rows of the last round)``. Unchained:
     the round ``start`` with first drawer (Wu Wang: King) ``first``. Chained, a game: team
     games (§2.15; Tientsin the same, §3) run to ``target`` points, the first drawer of a round
@@ -128,10 +115,11 @@ def _unit(variant, seed, start, first, chained, target, game_rounds, rotating, p
     total1 = 0
     r = 0
     nlog = 0
-    start_script(work)  # one script per unit: a game's rounds replay together (outside.py)
+    if outside:
+        start_script(work)  # one script per unit: a game's rounds replay together (outside.py)
     while r < limit:
         err, nlog = play_one(variant, seed, start + r, first, params, work, pub, privs,
-                             rounds_out[r], seats_out[r], check)  # fmt: skip
+                             rounds_out[r], seats_out[r], check, outside)  # fmt: skip
         r += 1
         if err != ERR_NONE or not chained:
             break
@@ -154,19 +142,22 @@ def _unit(variant, seed, start, first, chained, target, game_rounds, rotating, p
 @njit(cache=True, inline="always")
 def _play_batch(variant, seed, starts, firsts, chained, target, game_rounds, rotating,
                 phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi):  # fmt: skip
+                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi,
+                outside):  # fmt: skip
     """Play units ``lo..hi`` (``_unit``: round key ``starts[i]``, first drawer ``firsts[i]``)
     at the table ``variant`` into ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by
     position), its count in ``n_rounds[i]``. ``fixed_seat >= 0`` deals it ``fixed_cards`` and
     ``fixed_ranks[r]`` cards of each rank r as its first 8; ``logging`` (a call of one unit):
     the event log of the unit's last round in ``log_out``, its row count in ``n_log[lo]``;
-    ``kept``: the caller's (work, pub, privs), or three empty arrays (``scratch``)."""
-    work, pub, privs = scratch(variant, params, logging, phoenix_led_half, kept)
+    ``kept``: the chunk's (work, pub, privs) (``kept_tables``): a round stepped from Python
+    keeps its script there and reads the table where it stopped."""
+    work, pub, privs = kept
+    _configure(work[0], variant, params, logging, phoenix_led_half)
     _fix_deal(work[0], fixed_seat, fixed_cards, fixed_ranks)
     for i in range(lo, hi):
         n_rounds[i], n_log[i] = _unit(variant, seed, starts[i], firsts[i], chained, target,
                                       game_rounds, rotating, params, work[0], pub[0], privs,
-                                      rounds_out[i], seats_out[i], check)  # fmt: skip
+                                      rounds_out[i], seats_out[i], check, outside)  # fmt: skip
     if logging and lo < hi:
         copy_log(work, n_log[lo], log_out)
 
@@ -181,7 +172,8 @@ def play_batch_nanjing(seed, starts, firsts, chained, target, game_rounds, rotat
                        hi):  # fmt: skip
     _play_batch(NANJING, seed, starts, firsts, chained, target, game_rounds, rotating,
                 phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi)  # fmt: skip
+                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi,
+                False)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
@@ -191,7 +183,8 @@ def play_batch_tientsin(seed, starts, firsts, chained, target, game_rounds, rota
                        hi):  # fmt: skip
     _play_batch(TIENTSIN, seed, starts, firsts, chained, target, game_rounds, rotating,
                 phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi)  # fmt: skip
+                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi,
+                False)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
@@ -201,10 +194,49 @@ def play_batch_wuwang(seed, starts, firsts, chained, target, game_rounds, rotati
                       hi):  # fmt: skip
     _play_batch(WUWANG, seed, starts, firsts, chained, target, game_rounds, rotating,
                 phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi)  # fmt: skip
+                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi,
+                False)  # fmt: skip
+
+
+# The same entries taking decisions from Python (``outside.py``): compiled only when a round is
+# stepped or an Agent plays, so the batch path above keeps the engine without those branches.
+
+
+@njit(cache=True, nogil=True)
+def step_batch_nanjing(seed, starts, firsts, chained, target, game_rounds, rotating,
+                       phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
+                       rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo,
+                       hi):  # fmt: skip
+    _play_batch(NANJING, seed, starts, firsts, chained, target, game_rounds, rotating,
+                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
+                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi,
+                True)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def step_batch_tientsin(seed, starts, firsts, chained, target, game_rounds, rotating,
+                        phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
+                        rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo,
+                       hi):  # fmt: skip
+    _play_batch(TIENTSIN, seed, starts, firsts, chained, target, game_rounds, rotating,
+                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
+                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi,
+                True)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def step_batch_wuwang(seed, starts, firsts, chained, target, game_rounds, rotating,
+                      phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
+                      rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo,
+                      hi):  # fmt: skip
+    _play_batch(WUWANG, seed, starts, firsts, chained, target, game_rounds, rotating,
+                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
+                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi,
+                True)  # fmt: skip
 
 
 BATCH = {NANJING: play_batch_nanjing, TIENTSIN: play_batch_tientsin, WUWANG: play_batch_wuwang}
+STEP = {NANJING: step_batch_nanjing, TIENTSIN: step_batch_tientsin, WUWANG: step_batch_wuwang}
 
 
 @njit(cache=True)
@@ -218,11 +250,9 @@ def _fix_deal(work, seat, cards, ranks):
 
 
 _NO_RANKS = np.zeros(15, np.int64)
-_NOT_KEPT = (np.zeros(0, WORK), np.zeros(0, PUBLIC), np.zeros(0, PRIVATE))
-
-
 def kept_tables():
-    """A round's own (work, pub, privs) for ``play_kept``: a round stepped from Python."""
+    """A chunk's (work, pub, privs); a round stepped from Python keeps its own across calls
+    (``play_kept``)."""
     return np.zeros(1, WORK), np.zeros(1, PUBLIC), np.zeros(MAX_SEATS, PRIVATE)
 
 
@@ -241,7 +271,6 @@ def _run(variant, seed, starts, firsts, params, rounds_out, seats_out, check, ch
     ``n_log``. With ``stepper`` (strategies taking decisions from Python) each unit ``i`` is
     played by ``stepper(i, play)``, ``play(kept)`` calling the entry point for that unit alone
     with the caller's tables ``kept`` (``kept_tables``) and returning its error code."""
-    kept = _NOT_KEPT if kept is None else kept
     n = len(starts)
     n_rounds = np.zeros(n, np.int64) if n_rounds is None else n_rounds
     n_log = np.zeros(n, np.int64)
@@ -253,9 +282,10 @@ def _run(variant, seed, starts, firsts, params, rounds_out, seats_out, check, ch
             np.int64(fixed_seat), np.uint64(fixed_cards), np.ascontiguousarray(fixed_ranks, np.int64),
             logging, rounds_out, seats_out, n_rounds, n_log, log_out)  # fmt: skip
     if stepper is None:
-        in_chunks(BATCH[variant], n, chunks, *args, kept, bool(check))
+        kernel = BATCH[variant] if kept is None else STEP[variant]
+        in_chunks(kernel, n, chunks, *args, scratch=lambda: (kept or kept_tables(), bool(check)))
         return n_log
-    kernel, errors = BATCH[variant], rounds_out["error"]
+    kernel, errors = STEP[variant], rounds_out["error"]
     for i in range(n):
         def play(kept, i=i):
             kernel(*args, kept, bool(check), i, i + 1)

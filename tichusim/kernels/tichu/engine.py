@@ -131,7 +131,7 @@ def _outside(work, s, decision):
 
 
 @njit(cache=True)
-def _dog_lead(pub, privs, work, p):
+def _dog_lead(pub, privs, work, p, outside):
     """Who leads after ``p``'s Dog (§2.10): the partner, or the next holder of cards after
     them; in Tientsin a partner of the strategy's choice while both hold cards, the one who
     does, else the next holder after ``p`` (§3). Returns -1 for an answer outside the choice,
@@ -143,7 +143,7 @@ def _dog_lead(pub, privs, work, p):
     a = (p + 2) % n
     b = (p + 4) % n
     if pub.counts[a] > 0 and pub.counts[b] > 0:
-        if _outside(work, p, D_DOG):
+        if outside and _outside(work, p, D_DOG):
             t = answer(work, privs[p], p, D_DOG, 0, 2)
             if t == PENDING:
                 return -2
@@ -360,7 +360,7 @@ def _fixed_passes(variant, work, s, gifts_s):
 
 
 @njit(cache=True, inline="always")
-def _tichu_decision(work, pub, me, s, point):
+def _tichu_decision(work, pub, me, s, point, outside):
     """Seat ``s``'s Tichu answer at ``point`` (§2.3), 1 to call, 0 not, ``PENDING`` while
     awaited from Python: its strategy's, except for the fixed seat of a ``tichu-odds`` deal,
     whose call is set (never, right after the passing, or before its first own turn once the
@@ -373,7 +373,7 @@ def _tichu_decision(work, pub, me, s, point):
             return 1 if point == policies.TICHU_AFTER_PASSING else 0
         return 1 if (point == policies.TICHU_BEFORE_TURN
                      and popcount(pub.played) >= call - FIX_CALL_AT_PLAYED) else 0  # fmt: skip
-    if _outside(work, s, D_TICHU):
+    if outside and _outside(work, s, D_TICHU):
         return answer(work, me, s, D_TICHU, point, 2)
     return 1 if policies.tichu(work.params[s], pub, me, point) else 0
 
@@ -444,12 +444,12 @@ def _round_totals(n, pub, privs, rnd, seats):
 
 
 @njit(cache=True)
-def _collect_trick(pub, privs, work, rnd, seats, seat, nlog):
+def _collect_trick(pub, privs, work, rnd, seats, seat, nlog, outside):
     """``seat`` takes the trick in play, or gives it to an opponent of its choice when it was
     won with the Dragon (§2.12). Returns ``(error, log rows)``."""
     taker = seat
     if pub.top_mask == DRAGON:
-        if _outside(work, seat, D_DRAGON):
+        if outside and _outside(work, seat, D_DRAGON):
             taker = answer(work, privs[seat], seat, D_DRAGON, 0, 2)
             if taker == PENDING:
                 return ERR_PENDING, nlog
@@ -471,12 +471,21 @@ def _collect_trick(pub, privs, work, rnd, seats, seat, nlog):
 
 
 @njit(cache=True, inline="always")
-def play_round(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check):
+def play_round(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check, outside):
     """Play one round at the table ``variant`` (``work.variant``) with the strategies loaded in
     ``work.params``; fill ``rnd`` and ``seats[:n]``; return ``(error, log rows)`` (the log is
     written to ``work.log`` when ``work.logging``). Called with ``variant`` a constant, the
     other tables' branches are pruned before typing, so a caller compiles and links only its
-    own table's round (issue 17: a Nanjing run compiles a third of the team engine)."""
+    own table's round (issue 17: a Nanjing run compiles a third of the team engine). With
+    ``outside`` (a constant too) the round reads the decisions strategies leave to Python
+    from the script (``outside.py``); without, those branches are pruned and the batch path
+    runs the engine as it was (they cost up to 8% of a round with cheap strategies)."""
+    if outside:
+        if variant == TIENTSIN:
+            return _step_tientsin(seed, key, first_drawer, work, pub, privs, rnd, seats, check)
+        if variant == WUWANG:
+            return _step_wuwang(seed, key, first_drawer, work, pub, privs, rnd, seats, check)
+        return _step_nanjing(seed, key, first_drawer, work, pub, privs, rnd, seats, check)
     if variant == TIENTSIN:
         return _play_tientsin(seed, key, first_drawer, work, pub, privs, rnd, seats, check)
     if variant == WUWANG:
@@ -484,44 +493,61 @@ def play_round(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, c
     return _play_nanjing(seed, key, first_drawer, work, pub, privs, rnd, seats, check)
 
 
-# One compiled round per table: ``_play``'s body, and the phases below with it, is inlined into
-# each with its variant a constant, so the compiler folds the other tables' branches away and
-# the loops over seats get fixed bounds (a single function reading the variant at run time was
-# 5-15% slower on the 4-player game, and 12-22% with cheap strategies at the other tables).
+# One compiled round per table, and per table one that takes decisions from Python: ``_play``'s
+# body, and the phases below with it, is inlined into each with its variant and ``outside``
+# constants, so the compiler folds the other tables' branches away and the loops over seats get
+# fixed bounds (a single function reading the variant at run time was 5-15% slower on the
+# 4-player game, and 12-22% with cheap strategies at the other tables).
 
 
 @njit(cache=True)
 def _play_nanjing(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
-    return _play(NANJING, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
+    return _play(NANJING, seed, key, first_drawer, work, pub, privs, rnd, seats, check, False)
 
 
 @njit(cache=True)
 def _play_tientsin(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
-    return _play(TIENTSIN, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
+    return _play(TIENTSIN, seed, key, first_drawer, work, pub, privs, rnd, seats, check, False)
 
 
 @njit(cache=True)
 def _play_wuwang(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
-    return _play(WUWANG, seed, key, first_drawer, work, pub, privs, rnd, seats, check)
+    return _play(WUWANG, seed, key, first_drawer, work, pub, privs, rnd, seats, check, False)
+
+
+@njit(cache=True)
+def _step_nanjing(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
+    return _play(NANJING, seed, key, first_drawer, work, pub, privs, rnd, seats, check, True)
+
+
+@njit(cache=True)
+def _step_tientsin(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
+    return _play(TIENTSIN, seed, key, first_drawer, work, pub, privs, rnd, seats, check, True)
+
+
+@njit(cache=True)
+def _step_wuwang(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
+    return _play(WUWANG, seed, key, first_drawer, work, pub, privs, rnd, seats, check, True)
 
 
 @njit(cache=True, inline="always")
-def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check):
+def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check, outside):
     """The round at the table ``variant`` (a constant in each caller above), phase by phase.
     The phases take the seats' records as views without a reference count (``refs.borrow``):
     counting them at every inlined call cost up to a tenth of the round with cheap strategies."""
     privs = borrow(privs)
     seats = borrow(seats)
     _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats)
-    nlog = _deal(variant, seed, key, first_drawer, work, pub, privs, seats, 0)
-    if work.asked[0] != 0:  # a Grand Tichu call awaited from Python
+    nlog = _deal(variant, seed, key, first_drawer, work, pub, privs, seats, 0, outside)
+    if outside and work.asked[0] != 0:  # a Grand Tichu call awaited from Python
         return close_round(work, rnd, ERR_PENDING, nlog)
-    err, nlog = _passing(variant, first_drawer, work, pub, privs, seats, nlog)
+    err, nlog = _passing(variant, first_drawer, work, pub, privs, seats, nlog, outside)
     victory = False
     if err == ERR_NONE:
-        err, victory, nlog = _tricks(variant, work, pub, privs, rnd, seats, check, nlog)
+        err, victory, nlog = _tricks(variant, work, pub, privs, rnd, seats, check, nlog, outside)
     if err == ERR_NONE:
-        err, nlog = _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog)
+        err, nlog = _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog,
+                               outside)  # fmt: skip
     return close_round(work, rnd, err, nlog)
 
 
@@ -589,7 +615,7 @@ def _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats):
 
 
 @njit(cache=True, inline="always")
-def _deal(variant, seed, key, first_drawer, work, pub, privs, seats, nlog):
+def _deal(variant, seed, key, first_drawer, work, pub, privs, seats, nlog, outside):
     """The deal (§2.2, §3): each seat draws the next slice of the deck, its size set by its
     place in draw order (14 each; Tientsin 10 for the first two drawers, 9 after); the first 8
     (Tientsin 6) are seen before Grand Tichu, called in turn order from the first drawer, never
@@ -624,7 +650,7 @@ def _deal(variant, seed, key, first_drawer, work, pub, privs, seats, nlog):
         pub.counts[s] = seen
         if not may_call_grand(variant, s):
             continue
-        if _outside(work, s, D_GRAND_TICHU):
+        if outside and _outside(work, s, D_GRAND_TICHU):
             call = answer(work, privs[s], s, D_GRAND_TICHU, 0, 2)
             if call == PENDING:
                 return nlog  # the table as seat s sees it: 8 cards each (``_play`` stops)
@@ -644,13 +670,13 @@ def _deal(variant, seed, key, first_drawer, work, pub, privs, seats, nlog):
 
 
 @njit(cache=True, inline="always")
-def _tichu_calls(n, first_drawer, work, pub, privs, seats, point, nlog):
+def _tichu_calls(n, first_drawer, work, pub, privs, seats, point, nlog, outside):
     """Each seat without a call may call Tichu at decision ``point``, in turn order from the
     first drawer (§2.3); stops at a call awaited from Python."""
     for i in range(n):
         s = (first_drawer + i) % n
         if pub.grand_tichu[s] == 0 and pub.tichu[s] == 0:
-            call = _tichu_decision(work, pub, privs[s], s, point)
+            call = _tichu_decision(work, pub, privs[s], s, point, outside)
             if call == PENDING:
                 return nlog  # ``work.asked`` says the round waits
             if call == 1:
@@ -661,20 +687,21 @@ def _tichu_calls(n, first_drawer, work, pub, privs, seats, point, nlog):
 
 
 @njit(cache=True, inline="always")
-def _passing(variant, first_drawer, work, pub, privs, seats, nlog):
+def _passing(variant, first_drawer, work, pub, privs, seats, nlog, outside):
     """Tichu before passing (§2.3), the simultaneous passing (§2.4, §3, §4), the Minister's hand
     laid face up (§4), Tichu after passing. Returns ``(error, log rows)``."""
     n = n_seats(variant)
     gifts = work.gifts
     err = ERR_NONE
-    nlog = _tichu_calls(n, first_drawer, work, pub, privs, seats, policies.TICHU_BEFORE_PASSING, nlog)
-    if work.asked[0] != 0:
+    nlog = _tichu_calls(n, first_drawer, work, pub, privs, seats, policies.TICHU_BEFORE_PASSING,
+                        nlog, outside)  # fmt: skip
+    if outside and work.asked[0] != 0:
         return ERR_PENDING, nlog
     for s in range(n):
         offsets = pass_offsets(variant, s)
         if offsets == 0:
             continue  # the Minister neither gives nor receives (§4)
-        if _outside(work, s, D_PASS):
+        if outside and _outside(work, s, D_PASS):
             packed = answer(work, privs[s], s, D_PASS, offsets, 0)
             if packed == PENDING:
                 return ERR_PENDING, nlog
@@ -716,12 +743,15 @@ def _passing(variant, first_drawer, work, pub, privs, seats, nlog):
     if variant == WUWANG:
         _show_minister(pub, privs)  # §4: face up once the passing is over
         nlog = log_cards(work, nlog, EV_SHOW, MINISTER, pub.exposed, 0, 0)
-    nlog = _tichu_calls(n, first_drawer, work, pub, privs, seats, policies.TICHU_AFTER_PASSING, nlog)
-    return (ERR_PENDING if work.asked[0] != 0 else ERR_NONE), nlog
+    nlog = _tichu_calls(n, first_drawer, work, pub, privs, seats, policies.TICHU_AFTER_PASSING,
+                        nlog, outside)  # fmt: skip
+    if outside and work.asked[0] != 0:
+        return ERR_PENDING, nlog
+    return ERR_NONE, nlog
 
 
 @njit(cache=True, inline="always")
-def _tricks(variant, work, pub, privs, rnd, seats, check, nlog):
+def _tricks(variant, work, pub, privs, rnd, seats, check, nlog, outside):
     """The play (§2.8–§2.13) from the Mah Jong's lead until the round ends: turns, each
     followed by its out-of-turn bomb window, and the tricks they make. Returns ``(error,
     victory, log rows)``, ``victory`` when one team's first players went out."""
@@ -738,12 +768,12 @@ def _tricks(variant, work, pub, privs, rnd, seats, check, nlog):
     pub.leader = turn
     while True:
         err, outcome, armed, nlog = _turn(variant, work, pub, privs, rnd, seats, turn, armed,
-                                          check, nlog)  # fmt: skip
+                                          check, nlog, outside)  # fmt: skip
         if err != ERR_NONE or outcome >= ROUND_OVER:
             return err, outcome == VICTORY, nlog
         if outcome == LEAD_GIVEN:
             dog = turn
-            turn = _dog_lead(pub, privs, work, dog)
+            turn = _dog_lead(pub, privs, work, dog, outside)
             if turn < 0:
                 return (ERR_PENDING if turn == -2 else ERR_STRATEGY), False, nlog
             nlog = log_cards(work, nlog, EV_DOG, dog, ZERO, 0, turn)
@@ -751,7 +781,7 @@ def _tricks(variant, work, pub, privs, rnd, seats, check, nlog):
                 return ERR_CARDS, False, nlog
             continue  # §2.9: the Dog is never bombed
         err, outcome, actor, armed, nlog = _bomb_windows(variant, work, pub, privs, seats, turn,
-                                                         armed, nlog)  # fmt: skip
+                                                         armed, nlog, outside)  # fmt: skip
         if err != ERR_NONE or outcome >= ROUND_OVER:
             return err, outcome == VICTORY, nlog
         # ---- trick over? every other holder of cards has passed since the last play ----
@@ -761,7 +791,7 @@ def _tricks(variant, work, pub, privs, rnd, seats, check, nlog):
                 holders |= 1 << s
         if trick_won(pub, holders):
             winner = pub.top_seat
-            err, nlog = _collect_trick(pub, privs, work, rnd, seats, winner, nlog)
+            err, nlog = _collect_trick(pub, privs, work, rnd, seats, winner, nlog, outside)
             if err != ERR_NONE:
                 return err, False, nlog
             _clear_trick(pub)
@@ -783,7 +813,7 @@ def _clear_trick(pub):
 
 
 @njit(cache=True, inline="always")
-def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog):
+def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside):
     """Seat ``p``'s turn: a Tichu call while it has played no card (§2.3), then its play or
     pass, checked, with what follows from the play: the wish (§2.11), going out (§2.13, §3), the
     Dog (§2.10). Returns ``(error, outcome, armed, log rows)`` with an outcome of ``turns``."""
@@ -791,7 +821,7 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog):
     leading = open_turn(pub, p)
     # Tichu decision point before each own turn while no card is played (§2.3)
     if pub.has_played[p] == 0 and pub.grand_tichu[p] == 0 and pub.tichu[p] == 0:
-        call = _tichu_decision(work, pub, me, p, policies.TICHU_BEFORE_TURN)
+        call = _tichu_decision(work, pub, me, p, policies.TICHU_BEFORE_TURN, outside)
         if call == PENDING:
             return ERR_PENDING, PLAYED, armed, nlog
         if call == 1:
@@ -801,7 +831,7 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog):
     moves_m = work.moves_m
     moves_c = work.moves_c
     wish_before = pub.wish
-    if _outside(work, p, D_PLAY):
+    if outside and _outside(work, p, D_PLAY):
         # every legal play as the rules core lists them (the led Phoenix at its table value)
         n_legal, can_pass = legal_moves(me.hand, pub.top_code, policies.binding_wish(pub, p),
                                         moves_m, moves_c)  # fmt: skip
@@ -849,7 +879,7 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog):
         seats[p].wish_fulfilled = True
         nlog = log_cards(work, nlog, EV_WISH_DONE, p, ZERO, wish_before, 0)
     if mask & MAH_JONG:
-        if _outside(work, p, D_WISH):
+        if outside and _outside(work, p, D_WISH):
             w = answer(work, me, p, D_WISH, 0, 14)
             if w == PENDING:
                 return ERR_PENDING, PLAYED, armed, nlog
@@ -888,7 +918,7 @@ def _out(variant, work, pub, p, nlog):
 
 
 @njit(cache=True, inline="always")
-def _bomb_windows(variant, work, pub, privs, seats, actor, armed, nlog):
+def _bomb_windows(variant, work, pub, privs, seats, actor, armed, nlog, outside):
     """The out-of-turn bomb windows (§2.9 Decision) after ``actor``'s play or pass: each armed
     seat after the last actor is offered its bombs in turn order; the first to bomb becomes
     the last actor and opens the next window, until a window passes without a bomb or a bomb
@@ -907,7 +937,7 @@ def _bomb_windows(variant, work, pub, privs, seats, actor, armed, nlog):
             if nb == 0:
                 continue
             nb = min(nb, bombs_m.shape[0])
-            if _outside(work, q, D_BOMB):
+            if outside and _outside(work, q, D_BOMB):
                 j = answer(work, privs[q], q, D_BOMB, 0, nb)
                 if j == PENDING:
                     return ERR_PENDING, PLAYED, actor, armed, nlog
@@ -943,7 +973,7 @@ def _bomb_windows(variant, work, pub, privs, seats, actor, armed, nlog):
 
 
 @njit(cache=True, inline="always")
-def _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog):
+def _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog, outside):
     """The end of the round (§2.13, §3) and its score (§2.14): the trick in play and the last
     player's cards handed over, card points counted, call bonuses, the finishing order.
     Returns ``(error, log rows)``."""
@@ -954,7 +984,7 @@ def _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog):
     if not victory:
         closer = pub.out_order[n - 2]  # the third (Tientsin: fifth) player out
         if pub.trick_cards != ZERO:  # the trick in play goes to that player
-            err, nlog = _collect_trick(pub, privs, work, rnd, seats, closer, nlog)
+            err, nlog = _collect_trick(pub, privs, work, rnd, seats, closer, nlog, outside)
             if err != ERR_NONE:
                 return err, nlog
         last = _next_active(pub, closer)

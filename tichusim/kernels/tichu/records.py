@@ -105,7 +105,6 @@ WORK = np.dtype(
         # which carry no reference count: array arguments would cost two atomic operations per
         # call and made up a third of the engine's time.
         ("variant", np.int64),  # the table (variants.py)
-        ("king", np.int64),  # Wu Wang: the player who is King this round (positions: §4)
         ("phoenix_led_half", np.bool_),  # §2.6 Option: a led Phoenix is worth ½, not 1½
         ("params", np.float64, (MAX_SEATS, N_PARAMS)),  # each seat's strategy row (slots.py)
         ("moves_m", np.uint64, (MAX_MOVES,)),  # the deciding strategy's plays
@@ -129,6 +128,7 @@ WORK = np.dtype(
         ("log", np.int64, (LOG_ROWS, LOG_WIDTH)),
         # the answers of decisions taken from Python, and the one waited for (outside.py)
         *SCRIPT_FIELDS,
+        ("king", np.int64),  # Wu Wang: the player who is King this round (positions: §4)
     ],
     align=True,
 )
