@@ -25,8 +25,9 @@ from ..kernels.tichu import records as E
 from ..kernels.tichu import variants as V
 from ..strategies import tichu as tichu_strategies
 from . import team_steps
-from .base import Game, Records, check_game_rounds, check_seed, whole_number
+from .base import GAME_OPTIONS, Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
+from .agents import with_replay
 from .steps import seated, stepper
 from .errors import SimulationError
 from .narrate import Wording, narrate
@@ -72,8 +73,11 @@ class TeamGame(Game):
         return tichu_strategies.resolve(strategies, count or self.players, variant=self.name)
 
     def strategy_text(self, text: str):
-        """One strategy, or one per player separated by commas."""
-        parts = [p.strip() for p in text.split(",")]
+        """One strategy, or one per player separated by commas (``agent:module:Class``: a
+        Python agent, ``agents.from_text``)."""
+        from .agents import from_text
+
+        parts = [from_text(p) or p.strip() for p in text.split(",")]
         return parts[0] if len(parts) == 1 else parts
 
     # -- the table's facts, as the engine knows them (kernels/tichu/variants.py) -----------
@@ -132,6 +136,8 @@ class TeamGame(Game):
         def call(block, r_out, s_out, played, chunks):
             r_out, s_out = r_out.reshape(len(block)), s_out.reshape(len(block), self.seats)
             step = stepper(self, agents, seed, block)
+            if fixed is None and first_drawers is None:  # simulate's rounds: show replays them
+                step = with_replay(step, block, lambda key: self.show_command(seed, key))
             if fixed is None:
                 batch.play_table_rounds(self.table, seed, block, firsts, params, r_out, s_out,
                                         check, chunks, half, stepper=step)  # fmt: skip
@@ -144,6 +150,17 @@ class TeamGame(Game):
         done = play(self._batch(1, max(1, len(keys)), call), keys, check)  # one block: firsts
         rounds, seats = self._by_player(done.rounds, done.seats)
         return Records(rounds, seats, chosen, None, None, 0, self)
+
+    def show_command(self, seed: int, key: int) -> str:
+        """The command printing round ``key`` of ``simulate``'s rounds (its deal and the
+        scripted strategies' play; ``tichusim show``'s options)."""
+        text = f"tichusim show --seed {seed} --round {key}"
+        if self.name != "nanjing":
+            text += f" --variant {self.name}"
+        for option, value in self.options.items():
+            if option not in GAME_OPTIONS and value != self.option_defaults.get(option):
+                text += f" --option {option}={str(value).lower()}"
+        return text
 
     def _games(self, count, first, seed, strategies, target, check) -> Records:
         seed = check_seed(seed)
