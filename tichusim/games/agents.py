@@ -186,7 +186,8 @@ def load_agent(path: str) -> type[Agent]:
                 raise FileNotFoundError(f"no file {where}")
             module_name = f"_tichusim_agent_{file.stem}"
             module = sys.modules.get(module_name)
-            if module is None or getattr(module, "__file__", None) != str(file.resolve()):
+            stamp = (str(file.resolve()), file.stat().st_mtime_ns)  # an edited file loads again
+            if module is None or getattr(module, "_tichusim_stamp", None) != stamp:
                 spec = importlib.util.spec_from_file_location(module_name, file.resolve())
                 module = importlib.util.module_from_spec(spec)
                 sys.modules[module_name] = module
@@ -195,6 +196,7 @@ def load_agent(path: str) -> type[Agent]:
                 except BaseException:
                     del sys.modules[module_name]  # a fixed file loads again
                     raise
+                module._tichusim_stamp = stamp
                 _FILES[module_name] = where
         else:
             module = importlib.import_module(where)
