@@ -98,7 +98,10 @@ def test_simulate_agent_failing_exits_1_with_the_replay_command(tmp_path):
     assert "\n" not in line and "Traceback" not in line
     assert "agent 'Flaky' failed at play (seed 5 round key" in line
     key = int(line.split("round key ")[1].split(",")[0])
-    assert line.endswith(f"replay the deal: tichusim show --seed 5 --round {key}")
+    assert line.endswith(f"replay the deal: tichusim show --seed 5 --round {key} --strategies "
+                         f"agent:{tmp_path}/flaky.py:Flaky,heuristic,heuristic,heuristic")
+    again = CliRunner().invoke(main, line.split("replay the deal: tichusim ")[1].split())
+    assert again.exit_code == 1 and again.output.startswith(line.split("; replay")[0])
 
 
 def test_odds_take_agents():
@@ -217,3 +220,17 @@ def test_cli_run_agent_failure_exits_1(tmp_path, monkeypatch):
     assert res.exit_code == 1
     assert res.output.count("\n") == 1 and "Traceback" not in res.output
     assert "tichusim show --seed 21 --round" in res.output and "--resume out" in res.output
+    assert "--strategies agent:flaky.py:Flaky,heuristic,heuristic,heuristic;" in res.output
+
+
+def test_show_replays_a_round_an_agent_played():
+    """``tichusim show`` steps the agents as simulate does: the transcript ends with the
+    round's score in simulate's table."""
+    strategies = f"agent:{FIRST},heuristic,heuristic,heuristic"
+    res = CliRunner().invoke(main, ["show", "--seed", "3", "--round", "5", "--strategies",
+                                    strategies])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "seat 0 FirstLegal" in res.output
+    rounds, _ = tichusim.simulate(6, seed=3, strategies=[{"agent": FIRST}] + ["heuristic"] * 3)
+    row = rounds.iloc[5]
+    assert f"score team 0: {row.score_team0}, team 1: {row.score_team1}" in res.output

@@ -252,3 +252,24 @@ def with_replay(step, units, hint):
             raise
 
     return run
+
+
+def strategies_text(strategies) -> str | None:
+    """The command line's ``--strategies`` for ``strategies`` (names and agents without
+    params), ``None`` when one of them has no such text."""
+    specs = strategies if isinstance(strategies, (list, tuple)) else [strategies]
+    out = []
+    for spec in specs:
+        if is_agent(spec):
+            try:
+                spec = spec_of(spec)
+            except AgentError:
+                return None
+            if "params" in spec or "," in spec["agent"] or " " in spec["agent"]:
+                return None
+            out.append(PREFIX + spec["agent"])
+        elif isinstance(spec, str) and "," not in spec and " " not in spec:
+            out.append(spec)
+        else:
+            return None
+    return out[0] if len(set(out)) == 1 else ",".join(out)
