@@ -197,8 +197,11 @@ class RunConfig(_Strict):
         return first, min(self.shard, self.count - first)
 
     def resolved(self) -> list:
-        """Each player's strategy object (``Strategy``; Grand Seigneur ``SeigneurStrategy``)."""
-        return game(self.variant, self.players).resolve(self.strategies)
+        """Each player's strategy object (``Strategy``; Grand Seigneur ``SeigneurStrategy``;
+        an agent's base, named after it)."""
+        from ..games.steps import seated
+
+        return seated(game(self.variant, self.players), self.strategies, self.seed)[0]
 
     def data_dict(self) -> dict:
         """What decides the data: hashed, and compared when a run is resumed."""
