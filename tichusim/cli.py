@@ -14,7 +14,9 @@ from .games import DEFAULT_GAME, GAMES, TEAM_TABLES, compiling, game, game_type,
 from .strategies import DEFAULT_STRATEGY
 
 TABLE_FILES = {"rounds.parquet", "seats.parquet"}  # what `simulate --out` writes (and may replace)
-STRATEGY_HELP = "one strategy for every seat, or four separated by commas (seat 0..3)"
+STRATEGY_HELP = ("one strategy for every seat, or four separated by commas (seat 0..3); a "
+                 "strategy written in Python is agent:package.module:Class or "
+                 "agent:path/file.py:Class (a tichusim.Agent subclass)")
 
 
 class UserError(click.ClickException):
@@ -22,6 +24,13 @@ class UserError(click.ClickException):
 
     def show(self, file=None):  # one line, no traceback (a newline in a value is escaped)
         click.echo(f"tichusim: error: {self.format_message()}".replace("\n", "\\n"), err=True)
+
+
+class PlayError(UserError):
+    """A Python agent failed while playing (it raised, or answered outside the legal
+    choices): the input was fine, the play was not, so exit status 1."""
+
+    exit_code = 1
 
 
 class _OneLineErrors(click.Command):
@@ -60,10 +69,24 @@ def _strategies(text: str):
 
 
 def _guard(fn, *args, **kwargs):
+    """Bad input (``ValueError``, an agent that cannot be loaded) exits 2; an agent failing
+    during play exits 1: one line each."""
+    from .games.agents import AgentError
+
     try:
         return fn(*args, **kwargs)
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    except AgentError as exc:
+        raise PlayError(str(exc)) from None
+
+
+def _check_strategies(table, chosen) -> None:
+    """Refuse bad strategies (names, tables, agents that cannot be imported) before any
+    compile."""
+    from .games.steps import seated
+
+    _guard(seated, table, chosen, 0)
 
 
 @click.group(cls=_Main)
@@ -168,7 +191,7 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
     given = _options(option_pairs) or {}
     table = _guard(game, variant, players, given)
     chosen = table.strategy_text(strategies)
-    _guard(table.resolve, chosen)  # bad input is refused before any compile
+    _check_strategies(table, chosen)  # bad input is refused before any compile
     # chained rounds (a round of a game, §5): without --game, --round I is the first round of
     # game I, as `simulate` plays them; other games' rounds replay alone
     if not table.chained_rounds:
@@ -211,9 +234,9 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
     try:
         table = _guard(game, variant, players, _options(option_pairs))
         chosen = table.strategy_text(strategies)
-        _guard(table.resolve, chosen)  # bad input is refused before any compile
+        _check_strategies(table, chosen)  # bad input is refused before any compile
         with compiling(variant, "rounds"):  # before the clock: the rate counts play only
-            table.records(1, seed=seed, check=check, strategies=chosen)
+            _guard(table.records, 1, seed=seed, check=check, strategies=chosen)
         t0 = time.perf_counter()
         rec = _guard(table.records, rounds, seed=seed, check=check, strategies=chosen)
     except SimulationError as exc:
@@ -255,6 +278,7 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir, qui
     from .runs.manifest import RunDirError
     from .runs.runner import RunError, RunInterrupted, resume, run
     from .games import SimulationError
+    from .games.agents import AgentError
 
     def note(message):
         if not quiet:
@@ -281,6 +305,8 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir, qui
                           log=note)  # fmt: skip
     except (ConfigError, RunDirError, RunError, SimulationError) as exc:
         raise UserError(str(exc)) from None
+    except AgentError as exc:  # an agent failed during play: exit 1, the run resumable
+        raise PlayError(str(exc)) from None
     except OSError as exc:
         raise UserError(f"cannot write {exc.filename or target}: {exc.strerror or exc}") from None
     except RunInterrupted as exc:
@@ -342,7 +368,8 @@ def _strategy_option(text: str, count: tuple[int, ...], what: str):
     return found[0] if len(found) == 1 else found
 
 
-SPEC_HELP = "a name, base:key=value,... or a .toml file (README: Strategy arguments)"
+SPEC_HELP = ("a name, base:key=value,..., a .toml file, or agent:module:Class / "
+             "agent:file.py:Class (README: Strategy arguments)")
 
 
 _TEAM_TABLE = click.Choice(TEAM_TABLES)
@@ -540,9 +567,11 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
 def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
     """Duplicate matches between STRATEGIES (two: a match; more: a round-robin league).
 
-    Each STRATEGY is a name, base:key=value,... (e.g. heuristic:pass=lowest) or a .toml file.
+    Each STRATEGY is a name, base:key=value,... (e.g. heuristic:pass=lowest), a .toml file,
+    or a strategy written in Python: agent:package.module:Class or agent:path/file.py:Class.
     """
     from .analysis.duplicate import duplicate, league, markdown_report
+    from .games.agents import agent_name
     from .strategies.specs import parse_strategy
 
     if not game_type(variant).symmetric_teams:
@@ -554,7 +583,7 @@ def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
     found = [_guard(parse_strategy, s) for s in strategies]
     if len(found) < 2:
         raise UserError("compare: give at least two strategies")
-    names = [s.name for s in found]
+    names = [_guard(agent_name, s) if isinstance(s, dict) else s.name for s in found]
     if len(set(names)) != len(names):
         raise UserError(f"compare: strategies need different names ({', '.join(names)}); "
                         "add name=... to tell them apart")  # fmt: skip

@@ -111,15 +111,23 @@ def _teams_game(variant: str, options: dict | None = None):
     return game(variant, options=options)
 
 
+def _player(table, spec):
+    """A strategy as a match plays it: an Agent (``tichusim.Agent``, its class or its table
+    ``{"agent": ...}``) built once, any other strategy resolved at ``table``."""
+    from ..games.agents import as_agent, is_agent
+
+    return as_agent(spec) if is_agent(spec) else table.resolve(spec, 1)[0]
+
+
 def duplicate(a, b, deals: int, *, seed: int = 0, check: bool = False,
               variant: str = "nanjing",
               options: dict | None = None) -> DuplicateResult:  # fmt: skip
-    """Strategy ``a`` against ``b`` over ``deals`` duplicated deals (names, tables or
-    ``Strategy`` objects), at the table of ``variant`` (``DUPLICATE_VARIANTS``) with its rules
+    """Strategy ``a`` against ``b`` over ``deals`` duplicated deals (names, tables,
+    ``Strategy`` objects or Python agents: ``tichusim.Agent``), at the table of ``variant`` (``DUPLICATE_VARIANTS``) with its rules
     ``options`` (e.g. ``{"phoenix_led_half": True}``)."""
     table = _teams_game(variant, options)
     seats = table.seats
-    sa, sb = table.resolve(a, 1)[0], table.resolve(b, 1)[0]
+    sa, sb = _player(table, a), _player(table, b)
     common = {"seed": seed, "check": check, "variant": variant, "options": options}
     r1, s1 = simulate(deals, strategies=[sa, sb] * (seats // 2), **common)
     r2, s2 = simulate(deals, strategies=[sb, sa] * (seats // 2), **common)
@@ -176,8 +184,8 @@ class League:
 
 def league(strategies, deals: int, *, seed: int = 0, check: bool = False, progress=None,
            variant: str = "nanjing", options: dict | None = None) -> League:  # fmt: skip
-    """Round robin of two or more strategies (names, tables or ``Strategy`` objects; their
-    names must differ). Every pair plays the same ``deals`` duplicated deals.
+    """Round robin of two or more strategies (names, tables, ``Strategy`` objects or Python
+    agents; their names must differ). Every pair plays the same ``deals`` duplicated deals.
 
     A strategy's margin vs the field is, deal by deal, its margin averaged over all its
     opponents; its mean and interval come from those per-deal values (all matches share the
@@ -186,7 +194,7 @@ def league(strategies, deals: int, *, seed: int = 0, check: bool = False, progre
     ``progress(done, total)`` is called after each match.
     """
     table = _teams_game(variant, options)
-    resolved = [table.resolve(s, 1)[0] for s in strategies]
+    resolved = [_player(table, s) for s in strategies]
     names = [s.name for s in resolved]
     if len(names) < 2:
         raise ValueError("a league needs at least two strategies")

@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import cards
 from ..games import TEAM_TABLES, game
+from ..games.agents import Agent, Without, as_agent, is_agent
 from .stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY, Strategy, resolve
 
@@ -80,21 +81,23 @@ def setup(variant: str = "nanjing", options: dict | None = None) -> Setup:
 
 def seat_strategies(seat_strategy=DEFAULT_STRATEGY, others=DEFAULT_STRATEGY, *, variant="nanjing",
                     grand: tuple[str, str] = ("always", "never"),
-                    suffix: tuple[str, str] = ("+GT", "-GT")) -> tuple[list, list]:  # fmt: skip
+                    suffix: tuple[str, str] = ("+GT", "-GT"),
+                    set_calls: tuple[str, ...] = ("grand_tichu",)) -> tuple[list, list]:  # fmt: skip
     """The two tables' strategies, one per player: the hand's strategy forced to call / not
     call Grand Tichu (``grand``), ``others`` (one strategy, or one per other player in turn
     order from the hand's left: the 4-player game's left opponent, partner, right opponent)
-    unchanged in both."""
+    unchanged in both. An agent at the hand keeps its decisions but ``set_calls``, which the
+    experiment sets."""
     place = setup(variant)
     players = place.game.players
-    me = resolve(seat_strategy, 1, variant=variant)[0]
-    if not isinstance(others, (list, tuple)):
+    me = _one(seat_strategy, variant)
+    if not isinstance(others, (list, tuple)) or is_agent(others):
         others = [others] * (players - 1)
     if len(others) != players - 1:
         raise ValueError(f"others: give one strategy or {players - 1}, one per other player")
-    rest = resolve(list(others), players - 1, variant=variant)
-    call = dataclasses.replace(me, grand_tichu=grand[0], name=f"{me.name}{suffix[0]}")
-    no_call = dataclasses.replace(me, grand_tichu=grand[1], name=f"{me.name}{suffix[1]}")
+    rest = [_one(s, variant) for s in others]
+    call, no_call = (_forced(me, g, f"{me.name}{x}", variant, set_calls)
+                     for g, x in zip(grand, suffix))  # fmt: skip
     h = place.player
     order = [(h + 1 + i) % players for i in range(players - 1)]  # the others from the left
     tables = []
@@ -105,6 +108,21 @@ def seat_strategies(seat_strategy=DEFAULT_STRATEGY, others=DEFAULT_STRATEGY, *, 
             row[who] = s
         tables.append(row)
     return tables[0], tables[1]
+
+
+def _one(spec, variant: str):
+    """A player's strategy: a Python agent (``tichusim.Agent``) built, any other resolved."""
+    return as_agent(spec) if is_agent(spec) else resolve(spec, 1, variant=variant)[0]
+
+
+def _forced(me, grand: str, name: str, variant: str, set_calls: tuple[str, ...]):
+    """``me`` with its Grand Tichu policy ``grand``: an agent keeps its decisions but
+    ``set_calls`` (``tichu-odds`` also sets the Tichu call through the fixed deal), its base
+    strategy takes those (RULES.md §2.3)."""
+    if not isinstance(me, Agent):
+        return dataclasses.replace(me, grand_tichu=grand, name=name)
+    base = resolve(me.base, 1, variant=variant)[0]
+    return Without(me, dataclasses.replace(base, grand_tichu=grand), set_calls, name)
 
 
 @dataclass(frozen=True)
@@ -329,7 +347,7 @@ def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, 
         deals=tally.n,
         seed=int(seed),
         strategies=tuple(s.name for s in _from_hand(
-            [resolve(seat_strategy, 1, variant=variant)[0] if i == place.player else s
+            [_one(seat_strategy, variant) if i == place.player else s
              for i, s in enumerate(call)], place.player)),  # fmt: skip
         p_success=tally.p_success(),
         ev_call=mean_ci(tally.col("points_call")),

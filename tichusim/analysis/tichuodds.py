@@ -30,7 +30,7 @@ from ..games import DEFAULT_GAME
 from ..kernels.tichu import records as E
 from .gtodds import (
     MAX_BATCH, MIN_DEALS, CallAnswer, _from_hand, _half, check_run, paired_rounds,
-    seat_strategies, setup,
+    _one, seat_strategies, setup,
 )  # fmt: skip
 from .stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY, resolve
@@ -149,7 +149,8 @@ def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = Non
     r_no[E.FIX_MODE] = E.FIX_AFTER_PASSING + 256 * E.FIX_CALL_NEVER
     r_call[E.FIX_RECEIVED] = r_no[E.FIX_RECEIVED] = spec
     call, no_call = seat_strategies(seat_strategy, others, variant=variant,
-                                    grand=("never", "never"), suffix=("+T", "-T"))  # fmt: skip
+                                    grand=("never", "never"), suffix=("+T", "-T"),
+                                    set_calls=("grand_tichu", "tichu"))  # fmt: skip
     t0 = time.perf_counter()
     parts: dict[str, list[np.ndarray]] = {}
     done = 0
@@ -185,7 +186,7 @@ def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = Non
         x = col(name)
         return wilson(int(x.sum()), x.size)
 
-    me = resolve(seat_strategy, 1, variant=variant)[0]
+    me = _one(seat_strategy, variant)
     row = [me if i == h else s for i, s in enumerate(call)]
     return TichuOdds(
         hand=cards.format_pattern(exact, ranks), received=got, when=when, variant=variant,

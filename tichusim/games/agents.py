@@ -29,7 +29,11 @@ import inspect
 import sys
 from pathlib import Path
 
-__all__ = ["Agent", "AgentError", "Scripted", "as_agent", "is_agent", "load_agent", "strategy"]
+__all__ = ["Agent", "AgentError", "Scripted", "as_agent", "from_text", "is_agent", "load_agent",
+           "spec_of", "strategy", "AgentLoadError"]
+
+PREFIX = "agent:"  # a command line's agent: ``agent:package.module:Class`` or ``agent:file.py:Class``
+_FILES: dict[str, str] = {}  # module name -> the ``file.py`` it was loaded from (``spec_of``)
 
 # decision name (steps.DECISIONS) -> the Agent method that takes it
 METHODS = {"grand_tichu": "grand_tichu", "tichu": "tichu", "pass": "pass_cards", "play": "play",
@@ -40,6 +44,11 @@ METHODS = {"grand_tichu": "grand_tichu", "tichu": "tichu", "pass": "pass_cards",
 class AgentError(RuntimeError):
     """An agent that cannot be loaded, raised, or answered outside the legal choices: one line
     naming the agent, the decision and the round."""
+
+
+class AgentLoadError(AgentError, ValueError):
+    """An agent that cannot be imported or built: bad input (a ``ValueError`` too), found
+    before anything is played."""
 
 
 class Agent:
@@ -89,23 +98,86 @@ def as_agent(spec) -> Agent:
         return spec()
     unknown = set(spec) - {"agent", "params"}
     if unknown:
-        raise AgentError(f"agent {spec['agent']!r}: unknown key(s) {', '.join(sorted(unknown))} "
+        raise AgentLoadError(f"agent {spec['agent']!r}: unknown key(s) {', '.join(sorted(unknown))} "
                          "(an agent table takes agent and params)")  # fmt: skip
     cls = load_agent(spec["agent"])
     params = spec.get("params", {})
     if not isinstance(params, dict):
-        raise AgentError(f"agent {spec['agent']!r}: params must be a table, not {params!r}")
+        raise AgentLoadError(f"agent {spec['agent']!r}: params must be a table, not {params!r}")
     try:
-        return cls(**params)
+        agent = cls(**params)
     except Exception as exc:  # noqa: BLE001 - the user's constructor
-        raise AgentError(f"agent {spec['agent']!r}: cannot be built with params {params}: "
-                         f"{type(exc).__name__}: {exc}") from exc
+        raise AgentLoadError(f"agent {spec['agent']!r}: cannot be built with params {params}: "
+                         f"{type(exc).__name__}: {exc}") from None
+    if not isinstance(agent, Agent) or not hasattr(agent, "params"):
+        raise AgentLoadError(f"agent {spec['agent']!r}: its __init__ must call super().__init__()")
+    agent._spec = {"agent": spec["agent"], "params": dict(params)}  # how a worker rebuilds it
+    return agent
+
+
+def from_text(text):
+    """The agent table a command line's ``agent:package.module:Class`` (or
+    ``agent:path/file.py:Class``) stands for; ``None`` for any other text."""
+    if not isinstance(text, str) or not text.strip().startswith(PREFIX):
+        return None
+    return {"agent": text.strip()[len(PREFIX):].strip()}
+
+
+def spec_of(spec) -> dict:
+    """The plain-data table (``{"agent": ..., "params": {...}}``) that rebuilds agent ``spec``
+    in another process or a resumed run: a run's config holds this, never a pickled instance.
+    ``AgentError`` for an agent no other process could import (defined in ``__main__`` or a
+    function) or whose params are not plain data."""
+    import json
+
+    if isinstance(spec, dict):
+        as_agent(spec)  # importable and buildable, or one line saying why not
+        out = {"agent": spec["agent"], "params": dict(spec.get("params", {}))}
+    else:
+        agent = as_agent(spec)
+        out = getattr(agent, "_spec", None)
+        if out is None:
+            cls = type(agent)
+            module = _FILES.get(cls.__module__, cls.__module__)
+            if module == "__main__" or "<locals>" in cls.__qualname__:
+                where = "__main__" if module == "__main__" else "a function"
+                raise AgentLoadError(f"agent {agent.name!r}: defined in {where}, so no worker or "
+                                 "resumed run can import it; put it in a module or file and "
+                                 "name it {agent = 'module:Class'}")  # fmt: skip
+            out = {"agent": f"{module}:{cls.__qualname__}", "params": dict(agent.params)}
+    try:
+        json.dumps(out["params"])
+    except (TypeError, ValueError):
+        raise AgentLoadError(f"agent {out['agent']!r}: params must be plain data (numbers, text, "
+                         f"lists, tables), not {out['params']!r}") from None
+    return out if out["params"] else {"agent": out["agent"]}
+
+
+def agent_name(spec) -> str:
+    """The name agent ``spec`` has in the tables' strategy columns."""
+    return as_agent(spec).name
+
+
+class Without(Agent):
+    """``agent`` leaving the decisions ``dropped`` to ``base`` (a strategy object): the odds
+    experiments set the call they measure themselves."""
+
+    def __init__(self, agent: Agent, base, dropped: tuple[str, ...], name: str):
+        self.agent, self.base, self.name, self.params = agent, base, name, agent.params
+        self._dropped = dropped
+
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        return tuple(d for d in self.agent.decisions if d not in self._dropped)
+
+    def decide(self, decision: str, view, legal):
+        return self.agent.decide(decision, view, legal)
 
 
 def load_agent(path: str) -> type[Agent]:
     """The Agent class at ``"package.module:Class"`` or ``"path/to/file.py:Class"``."""
     if not isinstance(path, str) or path.count(":") != 1:
-        raise AgentError(f"agent {path!r}: expected 'package.module:Class' or 'file.py:Class'")
+        raise AgentLoadError(f"agent {path!r}: expected 'package.module:Class' or 'file.py:Class'")
     where, name = path.split(":")
     try:
         if where.endswith(".py"):
@@ -114,18 +186,25 @@ def load_agent(path: str) -> type[Agent]:
                 raise FileNotFoundError(f"no file {where}")
             module_name = f"_tichusim_agent_{file.stem}"
             module = sys.modules.get(module_name)
-            if module is None or getattr(module, "__file__", None) != str(file.resolve()):
+            stamp = (str(file.resolve()), file.stat().st_mtime_ns)  # an edited file loads again
+            if module is None or getattr(module, "_tichusim_stamp", None) != stamp:
                 spec = importlib.util.spec_from_file_location(module_name, file.resolve())
                 module = importlib.util.module_from_spec(spec)
                 sys.modules[module_name] = module
-                spec.loader.exec_module(module)
+                try:
+                    spec.loader.exec_module(module)
+                except BaseException:
+                    del sys.modules[module_name]  # a fixed file loads again
+                    raise
+                module._tichusim_stamp = stamp
+                _FILES[module_name] = where
         else:
             module = importlib.import_module(where)
         cls = getattr(module, name)
     except Exception as exc:  # noqa: BLE001 - whatever the import raised, in one line
-        raise AgentError(f"agent {path!r} cannot be imported: {type(exc).__name__}: {exc}") from None
+        raise AgentLoadError(f"agent {path!r} cannot be imported: {type(exc).__name__}: {exc}") from None
     if not (inspect.isclass(cls) and issubclass(cls, Agent)):
-        raise AgentError(f"agent {path!r} is not a subclass of tichusim.Agent")
+        raise AgentLoadError(f"agent {path!r} is not a subclass of tichusim.Agent")
     return cls
 
 
@@ -152,3 +231,45 @@ class Scripted:
 def strategy(spec) -> Scripted:
     """``strategy("heuristic").decide(view, legal)``: the engine's choice for that strategy."""
     return Scripted(spec)
+
+
+def with_replay(step, units, hint):
+    """``steps.stepper``'s ``step`` whose ``AgentError`` ends with ``hint(key)`` (the command
+    replaying that unit's deal, e.g. ``tichusim show --seed S --round K``) and carries
+    ``key``: the unit is found again from the one line."""
+    if step is None:
+        return None
+
+    def run(i: int, play) -> None:
+        try:
+            step(i, play)
+        except AgentError as exc:
+            key = int(units[i])
+            exc.key = key
+            text = hint(key)
+            if text and text not in str(exc):
+                exc.args = (f"{exc}; replay the deal: {text}",)
+            raise
+
+    return run
+
+
+def strategies_text(strategies) -> str | None:
+    """The command line's ``--strategies`` for ``strategies`` (names and agents without
+    params), ``None`` when one of them has no such text."""
+    specs = strategies if isinstance(strategies, (list, tuple)) else [strategies]
+    out = []
+    for spec in specs:
+        if is_agent(spec):
+            try:
+                spec = spec_of(spec)
+            except AgentError:
+                return None
+            if "params" in spec or "," in spec["agent"] or " " in spec["agent"]:
+                return None
+            out.append(PREFIX + spec["agent"])
+        elif isinstance(spec, str) and "," not in spec and " " not in spec:
+            out.append(spec)
+        else:
+            return None
+    return out[0] if len(set(out)) == 1 else ",".join(out)

@@ -169,8 +169,11 @@ class Game(ABC):
         return np.stack([s.param_row(self.name) for s in chosen])
 
     def strategy_text(self, text: str):
-        """What the command line's ``--strategies`` text stands for."""
-        return text
+        """What the command line's ``--strategies`` text stands for (``agent:module:Class``: a
+        Python agent, ``agents.from_text``)."""
+        from .agents import from_text
+
+        return from_text(text) or text
 
     # -- playing -----------------------------------------------------------------------
 

@@ -25,8 +25,9 @@ from ..kernels.tichu import records as E
 from ..kernels.tichu import variants as V
 from ..strategies import tichu as tichu_strategies
 from . import team_steps
-from .base import Game, Records, check_game_rounds, check_seed, whole_number
+from .base import GAME_OPTIONS, Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
+from .agents import strategies_text, with_replay
 from .steps import seated, stepper
 from .errors import SimulationError
 from .narrate import Wording, narrate
@@ -72,8 +73,11 @@ class TeamGame(Game):
         return tichu_strategies.resolve(strategies, count or self.players, variant=self.name)
 
     def strategy_text(self, text: str):
-        """One strategy, or one per player separated by commas."""
-        parts = [p.strip() for p in text.split(",")]
+        """One strategy, or one per player separated by commas (``agent:module:Class``: a
+        Python agent, ``agents.from_text``)."""
+        from .agents import from_text
+
+        parts = [from_text(p) or p.strip() for p in text.split(",")]
         return parts[0] if len(parts) == 1 else parts
 
     # -- the table's facts, as the engine knows them (kernels/tichu/variants.py) -----------
@@ -124,6 +128,7 @@ class TeamGame(Game):
         first 8 cards (the 4-player game only: ``cards.parse_pattern``)."""
         seed = check_seed(seed)
         chosen, params, agents = seated(self, strategies, seed)
+        given = strategies_text(strategies) if agents is not None else None
         keys = np.asarray(keys, np.int64)
         firsts = self._first_drawers(keys) if first_drawers is None else np.asarray(
             first_drawers, np.int64)  # fmt: skip
@@ -132,6 +137,8 @@ class TeamGame(Game):
         def call(block, r_out, s_out, played, chunks):
             r_out, s_out = r_out.reshape(len(block)), s_out.reshape(len(block), self.seats)
             step = stepper(self, agents, seed, block)
+            if fixed is None and first_drawers is None:  # simulate's rounds: show replays them
+                step = with_replay(step, block, lambda key: self.show_command(seed, key, given))
             if fixed is None:
                 batch.play_table_rounds(self.table, seed, block, firsts, params, r_out, s_out,
                                         check, chunks, half, stepper=step)  # fmt: skip
@@ -144,6 +151,19 @@ class TeamGame(Game):
         done = play(self._batch(1, max(1, len(keys)), call), keys, check)  # one block: firsts
         rounds, seats = self._by_player(done.rounds, done.seats)
         return Records(rounds, seats, chosen, None, None, 0, self)
+
+    def show_command(self, seed: int, key: int, strategies: str | None = None) -> str:
+        """The command printing round ``key`` of ``simulate``'s rounds played by
+        ``strategies`` (``--strategies`` text; ``None``: the deal, with show's default)."""
+        text = f"tichusim show --seed {seed} --round {key}"
+        if strategies:
+            text += f" --strategies {strategies}"
+        if self.name != "nanjing":
+            text += f" --variant {self.name}"
+        for option, value in self.options.items():
+            if option not in GAME_OPTIONS and value != self.option_defaults.get(option):
+                text += f" --option {option}={str(value).lower()}"
+        return text
 
     def _games(self, count, first, seed, strategies, target, check) -> Records:
         seed = check_seed(seed)
@@ -260,13 +280,38 @@ class TeamGame(Game):
         """Replay round ``round``: ``(round record, seat records, log)``; seat records and log
         rows by the engine's positions (``transcript.play_with_log``)."""
         seed = check_seed(seed)
-        params = self.params(strategies)
+        _, params, agents = seated(self, strategies, seed)
         first = self._first(first_drawer, king)
-        rnd, seats, log, err = batch.play_logged(self.table, seed, round, first, params, check,
-                                                 self.options["phoenix_led_half"])  # fmt: skip
+        if agents is None:
+            rnd, seats, log, err = batch.play_logged(self.table, seed, round, first, params,
+                                                     check, self.options["phoenix_led_half"])
+        else:
+            rnd, seats, log, err = self._logged_with_agents(seed, round, first, params, agents,
+                                                            check)  # fmt: skip
         if err:
             raise SimulationError(f"round {round}: {ERRORS[err]}")
         return rnd[0], seats, log
+
+    def _logged_with_agents(self, seed, key, first, params, agents, check):
+        """``batch.play_logged`` with Python agents: the round stepped as ``simulate`` plays
+        it (``steps.Unit``), the log of its last, complete replay kept (``show`` replays a
+        round an agent played, or failed in)."""
+        from .steps import Unit
+
+        rnd = np.zeros((1, 1), batch.ROUND)
+        seats = np.zeros((1, 1, self.seats), batch.SEAT)
+        log = np.zeros((batch.LOG_ROWS, batch.LOG_WIDTH), np.int64)
+        n_log = [0]
+
+        def play(kept):
+            n_log[0] = int(batch._run(self.table, seed, [key], [first], params, rnd, seats,
+                                      check, 1, kept=kept, log_out=log,
+                                      phoenix_led_half=self.options["phoenix_led_half"])[0])
+            return int(rnd[0, 0]["error"])
+
+        Unit(self, play, agents, f"seed {seed} round key {key}", seed, key).advance()
+        return (rnd[0], seats[0, 0], log[: min(n_log[0], batch.LOG_ROWS)].copy(),
+                int(rnd[0, 0]["error"]))  # fmt: skip
 
     def _labels(self, rnd) -> list[str]:
         """How each position is named in a transcript."""
@@ -293,7 +338,7 @@ class TeamGame(Game):
         """The round move by move, in card notation (``game``: Grand Seigneur only)."""
         if game is not None:
             raise ValueError(f"game: {self.name} rounds replay alone (a round key)")
-        names = self.resolve(strategies)
+        names = seated(self, strategies, seed)[0]
         rnd, seats, log = self.play_with_log(seed, round, strategies=strategies,
                                              first_drawer=first_drawer, king=king)  # fmt: skip
         who = self._labels(rnd)

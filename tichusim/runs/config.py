@@ -20,6 +20,7 @@ from pydantic import (
 )  # fmt: skip
 
 from ..games import game, game_type
+from ..games.agents import AgentLoadError, is_agent, spec_of
 from ..games.base import GAME_OPTIONS
 
 __all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]
@@ -137,13 +138,16 @@ class RunConfig(_Strict):
             return value  # their own error is reported
         table = game(variant, info.data.get("players"))
         players = table.players
-        if isinstance(value, (str, dict)) or hasattr(value, "param_row"):
+        if isinstance(value, (str, dict)) or hasattr(value, "param_row") or is_agent(value):
             value = [value] * players
         if not isinstance(value, (list, tuple)) or len(value) != players:
             raise ValueError(f"give one strategy or a list of {players}, one per "
                              f"{table.strategy_per} ({variant})")
         specs = [s.to_dict() if hasattr(s, "to_dict") else s for s in value]
         for seat, spec in enumerate(specs):
+            if is_agent(spec):
+                specs[seat] = _agent(seat, spec)
+                continue
             try:
                 table.resolve(spec, 1)
             except ValueError as exc:
@@ -193,8 +197,11 @@ class RunConfig(_Strict):
         return first, min(self.shard, self.count - first)
 
     def resolved(self) -> list:
-        """Each player's strategy object (``Strategy``; Grand Seigneur ``SeigneurStrategy``)."""
-        return game(self.variant, self.players).resolve(self.strategies)
+        """Each player's strategy object (``Strategy``; Grand Seigneur ``SeigneurStrategy``;
+        an agent's base, named after it)."""
+        from ..games.steps import seated
+
+        return seated(game(self.variant, self.players), self.strategies, self.seed)[0]
 
     def data_dict(self) -> dict:
         """What decides the data: hashed, and compared when a run is resumed."""
@@ -232,9 +239,29 @@ class RunConfig(_Strict):
 
 
 class _SeatError(ValueError):
-    def __init__(self, seat: int, problem: str):
+    def __init__(self, seat: int, problem: str, key: str | None = None):
         super().__init__(problem)
-        self.seat, self.problem = seat, problem
+        self.seat, self.problem, self.key = seat, problem, key
+
+
+def _agent(seat: int, spec) -> dict:
+    """A Python agent's table as a run keeps it (``{agent = "module:Class", params = {...}}``:
+    plain data that workers and a resumed run rebuild it from), checked now: unknown keys,
+    an agent that cannot be imported or built are config errors before anything runs."""
+    if isinstance(spec, dict):
+        for key in spec:
+            if key not in ("agent", "params"):
+                raise _SeatError(seat, "unknown key (known: agent, params)", key)
+        if not isinstance(spec["agent"], str):
+            raise _SeatError(seat, f"'module:Class' or 'file.py:Class', got {spec['agent']!r}",
+                             "agent")  # fmt: skip
+        if "params" in spec and not isinstance(spec["params"], dict):
+            raise _SeatError(seat, f"a table of the agent's arguments, got {spec['params']!r}",
+                             "params")  # fmt: skip
+    try:
+        return spec_of(spec)
+    except AgentLoadError as exc:
+        raise _SeatError(seat, str(exc)) from None
 
 
 _PROBLEMS = {
@@ -252,7 +279,8 @@ def _first_error(exc: ValidationError, fields: dict) -> ConfigError:
     if isinstance(cause, ConfigError):
         return ConfigError(".".join(loc + [cause.key]), cause.problem)
     if isinstance(cause, _SeatError):
-        return ConfigError(".".join(loc + [str(cause.seat)]), cause.problem)
+        return ConfigError(".".join(loc + [str(cause.seat)] + ([cause.key] if cause.key else [])),
+                           cause.problem)  # fmt: skip
     if err["type"] == "extra_forbidden":
         known = fields.get(loc[0]) if len(loc) > 1 else fields[None]
         return ConfigError(".".join(loc), f"unknown key (known: {', '.join(known)})")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..games import compiling
+from ..games.agents import AgentError
 from ..games.simulate import records
 from ..progress import Progress
 from .config import RunConfig, validate
@@ -302,6 +303,9 @@ def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -
         raise RunInterrupted(run_dir, done, len(manifest.shards)) from None
     except RunError as exc:
         raise RunError(f"{exc}; finished shards are kept: tichusim run --resume {run_dir}") from None
+    except AgentError as exc:  # raised here or in a worker: the shard it was in is not written
+        raise AgentError(f"{exc}; finished shards are kept: fix the agent, then tichusim run "
+                         f"--resume {run_dir}") from None
     finally:
         if bar is not None:
             bar.close()

@@ -6,6 +6,9 @@
   other key is a numeric parameter, ``name=...`` names the result; without a base
   (``pass=lowest``) the base is ``heuristic`` (``TABLES.plain``: a table without a base means
   the same here and in a config, where a saved table names no base);
+* ``agent:mypackage.mymodule:MyPasser`` or ``agent:examples/dog_passer.py:DogPasser`` — a
+  strategy written in Python (``tichusim.Agent``), returned as its table ``{"agent": ...}``;
+  a TOML file holding ``agent = "..."`` and ``[params]`` gives one with parameters;
 * ``mine.toml`` — a file holding the same table as ``tichusim.strategies.build`` takes
   (``base = "heuristic"``, ``pass = "lowest"``, ``[params]``), at top level or under
   ``[strategy]``.
@@ -36,6 +39,14 @@ def _from_file(path: Path) -> Strategy:
     if not isinstance(table, dict):
         raise ValueError(f"strategy file {path}: [strategy] must be a table")
     spec = dict(table)
+    if "agent" in spec:  # a Python agent with its params
+        from ..games.agents import AgentError, as_agent
+
+        try:
+            as_agent(spec)
+        except AgentError as exc:
+            raise ValueError(f"strategy file {path}: {exc}") from None
+        return spec
     spec.setdefault("name", path.stem)
     try:
         return build(spec)
@@ -43,11 +54,21 @@ def _from_file(path: Path) -> Strategy:
         raise ValueError(f"strategy file {path}: {exc}") from None
 
 
-def parse_strategy(text: str) -> Strategy:
-    """One strategy from its command-line form (see the module docstring)."""
+def parse_strategy(text: str) -> Strategy | dict:
+    """One strategy from its command-line form (see the module docstring); an agent is its
+    table, checked (importable, buildable), which workers and saved configs can carry."""
+    from ..games.agents import AgentError, as_agent, from_text
+
     text = text.strip()
     if not text:
         raise ValueError("empty strategy")
+    agent = from_text(text)
+    if agent is not None:
+        try:
+            as_agent(agent)
+        except AgentError as exc:
+            raise ValueError(str(exc)) from None
+        return agent
     if text.lower().endswith(".toml"):
         return _from_file(Path(text))
     if ":" not in text and "=" not in text:
@@ -60,7 +81,7 @@ def parse_strategy(text: str) -> Strategy:
     return TABLES.compose(text, base, changes)
 
 
-def parse_strategy_list(text: str) -> list[Strategy]:
+def parse_strategy_list(text: str) -> list[Strategy | dict]:
     """Comma-separated strategies; ``key=value`` items after a comma belong to the previous."""
     groups: list[str] = []
     for item in (t.strip() for t in text.split(",")):
