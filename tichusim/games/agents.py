@@ -32,7 +32,7 @@ from pathlib import Path
 __all__ = ["Agent", "AgentError", "Scripted", "as_agent", "from_text", "is_agent", "load_agent",
            "spec_of", "strategy", "AgentLoadError"]
 
-PREFIX = "agent:"  # a command line's agent: ``agent:package.module:Class`` or ``agent:file.py:Class``
+PREFIX = "agent:"  # on a command line: ``agent:package.module:Class`` or ``agent:file.py:Class``
 _FILES: dict[str, str] = {}  # module name -> the ``file.py`` it was loaded from (``spec_of``)
 
 # decision name (steps.DECISIONS) -> the Agent method that takes it
@@ -98,8 +98,9 @@ def as_agent(spec) -> Agent:
         return spec()
     unknown = set(spec) - {"agent", "params"}
     if unknown:
-        raise AgentLoadError(f"agent {spec['agent']!r}: unknown key(s) {', '.join(sorted(unknown))} "
-                         "(an agent table takes agent and params)")  # fmt: skip
+        raise AgentLoadError(f"agent {spec['agent']!r}: unknown key(s) "
+                             f"{', '.join(sorted(unknown))} (an agent table takes agent and "
+                             "params)")  # fmt: skip
     cls = load_agent(spec["agent"])
     params = spec.get("params", {})
     if not isinstance(params, dict):
@@ -108,7 +109,7 @@ def as_agent(spec) -> Agent:
         agent = cls(**params)
     except Exception as exc:  # noqa: BLE001 - the user's constructor
         raise AgentLoadError(f"agent {spec['agent']!r}: cannot be built with params {params}: "
-                         f"{type(exc).__name__}: {exc}") from None
+                             f"{type(exc).__name__}: {exc}") from None
     if not isinstance(agent, Agent) or not hasattr(agent, "params"):
         raise AgentLoadError(f"agent {spec['agent']!r}: its __init__ must call super().__init__()")
     agent._spec = {"agent": spec["agent"], "params": dict(params)}  # how a worker rebuilds it
@@ -142,14 +143,14 @@ def spec_of(spec) -> dict:
             if module == "__main__" or "<locals>" in cls.__qualname__:
                 where = "__main__" if module == "__main__" else "a function"
                 raise AgentLoadError(f"agent {agent.name!r}: defined in {where}, so no worker or "
-                                 "resumed run can import it; put it in a module or file and "
-                                 "name it {agent = 'module:Class'}")  # fmt: skip
+                                     "resumed run can import it; put it in a module or file and "
+                                     "name it {agent = 'module:Class'}")  # fmt: skip
             out = {"agent": f"{module}:{cls.__qualname__}", "params": dict(agent.params)}
     try:
         json.dumps(out["params"])
     except (TypeError, ValueError):
         raise AgentLoadError(f"agent {out['agent']!r}: params must be plain data (numbers, text, "
-                         f"lists, tables), not {out['params']!r}") from None
+                             f"lists, tables), not {out['params']!r}") from None
     return out if out["params"] else {"agent": out["agent"]}
 
 
@@ -202,7 +203,8 @@ def load_agent(path: str) -> type[Agent]:
             module = importlib.import_module(where)
         cls = getattr(module, name)
     except Exception as exc:  # noqa: BLE001 - whatever the import raised, in one line
-        raise AgentLoadError(f"agent {path!r} cannot be imported: {type(exc).__name__}: {exc}") from None
+        raise AgentLoadError(f"agent {path!r} cannot be imported: {type(exc).__name__}: "
+                             f"{exc}") from None
     if not (inspect.isclass(cls) and issubclass(cls, Agent)):
         raise AgentLoadError(f"agent {path!r} is not a subclass of tichusim.Agent")
     return cls

@@ -57,7 +57,8 @@ class GiveBack:
 
     def __init__(self, a: int, b: int, count: int):
         self.a, self.b, self.count = a, b, count
-        self.cards = tuple(c for bit in cards.cards_of(a) for c in ([bit, bit] if b & bit else [bit]))
+        self.cards = tuple(c for bit in cards.cards_of(a)
+                           for c in ([bit, bit] if b & bit else [bit]))  # fmt: skip
 
     def __contains__(self, choice) -> bool:
         if not isinstance(choice, (tuple, list)) or len(choice) != self.count:

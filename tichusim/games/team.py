@@ -298,20 +298,15 @@ class TeamGame(Game):
         round an agent played, or failed in)."""
         from .steps import Unit
 
-        rnd = np.zeros((1, 1), batch.ROUND)
-        seats = np.zeros((1, 1, self.seats), batch.SEAT)
-        log = np.zeros((batch.LOG_ROWS, batch.LOG_WIDTH), np.int64)
-        n_log = [0]
+        logged = []
 
         def play(kept):
-            n_log[0] = int(batch._run(self.table, seed, [key], [first], params, rnd, seats,
-                                      check, 1, kept=kept, log_out=log,
-                                      phoenix_led_half=self.options["phoenix_led_half"])[0])
-            return int(rnd[0, 0]["error"])
+            logged[:] = [batch.play_logged(self.table, seed, key, first, params, check,
+                                           self.options["phoenix_led_half"], kept=kept)]
+            return logged[0][3]
 
         Unit(self, play, agents, f"seed {seed} round key {key}", seed, key).advance()
-        return (rnd[0], seats[0, 0], log[: min(n_log[0], batch.LOG_ROWS)].copy(),
-                int(rnd[0, 0]["error"]))  # fmt: skip
+        return logged[0]
 
     def _labels(self, rnd) -> list[str]:
         """How each position is named in a transcript."""

@@ -279,8 +279,9 @@ def _run(variant, seed, starts, firsts, params, rounds_out, seats_out, check, ch
     args = (np.uint64(seed), np.asarray(starts, np.int64), np.asarray(firsts, np.int64),
             bool(chained), np.int64(target), np.int64(game_rounds), bool(rotating),
             bool(phoenix_led_half), np.ascontiguousarray(params, np.float64),
-            np.int64(fixed_seat), np.uint64(fixed_cards), np.ascontiguousarray(fixed_ranks, np.int64),
-            logging, rounds_out, seats_out, n_rounds, n_log, log_out)  # fmt: skip
+            np.int64(fixed_seat), np.uint64(fixed_cards),
+            np.ascontiguousarray(fixed_ranks, np.int64), logging, rounds_out, seats_out,
+            n_rounds, n_log, log_out)  # fmt: skip
     if stepper is None:
         kernel = BATCH[variant] if kept is None else STEP[variant]
         in_chunks(kernel, n, chunks, *args, scratch=lambda: (kept or kept_tables(), bool(check)))
@@ -338,14 +339,15 @@ def play_table_games(variant, seed, games, target, game_rounds, rotating, phoeni
           phoenix_led_half=phoenix_led_half, n_rounds=n_rounds, stepper=stepper)  # fmt: skip
 
 
-def play_logged(variant, seed, key, first, params, check, phoenix_led_half):
+def play_logged(variant, seed, key, first, params, check, phoenix_led_half, kept=None):
     """One round with its event log (for transcripts and replays); seat records by position;
-    ``phoenix_led_half``: the Option of RULES.md §2.6."""
+    ``phoenix_led_half``: the Option of RULES.md §2.6; ``kept``: a round stepped from Python
+    (``play_kept``), logged as far as its script goes."""
     rnd = np.zeros((1, 1), ROUND)
     seats = np.zeros((1, 1, n_seats(variant)), SEAT)
     log = np.zeros((LOG_ROWS, LOG_WIDTH), np.int64)
     n_log = _run(variant, seed, [key], [first], params, rnd, seats, check, 1,
-                  phoenix_led_half=phoenix_led_half, log_out=log)  # fmt: skip
+                  phoenix_led_half=phoenix_led_half, log_out=log, kept=kept)  # fmt: skip
     return rnd[0], seats[0, 0], log[: min(n_log[0], LOG_ROWS)].copy(), int(rnd[0, 0]["error"])
 
 
