@@ -6,6 +6,7 @@ kernels the round engine uses (``tichusim.kernels.combos`` and ``tichusim.kernel
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -27,8 +28,19 @@ class Combo(NamedTuple):
 
     @classmethod
     def from_code(cls, code: int) -> Combo:
-        code = int(code)
-        return cls(_combos.KIND_NAMES[code >> 16], (code >> 8) & 0xFF, (code & 0xFF) / 2)
+        return _combo_of(int(code))
+
+    @property
+    def code(self) -> int:
+        """The kernels' code of this reading (``kernels/combos.py``), ``from_code``'s inverse."""
+        return (_combos.KIND_NAMES.index(self.kind) << 16) | (self.length << 8) | round(
+            self.rank * 2)  # fmt: skip
+
+
+@functools.lru_cache(maxsize=None)
+def _combo_of(code: int) -> Combo:
+    """A code's reading, made once (a round stepped from Python lists thousands)."""
+    return Combo(_combos.KIND_NAMES[code >> 16], (code >> 8) & 0xFF, (code & 0xFF) / 2)
 
 
 class Play(int):

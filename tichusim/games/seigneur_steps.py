@@ -15,7 +15,6 @@ Legal choices, by decision (``Unit.legal()``):
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
 from collections import Counter
 from typing import NamedTuple
@@ -133,16 +132,13 @@ def choices(game, kept, asked):
 
 
 def _plays(a, b, codes, n: int) -> list:
-    return [GSPlay(x, y, _combo(c))
+    return [GSPlay(x, y, Combo.from_code(c))
             for x, y, c in zip(a[:n].tolist(), b[:n].tolist(), codes[:n].tolist())]
 
 
-@functools.lru_cache(maxsize=None)
-def _combo(code: int) -> Combo:
-    return Combo.from_code(code)
-
-
-def _index(choice, legal) -> int:
+def answer_of(choice, legal) -> int:
+    """The script's answer of ``choice`` among ``legal`` (a play: its index; -1 for ``None``);
+    ``ValueError`` saying why it is none of them."""
     if isinstance(legal, GiveBack):
         if choice not in legal:
             raise ValueError(f"not {legal.count} cards of the hand")
@@ -162,24 +158,6 @@ def _index(choice, legal) -> int:
     raise ValueError("not a legal choice")
 
 
-def is_legal(choice, legal) -> bool:
-    try:
-        _index(choice, legal)
-    except ValueError:
-        return False
-    return True
-
-
-def encode(game, kept, asked, choice, legal) -> int:
-    from .steps import DECISIONS, IllegalChoice
-
-    try:
-        return _index(choice, legal)
-    except ValueError as exc:
-        raise IllegalChoice(f"{DECISIONS[asked[0]]} (seat {asked[1]}): {choice!r} is {exc}; "
-                            f"legal: {legal!r}") from None  # fmt: skip
-
-
 def decide(game, row: np.ndarray, view, legal):
     """The engine's choice for the strategy row ``row`` (``kernels/seigneur/decide.py``)."""
     from .steps import CODES
@@ -189,7 +167,7 @@ def decide(game, row: np.ndarray, view, legal):
     size = max(1, len(plays))
     a = np.array([p.a for p in plays] or [0], np.uint64)
     b = np.array([p.b for p in plays] or [0], np.uint64)
-    c = np.array([_code(p.combo) for p in plays] or [0], np.int64)
+    c = np.array([p.combo.code for p in plays] or [0], np.int64)
     assert len(a) == size
     answer = int(K.decide(np.ascontiguousarray(row, np.float64), view.public, view.private, code,
                           int(view.detail), a, b, c, len(plays)))  # fmt: skip
@@ -198,9 +176,3 @@ def decide(game, row: np.ndarray, view, legal):
     if code in (O.D_PLAY, O.D_BOMB):
         return None if answer < 0 else plays[answer]
     return answer
-
-
-def _code(combo: Combo) -> int:
-    from ..kernels.combos import KIND_NAMES
-
-    return (KIND_NAMES.index(combo.kind) << 16) | (combo.length << 8) | int(round(combo.rank * 2))

@@ -155,8 +155,16 @@ class Unit:
         """Answer the awaited decision with one of ``legal()`` (``IllegalChoice`` if it is
         none of them)."""
         self._need_decision()
-        self._answer(self.game.steps.encode(self.game, self._kept, self._asked, choice,
-                                            self.legal()))  # fmt: skip
+        self._answer(self._encoded(choice, self.legal()))
+
+    def _encoded(self, choice, legal) -> int:
+        """The script's answer for ``choice``; ``IllegalChoice`` names the decision and the
+        legal choices."""
+        try:
+            return self.game.steps.answer_of(choice, legal)
+        except ValueError as exc:
+            raise IllegalChoice(f"{self.decision} (seat {self.to_act}): {choice!r} is {exc}; "
+                                f"legal: {legal!r}") from None  # fmt: skip
 
     def _answer(self, answer: int) -> None:
         """Append the answer to the script, with the seat's stream as the answer left it (the
@@ -210,7 +218,7 @@ class Unit:
             raise AgentError(f"agent {agent.name!r} failed at {name} ({self.where}, seat "
                              f"{self.to_act}): {type(exc).__name__}: {exc}") from exc
         try:
-            return self.game.steps.encode(self.game, self._kept, self._asked, choice, legal)
+            return self._encoded(choice, legal)
         except IllegalChoice:
             raise AgentError(f"agent {agent.name!r} answered {choice!r} at {name} ({self.where},"
                              f" seat {self.to_act}): not a legal choice") from None  # fmt: skip

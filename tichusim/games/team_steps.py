@@ -18,7 +18,6 @@ Legal choices, by decision (``Unit.legal()``):
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
 
 import numpy as np
@@ -143,23 +142,10 @@ def choices(game, kept, asked):
 
 
 def _plays(masks, codes, n: int) -> list:
-    return [Play(m, _combo(c)) for m, c in zip(masks[:n].tolist(), codes[:n].tolist())]
+    return [Play(m, Combo.from_code(c)) for m, c in zip(masks[:n].tolist(), codes[:n].tolist())]
 
 
-@functools.lru_cache(maxsize=None)
-def _combo(code: int) -> Combo:
-    return Combo.from_code(code)
-
-
-def is_legal(choice, legal) -> bool:
-    try:
-        _index(choice, legal)
-    except ValueError:
-        return False
-    return True
-
-
-def _index(choice, legal):
+def answer_of(choice, legal):
     """The answer of ``choice`` among ``legal`` (a play: its index; -1 for ``None``)."""
     if isinstance(legal, Gifts):
         if choice not in legal:
@@ -192,18 +178,6 @@ def _index(choice, legal):
     raise ValueError("not a legal choice")
 
 
-def encode(game, kept, asked, choice, legal) -> int:
-    """The script's answer for ``choice``; ``IllegalChoice`` names the decision and the legal
-    choices."""
-    from .steps import DECISIONS, IllegalChoice
-
-    try:
-        return _index(choice, legal)
-    except ValueError as exc:
-        raise IllegalChoice(f"{DECISIONS[asked[0]]} (seat {asked[1]}): {choice!r} is {exc}; "
-                            f"legal: {legal!r}") from None  # fmt: skip
-
-
 def decide(game, row: np.ndarray, view, legal):
     """The choice the strategy row ``row`` makes at ``view``'s decision among ``legal``, as the
     engine would (``kernels/tichu/decide.py``); the view's stream moves on as the engine's."""
@@ -217,7 +191,7 @@ def decide(game, row: np.ndarray, view, legal):
         plays = [p for p in legal if p is not None]
         for i, p in enumerate(plays):
             masks[i] = np.uint64(int(p))
-            codes[i] = _code(p.combo)
+            codes[i] = p.combo.code
         n = len(plays)
     answer = int(K.decide(np.ascontiguousarray(row, np.float64), view.public, view.private,
                           code, int(view.detail), masks, codes, n))  # fmt: skip
@@ -228,9 +202,3 @@ def decide(game, row: np.ndarray, view, legal):
     if code in (O.D_PLAY, O.D_BOMB):
         return None if answer < 0 else legal[answer]
     return answer
-
-
-def _code(combo: Combo) -> int:
-    from ..kernels.combos import KIND_NAMES
-
-    return (KIND_NAMES.index(combo.kind) << 16) | (combo.length << 8) | int(round(combo.rank * 2))
