@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 import tichusim
 from tichusim.cli import main
-from tichusim.games.agents import AgentError
+from tichusim.strategies.agents import AgentError
 from tichusim.runs.config import ConfigError, validate
 from tichusim.runs.runner import resume, run
 
@@ -94,8 +94,8 @@ def test_simulate_agent_failing_exits_1_with_the_replay_command(tmp_path):
     res = CliRunner().invoke(main, ["simulate", "--rounds", "2000", "--seed", "5", "--strategies",
                                     f"agent:{tmp_path}/flaky.py:Flaky,heuristic,heuristic,heuristic"])  # fmt: skip
     assert res.exit_code == 1, res.output
-    line = res.output.strip()
-    assert "\n" not in line and "Traceback" not in line
+    assert "Traceback" not in res.output
+    line = res.output.strip().splitlines()[-1]  # after a cold cache's compile notice
     assert "agent 'Flaky' failed at play (seed 5 round key" in line
     key = int(line.split("round key ")[1].split(",")[0])
     assert line.endswith(f"replay the deal: tichusim show --seed 5 --round {key} --strategies "
@@ -139,7 +139,7 @@ def test_config_accepts_agent_tables_and_keeps_them():
     ({"agent": DOG, "params": 3}, "strategies.1.params", "table"),
     ({"agent": "no_such_module:X"}, "strategies.1", "cannot be imported"),
     ({"agent": f"{ROOT}/examples/dog_passer.py:Nope"}, "strategies.1", "cannot be imported"),
-    ({"agent": "tichusim.games.agents:Without"}, "strategies.1", "cannot be built"),
+    ({"agent": "tichusim.strategies.agents:Without"}, "strategies.1", "cannot be built"),
 ])  # fmt: skip
 def test_config_refuses_bad_agent_tables(bad, key, words):
     strategies = ["heuristic", bad, "heuristic", "heuristic"]
@@ -161,7 +161,7 @@ def test_cli_config_error_writes_nothing(tmp_path):
 def test_agent_instances_in_a_run_become_their_tables():
     from importlib import import_module  # noqa: F401
 
-    spec = validate(config(strategies=tichusim.games.agents.load_agent(DOG)))
+    spec = validate(config(strategies=tichusim.strategies.agents.load_agent(DOG)))
     assert spec.strategies == [{"agent": DOG}] * 4
 
     class Local(tichusim.Agent):

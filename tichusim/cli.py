@@ -71,7 +71,7 @@ def _strategies(text: str):
 def _guard(fn, *args, **kwargs):
     """Bad input (``ValueError``, an agent that cannot be loaded) exits 2; an agent failing
     during play exits 1: one line each."""
-    from .games.agents import AgentError
+    from .strategies.agents import AgentError
 
     try:
         return fn(*args, **kwargs)
@@ -235,7 +235,8 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
         table = _guard(game, variant, players, _options(option_pairs))
         chosen = table.strategy_text(strategies)
         _check_strategies(table, chosen)  # bad input is refused before any compile
-        with compiling(variant, "rounds"):  # before the clock: the rate counts play only
+        # before the clock: the rate counts play only
+        with compiling(variant, "rounds", strategies=chosen):
             _guard(table.records, 1, seed=seed, check=check, strategies=chosen)
         t0 = time.perf_counter()
         rec = _guard(table.records, rounds, seed=seed, check=check, strategies=chosen)
@@ -278,7 +279,7 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir, qui
     from .runs.manifest import RunDirError
     from .runs.runner import RunError, RunInterrupted, resume, run
     from .games import SimulationError
-    from .games.agents import AgentError
+    from .strategies.agents import AgentError
 
     def note(message):
         if not quiet:
@@ -571,7 +572,7 @@ def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
     or a strategy written in Python: agent:package.module:Class or agent:path/file.py:Class.
     """
     from .analysis.duplicate import duplicate, league, markdown_report
-    from .games.agents import agent_name
+    from .strategies.agents import agent_name
     from .strategies.specs import parse_strategy
 
     if not game_type(variant).symmetric_teams:

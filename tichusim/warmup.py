@@ -75,7 +75,7 @@ def _analysis() -> None:
 
 
 def _stepping() -> None:
-    from .games.agents import strategy
+    from .games.scripted import strategy
     from .games.steps import Round
 
     for variant, players in (("nanjing", None), ("grand-seigneur", 5)):

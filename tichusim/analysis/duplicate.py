@@ -114,7 +114,7 @@ def _teams_game(variant: str, options: dict | None = None):
 def _player(table, spec):
     """A strategy as a match plays it: an Agent (``tichusim.Agent``, its class or its table
     ``{"agent": ...}``) built once, any other strategy resolved at ``table``."""
-    from ..games.agents import as_agent, is_agent
+    from ..strategies.agents import as_agent, is_agent
 
     return as_agent(spec) if is_agent(spec) else table.resolve(spec, 1)[0]
 

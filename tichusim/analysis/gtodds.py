@@ -34,7 +34,7 @@ import numpy as np
 
 from .. import cards
 from ..games import TEAM_TABLES, game
-from ..games.agents import Agent, Without, as_agent, is_agent
+from ..strategies.agents import Agent, Without, as_agent, is_agent
 from .stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY, Strategy, resolve
 

@@ -110,11 +110,18 @@ def game(name: str = DEFAULT_GAME, players: int | None = None, options=None) -> 
     return game_type(name)(players, options)
 
 
-def compiling(name: str, use: str = "rounds", *, enabled: bool = True) -> Compiling:
+def compiling(name: str, use: str = "rounds", *, enabled: bool = True,
+              strategies=None) -> Compiling:  # fmt: skip
     """A context that says on stderr that the kernels of game ``name`` for ``use`` ("rounds",
-    "games", "transcript") compile in it, when the cache does not hold them yet. Validate the
-    input before it (``game``, ``resolve``), and make the first kernel call inside it."""
+    "games", "transcript", "steps") compile in it, when the cache does not hold them yet; with
+    an Agent among ``strategies`` the stepping engine is what compiles. Validate the input
+    before it (``game``, ``resolve``), and make the first kernel call inside it."""
+    from ..strategies.agents import is_agent
+
     game_type(name)
+    listed = strategies if isinstance(strategies, (list, tuple)) else [strategies]
+    if any(is_agent(s) for s in listed):
+        use = "steps"
     return notice(_HOMES[name][2], use, enabled=enabled)
 
 

@@ -208,7 +208,7 @@ class Unit:
     def _ask(self, agent) -> int:
         """The agent's answer as the script takes it; an agent that fails or answers outside
         the legal choices names itself, the decision and the round (``AgentError``)."""
-        from .agents import AgentError
+        from ..strategies.agents import AgentError
 
         name = DECISIONS[self._asked[0]]
         legal = self.legal()
@@ -296,7 +296,7 @@ def seat_strategies(game: Game, strategies: list) -> tuple[list, np.ndarray, dic
     """For one strategy per player (``None``: decided from Python; an Agent), the strategy
     objects the tables name, the kernels' rows (each marking the decisions taken from Python)
     and ``{player: Agent or None}`` for the players that take decisions from Python."""
-    from .agents import as_agent, is_agent
+    from ..strategies.agents import as_agent, is_agent
 
     if len(strategies) != game.players:
         raise ValueError(f"strategies: give {game.players}, one per player, not {len(strategies)}")
@@ -323,7 +323,7 @@ def seated(game: Game, strategies, seed: int):
     """``(strategy objects, kernel rows, agents)`` for a batch: ``agents`` (``{player:
     Agent}``) is ``None`` unless a strategy is an Agent (then the batch is played through
     ``stepper``)."""
-    from .agents import is_agent
+    from ..strategies.agents import is_agent
 
     listed = strategies if isinstance(strategies, (list, tuple)) else [strategies]
     if any(s is None for s in listed):

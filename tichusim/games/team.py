@@ -27,7 +27,8 @@ from ..strategies import tichu as tichu_strategies
 from . import team_steps
 from .base import GAME_OPTIONS, Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
-from .agents import strategies_text, with_replay
+from ..strategies.agents import strategies_text
+from .scripted import with_replay
 from .steps import seated, stepper
 from .errors import SimulationError
 from .narrate import Wording, narrate
@@ -75,7 +76,7 @@ class TeamGame(Game):
     def strategy_text(self, text: str):
         """One strategy, or one per player separated by commas (``agent:module:Class``: a
         Python agent, ``agents.from_text``)."""
-        from .agents import from_text
+        from ..strategies.agents import from_text
 
         parts = [from_text(p) or p.strip() for p in text.split(",")]
         return parts[0] if len(parts) == 1 else parts

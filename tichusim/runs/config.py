@@ -20,7 +20,7 @@ from pydantic import (
 )  # fmt: skip
 
 from ..games import game, game_type
-from ..games.agents import AgentLoadError, is_agent, spec_of
+from ..strategies.agents import AgentLoadError, is_agent, spec_of
 from ..games.base import GAME_OPTIONS
 
 __all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..games import compiling
-from ..games.agents import AgentError
+from ..strategies.agents import AgentError
 from ..games.simulate import records
 from ..progress import Progress
 from .config import RunConfig, validate
@@ -324,7 +324,7 @@ def _compile(config: RunConfig, backend, progress: bool) -> None:
     cold cache this says so on stderr, and local workers then load what it compiled instead of
     each compiling it; with a warm cache only this process's own shards need it loaded."""
     use = "games" if config.mode == "games" else "rounds"
-    with compiling(config.variant, use, enabled=progress) as notice:
+    with compiling(config.variant, use, enabled=progress, strategies=config.strategies) as notice:
         remote = isinstance(backend, _Dask) and backend.cluster is None  # its own caches
         if isinstance(backend, _Inline) or (notice.cold and not remote):
             records(count=1, **play_settings(config))

@@ -40,7 +40,7 @@ def _from_file(path: Path) -> Strategy:
         raise ValueError(f"strategy file {path}: [strategy] must be a table")
     spec = dict(table)
     if "agent" in spec:  # a Python agent with its params
-        from ..games.agents import AgentError, as_agent
+        from .agents import AgentError, as_agent
 
         try:
             as_agent(spec)
@@ -57,7 +57,7 @@ def _from_file(path: Path) -> Strategy:
 def parse_strategy(text: str) -> Strategy | dict:
     """One strategy from its command-line form (see the module docstring); an agent is its
     table, checked (importable, buildable), which workers and saved configs can carry."""
-    from ..games.agents import AgentError, as_agent, from_text
+    from .agents import AgentError, as_agent, from_text
 
     text = text.strip()
     if not text:

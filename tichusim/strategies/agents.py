@@ -1,5 +1,5 @@
-"""Strategies written in Python (``Agent``), and any scripted strategy asked for one decision
-(``strategy(name).decide``), issue 15.
+"""Strategies written in Python (``Agent``), issue 15: the class, how a table or a command line
+names one, and how it is loaded and rebuilt in a worker.
 
 An ``Agent`` subclass defines a method for each decision it takes; the engine leaves exactly
 those to it (``kernels/outside.py``) and plays every other decision with the named ``base``
@@ -29,8 +29,8 @@ import inspect
 import sys
 from pathlib import Path
 
-__all__ = ["Agent", "AgentError", "Scripted", "as_agent", "from_text", "is_agent", "load_agent",
-           "spec_of", "strategy", "AgentLoadError"]
+__all__ = ["Agent", "AgentError", "AgentLoadError", "as_agent", "from_text", "is_agent",
+           "load_agent", "spec_of", "strategies_text"]
 
 PREFIX = "agent:"  # on a command line: ``agent:package.module:Class`` or ``agent:file.py:Class``
 _FILES: dict[str, str] = {}  # module name -> the ``file.py`` it was loaded from (``spec_of``)
@@ -208,52 +208,6 @@ def load_agent(path: str) -> type[Agent]:
     if not (inspect.isclass(cls) and issubclass(cls, Agent)):
         raise AgentLoadError(f"agent {path!r} is not a subclass of tichusim.Agent")
     return cls
-
-
-class Scripted:
-    """A scripted strategy (a name, a table or a strategy object) asked for one decision."""
-
-    def __init__(self, spec):
-        self.spec = spec
-
-    def decide(self, view, legal):
-        """The choice the engine would make with this strategy at ``view``'s decision, among
-        ``legal``; the view's random stream moves on exactly as the engine's would."""
-        from .registry import notice
-
-        game = view.game
-        row = game.param_rows(game.resolve(self.spec, 1))[0]
-        with notice("stepping", game.steps.decide_use):
-            return game.steps.decide(game, row, view, legal)
-
-    def __repr__(self) -> str:
-        return f"strategy({self.spec!r})"
-
-
-def strategy(spec) -> Scripted:
-    """``strategy("heuristic").decide(view, legal)``: the engine's choice for that strategy."""
-    return Scripted(spec)
-
-
-def with_replay(step, units, hint):
-    """``steps.stepper``'s ``step`` whose ``AgentError`` ends with ``hint(key)`` (the command
-    replaying that unit's deal, e.g. ``tichusim show --seed S --round K``) and carries
-    ``key``: the unit is found again from the one line."""
-    if step is None:
-        return None
-
-    def run(i: int, play) -> None:
-        try:
-            step(i, play)
-        except AgentError as exc:
-            key = int(units[i])
-            exc.key = key
-            text = hint(key)
-            if text and text not in str(exc):
-                exc.args = (f"{exc}; replay the deal: {text}",)
-            raise
-
-    return run
 
 
 def strategies_text(strategies) -> str | None:

@@ -1,0 +1,55 @@
+"""Any scripted strategy asked for one decision (``strategy(name).decide``), and the replay
+command an agent's failure ends with (issue 15). Agents themselves are strategies
+(``tichusim.strategies.agents``)."""
+
+from __future__ import annotations
+
+from ..strategies.agents import AgentError
+
+__all__ = ["Scripted", "strategy", "with_replay"]
+
+
+class Scripted:
+    """A scripted strategy (a name, a table or a strategy object) asked for one decision."""
+
+    def __init__(self, spec):
+        self.spec = spec
+
+    def decide(self, view, legal):
+        """The choice the engine would make with this strategy at ``view``'s decision, among
+        ``legal``; the view's random stream moves on exactly as the engine's would."""
+        from .registry import notice
+
+        game = view.game
+        row = game.param_rows(game.resolve(self.spec, 1))[0]
+        with notice("stepping", game.steps.decide_use):
+            return game.steps.decide(game, row, view, legal)
+
+    def __repr__(self) -> str:
+        return f"strategy({self.spec!r})"
+
+
+def strategy(spec) -> Scripted:
+    """``strategy("heuristic").decide(view, legal)``: the engine's choice for that strategy."""
+    return Scripted(spec)
+
+
+def with_replay(step, units, hint):
+    """``steps.stepper``'s ``step`` whose ``AgentError`` ends with ``hint(key)`` (the command
+    replaying that unit's deal, e.g. ``tichusim show --seed S --round K``) and carries
+    ``key``: the unit is found again from the one line."""
+    if step is None:
+        return None
+
+    def run(i: int, play) -> None:
+        try:
+            step(i, play)
+        except AgentError as exc:
+            key = int(units[i])
+            exc.key = key
+            text = hint(key)
+            if text and text not in str(exc):
+                exc.args = (f"{exc}; replay the deal: {text}",)
+            raise
+
+    return run
