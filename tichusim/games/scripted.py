@@ -8,22 +8,32 @@ from ..strategies.agents import AgentError
 
 __all__ = ["Scripted", "strategy", "with_replay"]
 
+_LOADED: set[str] = set()  # decide kernels this process has loaded (no cache check after)
+
 
 class Scripted:
     """A scripted strategy (a name, a table or a strategy object) asked for one decision."""
 
     def __init__(self, spec):
         self.spec = spec
+        self._rows: dict[str, object] = {}  # the kernels' row at each table, made once
 
     def decide(self, view, legal):
         """The choice the engine would make with this strategy at ``view``'s decision, among
         ``legal``; the view's random stream moves on exactly as the engine's would."""
+        game = view.game
+        row = self._rows.get(game.name)
+        if row is None:
+            row = self._rows[game.name] = game.param_rows(game.resolve(self.spec, 1))[0]
+        use = game.steps.decide_use
+        if use in _LOADED:
+            return game.steps.decide(game, row, view, legal)
         from .registry import notice
 
-        game = view.game
-        row = game.param_rows(game.resolve(self.spec, 1))[0]
-        with notice("stepping", game.steps.decide_use):
-            return game.steps.decide(game, row, view, legal)
+        with notice("stepping", use):  # a cold cache compiles the kernel here, once
+            answer = game.steps.decide(game, row, view, legal)
+        _LOADED.add(use)
+        return answer
 
     def __repr__(self) -> str:
         return f"strategy({self.spec!r})"

@@ -131,7 +131,7 @@ class SeigneurGame(Game):
         count = whole_number(count, "games" if games else "rounds")
         first = whole_number(first, "first_game" if games else "first_round")
         seed = check_seed(seed)
-        chosen, params, agents = seated(self, strategies, seed)
+        chosen, params, agents = seated(self, strategies)
         per = self.options["game_rounds"] if games else 1
 
         def call(block, r_out, s_out, played, chunks):

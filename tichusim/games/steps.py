@@ -4,7 +4,7 @@ seat's view, and the driver that plays units whose strategies include Python age
 One engine: the round's state is the script of answers given so far (``kernels/outside.py``);
 ``Unit.advance`` calls the game's batch kernel, which plays from the deal and stops at the
 first decision past the script, leaving the table where that decision is taken. A seat whose
-strategy is ``None`` leaves every decision to the caller; an ``Agent`` (``agents.py``) leaves
+strategy is ``None`` leaves every decision to the caller; an ``Agent`` (``tichusim.strategies.agents``) leaves
 those it defines, and ``advance`` asks it for them itself. Each game says how its decisions
 look in Python (``Game.steps``: ``team_steps`` or ``seigneur_steps``).
 """
@@ -319,7 +319,7 @@ def seat_strategies(game: Game, strategies: list) -> tuple[list, np.ndarray, dic
     return chosen, np.stack(rows), agents
 
 
-def seated(game: Game, strategies, seed: int):
+def seated(game: Game, strategies):
     """``(strategy objects, kernel rows, agents)`` for a batch: ``agents`` (``{player:
     Agent}``) is ``None`` unless a strategy is an Agent (then the batch is played through
     ``stepper``)."""

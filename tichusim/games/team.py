@@ -128,7 +128,7 @@ class TeamGame(Game):
         ``_first_drawers``); ``fixed = (exact_mask, rank_counts)`` deals ``fixed_seat`` those
         first 8 cards (the 4-player game only: ``cards.parse_pattern``)."""
         seed = check_seed(seed)
-        chosen, params, agents = seated(self, strategies, seed)
+        chosen, params, agents = seated(self, strategies)
         given = strategies_text(strategies) if agents is not None else None
         keys = np.asarray(keys, np.int64)
         firsts = self._first_drawers(keys) if first_drawers is None else np.asarray(
@@ -168,7 +168,7 @@ class TeamGame(Game):
 
     def _games(self, count, first, seed, strategies, target, check) -> Records:
         seed = check_seed(seed)
-        chosen, params, agents = seated(self, strategies, seed)
+        chosen, params, agents = seated(self, strategies)
         game_rounds = self.options.get("game_rounds", 0)
         rotating = self.options.get("rotating_king", False)
         longest = batch.MAX_GAME_ROUNDS if self.team_game else game_rounds
@@ -281,7 +281,7 @@ class TeamGame(Game):
         """Replay round ``round``: ``(round record, seat records, log)``; seat records and log
         rows by the engine's positions (``transcript.play_with_log``)."""
         seed = check_seed(seed)
-        _, params, agents = seated(self, strategies, seed)
+        _, params, agents = seated(self, strategies)
         first = self._first(first_drawer, king)
         if agents is None:
             rnd, seats, log, err = batch.play_logged(self.table, seed, round, first, params,
@@ -334,7 +334,7 @@ class TeamGame(Game):
         """The round move by move, in card notation (``game``: Grand Seigneur only)."""
         if game is not None:
             raise ValueError(f"game: {self.name} rounds replay alone (a round key)")
-        names = seated(self, strategies, seed)[0]
+        names = seated(self, strategies)[0]
         rnd, seats, log = self.play_with_log(seed, round, strategies=strategies,
                                              first_drawer=first_drawer, king=king)  # fmt: skip
         who = self._labels(rnd)

@@ -201,7 +201,7 @@ class RunConfig(_Strict):
         an agent's base, named after it)."""
         from ..games.steps import seated
 
-        return seated(game(self.variant, self.players), self.strategies, self.seed)[0]
+        return seated(game(self.variant, self.players), self.strategies)[0]
 
     def data_dict(self) -> dict:
         """What decides the data: hashed, and compared when a run is resumed."""
