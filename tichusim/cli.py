@@ -86,7 +86,7 @@ def _check_strategies(table, chosen) -> None:
     compile."""
     from .games.steps import seated
 
-    _guard(seated, table, chosen, 0)
+    _guard(seated, table, chosen)
 
 
 @click.group(cls=_Main)
@@ -202,7 +202,7 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
         if games_only:
             raise UserError(f"--option {games_only[0]}: shapes whole games, and show plays one "
                             "independent round")  # fmt: skip
-    with compiling(variant, "transcript"):
+    with compiling(variant, "transcript", strategies=chosen):
         text = _guard(table.transcript, seed, round_, game=game_no, strategies=chosen)
     click.echo(text, nl=False)
 
