@@ -7,13 +7,14 @@ for them, each with the seat's decision stream as the answer left it (a scripted
 answering from Python draws from the same stream the engine would have). Past the end of the
 script the engine writes what it waits for into ``work.asked``, leaves the buffers of that
 decision (the plays, the bombs) filled, and stops the round with ``ERR_PENDING``: the round's
-records then show the table at that decision. The driver (``tichusim.play``) appends the
+records then show the table at that decision. The driver (``games/steps.py``) appends the
 answer and plays the round again from the deal.
 
 So there is one engine: a round is a function of (seed, key, strategies, script), the replay
 reaches the same decision in the same state, and a round whose seats are all scripted never
-stops. A replay costs the round so far (a few microseconds); the batch path pays one branch
-per decision.
+stops. A replay costs the round so far (a few microseconds). The engines read these answers
+only where compiled with ``outside`` (the stepping entries); the batch entries are compiled
+with those branches pruned, and run as fast as before.
 
 Answers are one ``int64`` each:
 
