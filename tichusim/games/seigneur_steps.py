@@ -164,11 +164,9 @@ def decide(game, row: np.ndarray, view, legal):
 
     code = CODES[view.decision]
     plays = [p for p in legal if p is not None] if code in (O.D_PLAY, O.D_BOMB) else []
-    size = max(1, len(plays))
-    a = np.array([p.a for p in plays] or [0], np.uint64)
+    a = np.array([p.a for p in plays] or [0], np.uint64)  # never empty: a typed array
     b = np.array([p.b for p in plays] or [0], np.uint64)
     c = np.array([p.combo.code for p in plays] or [0], np.int64)
-    assert len(a) == size
     answer = int(K.decide(np.ascontiguousarray(row, np.float64), view.public, view.private, code,
                           int(view.detail), a, b, c, len(plays)))  # fmt: skip
     if code == O.D_GIVE_BACK:

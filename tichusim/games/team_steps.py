@@ -184,17 +184,11 @@ def decide(game, row: np.ndarray, view, legal):
     from .steps import CODES
 
     code = CODES[view.decision]
-    masks = np.zeros(max(1, len(legal) if not isinstance(legal, Gifts) else 1), np.uint64)
-    codes = np.zeros_like(masks, dtype=np.int64)
-    n = 0
-    if code in (O.D_PLAY, O.D_BOMB):
-        plays = [p for p in legal if p is not None]
-        for i, p in enumerate(plays):
-            masks[i] = np.uint64(int(p))
-            codes[i] = p.combo.code
-        n = len(plays)
+    plays = [p for p in legal if p is not None] if code in (O.D_PLAY, O.D_BOMB) else []
+    masks = np.array([int(p) for p in plays] or [0], np.uint64)  # never empty: a typed array
+    codes = np.array([p.combo.code for p in plays] or [0], np.int64)
     answer = int(K.decide(np.ascontiguousarray(row, np.float64), view.public, view.private,
-                          code, int(view.detail), masks, codes, n))  # fmt: skip
+                          code, int(view.detail), masks, codes, len(plays)))  # fmt: skip
     if code in (O.D_GRAND_TICHU, O.D_TICHU):
         return bool(answer)
     if code == O.D_PASS:
