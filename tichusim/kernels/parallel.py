@@ -11,7 +11,8 @@ tables are the same whatever the thread count.
 A cold kernel compiles on the calling thread (its first chunk runs there): compiled in a pool
 thread, numba's allocations went through one of glibc's secondary arenas, which hands memory
 back to the system eagerly, and the compile page-faulted 20 times as often and took 80 s more
-system time.
+system time. (That was measured before ``_frame_stack``; the frame-stack slowdown it removes
+shows the same symptoms and may have been the cause.)
 """
 
 from concurrent.futures import ThreadPoolExecutor

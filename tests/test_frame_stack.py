@@ -1,0 +1,89 @@
+"""The frame-stack chunk cache (``tichusim._frame_stack``, issue 17): a call loop sitting on a
+chunk boundary no longer maps and unmaps a chunk per call, and the interpreter still works."""
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tichusim import _frame_stack
+
+pytestmark = pytest.mark.skipif(not _frame_stack._applies(), reason="CPython 3.11/3.12 on Linux only")
+
+# Calls g() 20,000 times at every depth 0..399: at some depths the call crosses into a new
+# chunk of CPython's frame stack. Prints the minor page faults of the worst depth: each chunk
+# mapped afresh faults at least once.
+SWEEP = textwrap.dedent("""
+    import resource, sys
+    def g(x):
+        return x
+    def loop(n):
+        for i in range(n):
+            g(i)
+    def at_depth(d, n):
+        return loop(n) if d == 0 else at_depth(d - 1, n)
+    def faults():
+        return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    if sys.argv[1] == "install":
+        from tichusim._frame_stack import install
+        assert install()
+    worst = 0
+    for d in range(400):
+        before = faults()
+        at_depth(d, 20000)
+        worst = max(worst, faults() - before)
+    print(worst)
+""")
+
+
+def _worst_faults(how: str) -> int:
+    out = subprocess.run([sys.executable, "-c", SWEEP, how], capture_output=True, text=True,
+                         check=True, env={"TICHUSIM_FRAME_STACK_CACHE": "1"})  # fmt: skip
+    return int(out.stdout)
+
+
+def test_kernels_install_it():
+    import tichusim.kernels  # noqa: F401  (importing the kernels readies the process)
+
+    assert _frame_stack.installed()
+
+
+def test_a_loop_on_a_chunk_boundary_maps_no_chunk_per_call():
+    assert _worst_faults("plain") >= 20000  # the slowdown is there without the cache ...
+    assert _worst_faults("install") < 200  # ... and gone with it
+
+
+def test_the_interpreter_still_works_with_it():
+    """Deep recursion, threads, generators and garbage collection with the cache in place: every
+    chunk handed out again is a whole, writable one."""
+    script = textwrap.dedent("""
+        import gc, sys, threading
+        from tichusim._frame_stack import install
+        assert install()
+        sys.setrecursionlimit(20000)
+        def depth(n):
+            return 0 if n == 0 else 1 + depth(n - 1)
+        def gen(n):
+            for i in range(n):
+                yield depth(i % 300)
+        results = []
+        def work(k):
+            results.append(sum(depth(d) for d in range(0, 3000, 7)) + sum(gen(500)) + k)
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        gc.collect()
+        assert sorted(results) == [sum(range(0, 3000, 7)) + sum(i % 300 for i in range(500)) + k
+                                   for k in range(4)], results
+        print(depth(15000))
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "15000"
+
+
+def test_switched_off_by_the_environment():
+    script = "from tichusim._frame_stack import install; print(install())"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, env={"TICHUSIM_FRAME_STACK_CACHE": "0"})  # fmt: skip
+    assert out.stdout.strip() == "False"

@@ -1,0 +1,119 @@
+"""A one-chunk cache for CPython's frame stack: a cold compile no longer pays up to a minute of
+system time to a CPython 3.11/3.12 slowdown (issue 17).
+
+CPython keeps Python frames on a per-thread stack of 16 KiB chunks. A call that does not fit in
+the current chunk maps a new one (``mmap``), and the return unmaps it at once. A loop that calls
+a function exactly where a chunk ends therefore maps and unmaps 16 KiB on every call: CPython
+issue gh-142183, fixed in 3.13 and 3.14 by caching one chunk per thread, not in 3.11 or 3.12.
+Numba's compiler deep-copies IR in such loops (``copy.deepcopy`` → ``ir.Var.__deepcopy__``) at
+depths that move with the caller's stack, so a cold compile of the 4-player engine could make
+4 million such pairs: ``tichusim run`` cold took 124 s (56 s of it system time) where the same
+compile with its calls one frame shallower took 61 s (4 s).
+
+``install()`` puts the same cure in front of the interpreter's arena allocator, which the frame
+stack takes its chunks from: a freed chunk is kept (one slot) and handed to the next request,
+every other block goes to ``mmap``/``munmap`` as CPython's own allocator does. The two small
+functions are LLVM IR compiled in-process with llvmlite (numba's own backend, no C compiler
+needed); the slot is swapped atomically, so it is correct whatever the GIL arrangement. Only on
+Linux CPython 3.11 and 3.12 (x86-64, AArch64: the ``mmap`` flags below are theirs); elsewhere,
+and when ``TICHUSIM_FRAME_STACK_CACHE=0``, nothing is changed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import platform
+import sys
+
+__all__ = ["install", "installed"]
+
+_CHUNK = 16 * 1024  # CPython's DATA_STACK_CHUNK_SIZE (3.11, 3.12)
+
+# PROT_READ | PROT_WRITE = 3, MAP_PRIVATE | MAP_ANONYMOUS = 0x22, as CPython's _PyObject_ArenaMmap
+_IR = f"""
+@slot = internal global ptr null
+
+declare ptr @mmap(ptr, i64, i32, i32, i32, i64)
+declare i32 @munmap(ptr, i64)
+
+define ptr @chunk_alloc(ptr %ctx, i64 %size) {{
+entry:
+  %is_chunk = icmp eq i64 %size, {_CHUNK}
+  br i1 %is_chunk, label %take, label %fresh
+take:
+  %kept = atomicrmw xchg ptr @slot, ptr null seq_cst
+  %hit = icmp ne ptr %kept, null
+  br i1 %hit, label %reuse, label %fresh
+reuse:
+  ret ptr %kept
+fresh:
+  %mapped = call ptr @mmap(ptr null, i64 %size, i32 3, i32 34, i32 -1, i64 0)
+  %failed = icmp eq ptr %mapped, inttoptr (i64 -1 to ptr)
+  %block = select i1 %failed, ptr null, ptr %mapped
+  ret ptr %block
+}}
+
+define void @chunk_free(ptr %ctx, ptr %block, i64 %size) {{
+entry:
+  %is_chunk = icmp eq i64 %size, {_CHUNK}
+  br i1 %is_chunk, label %keep, label %release
+keep:
+  %swap = cmpxchg ptr @slot, ptr null, ptr %block seq_cst seq_cst
+  %stored = extractvalue {{ ptr, i1 }} %swap, 1
+  br i1 %stored, label %done, label %release
+release:
+  %rc = call i32 @munmap(ptr %block, i64 %size)
+  br label %done
+done:
+  ret void
+}}
+"""
+
+
+class _ArenaAllocator(ctypes.Structure):  # CPython's PyObjectArenaAllocator
+    _fields_ = [("ctx", ctypes.c_void_p), ("alloc", ctypes.c_void_p), ("free", ctypes.c_void_p)]
+
+
+_engine = None  # the compiled functions: alive as long as the interpreter uses them
+
+
+def _applies() -> bool:
+    return (sys.platform == "linux" and sys.implementation.name == "cpython"
+            and sys.version_info[:2] in ((3, 11), (3, 12))
+            and platform.machine() in ("x86_64", "aarch64")
+            and os.environ.get("TICHUSIM_FRAME_STACK_CACHE", "1") != "0")  # fmt: skip
+
+
+def installed() -> bool:
+    """Whether this process's arena allocator keeps a freed frame-stack chunk."""
+    return _engine is not None
+
+
+def install() -> bool:
+    """Put the one-chunk cache in front of the arena allocator (once per process, where it
+    applies, see above); whether it is in place."""
+    global _engine
+    if _engine is not None or not _applies():
+        return _engine is not None
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    libc = ctypes.CDLL(None)
+    for name in ("mmap", "munmap"):
+        llvm.add_symbol(name, ctypes.cast(getattr(libc, name), ctypes.c_void_p).value)
+    module = llvm.parse_assembly(_IR)
+    module.verify()
+    machine = llvm.Target.from_default_triple().create_target_machine()
+    engine = llvm.create_mcjit_compiler(module, machine)
+    engine.finalize_object()
+    # frees of blocks mapped before this point reach munmap (or the slot) just the same
+    allocator = _ArenaAllocator(None, engine.get_function_address("chunk_alloc"),
+                                engine.get_function_address("chunk_free"))  # fmt: skip
+    set_allocator = ctypes.pythonapi.PyObject_SetArenaAllocator
+    set_allocator.argtypes = [ctypes.POINTER(_ArenaAllocator)]
+    set_allocator.restype = None
+    set_allocator(ctypes.byref(allocator))
+    _engine = engine
+    return True
