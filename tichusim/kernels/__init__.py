@@ -5,10 +5,12 @@ counter-based streams; ``combos``: combination codes and the beat relation; ``mo
 plays; ``hand``: hand analysis; ``eventlog``: the rows of a round's log). Each family of games
 has a folder with the same module names: ``tichu`` (RULES.md §2–§4) and ``seigneur`` (§5).
 
-Importing this package readies the process for numba's compiler (``_frame_stack.install``: a
-CPython 3.11/3.12 slowdown cost cold compiles up to half their time).
+Importing this package readies the process for numba's compiler, for cold compiles about half
+as long (issue 17): ``_frame_stack`` (a CPython 3.11/3.12 slowdown) and ``_inliner`` (numba's
+inliner copying every inlined function twice for nothing).
 """
 
-from .._frame_stack import install as _install_frame_stack_cache
+from .. import _frame_stack, _inliner
 
-_install_frame_stack_cache()
+_frame_stack.install()
+_inliner.install()
