@@ -174,6 +174,34 @@ PARAMS: dict[str, Param] = {
                        "beatable combination as long as an opponent's cards left"),
     "partner_lead": Param(S.PARTNER_LEAD, 0.5, -5, 5, "play", "expert: how much cheaper a "
                           "single lead is when a partner called"),
+    "caller_sure": Param(S.CALLER_SURE, 0.0, -5, 5, "play", "expert: extra price of spending a "
+                         "sure winner on an opponent's trick while its own call is open"),
+    "caller_bomb": Param(S.CALLER_BOMB, 1, 0, 14, "play", "expert: while its own call is open, "
+                         "bomb an opponent's trick when at most this many plays are left after"),
+    "support_threat": Param(S.SUPPORT_THREAT, 0, 0, 14, "play", "expert: while a partner's call "
+                            "is open, an opponent holding this many cards or fewer is stopped "
+                            "(a bomb, sure winners spent, no deferring)"),
+    "support_defer": Param(S.SUPPORT_DEFER, 100.0, -5, 100, "play", "expert: while a partner's "
+                           "call is open, highest price to take an opponent's trick that partner "
+                           "still plays on after this seat (left to them above it)"),
+    "caller_overtake": Param(S.CALLER_OVERTAKE, -100.0, -100, 10, "play", "expert: while its "
+                             "own call is open, take a partner's trick with a play priced this "
+                             "or less (-50 or less: never)"),
+    "attack_split": Param(S.ATTACK_SPLIT, 0.0, -5, 5, "play", "expert: on a calling opponent's "
+                          "trick, how much less the last of the side who can still beat it pays "
+                          "to spend a sure winner, and how much more one whose partner plays "
+                          "after it"),
+    "bomb_keep": Param(S.BOMB_KEEP, 0, 0, 3, "play", "expert: no bomb for a trick's points when "
+                       "(1) an opponent may still hold a higher bomb, (2) a call is still open "
+                       "(bits; 3 both)"),
+    "hold_margin": Param(S.HOLD_MARGIN, 0.0, -14, 14, "play", "expert: no going out while a "
+                         "calling partner is still in and holds at most this many cards more "
+                         "than every opponent (0: fewer than every opponent)"),
+    "support_sure": Param(S.SUPPORT_SURE, 0.0, -5, 5, "play", "expert: extra price of spending "
+                          "a sure winner on an opponent's trick while a partner's call is open"),
+    "retake_lead": Param(S.RETAKE_LEAD, 0.0, -5, 5, "play", "expert: how much cheaper a lead "
+                         "that can be beaten is when the hand keeps a sure winner of its kind "
+                         "and length to win the lead back"),
     "tichu_over_partner": Param(S.TICHU_OVER_PARTNER, 3.0, -50, 50, "calls", "value policy: "
                                 "extra score a Tichu needs over a partner's call"),
 }

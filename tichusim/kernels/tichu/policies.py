@@ -454,8 +454,10 @@ def bomb(params, pub, me, masks, codes, n):
     if policy == PLAY_RANDOM:
         me.rng, j = rand_below(me.rng, n + 1)
         return j if j < n else -1
-    if policy == PLAY_HEURISTIC or policy == PLAY_EXPERT:
+    if policy == PLAY_HEURISTIC:
         return heuristic.bomb_out_of_turn(params, pub, me, masks, codes, n)
+    if policy == PLAY_EXPERT:
+        return expert.bomb_out_of_turn(params, pub, me, masks, codes, n)
     return -1
 
 
