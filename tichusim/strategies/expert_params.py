@@ -23,6 +23,7 @@ PLAY: dict[str, float] = {
     "attack_bonus": 0.8941,
     "bomb_points": 6.556,
     "bomb_threat": 1,
+    "caller_gift": 7,
     "caller_overtake": 1,
     "control_cost": 1.516,
     "dog_partner_cards": 14,

@@ -202,6 +202,8 @@ PARAMS: dict[str, Param] = {
     "retake_lead": Param(S.RETAKE_LEAD, 0.0, -5, 5, "play", "expert: how much cheaper a lead "
                          "that can be beaten is when the hand keeps a sure winner of its kind "
                          "and length to win the lead back"),
+    "caller_gift": Param(S.CALLER_GIFT, 13, 2, 13, "pass", "expert: after its own call, the "
+                         "highest rank of the loose card it gives a partner (when it has one)"),
     "tichu_over_partner": Param(S.TICHU_OVER_PARTNER, 3.0, -50, 50, "calls", "value policy: "
                                 "extra score a Tichu needs over a partner's call"),
 }
