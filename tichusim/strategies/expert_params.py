@@ -21,7 +21,7 @@ GT_VALUE: dict[str, tuple[float, ...]] = {
 }
 PLAY: dict[str, float] = {
     "attack_bonus": 0.8941,
-    "bomb_points": 6.556,
+    "bomb_points": 15,
     "bomb_threat": 1,
     "caller_gift": 7,
     "caller_overtake": 1,
