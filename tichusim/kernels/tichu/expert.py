@@ -7,7 +7,8 @@ cards this seat gave its partners that have not been played yet (``PRIVATE.given
 place is known). From that pool, ``combo_top`` gives the highest combination of a kind and
 length an opponent could still play (pooled over the opponents: an upper bound for any one of
 them; the Phoenix counts as a wild card, §2.6), ``bomb_possible`` whether a bomb can still be
-among them (four of a kind or a straight flush of 5, §2.7), and ``is_sure`` whether a play of
+among them (four of a kind or a straight flush of 5, §2.7), ``bomb_beatable`` whether one of
+them could beat a bomb of ours, and ``is_sure`` whether a play of
 ours can no longer be beaten but by a bomb (a *sure winner*). ``PUBLIC.counts`` gives every
 seat's cards left.
 
@@ -16,20 +17,41 @@ still needs after it, rank, control cards), then:
 
 * **leading**: out at once if one play does it; a sure winner whose rest is one play (it wins
   the lead back and the rest goes out) first; otherwise sure winners are kept for last
-  (``SURE_KEEP`` added to their price) and losers played off while a sure winner can retake;
-  a combination as long as an opponent's cards left is avoided unless sure (``SHORT_OPP``);
-  singles are cheaper (``PARTNER_LEAD``) when a partner called, for them to take the lead;
-  the Dog goes to a partner who called, or who holds fewer cards than this hand needs plays
-  (``DOG_PARTNER_CARDS`` or fewer), or when the hand is nearly out;
-* **partner's trick**: pass (never overtake a partner) unless the play goes out;
-* **going out**: at once when one play does it, except while a partner who called is ahead of
-  every opponent and nobody is out (``hold_back``: going out first would fail their call);
-* **opponent's trick**: as ``heuristic`` (``FOLLOW_MARGIN``, ``POINT_WEIGHT``,
-  ``ATTACK_BONUS`` when that opponent or a partner called), but a sure winner after which one
-  play goes out is always taken, and spending a sure winner that leaves more costs
-  ``SURE_COST`` unless an opponent is about to go out;
-* **bombs**: ``heuristic.bomb_worth`` (stop an opponent about to go out or a caller, a trick
-  worth ``BOMB_POINTS``, one's own call one play from success).
+  (``SURE_KEEP`` added to their price) and losers played off while a sure winner can retake,
+  a loser of a kind and length the hand keeps a sure winner of priced ``RETAKE_LEAD`` lower
+  (negative: the kinds nothing of ours could retake are led first, the others can still go
+  under our sure winner's trick); a combination as long as an opponent's cards left is
+  avoided unless sure (``SHORT_OPP``); singles are cheaper (``PARTNER_LEAD``) when a partner
+  called, for them to take the lead; the Dog goes to a partner who called, or who holds fewer
+  cards than this hand needs plays (``DOG_PARTNER_CARDS`` or fewer), or when the hand is
+  nearly out;
+* **partner's trick**: pass (never overtake a partner) unless the play goes out, or, while
+  this seat's own call is open, a play priced ``CALLER_OVERTAKE`` or less takes the trick to
+  lead (the partner's low lead handed to the caller);
+* **going out**: at once when one play does it, except while a partner who called is still in
+  and nobody is out and that partner holds fewer cards than every opponent plus
+  ``HOLD_MARGIN`` (``hold_back``: going out first would fail their call);
+* **opponent's trick**: the cheapest play when its price is within ``FOLLOW_MARGIN``, raised
+  by the trick's points (``POINT_WEIGHT``), by ``ATTACK_BONUS`` when that opponent or a
+  partner called and by one when that opponent is about to go out; a sure winner after which
+  one play goes out is always taken, and spending a sure winner that leaves more costs
+  ``SURE_COST`` unless an opponent is about to go out (``BOMB_THREAT``, or ``SUPPORT_THREAT``
+  cards while a partner's call is open), plus ``CALLER_SURE`` while this seat's own call is
+  open, ``SUPPORT_SURE`` while a partner's is, and, on a calling opponent's trick (the attack
+  split by position), less ``ATTACK_SPLIT`` for the last of our side who can still beat it
+  (its partners passed) or more for one whose partner plays after it; while a partner's call
+  is open and that partner still plays on the trick after this seat, the price is capped at
+  ``SUPPORT_DEFER`` (the trick left to the caller);
+* **bombs** (``bomb_worth``, on a turn and out of turn): only on an opponent's trick, when that
+  opponent is about to go out (``BOMB_THREAT``) or called and is getting close, holds
+  ``SUPPORT_THREAT`` cards or fewer while a partner's call is open, while this seat's own call
+  is open and at most ``CALLER_BOMB`` plays would be left after the bomb, or when the trick holds ``BOMB_POINTS``
+  unless ``BOMB_KEEP`` keeps the bomb (1: an opponent may still hold a higher bomb,
+  ``bomb_beatable``; 2: a call is still open at the table).
+
+**Passing after its own call** (``policies._expert_caller_passes``): control cards kept, the
+Dog or the highest loose card of rank ``CALLER_GIFT`` or lower to the partner, the lowest loose
+cards to the opponents.
 
 **Calls by value** (``call_value``): a linear score of the hand's features (the features of
 ``analysis/handclass.py``: Aces, Kings, Dragon, Phoenix, Dog, Mah Jong, a bomb, pairs, plays a
