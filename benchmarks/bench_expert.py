@@ -2,7 +2,9 @@
 
 One thread, the 4-player game, best of 3 (``bench_engine.kernel_rate`` with ``cpu=True``):
 ``heuristic``; ``expert``; ``expert`` with one decision put back to heuristic's policy (its
-play, its calls, its passing/wish/Dragon), so the difference says what that part costs.
+play, its calls, its passing/wish/Dragon), so the difference says what that part costs; and
+``expert`` with the play around a call (``caller_overtake``, ``hold_margin``, ``retake_lead``,
+``caller_gift``, ``bomb_points``) set back to its values before them.
 
     NUMBA_NUM_THREADS=1 python benchmarks/bench_expert.py [--rounds 100000]
 """
@@ -24,6 +26,9 @@ CASES = [
     ("expert, heuristic's pass/wish/Dragon", {"base": "expert", "pass": "support-call",
                                               "wish": "highest-missing",
                                               "dragon": "more-cards"}),
+    ("expert, issue 16d's play knobs off", {"base": "expert", "params": {
+        "caller_overtake": -100, "hold_margin": 0, "retake_lead": 0, "caller_gift": 13,
+        "bomb_points": 6.556}}),
 ]
 
 

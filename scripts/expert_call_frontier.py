@@ -9,7 +9,7 @@ from tichusim.analysis.duplicate import duplicate
 from tichusim.analysis.stats import wilson
 from tichusim.strategies.expert_params import TICHU_VALUE
 for shift in map(float, sys.argv[1:]):
-    spec = {"base": "expert", "name": f"expert-strict{shift}", "params": {"tichu_value_intercept": TICHU_VALUE[0] - shift}}
+    spec = {"base": "expert", "name": f"expert-strict{shift}", "params": {"tichu_value_intercept": TICHU_VALUE["nanjing"][0] - shift}}
     r, s = tichusim.simulate(400_000, seed=2026, strategies=spec)
     c = s[s.tichu]
     d = duplicate(spec, "expert", 50_000, seed=7).diff

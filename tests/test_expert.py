@@ -8,9 +8,10 @@ import pytest
 from numba import njit
 
 from tichusim import cards
-from tichusim.kernels.combos import PAIR, SINGLE, STRAIGHT, make_code
+from tichusim.kernels.combos import BOMB_FOUR, PAIR, SINGLE, STRAIGHT, make_code
 from tichusim.kernels.moves import MAX_MOVES
 from tichusim.kernels.tichu import expert, policies
+from tichusim.kernels.tichu.expert import ALL_CARDS
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim import simulate
 from tichusim.strategies.tichu import PARAMS, STRATEGIES, resolve
@@ -134,17 +135,165 @@ def test_expert_goes_out_over_its_partner():
     assert _play(EXPERT, pub, me) == _mask("Kj")
 
 
+def _with(**params):
+    """The expert's row with some parameters changed."""
+    return resolve({"base": "expert", "name": "expert-test", "params": params})[0].param_row()
+
+
 def test_expert_does_not_go_out_ahead_of_a_calling_partner():
-    """Going out first makes the partner's Tichu fail (§2.14): while the calling partner holds
-    fewer cards than every opponent and nobody is out, the expert keeps a card; once an
-    opponent is as close as the caller, it goes out."""
+    """Going out first makes the partner's Tichu fail (§2.14): while the calling partner is in
+    and nobody is out, the expert keeps a card (``hold_margin`` 14: even when an opponent holds
+    fewer cards than the caller); once somebody is out, it goes out. With ``hold_margin`` 0 it
+    holds back only while the caller holds fewer cards than every opponent."""
     pub, me = _records("Kj Ks", counts=(2, 10, 3, 10))
     pub["tichu"][0, 2] = 1
     pub["top_code"] = make_code(PAIR, 2, 2 * 7)
     pub["top_seat"] = 1
     assert _play(EXPERT, pub, me) == 0  # pass rather than go out
     pub["counts"][0, 3] = 3
-    assert _play(EXPERT, pub, me) == _mask("Kj Ks")
+    assert _play(EXPERT, pub, me) == 0  # an opponent as close as the caller: still held
+    assert _play(_with(hold_margin=0), pub, me) == _mask("Kj Ks")
+    pub["counts"][0, 3] = 0
+    pub["n_out"] = 1
+    pub["out_order"][0, 0] = 3
+    assert _play(EXPERT, pub, me) == _mask("Kj Ks")  # the call is decided: out
+
+
+def _single_trick(pub, card, rank, seat):
+    pub["top_code"] = make_code(SINGLE, 1, 2 * rank)
+    pub["top_mask"] = _mask(card)
+    pub["top_seat"] = seat
+    pub["trick_cards"] = _mask(card)
+
+
+def test_the_caller_takes_its_partners_cheap_trick_to_lead():
+    """``caller_overtake``: while its own call is open the caller takes a partner's trick with a
+    cheap play (a loose single) to get the lead; not with a control card, and a player who did
+    not call never overtakes its partner."""
+    pub, me = _records("Kj 9s 9p 5t Ph", counts=(5, 10, 8, 10))
+    pub["tichu"][0, 0] = 1
+    _single_trick(pub, "3s", 3, 2)  # the partner led a low single
+    assert _play(EXPERT, pub, me) == _mask("5t")
+    assert _play(_with(caller_overtake=-100), pub, me) == 0
+    pub["tichu"][0, 0] = 0
+    assert _play(EXPERT, pub, me) == 0
+    pub, me = _records("Aj 9s 9p 8j 8s", counts=(5, 10, 8, 10))  # only the Ace: keep it
+    pub["tichu"][0, 0] = 1
+    _single_trick(pub, "3s", 3, 2)
+    assert _play(EXPERT, pub, me) == 0
+
+
+@njit
+def _bomb_beatable(out, code):
+    return expert.bomb_beatable(out, code)
+
+
+def test_tracker_knows_which_bombs_can_beat_ours():
+    """A four of a kind is beaten by a higher four of a kind or any straight flush the others
+    can still hold (§2.7); nothing when neither can be left among their cards."""
+    sevens = make_code(BOMB_FOUR, 4, 2 * 7)
+    assert _bomb_beatable(_mask("Kj Ks Kp Kt 2j"), sevens)
+    assert not _bomb_beatable(_mask("5j 5s 5p 5t 2j"), sevens)  # a lower four
+    assert _bomb_beatable(_mask("2j 3j 4j 5j 6j"), sevens)  # a straight flush
+    assert not _bomb_beatable(_mask("Kj Ks Kp Ph 2j 3j 4j 5j 6s"), sevens)
+
+
+def _bomb_position(hand, opp_cards, points_trick=""):
+    """Seat 0 holds ``hand`` (a bomb in it), the left opponent's single 9 tops the trick (with
+    the cards ``points_trick`` played under it), that opponent holding ``opp_cards`` cards."""
+    pub, me = _records(hand, counts=(len(hand.split()), opp_cards, 10, 10))
+    _single_trick(pub, "9p", 9, 1)
+    pub["trick_cards"] = _mask("9p " + points_trick)
+    return pub, me
+
+
+def test_expert_keeps_its_bomb_when_nothing_is_threatened():
+    """Bombs kept for what they are worth: no bomb on a pointless trick of an opponent far from
+    going out; a bomb on the same trick when that opponent is about to go out."""
+    bomb = _mask("7j 7s 7p 7t")
+    pub, me = _bomb_position("7j 7s 7p 7t 3j", 10, "2p")
+    assert _play(EXPERT, pub, me) == 0
+    pub["counts"][0, 1] = 1
+    assert _play(EXPERT, pub, me) == bomb
+
+
+def test_the_callers_partner_bombs_an_opponent_about_to_go_out_first():
+    """While the partner's call is open, an opponent about to go out (``bomb_threat``), or with
+    ``support_threat`` cards or fewer, is bombed; without a call to support, a player keeps the
+    bomb against an opponent holding 3 cards."""
+    bomb = _mask("7j 7s 7p 7t")
+    pub, me = _bomb_position("7j 7s 7p 7t 3j", 1, "2p")
+    pub["tichu"][0, 2] = 1
+    assert _play(EXPERT, pub, me) == bomb
+    pub["counts"][0, 1] = 3
+    assert _play(EXPERT, pub, me) == 0
+    assert _play(_with(support_threat=4), pub, me) == bomb
+    pub["tichu"][0, 2] = 0
+    assert _play(_with(support_threat=4), pub, me) == 0
+
+
+def test_bomb_keep_keeps_a_bomb_that_could_be_overbombed():
+    """``bomb_keep`` 1: no bomb for a trick's points while an opponent may still hold a higher
+    bomb (nothing played yet); once the cards left out could form none, the bomb takes the
+    points (as it does by default, ``bomb_points``)."""
+    bomb = _mask("7j 7s 7p 7t")
+    hand = "7j 7s 7p 7t 3j"
+    pub, me = _bomb_position(hand, 10, "Kj Ks 5p")
+    keep = _with(bomb_keep=1)
+    assert _play(EXPERT, pub, me) == bomb  # 25 points: worth a bomb by default
+    assert _play(keep, pub, me) == 0
+    left = cards.parse("Kp Kt Aj As 2j 2s 5t Qj Dr Dog")  # the others' cards: no bomb among them
+    everything = int(ALL_CARDS)
+    pub["played"] = np.uint64(everything & ~cards.parse(hand) & ~left)
+    assert _play(keep, pub, me) == bomb
+
+
+def test_leads_the_kind_no_sure_winner_can_retake_first():
+    """``retake_lead`` (negative): holding the Dragon, a sure single, the expert leads its low
+    pair before its low single (the single can still go under the Dragon's trick later)."""
+    pub, me = _records("Dr 3j 4j 4s 9p Jt", counts=(6, 10, 10, 10))
+    assert _play(EXPERT, pub, me) == _mask("4j 4s")
+    assert _play(_with(retake_lead=0), pub, me) == _mask("3j")
+
+
+def test_the_caller_gives_its_partner_a_low_card():
+    """``caller_gift``: after its own call the caller keeps its high cards, giving its partner
+    the highest loose card of rank 7 or lower (the Dog first when it holds it)."""
+    pub, me = _records("Dr Ph Aj 2s 3p 5t 7j 9s Jp Qt Kj Ks 8p 8t")
+    pub["tichu"][0, 0] = 1
+    out = np.zeros(5, np.uint64)
+    _passes(EXPERT, pub, me, out)
+    assert out[1] == _mask("7j") and {out[0], out[2]} == {_mask("2s"), _mask("3p")}
+    _passes(_with(caller_gift=13), pub, me, out)
+    assert out[1] == _mask("Qt")
+
+
+def test_the_callers_partner_defers_to_the_caller_still_to_play():
+    """``support_defer``: while the partner's call is open and the caller plays on the trick
+    after this seat, the expert takes an opponent's trick only with a play priced at most
+    this; once the caller has passed on it, it takes it as usual."""
+    pub, me = _records("Kj 9s 9p 5t 3p", counts=(5, 10, 8, 10))
+    pub["tichu"][0, 2] = 1
+    _single_trick(pub, "4s", 4, 1)  # the left opponent: the caller (seat 2) plays after us
+    defer = _with(support_defer=-5)
+    assert _play(EXPERT, pub, me) != 0
+    assert _play(defer, pub, me) == 0
+    pub["passed"] = 1 << 2
+    assert _play(defer, pub, me) != 0
+
+
+def test_attack_split_the_last_chance_spends_its_sure_winner():
+    """``attack_split``: on a calling opponent's single, the last of its side who can still
+    beat it (its partner has passed) plays the Dragon, a sure winner, rather than an Ace that
+    can be beaten; one whose partner still plays after it keeps the Dragon."""
+    split = _with(attack_split=5)
+    pub, me = _records("Dr Aj 9s 9p 5t", counts=(5, 8, 10, 10))
+    pub["tichu"][0, 1] = 1
+    _single_trick(pub, "Kp", 13, 1)
+    pub["passed"] = (1 << 2) | (1 << 3)  # the partner (seat 2) passed on it
+    assert _play(split, pub, me) == _mask("Dr")
+    pub["passed"] = 0
+    assert _play(split, pub, me) == _mask("Aj")
 
 
 def test_expert_leads_a_sure_winner_when_the_rest_goes_out():
@@ -209,7 +358,8 @@ def test_expert_reads_only_the_public_record_and_its_own_hand():
     record and the deciding seat's private record, nothing that holds another hand."""
     allowed = {"params", "pub", "me", "moves_m", "moves_c", "n", "can_pass", "out", "base",
                "first", "hand", "code", "kind", "length", "seat", "ranks", "phoenix", "fill",
-               "hold"}  # hold: a flag (hold_back), no cards
+               "hold", "margin", "masks", "codes", "threat", "sure_cost", "i", "kl", "top"}
+    # hold: a flag (hold_back); masks/codes: its own bombs offered out of turn; none a hand
     for name, fn in inspect.getmembers(expert):
         if hasattr(fn, "py_func") and fn.__module__ == expert.__name__:
             params = set(inspect.signature(fn.py_func).parameters)

@@ -65,8 +65,13 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
                    "record: keeps sure winners (nothing left can beat them but a bomb) for last "
                    "and plays one first when the rest goes out, avoids leads an opponent could go "
                    "out on, leads singles to a calling partner, the Dog to a partner who called "
-                   "or is nearer to going out; never overtakes its partner, nor goes out ahead "
-                   "of a partner who called while that partner leads the opponents"),
+                   "or is nearer to going out, first the kinds no sure winner of its own could "
+                   "retake (retake_lead); never overtakes its partner but as a caller taking a "
+                   "cheap trick to lead (caller_overtake), never goes out ahead of a partner "
+                   "whose call is open (hold_margin); bombs a threat, an opponent's call "
+                   "getting close or a big trick (bomb_worth: bomb_threat, support_threat, "
+                   "caller_bomb, bomb_points, bomb_keep); support and attack of a call by "
+                   "caller_sure, support_sure, support_defer, attack_split"),
     },
     "grand_tichu": _CALLS,
     "tichu": _CALLS,
@@ -174,6 +179,38 @@ PARAMS: dict[str, Param] = {
                        "beatable combination as long as an opponent's cards left"),
     "partner_lead": Param(S.PARTNER_LEAD, 0.5, -5, 5, "play", "expert: how much cheaper a "
                           "single lead is when a partner called"),
+    "caller_sure": Param(S.CALLER_SURE, 0.0, -5, 5, "play", "expert: extra price of spending a "
+                         "sure winner on an opponent's trick while its own call is open"),
+    "caller_bomb": Param(S.CALLER_BOMB, 1, 0, 14, "play", "expert: while its own call is open, "
+                         "bomb an opponent's trick when at most this many plays are left after"),
+    "support_threat": Param(S.SUPPORT_THREAT, 0, 0, 14, "play", "expert: while a partner's call "
+                            "is open, an opponent holding this many cards or fewer is stopped "
+                            "(a bomb, sure winners spent, no deferring)"),
+    "support_defer": Param(S.SUPPORT_DEFER, 100.0, -5, 100, "play", "expert: while a partner's "
+                           "call is open, highest price to take an opponent's trick that partner "
+                           "still plays on after this seat (left to them above it)"),
+    "caller_overtake": Param(S.CALLER_OVERTAKE, -100.0, -100, 10, "play", "expert: while its "
+                             "own call is open, take a partner's trick with a play priced this "
+                             "or less (-50 or less: never)"),
+    "attack_split": Param(S.ATTACK_SPLIT, 0.0, -5, 5, "play", "expert: on a calling opponent's "
+                          "trick, how much less the last of the side who can still beat it pays "
+                          "to spend a sure winner, and how much more one whose partner plays "
+                          "after it"),
+    "bomb_keep": Param(S.BOMB_KEEP, 0, 0, 3, "play", "expert: no bomb for a trick's points when "
+                       "(1) an opponent may still hold a higher bomb, (2) a call is still open "
+                       "(bits; 3 both)"),
+    "hold_margin": Param(S.HOLD_MARGIN, 0.0, -14, 14, "play", "expert: no going out while a "
+                         "calling partner is in, nobody is out and that partner holds fewer "
+                         "cards than every opponent plus this many (0: fewer than every "
+                         "opponent; 14: always)"),
+    "support_sure": Param(S.SUPPORT_SURE, 0.0, -5, 5, "play", "expert: extra price of spending "
+                          "a sure winner on an opponent's trick while a partner's call is open"),
+    "retake_lead": Param(S.RETAKE_LEAD, 0.0, -5, 5, "play", "expert: how much cheaper a lead "
+                         "that can be beaten is when the hand keeps a sure winner of its kind "
+                         "and length to win the lead back (negative: dearer, those kinds led "
+                         "last)"),
+    "caller_gift": Param(S.CALLER_GIFT, 13, 2, 13, "pass", "expert: after its own call, the "
+                         "highest rank of the loose card it gives a partner (when it has one)"),
     "tichu_over_partner": Param(S.TICHU_OVER_PARTNER, 3.0, -50, 50, "calls", "value policy: "
                                 "extra score a Tichu needs over a partner's call"),
 }
@@ -247,7 +284,9 @@ STRATEGIES = {
                           "called or holds fewer cards", dog="support-call"),
     "expert": Strategy("expert", "expert", "value", "value", "expert", "expert", "expert",
                        description="the default: card-tracking play that keeps sure winners "
-                       "for last and never overtakes its partner, Tichu and Grand Tichu called "
+                       "for last and never overtakes its partner (but a caller takes its "
+                       "partner's low lead), never goes out ahead of a calling partner, bombs "
+                       "only a threat or a big trick, Tichu and Grand Tichu called "
                        "by a value model fitted by simulation at each table, passing that "
                        "supports a call, a wish at a rank given to an opponent, Dragon to the "
                        "opponent least likely to keep it, Dog to the partner who called or holds "

@@ -7,7 +7,8 @@ cards this seat gave its partners that have not been played yet (``PRIVATE.given
 place is known). From that pool, ``combo_top`` gives the highest combination of a kind and
 length an opponent could still play (pooled over the opponents: an upper bound for any one of
 them; the Phoenix counts as a wild card, §2.6), ``bomb_possible`` whether a bomb can still be
-among them (four of a kind or a straight flush of 5, §2.7), and ``is_sure`` whether a play of
+among them (four of a kind or a straight flush of 5, §2.7), ``bomb_beatable`` whether one of
+them could beat a bomb of ours, and ``is_sure`` whether a play of
 ours can no longer be beaten but by a bomb (a *sure winner*). ``PUBLIC.counts`` gives every
 seat's cards left.
 
@@ -16,20 +17,41 @@ still needs after it, rank, control cards), then:
 
 * **leading**: out at once if one play does it; a sure winner whose rest is one play (it wins
   the lead back and the rest goes out) first; otherwise sure winners are kept for last
-  (``SURE_KEEP`` added to their price) and losers played off while a sure winner can retake;
-  a combination as long as an opponent's cards left is avoided unless sure (``SHORT_OPP``);
-  singles are cheaper (``PARTNER_LEAD``) when a partner called, for them to take the lead;
-  the Dog goes to a partner who called, or who holds fewer cards than this hand needs plays
-  (``DOG_PARTNER_CARDS`` or fewer), or when the hand is nearly out;
-* **partner's trick**: pass (never overtake a partner) unless the play goes out;
-* **going out**: at once when one play does it, except while a partner who called is ahead of
-  every opponent and nobody is out (``hold_back``: going out first would fail their call);
-* **opponent's trick**: as ``heuristic`` (``FOLLOW_MARGIN``, ``POINT_WEIGHT``,
-  ``ATTACK_BONUS`` when that opponent or a partner called), but a sure winner after which one
-  play goes out is always taken, and spending a sure winner that leaves more costs
-  ``SURE_COST`` unless an opponent is about to go out;
-* **bombs**: ``heuristic.bomb_worth`` (stop an opponent about to go out or a caller, a trick
-  worth ``BOMB_POINTS``, one's own call one play from success).
+  (``SURE_KEEP`` added to their price) and losers played off while a sure winner can retake,
+  a loser of a kind and length the hand keeps a sure winner of priced ``RETAKE_LEAD`` lower
+  (negative: the kinds nothing of ours could retake are led first, the others can still go
+  under our sure winner's trick); a combination as long as an opponent's cards left is
+  avoided unless sure (``SHORT_OPP``); singles are cheaper (``PARTNER_LEAD``) when a partner
+  called, for them to take the lead; the Dog goes to a partner who called, or who holds fewer
+  cards than this hand needs plays (``DOG_PARTNER_CARDS`` or fewer), or when the hand is
+  nearly out;
+* **partner's trick**: pass (never overtake a partner) unless the play goes out, or, while
+  this seat's own call is open, a play priced ``CALLER_OVERTAKE`` or less takes the trick to
+  lead (the partner's low lead handed to the caller);
+* **going out**: at once when one play does it, except while a partner who called is still in
+  and nobody is out and that partner holds fewer cards than every opponent plus
+  ``HOLD_MARGIN`` (``hold_back``: going out first would fail their call);
+* **opponent's trick**: the cheapest play when its price is within ``FOLLOW_MARGIN``, raised
+  by the trick's points (``POINT_WEIGHT``), by ``ATTACK_BONUS`` when that opponent or a
+  partner called and by one when that opponent is about to go out; a sure winner after which
+  one play goes out is always taken, and spending a sure winner that leaves more costs
+  ``SURE_COST`` unless an opponent is about to go out (``BOMB_THREAT``, or ``SUPPORT_THREAT``
+  cards while a partner's call is open), plus ``CALLER_SURE`` while this seat's own call is
+  open, ``SUPPORT_SURE`` while a partner's is, and, on a calling opponent's trick (the attack
+  split by position), less ``ATTACK_SPLIT`` for the last of our side who can still beat it
+  (its partners passed) or more for one whose partner plays after it; while a partner's call
+  is open and that partner still plays on the trick after this seat, the price is capped at
+  ``SUPPORT_DEFER`` (the trick left to the caller);
+* **bombs** (``bomb_worth``, on a turn and out of turn): only on an opponent's trick, when that
+  opponent is about to go out (``BOMB_THREAT``) or called and is getting close, holds
+  ``SUPPORT_THREAT`` cards or fewer while a partner's call is open, while this seat's own call
+  is open and at most ``CALLER_BOMB`` plays would be left after the bomb, or when the trick holds ``BOMB_POINTS``
+  unless ``BOMB_KEEP`` keeps the bomb (1: an opponent may still hold a higher bomb,
+  ``bomb_beatable``; 2: a call is still open at the table).
+
+**Passing after its own call** (``policies._expert_caller_passes``): control cards kept, the
+Dog or the highest loose card of rank ``CALLER_GIFT`` or lower to the partner, the lowest loose
+cards to the opponents.
 
 **Calls by value** (``call_value``): a linear score of the hand's features (the features of
 ``analysis/handclass.py``: Aces, Kings, Dragon, Phoenix, Dog, Mah Jong, a bomb, pairs, plays a
@@ -45,16 +67,19 @@ from numba import njit
 
 from ..bits import (
     ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_LANE, SPECIALS, STRAIGHT_LANE,
-    ZERO, highest_bit_index, popcount, rank_multiplicity, ranks_held, runs_ending,
+    U64, ZERO, highest_bit_index, lane, popcount, rank_multiplicity, ranks_held, runs_ending,
 )  # fmt: skip
 from ..combos import (
     BOMB_FOUR, DOG_LEAD, FULL_HOUSE, PAIR, RANK2_DRAGON, SINGLE, STAIRS, STRAIGHT, TRIPLE,
 )  # fmt: skip
-from ..hand import plan_size
+from ..hand import card_points, plan_size
 from ..moves import has_bomb
-from .heuristic import _price, settle
+from .heuristic import _lowest_bomb, _price
 from .slots import (
-    BOMB_THREAT, DOG_PARTNER_CARDS, PARTNER_LEAD, SHORT_OPP, SURE_COST, SURE_KEEP,
+    ATTACK_BONUS, ATTACK_SPLIT, BOMB_KEEP, BOMB_POINTS, BOMB_THREAT, CALLER_BOMB,
+    CALLER_OVERTAKE, DOG_PARTNER_CARDS, FOLLOW_MARGIN, HOLD_MARGIN, PARTNER_LEAD, POINT_WEIGHT,
+    RETAKE_LEAD, SHORT_OPP, CALLER_SURE, SUPPORT_DEFER, SUPPORT_SURE, SUPPORT_THREAT, SURE_COST,
+    SURE_KEEP,
 )  # fmt: skip
 
 ALL_CARDS = NORMAL | SPECIALS
@@ -199,10 +224,10 @@ def _short_opponents(pub, seat):
 
 
 @njit(cache=True)
-def hold_back(pub, seat):
+def hold_back(pub, seat, margin=0.0):
     """Whether to keep from going out: a partner who called is still in, nobody is out yet, and
-    that partner holds fewer cards than every opponent still in (going out first would make
-    their call fail, §2.14, while they are ahead of the opponents)."""
+    that partner holds fewer cards than every opponent still in, or at most ``margin`` more
+    (``HOLD_MARGIN``; going out first would make their call fail, §2.14)."""
     if pub.n_out != 0:
         return False
     caller = -1
@@ -212,9 +237,25 @@ def hold_back(pub, seat):
     if caller < 0:
         return False
     for q in range(1 - (seat & 1), pub.n_players, 2):
-        if 0 < pub.counts[q] <= pub.counts[caller]:
+        if 0 < pub.counts[q] and pub.counts[q] + margin <= pub.counts[caller]:
             return False
     return True
+
+
+@njit(cache=True)
+def _sure_span(moves_c, n, i, kl, top):
+    """The first and last plays above ``top`` (sure winners) of the run of plays of kind and
+    length ``kl`` that starts at ``i`` (the generator lists them together), -1 when none."""
+    first = -1
+    last = -1
+    j = i
+    while j < n and (moves_c[j] >> 8) == kl:
+        if (moves_c[j] & 0xFF) > top:
+            if first < 0:
+                first = j
+            last = j
+        j += 1
+    return first, last
 
 
 @njit(cache=True)
@@ -232,6 +273,9 @@ def _lead(params, pub, me, moves_m, moves_c, n, out, base, hold):
                     return i
     shorts = _short_opponents(pub, seat)
     support = _partner_called(pub, seat) and not (pub.tichu[seat] or pub.grand_tichu[seat])
+    retake = params[RETAKE_LEAD]
+    sure_a = -1
+    sure_b = -1
     best = -1
     best_cost = np.inf
     last_kl = -1
@@ -249,14 +293,21 @@ def _lead(params, pub, me, moves_m, moves_c, n, out, base, hold):
         if kl != last_kl:
             last_kl = kl
             last_top = combo_top(out, kind, kl & 0xFF)
+            if retake != 0.0:
+                sure_a, sure_b = _sure_span(moves_c, n, i, kl, last_top)
         length = popcount(m)
         if last_top < (c & 0xFF):  # a sure winner
             if plan_size(hand & ~m) <= 1:
                 cost -= 50.0  # win the lead back, then out
             else:
                 cost += params[SURE_KEEP]
-        elif shorts >> min(length, 62) & 1:
-            cost += params[SHORT_OPP]  # an opponent could go out on it
+        else:
+            if shorts >> min(length, 62) & 1:
+                cost += params[SHORT_OPP]  # an opponent could go out on it
+            if retake != 0.0 and sure_a >= 0 and (
+                moves_m[sure_a] & m == ZERO or moves_m[sure_b] & m == ZERO
+            ):
+                cost -= retake  # a sure winner of its kind kept to win the lead back
         if support and kind == SINGLE:
             cost -= params[PARTNER_LEAD]
         cost -= 0.01 * length  # ties: the longer combination
@@ -269,28 +320,97 @@ def _lead(params, pub, me, moves_m, moves_c, n, out, base, hold):
 
 
 @njit(cache=True)
-def choose(params, pub, me, moves_m, moves_c, n, can_pass):
-    """Index of the play to make among the ``n`` legal plays, or -1 to pass."""
+def _own_call(pub, seat):
+    """Whether this seat called and its call is still open (nobody out yet)."""
+    return pub.n_out == 0 and (pub.tichu[seat] != 0 or pub.grand_tichu[seat] != 0)
+
+
+@njit(cache=True)
+def calling_partner(pub, seat):
+    """The partner whose call is still open (they called, nobody is out yet), -1 when none."""
+    if pub.n_out != 0:
+        return -1
+    for q in range(seat & 1, pub.n_players, 2):
+        if q != seat and pub.counts[q] > 0 and (pub.tichu[q] or pub.grand_tichu[q]):
+            return q
+    return -1
+
+
+@njit(cache=True)
+def _partners_passed(pub, seat):
+    """Whether every partner still holding cards has passed on the trick's top play (none of
+    them can still take it)."""
+    for q in range(seat & 1, pub.n_players, 2):
+        if q != seat and pub.counts[q] > 0 and not (pub.passed >> q & 1):
+            return False
+    return True
+
+
+@njit(cache=True)
+def bomb_beatable(out, code):
+    """Whether the cards ``out`` could still form a bomb above the bomb ``code`` (a straight
+    flush beats any four of a kind, a longer straight flush a shorter one, §2.7): pooled over
+    the opponents, an upper bound."""
+    normal = out & NORMAL
+    if not has_bomb(normal):
+        return False
+    if (code >> 16) == BOMB_FOUR:
+        ge4 = rank_multiplicity(normal)[3]
+        if ge4 >> U64((code & 0xFF) // 2 + 1) != ZERO:  # a higher four of a kind
+            return True
+        for s in range(4):  # any straight flush beats a four of a kind
+            if runs_ending(lane(normal, s) & RANK_LANE, 5) != ZERO:
+                return True
+        return False
+    return True  # a straight flush: a longer or higher one may be out (an upper bound)
+
+
+@njit(cache=True)
+def bomb_worth(params, pub, me, out, code):
+    """Whether bombing the opponent's trick in play with the bomb ``code`` pays: an opponent
+    about to go out (``BOMB_THREAT``) or whose call is getting close; an opponent close to
+    going out ahead of a partner who called (``SUPPORT_THREAT``); our own call a few plays
+    from success (``CALLER_BOMB``); a trick worth ``BOMB_POINTS``, unless ``BOMB_KEEP`` keeps
+    the bomb (1: an opponent could overbomb it; 2: for a call still open at the table)."""
+    ts = pub.top_seat
+    seat = me.seat
+    if ts < 0 or (ts - seat) % 2 == 0:
+        return False  # no trick, the partner's, or our own
+    c = pub.counts[ts]
+    if c <= params[BOMB_THREAT]:
+        return True
+    if (pub.tichu[ts] or pub.grand_tichu[ts]) and c <= 2 * params[BOMB_THREAT]:
+        return True
+    if calling_partner(pub, seat) >= 0 and c <= params[SUPPORT_THREAT]:
+        return True
+    if _own_call(pub, seat) and plan_size(me.hand) <= params[CALLER_BOMB] + 1:
+        return True  # win the lead back to finish first
+    if card_points(pub.trick_cards) >= params[BOMB_POINTS]:
+        keep = np.int64(params[BOMB_KEEP])
+        if keep & 1 and bomb_beatable(out, code):
+            return False
+        if keep & 2 and pub.n_out == 0:
+            for q in range(pub.n_players):
+                if pub.counts[q] > 0 and (pub.tichu[q] or pub.grand_tichu[q]):
+                    return False  # kept to stop (or make) a call still open
+        return True
+    return False
+
+
+@njit(cache=True)
+def bomb_out_of_turn(params, pub, me, masks, codes, n):
+    """The lowest bomb offered out of turn when ``bomb_worth`` says it pays, else -1."""
     if n == 0:
         return -1
-    hand = me.hand
-    seat = me.seat
-    hold = hold_back(pub, seat)
-    if not hold:
-        for i in range(n):
-            if moves_m[i] == hand:
-                return i  # out at once
-    base = plan_size(hand)
-    out = opponents_may_hold(pub, me)
-    if pub.top_code == 0:
-        return _lead(params, pub, me, moves_m, moves_c, n, out, base, hold)
+    b = _lowest_bomb(codes, 0, n)
+    if bomb_worth(params, pub, me, opponents_may_hold(pub, me), codes[b]):
+        return b
+    return -1
 
-    ts = pub.top_seat
-    partners_trick = (ts - seat) % 2 == 0
-    if partners_trick and can_pass:
-        return -1  # never overtake a partner (going out was taken above unless held back)
-    shorts = _short_opponents(pub, seat)
-    threat = (shorts & ((2 << np.int64(params[BOMB_THREAT])) - 1)) != 0
+
+@njit(cache=True)
+def _cheapest(params, pub, hand, base, moves_m, moves_c, n, hold, out, threat, sure_cost):
+    """The cheapest non-bomb play on a trick and its price (-1, inf when none)."""
     best = -1
     best_cost = np.inf
     for i in range(n):
@@ -305,13 +425,81 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
             if plan_size(hand & ~m) <= 1:
                 cost -= 50.0
             elif not threat:
-                cost += params[SURE_COST]
+                cost += sure_cost
         if cost < best_cost:
             best_cost = cost
             best = i
-    return settle(params, pub, me, moves_m, moves_c, n, can_pass, best, best_cost,
-                  partners_trick, _partner_called(pub, seat))
+    return best, best_cost
 
 
-__all__ = ["bomb_possible", "call_value", "choose", "combo_top", "hold_back", "is_sure",
-           "opponents_may_hold", "single_top"]
+@njit(cache=True)
+def choose(params, pub, me, moves_m, moves_c, n, can_pass):
+    """Index of the play to make among the ``n`` legal plays, or -1 to pass."""
+    if n == 0:
+        return -1
+    hand = me.hand
+    seat = me.seat
+    hold = hold_back(pub, seat, params[HOLD_MARGIN])
+    if not hold:
+        for i in range(n):
+            if moves_m[i] == hand:
+                return i  # out at once
+    base = plan_size(hand)
+    out = opponents_may_hold(pub, me)
+    if pub.top_code == 0:
+        return _lead(params, pub, me, moves_m, moves_c, n, out, base, hold)
+
+    ts = pub.top_seat
+    own_call = _own_call(pub, seat)
+    if (ts - seat) % 2 == 0 and can_pass:
+        # never overtake a partner (going out was taken above unless held back), but a
+        # caller takes a partner's trick cheaply to lead (``CALLER_OVERTAKE``)
+        if own_call and ts != seat and params[CALLER_OVERTAKE] > -50.0:
+            best, best_cost = _cheapest(params, pub, hand, base, moves_m, moves_c, n, hold,
+                                        out, False, params[SURE_COST] + params[CALLER_SURE])
+            if best >= 0 and best_cost <= params[CALLER_OVERTAKE]:
+                return best
+        return -1
+    caller = calling_partner(pub, seat)
+    cnt = pub.counts[ts]
+    support_threat = caller >= 0 and cnt <= params[SUPPORT_THREAT]
+    shorts = _short_opponents(pub, seat)
+    threat = (shorts & ((2 << np.int64(params[BOMB_THREAT])) - 1)) != 0 or support_threat
+    sure_cost = params[SURE_COST]
+    if own_call:
+        sure_cost += params[CALLER_SURE]
+    elif caller >= 0:
+        sure_cost += params[SUPPORT_SURE]
+    opp_call = pub.tichu[ts] or pub.grand_tichu[ts]
+    if opp_call and pub.n_out == 0:
+        # the attack on a call split by position: the last of our side who can still beat
+        # the caller's play spends sure winners more freely, one whose partner plays after it
+        # leaves them the trick
+        sure_cost += -params[ATTACK_SPLIT] if _partners_passed(pub, seat) else params[ATTACK_SPLIT]
+    best, best_cost = _cheapest(params, pub, hand, base, moves_m, moves_c, n, hold, out, threat,
+                                sure_cost)
+
+    # on an opponent's trick: play ``best`` within the margin of taking the trick, else a
+    # bomb when one is worth it, else pass
+    margin = params[FOLLOW_MARGIN]
+    pts = card_points(pub.trick_cards)
+    if best >= 0 and moves_m[best] == DRAGON:
+        pts = 0  # a Dragon trick is given away (§2.12)
+    margin += pts * params[POINT_WEIGHT]
+    if opp_call or _partner_called(pub, seat):
+        margin += params[ATTACK_BONUS]
+    if cnt <= params[BOMB_THREAT]:
+        margin += 1.0
+    if caller >= 0 and not support_threat and not (pub.passed >> caller & 1):
+        margin = min(margin, params[SUPPORT_DEFER])  # the calling partner still plays on it
+    if best >= 0 and (best_cost <= margin or not can_pass):
+        return best
+    b = _lowest_bomb(moves_c, 0, n)
+    if b >= 0 and (bomb_worth(params, pub, me, out, moves_c[b]) or (best < 0 and not can_pass)):
+        return b
+    return -1 if can_pass else 0
+
+
+__all__ = ["bomb_beatable", "bomb_out_of_turn", "bomb_possible", "bomb_worth", "call_value",
+           "calling_partner", "choose", "combo_top", "hold_back", "is_sure", "opponents_may_hold",
+           "single_top"]

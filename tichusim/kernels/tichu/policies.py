@@ -42,7 +42,7 @@ from ..hand import highest_card, loose_cards, lowest_card, plan_size
 from ..moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
 from ..rng import rand_below
 from .slots import (
-    GT_THRESHOLD, GT_VALUE, P_DOG, P_DRAGON, P_GRAND_TICHU, P_PASS, P_PLAY, P_TICHU, P_WISH,
+    CALLER_GIFT, GT_THRESHOLD, GT_VALUE, P_DOG, P_DRAGON, P_GRAND_TICHU, P_PASS, P_PLAY, P_TICHU, P_WISH,
     TICHU_OVER_PARTNER, TICHU_THRESHOLD, TICHU_VALUE, W_ACE, W_BOMB, W_DOG, W_DRAGON, W_KING, W_MAH_JONG, W_PHOENIX, W_PLAY,
 )  # fmt: skip
 from .variants import pass_offsets
@@ -284,13 +284,16 @@ def _odd_even(pub, me, offsets, gifts, loose, out):
 
 
 @njit(cache=True)
-def _expert_caller_passes(pub, me, offsets, loose, out):
+def _expert_caller_passes(params, pub, me, offsets, loose, out):
     """``expert`` after its own call: keep the control cards (Dragon, Phoenix, Aces, the Mah
-    Jong); each partner gets the Dog if held, else the highest loose card below an Ace; the
-    opponents the lowest loose cards."""
+    Jong); each partner gets the Dog if held, else the highest loose card of rank
+    ``CALLER_GIFT`` or lower; the opponents the lowest loose cards."""
     n = pub.n_players
     hand = me.hand
     keep = DRAGON | PHOENIX | ACES | MAH_JONG
+    high = ZERO  # the ranks above the cap, kept from the partner's gift when it can be
+    for r in range(np.int64(params[CALLER_GIFT]) + 1, 14):
+        high |= rank_cards(r)
     left_over = _receivers(pub, me.seat, offsets & EVEN_OFFSETS)
     gifts = ZERO
     while left_over:
@@ -300,7 +303,9 @@ def _expert_caller_passes(pub, me, offsets, loose, out):
         if rest & DOG:
             gift = DOG
         else:
-            pool = loose & rest & ~keep
+            pool = loose & rest & ~keep & ~high
+            if pool == ZERO:
+                pool = loose & rest & ~keep
             if pool == ZERO:
                 pool = rest & ~keep
             gift = highest_card(pool) if pool != ZERO else lowest_card(rest)
@@ -331,7 +336,7 @@ def passes(params, pub, me, out):
         return
     loose = loose_cards(hand)
     if policy == PASS_EXPERT and called(pub, me.seat):
-        _expert_caller_passes(pub, me, offsets, loose, out)
+        _expert_caller_passes(params, pub, me, offsets, loose, out)
         return
     if policy == PASS_PARTNER_BEST or (
         (policy == PASS_SUPPORT_CALL or policy == PASS_EXPERT) and partner_called(pub, me.seat)
@@ -454,8 +459,10 @@ def bomb(params, pub, me, masks, codes, n):
     if policy == PLAY_RANDOM:
         me.rng, j = rand_below(me.rng, n + 1)
         return j if j < n else -1
-    if policy == PLAY_HEURISTIC or policy == PLAY_EXPERT:
+    if policy == PLAY_HEURISTIC:
         return heuristic.bomb_out_of_turn(params, pub, me, masks, codes, n)
+    if policy == PLAY_EXPERT:
+        return expert.bomb_out_of_turn(params, pub, me, masks, codes, n)
     return -1
 
 

@@ -17,10 +17,14 @@ ATTACK_BONUS = 22
 P_DOG = 23
 # expert play (expert.py)
 SURE_KEEP, SURE_COST, SHORT_OPP, PARTNER_LEAD, TICHU_OVER_PARTNER = range(24, 29)
+CALLER_SURE = 29  # expert: the caller's extra price of a sure winner on an opponent's trick
 # expert calls by value (expert.call_value): 10 coefficients each, intercept first, in the
 # order of expert.N_CALL_FEATURES (Tichu on 14 cards before passing, Grand Tichu on 8)
 TICHU_VALUE = 30
 GT_VALUE = 40
 # the decisions taken from Python: a bit per ``outside.D_*`` (0 for a scripted strategy)
 P_OUTSIDE = 50
-N_SLOTS = 51
+# expert play around a call and its bombs (expert.py), after the Python-side slot
+CALLER_BOMB, SUPPORT_THREAT, SUPPORT_DEFER, CALLER_OVERTAKE, ATTACK_SPLIT, BOMB_KEEP = range(51, 57)
+HOLD_MARGIN, SUPPORT_SURE, RETAKE_LEAD, CALLER_GIFT = 57, 58, 59, 60
+N_SLOTS = 61
