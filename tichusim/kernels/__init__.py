@@ -6,7 +6,7 @@ plays; ``hand``: hand analysis; ``eventlog``: the rows of a round's log). Each f
 has a folder with the same module names: ``tichu`` (RULES.md §2–§4) and ``seigneur`` (§5).
 
 Importing this package readies the process for numba's compiler, for cold compiles about half
-as long (issue 17): ``_frame_stack`` (a CPython 3.11/3.12 slowdown) and ``_inliner`` (numba's
+as long (issue 17): ``_frame_stack`` (a CPython 3.11-3.13 slowdown) and ``_inliner`` (numba's
 inliner copying every inlined function twice for nothing).
 """
 
