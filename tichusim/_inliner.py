@@ -1,5 +1,5 @@
 """Numba's inliner without its two wasted copies of every inlined function (issue 17): the
-4-player engine's cold compile goes from 53 s to 38 s.
+4-player engine's cold compile (its kernel family) goes from 53 s to 40 s.
 
 Every phase of our engines is ``inline="always"`` (the table a constant, its branches folded
 away). For each call site, numba's ``InlineInlinables`` pass asks
@@ -15,8 +15,12 @@ IR's blocks themselves: numba's module ``inline_closurecall`` sees, as ``copy``,
 whose ``deepcopy`` returns a block of that fresh IR unchanged and copies everything else as
 ``copy.deepcopy`` does. Nothing else reads the fresh IR, and the "original" it returns is the
 inlined IR, which its only caller ignores. The compiled code is the same (the golden
-transcripts and the engine tests hold it to that). Only for the numba versions whose inliner
-this was checked against (``_CHECKED``); ``TICHUSIM_NUMBA_INLINER=0`` leaves numba alone.
+transcripts and the engine tests hold it to that; 20,000 rounds of each strategy give the same
+tables). Once installed it serves every numba compile in the process, a user's own included:
+it changes what the inliner copies, never what it compiles. Numba compiles under one global
+lock, so the set of marked blocks is never shared by two compiles at once. Only for the numba
+versions whose inliner this was checked against (``_CHECKED``); ``TICHUSIM_NUMBA_INLINER=0``
+leaves numba alone.
 """
 
 from __future__ import annotations
