@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -67,18 +68,30 @@ def import_time(tree: Path) -> str:
             f"{int(rss) / 2**20:.0f} MiB resident; loads: {mods or 'none of the heavy ones'}")
 
 
+def _cpu_timed(cmd: list[str], env: dict, cwd: Path) -> str:
+    """Wall seconds of ``cmd``, with its processes' user and system CPU seconds: a compile
+    with much system time is paging (the frame-stack slowdown ``tichusim/_frame_stack.py``
+    removes made 4-8 million mmap/munmap pairs and doubled a cold compile)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = _timed(cmd, env, cwd)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (f"{wall:.1f} s (CPU: user {after.ru_utime - before.ru_utime:.0f} s, "
+            f"system {after.ru_stime - before.ru_stime:.0f} s)")
+
+
 def cold_warmup(tree: Path) -> str:
     with tempfile.TemporaryDirectory() as cache:
-        s = _timed([sys.executable, "-m", "tichusim.cli", "warmup"], _env(tree, Path(cache)), tree)
-    return f"tichusim warmup, empty cache: {s:.1f} s"
+        took = _cpu_timed([sys.executable, "-m", "tichusim.cli", "warmup"],
+                          _env(tree, Path(cache)), tree)  # fmt: skip
+    return f"tichusim warmup, empty cache: {took}"
 
 
 def first_result(tree: Path) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-m", "tichusim.cli", "run", "configs/quick.toml", "--rounds",
                "20000", "--out", str(Path(tmp) / "run"), "--quiet"]  # fmt: skip
-        s = _timed(cmd, _env(tree, Path(tmp) / "cache"), tree)
-    return f"run quick.toml --rounds 20000, empty cache, no warmup: {s:.1f} s to the result"
+        took = _cpu_timed(cmd, _env(tree, Path(tmp) / "cache"), tree)
+    return f"run quick.toml --rounds 20000, empty cache, no warmup: {took} to the result"
 
 
 def worker_memory(tree: Path) -> str:
