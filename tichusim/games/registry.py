@@ -72,11 +72,11 @@ FAMILIES = {
     # decisions from Python (Nanjing's and Grand Seigneur's here; the other tables' at first
     # use), and strategy(name).decide, the policies without an engine
     "stepping": Family("the engines that take decisions from Python (Round, Agent) and "
-                       "strategy(...).decide", 65,
+                       "strategy(...).decide", 60,
                        {"team": ("kernels/tichu/decide.py:decide",),
                         "grand-seigneur": ("kernels/seigneur/decide.py:decide",),
                         "engines": (f"{_TEAM}:step_batch_nanjing", f"{_GS}:_step_games")},
-                       reuses="nanjing", seconds_after=40),
+                       reuses="nanjing", seconds_after=25),
     "analysis": Family("the analyses' kernels (gt-odds, compare, gt-table)", 2,
                        {"answers": (f"{_TEAM}:play_batch_nanjing", "kernels/moves.py:has_bomb_each",
                                     "kernels/tichu/handfeatures.py:hand_features")}),
