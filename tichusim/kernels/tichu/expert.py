@@ -74,12 +74,11 @@ from ..combos import (
 )  # fmt: skip
 from ..hand import card_points, plan_size
 from ..moves import has_bomb
-from .heuristic import _lowest_bomb, _price
+from .heuristic import _lowest_bomb, _price, follow_margin
 from .slots import (
-    ATTACK_BONUS, ATTACK_SPLIT, BOMB_KEEP, BOMB_POINTS, BOMB_THREAT, CALLER_BOMB,
-    CALLER_OVERTAKE, DOG_PARTNER_CARDS, FOLLOW_MARGIN, HOLD_MARGIN, PARTNER_LEAD, POINT_WEIGHT,
-    RETAKE_LEAD, SHORT_OPP, CALLER_SURE, SUPPORT_DEFER, SUPPORT_SURE, SUPPORT_THREAT, SURE_COST,
-    SURE_KEEP,
+    ATTACK_SPLIT, BOMB_KEEP, BOMB_POINTS, BOMB_THREAT, CALLER_BOMB, CALLER_OVERTAKE, CALLER_SURE,
+    DOG_PARTNER_CARDS, HOLD_MARGIN, PARTNER_LEAD, RETAKE_LEAD, SHORT_OPP, SUPPORT_DEFER,
+    SUPPORT_SURE, SUPPORT_THREAT, SURE_COST, SURE_KEEP,
 )  # fmt: skip
 
 ALL_CARDS = NORMAL | SPECIALS
@@ -481,15 +480,7 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
 
     # on an opponent's trick: play ``best`` within the margin of taking the trick, else a
     # bomb when one is worth it, else pass
-    margin = params[FOLLOW_MARGIN]
-    pts = card_points(pub.trick_cards)
-    if best >= 0 and moves_m[best] == DRAGON:
-        pts = 0  # a Dragon trick is given away (§2.12)
-    margin += pts * params[POINT_WEIGHT]
-    if opp_call or _partner_called(pub, seat):
-        margin += params[ATTACK_BONUS]
-    if cnt <= params[BOMB_THREAT]:
-        margin += 1.0
+    margin = follow_margin(params, pub, moves_m, best, _partner_called(pub, seat))
     if caller >= 0 and not support_threat and not (pub.passed >> caller & 1):
         margin = min(margin, params[SUPPORT_DEFER])  # the calling partner still plays on it
     if best >= 0 and (best_cost <= margin or not can_pass):

@@ -152,23 +152,35 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
 
 
 @njit(cache=True)
-def settle(params, pub, me, moves_m, moves_c, n, can_pass, best, best_cost, partners_trick,
-           attack):  # fmt: skip
-    """On a trick: play ``best`` (the cheapest non-bomb, -1 when none; ``heuristic`` and
-    ``expert`` price it their own way) when its cost is within the margin of taking the trick
-    (its points, an opponent's call or ``attack``, an opponent about to go out), else a bomb
-    when one is worth it, else pass (or the first play when passing is not allowed)."""
+def follow_margin(params, pub, moves_m, best, attack):
+    """The most the play ``best`` on an opponent's trick may cost and still be made (``heuristic``
+    and ``expert`` alike): ``FOLLOW_MARGIN`` raised by the trick's points (none when ``best`` is
+    the Dragon, whose trick is given away, §2.12), by ``ATTACK_BONUS`` when that opponent called
+    or ``attack``, and by one when that opponent is about to go out (``BOMB_THREAT``)."""
     ts = pub.top_seat
     margin = params[FOLLOW_MARGIN]
-    if not partners_trick:
-        pts = card_points(pub.trick_cards)
-        if best >= 0 and moves_m[best] == DRAGON:
-            pts = 0  # a Dragon trick is given away (§2.12)
-        margin += pts * params[POINT_WEIGHT]
-        if pub.tichu[ts] or pub.grand_tichu[ts] or attack:
-            margin += params[ATTACK_BONUS]
-        if pub.counts[ts] <= params[BOMB_THREAT]:
-            margin += 1.0
+    pts = card_points(pub.trick_cards)
+    if best >= 0 and moves_m[best] == DRAGON:
+        pts = 0
+    margin += pts * params[POINT_WEIGHT]
+    if pub.tichu[ts] or pub.grand_tichu[ts] or attack:
+        margin += params[ATTACK_BONUS]
+    if pub.counts[ts] <= params[BOMB_THREAT]:
+        margin += 1.0
+    return margin
+
+
+@njit(cache=True)
+def settle(params, pub, me, moves_m, moves_c, n, can_pass, best, best_cost, partners_trick,
+           attack):  # fmt: skip
+    """On a trick: play ``best`` (the cheapest non-bomb, -1 when none) when its cost is within
+    the margin of taking the trick (``follow_margin``; the bare ``FOLLOW_MARGIN`` on a
+    partner's), else a bomb when one is worth it, else pass (or the first play when passing is
+    not allowed)."""
+    if partners_trick:
+        margin = params[FOLLOW_MARGIN]
+    else:
+        margin = follow_margin(params, pub, moves_m, best, attack)
     if best >= 0 and (best_cost <= margin or not can_pass):
         return best
     if bomb_worth(params, pub, me) or (best < 0 and not can_pass):
