@@ -7,10 +7,12 @@ has a folder with the same module names: ``tichu`` (RULES.md §2–§4) and ``se
 
 Importing this package readies the process for numba's compiler, for cold compiles about half
 as long (issue 17): ``_frame_stack`` (a CPython 3.11-3.13 slowdown) and ``_inliner`` (numba's
-inliner copying every inlined function twice for nothing).
+inliner copying every inlined function twice for nothing) and ``_literals`` (a kernel compiled
+again for every set of constants its callers pass).
 """
 
-from .. import _frame_stack, _inliner
+from .. import _frame_stack, _inliner, _literals
 
 _frame_stack.install()
 _inliner.install()
+_literals.install()
