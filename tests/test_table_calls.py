@@ -9,18 +9,30 @@ import pytest
 from tichusim.games import TEAM_TABLES, game
 from tichusim.kernels.tichu import slots as S
 from tichusim.strategies import expert_params
-from tichusim.strategies.tichu import CALL_FEATURES, PARAMS, STRATEGIES, build, resolve
+from tichusim.strategies.tichu import (
+    CALL_CONTEXT, CALL_FEATURES, PARAMS, STRATEGIES, TICHU_FEATURES, build, resolve,
+)  # fmt: skip
+
+
+def _tichu_row(row, first, context):
+    n, k = len(CALL_FEATURES), len(CALL_CONTEXT)
+    return tuple(row[first:first + n]) + tuple(row[context:context + k])
 
 
 def _calls(row):
+    """A row's Tichu score before passing (hand, then context), Grand Tichu score, and Tichu
+    score after passing."""
     n = len(CALL_FEATURES)
-    return tuple(row[S.TICHU_VALUE:S.TICHU_VALUE + n]), tuple(row[S.GT_VALUE:S.GT_VALUE + n])
+    return (_tichu_row(row, S.TICHU_VALUE, S.TICHU_CONTEXT), tuple(row[S.GT_VALUE:S.GT_VALUE + n]),
+            _tichu_row(row, S.TICHU_AFTER_VALUE, S.TICHU_AFTER_CONTEXT))
 
 
 def test_every_team_table_has_its_coefficients():
-    for fitted in (expert_params.TICHU_VALUE, expert_params.GT_VALUE):
+    for fitted, names in ((expert_params.TICHU_VALUE, TICHU_FEATURES),
+                          (expert_params.TICHU_AFTER, TICHU_FEATURES),
+                          (expert_params.GT_VALUE, CALL_FEATURES)):
         assert set(fitted) == set(TEAM_TABLES)
-        assert all(len(c) == len(CALL_FEATURES) for c in fitted.values())
+        assert all(len(c) == len(names) for c in fitted.values())
 
 
 @pytest.mark.parametrize("variant", TEAM_TABLES)
@@ -29,16 +41,18 @@ def test_expert_plays_with_its_tables_coefficients(variant):
     transcripts) carry that table's fit."""
     rows = game(variant).params("expert")
     for row in rows:
-        tichu, gt = _calls(row)
+        tichu, gt, after = _calls(row)
         assert tichu == pytest.approx(expert_params.TICHU_VALUE[variant])
         assert gt == pytest.approx(expert_params.GT_VALUE[variant])
+        assert after == pytest.approx(expert_params.TICHU_AFTER[variant])
     assert (rows[0] == STRATEGIES["expert"].param_row(variant)).all()
 
 
 def test_the_params_defaults_are_nanjings():
     """What ``tichusim strategies`` shows, and a row built for no table."""
-    tichu, gt = _calls(STRATEGIES["expert"].param_row())
+    tichu, gt, after = _calls(STRATEGIES["expert"].param_row())
     assert tichu == pytest.approx(expert_params.TICHU_VALUE["nanjing"])
+    assert after == pytest.approx(expert_params.TICHU_AFTER["nanjing"])
     assert gt == pytest.approx(expert_params.GT_VALUE["nanjing"])
     assert PARAMS["tichu_value_intercept"].default == expert_params.TICHU_VALUE["nanjing"][0]
 
@@ -55,7 +69,7 @@ def test_a_strategys_own_coefficient_wins_at_every_table(variant):
     mine = build({"base": "expert", "params": {"tichu_value_intercept": -7.5,
                                                "gt_value_aces": 2.25}})  # fmt: skip
     row = game(variant).params(mine)[0]
-    tichu, gt = _calls(row)
+    tichu, gt, _ = _calls(row)
     assert tichu[0] == -7.5 and gt[1] == 2.25
     # the coefficients it does not name stay the table's
     assert tichu[1:] == pytest.approx(expert_params.TICHU_VALUE[variant][1:])
@@ -64,8 +78,10 @@ def test_a_strategys_own_coefficient_wins_at_every_table(variant):
 
 def test_the_old_coefficients_as_an_override_are_nanjings_everywhere():
     """How the measurements compare a table's fit with Nanjing's: the whole row overridden."""
-    old = {f"tichu_value_{f}": c for f, c in zip(CALL_FEATURES,
+    old = {f"tichu_value_{f}": c for f, c in zip(TICHU_FEATURES,
                                                  expert_params.TICHU_VALUE["nanjing"])}
+    old |= {f"tichu_after_{f}": c for f, c in zip(TICHU_FEATURES,
+                                                  expert_params.TICHU_AFTER["nanjing"])}
     old |= {f"gt_value_{f}": c for f, c in zip(CALL_FEATURES, expert_params.GT_VALUE["nanjing"])}
     s = build({"base": "expert", "params": old, "name": "expert-old"})
     for variant in TEAM_TABLES:

@@ -84,6 +84,10 @@ from .slots import (
 ALL_CARDS = NORMAL | SPECIALS
 RANK2_PHOENIX_TOP = 29  # the Phoenix as a single: above any Ace, below the Dragon (§2.6)
 N_CALL_FEATURES = 10  # intercept, aces, kings, dragon, phoenix, dog, mah_jong, bomb, pairs, plays
+# the public context of a Tichu call (call_context): none, a partner's call, an opponent's Grand
+# Tichu, an opponent's Tichu; a Tichu score has a coefficient for each but the first
+CONTEXT_NONE, CONTEXT_PARTNER, CONTEXT_OPP_GRAND, CONTEXT_OPP_TICHU = 0, 1, 2, 3
+N_CALL_CONTEXT = 3
 
 
 # ---- card tracking ----
@@ -187,6 +191,37 @@ def call_value(params, first, hand):
     v += params[first + 7] * (1.0 if has_bomb(hand) else 0.0)
     v += params[first + 8] * popcount(ge2)
     v += params[first + 9] * plan_size(hand)
+    return v
+
+
+@njit(cache=True)
+def call_context(pub, seat):
+    """The public context of a Tichu call by ``seat`` (what the calls made so far say, §2.3):
+    ``CONTEXT_PARTNER`` when a partner called (Grand) Tichu, else ``CONTEXT_OPP_GRAND`` when an
+    opponent called Grand Tichu, else ``CONTEXT_OPP_TICHU`` when an opponent called Tichu, else
+    ``CONTEXT_NONE``."""
+    cat = CONTEXT_NONE
+    for q in range(pub.n_players):
+        if q == seat or not (pub.tichu[q] or pub.grand_tichu[q]):
+            continue
+        if (q & 1) == (seat & 1):
+            return CONTEXT_PARTNER
+        if pub.grand_tichu[q]:
+            cat = CONTEXT_OPP_GRAND
+        elif cat == CONTEXT_NONE:
+            cat = CONTEXT_OPP_TICHU
+    return cat
+
+
+@njit(cache=True)
+def tichu_value(params, first, context_first, pub, me):
+    """The Tichu score of ``me``'s hand: ``call_value`` with the coefficients at ``first``,
+    plus the coefficient of its ``call_context`` at ``context_first + context - 1`` (the three
+    contexts after ``CONTEXT_NONE``); call when positive."""
+    v = call_value(params, first, me.hand)
+    cat = call_context(pub, me.seat)
+    if cat != CONTEXT_NONE:
+        v += params[context_first + cat - 1]
     return v
 
 
@@ -491,6 +526,7 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
     return -1 if can_pass else 0
 
 
-__all__ = ["bomb_beatable", "bomb_out_of_turn", "bomb_possible", "bomb_worth", "call_value",
+__all__ = ["bomb_beatable", "bomb_out_of_turn", "bomb_possible", "bomb_worth", "call_context",
+           "call_value", "tichu_value",
            "calling_partner", "choose", "combo_top", "hold_back", "is_sure", "opponents_may_hold",
            "single_top"]
