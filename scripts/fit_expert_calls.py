@@ -52,7 +52,10 @@ from tichusim.kernels.tichu.expert import (
 from tichusim.kernels.tichu.policies import TICHU_AFTER_PASSING as AFTER
 from tichusim.kernels.tichu.policies import TICHU_BEFORE_PASSING as BEFORE
 from tichusim.strategies import expert_params
-from tichusim.strategies.tichu import CALL_CONTEXT, CALL_FEATURES, PARAMS, TICHU_FEATURES, resolve
+from tichusim.kernels.tichu.handfeatures import plan_shapes
+from tichusim.strategies.tichu import (
+    CALL_CONTEXT, CALL_FEATURES, PARAMS, TICHU_FEATURES, TICHU_SHAPE, resolve,
+)  # fmt: skip
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMS_PY = ROOT / "tichusim" / "strategies" / "expert_params.py"
@@ -135,11 +138,14 @@ def contexts(table, rounds, seats, row, after: bool) -> np.ndarray:
 
 
 def design(hands, context=None) -> np.ndarray:
-    """The call scores' rows: 1, the hand's features (``CALL_FEATURES``) and, for Tichu, the
-    context's indicators (``CALL_CONTEXT``)."""
+    """The call scores' rows: 1, the hand's features (``CALL_FEATURES``) and, for Tichu, its
+    plan's shape (``TICHU_SHAPE``) and the context's indicators (``CALL_CONTEXT``)."""
     f = features(hands)[:, : len(CALL_FEATURES) - 1]
     cols = [np.ones(len(f)), f]
     if context is not None:
+        shape = np.zeros((len(f), len(TICHU_SHAPE)))
+        plan_shapes(np.array(hands, dtype=np.uint64).reshape(-1), shape)
+        cols.append(shape)
         cols.append(np.column_stack([context == c for c in range(1, len(CALL_CONTEXT) + 1)]))
     return np.column_stack(cols).astype(np.float64)
 
@@ -244,7 +250,7 @@ def fit(data, seed: int, current=None):
     for k in range(n_ctx):  # each context's own break-even probability
         q, lk = logit_star(w[2 + k])
         stars[CALL_CONTEXT[k]] = q
-        coef[len(CALL_FEATURES) + k] -= lk - l0
+        coef[len(CALL_FEATURES) + len(TICHU_SHAPE) + k] -= lk - l0
     score = x @ coef
     held = _holdout(score, y, gain, test)
     if n_ctx:

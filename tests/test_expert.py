@@ -341,7 +341,7 @@ def test_calls_by_value_are_the_fitted_scores():
     parameters): a strong hand calls before passing, a weak one neither before nor after."""
     for prefix in ("tichu_value_", "tichu_after_"):
         names = [n for n in PARAMS if n.startswith(prefix)]
-        assert len(names) == expert.N_CALL_FEATURES + expert.N_CALL_CONTEXT
+        assert len(names) == expert.N_CALL_FEATURES + expert.N_CALL_SHAPE + expert.N_CALL_CONTEXT
     strong = "Dr Ph Aj As Ap Kj Ks Qj Qs Jj Js Tj Ts 9j"
     weak = "2j 3s 4p 6t 7j 8s Tp Jt Qj 5s 9p 9t Dog Ma"
     for hand, want in ((strong, True), (weak, False)):
@@ -359,14 +359,26 @@ def _tichu(params, pub, me, point):
 
 @njit
 def _tichu_value(params, pub, me, after):
-    first, context = ((S.TICHU_AFTER_VALUE, S.TICHU_AFTER_CONTEXT) if after
-                      else (S.TICHU_VALUE, S.TICHU_CONTEXT))
-    return expert.tichu_value(params, first, context, pub[0], me[0])
+    first, extra = ((S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA) if after
+                    else (S.TICHU_VALUE, S.TICHU_EXTRA))
+    return expert.tichu_value(params, first, extra, pub[0], me[0])
 
 
 @njit
 def _context(pub, seat):
     return expert.call_context(pub[0], seat)
+
+
+@pytest.mark.parametrize("hand, low, straights", [
+    ("2j 3s 4p 5t 6j 9s 9p Kj", 0, 1),  # the straight 2-6 takes the low cards
+    ("2j 4s 6p 8t Tj Qs Kp Aj", 4, 0),  # 2, 4, 6, 8 alone
+    ("2j 4s 6p 8t Tj Qs Kp Ph", 3, 0),  # the Phoenix pairs one
+    ("Ma 2j 3s 4p 5t 7j 8s 9p Tt Jj Qj 9s 9t Ks", 0, 2),  # 7-K, then Ma-5; a pair of 9s left
+    ("Ma 2j 3s 4p 5t 7j 8s 9p Tt Jj 9j 9s 9t Ks", 2, 1),  # the 9s a bomb: 7 and 8 alone
+    ("Ma 7j 7s Aj Ap", 1, 0),  # the Mah Jong counts
+])
+def test_plan_shape_counts_low_singles_and_straights(hand, low, straights):
+    assert expert.plan_shape(_mask(hand)) == (low, straights)
 
 
 def test_call_context_reads_the_calls_made():
@@ -406,9 +418,9 @@ def test_expert_reads_only_the_public_record_and_its_own_hand():
     allowed = {"params", "pub", "me", "moves_m", "moves_c", "n", "can_pass", "out", "base",
                "first", "hand", "code", "kind", "length", "seat", "ranks", "phoenix", "fill",
                "hold", "margin", "masks", "codes", "threat", "sure_cost", "i", "kl", "top",
-               "context_first"}
-    # hold: a flag (hold_back); masks/codes: its own bombs offered out of turn; context_first:
-    # a slot of the strategy row; none a hand
+               "extra"}
+    # hold: a flag (hold_back); masks/codes: its own bombs offered out of turn; extra: a slot
+    # of the strategy row; none a hand
     for name, fn in inspect.getmembers(expert):
         if hasattr(fn, "py_func") and fn.__module__ == expert.__name__:
             params = set(inspect.signature(fn.py_func).parameters)

@@ -10,21 +10,21 @@ from tichusim.games import TEAM_TABLES, game
 from tichusim.kernels.tichu import slots as S
 from tichusim.strategies import expert_params
 from tichusim.strategies.tichu import (
-    CALL_CONTEXT, CALL_FEATURES, PARAMS, STRATEGIES, TICHU_FEATURES, build, resolve,
+    CALL_FEATURES, PARAMS, STRATEGIES, TICHU_FEATURES, build, resolve,
 )  # fmt: skip
 
 
-def _tichu_row(row, first, context):
-    n, k = len(CALL_FEATURES), len(CALL_CONTEXT)
-    return tuple(row[first:first + n]) + tuple(row[context:context + k])
+def _tichu_row(row, first, extra):
+    n, k = len(CALL_FEATURES), len(TICHU_FEATURES) - len(CALL_FEATURES)
+    return tuple(row[first:first + n]) + tuple(row[extra:extra + k])
 
 
 def _calls(row):
     """A row's Tichu score before passing (hand, then context), Grand Tichu score, and Tichu
     score after passing."""
     n = len(CALL_FEATURES)
-    return (_tichu_row(row, S.TICHU_VALUE, S.TICHU_CONTEXT), tuple(row[S.GT_VALUE:S.GT_VALUE + n]),
-            _tichu_row(row, S.TICHU_AFTER_VALUE, S.TICHU_AFTER_CONTEXT))
+    return (_tichu_row(row, S.TICHU_VALUE, S.TICHU_EXTRA), tuple(row[S.GT_VALUE:S.GT_VALUE + n]),
+            _tichu_row(row, S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA))
 
 
 def test_every_team_table_has_its_coefficients():

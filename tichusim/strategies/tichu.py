@@ -33,7 +33,7 @@ from . import expert_params as _fitted
 from .tables import Param, StrategyTables, policy_of
 
 __all__ = ["DECISIONS", "DEFAULT_STRATEGY", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES",
-           "TABLES", "TABLE_PARAMS", "TICHU_FEATURES", "Param", "Strategy", "build", "check_variant", "resolve"]
+           "TABLES", "TABLE_PARAMS", "TICHU_FEATURES", "TICHU_SHAPE", "Param", "Strategy", "build", "check_variant", "resolve"]
 
 DECISIONS = ("play", "grand_tichu", "tichu", "pass", "wish", "dragon", "dog")
 _DECISION_SLOT = {"play": S.P_PLAY, "grand_tichu": S.P_GRAND_TICHU, "tichu": S.P_TICHU,
@@ -220,31 +220,37 @@ PARAMS: dict[str, Param] = {
 # the value call policy's coefficients (kernels/tichu/expert.py: call_value, tichu_value),
 # fitted by scripts/fit_expert_calls.py on paired expert self-play at each team table; intercept
 # first. Tichu's scores (before passing on the 14 cards, after passing on the hand then held) add
-# a coefficient for the public context of the call (expert.call_context): a partner's call, else
-# an opponent's Grand Tichu, else an opponent's Tichu
+# coefficients of the hand's plan shape (expert.plan_shape) and of the public context of the
+# call (expert.call_context): a partner's call, else an opponent's Grand Tichu, else an
+# opponent's Tichu
 CALL_FEATURES = ("intercept", "aces", "kings", "dragon", "phoenix", "dog", "mah_jong", "bomb",
                  "pairs", "plays")  # fmt: skip
+TICHU_SHAPE = ("low_singles", "straights")
 CALL_CONTEXT = ("partner", "opp_grand", "opp_tichu")
-TICHU_FEATURES = CALL_FEATURES + CALL_CONTEXT
+TICHU_FEATURES = CALL_FEATURES + TICHU_SHAPE + CALL_CONTEXT
 _CALL_VALUES = {"tichu_value": _fitted.TICHU_VALUE, "tichu_after": _fitted.TICHU_AFTER,
                 "gt_value": _fitted.GT_VALUE}
-_CALL_SLOTS = {"tichu_value": (S.TICHU_VALUE, S.TICHU_CONTEXT),
-               "tichu_after": (S.TICHU_AFTER_VALUE, S.TICHU_AFTER_CONTEXT),
+_CALL_SLOTS = {"tichu_value": (S.TICHU_VALUE, S.TICHU_EXTRA),
+               "tichu_after": (S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA),
                "gt_value": (S.GT_VALUE, None)}
 _CALL_WHAT = {"tichu_value": "Tichu score before passing (14 cards)",
               "tichu_after": "Tichu score after passing (the hand then held)",
               "gt_value": "Grand Tichu score (8 cards)"}
+_CONTEXT_WHAT = {
+    "partner": "when a partner called", "opp_grand": "when an opponent called Grand Tichu (no "
+    "partner's call)", "opp_tichu": "when an opponent called Tichu (no partner's call, no "
+    "opponent's Grand Tichu)", "low_singles": "per single of rank 9 or lower (the Mah Jong "
+    "too) in the hand's plan, less one the Phoenix pairs", "straights": "per straight in the "
+    "hand's plan (0 to 2)"}  # fmt: skip
 _DEFAULT_TABLE = "nanjing"  # the Params' defaults: the 4-player game's fit
-for _prefix, (_first, _context) in _CALL_SLOTS.items():
-    _names = CALL_FEATURES if _context is None else TICHU_FEATURES
+for _prefix, (_first, _extra) in _CALL_SLOTS.items():
+    _names = CALL_FEATURES if _extra is None else TICHU_FEATURES
     for _i, _f in enumerate(_names):
-        _slot = _first + _i if _i < len(CALL_FEATURES) else _context + _i - len(CALL_FEATURES)
+        _slot = _first + _i if _i < len(CALL_FEATURES) else _extra + _i - len(CALL_FEATURES)
         if _f == "intercept":
             _what = "the constant"
-        elif _f in CALL_CONTEXT:
-            _what = {"partner": "when a partner called", "opp_grand": "when an opponent called "
-                     "Grand Tichu (no partner's call)", "opp_tichu": "when an opponent called "
-                     "Tichu (no partner's call, no opponent's Grand Tichu)"}[_f]
+        elif _f in _CONTEXT_WHAT:
+            _what = _CONTEXT_WHAT[_f]
         else:
             _what = f"per unit of {_f}"
         PARAMS[f"{_prefix}_{_f}"] = Param(

@@ -67,12 +67,13 @@ from numba import njit
 
 from ..bits import (
     ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_LANE, SPECIALS, STRAIGHT_LANE,
-    U64, ZERO, highest_bit_index, lane, popcount, rank_multiplicity, ranks_held, runs_ending,
+    U64, ZERO, highest_bit_index, lane, lowest_bit_index, popcount, rank_cards, rank_multiplicity,
+    ranks_held, runs_ending,
 )  # fmt: skip
 from ..combos import (
     BOMB_FOUR, DOG_LEAD, FULL_HOUSE, PAIR, RANK2_DRAGON, SINGLE, STAIRS, STRAIGHT, TRIPLE,
 )  # fmt: skip
-from ..hand import card_points, plan_size
+from ..hand import card_points, longest_run_top, plan_size
 from ..moves import has_bomb
 from .heuristic import _lowest_bomb, _price, follow_margin
 from .slots import (
@@ -88,6 +89,8 @@ N_CALL_FEATURES = 10  # intercept, aces, kings, dragon, phoenix, dog, mah_jong, 
 # Tichu, an opponent's Tichu; a Tichu score has a coefficient for each but the first
 CONTEXT_NONE, CONTEXT_PARTNER, CONTEXT_OPP_GRAND, CONTEXT_OPP_TICHU = 0, 1, 2, 3
 N_CALL_CONTEXT = 3
+N_CALL_SHAPE = 2  # a Tichu score's plan shape (plan_shape): low singles, straights
+LOW_RANKS = U64(0x3FC)  # ranks 2..9 in a 16-bit rank set
 
 
 # ---- card tracking ----
@@ -214,14 +217,43 @@ def call_context(pub, seat):
 
 
 @njit(cache=True)
-def tichu_value(params, first, context_first, pub, me):
+def plan_shape(hand):
+    """``(low singles, straights)`` of the plan ``hand.plan_size`` makes of ``hand`` (bombs
+    first, then up to two straights, longest first): its singles of rank 9 or lower, the Mah
+    Jong included, less one the Phoenix pairs; and its straights (0 to 2)."""
+    h = hand
+    fours = rank_multiplicity(h)[3]
+    while fours != ZERO:
+        h &= ~rank_cards(lowest_bit_index(fours))
+        fours &= fours - ONE
+    straights = 0
+    for _ in range(2):
+        run = longest_run_top(ranks_held(h))
+        if run == 0:
+            break
+        top = run & 0xFF
+        for r in range(top - (run >> 8) + 1, top + 1):
+            c = h & MAH_JONG if r == 1 else h & rank_cards(r)
+            h &= ~(c & (~c + ONE))  # one card of the rank, the lowest suit
+        straights += 1
+    ge1, ge2, _, _ = rank_multiplicity(h)
+    low = popcount(ge1 & ~ge2 & LOW_RANKS) + (1 if h & MAH_JONG else 0)
+    if hand & PHOENIX and low > 0:
+        low -= 1  # the Phoenix pairs the lowest single
+    return low, straights
+
+
+@njit(cache=True)
+def tichu_value(params, first, extra, pub, me):
     """The Tichu score of ``me``'s hand: ``call_value`` with the coefficients at ``first``,
-    plus the coefficient of its ``call_context`` at ``context_first + context - 1`` (the three
-    contexts after ``CONTEXT_NONE``); call when positive."""
+    plus at ``extra`` the coefficients of its ``plan_shape`` (low singles, straights) and of
+    its ``call_context`` (the three contexts after ``CONTEXT_NONE``); call when positive."""
     v = call_value(params, first, me.hand)
+    low, straights = plan_shape(me.hand)
+    v += params[extra] * low + params[extra + 1] * straights
     cat = call_context(pub, me.seat)
     if cat != CONTEXT_NONE:
-        v += params[context_first + cat - 1]
+        v += params[extra + N_CALL_SHAPE + cat - 1]
     return v
 
 
@@ -527,6 +559,5 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
 
 
 __all__ = ["bomb_beatable", "bomb_out_of_turn", "bomb_possible", "bomb_worth", "call_context",
-           "call_value", "tichu_value",
-           "calling_partner", "choose", "combo_top", "hold_back", "is_sure", "opponents_may_hold",
-           "single_top"]
+           "call_value", "calling_partner", "choose", "combo_top", "hold_back", "is_sure",
+           "opponents_may_hold", "plan_shape", "single_top", "tichu_value"]
