@@ -1,29 +1,38 @@
 """Fit the ``expert`` strategy's call-value coefficients by paired simulation, per table.
 
-For each call (Tichu on the hand before passing, Grand Tichu on the cards seen before it: 8,
-Tientsin 6), every deal is played twice with ``expert`` at every seat, one seat forced to call
-in one table and not to call in the other (``analysis.gtodds.paired_rounds``: the same deal and
-the same random streams). The forced seat is where ``gt-odds`` puts its hand
+For each call (Tichu on the hand before passing, Tichu after passing on the hand then held,
+Grand Tichu on the cards seen before it: 8, Tientsin 6), every deal is played twice with
+``expert`` at every seat, one seat forced to call in one table and not to call in the other
+(``analysis.gtodds.paired_rounds``: the same deal and the same random streams). Not calling
+Tichu before passing leaves the seat its value call after passing: the first call is weighed
+against waiting for the second. The fit of the call after passing forbids the first in both
+plays, forces the second in one, and keeps the deals where the seat's current score before
+passing would not have called. The forced seat is where ``gt-odds`` puts its hand
 (``gtodds.setup``: the first seat that may call Grand Tichu, its first drawer rotating with the
 deal); at a table where some seats may not call Grand Tichu but do call Tichu (Wu Wang's King,
 who also calls for the Minister, RULES.md §4) the Tichu fit pools, deal for deal, the first
 such seat as well: the coefficients are one row per strategy, so they serve both kinds of seat.
 Forcing the King's Tichu alone takes the value policy with every coefficient 0 but the
 intercept (50) and ``tichu_over_partner`` 50: the King calls, the Minister after him does not
-(its score is 50 - 50); in the no-call table neither calls (the Nanjing fit likewise keeps only
-deals where the partner does not call). On 4/5 of the deals it fits
+(its score is 50 - 50); in the no-call play neither calls before passing. On 4/5 of the deals it
+fits
 
 * a logistic regression of P(forced seat out first | it called) on the hand's features
-  (``analysis/handclass.py``: Aces, Kings, Dragon, Phoenix, Dog, Mah Jong, bomb, pairs, plays);
+  (``analysis/handclass.py``: Aces, Kings, Dragon, Phoenix, Dog, Mah Jong, bomb, pairs, plays;
+  for Tichu also ``expert.plan_shape``'s low singles and straights and the call's public
+  context, ``expert.call_context``: a partner's call, else an opponent's Grand Tichu, else an
+  opponent's Tichu, what the calls made before the seat's decision say);
 * the paired gain of calling in points of margin (its side's score minus the other's) against
-  the call's bonus term ``2p - 1``: ``gain = A (2p - 1) + B``, whose zero is the probability of
-  success ``p* = (1 - B / A) / 2`` above which calling pays.
+  the call's bonus term ``2p - 1``: ``gain = A (2p - 1) + B`` (for Tichu ``+ C[context]``),
+  whose zero is the probability of success ``p* = (1 - B / A) / 2`` above which calling pays
+  (each Tichu context its own).
 
 The kernel's score is the logit less ``logit(p*)``: call when positive. The held-out 1/5 checks
 it: how often it calls, how often those calls succeed, and the measured gain of the calls it
-makes and of those it does not (per kind of seat where the fit pools two). Writes
-``results/expert/calls.json`` (``calls_<variant>.json`` at the other tables) and the
-coefficients into ``tichusim/strategies/expert_params.py`` under the table's name.
+makes and of those it does not (per context for Tichu; per kind of seat where the fit pools
+two). Writes ``results/expert/calls.json`` (``calls_<variant>.json`` at the other tables) and
+the coefficients into ``tichusim/strategies/expert_params.py`` under the table's name. The call
+after passing is fitted in Nanjing only (``--kinds``); the other tables' stays off.
 
     .venv/bin/python scripts/fit_expert_calls.py --deals 150000 --seed 11
     .venv/bin/python scripts/fit_expert_calls.py --variant tientsin --deals 80000 --seed 31

@@ -53,13 +53,18 @@ still needs after it, rank, control cards), then:
 Dog or the highest loose card of rank ``CALLER_GIFT`` or lower to the partner, the lowest loose
 cards to the opponents.
 
-**Calls by value** (``call_value``): a linear score of the hand's features (the features of
-``analysis/handclass.py``: Aces, Kings, Dragon, Phoenix, Dog, Mah Jong, a bomb, pairs, plays a
-plan needs, after an intercept) whose coefficients ``scripts/fit_expert_calls.py`` fits by
-paired simulation of ``expert`` players (the log-odds of going out first when calling, shifted
-by the measured value of a call besides its bonus): call when it is positive. Tichu is called
-before passing on the 14 cards (so the partner can support it), Grand Tichu on the first 8;
-never over a partner's call unless the score beats ``TICHU_OVER_PARTNER``.
+**Calls by value** (``call_value``, ``tichu_value``): a linear score of the hand's features
+(the features of ``analysis/handclass.py``: Aces, Kings, Dragon, Phoenix, Dog, Mah Jong, a
+bomb, pairs, plays a plan needs, after an intercept) whose coefficients
+``scripts/fit_expert_calls.py`` fits by paired simulation of ``expert`` players (the log-odds of
+going out first when calling, shifted by the measured value of a call besides its bonus): call
+when it is positive. Grand Tichu is called on the first 8 cards. Tichu's score adds the plan's
+shape (``plan_shape``: low singles, straights) and the public context of the call
+(``call_context``: a partner's call, else an opponent's Grand Tichu, else an opponent's Tichu,
+each context with its own fitted break-even): it is called before passing on the 14 cards (so
+the partner can support it; the fit weighs that call against waiting), or else after passing on
+the hand then held, with a second row of coefficients (``TICHU_AFTER_VALUE``); over a
+partner's call only when the score also beats ``TICHU_OVER_PARTNER``.
 """
 
 import numpy as np
