@@ -132,3 +132,33 @@ def test_the_wuwang_fit_forces_the_king_alone():
         assert (rec.rounds["king"] == 0).all()
         assert (rec.seats[:, 0]["tichu"] == king).all()  # player 0, the King
         assert (rec.seats[:, 3]["tichu"] == minister).all()  # the Minister's row
+
+
+def test_the_fit_of_the_call_after_passing_forces_that_call_alone():
+    """``scripts/fit_expert_calls.py``'s plays for the Tichu after passing (RULES.md §2.3):
+    forced, the seat never calls before passing and always after it (unless its own Grand
+    Tichu); unforced, it calls at neither point. Its plays for the call before passing leave
+    the seat its call after passing when it does not call."""
+    from tichusim.analysis.gtodds import setup
+    from tichusim.kernels.tichu import policies
+
+    fit = _fit_script()
+    place = setup("nanjing")
+    me = STRATEGIES["expert"]
+    keys = np.arange(400, dtype=np.int64)
+    for call in (True, False):
+        forced = fit._forced(me, "tichu_after", place.seat, place.game, call)
+        strategies = [me] * 4
+        strategies[place.seat] = forced
+        rec = place.game.rounds(keys, seed=5, strategies=strategies)
+        seat = rec.seats[:, place.seat]
+        free = ~seat["grand_tichu"]
+        assert (seat["tichu"][free] == call).all()
+        if call:
+            assert (seat["tichu_when"][free] == policies.TICHU_AFTER_PASSING).all()
+    waiting = fit._forced(me, "tichu", place.seat, place.game, False)
+    strategies = [me] * 4
+    strategies[place.seat] = waiting
+    seat = place.game.rounds(keys, seed=5, strategies=strategies).seats[:, place.seat]
+    assert (seat["tichu_when"][seat["tichu"]] == policies.TICHU_AFTER_PASSING).all()
+    assert seat["tichu"].any()  # some hands call after passing
