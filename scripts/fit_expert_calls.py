@@ -45,6 +45,7 @@ import dataclasses
 import json
 import math
 import re
+import textwrap
 import time
 from pathlib import Path
 
@@ -283,7 +284,12 @@ def fit(data, seed: int, current=None):
 
 def _block(name: str, values: dict) -> str:
     lines = [f"{name}: dict[str, tuple[float, ...]] = {{"]
-    lines += [f'    "{t}": ({", ".join(f"{c:.4f}" for c in v)}),' for t, v in values.items()]
+    for t, v in values.items():
+        row = f'    "{t}": ({", ".join(f"{c:.4f}" for c in v)}),'
+        if len(row) > 100:  # wrapped, the coefficients indented under the table's name
+            wrapped = textwrap.wrap(", ".join(f"{c:.4f}" for c in v) + "),", 92)
+            row = "\n".join([f'    "{t}": ('] + [f"        {w}" for w in wrapped])
+        lines.append(row)
     return "\n".join(lines + ["}"])
 
 
