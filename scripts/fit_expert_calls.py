@@ -1,29 +1,38 @@
 """Fit the ``expert`` strategy's call-value coefficients by paired simulation, per table.
 
-For each call (Tichu on the hand before passing, Grand Tichu on the cards seen before it: 8,
-Tientsin 6), every deal is played twice with ``expert`` at every seat, one seat forced to call
-in one table and not to call in the other (``analysis.gtodds.paired_rounds``: the same deal and
-the same random streams). The forced seat is where ``gt-odds`` puts its hand
+For each call (Tichu on the hand before passing, Tichu after passing on the hand then held,
+Grand Tichu on the cards seen before it: 8, Tientsin 6), every deal is played twice with
+``expert`` at every seat, one seat forced to call in one table and not to call in the other
+(``analysis.gtodds.paired_rounds``: the same deal and the same random streams). Not calling
+Tichu before passing leaves the seat its value call after passing: the first call is weighed
+against waiting for the second. The fit of the call after passing forbids the first in both
+plays, forces the second in one, and keeps the deals where the seat's current score before
+passing would not have called. The forced seat is where ``gt-odds`` puts its hand
 (``gtodds.setup``: the first seat that may call Grand Tichu, its first drawer rotating with the
 deal); at a table where some seats may not call Grand Tichu but do call Tichu (Wu Wang's King,
 who also calls for the Minister, RULES.md §4) the Tichu fit pools, deal for deal, the first
 such seat as well: the coefficients are one row per strategy, so they serve both kinds of seat.
 Forcing the King's Tichu alone takes the value policy with every coefficient 0 but the
 intercept (50) and ``tichu_over_partner`` 50: the King calls, the Minister after him does not
-(its score is 50 - 50); in the no-call table neither calls (the Nanjing fit likewise keeps only
-deals where the partner does not call). On 4/5 of the deals it fits
+(its score is 50 - 50); in the no-call play neither calls before passing. On 4/5 of the deals it
+fits
 
 * a logistic regression of P(forced seat out first | it called) on the hand's features
-  (``analysis/handclass.py``: Aces, Kings, Dragon, Phoenix, Dog, Mah Jong, bomb, pairs, plays);
+  (``analysis/handclass.py``: Aces, Kings, Dragon, Phoenix, Dog, Mah Jong, bomb, pairs, plays;
+  for Tichu also ``expert.plan_shape``'s low singles and straights and the call's public
+  context, ``expert.call_context``: a partner's call, else an opponent's Grand Tichu, else an
+  opponent's Tichu, what the calls made before the seat's decision say);
 * the paired gain of calling in points of margin (its side's score minus the other's) against
-  the call's bonus term ``2p - 1``: ``gain = A (2p - 1) + B``, whose zero is the probability of
-  success ``p* = (1 - B / A) / 2`` above which calling pays.
+  the call's bonus term ``2p - 1``: ``gain = A (2p - 1) + B`` (for Tichu ``+ C[context]``),
+  whose zero is the probability of success ``p* = (1 - B / A) / 2`` above which calling pays
+  (each Tichu context its own).
 
 The kernel's score is the logit less ``logit(p*)``: call when positive. The held-out 1/5 checks
 it: how often it calls, how often those calls succeed, and the measured gain of the calls it
-makes and of those it does not (per kind of seat where the fit pools two). Writes
-``results/expert/calls.json`` (``calls_<variant>.json`` at the other tables) and the
-coefficients into ``tichusim/strategies/expert_params.py`` under the table's name.
+makes and of those it does not (per context for Tichu; per kind of seat where the fit pools
+two). Writes ``results/expert/calls.json`` (``calls_<variant>.json`` at the other tables) and
+the coefficients into ``tichusim/strategies/expert_params.py`` under the table's name. The call
+after passing is fitted in Nanjing only (``--kinds``); the other tables' stays off.
 
     .venv/bin/python scripts/fit_expert_calls.py --deals 150000 --seed 11
     .venv/bin/python scripts/fit_expert_calls.py --variant tientsin --deals 80000 --seed 31
@@ -36,6 +45,7 @@ import dataclasses
 import json
 import math
 import re
+import textwrap
 import time
 from pathlib import Path
 
@@ -45,30 +55,61 @@ from tichusim.analysis.gtodds import paired_rounds, setup
 from tichusim.analysis.handclass import features, fit_logistic
 from tichusim.analysis.stats import mean_ci
 from tichusim.games import TEAM_TABLES
-from tichusim.games.team import _WW_PLAYER
+from tichusim.games.team import _WW_PLAYER, _WW_POSITION
+from tichusim.kernels.tichu.expert import (
+    CONTEXT_NONE, CONTEXT_OPP_GRAND, CONTEXT_OPP_TICHU, CONTEXT_PARTNER,
+)  # fmt: skip
+from tichusim.kernels.tichu.policies import TICHU_AFTER_PASSING as AFTER
+from tichusim.kernels.tichu.policies import TICHU_BEFORE_PASSING as BEFORE
 from tichusim.strategies import expert_params
-from tichusim.strategies.tichu import CALL_FEATURES, resolve
+from tichusim.kernels.tichu.handfeatures import plan_shapes
+from tichusim.strategies.tichu import (
+    CALL_CONTEXT, CALL_FEATURES, PARAMS, TICHU_FEATURES, TICHU_SHAPE, resolve,
+)  # fmt: skip
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMS_PY = ROOT / "tichusim" / "strategies" / "expert_params.py"
 BATCH = 50_000
 
 
+KINDS = ("tichu", "tichu_after", "grand_tichu")
+_PREFIX = {"tichu": "tichu_value", "tichu_after": "tichu_after", "grand_tichu": "gt_value"}
+_NAMES = {"tichu": TICHU_FEATURES, "tichu_after": TICHU_FEATURES, "grand_tichu": CALL_FEATURES}
+_OFF = -50.0  # a score's intercept that never calls (the others 0)
+
+
+def _score_set(params: dict, prefix: str, intercept: float) -> dict:
+    """``params`` with the score ``prefix`` set to the constant ``intercept``: always (+50) or
+    never (-50) calling at that decision point."""
+    out = dict(params)
+    out.update({f"{prefix}_{f}": 0.0 for f in TICHU_FEATURES if f"{prefix}_{f}" in PARAMS})
+    out[f"{prefix}_intercept"] = intercept
+    return out
+
+
 def _forced(me, kind: str, seat: int, table, call: bool):
-    """The forced seat's strategy: calling ``kind`` always (``call``) or never. A seat whose
-    strategy also plays a partner's hand (Wu Wang's King, §4) forces its Tichu through the
-    value policy, so that the partner deciding after it stays silent (see the docstring)."""
-    field = "tichu" if kind == "tichu" else "grand_tichu"
+    """The forced seat's strategy: calling ``kind`` (``call``) or not. Not calling Tichu before
+    passing leaves the seat its value call after passing (the choice the first call is weighed
+    against); the fit of the call after passing forbids the first (both plays) and forces the
+    second. A seat whose strategy also plays a partner's hand (Wu Wang's King, §4) forces its
+    Tichu through the value policy, so that the partner deciding after it stays silent (see
+    the docstring)."""
     tag = f"{me.name}{'+' if call else '-'}{kind}"
-    if not call:
-        return dataclasses.replace(me, **{field: "never"}, name=tag)
-    if kind == "tichu" and not table.may_call_grand(seat):
-        params = dict(me.params)
-        params.update({f"tichu_value_{f}": 0.0 for f in CALL_FEATURES})
-        params.update(tichu_value_intercept=50.0, tichu_over_partner=50.0)
-        return dataclasses.replace(me, tichu="value", params=tuple(sorted(params.items())),
-                                   name=tag)
-    return dataclasses.replace(me, **{field: "always"}, name=tag)
+    params = dict(me.params)
+    if kind == "grand_tichu":
+        return dataclasses.replace(me, grand_tichu="always" if call else "never", name=tag)
+    if kind == "tichu_after":
+        params = _score_set(params, "tichu_value", _OFF)
+        params = _score_set(params, "tichu_after", -_OFF if call else _OFF)
+        params["tichu_over_partner"] = 0.0
+    elif not call:
+        params = _score_set(params, "tichu_value", _OFF)
+    elif not table.may_call_grand(seat):
+        params = _score_set(params, "tichu_value", -_OFF)
+        params.update(tichu_over_partner=50.0)
+    else:
+        return dataclasses.replace(me, tichu="always", name=tag)
+    return dataclasses.replace(me, tichu="value", params=tuple(sorted(params.items())), name=tag)
 
 
 def forced_seats(kind: str, place) -> list[int]:
@@ -80,11 +121,51 @@ def forced_seats(kind: str, place) -> list[int]:
     return seats
 
 
+def contexts(table, rounds, seats, row, after: bool) -> np.ndarray:
+    """The public context (``expert.call_context``) of seat row ``row``'s Tichu decision before
+    passing (``after`` False: Grand Tichu calls and the Tichu calls before its turn) or after
+    it (every call before passing, and those after it before its turn), from the records of a
+    play where the seat itself did not call Tichu."""
+    n = len(rounds)
+    cols = seats.shape[1]
+    team = table._teams(rounds, np.arange(n * cols) % cols).reshape(n, cols)
+    pos = np.broadcast_to(np.arange(cols), (n, cols))
+    if table.drawer_is_king:  # the rows go by player, the Minister last (§4)
+        pos = _WW_POSITION[rounds["king"]]
+    order = (pos - rounds["first_drawer"][:, None]) % table.seats
+    before = order < order[:, row][:, None]
+    when = seats["tichu_when"]
+    tichu = seats["tichu"] & ((when == BEFORE) & (before | after) | (when == AFTER) & before
+                              & after)
+    called = (tichu | seats["grand_tichu"])
+    called[:, row] = False
+    partner = team == team[:, row][:, None]
+    out = np.full(n, CONTEXT_NONE)
+    out[(called & ~partner & tichu).any(1)] = CONTEXT_OPP_TICHU
+    out[(called & ~partner & seats["grand_tichu"]).any(1)] = CONTEXT_OPP_GRAND
+    out[(called & partner).any(1)] = CONTEXT_PARTNER
+    return out
+
+
+def design(hands, context=None) -> np.ndarray:
+    """The call scores' rows: 1, the hand's features (``CALL_FEATURES``) and, for Tichu, its
+    plan's shape (``TICHU_SHAPE``) and the context's indicators (``CALL_CONTEXT``)."""
+    f = features(hands)[:, : len(CALL_FEATURES) - 1]
+    cols = [np.ones(len(f)), f]
+    if context is not None:
+        shape = np.zeros((len(f), len(TICHU_SHAPE)))
+        plan_shapes(np.array(hands, dtype=np.uint64).reshape(-1), shape)
+        cols.append(shape)
+        cols.append(np.column_stack([context == c for c in range(1, len(CALL_CONTEXT) + 1)]))
+    return np.column_stack(cols).astype(np.float64)
+
+
 def experiment(kind: str, deals: int, seed: int, variant: str = "nanjing", base="expert",
                seat: int | None = None):
     """Paired plays of ``deals`` deals with the seat ``seat`` (default ``gt-odds``' seat)
-    forced to call ``kind`` and not to; the plain decisions' rows (no Grand Tichu of its own,
-    no partner's call in the no-call play)."""
+    forced to call ``kind`` and not to; the rows of its decisions: no Grand Tichu of its own
+    for Tichu, and after passing only where its Tichu score before passing (the current one)
+    did not call."""
     place = setup(variant)
     table = place.game
     seat = place.seat if seat is None else seat
@@ -98,7 +179,9 @@ def experiment(kind: str, deals: int, seed: int, variant: str = "nanjing", base=
         strategies = [me] * table.players
         strategies[row] = _forced(me, kind, seat, table, call)
         tables.append(strategies)
-    rows = {"hand": [], "success": [], "gain": [], "keep": []}
+    column = {"tichu": "hand14", "tichu_after": "hand_passed", "grand_tichu": "hand8"}[kind]
+    rows = {"hand": [], "context": [], "success": [], "gain": [], "keep": []}
+    current = np.asarray(expert_params.TICHU_VALUE[variant])
     for start in range(0, deals, BATCH):
         keys = np.arange(start, min(deals, start + BATCH), dtype=np.int64)
         pairs = paired_rounds(seed, keys, *tables, place=place)
@@ -106,21 +189,22 @@ def experiment(kind: str, deals: int, seed: int, variant: str = "nanjing", base=
         team = table._teams(rc, np.arange(len(keys) * table.seats) % table.seats).reshape(
             len(keys), table.seats)
         mine = team[:, row]
-        rows["hand"].append(sc[:, row]["hand14" if kind == "tichu" else "hand8"])
+        rows["hand"].append(sc[:, row][column])
         rows["success"].append(sc[:, row]["finish"] == 1)
         idx = np.arange(len(keys))
         margin_c = rc["score"][idx, mine] - rc["score"][idx, 1 - mine]
         margin_n = rn["score"][idx, mine] - rn["score"][idx, 1 - mine]
         rows["gain"].append((margin_c - margin_n).astype(np.float64))
-        if kind == "tichu":  # a plain Tichu decision: no Grand Tichu of ours, no partner's call
-            partner = (team == mine[:, None])
-            partner[:, row] = False
-            partner_called = ((sn["tichu"] | sn["grand_tichu"]) & partner).any(axis=1)
-            keep = ~sc[:, row]["grand_tichu"] & ~partner_called
-        else:
-            keep = np.ones(len(keys), bool)
+        keep = np.ones(len(keys), bool)
+        if kind != "grand_tichu":
+            keep = ~sc[:, row]["grand_tichu"]
+            ctx = contexts(table, rn, sn, row, kind == "tichu_after")
+            rows["context"].append(ctx)
+            if kind == "tichu_after":  # its score before passing did not call
+                first = contexts(table, rn, sn, row, False)
+                keep &= design(sc[:, row]["hand14"], first) @ current <= 0
         rows["keep"].append(keep)
-    out = {k: np.concatenate(v) for k, v in rows.items()}
+    out = {k: np.concatenate(v) for k, v in rows.items() if v}
     k = out.pop("keep")
     return {name: v[k] for name, v in out.items()}
 
@@ -149,22 +233,40 @@ def _holdout(score, y, gain, test) -> dict:
 
 def fit(data, seed: int, current=None):
     """The coefficients and their report; ``current``: the table's coefficients in use, whose
-    rule the held-out rows check too (``holdout["current_rule"]``)."""
-    f = features(data["hand"])[:, : len(CALL_FEATURES) - 1]
-    x = np.column_stack([np.ones(len(f)), f])
+    rule the held-out rows check too (``holdout["current_rule"]``). A Tichu fit (rows with a
+    ``context``) gives each context its own break-even probability: the paired gain is fitted
+    as ``A (2p - 1) + B + C[context]``."""
+    context = data.get("context")
+    x = design(data["hand"], context)
     y = data["success"].astype(np.float64)
     gain = data["gain"]
     rng = np.random.default_rng(seed)
     test = rng.random(len(y)) < 0.2
     beta, _ = fit_logistic(x[~test], y[~test])
     p = 1 / (1 + np.exp(-(x @ beta)))
-    z = np.column_stack([np.ones(len(p)), 2 * p - 1])
-    (b, a), *_ = np.linalg.lstsq(z[~test], gain[~test], rcond=None)
-    p_star = min(max((1 - b / a) / 2, 1e-3), 1 - 1e-3)
+    n_ctx = 0 if context is None else len(CALL_CONTEXT)
+    z = np.column_stack([np.ones(len(p)), 2 * p - 1] + ([x[:, -n_ctx:]] if n_ctx else []))
+    w, *_ = np.linalg.lstsq(z[~test], gain[~test], rcond=None)
+    b, a = w[0], w[1]
+
+    def logit_star(shift):
+        q = min(max((1 - (b + shift) / a) / 2, 1e-3), 1 - 1e-3)
+        return q, math.log(q / (1 - q))
+
+    p_star, l0 = logit_star(0.0)
     coef = beta.copy()
-    coef[0] -= math.log(p_star / (1 - p_star))
+    coef[0] -= l0
+    stars = {}
+    for k in range(n_ctx):  # each context's own break-even probability
+        q, lk = logit_star(w[2 + k])
+        stars[CALL_CONTEXT[k]] = q
+        coef[len(CALL_FEATURES) + len(TICHU_SHAPE) + k] -= lk - l0
     score = x @ coef
     held = _holdout(score, y, gain, test)
+    if n_ctx:
+        held["by_context"] = {name: _holdout(score, y, gain, test & (context == k))
+                              for k, name in enumerate(("none",) + CALL_CONTEXT)
+                              if (test & (context == k)).sum() > 2}
     seats = data.get("seat")
     if seats is not None and len(np.unique(seats)) > 1:  # pooled seats: each one's check
         held["by_seat"] = {int(s): _holdout(score, y, gain, test & (seats == s))
@@ -175,25 +277,35 @@ def fit(data, seed: int, current=None):
         if "by_seat" in held:
             held["current_rule"]["by_seat"] = {
                 int(s): _holdout(now, y, gain, test & (seats == s)) for s in np.unique(seats)}
-    return coef, {"p_star": p_star, "gain_slope": float(a), "gain_intercept": float(b),
+    return coef, {"p_star": p_star, "p_star_context": stars, "gain_slope": float(a),
+                  "gain_intercept": float(b), "gain_context": [float(c) for c in w[2:]],
                   "logit": beta.tolist(), "holdout": held}
 
 
 def _block(name: str, values: dict) -> str:
     lines = [f"{name}: dict[str, tuple[float, ...]] = {{"]
-    lines += [f'    "{t}": ({", ".join(f"{c:.4f}" for c in v)}),' for t, v in values.items()]
+    for t, v in values.items():
+        row = f'    "{t}": ({", ".join(f"{c:.4f}" for c in v)}),'
+        if len(row) > 100:  # wrapped, the coefficients indented under the table's name
+            wrapped = textwrap.wrap(", ".join(f"{c:.4f}" for c in v) + "),", 92)
+            row = "\n".join([f'    "{t}": ('] + [f"        {w}" for w in wrapped])
+        lines.append(row)
     return "\n".join(lines + ["}"])
 
 
-def write_params(variant: str, tichu, gt):
+def write_params(variant: str, coefs: dict):
     """Replace ``variant``'s coefficients in expert_params.py, the other tables' kept."""
     text = PARAMS_PY.read_text()
-    for name, coef in (("TICHU_VALUE", tichu), ("GT_VALUE", gt)):
+    for kind, coef in coefs.items():
+        name = _TABLE[kind]
         values = dict(getattr(expert_params, name))
         values[variant] = tuple(float(c) for c in coef)
         text = re.sub(rf"^{name}: .*?^\}}", _block(name, values), text, count=1,
                       flags=re.M | re.S)
     PARAMS_PY.write_text(text)
+
+
+_TABLE = {"tichu": "TICHU_VALUE", "tichu_after": "TICHU_AFTER", "grand_tichu": "GT_VALUE"}
 
 
 def main():
@@ -209,20 +321,25 @@ def main():
                     "coefficients plus the rest of the table's current ones: a damped step of "
                     "the fixed point (the others call by the current ones), for a table where "
                     "the plain step oscillates (Tientsin's Grand Tichu)")
+    ap.add_argument("--kinds", default=None, help="the calls fitted, comma-separated among "
+                    f"{', '.join(KINDS)} (default: all three in Nanjing; elsewhere Tichu before "
+                    "passing and Grand Tichu, the call after passing staying off)")
     args = ap.parse_args()
+    kinds = (args.kinds.split(",") if args.kinds
+             else list(KINDS) if args.variant == TEAM_TABLES[0] else ["tichu", "grand_tichu"])
     name = "calls.json" if args.variant == TEAM_TABLES[0] else f"calls_{args.variant}.json"
     out = Path(args.out or ROOT / "results" / "expert" / name)
     flag = "" if args.variant == TEAM_TABLES[0] else f" --variant {args.variant}"
     report = {"variant": args.variant, "deals": args.deals, "seed": args.seed,
-              "features": list(CALL_FEATURES),
+              "features": {k: list(_NAMES[k]) for k in kinds},
               "command": f"scripts/fit_expert_calls.py{flag} --deals {args.deals} "
                          f"--seed {args.seed}" + (f" --blend {args.blend:g}"
-                                                  if args.blend != 1 else "")}
+                                                  if args.blend != 1 else "")
+                         + (f" --kinds {args.kinds}" if args.kinds else "")}
     place = setup(args.variant)
-    current = {"tichu": expert_params.TICHU_VALUE[args.variant],
-               "grand_tichu": expert_params.GT_VALUE[args.variant]}
+    current = {k: getattr(expert_params, _TABLE[k])[args.variant] for k in kinds}
     coefs = {}
-    for kind in ("tichu", "grand_tichu"):
+    for kind in kinds:
         t0 = time.perf_counter()
         seats = forced_seats(kind, place)
         parts = [experiment(kind, args.deals, args.seed, args.variant, seat=s) for s in seats]
@@ -233,15 +350,21 @@ def main():
         report[kind]["coef"] = coefs[kind].tolist()
         report[kind]["rows"] = int(len(data["gain"]))
         report[kind]["seconds"] = round(time.perf_counter() - t0, 1)
-        print(kind, json.dumps(report[kind]["holdout"]), f"p*={report[kind]['p_star']:.3f}",
-              flush=True)
+        held = report[kind]["holdout"]
+        print(kind, f"rows {report[kind]['rows']}, p*={report[kind]['p_star']:.3f}",
+              {k: round(v, 3) for k, v in report[kind]["p_star_context"].items()},
+              f"calls {held['call_rate']:.3f} success {held['success_when_called']}",
+              f"gain {held['gain_when_called']}", flush=True)
+        for c, h in held.get("by_context", {}).items():
+            print(f"   {c}: calls {h['call_rate']:.3f} success {h['success_when_called']}",
+                  flush=True)
     written = {k: args.blend * coefs[k] + (1 - args.blend) * np.asarray(current[k])
                for k in coefs}
     report["written"] = None if args.dry_run else {k: v.tolist() for k, v in written.items()}
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=1) + "\n")
     if not args.dry_run:
-        write_params(args.variant, written["tichu"], written["grand_tichu"])
+        write_params(args.variant, written)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from tichusim import cards
 from tichusim.kernels.combos import BOMB_FOUR, PAIR, SINGLE, STRAIGHT, make_code
 from tichusim.kernels.moves import MAX_MOVES
 from tichusim.kernels.tichu import expert, policies
+from tichusim.kernels.tichu import slots as S
 from tichusim.kernels.tichu.expert import ALL_CARDS
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim import simulate
@@ -337,15 +338,18 @@ def _passes(params, pub, me, out):
 
 def test_calls_by_value_are_the_fitted_scores():
     """Tichu and Grand Tichu by the linear value score (the coefficients documented as
-    parameters), before passing only."""
-    names = [n for n in PARAMS if n.startswith("tichu_value_")]
-    assert len(names) == expert.N_CALL_FEATURES
+    parameters): a strong hand calls before passing, a weak one neither before nor after."""
+    for prefix in ("tichu_value_", "tichu_after_"):
+        names = [n for n in PARAMS if n.startswith(prefix)]
+        assert len(names) == expert.N_CALL_FEATURES + expert.N_CALL_SHAPE + expert.N_CALL_CONTEXT
     strong = "Dr Ph Aj As Ap Kj Ks Qj Qs Jj Js Tj Ts 9j"
     weak = "2j 3s 4p 6t 7j 8s Tp Jt Qj 5s 9p 9t Dog Ma"
     for hand, want in ((strong, True), (weak, False)):
         pub, me = _records(hand)
         assert _tichu(EXPERT, pub, me, policies.TICHU_BEFORE_PASSING) == want
-        assert not _tichu(EXPERT, pub, me, policies.TICHU_AFTER_PASSING)
+        if not want:
+            assert not _tichu(EXPERT, pub, me, policies.TICHU_AFTER_PASSING)
+        assert not _tichu(EXPERT, pub, me, policies.TICHU_BEFORE_TURN)
 
 
 @njit
@@ -353,13 +357,70 @@ def _tichu(params, pub, me, point):
     return policies.tichu(params, pub[0], me[0], point)
 
 
+@njit
+def _tichu_value(params, pub, me, after):
+    first, extra = ((S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA) if after
+                    else (S.TICHU_VALUE, S.TICHU_EXTRA))
+    return expert.tichu_value(params, first, extra, pub[0], me[0])
+
+
+@njit
+def _context(pub, seat):
+    return expert.call_context(pub[0], seat)
+
+
+@pytest.mark.parametrize("hand, low, straights", [
+    ("2j 3s 4p 5t 6j 9s 9p Kj", 0, 1),  # the straight 2-6 takes the low cards
+    ("2j 4s 6p 8t Tj Qs Kp Aj", 4, 0),  # 2, 4, 6, 8 alone
+    ("2j 4s 6p 8t Tj Qs Kp Ph", 3, 0),  # the Phoenix pairs one
+    ("Ma 2j 3s 4p 5t 7j 8s 9p Tt Jj Qj 9s 9t Ks", 0, 2),  # 7-K, then Ma-5; a pair of 9s left
+    ("Ma 2j 3s 4p 5t 7j 8s 9p Tt Jj 9j 9s 9t Ks", 2, 1),  # the 9s a bomb: 7 and 8 alone
+    ("Ma 7j 7s Aj Ap", 1, 0),  # the Mah Jong counts
+])
+def test_plan_shape_counts_low_singles_and_straights(hand, low, straights):
+    assert expert.plan_shape(_mask(hand)) == (low, straights)
+
+
+def test_call_context_reads_the_calls_made():
+    """The public context of a Tichu call (§2.3: calls are public): a partner's call first,
+    then an opponent's Grand Tichu, then an opponent's Tichu."""
+    pub, _ = _records("2j")
+    assert _context(pub, 0) == expert.CONTEXT_NONE
+    pub["tichu"][0, 1] = 1
+    assert _context(pub, 0) == expert.CONTEXT_OPP_TICHU
+    pub["grand_tichu"][0, 3] = 1
+    assert _context(pub, 0) == expert.CONTEXT_OPP_GRAND
+    assert _context(pub, 1) == expert.CONTEXT_PARTNER  # seat 3 is seat 1's partner
+    pub["tichu"][0, 2] = 1
+    assert _context(pub, 0) == expert.CONTEXT_PARTNER
+
+
+@pytest.mark.parametrize("after", [False, True])
+def test_calls_made_lower_the_tichu_score(after):
+    """The fitted scores: an opponent's Grand Tichu or Tichu makes a call less likely to go
+    out first, a partner's call makes a second call of the side pay nothing; a strong hand
+    that calls alone does not call over its partner's Grand Tichu."""
+    hand = "Dr Ph Aj As Ap Kj Ks Qj Qs Jj Js Tj Ts 9j"
+    pub, me = _records(hand)
+    alone = _tichu_value(EXPERT, pub, me, after)
+    for field, seat in (("grand_tichu", 1), ("tichu", 3), ("grand_tichu", 2)):
+        pub, me = _records(hand)
+        pub[field][0, seat] = 1
+        assert _tichu_value(EXPERT, pub, me, after) < alone, (field, seat)
+    pub, me = _records(hand)
+    pub["grand_tichu"][0, 2] = 1
+    assert not _tichu(EXPERT, pub, me, policies.TICHU_BEFORE_PASSING)
+
+
 def test_expert_reads_only_the_public_record_and_its_own_hand():
     """RULES.md §6: every function of the expert's that takes table state takes the public
     record and the deciding seat's private record, nothing that holds another hand."""
     allowed = {"params", "pub", "me", "moves_m", "moves_c", "n", "can_pass", "out", "base",
                "first", "hand", "code", "kind", "length", "seat", "ranks", "phoenix", "fill",
-               "hold", "margin", "masks", "codes", "threat", "sure_cost", "i", "kl", "top"}
-    # hold: a flag (hold_back); masks/codes: its own bombs offered out of turn; none a hand
+               "hold", "margin", "masks", "codes", "threat", "sure_cost", "i", "kl", "top",
+               "extra"}
+    # hold: a flag (hold_back); masks/codes: its own bombs offered out of turn; extra: a slot
+    # of the strategy row; none a hand
     for name, fn in inspect.getmembers(expert):
         if hasattr(fn, "py_func") and fn.__module__ == expert.__name__:
             params = set(inspect.signature(fn.py_func).parameters)

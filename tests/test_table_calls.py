@@ -9,18 +9,30 @@ import pytest
 from tichusim.games import TEAM_TABLES, game
 from tichusim.kernels.tichu import slots as S
 from tichusim.strategies import expert_params
-from tichusim.strategies.tichu import CALL_FEATURES, PARAMS, STRATEGIES, build, resolve
+from tichusim.strategies.tichu import (
+    CALL_FEATURES, PARAMS, STRATEGIES, TICHU_FEATURES, build, resolve,
+)  # fmt: skip
+
+
+def _tichu_row(row, first, extra):
+    n, k = len(CALL_FEATURES), len(TICHU_FEATURES) - len(CALL_FEATURES)
+    return tuple(row[first:first + n]) + tuple(row[extra:extra + k])
 
 
 def _calls(row):
+    """A row's Tichu score before passing (hand, then context), Grand Tichu score, and Tichu
+    score after passing."""
     n = len(CALL_FEATURES)
-    return tuple(row[S.TICHU_VALUE:S.TICHU_VALUE + n]), tuple(row[S.GT_VALUE:S.GT_VALUE + n])
+    return (_tichu_row(row, S.TICHU_VALUE, S.TICHU_EXTRA), tuple(row[S.GT_VALUE:S.GT_VALUE + n]),
+            _tichu_row(row, S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA))
 
 
 def test_every_team_table_has_its_coefficients():
-    for fitted in (expert_params.TICHU_VALUE, expert_params.GT_VALUE):
+    for fitted, names in ((expert_params.TICHU_VALUE, TICHU_FEATURES),
+                          (expert_params.TICHU_AFTER, TICHU_FEATURES),
+                          (expert_params.GT_VALUE, CALL_FEATURES)):
         assert set(fitted) == set(TEAM_TABLES)
-        assert all(len(c) == len(CALL_FEATURES) for c in fitted.values())
+        assert all(len(c) == len(names) for c in fitted.values())
 
 
 @pytest.mark.parametrize("variant", TEAM_TABLES)
@@ -29,16 +41,18 @@ def test_expert_plays_with_its_tables_coefficients(variant):
     transcripts) carry that table's fit."""
     rows = game(variant).params("expert")
     for row in rows:
-        tichu, gt = _calls(row)
+        tichu, gt, after = _calls(row)
         assert tichu == pytest.approx(expert_params.TICHU_VALUE[variant])
         assert gt == pytest.approx(expert_params.GT_VALUE[variant])
+        assert after == pytest.approx(expert_params.TICHU_AFTER[variant])
     assert (rows[0] == STRATEGIES["expert"].param_row(variant)).all()
 
 
 def test_the_params_defaults_are_nanjings():
     """What ``tichusim strategies`` shows, and a row built for no table."""
-    tichu, gt = _calls(STRATEGIES["expert"].param_row())
+    tichu, gt, after = _calls(STRATEGIES["expert"].param_row())
     assert tichu == pytest.approx(expert_params.TICHU_VALUE["nanjing"])
+    assert after == pytest.approx(expert_params.TICHU_AFTER["nanjing"])
     assert gt == pytest.approx(expert_params.GT_VALUE["nanjing"])
     assert PARAMS["tichu_value_intercept"].default == expert_params.TICHU_VALUE["nanjing"][0]
 
@@ -55,7 +69,7 @@ def test_a_strategys_own_coefficient_wins_at_every_table(variant):
     mine = build({"base": "expert", "params": {"tichu_value_intercept": -7.5,
                                                "gt_value_aces": 2.25}})  # fmt: skip
     row = game(variant).params(mine)[0]
-    tichu, gt = _calls(row)
+    tichu, gt, _ = _calls(row)
     assert tichu[0] == -7.5 and gt[1] == 2.25
     # the coefficients it does not name stay the table's
     assert tichu[1:] == pytest.approx(expert_params.TICHU_VALUE[variant][1:])
@@ -64,8 +78,10 @@ def test_a_strategys_own_coefficient_wins_at_every_table(variant):
 
 def test_the_old_coefficients_as_an_override_are_nanjings_everywhere():
     """How the measurements compare a table's fit with Nanjing's: the whole row overridden."""
-    old = {f"tichu_value_{f}": c for f, c in zip(CALL_FEATURES,
+    old = {f"tichu_value_{f}": c for f, c in zip(TICHU_FEATURES,
                                                  expert_params.TICHU_VALUE["nanjing"])}
+    old |= {f"tichu_after_{f}": c for f, c in zip(TICHU_FEATURES,
+                                                  expert_params.TICHU_AFTER["nanjing"])}
     old |= {f"gt_value_{f}": c for f, c in zip(CALL_FEATURES, expert_params.GT_VALUE["nanjing"])}
     s = build({"base": "expert", "params": old, "name": "expert-old"})
     for variant in TEAM_TABLES:
@@ -116,3 +132,33 @@ def test_the_wuwang_fit_forces_the_king_alone():
         assert (rec.rounds["king"] == 0).all()
         assert (rec.seats[:, 0]["tichu"] == king).all()  # player 0, the King
         assert (rec.seats[:, 3]["tichu"] == minister).all()  # the Minister's row
+
+
+def test_the_fit_of_the_call_after_passing_forces_that_call_alone():
+    """``scripts/fit_expert_calls.py``'s plays for the Tichu after passing (RULES.md §2.3):
+    forced, the seat never calls before passing and always after it (unless its own Grand
+    Tichu); unforced, it calls at neither point. Its plays for the call before passing leave
+    the seat its call after passing when it does not call."""
+    from tichusim.analysis.gtodds import setup
+    from tichusim.kernels.tichu import policies
+
+    fit = _fit_script()
+    place = setup("nanjing")
+    me = STRATEGIES["expert"]
+    keys = np.arange(400, dtype=np.int64)
+    for call in (True, False):
+        forced = fit._forced(me, "tichu_after", place.seat, place.game, call)
+        strategies = [me] * 4
+        strategies[place.seat] = forced
+        rec = place.game.rounds(keys, seed=5, strategies=strategies)
+        seat = rec.seats[:, place.seat]
+        free = ~seat["grand_tichu"]
+        assert (seat["tichu"][free] == call).all()
+        if call:
+            assert (seat["tichu_when"][free] == policies.TICHU_AFTER_PASSING).all()
+    waiting = fit._forced(me, "tichu", place.seat, place.game, False)
+    strategies = [me] * 4
+    strategies[place.seat] = waiting
+    seat = place.game.rounds(keys, seed=5, strategies=strategies).seats[:, place.seat]
+    assert (seat["tichu_when"][seat["tichu"]] == policies.TICHU_AFTER_PASSING).all()
+    assert seat["tichu"].any()  # some hands call after passing

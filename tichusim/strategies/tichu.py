@@ -33,7 +33,7 @@ from . import expert_params as _fitted
 from .tables import Param, StrategyTables, policy_of
 
 __all__ = ["DECISIONS", "DEFAULT_STRATEGY", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES",
-           "TABLES", "TABLE_PARAMS", "Param", "Strategy", "build", "check_variant", "resolve"]
+           "TABLES", "TABLE_PARAMS", "TICHU_FEATURES", "TICHU_SHAPE", "Param", "Strategy", "build", "check_variant", "resolve"]
 
 DECISIONS = ("play", "grand_tichu", "tichu", "pass", "wish", "dragon", "dog")
 _DECISION_SLOT = {"play": S.P_PLAY, "grand_tichu": S.P_GRAND_TICHU, "tichu": S.P_TICHU,
@@ -46,9 +46,11 @@ _CALLS = {
     "random": (P.CALL_RANDOM, "calls with probability 1/2"),
     "threshold": (P.CALL_THRESHOLD, "calls when the hand-strength score (the w_* weights) reaches "
                   "the threshold; a Tichu threshold policy never calls after its partner did"),
-    "value": (P.CALL_VALUE, "calls when the fitted value score of the hand (the tichu_value_* or "
-              "gt_value_* coefficients, fitted by scripts/fit_expert_calls.py) is positive; "
-              "Tichu before passing only, over a partner's call only past tichu_over_partner"),
+    "value": (P.CALL_VALUE, "calls when the fitted value score of the hand and of the calls "
+              "already made (the tichu_value_*, tichu_after_* or gt_value_* coefficients, "
+              "fitted by scripts/fit_expert_calls.py) is positive; Tichu before passing "
+              "(tichu_value_*) or after it (tichu_after_*), over a partner's call only past "
+              "tichu_over_partner as well"),
 }  # fmt: skip
 
 POLICIES: dict[str, dict[str, tuple[int, str]]] = {
@@ -211,24 +213,49 @@ PARAMS: dict[str, Param] = {
                          "last)"),
     "caller_gift": Param(S.CALLER_GIFT, 13, 2, 13, "pass", "expert: after its own call, the "
                          "highest rank of the loose card it gives a partner (when it has one)"),
-    "tichu_over_partner": Param(S.TICHU_OVER_PARTNER, 3.0, -50, 50, "calls", "value policy: "
-                                "extra score a Tichu needs over a partner's call"),
+    "tichu_over_partner": Param(S.TICHU_OVER_PARTNER, 0.0, -50, 50, "calls", "value policy: "
+                                "extra score a Tichu needs over a partner's call (besides the "
+                                "fitted tichu_value_partner, tichu_after_partner)"),
 }
-# the value call policy's coefficients (kernels/tichu/expert.py: call_value), fitted by
-# scripts/fit_expert_calls.py on paired expert self-play at each team table; intercept first
+# the value call policy's coefficients (kernels/tichu/expert.py: call_value, tichu_value),
+# fitted by scripts/fit_expert_calls.py on paired expert self-play at each team table; intercept
+# first. Tichu's scores (before passing on the 14 cards, after passing on the hand then held) add
+# coefficients of the hand's plan shape (expert.plan_shape) and of the public context of the
+# call (expert.call_context): a partner's call, else an opponent's Grand Tichu, else an
+# opponent's Tichu
 CALL_FEATURES = ("intercept", "aces", "kings", "dragon", "phoenix", "dog", "mah_jong", "bomb",
                  "pairs", "plays")  # fmt: skip
-_CALL_VALUES = {"tichu_value": _fitted.TICHU_VALUE, "gt_value": _fitted.GT_VALUE}
+TICHU_SHAPE = ("low_singles", "straights")
+CALL_CONTEXT = ("partner", "opp_grand", "opp_tichu")
+TICHU_FEATURES = CALL_FEATURES + TICHU_SHAPE + CALL_CONTEXT
+_CALL_VALUES = {"tichu_value": _fitted.TICHU_VALUE, "tichu_after": _fitted.TICHU_AFTER,
+                "gt_value": _fitted.GT_VALUE}
+_CALL_SLOTS = {"tichu_value": (S.TICHU_VALUE, S.TICHU_EXTRA),
+               "tichu_after": (S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA),
+               "gt_value": (S.GT_VALUE, None)}
+_CALL_WHAT = {"tichu_value": "Tichu score before passing (14 cards)",
+              "tichu_after": "Tichu score after passing (the hand then held)",
+              "gt_value": "Grand Tichu score (8 cards)"}
+_CONTEXT_WHAT = {
+    "partner": "when a partner called", "opp_grand": "when an opponent called Grand Tichu (no "
+    "partner's call)", "opp_tichu": "when an opponent called Tichu (no partner's call, no "
+    "opponent's Grand Tichu)", "low_singles": "per single of rank 9 or lower (the Mah Jong "
+    "too) in the hand's plan, less one the Phoenix pairs", "straights": "per straight in the "
+    "hand's plan (0 to 2)"}  # fmt: skip
 _DEFAULT_TABLE = "nanjing"  # the Params' defaults: the 4-player game's fit
-for _i, _f in enumerate(CALL_FEATURES):
-    _what = "the constant" if _f == "intercept" else f"per unit of {_f}"
-    PARAMS[f"tichu_value_{_f}"] = Param(
-        S.TICHU_VALUE + _i, _fitted.TICHU_VALUE[_DEFAULT_TABLE][_i], -50, 50, "calls",
-        f"value policy: Tichu score (14 cards), {_what}; fitted per table (Nanjing's shown)")
-    PARAMS[f"gt_value_{_f}"] = Param(
-        S.GT_VALUE + _i, _fitted.GT_VALUE[_DEFAULT_TABLE][_i], -50, 50, "calls",
-        f"value policy: Grand Tichu score (8 cards), {_what}; fitted per table (Nanjing's "
-        "shown)")
+for _prefix, (_first, _extra) in _CALL_SLOTS.items():
+    _names = CALL_FEATURES if _extra is None else TICHU_FEATURES
+    for _i, _f in enumerate(_names):
+        _slot = _first + _i if _i < len(CALL_FEATURES) else _extra + _i - len(CALL_FEATURES)
+        if _f == "intercept":
+            _what = "the constant"
+        elif _f in _CONTEXT_WHAT:
+            _what = _CONTEXT_WHAT[_f]
+        else:
+            _what = f"per unit of {_f}"
+        PARAMS[f"{_prefix}_{_f}"] = Param(
+            _slot, _CALL_VALUES[_prefix][_DEFAULT_TABLE][_i], -50, 50, "calls",
+            f"value policy: {_CALL_WHAT[_prefix]}, {_what}; fitted per table (Nanjing's shown)")
 assert max(p.slot for p in PARAMS.values()) < S.N_SLOTS <= N_PARAMS
 
 # each team table's own defaults of the call coefficients (a strategy's override still wins):
@@ -236,8 +263,9 @@ assert max(p.slot for p in PARAMS.values()) < S.N_SLOTS <= N_PARAMS
 TABLE_PARAMS: dict[str, dict[str, float]] = {}
 for _prefix, _by_table in _CALL_VALUES.items():
     for _table, _coef in _by_table.items():
+        _names = CALL_FEATURES if _CALL_SLOTS[_prefix][1] is None else TICHU_FEATURES
         TABLE_PARAMS.setdefault(_table, {}).update(
-            {f"{_prefix}_{_f}": _c for _f, _c in zip(CALL_FEATURES, _coef, strict=True)})
+            {f"{_prefix}_{_f}": _c for _f, _c in zip(_names, _coef, strict=True)})
 
 
 @dataclass(frozen=True)

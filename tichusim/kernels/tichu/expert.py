@@ -53,13 +53,18 @@ still needs after it, rank, control cards), then:
 Dog or the highest loose card of rank ``CALLER_GIFT`` or lower to the partner, the lowest loose
 cards to the opponents.
 
-**Calls by value** (``call_value``): a linear score of the hand's features (the features of
-``analysis/handclass.py``: Aces, Kings, Dragon, Phoenix, Dog, Mah Jong, a bomb, pairs, plays a
-plan needs, after an intercept) whose coefficients ``scripts/fit_expert_calls.py`` fits by
-paired simulation of ``expert`` players (the log-odds of going out first when calling, shifted
-by the measured value of a call besides its bonus): call when it is positive. Tichu is called
-before passing on the 14 cards (so the partner can support it), Grand Tichu on the first 8;
-never over a partner's call unless the score beats ``TICHU_OVER_PARTNER``.
+**Calls by value** (``call_value``, ``tichu_value``): a linear score of the hand's features
+(the features of ``analysis/handclass.py``: Aces, Kings, Dragon, Phoenix, Dog, Mah Jong, a
+bomb, pairs, plays a plan needs, after an intercept) whose coefficients
+``scripts/fit_expert_calls.py`` fits by paired simulation of ``expert`` players (the log-odds of
+going out first when calling, shifted by the measured value of a call besides its bonus): call
+when it is positive. Grand Tichu is called on the first 8 cards. Tichu's score adds the plan's
+shape (``plan_shape``: low singles, straights) and the public context of the call
+(``call_context``: a partner's call, else an opponent's Grand Tichu, else an opponent's Tichu,
+each context with its own fitted break-even): it is called before passing on the 14 cards (so
+the partner can support it; the fit weighs that call against waiting), or else after passing on
+the hand then held, with a second row of coefficients (``TICHU_AFTER_VALUE``); over a
+partner's call only when the score also beats ``TICHU_OVER_PARTNER``.
 """
 
 import numpy as np
@@ -67,12 +72,13 @@ from numba import njit
 
 from ..bits import (
     ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_LANE, SPECIALS, STRAIGHT_LANE,
-    U64, ZERO, highest_bit_index, lane, popcount, rank_multiplicity, ranks_held, runs_ending,
+    U64, ZERO, highest_bit_index, lane, lowest_bit_index, popcount, rank_cards, rank_multiplicity,
+    ranks_held, runs_ending,
 )  # fmt: skip
 from ..combos import (
     BOMB_FOUR, DOG_LEAD, FULL_HOUSE, PAIR, RANK2_DRAGON, SINGLE, STAIRS, STRAIGHT, TRIPLE,
 )  # fmt: skip
-from ..hand import card_points, plan_size
+from ..hand import card_points, longest_run_top, plan_size
 from ..moves import has_bomb
 from .heuristic import _lowest_bomb, _price, follow_margin
 from .slots import (
@@ -84,6 +90,12 @@ from .slots import (
 ALL_CARDS = NORMAL | SPECIALS
 RANK2_PHOENIX_TOP = 29  # the Phoenix as a single: above any Ace, below the Dragon (§2.6)
 N_CALL_FEATURES = 10  # intercept, aces, kings, dragon, phoenix, dog, mah_jong, bomb, pairs, plays
+# the public context of a Tichu call (call_context): none, a partner's call, an opponent's Grand
+# Tichu, an opponent's Tichu; a Tichu score has a coefficient for each but the first
+CONTEXT_NONE, CONTEXT_PARTNER, CONTEXT_OPP_GRAND, CONTEXT_OPP_TICHU = 0, 1, 2, 3
+N_CALL_CONTEXT = 3
+N_CALL_SHAPE = 2  # a Tichu score's plan shape (plan_shape): low singles, straights
+LOW_RANKS = U64(0x3FC)  # ranks 2..9 in a 16-bit rank set
 
 
 # ---- card tracking ----
@@ -187,6 +199,66 @@ def call_value(params, first, hand):
     v += params[first + 7] * (1.0 if has_bomb(hand) else 0.0)
     v += params[first + 8] * popcount(ge2)
     v += params[first + 9] * plan_size(hand)
+    return v
+
+
+@njit(cache=True)
+def call_context(pub, seat):
+    """The public context of a Tichu call by ``seat`` (what the calls made so far say, §2.3):
+    ``CONTEXT_PARTNER`` when a partner called (Grand) Tichu, else ``CONTEXT_OPP_GRAND`` when an
+    opponent called Grand Tichu, else ``CONTEXT_OPP_TICHU`` when an opponent called Tichu, else
+    ``CONTEXT_NONE``."""
+    cat = CONTEXT_NONE
+    for q in range(pub.n_players):
+        if q == seat or not (pub.tichu[q] or pub.grand_tichu[q]):
+            continue
+        if (q & 1) == (seat & 1):
+            return CONTEXT_PARTNER
+        if pub.grand_tichu[q]:
+            cat = CONTEXT_OPP_GRAND
+        elif cat == CONTEXT_NONE:
+            cat = CONTEXT_OPP_TICHU
+    return cat
+
+
+@njit(cache=True)
+def plan_shape(hand):
+    """``(low singles, straights)`` of the plan ``hand.plan_size`` makes of ``hand`` (bombs
+    first, then up to two straights, longest first): its singles of rank 9 or lower, the Mah
+    Jong included, less one the Phoenix pairs; and its straights (0 to 2)."""
+    h = hand
+    fours = rank_multiplicity(h)[3]
+    while fours != ZERO:
+        h &= ~rank_cards(lowest_bit_index(fours))
+        fours &= fours - ONE
+    straights = 0
+    for _ in range(2):
+        run = longest_run_top(ranks_held(h))
+        if run == 0:
+            break
+        top = run & 0xFF
+        for r in range(top - (run >> 8) + 1, top + 1):
+            c = h & MAH_JONG if r == 1 else h & rank_cards(r)
+            h &= ~(c & (~c + ONE))  # one card of the rank, the lowest suit
+        straights += 1
+    ge1, ge2, _, _ = rank_multiplicity(h)
+    low = popcount(ge1 & ~ge2 & LOW_RANKS) + (1 if h & MAH_JONG else 0)
+    if hand & PHOENIX and low > 0:
+        low -= 1  # the Phoenix pairs the lowest single
+    return low, straights
+
+
+@njit(cache=True)
+def tichu_value(params, first, extra, pub, me):
+    """The Tichu score of ``me``'s hand: ``call_value`` with the coefficients at ``first``,
+    plus at ``extra`` the coefficients of its ``plan_shape`` (low singles, straights) and of
+    its ``call_context`` (the three contexts after ``CONTEXT_NONE``); call when positive."""
+    v = call_value(params, first, me.hand)
+    low, straights = plan_shape(me.hand)
+    v += params[extra] * low + params[extra + 1] * straights
+    cat = call_context(pub, me.seat)
+    if cat != CONTEXT_NONE:
+        v += params[extra + N_CALL_SHAPE + cat - 1]
     return v
 
 
@@ -491,6 +563,6 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
     return -1 if can_pass else 0
 
 
-__all__ = ["bomb_beatable", "bomb_out_of_turn", "bomb_possible", "bomb_worth", "call_value",
-           "calling_partner", "choose", "combo_top", "hold_back", "is_sure", "opponents_may_hold",
-           "single_top"]
+__all__ = ["bomb_beatable", "bomb_out_of_turn", "bomb_possible", "bomb_worth", "call_context",
+           "call_value", "calling_partner", "choose", "combo_top", "hold_back", "is_sure",
+           "opponents_may_hold", "plan_shape", "single_top", "tichu_value"]

@@ -2,7 +2,8 @@
 
 One row per hand, in the column order of ``handclass.FEATURES``: aces, kings, the four special
 cards, a bomb, pairs, the plays a plan needs and the heuristic's strength score (RULES.md §2.2:
-the 8 cards seen before a Grand Tichu call, or a whole hand).
+the 8 cards seen before a Grand Tichu call, or a whole hand); ``plan_shapes``, the plan's shape
+the expert's Tichu scores add (``expert.plan_shape``).
 """
 
 from numba import njit
@@ -10,6 +11,7 @@ from numba import njit
 from ..bits import ACES, DOG, DRAGON, KINGS, MAH_JONG, PHOENIX, popcount, rank_multiplicity
 from ..hand import plan_size
 from ..moves import has_bomb
+from .expert import plan_shape
 from .policies import strength
 
 
@@ -31,4 +33,12 @@ def hand_features(hands, params, out):
         out[i, 9] = strength(params, h)
 
 
-__all__ = ["hand_features"]
+@njit(cache=True)
+def plan_shapes(hands, out):
+    """Fill ``out[i]`` with ``expert.plan_shape`` of ``hands[i]``: the low singles and the
+    straights of its plan (features of the expert's Tichu scores)."""
+    for i in range(hands.shape[0]):
+        out[i, 0], out[i, 1] = plan_shape(hands[i])
+
+
+__all__ = ["hand_features", "plan_shapes"]

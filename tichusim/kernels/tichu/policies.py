@@ -43,7 +43,8 @@ from ..moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
 from ..rng import rand_below
 from .slots import (
     CALLER_GIFT, GT_THRESHOLD, GT_VALUE, P_DOG, P_DRAGON, P_GRAND_TICHU, P_PASS, P_PLAY, P_TICHU, P_WISH,
-    TICHU_OVER_PARTNER, TICHU_THRESHOLD, TICHU_VALUE, W_ACE, W_BOMB, W_DOG, W_DRAGON, W_KING, W_MAH_JONG, W_PHOENIX, W_PLAY,
+    TICHU_AFTER_EXTRA, TICHU_AFTER_VALUE, TICHU_EXTRA, TICHU_OVER_PARTNER, TICHU_THRESHOLD,
+    TICHU_VALUE, W_ACE, W_BOMB, W_DOG, W_DRAGON, W_KING, W_MAH_JONG, W_PHOENIX, W_PLAY,
 )  # fmt: skip
 from .variants import pass_offsets
 
@@ -173,10 +174,14 @@ def tichu(params, pub, me, point):
     call per team is the norm: two calls cannot both succeed)."""
     policy = _policy(params, P_TICHU)
     if policy == CALL_VALUE:
-        # before passing, on the 14 cards, so the partner can support it (§2.3, §2.4)
-        if point != TICHU_BEFORE_PASSING:
+        # before passing, on the 14 cards, so the partner can support it (§2.3, §2.4); after
+        # passing on the hand then held, when the first score did not call
+        if point == TICHU_BEFORE_PASSING:
+            v = expert.tichu_value(params, TICHU_VALUE, TICHU_EXTRA, pub, me)
+        elif point == TICHU_AFTER_PASSING:
+            v = expert.tichu_value(params, TICHU_AFTER_VALUE, TICHU_AFTER_EXTRA, pub, me)
+        else:
             return False
-        v = expert.call_value(params, TICHU_VALUE, me.hand)
         if partner_called(pub, me.seat):
             v -= params[TICHU_OVER_PARTNER]
         return v > 0.0

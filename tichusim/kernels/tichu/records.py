@@ -14,7 +14,7 @@ from ..outside import SCRIPT_FIELDS
 from .variants import MAX_SEATS
 
 N = 4  # seats of the 4-player game; partners sit opposite (RULES.md §2.1)
-N_PARAMS = 64  # strategy parameters per seat
+N_PARAMS = 88  # strategy parameters per seat
 MAX_BOMBS = 64  # a 14-card hand holds at most 3 four-of-a-kinds and 40-odd straight flushes
 
 ROUND = np.dtype(

@@ -27,4 +27,13 @@ P_OUTSIDE = 50
 # expert play around a call and its bombs (expert.py), after the Python-side slot
 CALLER_BOMB, SUPPORT_THREAT, SUPPORT_DEFER, CALLER_OVERTAKE, ATTACK_SPLIT, BOMB_KEEP = range(51, 57)
 HOLD_MARGIN, SUPPORT_SURE, RETAKE_LEAD, CALLER_GIFT = 57, 58, 59, 60
-N_SLOTS = 61
+# expert's Tichu before passing: after TICHU_VALUE's 10, the coefficients of the hand's plan
+# shape (expert.plan_shape: low singles, straights) and of the public context of the call
+# (expert.call_context: a partner called, else an opponent's Grand Tichu, else an opponent's
+# Tichu), 5 in all
+TICHU_EXTRA = 61
+# expert's Tichu after passing, on the hand then held: 10 coefficients as TICHU_VALUE's, then 5
+# as TICHU_EXTRA's
+TICHU_AFTER_VALUE = 66
+TICHU_AFTER_EXTRA = 76
+N_SLOTS = 81
