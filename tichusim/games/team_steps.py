@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import threading
 
 import numpy as np
 
@@ -178,6 +179,16 @@ def answer_of(choice, legal):
     raise ValueError("not a legal choice")
 
 
+_local = threading.local()
+
+
+def _scratch() -> np.ndarray:
+    """This thread's ``decide`` scratch (half a megabyte: made once, not per decision)."""
+    if not hasattr(_local, "scratch"):
+        _local.scratch = K.scratch()
+    return _local.scratch
+
+
 def decide(game, row: np.ndarray, view, legal):
     """The choice the strategy row ``row`` makes at ``view``'s decision among ``legal``, as the
     engine would (``kernels/tichu/decide.py``); the view's stream moves on as the engine's."""
@@ -188,7 +199,7 @@ def decide(game, row: np.ndarray, view, legal):
     masks = np.array([int(p) for p in plays] or [0], np.uint64)  # never empty: a typed array
     codes = np.array([p.combo.code for p in plays] or [0], np.int64)
     answer = int(K.decide(np.ascontiguousarray(row, np.float64), view.public, view.private,
-                          code, int(view.detail), masks, codes, len(plays)))  # fmt: skip
+                          code, int(view.detail), masks, codes, len(plays), _scratch()))  # fmt: skip
     if code in (O.D_GRAND_TICHU, O.D_TICHU):
         return bool(answer)
     if code == O.D_PASS:

@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from . import policies
+from .records import MAX_BOMBS
 from ..moves import MAX_MOVES
 from ..outside import D_BOMB, D_DOG, D_DRAGON, D_GRAND_TICHU, D_PASS, D_PLAY, D_TICHU, D_WISH
 from ..bits import ZERO, lowest_bit_index
@@ -18,15 +19,29 @@ from .variants import MAX_SEATS
 
 UNKNOWN_DECISION = -(1 << 61)
 
+# decide's scratch (``scratch()``, one per caller): the strategy's own plays and the bombs
+# offered, in arrays of the types the engine's WORK record hands the policies, so the
+# policies compiled for the engine serve here too (plain arrays made numba type and compile
+# every strategy kernel a second time: issue 17)
+SCRATCH = np.dtype([("own_m", np.uint64, (MAX_MOVES,)), ("own_c", np.int64, (MAX_MOVES,)),
+                    ("bombs_m", np.uint64, (MAX_BOMBS,)), ("bombs_c", np.int64, (MAX_BOMBS,))],
+                   align=True)  # fmt: skip
+
+
+def scratch():
+    return np.zeros(1, SCRATCH)
+
 
 @njit(cache=True)
-def decide(params, pub, privs, decision, detail, legal_m, legal_c, n):
+def decide(params, pub, privs, decision, detail, legal_m, legal_c, n, scratch):
     """The answer of the strategy row ``params`` to ``decision`` (``detail`` as the engine
     asked it) for the seat of ``privs[0]``; ``legal_m[:n]``/``legal_c[:n]``: the plays or the
-    bombs offered. A play the policy picks that is not among them answers ``n`` (never the
-    case for the engine's policies: a test holds them to it)."""
+    bombs offered (at most ``MAX_BOMBS`` bombs); ``scratch``: ``scratch()``'s, kept alive by
+    the caller. A play the policy picks that is not among them answers ``n`` (never the case
+    for the engine's policies: a test holds them to it)."""
     p = pub[0]
     me = privs[0]
+    work = scratch[0]
     if decision == D_GRAND_TICHU:
         return 1 if policies.grand_tichu(params, p, me) else 0
     if decision == D_TICHU:
@@ -40,8 +55,8 @@ def decide(params, pub, privs, decision, detail, legal_m, legal_c, n):
                 packed |= (lowest_bit_index(gifts[d - 1]) + 1) << (6 * (d - 1))
         return packed
     if decision == D_PLAY:
-        own_m = np.zeros(MAX_MOVES, np.uint64)
-        own_c = np.zeros(MAX_MOVES, np.int64)
+        own_m = work.own_m
+        own_c = work.own_c
         j = policies.play(params, p, me, own_m, own_c)
         if j < 0:
             return -1
@@ -50,7 +65,13 @@ def decide(params, pub, privs, decision, detail, legal_m, legal_c, n):
                 return i
         return n
     if decision == D_BOMB:
-        return policies.bomb(params, p, me, legal_m, legal_c, n)
+        bombs_m = work.bombs_m
+        bombs_c = work.bombs_c
+        n = min(n, MAX_BOMBS)  # the engine offers no more
+        for i in range(n):
+            bombs_m[i] = legal_m[i]
+            bombs_c[i] = legal_c[i]
+        return policies.bomb(params, p, me, bombs_m, bombs_c, n)
     if decision == D_WISH:
         return policies.wish(params, p, me)
     if decision == D_DRAGON:
