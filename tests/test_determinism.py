@@ -96,3 +96,26 @@ def test_shard_size_changes_the_parts_not_the_tables(reference, tmp_path, shard_
     assert len(list((out / "rounds").glob("part-*.parquet"))) == -(-count // size)
     for mine, theirs in zip(tables(out), tables(ref)):
         pd.testing.assert_frame_equal(mine, theirs)
+
+
+def test_a_shard_played_in_slices_holds_the_rounds_of_one_call():
+    """A shard is played and encoded a slice at a time (``shard.SLICE``, one row group each):
+    its tables hold exactly the rounds one ``records`` call of the whole shard gives."""
+    import io
+
+    import pyarrow.parquet as pq
+
+    from tichusim.games.simulate import records
+    from tichusim.games.tables import tables
+    from tichusim.runs.shard import SLICE, ShardTask, play_shard
+
+    play = {"variant": "nanjing", "games": False, "seed": 5, "strategies": "random",
+            "players": None, "options": {}, "target": 1000, "check": False}  # fmt: skip
+    count = 2 * SLICE[False] + 7
+    result = play_shard(ShardTask(play, "r", 3, 100, count, 1))
+    rounds = pq.ParquetFile(io.BytesIO(result.rounds))
+    assert rounds.metadata.num_row_groups == 3
+    whole = tables(records(count=count, first=100, **play), run_id="r", shard=3)
+    for got, want in zip((result.rounds, result.seats), whole, strict=True):
+        assert pq.read_table(io.BytesIO(got)).equals(want)
+    assert result.rows == {"rounds": count, "seats": 4 * count}

@@ -16,22 +16,42 @@ import pyarrow.parquet as pq
 
 from .files import write_atomic
 
-__all__ = ["encode", "write"]
+__all__ = ["Encoder", "encode", "write"]
 
 _PLAIN = ("round", "hand8", "hand14", "hand_passed", "dealt_a")  # near-unique: no dictionary
 _STATS = ("run_id", "variant", "shard", "round", "game")
 
 
+class Encoder:
+    """One Parquet file's bytes, built a row group at a time: a run's shard writes each slice
+    of its rounds as it is played, so a worker holds one slice's tables, never the shard's."""
+
+    def __init__(self):
+        self._sink = io.BytesIO()
+        self._writer = None
+
+    def add(self, table: pa.Table) -> None:
+        """``table`` as the next row group (every table of a file has the same schema)."""
+        if self._writer is None:
+            names = table.column_names
+            self._writer = pq.ParquetWriter(
+                self._sink, table.schema, compression="zstd",
+                use_dictionary=[c for c in names if c not in _PLAIN],
+                write_statistics=[c for c in names if c in _STATS],
+            )  # fmt: skip
+        self._writer.write_table(table, row_group_size=max(1, table.num_rows))
+
+    def bytes(self) -> bytes:
+        """The file (closes it)."""
+        self._writer.close()
+        return self._sink.getvalue()
+
+
 def encode(table: pa.Table) -> bytes:
     """Parquet bytes of ``table`` (one row group)."""
-    sink = io.BytesIO()
-    names = table.column_names
-    pq.write_table(
-        table, sink, compression="zstd", row_group_size=max(1, table.num_rows),
-        use_dictionary=[c for c in names if c not in _PLAIN],
-        write_statistics=[c for c in names if c in _STATS],
-    )  # fmt: skip
-    return sink.getvalue()
+    encoder = Encoder()
+    encoder.add(table)
+    return encoder.bytes()
 
 
 def write(tables: tuple[pa.Table, pa.Table], folder) -> None:

@@ -49,22 +49,38 @@ def play_settings(config) -> dict:
             "options": config.options, "target": config.target, "check": config.check}  # fmt: skip
 
 
+# rounds (or games) played and encoded at a time: a worker holds one slice's records and
+# tables, not the shard's (a 50,000-round shard of the 4-player game: 37 MiB of records and
+# 25 MiB of tables at once); each slice is a row group of the shard's files
+SLICE = {False: 10_000, True: 1_000}  # keyed by ``games``
+
+
 def play_shard(task: ShardTask) -> ShardResult:
-    """Simulate one shard and encode its two tables (a pure function of ``task``)."""
+    """Simulate one shard and encode its two tables (a pure function of ``task``), a slice of
+    it at a time (``SLICE``)."""
     if task.threads:
         import numba
 
         numba.set_num_threads(task.threads)
-    t0 = time.perf_counter()
-    rec = records(count=task.count, first=task.first, **task.play)
-    t1 = time.perf_counter()
-    rounds, seats = tables(rec, run_id=task.run_id, shard=task.index)
-    del rec  # the records' arrays, copied into the tables: not held while encoding
-    encoded = parquet.encode(rounds), parquet.encode(seats)
-    t2 = time.perf_counter()
+    files = {"rounds": parquet.Encoder(), "seats": parquet.Encoder()}
+    rows = dict.fromkeys(files, 0)
+    seconds = {"simulate": 0.0, "encode": 0.0}
+    step = SLICE[bool(task.play["games"])]
+    for lo in range(0, task.count, step):
+        t0 = time.perf_counter()
+        rec = records(count=min(step, task.count - lo), first=task.first + lo, **task.play)
+        t1 = time.perf_counter()
+        pair = tables(rec, run_id=task.run_id, shard=task.index)
+        del rec  # the records' arrays, copied into the tables: not held while encoding
+        for (name, encoder), table in zip(files.items(), pair):
+            encoder.add(table)
+            rows[name] += table.num_rows
+        del pair
+        seconds["simulate"] += t1 - t0
+        seconds["encode"] += time.perf_counter() - t1
     return ShardResult(
-        task.index, *encoded, rows={"rounds": rounds.num_rows, "seats": seats.num_rows},
-        seconds={"simulate": round(t1 - t0, 4), "encode": round(t2 - t1, 4)},
+        task.index, files["rounds"].bytes(), files["seats"].bytes(), rows=rows,
+        seconds={k: round(v, 4) for k, v in seconds.items()},
         worker=f"{socket.gethostname()}:{os.getpid()}",
     )  # fmt: skip
 
