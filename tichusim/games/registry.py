@@ -59,11 +59,11 @@ FAMILIES = {
     "cards": Family("the card-combination kernels (the rules core every game shares)", 10,
                     {"import": ("kernels/moves.py:candidate_moves", "kernels/combos.py:classify")}),
     # the strategies' kernels, compiled by the first team table, are cached for the others
-    "nanjing": _team("nanjing", "the 4-player game's engine (Nanjing)", 40),
-    "tientsin": _team("tientsin", "Tientsin's engine (6 players)", 45, reuses="nanjing",
-                      seconds_after=15),
-    "wuwang": _team("wuwang", "Wu Wang's engine (3 players and the Minister)", 45,
-                    reuses="nanjing", seconds_after=15),
+    "nanjing": _team("nanjing", "the 4-player game's engine (Nanjing)", 35),
+    "tientsin": _team("tientsin", "Tientsin's engine (6 players)", 40, reuses="nanjing",
+                      seconds_after=12),
+    "wuwang": _team("wuwang", "Wu Wang's engine (3 players and the Minister)", 40,
+                    reuses="nanjing", seconds_after=12),
     "seigneur": Family("Grand Seigneur's engine", 25,
                        {"rounds": (f"{_GS}:_play_games",), "games": (f"{_GS}:_play_games",),
                         "transcript": (f"{_GS}:_play_games",),
@@ -72,11 +72,11 @@ FAMILIES = {
     # decisions from Python (Nanjing's and Grand Seigneur's here; the other tables' at first
     # use), and strategy(name).decide, the policies without an engine
     "stepping": Family("the engines that take decisions from Python (Round, Agent) and "
-                       "strategy(...).decide", 60,
+                       "strategy(...).decide", 40,
                        {"team": ("kernels/tichu/decide.py:decide",),
                         "grand-seigneur": ("kernels/seigneur/decide.py:decide",),
                         "engines": (f"{_TEAM}:step_batch_nanjing", f"{_GS}:_step_games")},
-                       reuses="nanjing", seconds_after=25),
+                       reuses="nanjing", seconds_after=15),
     "analysis": Family("the analyses' kernels (gt-odds, compare, gt-table)", 2,
                        {"answers": (f"{_TEAM}:play_batch_nanjing", "kernels/moves.py:has_bomb_each",
                                     "kernels/tichu/handfeatures.py:hand_features")}),
