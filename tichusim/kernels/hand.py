@@ -94,23 +94,18 @@ def longest_run_top(ranks):
     return 0
 
 
-@njit(types.int64(types.uint64), cache=True)
-def plan_size(hand):
-    """How many plays a hand needs to be played out: a greedy partition into bombs, straights
-    (longest first), stairs, full houses, triples, pairs and singles; the Phoenix completes a
-    single, the Dog and the Dragon are a play each. Strategies compare it before and after a
-    candidate play, so an estimate that is cheap and consistent matters more than exactness."""
+@njit(types.Tuple((types.uint64, types.int64, types.int64))(types.uint64), cache=True)
+def plan_bombs_straights(hand):
+    """The first steps of ``plan_size``'s partition: ``(rest, bombs, straights)``, ``hand``
+    less its four-of-a-kinds (``bombs`` of them) and then less up to two straights, longest
+    first (``straights`` of them)."""
     h = hand
-    plays = 0
-    if h & DOG:
-        plays += 1
-    if h & DRAGON:
-        plays += 1
     fours = rank_multiplicity(h)[3]
-    plays += popcount(fours)
+    bombs = popcount(fours)
     while fours != ZERO:
         h &= ~rank_cards(lowest_bit_index(fours))
         fours &= fours - ONE
+    straights = 0
     for _ in range(2):  # at most two straights out of what is left
         run = longest_run_top(ranks_held(h))
         if run == 0:
@@ -119,6 +114,21 @@ def plan_size(hand):
         for r in range(top - (run >> 8) + 1, top + 1):
             c = h & MAH_JONG if r == 1 else h & rank_cards(r)
             h &= ~(c & (~c + ONE))  # one card of the rank, the lowest suit
+        straights += 1
+    return h, bombs, straights
+
+
+@njit(types.int64(types.uint64), cache=True)
+def plan_size(hand):
+    """How many plays a hand needs to be played out: a greedy partition into bombs, straights
+    (longest first), stairs, full houses, triples, pairs and singles; the Phoenix completes a
+    single, the Dog and the Dragon are a play each. Strategies compare it before and after a
+    candidate play, so an estimate that is cheap and consistent matters more than exactness."""
+    h, bombs, straights = plan_bombs_straights(hand)
+    plays = bombs + straights
+    if h & DOG:
+        plays += 1
+    if h & DRAGON:
         plays += 1
     ge1, ge2, ge3, _ = rank_multiplicity(h)
     triples = popcount(ge3)
@@ -164,4 +174,4 @@ def loose_cards(hand):
 
 
 __all__ = ["card_points", "card_value", "highest_card", "longest_run_top", "loose_cards",
-           "loose_cards_counted", "lowest_card", "plan_size", "rank_counts"]  # fmt: skip
+           "loose_cards_counted", "lowest_card", "plan_bombs_straights", "plan_size", "rank_counts"]  # fmt: skip

@@ -72,13 +72,12 @@ from numba import njit
 
 from ..bits import (
     ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_LANE, SPECIALS, STRAIGHT_LANE,
-    U64, ZERO, highest_bit_index, lane, lowest_bit_index, popcount, rank_cards, rank_multiplicity,
-    ranks_held, runs_ending,
+    U64, ZERO, highest_bit_index, lane, popcount, rank_multiplicity, ranks_held, runs_ending,
 )  # fmt: skip
 from ..combos import (
     BOMB_FOUR, DOG_LEAD, FULL_HOUSE, PAIR, RANK2_DRAGON, SINGLE, STAIRS, STRAIGHT, TRIPLE,
 )  # fmt: skip
-from ..hand import card_points, longest_run_top, plan_size
+from ..hand import card_points, plan_bombs_straights, plan_size
 from ..moves import has_bomb
 from .heuristic import _lowest_bomb, _price, follow_margin
 from .slots import (
@@ -226,21 +225,7 @@ def plan_shape(hand):
     """``(low singles, straights)`` of the plan ``hand.plan_size`` makes of ``hand`` (bombs
     first, then up to two straights, longest first): its singles of rank 9 or lower, the Mah
     Jong included, less one the Phoenix pairs; and its straights (0 to 2)."""
-    h = hand
-    fours = rank_multiplicity(h)[3]
-    while fours != ZERO:
-        h &= ~rank_cards(lowest_bit_index(fours))
-        fours &= fours - ONE
-    straights = 0
-    for _ in range(2):
-        run = longest_run_top(ranks_held(h))
-        if run == 0:
-            break
-        top = run & 0xFF
-        for r in range(top - (run >> 8) + 1, top + 1):
-            c = h & MAH_JONG if r == 1 else h & rank_cards(r)
-            h &= ~(c & (~c + ONE))  # one card of the rank, the lowest suit
-        straights += 1
+    h, _, straights = plan_bombs_straights(hand)
     ge1, ge2, _, _ = rank_multiplicity(h)
     low = popcount(ge1 & ~ge2 & LOW_RANKS) + (1 if h & MAH_JONG else 0)
     if hand & PHOENIX and low > 0:
