@@ -31,15 +31,28 @@ Members (``Game``), the class-level ones readable before a game is configured
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
 from typing import ClassVar, NamedTuple
 
 import numpy as np
 
-__all__ = ["GAME_OPTIONS", "Game", "Records", "check_seed", "whole_number"]
+__all__ = ["GAME_OPTIONS", "Game", "Records", "check_seed", "thread_scratch", "whole_number"]
 
 # Options that shape whole games, not independent rounds (at any table that has them)
 GAME_OPTIONS = ("rotating_king", "game_rounds")
+
+
+_thread = threading.local()
+
+
+def thread_scratch(make) -> np.ndarray:
+    """This thread's array from ``make()``, made at its first use and then reused: a kernel's
+    scratch too big to make at every call (``decide``'s is half a megabyte)."""
+    made = _thread.__dict__.setdefault("scratch", {})
+    if make not in made:
+        made[make] = make()
+    return made[make]
 
 
 def whole_number(value, what: str) -> int:

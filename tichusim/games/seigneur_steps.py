@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import threading
 from collections import Counter
 from typing import NamedTuple
 
@@ -31,7 +30,7 @@ from ..kernels.seigneur import decide as K
 from ..kernels.seigneur.policies import G_OUTSIDE
 from ..kernels.seigneur.records import GS_ROUND, GS_SEAT
 from ..strategies.seigneur import DEFAULT as DEFAULT_STRATEGY
-from .base import Records
+from .base import Records, thread_scratch
 
 unit_name = "game"  # what a Round's key names
 decide_use = "grand-seigneur"  # its kernel in the registry's "stepping" family
@@ -159,16 +158,6 @@ def answer_of(choice, legal) -> int:
     raise ValueError("not a legal choice")
 
 
-_local = threading.local()
-
-
-def _scratch() -> np.ndarray:
-    """This thread's ``decide`` scratch (made once, not per decision)."""
-    if not hasattr(_local, "scratch"):
-        _local.scratch = K.scratch()
-    return _local.scratch
-
-
 def decide(game, row: np.ndarray, view, legal):
     """The engine's choice for the strategy row ``row`` (``kernels/seigneur/decide.py``)."""
     from .steps import CODES
@@ -179,7 +168,8 @@ def decide(game, row: np.ndarray, view, legal):
     b = np.array([p.b for p in plays] or [0], np.uint64)
     c = np.array([p.combo.code for p in plays] or [0], np.int64)
     answer = int(K.decide(np.ascontiguousarray(row, np.float64), view.public, view.private, code,
-                          int(view.detail), a, b, c, len(plays), _scratch()))  # fmt: skip
+                          int(view.detail), a, b, c, len(plays),
+                          thread_scratch(K.scratch)))  # fmt: skip
     if code == O.D_GIVE_BACK:
         return legal.unpacked(answer)
     if code in (O.D_PLAY, O.D_BOMB):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import threading
 
 import numpy as np
 
@@ -31,7 +30,7 @@ from ..kernels.tichu import decide as K
 from ..kernels.tichu import variants as V
 from ..kernels.tichu.slots import P_OUTSIDE
 from ..strategies.tichu import DEFAULT_STRATEGY
-from .base import Records
+from .base import Records, thread_scratch
 
 unit_name = "round key"  # what a Round's key names
 decide_use = "team"  # its kernel in the registry's "stepping" family
@@ -179,16 +178,6 @@ def answer_of(choice, legal):
     raise ValueError("not a legal choice")
 
 
-_local = threading.local()
-
-
-def _scratch() -> np.ndarray:
-    """This thread's ``decide`` scratch (half a megabyte: made once, not per decision)."""
-    if not hasattr(_local, "scratch"):
-        _local.scratch = K.scratch()
-    return _local.scratch
-
-
 def decide(game, row: np.ndarray, view, legal):
     """The choice the strategy row ``row`` makes at ``view``'s decision among ``legal``, as the
     engine would (``kernels/tichu/decide.py``); the view's stream moves on as the engine's."""
@@ -199,7 +188,8 @@ def decide(game, row: np.ndarray, view, legal):
     masks = np.array([int(p) for p in plays] or [0], np.uint64)  # never empty: a typed array
     codes = np.array([p.combo.code for p in plays] or [0], np.int64)
     answer = int(K.decide(np.ascontiguousarray(row, np.float64), view.public, view.private,
-                          code, int(view.detail), masks, codes, len(plays), _scratch()))  # fmt: skip
+                          code, int(view.detail), masks, codes, len(plays),
+                          thread_scratch(K.scratch)))  # fmt: skip
     if code in (O.D_GRAND_TICHU, O.D_TICHU):
         return bool(answer)
     if code == O.D_PASS:

@@ -174,4 +174,5 @@ def loose_cards(hand):
 
 
 __all__ = ["card_points", "card_value", "highest_card", "longest_run_top", "loose_cards",
-           "loose_cards_counted", "lowest_card", "plan_bombs_straights", "plan_size", "rank_counts"]  # fmt: skip
+           "loose_cards_counted", "lowest_card", "plan_bombs_straights", "plan_size",
+           "rank_counts"]  # fmt: skip
