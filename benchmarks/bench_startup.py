@@ -15,8 +15,8 @@ Parts:
 - ``cold``: ``tichusim warmup`` on an empty numba cache (seconds until it ends);
 - ``first``: ``tichusim run configs/quick.toml --rounds 20000`` on an empty cache without
   warmup: seconds to the finished run;
-- ``worker``: peak resident memory of each worker process of ``tichusim run`` (2 workers,
-  4-player game, warm cache);
+- ``worker``: peak resident memory of ``tichusim run`` with 2 workers (4-player game, warm
+  cache): all its processes together, the calling process, each worker process if any;
 - ``readme``: the README's main command, as written, on a fresh clone with an empty cache,
   ``pip install`` included (needs the network to PyPI, as a new user has).
 """
@@ -103,16 +103,20 @@ def worker_memory(tree: Path) -> str:
                "400000", "--workers", "2", "--out", str(Path(tmp) / "run"), "--quiet"]  # fmt: skip
         proc = subprocess.Popen(cmd, env=env, cwd=tree, stdout=subprocess.DEVNULL)
         peak: dict[int, int] = {}
-        main_peak = 0
+        main_peak = total_peak = 0
 
         def sample():
-            nonlocal main_peak
+            nonlocal main_peak, total_peak
             parent = psutil.Process(proc.pid)
             while proc.poll() is None:
                 try:
-                    main_peak = max(main_peak, parent.memory_info().rss)
+                    rss = parent.memory_info().rss
+                    main_peak = max(main_peak, rss)
                     for child in parent.children(recursive=True):
-                        peak[child.pid] = max(peak.get(child.pid, 0), child.memory_info().rss)
+                        mine = child.memory_info().rss
+                        peak[child.pid] = max(peak.get(child.pid, 0), mine)
+                        rss += mine
+                    total_peak = max(total_peak, rss)
                 except psutil.Error:
                     pass
                 time.sleep(0.05)
@@ -122,8 +126,10 @@ def worker_memory(tree: Path) -> str:
         proc.wait()
         thread.join()
     workers = sorted(peak.values(), reverse=True)[:2]
-    shown = ", ".join(f"{w / 2**20:.0f}" for w in workers) or "none seen"
-    return f"run with 2 workers: main process {main_peak / 2**20:.0f} MiB, workers {shown} MiB peak"
+    shown = (f"worker processes {', '.join(f'{w / 2**20:.0f}' for w in workers)} MiB peak"
+             if workers else "no worker processes (threads)")
+    return (f"run with 2 workers: all processes together {total_peak / 2**20:.0f} MiB peak; "
+            f"main process {main_peak / 2**20:.0f} MiB, {shown}")
 
 
 def readme_command(tree: Path) -> str:

@@ -178,6 +178,7 @@ def test_runs_with_agents_are_the_same_however_split(tmp_path):
     two = run(config(), out=tmp_path / "two", workers=1, progress=False)
     procs = run(config(), out=tmp_path / "procs", workers=2, progress=False)
     assert (one.played, two.played, procs.played) == (1, 2, 2)
+    assert procs.backend == "2 local processes"  # agents hold the GIL: not threads
     for table in ("rounds", "seats"):
         assert frame(one.run_dir, table).equals(frame(two.run_dir, table))
     assert parts(two.run_dir) == parts(procs.run_dir)

@@ -100,10 +100,31 @@ def test_documented_queries_run(reference):
         exec(code.replace('"results/quick/', f'"{reference}/'), {})  # noqa: S102 (our docs)
 
 
-def test_same_bytes_with_two_worker_processes(reference, tmp_path):
+def test_same_bytes_with_two_worker_threads(reference, tmp_path):
     summary = run(CONFIG, out=tmp_path / "run", workers=2, progress=False)
-    assert summary.backend == "2 local processes"
+    assert summary.backend == "2 threads"
     assert data_files(tmp_path / "run") == data_files(reference)
+
+
+def test_workers_are_threads_unless_python_agents_play():
+    """Compiled strategies release the GIL: threads of one process (one copy of numba, the
+    kernels and pyarrow); a Python agent's decisions hold it: processes. One worker: this
+    process; Dask only when asked."""
+    from tichusim.runs.config import validate
+    from tichusim.runs.runner import _backend
+
+    agent = {"agent": f"{ROOT}/examples/first_legal.py:FirstLegal"}
+    assert not validate(CONFIG).python_agents
+    assert validate(CONFIG | {"strategies": [agent, "heuristic", "heuristic", "lowest"]}).python_agents
+    cases = [((2, None, None, 8, False), "2 threads"),
+             ((2, None, None, 8, True), "2 local processes"),
+             ((1, None, None, 8, False), "this process"), ((4, None, None, 2, False), "2 threads")]
+    for args, name in cases:
+        backend = _backend(*args)
+        try:
+            assert backend.name == name, (args, backend.name)
+        finally:
+            backend.close()
 
 
 def test_games_mode(tmp_path):

@@ -104,9 +104,9 @@ def test_every_column_is_documented(runs):
 
 
 @pytest.mark.parametrize("name", ["tientsin", "seigneur-games"])
-def test_same_bytes_with_two_worker_processes(runs, name, tmp_path):
+def test_same_bytes_with_two_worker_threads(runs, name, tmp_path):
     summary = run(CASES[name], out=tmp_path / "run", workers=2, progress=False)
-    assert summary.backend == "2 local processes"
+    assert summary.backend == "2 threads"
     assert data_files(tmp_path / "run") == data_files(runs[name])
 
 

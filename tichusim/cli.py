@@ -262,8 +262,8 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="run directory (default: the config's out)")  # fmt: skip
 @click.option("--workers", type=click.IntRange(1),
-              help="local worker processes (default: one per core; 1 = this process, "
-                   "numba threads on every core)")
+              help="local workers: threads, or processes when Python agents play (default: "
+                   "one per core; 1 = this process, numba threads on every core)")
 @click.option("--dask", "dask_address", metavar="ADDRESS|local",
               help="send shards to a Dask scheduler (tcp://host:port) or a new LocalCluster")
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False, path_type=Path),

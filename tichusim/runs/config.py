@@ -196,6 +196,13 @@ class RunConfig(_Strict):
         first = index * self.shard
         return first, min(self.shard, self.count - first)
 
+    @property
+    def python_agents(self) -> bool:
+        """Whether a seat is played by a Python agent (``{agent = ...}``): its decisions hold
+        the GIL, so its shards run in parallel only in separate processes."""
+        specs = self.strategies if isinstance(self.strategies, list) else [self.strategies]
+        return any(isinstance(spec, dict) and "agent" in spec for spec in specs)
+
     def resolved(self) -> list:
         """Each player's strategy object (``Strategy``; Grand Seigneur ``SeigneurStrategy``;
         an agent's base, named after it)."""

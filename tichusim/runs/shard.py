@@ -1,6 +1,7 @@
-"""What a worker process runs: its set-up (``worker_init``) and one shard's work. It imports
-its game's kernels, the tables and Parquet, nothing else (no pydantic, pandas or the
-runner), so a worker stays small.
+"""What a worker runs: one shard's work (a thread of the run's process, a spawned process
+when Python agents play, or a Dask task), and a worker process's set-up (``worker_init``).
+It imports its game's kernels, the tables and Parquet, nothing else (no pydantic, pandas or
+the runner), so a worker process stays small.
 
 A shard's bytes are a pure function of its task (``runner``'s docstring says why).
 """
