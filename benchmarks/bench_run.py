@@ -4,11 +4,12 @@
     python benchmarks/bench_run.py --rounds 2000000 --strategies random
     python benchmarks/bench_run.py --memory-rounds 10000000   # the 10-million-round RSS check
 
-1. Parquet overhead: the same shards on the same worker processes, once only simulated (the
+1. Parquet overhead: the same shards on as many worker threads, once only simulated (the
    records are dropped) and once through ``tichusim.run`` (tables built, encoded, written,
    fsynced, manifest updated). Also the workers' own split of CPU time from the manifest.
 2. End-to-end ``tichusim run`` (the command, in a subprocess: start-up, pool, everything):
-   locally with one process per core, and with ``--dask local`` on a 2-worker LocalCluster.
+   locally with one worker thread per core, and with ``--dask local`` on a 2-worker
+   LocalCluster.
 3. Peak memory of a ``tichusim run`` subprocess and its workers (resident set sizes summed,
    sampled every 50 ms).
 4. Every table end to end (``--variants``): ``tichusim run`` of ``heuristic``
@@ -23,7 +24,6 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import json
-import multiprocessing
 import os
 import shutil
 import subprocess
@@ -55,23 +55,21 @@ def simulate_only(args):
 
 
 def overhead(rounds: int, strategies: str, workers: int, tmp: Path) -> list[dict]:
-    """Wall time of the same shards simulated only vs through ``run``: in worker processes
-    (a new pool each, start-up included on both sides) and in this process (no start-up)."""
+    """Wall time of the same shards simulated only vs through ``run``: on worker threads (a
+    new pool each, as ``run`` makes) and in this process alone, kernels loaded before both."""
     from tichusim.games import game
 
     config = validate({"rounds": rounds, "seed": 1, "strategies": strategies})
     shards = [(config.shard_span(i)[1], config.shard_span(i)[0], 1, strategies)
               for i in range(config.n_shards)]  # fmt: skip
     out = []
-    for label, n in ((f"{workers} worker processes", workers), ("this process", 1)):
+    game().records(100, strategies=strategies)  # kernels loaded before timing both
+    for label, n in ((f"{workers} worker threads", workers), ("this process", 1)):
         t0 = time.perf_counter()
         if n > 1:
-            ctx = multiprocessing.get_context("spawn")
-            with cf.ProcessPoolExecutor(n, mp_context=ctx) as pool:
+            with cf.ThreadPoolExecutor(n) as pool:
                 list(pool.map(simulate_only, shards))
         else:
-            game().records(100, strategies=strategies)  # kernels loaded before timing both
-            t0 = time.perf_counter()
             for count, first, seed, strat in shards:
                 game().records(count, seed=seed, strategies=strat, first=first)
         bare = time.perf_counter() - t0
@@ -193,7 +191,7 @@ def main():
                   f" peak RSS {e['peak_rss'] / 2**20:,.0f} MiB)")
         if args.variants:
             print(f"\n4. Every table, `tichusim run` of {args.variant_rounds:,} rounds of "
-                  f"{args.strategies}, local processes:")
+                  f"{args.strategies}, local workers:")
             base = None
             specs = args.variants.split(",")
             for spec in specs:
