@@ -271,9 +271,8 @@ def run(config, *, out=None, workers: int | None = None, dask: str | None = None
     ``out`` overrides ``config.out``; ``workers`` is the number of local workers, threads of
     this process (processes when Python agents play); default: one per core, or this process
     alone when there are no more shards than cores; 1 plays in this process, numba's threads
-    using every core; ``dask`` (or
-    ``config.dask``) sends shards to a Dask scheduler address, or to a new ``LocalCluster``
-    for ``"local"``. A directory already holding this same run is continued; one holding
+    using every core; ``dask`` (or ``config.dask``) sends shards to a Dask scheduler address,
+    or to a new ``LocalCluster`` for ``"local"``. A directory already holding this same run is continued; one holding
     anything else is refused.
     ``log`` receives one-line notes (default: none).
     """
