@@ -19,8 +19,8 @@ _HOMES = {"Combo": "cards.combos", "beats": "cards.combos", "classify": "cards.c
           "SimulationError": "games.errors", "simulate": "games.simulate",
           "simulate_games": "games.simulate", "run": "runs.runner", "resume": "runs.runner",
           "RunConfig": "runs.config", "load_config": "runs.config", "Round": "games.steps",
-          "IllegalChoice": "games.steps", "Agent": "strategies.agents", "AgentError": "strategies.agents",
-          "strategy": "games.scripted"}  # fmt: skip
+          "IllegalChoice": "games.steps", "Agent": "strategies.agents",
+          "AgentError": "strategies.agents", "strategy": "games.scripted"}  # fmt: skip
 _SUBPACKAGES = ("cards",)
 
 __all__ = sorted([*_HOMES, *_SUBPACKAGES, "__version__"])

@@ -180,7 +180,8 @@ OPTION_HELP = ("a rules option of the variant, KEY=VALUE, repeatable (nanjing, t
               help="grand-seigneur: show round --round of this game (its earlier rounds are "
                    "played for the ranks); without it, the first round of game --round")
 @click.option("--strategies", default="random", show_default=True, help=STRATEGY_HELP)
-@click.option("--variant", default=DEFAULT_GAME, show_default=True, type=_VARIANT, help=VARIANT_HELP)
+@click.option("--variant", default=DEFAULT_GAME, show_default=True, type=_VARIANT,
+              help=VARIANT_HELP)
 @click.option("--players", type=click.IntRange(5, 12), default=None, help=PLAYERS_HELP)
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help=OPTION_HELP)
 def show(seed, round_, game_no, strategies, variant, players, option_pairs):
@@ -214,7 +215,8 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="write rounds.parquet and seats.parquet into this directory")  # fmt: skip
 @click.option("--check/--no-check", default=False, help="verify RULES.md §7 after every action")
-@click.option("--variant", default=DEFAULT_GAME, show_default=True, type=_VARIANT, help=VARIANT_HELP)
+@click.option("--variant", default=DEFAULT_GAME, show_default=True, type=_VARIANT,
+              help=VARIANT_HELP)
 @click.option("--players", type=click.IntRange(5, 12), default=None, help=PLAYERS_HELP)
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help=OPTION_HELP)
 def simulate(rounds, seed, strategies, out, check, variant, players, option_pairs):
@@ -444,7 +446,8 @@ def _answer_odds(ask, deals: int, as_json: bool, quiet: bool, **kwargs) -> None:
         click.echo(json.dumps(result.to_dict()))
     else:
         click.echo(str(result))
-        click.echo(f"{result.deals:,} deals ({2 * result.deals:,} rounds) in {result.seconds:.2f} s")
+        click.echo(f"{result.deals:,} deals ({2 * result.deals:,} rounds) in "
+                   f"{result.seconds:.2f} s")
 
 
 @main.command("gt-odds", cls=_OneLineErrors)

@@ -139,7 +139,8 @@ def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:
                 continue
             if pool is None:  # spawn: a fresh interpreter, no numba threads inherited
                 ctx = multiprocessing.get_context("spawn")
-                pool = cf.ProcessPoolExecutor(min(jobs, len(stage)), mp_context=ctx, max_tasks_per_child=1)
+                pool = cf.ProcessPoolExecutor(min(jobs, len(stage)), mp_context=ctx,
+                                              max_tasks_per_child=1)  # fmt: skip
             longest_first = sorted(stage, key=lambda name: -FAMILIES[name].seconds)
             futures = {pool.submit(compile_family, name): name for name in longest_first}
             for future in cf.as_completed(futures):

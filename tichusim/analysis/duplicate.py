@@ -123,8 +123,8 @@ def duplicate(a, b, deals: int, *, seed: int = 0, check: bool = False,
               variant: str = "nanjing",
               options: dict | None = None) -> DuplicateResult:  # fmt: skip
     """Strategy ``a`` against ``b`` over ``deals`` duplicated deals (names, tables,
-    ``Strategy`` objects or Python agents: ``tichusim.Agent``), at the table of ``variant`` (``DUPLICATE_VARIANTS``) with its rules
-    ``options`` (e.g. ``{"phoenix_led_half": True}``)."""
+    ``Strategy`` objects or Python agents: ``tichusim.Agent``), at the table of ``variant``
+    (``DUPLICATE_VARIANTS``) with its rules ``options`` (e.g. ``{"phoenix_led_half": True}``)."""
     table = _teams_game(variant, options)
     seats = table.seats
     sa, sb = _player(table, a), _player(table, b)

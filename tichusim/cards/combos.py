@@ -168,7 +168,8 @@ def legal_plays(
     while True:
         masks = np.empty(size, np.uint64)
         codes = np.empty(size, np.int64)
-        count, can_pass = _moves.legal_moves(np.uint64(hand_mask), top_code, wish_rank, masks, codes)
+        count, can_pass = _moves.legal_moves(np.uint64(hand_mask), top_code, wish_rank, masks,
+                                             codes)  # fmt: skip
         if count <= size:
             break
         size = count

@@ -92,7 +92,8 @@ def classify(cards, *, distinct_triples: bool = False) -> Combo | None:
 
 def legal_plays(hand, top=None, *, wish: int = 0, top_code: int | None = None,
                 distinct_triples: bool = False) -> tuple[list[tuple[int, int, int]], bool]:  # fmt: skip
-    """Every distinct multiset ``hand`` may play on its regular turn: ``([(a, b, code)], can_pass)``.
+    """Every distinct multiset ``hand`` may play on its regular turn: ``([(a, b, code)],
+    can_pass)``.
 
     ``top`` is the trick's top as cards, read as led (a lone Dragon 30, a lone Phoenix 1½);
     ``top_code`` gives the top's exact kernel code instead (a second Dragon, a Phoenix on a

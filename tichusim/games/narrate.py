@@ -47,7 +47,8 @@ def narrate(header: list[str], log, w: Wording) -> str:
                 verb = "BOMBS out of turn with" if event == w.bomb else "plays"
                 lines.append(f"  {w.who(seat)} {verb} {hand}  [{combo_name(code)}]")
         elif event == w.wish:
-            lines.append(f"  {w.who(seat)} wishes {'nothing' if code == 0 else RANK_CHARS[code - 2]}")
+            wished = "nothing" if code == 0 else RANK_CHARS[code - 2]
+            lines.append(f"  {w.who(seat)} wishes {wished}")
         elif event == w.wish_done:
             lines.append(f"  (the wish for {RANK_CHARS[code - 2]} is fulfilled)")
         else:

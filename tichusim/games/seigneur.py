@@ -98,7 +98,8 @@ class SeigneurGame(Game):
     def _check_option(cls, key: str, value):
         if key == "game_rounds":  # a round key holds 16 bits of round
             return check_game_rounds(cls.name, value, gs_batch.GAME_KEY_STRIDE - 1)
-        if key == "decks" and value is not None and (isinstance(value, bool) or value not in (1, 2)):
+        if key == "decks" and value is not None and (isinstance(value, bool)
+                                                     or value not in (1, 2)):  # fmt: skip
             raise ValueError(f"{cls.name} option decks must be 1 or 2 (or none: one deck for 5-6 "
                              f"players, two for 7-12, RULES.md §5), not {value!r}")  # fmt: skip
         return value

@@ -4,8 +4,9 @@ seat's view, and the driver that plays units whose strategies include Python age
 One engine: the round's state is the script of answers given so far (``kernels/outside.py``);
 ``Unit.advance`` calls the game's batch kernel, which plays from the deal and stops at the
 first decision past the script, leaving the table where that decision is taken. A seat whose
-strategy is ``None`` leaves every decision to the caller; an ``Agent`` (``tichusim.strategies.agents``) leaves
-those it defines, and ``advance`` asks it for them itself. Each game says how its decisions
+strategy is ``None`` leaves every decision to the caller; an ``Agent``
+(``tichusim.strategies.agents``) leaves those it defines, and ``advance`` asks it for them
+itself. Each game says how its decisions
 look in Python (``Game.steps``: ``team_steps`` or ``seigneur_steps``).
 """
 

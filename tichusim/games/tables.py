@@ -30,7 +30,8 @@ OPTIONS_KEY = b"tichusim.options"  # the schema metadata key of the Options (JSO
 PLACES = ("first", "second", "third", "fourth", "fifth")  # {place}_out; the last is last_out
 
 _TEXT = pa.dictionary(pa.int8(), pa.string())
-_I8, _I16, _I32, _I64, _MASK, _BOOL = pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint64(), pa.bool_()
+_I8, _I16, _I32, _I64 = pa.int8(), pa.int16(), pa.int32(), pa.int64()
+_MASK, _BOOL = pa.uint64(), pa.bool_()
 # Every column's type by name, indexed names (strategy0, score_player2, ...) without the index.
 _TYPE = {
     "run_id": _TEXT, "variant": _TEXT, "shard": _I32, "round": _I64, "game": _I64,
@@ -109,7 +110,8 @@ def first_index(hit: np.ndarray) -> np.ndarray:
 # -- tables -------------------------------------------------------------------------------------
 
 
-def tables(rec, *, run_id: str | None = None, shard: int | None = None) -> tuple[pa.Table, pa.Table]:
+def tables(rec, *, run_id: str | None = None,
+           shard: int | None = None) -> tuple[pa.Table, pa.Table]:  # fmt: skip
     """``(rounds, seats)`` Arrow tables of ``rec`` (``base.Records`` of any game). A batch
     run names its ``run_id`` and ``shard``, which lead both tables as columns."""
     r, s = rec.source.columns(rec)

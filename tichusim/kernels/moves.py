@@ -75,7 +75,8 @@ def _emit(typingctx, out_masks, out_codes, n, mask, code):
             for ty, arr, val, val_ty in ((m_ty, m_arr, args[3], mask_ty),
                                          (c_ty, c_arr, args[4], code_ty)):  # fmt: skip
                 ptr = cgutils.get_item_pointer(context, builder, ty, arr, [idx], wraparound=False)
-                context.pack_value(builder, ty.dtype, context.cast(builder, val, val_ty, ty.dtype), ptr)
+                value = context.cast(builder, val, val_ty, ty.dtype)
+                context.pack_value(builder, ty.dtype, value, ptr)
         return builder.add(idx, context.get_constant(types.int64, 1))
 
     return sig, codegen
@@ -91,7 +92,8 @@ def _cards_at(hand, rank):
 
 @njit(types.uint64(types.uint64, types.uint64, types.int64), cache=True, inline="always")
 def next_subset(avail, cur, k):
-    """The next ``k``-card subset of ``avail`` after ``cur`` (descending submask order); 0 at the end.
+    """The next ``k``-card subset of ``avail`` after ``cur`` (descending submask order); 0 at
+    the end.
 
     Start with ``cur = 0`` to get the first one (``avail`` itself is tried first).
     """
@@ -148,7 +150,8 @@ def _emit_runs(hand, lo, hi, k, ph_rank, code, out_masks, out_codes, n):
 @njit(types.int64(types.uint64, types.int64, types.int64, types.int64, types.int64,
                   types.uint64[:], types.int64[:], types.int64), cache=True)  # fmt: skip
 def gen_runs(hand, kind, k, length, min_rank2, out_masks, out_codes, n):
-    """Straights (``k`` = 1) or stairs (``k`` = 2) of ``length`` ranks topping above ``min_rank2``."""
+    """Straights (``k`` = 1) or stairs (``k`` = 2) of ``length`` ranks topping above
+    ``min_rank2``."""
     has_ph = (hand & PHOENIX) != ZERO
     ge1, ge2, _, _ = rank_multiplicity(hand)
     if k == 1:

@@ -66,8 +66,9 @@ class RunConfig(_Strict):
 
     ``variant`` is any game of ``tichusim.games.GAMES``; ``players`` (5..12) only for the game
     that takes a number of players (Grand Seigneur); ``options`` the game's switches
-    (``Game.option_defaults``), saved with every default filled in. Fields are validated in order, so the later ones can depend on the
-    earlier (strategies on the variant and the players)."""
+    (``Game.option_defaults``), saved with every default filled in. Fields are validated in
+    order, so the later ones can depend on the earlier (strategies on the variant and the
+    players)."""
 
     variant: str = "nanjing"
     players: Annotated[int, Field(ge=5, le=12)] | None = Field(None, validate_default=True)
@@ -134,9 +135,10 @@ class RunConfig(_Strict):
         """Expand to one spec per player (strategy objects become their tables) and check
         each as the variant's strategies are checked, naming the player that fails."""
         variant = info.data.get("variant")
-        if variant is None or (game_type(variant).takes_players and info.data.get("players") is None):
+        players = info.data.get("players")
+        if variant is None or (game_type(variant).takes_players and players is None):
             return value  # their own error is reported
-        table = game(variant, info.data.get("players"))
+        table = game(variant, players)
         players = table.players
         if isinstance(value, (str, dict)) or hasattr(value, "param_row") or is_agent(value):
             value = [value] * players

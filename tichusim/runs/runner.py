@@ -272,9 +272,9 @@ def run(config, *, out=None, workers: int | None = None, dask: str | None = None
     this process (processes when Python agents play); default: one per core, or this process
     alone when there are no more shards than cores; 1 plays in this process, numba's threads
     using every core; ``dask`` (or ``config.dask``) sends shards to a Dask scheduler address,
-    or to a new ``LocalCluster`` for ``"local"``. A directory already holding this same run is continued; one holding
-    anything else is refused.
-    ``log`` receives one-line notes (default: none).
+    or to a new ``LocalCluster`` for ``"local"``. A directory already holding this same run
+    is continued; one holding anything else is refused. ``log`` receives one-line notes
+    (default: none).
     """
     config = validate(config)
     log = log or (lambda message: None)
@@ -335,7 +335,8 @@ def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -
         done = len(manifest.shards) - len(manifest.pending())
         raise RunInterrupted(run_dir, done, len(manifest.shards)) from None
     except RunError as exc:
-        raise RunError(f"{exc}; finished shards are kept: tichusim run --resume {run_dir}") from None
+        raise RunError(f"{exc}; finished shards are kept: tichusim run --resume "
+                       f"{run_dir}") from None
     except AgentError as exc:  # raised here or in a worker: the shard it was in is not written
         raise AgentError(f"{exc}; finished shards are kept: fix the agent, then tichusim run "
                          f"--resume {run_dir}") from None

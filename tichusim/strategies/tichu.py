@@ -33,7 +33,8 @@ from . import expert_params as _fitted
 from .tables import Param, StrategyTables, policy_of
 
 __all__ = ["DECISIONS", "DEFAULT_STRATEGY", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES",
-           "TABLES", "TABLE_PARAMS", "TICHU_FEATURES", "TICHU_SHAPE", "Param", "Strategy", "build", "check_variant", "resolve"]
+           "TABLES", "TABLE_PARAMS", "TICHU_FEATURES", "TICHU_SHAPE", "Param", "Strategy",
+           "build", "check_variant", "resolve"]
 
 DECISIONS = ("play", "grand_tichu", "tichu", "pass", "wish", "dragon", "dog")
 _DECISION_SLOT = {"play": S.P_PLAY, "grand_tichu": S.P_GRAND_TICHU, "tichu": S.P_TICHU,

@@ -57,7 +57,8 @@ def _emit3(typingctx, out_a, out_b, out_c, n, a, b, code):
         with builder.if_then(builder.icmp_signed("<", idx, size), likely=True):
             for ty, arr, val, val_ty in zip(arr_tys, arrs, args[4:], val_tys):
                 ptr = cgutils.get_item_pointer(context, builder, ty, arr, [idx], wraparound=False)
-                context.pack_value(builder, ty.dtype, context.cast(builder, val, val_ty, ty.dtype), ptr)
+                value = context.cast(builder, val, val_ty, ty.dtype)
+                context.pack_value(builder, ty.dtype, value, ptr)
         return builder.add(idx, context.get_constant(types.int64, 1))
 
     return sig, codegen

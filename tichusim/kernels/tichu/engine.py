@@ -59,10 +59,10 @@ from ..turns import (
 from .slots import P_OUTSIDE
 from .records import (
     DRAGON_GIVEN, DRAGON_NONE, DRAGON_PLAYED, FIX_AFTER_PASSING, FIX_CALL_AFTER_PASSING,
-    FIX_CALL_AT_PLAYED, FIX_CALL_NEVER, FIX_MODE, FIX_RECEIVED, EV_BOMB, EV_DEAL8, EV_DEAL14, EV_DOG, EV_DRAGON,
-    EV_END, EV_GIVE, EV_GRAND_TICHU, EV_HAND_TO, EV_OUT, EV_PASS, EV_PLAY, EV_SHOW, EV_TICHU,
-    EV_TRICK, EV_TRICKS_TO, EV_WISH, EV_WISH_DONE, PHOENIX_HELD, PHOENIX_IN_COMBO, PHOENIX_LED,
-    PHOENIX_NONE, PHOENIX_ON_SINGLE,
+    FIX_CALL_AT_PLAYED, FIX_CALL_NEVER, FIX_MODE, FIX_RECEIVED, EV_BOMB, EV_DEAL8, EV_DEAL14,
+    EV_DOG, EV_DRAGON, EV_END, EV_GIVE, EV_GRAND_TICHU, EV_HAND_TO, EV_OUT, EV_PASS, EV_PLAY,
+    EV_SHOW, EV_TICHU, EV_TRICK, EV_TRICKS_TO, EV_WISH, EV_WISH_DONE, PHOENIX_HELD,
+    PHOENIX_IN_COMBO, PHOENIX_LED, PHOENIX_NONE, PHOENIX_ON_SINGLE,
 )  # fmt: skip
 from .variants import (
     KING, MAX_SEATS, MINISTER, NANJING, TIENTSIN, WUWANG, gt_cards, hand_size, may_call_grand,
@@ -109,7 +109,8 @@ def _show_minister(pub, privs):
 def _views_ok(pub, privs):
     """The checker's §4 test: what is shown of the Minister is its hand."""
     m = privs[MINISTER].hand
-    return pub.exposed == m and privs[KING].ally_hand == m and privs[MINISTER].ally_hand == privs[KING].hand
+    return (pub.exposed == m and privs[KING].ally_hand == m
+            and privs[MINISTER].ally_hand == privs[KING].hand)
 
 
 @njit(cache=True)

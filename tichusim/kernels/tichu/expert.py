@@ -45,9 +45,9 @@ still needs after it, rank, control cards), then:
 * **bombs** (``bomb_worth``, on a turn and out of turn): only on an opponent's trick, when that
   opponent is about to go out (``BOMB_THREAT``) or called and is getting close, holds
   ``SUPPORT_THREAT`` cards or fewer while a partner's call is open, while this seat's own call
-  is open and at most ``CALLER_BOMB`` plays would be left after the bomb, or when the trick holds ``BOMB_POINTS``
-  unless ``BOMB_KEEP`` keeps the bomb (1: an opponent may still hold a higher bomb,
-  ``bomb_beatable``; 2: a call is still open at the table).
+  is open and at most ``CALLER_BOMB`` plays would be left after the bomb, or when the trick
+  holds ``BOMB_POINTS`` unless ``BOMB_KEEP`` keeps the bomb (1: an opponent may still hold a
+  higher bomb, ``bomb_beatable``; 2: a call is still open at the table).
 
 **Passing after its own call** (``policies._expert_caller_passes``): control cards kept, the
 Dog or the highest loose card of rank ``CALLER_GIFT`` or lower to the partner, the lowest loose

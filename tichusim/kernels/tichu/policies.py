@@ -42,8 +42,8 @@ from ..hand import highest_card, loose_cards, lowest_card, plan_size
 from ..moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
 from ..rng import rand_below
 from .slots import (
-    CALLER_GIFT, GT_THRESHOLD, GT_VALUE, P_DOG, P_DRAGON, P_GRAND_TICHU, P_PASS, P_PLAY, P_TICHU, P_WISH,
-    TICHU_AFTER_EXTRA, TICHU_AFTER_VALUE, TICHU_EXTRA, TICHU_OVER_PARTNER, TICHU_THRESHOLD,
+    CALLER_GIFT, GT_THRESHOLD, GT_VALUE, P_DOG, P_DRAGON, P_GRAND_TICHU, P_PASS, P_PLAY, P_TICHU,
+    P_WISH, TICHU_AFTER_EXTRA, TICHU_AFTER_VALUE, TICHU_EXTRA, TICHU_OVER_PARTNER, TICHU_THRESHOLD,
     TICHU_VALUE, W_ACE, W_BOMB, W_DOG, W_DRAGON, W_KING, W_MAH_JONG, W_PHOENIX, W_PLAY,
 )  # fmt: skip
 from .variants import pass_offsets
