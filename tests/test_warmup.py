@@ -60,3 +60,35 @@ def test_after_warmup_no_command_compiles_anything(tmp_path):
     after = cache_files(cache)
     compiled = sorted(name for name in after if before.get(name) != after[name])
     assert not compiled, f"compiled after warmup: {compiled}"
+
+
+def test_a_family_starts_once_what_it_reuses_is_cached():
+    """The schedule's rules (no compile): the rules core first; the 4-player engine and Grand
+    Seigneur's after it; a table that reuses the 4-player family's strategies' kernels as soon
+    as those are cached, before that family ends, never before it has started."""
+    from tichusim.warmup import NEEDS, ORDER, _ready
+
+    def ready(name, done=(), started=(), shares=False):
+        return _ready(name, set(done), set(started), lambda family: shares)
+
+    assert set(NEEDS) == set(ORDER)
+    for i, name in enumerate(ORDER):  # with one process, ORDER is the compile order
+        assert all(ORDER.index(need) < i for need in NEEDS[name]), name
+    assert ready("cards") and not ready("nanjing") and not ready("seigneur")
+    assert ready("nanjing", done={"cards"}) and ready("seigneur", done={"cards"})
+    for name in ("tientsin", "wuwang", "stepping"):
+        assert not ready(name, done={"cards"}, shares=True)  # the 4-player family not started
+        assert not ready(name, done={"cards"}, started={"cards", "nanjing"})
+        assert ready(name, done={"cards"}, started={"cards", "nanjing"}, shares=True)
+        assert ready(name, done={"cards", "nanjing"})
+    assert not ready("analysis", done={"cards"}, started={"cards", "nanjing"}, shares=True)
+
+
+def test_the_estimate_plays_out_the_schedule():
+    from tichusim.games.registry import FAMILIES
+    from tichusim.warmup import ORDER, _seconds, estimate
+
+    alone = sum(_seconds(name) for name in ORDER)
+    assert estimate(1) == alone  # one process: every family in turn
+    assert FAMILIES["cards"].seconds + max(_seconds("nanjing"), _seconds("seigneur")) < estimate(2)
+    assert estimate(2) < alone and estimate(3) <= estimate(2)
