@@ -115,7 +115,8 @@ def test_workers_are_threads_unless_python_agents_play():
 
     agent = {"agent": f"{ROOT}/examples/first_legal.py:FirstLegal"}
     assert not validate(CONFIG).python_agents
-    assert validate(CONFIG | {"strategies": [agent, "heuristic", "heuristic", "lowest"]}).python_agents
+    mixed = [agent, "heuristic", "heuristic", "lowest"]
+    assert validate(CONFIG | {"strategies": mixed}).python_agents
     cases = [((2, None, None, 8, False), "2 threads"),
              ((2, None, None, 8, True), "2 local processes"),
              ((1, None, None, 8, False), "this process"), ((4, None, None, 2, False), "2 threads")]
