@@ -52,6 +52,8 @@ def test_after_warmup_no_command_compiles_anything(tmp_path):
     warm = subprocess.run([sys.executable, "-m", "tichusim.cli", "warmup"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=1800)  # fmt: skip
     assert warm.returncode == 0, warm.stderr
+    notices = [line for line in warm.stderr.splitlines() if line.startswith("tichusim: compil")]
+    assert len(notices) == 2 and "every kernel family" in notices[0], notices  # no nested ones
     before = cache_files(cache)
     assert len(before) > 50  # the kernels are there
     session = subprocess.run([sys.executable, "-c", SESSION, str(tmp_path / "runs")], cwd=ROOT,

@@ -8,6 +8,7 @@ CLI and the runner wrap that callback around a ``Progress``.
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 
 __all__ = ["Compiling", "Progress"]
 
@@ -52,13 +53,27 @@ class Compiling:
     """Said on stderr while a block compiles kernels on a cold cache: one line before it
     starts (what, that it happens once, about how long), the elapsed seconds while it runs
     (on a terminal, redrawn in place) and the time it took. ``cold=False`` (the cache holds
-    the kernels) or ``enabled=False`` says nothing, so callers need no branch."""
+    the kernels) or ``enabled=False`` says nothing, so callers need no branch; nor does a
+    block inside ``Compiling.reported()``, whose caller reports the compile itself."""
+
+    _reported = 0  # blocks inside ``reported()`` in this process
 
     def __init__(self, what: str, seconds: float, *, cold: bool = True, enabled: bool = True):
         self.what, self.seconds = what, seconds
-        self.cold, self.active = cold, cold and enabled
+        self.cold, self.active = cold, cold and enabled and not Compiling._reported
         self._stop = None
         self.elapsed = 0.0
+
+    @classmethod
+    @contextmanager
+    def reported(cls):
+        """Notices off inside: ``tichusim warmup`` prints one line per family, and a family's
+        calls would otherwise announce the kernels they compile under other names."""
+        cls._reported += 1
+        try:
+            yield
+        finally:
+            cls._reported -= 1
 
     def __enter__(self) -> Compiling:
         import threading

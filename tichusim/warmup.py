@@ -110,9 +110,13 @@ _EXTRA = {"seigneur": 9}
 
 
 def compile_family(name: str) -> float:
-    """Compile (or load) one family; its seconds. Runs in a worker process with ``jobs``."""
+    """Compile (or load) one family, without the notices of what it calls (``warmup``
+    reports the family); its seconds. Runs in a worker process with ``jobs``."""
+    from .progress import Compiling
+
     t0 = time.perf_counter()
-    COMPILE[name]()
+    with Compiling.reported():
+        COMPILE[name]()
     return time.perf_counter() - t0
 
 
