@@ -50,12 +50,12 @@ _TEAM = "kernels/tichu/batch.py"
 _GS = "kernels/seigneur/batch.py"
 
 
-def _team(table: str, title: str, seconds: int, **reuse) -> Family:
+def _team(table: str, title: str, seconds: int, **more) -> Family:
     """A team table's engine: its own entry point (``batch.BATCH``) for every use but rounds
     stepped from Python (``batch.STEP``)."""
     entry = (f"{_TEAM}:play_batch_{table}",)
     return Family(title, seconds, {"rounds": entry, "games": entry, "transcript": entry,
-                                   "steps": (f"{_TEAM}:step_batch_{table}",)}, **reuse)  # fmt: skip
+                                   "steps": (f"{_TEAM}:step_batch_{table}",)}, **more)  # fmt: skip
 
 
 FAMILIES = {
