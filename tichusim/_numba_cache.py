@@ -3,7 +3,8 @@ whether a kernel is in it yet (a cold cache means a compile of minutes, said on 
 
 Numba invalidates a cached function only when its *own* file changes, not when a kernel it
 calls from another module does, so an edited ``engine.py`` could keep running stale inside a
-cached ``batch.py``. Keying the cache folder by a hash of every kernel source avoids that.
+cached ``batch.py``. Keying the cache folder by a hash of every kernel source (and of our changes
+to numba's compiler) avoids that.
 A user's ``NUMBA_CACHE_DIR`` is respected.
 
 The folder is set through ``NUMBA_CACHE_DIR`` so that numba, imported later (only when a kernel
@@ -18,15 +19,22 @@ from pathlib import Path
 __all__ = ["cache_dir", "cached", "configure"]
 
 _PACKAGE = Path(__file__).parent
+# the changes to numba's compiler that shape the compiled code, beside the kernels themselves
+_COMPILER = ("_inliner.py", "_literals.py", "_module_passes.py")
+
+
+def _sources():
+    kernels = _PACKAGE / "kernels"
+    yield from ((p.relative_to(kernels).as_posix(), p) for p in sorted(kernels.rglob("*.py")))
+    yield from ((name, _PACKAGE / name) for name in _COMPILER)
 
 
 def configure() -> None:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
-    kernels = _PACKAGE / "kernels"
     digest = hashlib.sha256()
-    for path in sorted(kernels.rglob("*.py")):
-        digest.update(path.relative_to(kernels).as_posix().encode())
+    for name, path in _sources():
+        digest.update(name.encode())
         digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     folder = str(base / "tichusim" / "numba" / digest.hexdigest()[:16])

@@ -6,13 +6,15 @@ plays; ``hand``: hand analysis; ``eventlog``: the rows of a round's log). Each f
 has a folder with the same module names: ``tichu`` (RULES.md §2–§4) and ``seigneur`` (§5).
 
 Importing this package readies the process for numba's compiler, for cold compiles about half
-as long (issue 17): ``_frame_stack`` (a CPython 3.11-3.13 slowdown) and ``_inliner`` (numba's
-inliner copying every inlined function twice for nothing) and ``_literals`` (a kernel compiled
-again for every set of constants its callers pass).
+as long (issue 17): ``_frame_stack`` (a CPython 3.11-3.13 slowdown), ``_inliner`` (numba's
+inliner copying every inlined function twice for nothing), ``_literals`` (a kernel compiled
+again for every set of constants its callers pass) and ``_module_passes`` (LLVM's module
+optimisation run again in every callee's module, not only in the entry point's).
 """
 
-from .. import _frame_stack, _inliner, _literals
+from .. import _frame_stack, _inliner, _literals, _module_passes
 
 _frame_stack.install()
 _inliner.install()
 _literals.install()
+_module_passes.install()
