@@ -40,7 +40,7 @@ SESSION = textwrap.dedent("""
         result = CliRunner().invoke(main, command)
         assert result.exit_code == 0, (command, result.output)
 
-    # tichusim._module_passes leaves a callee's own machine code unoptimised: no kernel that
+    # tichusim._linkage leaves a callee's own machine code unoptimised: no kernel that
     # Python calls (loaded here, lazily typed) may be another kernel's callee
     import types
     from numba.core.dispatcher import Dispatcher

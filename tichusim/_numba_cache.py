@@ -20,7 +20,7 @@ __all__ = ["cache_dir", "cached", "configure"]
 
 _PACKAGE = Path(__file__).parent
 # the changes to numba's compiler that shape the compiled code, beside the kernels themselves
-_COMPILER = ("_inliner.py", "_literals.py", "_module_passes.py")
+_COMPILER = ("_inliner.py", "_literals.py", "_linkage.py")
 
 
 def _sources():

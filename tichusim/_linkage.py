@@ -1,0 +1,136 @@
+"""How our kernels' modules are linked and optimised (issue 17): LLVM's module pipeline once
+per entry point, over callees that are the entry point's own. Every table plays the same
+rounds 1.4 to 1.9 times as fast, and a cold compile is shorter by about a tenth.
+
+Numba compiles each jitted function into its own LLVM module and finalises it: it links in
+the modules of the jitted functions it calls, runs LLVM's full -O3 module pipeline over the
+whole, generates machine code and caches both. Two things follow:
+
+- a caller links its callees' *optimised* modules and runs the pipeline over everything
+  again, so a kernel called N deep is optimised N + 1 times: in a cold compile of the
+  4-player engine the pipeline took 14.5 s, all but 2.9 s of it in the modules of callees,
+  whose own machine code never runs (a callee runs inside the entry point that linked it);
+- the linked callees keep ``linkonce_odr`` linkage, which tells LLVM that other modules may
+  hold the same functions: it must keep each one whole for outside callers, so it cannot
+  specialise a callee to its only call site (constant arguments, unused arguments and
+  results, a single caller); and in the process that compiled them the JIT binds the calls
+  to the copies loaded first, another module's.
+
+``install()`` changes, for our kernels (``tichusim.kernels``) only:
+
+- a kernel compiled *inside another compile* (a callee, reached while numba types its
+  caller) skips the module pipeline. Numba still runs its per-function passes, makes and
+  caches its machine code, and hands callers its module to link, with numba's linkage; its
+  own machine code calls its own copies of its callees (made ``internal``), never another
+  module's;
+- a library compiled at the top (an entry point: called from Python, or compiled at import
+  from its declared signature) makes the functions it linked in ``internal`` before the
+  pipeline runs over it, once: they are its own copies, optimised for its own calls.
+
+Measured side by side against numba's own linking (``benchmarks/bench_trees.py``): the same
+rounds, byte for byte, 1.40 to 1.94 times as many per CPU-second at every table and strategy.
+``bench_startup.py --only first``: ``run configs/quick.toml`` on an empty cache 45.7 s against
+50.8 and 49.0 s. Skipping the callees' pipeline alone took a quarter off that compile; the
+entry points, optimising their own copies, spend part of it back: the price of the speed.
+
+What it trades: a callee's own machine code has no module-level optimisation. Only a call
+from Python would run it, and no kernel is both a callee and called from Python with its
+signature compiled lazily (``tests/test_warmup.py`` checks that over every README command):
+the card kernels that are both compile at import, at the top. Only for the numba versions
+this was checked against (``_CHECKED``); ``TICHUSIM_OWN_CALLEES=0`` leaves numba alone.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["install", "installed"]
+
+_CHECKED = ((0, 68), (0, 68))  # first and last numba minor version checked
+_OURS = "tichusim.kernels"
+_compiling: list = []  # the dispatchers compiling now, outermost first (under numba's lock)
+_installed = False
+
+
+def _applies(numba) -> bool:
+    version = tuple(int(part) for part in numba.__version__.split(".")[:2])
+    return (_CHECKED[0] <= version <= _CHECKED[1]
+            and os.environ.get("TICHUSIM_OWN_CALLEES", "1") != "0")  # fmt: skip
+
+
+def _ours(dispatcher) -> bool:
+    return dispatcher.py_func.__module__.startswith(_OURS)
+
+
+def _entry_point_of_ours() -> bool:
+    """Whether the library being finalised is one of our kernels' compiled at the top."""
+    return len(_compiling) == 1 and _ours(_compiling[0])
+
+
+def _callee_of_ours() -> bool:
+    """Whether the library being finalised is one of our kernels' compiled inside another."""
+    return len(_compiling) > 1 and _ours(_compiling[-1])
+
+
+def _share_as_numba_does(library) -> None:
+    """The module callers link (numba's ``_get_module_for_linking``: the library's functions
+    ``linkonce_odr``), taken now, before the library's own copies become internal."""
+    import llvmlite.binding as ll
+
+    shared = library._final_module.clone()
+    for fn in shared.functions:
+        if not fn.is_declaration and fn.linkage == ll.Linkage.external:
+            fn.linkage = "linkonce_odr"
+    library._shared_module = shared
+
+
+def _make_linked_internal(library) -> None:
+    """The functions ``library`` linked in from its callees' modules become its own."""
+    linked = set()
+    for callee in library._linking_libraries:
+        linked.update(fn.name for fn in callee._get_module_for_linking().functions
+                      if not fn.is_declaration)  # fmt: skip
+    for fn in library._final_module.functions:
+        if not fn.is_declaration and fn.name in linked:
+            fn.linkage = "internal"
+
+
+def installed() -> bool:
+    return _installed
+
+
+def install() -> bool:
+    """Optimise each entry point's module once, over its own copies of its callees (once per
+    process, where it applies); whether that is in place."""
+    global _installed
+    if _installed:
+        return True
+    import numba
+    from numba.core import codegen, event
+
+    if not _applies(numba):
+        return False
+
+    class _Nesting(event.Listener):
+        def on_start(self, ev):
+            _compiling.append(ev.data["dispatcher"])
+
+        def on_end(self, ev):
+            _compiling.pop()
+
+    optimize = codegen.CPUCodeLibrary._optimize_final_module
+
+    def optimize_once(self):
+        if _callee_of_ours():  # its callers optimise it, within themselves
+            _share_as_numba_does(self)
+            _make_linked_internal(self)
+            return
+        if _entry_point_of_ours():
+            _make_linked_internal(self)
+        optimize(self)
+
+    optimize_once.__doc__ = optimize.__doc__
+    event.register("numba:compile", _Nesting())
+    codegen.CPUCodeLibrary._optimize_final_module = optimize_once
+    _installed = True
+    return True
