@@ -16,16 +16,19 @@ whole, generates machine code and caches both. Two things follow:
   results, a single caller); and in the process that compiled them the JIT binds the calls
   to the copies loaded first, another module's.
 
-``install()`` changes, for our kernels (``tichusim.kernels``) only:
+``install()`` changes two things:
 
-- a kernel compiled *inside another compile* (a callee, reached while numba types its
-  caller) skips the module pipeline. Numba still runs its per-function passes, makes and
-  caches its machine code, and hands callers its module to link, with numba's linkage; its
-  own machine code calls its own copies of its callees (made ``internal``), never another
-  module's;
-- a library compiled at the top (an entry point: called from Python, or compiled at import
-  from its declared signature) makes the functions it linked in ``internal`` before the
-  pipeline runs over it, once: they are its own copies, optimised for its own calls.
+- every library (ours and a user's) makes the functions it linked in from its callees
+  ``internal``: its own copies, which LLVM may specialise to its calls and which its machine
+  code calls, never another module's (numba's one-definition rule makes the copies equal;
+  this decides only which one runs; with the callees' pipeline skipped, a user's jitted
+  function bound to a callee's copy crashed). Its callers still link numba's module for it,
+  taken before, with numba's linkage;
+- one of our kernels compiled *inside another compile* (a callee, reached while numba types
+  its caller) skips the module pipeline. Numba still runs its per-function passes, makes and
+  caches its machine code and hands callers its module to link; the pipeline runs once, in
+  the entry point (a library compiled at the top: called from Python, or compiled at import
+  from its declared signature), over its own copies of every callee.
 
 Measured side by side against numba's own linking (``benchmarks/bench_trees.py``): the same
 rounds, byte for byte, 1.40 to 1.94 times as many per CPU-second at every table and strategy.
@@ -60,11 +63,6 @@ def _applies(numba) -> bool:
 
 def _ours(dispatcher) -> bool:
     return dispatcher.py_func.__module__.startswith(_OURS)
-
-
-def _entry_point_of_ours() -> bool:
-    """Whether the library being finalised is one of our kernels' compiled at the top."""
-    return len(_compiling) == 1 and _ours(_compiling[0])
 
 
 def _callee_of_ours() -> bool:
@@ -121,13 +119,11 @@ def install() -> bool:
     optimize = codegen.CPUCodeLibrary._optimize_final_module
 
     def optimize_once(self):
-        if _callee_of_ours():  # its callers optimise it, within themselves
+        if self._linking_libraries:  # its callers link numba's module; its code, its copies
             _share_as_numba_does(self)
             _make_linked_internal(self)
-            return
-        if _entry_point_of_ours():
-            _make_linked_internal(self)
-        optimize(self)
+        if not _callee_of_ours():  # a callee of ours: its callers optimise it, within them
+            optimize(self)
 
     optimize_once.__doc__ = optimize.__doc__
     event.register("numba:compile", _Nesting())
