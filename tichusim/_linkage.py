@@ -122,8 +122,9 @@ def install() -> bool:
         if self._linking_libraries:  # its callers link numba's module; its code, its copies
             _share_as_numba_does(self)
             _make_linked_internal(self)
-        if not _callee_of_ours():  # a callee of ours: its callers optimise it, within them
-            optimize(self)
+        if _callee_of_ours():
+            return  # its callers run the pipeline over it, within themselves
+        optimize(self)
 
     optimize_once.__doc__ = optimize.__doc__
     event.register("numba:compile", _Nesting())
