@@ -5,8 +5,10 @@ POPCNT instruction through LLVM's ``ctpop`` (numba has no builtin for it).
 """
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
+
+from .jit import njit
 
 U64 = np.uint64
 ZERO = U64(0)

@@ -6,8 +6,8 @@ these, so the two games' ``lowest`` and ``random`` strategies choose by one defi
 """
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .bits import (
     DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_COLUMN, U64, ZERO, lowest_bit_index,
     popcount, rank_cards, ranks_held,

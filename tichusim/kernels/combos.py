@@ -19,8 +19,9 @@ shorter one, and equal lengths compare by top rank (§2.7).
 """
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
+from .jit import njit
 from .bits import (
     DOG,
     DRAGON,

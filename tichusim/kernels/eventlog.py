@@ -9,8 +9,8 @@ reports the overflow (``ERR_LOG``) rather than a transcript that silently stops.
 """
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .errors import ERR_LOG, ERR_NONE
 
 

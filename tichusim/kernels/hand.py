@@ -5,8 +5,9 @@ needs, loose cards). The Grand Seigneur policies (``gs_policies``) use them too.
 Bombs in a hand: ``moves.has_bomb`` and ``moves.gen_bombs``.
 """
 
-from numba import njit, types
+from numba import types
 
+from .jit import njit
 from .bits import (
     DOG, DRAGON, MAH_JONG, ONE, PHOENIX, U64, ZERO, highest_bit_index, lowest_bit_index,
     popcount, rank_cards, rank_multiplicity, ranks_held, runs_ending,

@@ -13,10 +13,11 @@ allocate nothing.
 """
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from .jit import njit
 from .bits import (
     DOG,
     DRAGON,

@@ -36,7 +36,8 @@ decision              answer
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 (D_NONE, D_GRAND_TICHU, D_TICHU, D_PASS, D_PLAY, D_BOMB, D_WISH, D_DRAGON, D_DOG,
  D_GIVE_BACK) = range(10)  # fmt: skip

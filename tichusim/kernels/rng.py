@@ -8,7 +8,9 @@ identical when only strategies change (paired comparisons, RULES.md-independent)
 """
 
 import numpy as np
-from numba import njit, types
+from numba import types
+
+from .jit import njit
 
 U64 = np.uint64
 GOLDEN = U64(0x9E3779B97F4A7C15)

@@ -12,8 +12,7 @@ turn of every round, and the engines fold their table's constants through them.
 A turn ends with one of the outcomes below, which the engines' trick loops act on.
 """
 
-from numba import njit
-
+from .jit import njit
 from .bits import U64, ZERO, rank_cards
 from .combos import BOMB_FOUR
 from .moves import wish_binds

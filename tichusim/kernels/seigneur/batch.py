@@ -8,8 +8,8 @@ Independent rounds are games of one round: a first round, random seating and no 
 """
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from ..errors import ERR_NONE
 from ..eventlog import copy_log
 from ..outside import start_script

@@ -36,8 +36,9 @@ of the 52 ranked cards and one set of specials with the Dog.
 """
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
+from ..jit import njit
 from ..bits import (
     DOG, DRAGON, NORMAL, ONE, PHOENIX, SPECIALS, U64, ZERO, lowest_bit_index, popcount,
     rank_cards, rank_multiplicity,

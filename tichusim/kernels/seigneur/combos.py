@@ -22,8 +22,9 @@ What changes with two decks (§5) and how the classifier reads it:
 """
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
+from ..jit import njit
 from ..bits import DOG, DRAGON, MAH_JONG, PHOENIX, ZERO, popcount, rank_cards
 from ..combos import (
     FULL_HOUSE, PAIR, RANK2_DRAGON, RANK2_PHOENIX_LED, SINGLE, STAIRS, TRIPLE, beats,

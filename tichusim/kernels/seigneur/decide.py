@@ -5,8 +5,8 @@ records, the player's stream in ``privs[0].rng`` left where the engine would hav
 """
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from . import policies
 from ..bits import ONE, U64, ZERO, lowest_bit_index
 from ..outside import D_BOMB, D_GIVE_BACK, D_PLAY, D_WISH

@@ -50,8 +50,8 @@ shares with the team games in ``kernels/turns.py``.
 """
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from . import policies
 from ..bits import DOG, MAH_JONG, ONE, U64, ZERO, lowest_bit_index
 from ..combos import DOG_LEAD

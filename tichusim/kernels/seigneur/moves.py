@@ -20,10 +20,11 @@ The Phoenix joins at most one combination card (Decision in ``gs_combos``), and 
 never reaches the Dragon's value (``gs_combos.phoenix_single2``).
 """
 
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ..jit import njit
 from ..bits import (
     DOG, DRAGON, NORMAL, ONE, PHOENIX, RANK_COLUMN, U64, ZERO, lowest_bit_index, popcount,
     rank_cards, rank_multiplicity, ranks_held,

@@ -19,8 +19,8 @@ category and the answer ``MOVES_OVERFLOW`` (``policies``).
 """
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from ..bits import (
     DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_LANE, U64, ZERO, lane, lowest_bit_index,
     popcount, rank_cards, ranks_held, runs_ending,

@@ -15,8 +15,8 @@ RULES.md §2.6 (a led Phoenix is worth ½, so the Mah Jong may be played on it),
 """
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from ..errors import ERR_NONE
 from ..eventlog import copy_log
 from ..outside import start_script

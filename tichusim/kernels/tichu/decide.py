@@ -8,8 +8,8 @@ script (``outside.py``); a play is answered as an index into the legal plays it 
 """
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from . import policies
 from .records import MAX_BOMBS
 from ..moves import MAX_MOVES

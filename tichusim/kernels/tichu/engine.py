@@ -30,8 +30,7 @@ round with a non-zero error code (``kernels/errors.py`` names them). The records
 passing, tricks, end and score), the steps a turn shares with Grand Seigneur in ``turns.py``.
 """
 
-from numba import njit
-
+from ..jit import njit
 from . import policies
 from ..choices import MOVES_OVERFLOW
 from ..bits import (

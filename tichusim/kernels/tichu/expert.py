@@ -68,8 +68,8 @@ partner's call only when the score also beats ``TICHU_OVER_PARTNER``.
 """
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from ..bits import (
     ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_LANE, SPECIALS, STRAIGHT_LANE,
     U64, ZERO, highest_bit_index, lane, popcount, rank_multiplicity, ranks_held, runs_ending,

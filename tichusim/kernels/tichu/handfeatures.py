@@ -6,8 +6,7 @@ the 8 cards seen before a Grand Tichu call, or a whole hand); ``plan_shapes``, t
 the expert's Tichu scores add (``expert.plan_shape``).
 """
 
-from numba import njit
-
+from ..jit import njit
 from ..bits import ACES, DOG, DRAGON, KINGS, MAH_JONG, PHOENIX, popcount, rank_multiplicity
 from ..hand import plan_size
 from ..moves import has_bomb

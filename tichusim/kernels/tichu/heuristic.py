@@ -23,8 +23,8 @@ in ``tichusim.strategies``.
 """
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from ..bits import ACES, DOG, DRAGON, KINGS, PHOENIX, popcount
 from ..combos import BOMB_FOUR, DOG_LEAD
 from ..hand import card_points, plan_size

@@ -27,8 +27,8 @@ Minister's private record (§4). The scripted play policy lives in ``heuristic.p
 """
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit
 from . import expert, heuristic
 from ..bits import (
     ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, U64, ZERO, lowest_bit_index,

@@ -17,7 +17,7 @@ offset ``d`` in ``pass_offsets(variant, s)``. Strategies fill one card slot per 
 (``out[d - 1]``), so the 4-player slots read left opponent, partner, right opponent.
 """
 
-from numba import njit
+from ..jit import njit
 
 NANJING, TIENTSIN, WUWANG = 0, 1, 2
 NAMES = ("nanjing", "tientsin", "wuwang")
