@@ -1,10 +1,15 @@
 """``tichusim._linkage`` (issue 17): the functions a library links in from its callees become
 its own (``internal``), while its callers still link numba's module; our callees skip LLVM's
-module pipeline. That the engines' rounds are unchanged is held by the golden transcripts and
-the engine tests; that code mixing kinds of libraries runs right by ``tests/test_expert.py``
-(its jitted wrappers, a user's functions, call policies compiled inside the engine's compile:
-they crashed while a library's code could call another library's copies); the speed by
-``benchmarks/bench_trees.py``."""
+module pipeline and have no CPython wrapper, so a call from Python compiles the kernel again,
+whole, and the cache keeps that one. That the engines' rounds are unchanged is held by the
+golden transcripts and the engine tests; that code mixing kinds of libraries runs right by
+``tests/test_expert.py`` (its jitted wrappers, a user's functions, call policies compiled
+inside the engine's compile: they crashed while a library's code could call another
+library's copies); the speed by ``benchmarks/bench_trees.py``."""
+
+import os
+import subprocess
+import sys
 
 import llvmlite.binding as ll
 from numba import njit
@@ -70,3 +75,62 @@ def test_a_kernel_calling_a_kernel_gives_the_same_answer():
 
     four_times.__module__ = "tichusim.kernels.probe"
     assert njit(four_times)(21) == 84
+
+
+def test_a_callee_has_no_wrapper_and_python_calling_it_compiles_it_whole():
+    inner = _kernel("tichusim.kernels.probe")
+
+    def outer(x):
+        return inner(x) + 1
+
+    outer.__module__ = "tichusim.kernels.probe"
+    assert njit(outer)(3) == 7
+    (callee,) = inner.overloads.values()
+    assert not _linkage._callable(callee)  # typed and linked by `outer`, no CPython wrapper
+    assert inner(5) == 10  # from Python: compiled again at the top, with its wrapper
+    (whole,) = inner.overloads.values()
+    assert _linkage._callable(whole) and whole is not callee
+
+
+_PROBE = '''
+from numba import njit
+
+
+def inner(x):
+    return 2 * x
+
+
+def outer(x):
+    return inner(x) + 1
+
+
+inner, outer = njit(cache=True)(inner), njit(cache=True)(outer)
+'''
+
+
+def test_a_cached_callee_is_not_what_python_calls(tmp_path):
+    (tmp_path / "probe.py").write_text(_PROBE)
+    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+
+    def run(code: str) -> list[str]:
+        script = ("import tichusim.kernels; from tichusim import _linkage; _linkage._OURS = 'probe'"
+                  f"\nimport probe\n{code}")  # fmt: skip
+        done = subprocess.run([sys.executable, "-c", script], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        return done.stdout.split()
+
+    # 1: `outer` compiles `inner` as its callee, and the cache keeps it (no wrapper)
+    assert run("print(probe.outer(3))") == ["7"]
+    # 2: Python calls `inner`: the cached callee won't do, so it compiles whole and replaces it
+    calls = ("print(probe.inner(5), _linkage._callable(*probe.inner.overloads.values()), "
+             "sum(probe.inner.stats.cache_hits.values()))")  # fmt: skip
+    assert run(calls) == ["10", "True", "0"]
+    # 3: the whole one comes from the cache now
+    assert run(calls) == ["10", "True", "1"]
+    # 4: a callee that another process compiled before 2 saved, and saved after (here: both
+    # kernels' cache reads nothing while `outer` compiles) does not replace the whole one
+    late = ("probe.outer._cache._cache_file.load = probe.inner._cache._cache_file.load = "
+            "lambda key: None\n"
+            "print(probe.outer(3), sum(probe.inner.stats.cache_misses.values()))")  # fmt: skip
+    assert run(late) == ["7", "1"]  # `inner` compiled as a callee
+    assert run(calls) == ["10", "True", "1"]

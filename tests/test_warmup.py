@@ -40,10 +40,11 @@ SESSION = textwrap.dedent("""
         result = CliRunner().invoke(main, command)
         assert result.exit_code == 0, (command, result.output)
 
-    # tichusim._linkage leaves a callee's own machine code without the module pipeline (no
-    # inlining across functions): no kernel that Python calls (loaded here, lazily typed) and
-    # that calls kernels itself may be another kernel's callee (a leaf, such as the tables'
-    # seat counts, loses nothing)
+    # tichusim._linkage compiles a callee without the module pipeline or a CPython wrapper,
+    # and a kernel that Python calls with a callee's signature again, whole: no kernel that
+    # Python calls (loaded here, lazily typed) and that calls kernels itself may be another
+    # kernel's callee, or a cold start compiles it twice (a leaf, such as the tables' seat
+    # counts, is cheap to compile twice)
     import types
     from numba.core.dispatcher import Dispatcher
 

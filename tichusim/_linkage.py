@@ -16,7 +16,7 @@ whole, generates machine code and caches both. Two things follow:
   results, a single caller); and in the process that compiled them the JIT binds the calls
   to the copies loaded first, another module's.
 
-``install()`` changes two things:
+``install()`` changes three things:
 
 - every library (ours and a user's) makes the functions it linked in from its callees
   ``internal``: its own copies, which LLVM may specialise to its calls and which its machine
@@ -28,19 +28,28 @@ whole, generates machine code and caches both. Two things follow:
   its caller) skips the module pipeline. Numba still runs its per-function passes, makes and
   caches its machine code and hands callers its module to link; the pipeline runs once, in
   the entry point (a library compiled at the top: called from Python, or compiled at import
-  from its declared signature), over its own copies of every callee.
+  from its declared signature), over its own copies of every callee;
+- such a callee gets no CPython wrapper either (the code that unboxes Python arguments, with
+  its own lowering, optimisation and machine code for every kernel and signature): its
+  overload serves its callers' typing and linking, and is not in the table Python calls go
+  through. A call from Python with that signature compiles the kernel again at the top,
+  whole (wrapper and pipeline), and so does one that finds only a callee in the cache; the
+  whole one then replaces the callee's cache entry, and a callee is never saved over a
+  whole one (another process's, in a parallel ``warmup``).
 
 Measured side by side against numba's own linking (``benchmarks/bench_trees.py``): the same
 rounds, byte for byte, 1.40 to 1.94 times as many per CPU-second at every table and strategy.
 ``bench_startup.py --only first``: ``run configs/quick.toml`` on an empty cache 45.7 s against
 50.8 and 49.0 s. Skipping the callees' pipeline alone took a quarter off that compile; the
 entry points, optimising their own copies, spend part of it back: the price of the speed.
+Without the callees' wrappers that compile took about 3 s (8%) less again (two runs each:
+32.4 and 33.6 s against 35.9 s).
 
-What it trades: a callee's own machine code has no module-level optimisation. Only a call
-from Python would run it, and no kernel is both a callee and called from Python with its
-signature compiled lazily (``tests/test_warmup.py`` checks that over every README command):
-the card kernels that are both compile at import, at the top. Only for the numba versions
-this was checked against (``_CHECKED``); ``TICHUSIM_OWN_CALLEES=0`` leaves numba alone.
+What it trades: a kernel that is both a callee and called from Python compiles twice, once
+as each. ``tests/test_warmup.py`` checks over every README command that no kernel that calls
+others is used both ways with its signature compiled lazily: the card kernels that are both
+compile at import, at the top. Only for the numba versions this was checked against
+(``_CHECKED``); ``TICHUSIM_OWN_CALLEES=0`` leaves numba alone.
 """
 
 from __future__ import annotations
@@ -61,8 +70,10 @@ def _applies(numba) -> bool:
             and os.environ.get("TICHUSIM_OWN_CALLEES", "1") != "0")  # fmt: skip
 
 
-def _ours(dispatcher) -> bool:
-    return dispatcher.py_func.__module__.startswith(_OURS)
+def _ours(compiled) -> bool:
+    """Whether a dispatcher (or its cache: both know the Python function) is our kernel's."""
+    py_func = getattr(compiled, "py_func", None) or compiled._py_func
+    return py_func.__module__.startswith(_OURS)
 
 
 def _callee_of_ours() -> bool:
@@ -97,14 +108,21 @@ def installed() -> bool:
     return _installed
 
 
+def _callable(cres) -> bool:
+    """Whether a compiled (or cached) overload has the wrapper Python calls it through."""
+    return cres.library.get_pointer_to_function(cres.fndesc.llvm_cpython_wrapper_name) != 0
+
+
 def install() -> bool:
-    """Optimise each entry point's module once, over its own copies of its callees (once per
-    process, where it applies); whether that is in place."""
+    """Optimise each entry point's module once, over its own copies of its callees, and give
+    callees no CPython wrapper (once per process, where it applies); whether that is in
+    place."""
     global _installed
     if _installed:
         return True
     import numba
-    from numba.core import codegen, event
+    from numba.core import caching, codegen, dispatcher, event, lowering, sigutils
+    from numba.core.compiler_lock import global_compiler_lock
 
     if not _applies(numba):
         return False
@@ -126,8 +144,55 @@ def install() -> bool:
             return  # its callers run the pipeline over it, within themselves
         optimize(self)
 
-    optimize_once.__doc__ = optimize.__doc__
+    create_wrapper = lowering.BaseLower.create_cpython_wrapper
+
+    def wrapper_unless_callee(self, release_gil=False):
+        if not _callee_of_ours():  # a callee is called by its callers' code only
+            create_wrapper(self, release_gil)
+
+    add_overload = dispatcher.Dispatcher.add_overload
+
+    def add_callable_overload(self, cres):
+        if _ours(self) and not _callable(cres):  # for typing and linking its callers only
+            self.overloads[tuple(cres.signature.args)] = cres
+            return
+        add_overload(self, cres)
+
+    compile_ = dispatcher.Dispatcher.compile
+
+    def compile_at_the_top_whole(self, sig):
+        with global_compiler_lock:  # so that no other thread's compile is under way
+            if not _compiling and _ours(self):  # for Python: a callee's overload won't do
+                args = tuple(sigutils.normalize_signature(sig)[0])
+                if args in self.overloads and not _callable(self.overloads[args]):
+                    del self.overloads[args]
+            return compile_(self, sig)
+
+    load_overload = caching.Cache.load_overload
+
+    def load_callable_at_the_top(self, sig, target_context):
+        cres = load_overload(self, sig, target_context)
+        if cres is None or _compiling or not _ours(self) or _callable(cres):
+            return cres
+        return None  # compiled again, whole; saving it replaces the callee's entry
+
+    save_overload = caching.Cache.save_overload
+
+    def save_keeping_callable(self, sig, cres):
+        if (_ours(self) and not _callable(cres)
+                and self._index_key(sig, cres.codegen) in self._cache_file._load_index()):
+            return  # a callee's entry never replaces one (another process's) Python can call
+        save_overload(self, sig, cres)
+
+    for owner, name, fix in ((codegen.CPUCodeLibrary, "_optimize_final_module", optimize_once),
+                             (lowering.BaseLower, "create_cpython_wrapper",
+                              wrapper_unless_callee),
+                             (dispatcher.Dispatcher, "add_overload", add_callable_overload),
+                             (dispatcher.Dispatcher, "compile", compile_at_the_top_whole),
+                             (caching.Cache, "load_overload", load_callable_at_the_top),
+                             (caching.Cache, "save_overload", save_keeping_callable)):
+        fix.__doc__ = getattr(owner, name).__doc__
+        setattr(owner, name, fix)
     event.register("numba:compile", _Nesting())
-    codegen.CPUCodeLibrary._optimize_final_module = optimize_once
     _installed = True
     return True
