@@ -63,12 +63,13 @@ FAMILIES = {
                     {"import": ("kernels/moves.py:candidate_moves", "kernels/combos.py:classify")}),
     # the strategies' kernels, compiled by the first team table, are cached for the others
     # (the policies its engine calls: about 21 s of its 35 before tichusim._linkage, which made
-    # it 28; its engine's own functions last, so they are in the cache about 18 s in, scaled)
-    "nanjing": _team("nanjing", "the 4-player game's engine (Nanjing)", 28,
+    # it 28, and 25 once its callees had no CPython wrapper; its engine's own functions last,
+    # so they are in the cache about 16 s in, scaled from 21 of 35)
+    "nanjing": _team("nanjing", "the 4-player game's engine (Nanjing)", 25,
                      shares=tuple(f"kernels/tichu/policies.py:{policy}" for policy in (
                          "grand_tichu", "passes", "tichu", "play", "wish", "dog_target",
                          "dragon", "bomb", "led_phoenix", "value_led_phoenix", "binding_wish")),
-                     shares_after=18),
+                     shares_after=16),
     "tientsin": _team("tientsin", "Tientsin's engine (6 players)", 40, reuses="nanjing",
                       seconds_after=12),
     "wuwang": _team("wuwang", "Wu Wang's engine (3 players and the Minister)", 40,
