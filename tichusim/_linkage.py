@@ -42,8 +42,9 @@ rounds, byte for byte, 1.40 to 1.94 times as many per CPU-second at every table 
 ``bench_startup.py --only first``: ``run configs/quick.toml`` on an empty cache 45.7 s against
 50.8 and 49.0 s. Skipping the callees' pipeline alone took a quarter off that compile; the
 entry points, optimising their own copies, spend part of it back: the price of the speed.
-Without the callees' wrappers that compile took about 3 s (8%) less again (two runs each:
-32.4 and 33.6 s against 35.9 s).
+Without the callees' wrappers (and numba's C-callable wrapper, left out by ``kernels/jit.py``)
+it took 33.4 to 34.7 s against 36.4 to 40.2 s (three alternating pairs), the C wrapper about
+3 s of that; the entry points' optimised IR stayed the same.
 
 What it trades: a kernel that is both a callee and called from Python compiles twice, once
 as each. ``tests/test_warmup.py`` checks over every README command that no kernel that calls

@@ -5,9 +5,10 @@ Python calls (the dispatcher needs it) and one with a plain C signature, used on
 jitted function is passed as a first-class function value or a ``cfunc``. No kernel here is
 used either way, so ``no_cfunc_wrapper`` (a numba option) leaves that one out: it was lowered,
 optimised and turned into machine code with every kernel and every signature. Without it a
-cold ``tichusim run configs/quick.toml --rounds 20000`` compiles about 2.5 s (6-7%) sooner
-(issue 17); the kernels' own machine code is unchanged. A kernel that is ever to be passed as
-a function value can still ask for its wrapper with ``no_cfunc_wrapper=False``.
+cold ``tichusim run configs/quick.toml --rounds 20000`` compiles about 3 s (8%) sooner
+(36.5 s against 39.7-40.0 s, three alternating runs; issue 17); the kernels' own machine code
+is unchanged. A kernel that is ever to be passed as a function value can still ask for its
+wrapper with ``no_cfunc_wrapper=False``.
 """
 
 from numba import njit as _numba_njit
