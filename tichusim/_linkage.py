@@ -44,7 +44,8 @@ rounds, byte for byte, 1.40 to 1.94 times as many per CPU-second at every table 
 entry points, optimising their own copies, spend part of it back: the price of the speed.
 Without the callees' wrappers (and numba's C-callable wrapper, left out by ``kernels/jit.py``)
 it took 33.4 to 34.7 s against 36.4 to 40.2 s (three alternating pairs), the C wrapper about
-3 s of that; the entry points' optimised IR stayed the same.
+3 s of that; the 4-player entry point's optimised IR stayed the same (compared function by
+function, the removed C wrapper aside).
 
 What it trades: a kernel that is both a callee and called from Python compiles twice, once
 as each. ``tests/test_warmup.py`` checks over every README command that no kernel that calls
