@@ -1,7 +1,8 @@
 """``tichusim._linkage`` (issue 17): the functions a library links in from its callees become
 its own (``internal``), while its callers still link numba's module; our callees skip LLVM's
-module pipeline and have no CPython wrapper, so a call from Python compiles the kernel again,
-whole, and the cache keeps that one. That the engines' rounds are unchanged is held by the
+module pipeline and are never made into machine code (their callers make theirs), with no
+CPython wrapper, so a call from Python compiles the kernel again, whole, and the cache keeps
+that one. That the engines' rounds are unchanged is held by the
 golden transcripts and the engine tests; that code mixing kinds of libraries runs right by
 ``tests/test_expert.py`` (its jitted wrappers, a user's functions, call policies compiled
 inside the engine's compile: they crashed while a library's code could call another
@@ -12,6 +13,7 @@ import subprocess
 import sys
 
 import llvmlite.binding as ll
+import pytest
 from numba import njit
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import cpu_target
@@ -92,6 +94,33 @@ def test_a_callee_has_no_wrapper_and_python_calling_it_compiles_it_whole():
     assert _linkage._callable(whole) and whole is not callee
 
 
+def test_a_callee_has_no_machine_code_and_its_errors_still_reach_python(monkeypatch):
+    engine = cpu_target.target_context.codegen()._engine
+    made, add_module = [], engine.add_module
+    monkeypatch.setattr(engine, "add_module", lambda m: made.append(m.name) or add_module(m))
+
+    def check(x):
+        if x < 0:
+            raise ValueError("negative", x)  # its arguments boxed through the environment
+        return x
+
+    def outer(x):
+        return check(x) + 1
+
+    check.__module__ = outer.__module__ = "tichusim.kernels.probe"
+    check = njit(check)
+    outer = njit(outer)
+    assert outer(2) == 3
+    (callee,) = check.overloads.values()
+    (entry,) = outer.overloads.values()
+    # the JIT made machine code of its caller's module only, which holds a copy of it
+    assert entry.library.name in made and callee.library.name not in made
+    # its callers link its module, which is all its cache entry holds
+    assert callee.library.serialize_using_object_code()[1] == _linkage._LINKING_ONLY
+    with pytest.raises(ValueError, match="negative"):  # its caller set its environment
+        outer(-5)
+
+
 _PROBE = '''
 from numba import njit
 
@@ -104,13 +133,18 @@ def outer(x):
     return inner(x) + 1
 
 
-inner, outer = njit(cache=True)(inner), njit(cache=True)(outer)
+def other(x):
+    return inner(x) - 1
+
+
+inner, outer, other = njit(cache=True)(inner), njit(cache=True)(outer), njit(cache=True)(other)
 '''
 
 
 def test_a_cached_callee_is_not_what_python_calls(tmp_path):
     (tmp_path / "probe.py").write_text(_PROBE)
-    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    path = os.pathsep.join(filter(None, (str(tmp_path), os.environ.get("PYTHONPATH"))))
+    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": path}
 
     def run(code: str) -> list[str]:
         script = ("import tichusim.kernels; from tichusim import _linkage; _linkage._OURS = 'probe'"
@@ -121,6 +155,8 @@ def test_a_cached_callee_is_not_what_python_calls(tmp_path):
 
     # 1: `outer` compiles `inner` as its callee, and the cache keeps it (no wrapper)
     assert run("print(probe.outer(3))") == ["7"]
+    # another kernel calling `inner` links the cached callee (a module, no machine code)
+    assert run("print(probe.other(3), sum(probe.inner.stats.cache_hits.values()))") == ["5", "1"]
     # 2: Python calls `inner`: the cached callee won't do, so it compiles whole and replaces it
     calls = ("print(probe.inner(5), _linkage._callable(*probe.inner.overloads.values()), "
              "sum(probe.inner.stats.cache_hits.values()))")  # fmt: skip
@@ -134,3 +170,16 @@ def test_a_cached_callee_is_not_what_python_calls(tmp_path):
             "print(probe.outer(3), sum(probe.inner.stats.cache_misses.values()))")  # fmt: skip
     assert run(late) == ["7", "1"]  # `inner` compiled as a callee
     assert run(calls) == ["10", "True", "1"]
+
+
+def test_turning_it_off_gives_its_own_cache_folder():
+    # numba alone cannot load a callee's entry (no machine code): it must never see one
+    def folder(**switches) -> str:
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | switches
+        code = "from tichusim import _numba_cache as c; c.configure(); print(c.cache_dir())"
+        return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                              text=True, check=True).stdout  # fmt: skip
+
+    on = folder()
+    assert folder(TICHUSIM_OWN_CALLEES="1") == on
+    assert folder(TICHUSIM_OWN_CALLEES="0") != on

@@ -25,10 +25,14 @@ whole, generates machine code and caches both. Two things follow:
   function bound to a callee's copy crashed). Its callers still link numba's module for it,
   taken before, with numba's linkage;
 - one of our kernels compiled *inside another compile* (a callee, reached while numba types
-  its caller) skips the module pipeline. Numba still runs its per-function passes, makes and
-  caches its machine code and hands callers its module to link; the pipeline runs once, in
-  the entry point (a library compiled at the top: called from Python, or compiled at import
-  from its declared signature), over its own copies of every callee;
+  its caller) skips the module pipeline and is never made into machine code. Numba still
+  runs its per-function passes and hands callers its module to link, and the cache keeps
+  that module (a kind of entry of our own, ``_LINKING_ONLY``: numba's kinds make machine code
+  when loaded). The pipeline and the machine code are made once, in the entry point (a
+  library compiled at the top: called from Python, or compiled at import from its declared
+  signature), over its own copies of every callee, and the entry point points the callees'
+  environments (where a raised exception's arguments are boxed) at their objects, as numba
+  does for a library loaded from its cache;
 - such a callee gets no CPython wrapper either (the code that unboxes Python arguments, with
   its own lowering, optimisation and machine code for every kernel and signature): its
   overload serves its callers' typing and linking, and is not in the table Python calls go
@@ -45,7 +49,7 @@ entry points, optimising their own copies, spend part of it back: the price of t
 Without the callees' wrappers (and numba's C-callable wrapper, left out by ``kernels/jit.py``)
 it took 33.4 to 34.7 s against 36.4 to 40.2 s (three alternating pairs), the C wrapper about
 3 s of that; the 4-player entry point's optimised IR stayed the same (compared function by
-function, the removed C wrapper aside).
+function, the removed C wrapper aside). Making no machine code of callees: MEASURE.
 
 What it trades: a kernel that is both a callee and called from Python compiles twice, once
 as each. ``tests/test_warmup.py`` checks over every README command that no kernel that calls
@@ -106,6 +110,23 @@ def _make_linked_internal(library) -> None:
             fn.linkage = "internal"
 
 
+# a callee's cache entry: the module its callers link, and no machine code (numba's own kinds,
+# "object" and "bitcode", both make machine code when loaded)
+_LINKING_ONLY = "tichusim-linking-only"
+
+
+def _set_environments(library) -> None:
+    """Point the environments ``library``'s code refers to at their objects, as numba does for
+    a library loaded from its cache (``CompileResult._rebuild``): a callee without machine code
+    set none of its own, and its caller's copy of it refers to them."""
+    from numba.core.environment import lookup_environment
+
+    for gv in library._final_module.global_variables:
+        env = lookup_environment(gv.name) if gv.name.startswith("_ZN08NumbaEnv") else None
+        if env is not None:
+            library.codegen.set_env(gv.name, env)
+
+
 def installed() -> bool:
     return _installed
 
@@ -143,8 +164,47 @@ def install() -> bool:
             _share_as_numba_does(self)
             _make_linked_internal(self)
         if _callee_of_ours():
-            return  # its callers run the pipeline over it, within themselves
+            self._linking_only = True  # its callers run the pipeline and make its code
+            return
         optimize(self)
+
+    finalize_module = codegen.CPUCodeLibrary._finalize_final_module
+
+    def machine_code_unless_linking_only(self):
+        if not getattr(self, "_linking_only", False):
+            finalize_module(self)
+            _set_environments(self)
+            return
+        self._finalize_dynamic_globals()  # numba's steps, but for adding it to the JIT
+        self._verify_declare_only_symbols()
+        self._finalized = True
+
+    serialize = codegen.CPUCodeLibrary.serialize_using_object_code
+
+    def serialize_linking_only(self):
+        if not getattr(self, "_linking_only", False):
+            return serialize(self)
+        return self.name, _LINKING_ONLY, self._get_module_for_linking().as_bitcode()
+
+    unserialize = codegen.CPUCodeLibrary._unserialize.__func__
+
+    def unserialize_linking_only(cls, codegen_, state):
+        name, kind, data = state
+        if kind != _LINKING_ONLY:
+            return unserialize(cls, codegen_, state)
+        import llvmlite.binding as ll
+
+        self = codegen_.create_library(name)
+        self._final_module = self._shared_module = ll.parse_bitcode(data)
+        self._linking_only = True
+        self._finalize_final_module()
+        return self
+
+    set_env = codegen.JITCPUCodegen.set_env
+
+    def set_env_if_defined(self, env_name, env):
+        if self._engine.is_symbol_defined(env_name):  # not in a library without machine code
+            set_env(self, env_name, env)
 
     create_wrapper = lowering.BaseLower.create_cpython_wrapper
 
@@ -187,6 +247,13 @@ def install() -> bool:
         save_overload(self, sig, cres)
 
     for owner, name, fix in ((codegen.CPUCodeLibrary, "_optimize_final_module", optimize_once),
+                             (codegen.CPUCodeLibrary, "_finalize_final_module",
+                              machine_code_unless_linking_only),
+                             (codegen.CPUCodeLibrary, "serialize_using_object_code",
+                              serialize_linking_only),
+                             (codegen.CPUCodeLibrary, "_unserialize",
+                              classmethod(unserialize_linking_only)),
+                             (codegen.JITCPUCodegen, "set_env", set_env_if_defined),
                              (lowering.BaseLower, "create_cpython_wrapper",
                               wrapper_unless_callee),
                              (dispatcher.Dispatcher, "add_overload", add_callable_overload),

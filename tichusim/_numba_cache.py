@@ -4,7 +4,7 @@ whether a kernel is in it yet (a cold cache means a compile of minutes, said on 
 Numba invalidates a cached function only when its *own* file changes, not when a kernel it
 calls from another module does, so an edited ``engine.py`` could keep running stale inside a
 cached ``batch.py``. Keying the cache folder by a hash of every kernel source (and of our changes
-to numba's compiler) avoids that.
+to numba's compiler, and whether they are on) avoids that.
 A user's ``NUMBA_CACHE_DIR`` is respected.
 
 The folder is set through ``NUMBA_CACHE_DIR`` so that numba, imported later (only when a kernel
@@ -21,6 +21,9 @@ __all__ = ["cache_dir", "cached", "configure"]
 _PACKAGE = Path(__file__).parent
 # the changes to numba's compiler that shape the compiled code, beside the kernels themselves
 _COMPILER = ("_inliner.py", "_literals.py", "_linkage.py")
+# the switches that turn two of them off: numba alone cannot load what they cached (a callee
+# of ``_linkage``'s, with no machine code), so each setting has its own folder
+_SWITCHES = ("TICHUSIM_OWN_CALLEES", "TICHUSIM_PLAIN_CALLS")
 
 
 def _sources():
@@ -36,6 +39,8 @@ def configure() -> None:
     for name, path in _sources():
         digest.update(name.encode())
         digest.update(path.read_bytes())
+    for switch in _SWITCHES:
+        digest.update(f"{switch}={os.environ.get(switch, '1') != '0'}".encode())
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     folder = str(base / "tichusim" / "numba" / digest.hexdigest()[:16])
     os.environ["NUMBA_CACHE_DIR"] = folder
