@@ -1,6 +1,7 @@
 """Bit-level helpers for card masks (layout: ``tichusim.cards``).
 
-Small, typed and cached: every kernel module builds on these. ``popcount`` compiles to the
+Small and inlined into their callers (masks are ``uint64``, indexes ``int64``): every kernel
+module builds on these. ``popcount`` compiles to the
 POPCNT instruction through LLVM's ``ctpop`` (numba has no builtin for it).
 """
 
@@ -51,18 +52,18 @@ def _ctlz(typingctx, x):
     return sig, codegen
 
 
-@njit(types.int64(types.uint64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def popcount(x):
     return np.int64(_ctpop(x))
 
 
-@njit(types.int64(types.uint64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def lowest_bit_index(x):
     """Index of the lowest set bit of a non-zero ``x``."""
     return np.int64(_ctpop((x & (~x + ONE)) - ONE))
 
 
-@njit(types.int64(types.uint64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def highest_bit_index(x):
     """Index of the highest set bit of a non-zero ``x``."""
     return 63 - np.int64(_ctlz(x))
@@ -73,14 +74,14 @@ def lane(mask, suit):
     return (mask >> U64(16 * suit)) & LANE
 
 
-@njit(types.uint64(types.uint64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def ranks_held(mask):
     """16-bit set of ranks present (bit 1 = Mah Jong, 2..14 normal; no Dog/Phoenix/Dragon)."""
     m = mask & (NORMAL | MAH_JONG)
     return (m | (m >> U64(16)) | (m >> U64(32)) | (m >> U64(48))) & STRAIGHT_LANE
 
 
-@njit(types.UniTuple(types.uint64, 4)(types.uint64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def rank_multiplicity(mask):
     """Rank sets (16-bit) held at least once, twice, three times, four times (ranks 2..A)."""
     m = mask & NORMAL
@@ -95,7 +96,7 @@ def rank_multiplicity(mask):
     return ge1, ge2, ge3, ge4
 
 
-@njit(types.uint64(types.uint64, types.int64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def runs_ending(x, length):
     """Bits ``r`` of ``x`` such that ranks ``r-length+1 .. r`` are all in ``x``."""
     out = x
@@ -104,7 +105,7 @@ def runs_ending(x, length):
     return out
 
 
-@njit(types.uint64(types.int64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def rank_cards(rank):
     """Mask of the four cards of a normal rank."""
     return RANK_COLUMN << U64(rank)

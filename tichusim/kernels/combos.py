@@ -61,17 +61,17 @@ def make_code(kind, length, rank2):
     return (kind << 16) | (length << 8) | rank2
 
 
-@njit(types.int64(types.int64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def code_kind(code):
     return code >> 16
 
 
-@njit(types.int64(types.int64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def code_length(code):
     return (code >> 8) & 0xFF
 
 
-@njit(types.int64(types.int64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def code_rank2(code):
     return code & 0xFF
 

@@ -9,6 +9,11 @@ cold ``tichusim run configs/quick.toml --rounds 20000`` compiles about 3 s (8%) 
 (36.5 s against 39.7-40.0 s, three alternating runs; issue 17); the kernels' own machine code
 is unchanged. A kernel that is ever to be passed as a function value can still ask for its
 wrapper with ``no_cfunc_wrapper=False``.
+
+A declared signature (``@njit(types.int64(types.uint64), ...)``) compiles a kernel when its
+module is imported, whole. An ``inline="always"`` kernel is inlined into each caller before
+typing, never linked, so its compiled version serves calls from Python only: one that no
+Python code calls declares no signature (17 helpers did, 0.6 s of every cold first run).
 """
 
 from numba import njit as _numba_njit

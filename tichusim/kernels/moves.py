@@ -83,7 +83,7 @@ def _emit(typingctx, out_masks, out_codes, n, mask, code):
     return sig, codegen
 
 
-@njit(types.uint64(types.uint64, types.int64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def _cards_at(hand, rank):
     """Cards of ``rank`` in ``hand``; rank 1 is the Mah Jong (it joins straights only)."""
     if rank == 1:
@@ -91,7 +91,7 @@ def _cards_at(hand, rank):
     return hand & rank_cards(rank)
 
 
-@njit(types.uint64(types.uint64, types.uint64, types.int64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def next_subset(avail, cur, k):
     """The next ``k``-card subset of ``avail`` after ``cur`` (descending submask order); 0 at
     the end.
@@ -334,8 +334,7 @@ def has_bomb_each(hands):
 
 
 # inlined: as fast as the copies it replaces
-@njit(types.boolean(types.uint64, types.uint64, types.boolean, types.int64), cache=True,
-      inline="always")  # fmt: skip
+@njit(cache=True, inline="always")
 def run_possible(full, fills, has_phoenix, length):
     """Whether the rank set ``full`` (ranks held completely: a card for straights, a pair for
     stairs) holds a run of ``length`` ranks, or does once the Phoenix completes one rank of
@@ -445,8 +444,7 @@ def keep_wished(wished, keep_bombs, out_masks, out_codes, n):
 
 
 # inlined: an array argument costs reference counting at every call (``_emit``)
-@njit(types.boolean(types.uint64, types.int64, types.uint64[:], types.int64), cache=True,
-      inline="always")  # fmt: skip
+@njit(cache=True, inline="always")
 def wish_binds(hand, wish, out_masks, n):
     """Whether the open wish for rank ``wish`` binds a hand whose candidate plays are the first
     ``n`` of ``out_masks`` (§2.11): the hand holds the rank and some play contains it (two-deck

@@ -23,7 +23,7 @@ CARD_BITS = np.array(
 )
 
 
-@njit(types.uint64(types.uint64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def mix64(z):
     z = (z ^ (z >> U64(30))) * _M1
     z = (z ^ (z >> U64(27))) * _M2
@@ -36,7 +36,7 @@ def seed_stream(seed, index, stream):
     return mix64(mix64(seed + GOLDEN) ^ mix64(index * GOLDEN + U64(1)) ^ mix64(stream + _M2))
 
 
-@njit(types.UniTuple(types.uint64, 2)(types.uint64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def next_u64(state):
     state = state + GOLDEN
     return state, mix64(state)
@@ -50,7 +50,7 @@ def rand_below(state, n):
     return state, np.int64(((x >> U64(32)) * U64(n)) >> U64(32))
 
 
-@njit(types.Tuple((types.uint64, types.float64))(types.uint64), cache=True, inline="always")
+@njit(cache=True, inline="always")
 def rand_float(state):
     """A uniform float in ``[0, 1)`` with 53 random bits."""
     state, x = next_u64(state)
