@@ -49,7 +49,8 @@ entry points, optimising their own copies, spend part of it back: the price of t
 Without the callees' wrappers (and numba's C-callable wrapper, left out by ``kernels/jit.py``)
 it took 33.4 to 34.7 s against 36.4 to 40.2 s (three alternating pairs), the C wrapper about
 3 s of that; the 4-player entry point's optimised IR stayed the same (compared function by
-function, the removed C wrapper aside). Making no machine code of callees: MEASURE.
+function, the removed C wrapper aside). Making no machine code of callees: 20.2 to 20.3 s
+against 22.3 to 22.8 s (three alternating runs, on a faster machine than the figures above).
 
 What it trades: a kernel that is both a callee and called from Python compiles twice, once
 as each. ``tests/test_warmup.py`` checks over every README command that no kernel that calls
