@@ -59,22 +59,23 @@ def _team(table: str, title: str, seconds: int, **more) -> Family:
 
 
 FAMILIES = {
-    "cards": Family("the card-combination kernels (the rules core every game shares)", 10,
+    "cards": Family("the card-combination kernels (the rules core every game shares)", 9,
                     {"import": ("kernels/moves.py:candidate_moves", "kernels/combos.py:classify")}),
     # the strategies' kernels, compiled by the first team table, are cached for the others
     # (the policies its engine calls: about 21 s of its 35 before tichusim._linkage, which made
-    # it 28, and 25 once its callees had no CPython wrapper; its engine's own functions last,
-    # so they are in the cache about 16 s in, scaled from 21 of 35)
-    "nanjing": _team("nanjing", "the 4-player game's engine (Nanjing)", 25,
+    # it 28, 25 once its callees had no CPython wrapper and 21 once they had no machine code,
+    # 0.86 of 25 side by side; its engine's own functions last, so they are in the cache
+    # about 14 s in, scaled from 21 of 35)
+    "nanjing": _team("nanjing", "the 4-player game's engine (Nanjing)", 21,
                      shares=tuple(f"kernels/tichu/policies.py:{policy}" for policy in (
                          "grand_tichu", "passes", "tichu", "play", "wish", "dog_target",
                          "dragon", "bomb", "led_phoenix", "value_led_phoenix", "binding_wish")),
-                     shares_after=16),
+                     shares_after=14),
     "tientsin": _team("tientsin", "Tientsin's engine (6 players)", 40, reuses="nanjing",
-                      seconds_after=12),
+                      seconds_after=11),
     "wuwang": _team("wuwang", "Wu Wang's engine (3 players and the Minister)", 40,
-                    reuses="nanjing", seconds_after=12),
-    "seigneur": Family("Grand Seigneur's engine", 25,
+                    reuses="nanjing", seconds_after=11),
+    "seigneur": Family("Grand Seigneur's engine", 24,
                        {"rounds": (f"{_GS}:_play_games",), "games": (f"{_GS}:_play_games",),
                         "transcript": (f"{_GS}:_play_games",),
                         "steps": (f"{_GS}:_step_games",)}),
