@@ -17,6 +17,11 @@ Parts:
   warmup: seconds to the finished run;
 - ``worker``: peak resident memory of ``tichusim run`` with 2 workers (4-player game, warm
   cache): all its processes together, the calling process, each worker process if any;
+- ``processes``: worker processes as a process pool or a Dask cluster runs them (spawned,
+  ``worker_init``, ``play_shard``), 2 at once, each playing one 50,000-round shard of
+  ``quick.toml`` (warm cache): each one's peak resident memory, and at that peak its private
+  memory (USS: what one more worker adds to a node; the libraries' code pages are mapped once
+  for all workers) and its proportional share (PSS);
 - ``readme``: the README's main command, as written, on a fresh clone with an empty cache,
   ``pip install`` included (needs the network to PyPI, as a new user has).
 """
@@ -36,7 +41,7 @@ from pathlib import Path
 import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
-PARTS = ("import", "cold", "first", "worker")
+PARTS = ("import", "cold", "first", "worker", "processes")
 
 
 def _env(tree: Path, cache: Path | None) -> dict:
@@ -132,6 +137,46 @@ def worker_memory(tree: Path) -> str:
             f"main process {main_peak / 2**20:.0f} MiB, {shown}")
 
 
+_POOL = """
+import concurrent.futures as cf, multiprocessing, os, sys
+from tichusim.runs.config import load_config
+from tichusim.runs.shard import ShardTask, play_settings, play_shard, worker_init
+
+n, rounds = int(sys.argv[1]), int(sys.argv[2])
+play = play_settings(load_config("configs/quick.toml"))
+with cf.ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn"),
+                            initializer=worker_init, initargs=(os.getpid(),)) as pool:
+    tasks = [ShardTask(play, "bench", i, i * rounds, rounds, 1) for i in range(n)]
+    print(len({r.worker for r in pool.map(play_shard, tasks)}))
+"""
+
+
+def process_memory(tree: Path, workers: int = 2, rounds: int = 50_000) -> str:
+    env = _env(tree, None)
+    subprocess.run([sys.executable, "-m", "tichusim.cli", "warmup"], env=env, cwd=tree,
+                   check=True, stdout=subprocess.DEVNULL)  # fmt: skip
+    proc = subprocess.Popen([sys.executable, "-c", _POOL, str(workers), str(rounds)], env=env,
+                            cwd=tree, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    peak: dict[int, tuple] = {}  # pid -> (rss, uss, pss) when its rss peaked
+    while proc.poll() is None:
+        for child in psutil.Process(proc.pid).children():
+            try:
+                if "spawn_main" not in " ".join(child.cmdline()):
+                    continue  # multiprocessing's resource tracker
+                mem = child.memory_full_info()
+            except psutil.Error:
+                continue
+            if mem.rss > peak.get(child.pid, (0,))[0]:
+                peak[child.pid] = (mem.rss, mem.uss, mem.pss)
+        time.sleep(0.1)
+    distinct = int(proc.stdout.read())
+    if proc.returncode or distinct != workers:
+        raise RuntimeError(f"the pool failed or did not use {workers} processes")
+    mib = lambda i: ", ".join(f"{p[i] / 2**20:.0f}" for p in sorted(peak.values()))  # noqa: E731
+    return (f"{workers} worker processes, a {rounds:,}-round shard each: peak resident "
+            f"{mib(0)} MiB; at that peak private (USS) {mib(1)} MiB, PSS {mib(2)} MiB")
+
+
 def readme_command(tree: Path) -> str:
     """The README's main command on a fresh clone of ``tree``'s HEAD, an empty numba cache."""
     text = (tree / "README.md").read_text()
@@ -151,7 +196,8 @@ def readme_command(tree: Path) -> str:
 
 
 MEASURES = {"import": import_time, "cold": cold_warmup, "first": first_result,
-            "worker": worker_memory, "readme": readme_command}  # fmt: skip
+            "worker": worker_memory, "processes": process_memory,
+            "readme": readme_command}  # fmt: skip
 
 
 def main():
