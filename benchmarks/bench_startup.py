@@ -159,7 +159,11 @@ def process_memory(tree: Path, workers: int = 2, rounds: int = 50_000) -> str:
                             cwd=tree, stdout=subprocess.PIPE, text=True)  # fmt: skip
     peak: dict[int, tuple] = {}  # pid -> (rss, uss, pss) when its rss peaked
     while proc.poll() is None:
-        for child in psutil.Process(proc.pid).children():
+        try:
+            children = psutil.Process(proc.pid).children()
+        except psutil.Error:  # it has just ended
+            children = []
+        for child in children:
             try:
                 if "spawn_main" not in " ".join(child.cmdline()):
                     continue  # multiprocessing's resource tracker
@@ -169,12 +173,13 @@ def process_memory(tree: Path, workers: int = 2, rounds: int = 50_000) -> str:
             if mem.rss > peak.get(child.pid, (0,))[0]:
                 peak[child.pid] = (mem.rss, mem.uss, mem.pss)
         time.sleep(0.1)
-    distinct = int(proc.stdout.read())
-    if proc.returncode or distinct != workers:
+    distinct = proc.stdout.read().strip()
+    if proc.returncode or distinct != str(workers):
         raise RuntimeError(f"the pool failed or did not use {workers} processes")
-    mib = lambda i: ", ".join(f"{p[i] / 2**20:.0f}" for p in sorted(peak.values()))  # noqa: E731
+    rss, uss, pss = (", ".join(f"{m / 2**20:.0f}" for m in column)
+                     for column in zip(*sorted(peak.values())))  # fmt: skip
     return (f"{workers} worker processes, a {rounds:,}-round shard each: peak resident "
-            f"{mib(0)} MiB; at that peak private (USS) {mib(1)} MiB, PSS {mib(2)} MiB")
+            f"{rss} MiB; at that peak private (USS) {uss} MiB, PSS {pss} MiB")
 
 
 def readme_command(tree: Path) -> str:

@@ -174,7 +174,8 @@ def install() -> bool:
     def machine_code_unless_linking_only(self):
         if not getattr(self, "_linking_only", False):
             finalize_module(self)
-            _set_environments(self)
+            if isinstance(self, codegen.JITCodeLibrary):  # runs here (not numba's AOT)
+                _set_environments(self)
             return
         self._finalize_dynamic_globals()  # numba's steps, but for adding it to the JIT
         self._verify_declare_only_symbols()
