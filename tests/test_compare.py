@@ -7,7 +7,7 @@ from click.testing import CliRunner
 from tichusim import cards
 from tichusim.cli import main
 from tichusim.analysis.duplicate import duplicate, league
-from tichusim.kernels.moves import has_bomb_each
+from tichusim.kernels.moves import has_bomb
 from tichusim.strategies.specs import parse_strategy, parse_strategy_list
 
 
@@ -49,10 +49,11 @@ def test_league_is_antisymmetric_and_averages_the_pairs():
     assert "Pairwise margins" in lg.to_markdown()
 
 
-def test_bomb_detection_used_for_bombs_held():
+def test_bomb_detection():
     hands = [cards.parse(t) for t in ("7j 7s 7p 7t 2j", "3s 4s 5s 6s 7s Dr", "3s 4s 5s 6s 7j Ph",
                                       "Aj As Ap Ph Dr Dog Ma 2j")]  # fmt: skip
-    assert list(has_bomb_each(np.array(hands, np.uint64))) == [True, True, False, False]
+    # four of a kind, a straight flush; the Phoenix completes neither (RULES.md §2.5)
+    assert [has_bomb(np.uint64(h)) for h in hands] == [True, True, False, False]
 
 
 def test_strategy_arguments():

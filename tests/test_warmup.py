@@ -85,6 +85,10 @@ def test_after_warmup_no_command_compiles_anything(tmp_path):
     assert len(notices) == 2 and "every kernel family" in notices[0], notices  # no nested ones
     before = cache_files(cache)
     assert len(before) > 50  # the kernels are there
+    again = subprocess.run([sys.executable, "-m", "tichusim.cli", "warmup"], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert "tichusim: compil" not in again.stderr, again.stderr  # nothing to compile: no notice
     session = subprocess.run([sys.executable, "-c", SESSION, str(tmp_path / "runs")], cwd=ROOT,
                              env=env, capture_output=True, text=True, timeout=1800)  # fmt: skip
     assert session.returncode == 0, session.stderr[-2000:]

@@ -103,15 +103,14 @@ def warmup(jobs):
     """Compile and cache every kernel once (run after installing): one line per kernel
     family, with its seconds."""
     from ._numba_cache import cached
-    from .games.registry import FAMILIES
     from .progress import Compiling
-    from .warmup import DEFAULT_JOBS, estimate
+    from .warmup import DEFAULT_JOBS, cached_after, estimate
     from .warmup import warmup as compile_all
 
     def report(name, what, seconds):
         notice.say(f"  {name:<9} {seconds:6.1f} s  {what}")
 
-    cold = not cached(*(e for f in FAMILIES.values() for use in f.entries.values() for e in use))
+    cold = not cached(*cached_after())  # a second warmup says nothing
     jobs = jobs or DEFAULT_JOBS
     with Compiling("every kernel family", estimate(jobs), cold=cold) as notice:
         seconds = compile_all(jobs, report)

@@ -25,7 +25,7 @@ import multiprocessing
 import os
 import time
 
-__all__ = ["COMPILE", "DEFAULT_JOBS", "NEEDS", "ORDER", "estimate", "warmup"]
+__all__ = ["COMPILE", "DEFAULT_JOBS", "NEEDS", "ORDER", "cached_after", "estimate", "warmup"]
 
 # engines in parallel processes, one per core (each compile is single-threaded; the cost is
 # each process's memory); more than two would mostly wait for what they reuse
@@ -77,7 +77,7 @@ def _analysis() -> None:
     from .analysis.gtodds import gt_odds
     from .analysis.handclass import features
 
-    duplicate("lowest", "random", 2)  # kernels.moves.has_bomb_each
+    duplicate("lowest", "random", 2)  # compare's matches
     gt_odds("Dr Ph A A K 9 5 3", deals=2)  # the 4-player engine's fixed deals
     features([0x4000400040004000])  # kernels.tichu.handfeatures (strength scores)
 
@@ -169,6 +169,15 @@ def estimate(jobs: int = DEFAULT_JOBS) -> int:
             break
         now = min(moments)
     return round(max(end.values()))
+
+
+def cached_after() -> tuple[str, ...]:
+    """The cache entries ``warmup`` leaves: every family's, but the team tables' stepping
+    engines (the stepping family names the 4-player one; the others compile at first use)."""
+    from .games.registry import FAMILIES
+
+    return tuple(entry for family in FAMILIES.values() for use, entries in family.entries.items()
+                 if use != "steps" for entry in entries)  # fmt: skip
 
 
 def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:

@@ -89,7 +89,7 @@ FAMILIES = {
                         "engines": (f"{_TEAM}:step_batch_nanjing", f"{_GS}:_step_games")},
                        reuses="nanjing", seconds_after=15),
     "analysis": Family("the analyses' kernels (gt-odds, compare, gt-table)", 2,
-                       {"answers": (f"{_TEAM}:play_batch_nanjing", "kernels/moves.py:has_bomb_each",
+                       {"answers": (f"{_TEAM}:play_batch_nanjing",
                                     "kernels/tichu/handfeatures.py:hand_features")}),
 }  # fmt: skip
 # name -> (module, class, kernel family); the class's ``name`` is the key (checked on import)

@@ -324,15 +324,6 @@ def has_bomb(hand):
     return False
 
 
-@njit(cache=True)
-def has_bomb_each(hands):
-    """``has_bomb`` of every hand in an array of ``uint64`` masks, as booleans."""
-    out = np.zeros(hands.shape[0], np.bool_)
-    for i in range(hands.shape[0]):
-        out[i] = has_bomb(hands[i])
-    return out
-
-
 # inlined: as fast as the copies it replaces
 @njit(cache=True, inline="always")
 def run_possible(full, fills, has_phoenix, length):
@@ -477,5 +468,5 @@ def legal_moves(hand, top, wish, out_masks, out_codes):
 
 
 __all__ = ["LEAD_CATEGORIES", "MAX_MOVES", "candidate_moves", "gen_bombs", "gen_runs",
-           "gen_singles", "has_bomb", "has_bomb_each", "has_run", "keep_wished", "lead_moves",
+           "gen_singles", "has_bomb", "has_run", "keep_wished", "lead_moves",
            "legal_moves", "next_subset", "run_possible", "wish_binds"]  # fmt: skip
