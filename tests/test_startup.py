@@ -74,3 +74,20 @@ def test_a_reported_rate_excludes_the_compile(tmp_path, monkeypatch):
     summary = runner.run({"rounds": 200, "seed": 1, "strategies": "random"},
                          out=tmp_path / "run", workers=1, progress=False)  # fmt: skip
     assert summary.rounds_played == 200 and summary.seconds < 1.0
+
+
+def test_a_compile_is_announced_once_however_its_blocks_nest(capsys):
+    # a run's compile holds its first round's, which announces the same engine (an Agent's
+    # stepping engine): one notice and one "compiled"; a different kernel family still speaks
+    from tichusim.progress import Compiling
+
+    with Compiling("the engine", 20):
+        with Compiling("the engine", 20):
+            with Compiling("the cards", 9):
+                pass
+    with Compiling("the engine", 20):  # a later compile of the same kernels (another cache)
+        pass
+    said = [re.match(r"tichusim: (compil\w+ the \w+)", line)[1]
+            for line in capsys.readouterr().err.splitlines()]  # fmt: skip
+    assert said == ["compiling the engine", "compiling the cards", "compiled the cards",
+                    "compiled the engine", "compiling the engine", "compiled the engine"]

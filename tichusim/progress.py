@@ -54,13 +54,16 @@ class Compiling:
     starts (what, that it happens once, about how long), the elapsed seconds while it runs
     (on a terminal, redrawn in place) and the time it took. ``cold=False`` (the cache holds
     the kernels) or ``enabled=False`` says nothing, so callers need no branch; nor does a
-    block inside ``Compiling.reported()``, whose caller reports the compile itself."""
+    block inside ``Compiling.reported()``, whose caller reports the compile itself, nor one
+    inside a block that announces the same kernels (a run's compile and its first round's)."""
 
     _reported = 0  # blocks inside ``reported()`` in this process
+    _open: set = set()  # what the blocks under way in this process announced
 
     def __init__(self, what: str, seconds: float, *, cold: bool = True, enabled: bool = True):
         self.what, self.seconds = what, seconds
-        self.cold, self.active = cold, cold and enabled and not Compiling._reported
+        self.cold = cold
+        self.active = cold and enabled and not Compiling._reported and what not in Compiling._open
         self._stop = None
         self.elapsed = 0.0
 
@@ -81,6 +84,7 @@ class Compiling:
 
         self._t0 = time.perf_counter()
         if self.active:
+            Compiling._open.add(self.what)
             sys.stderr.write(f"tichusim: compiling {self.what}: once, cached for later runs "
                              f"(about {self.seconds:.0f} s on 2 cores)\n")  # fmt: skip
             sys.stderr.flush()
@@ -110,6 +114,8 @@ class Compiling:
             self._stop.set()
             self._ticker.join()
             sys.stderr.write("\r\033[K")
+        if self.active:
+            Compiling._open.discard(self.what)
         if self.active and exc[0] is None:
             sys.stderr.write(f"tichusim: compiled {self.what} in {self.elapsed:.0f} s\n")
             sys.stderr.flush()
