@@ -91,3 +91,35 @@ def test_a_compile_is_announced_once_however_its_blocks_nest(capsys):
             for line in capsys.readouterr().err.splitlines()]  # fmt: skip
     assert said == ["compiling the engine", "compiling the cards", "compiled the cards",
                     "compiled the engine", "compiling the engine", "compiled the engine"]
+
+
+def test_the_analyses_answer_with_seconds_of_play_and_start_their_bars_after_the_compile(
+        monkeypatch):  # fmt: skip
+    from tichusim.analysis import duplicate, gtodds, gttable, played_once, tichuodds
+
+    events = []
+
+    class Compile(_SlowCompile):
+        def __enter__(self):
+            events.append("compile")
+            return super().__enter__()
+
+    monkeypatch.setattr(played_once, "compiling", lambda *a, **k: Compile())
+
+    def started(done, total, *estimate):
+        events.append(done)
+
+    answers = [
+        gtodds.gt_odds("Dr Ph A A K 9 5 3", deals=100, progress=started),
+        tichuodds.tichu_odds("Dr Ph Aj As K K Q J T 9 7 5 3 2", deals=100, progress=started),
+        duplicate.league(["lowest", "random", "heuristic"], 50, progress=started),
+    ]
+    seconds = [a.seconds for a in answers] + [duplicate.duplicate("lowest", "random", 50).seconds]
+    table = gttable.run_experiment(200, progress=started)
+    # every compile (1.5 s here) came before the clock, and before the bar's first update
+    assert max(seconds) < 1.0 and table.info["seconds"] < 1.0, (seconds, table.info)
+    # each starts its bar (done 0) right after its compile; a league's matches (compiled by
+    # then, each played once more) come after its bar started
+    answer = [e for e in events if e == "compile" or e == 0]
+    assert answer == (["compile", 0] * 2 + ["compile", 0] + ["compile"] * 3  # odds, league
+                      + ["compile"] + ["compile", 0]), answer  # a match, gt-table

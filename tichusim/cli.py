@@ -436,9 +436,11 @@ def _answer_odds(ask, deals: int, as_json: bool, quiet: bool, **kwargs) -> None:
     bar, and print its answer (``--json``: one object)."""
     import json
 
-    with Progress(deals, "deal", enabled=not (quiet or as_json)) as bar:
+    # the bar appears when play starts (``progress(0, ...)``), after any compile and its notice
+    with Progress(deals, "deal", enabled=not (quiet or as_json), at_first_update=True) as bar:
         def progress(done, total, p):
-            bar.to(done, f"P(success) {p.value:.3f} +/- {(p.high - p.low) / 2:.3f}")
+            bar.to(done, None if p is None else
+                   f"P(success) {p.value:.3f} +/- {(p.high - p.low) / 2:.3f}")  # fmt: skip
 
         result = _guard(ask, deals=deals, progress=progress, **kwargs)
     if as_json:
@@ -472,7 +474,8 @@ def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path,
         answer = _guard(model.predict, hand)
         click.echo(json.dumps(answer) if as_json else model.describe(answer))
         return
-    from .analysis.gtodds import check_hand, gt_odds
+    with notice("cards", "import"):  # the strategies' card kernels compile as they load
+        from .analysis.gtodds import check_hand, gt_odds
 
     me, rest, options = _odds_options((seat_strategy, others), variant, option_pairs)
     _guard(check_hand, hand, variant, options)  # before the progress bar
@@ -498,7 +501,8 @@ def tichu_odds_cmd(hand, received, played, deals, precision, seed, seat_strategy
                    variant, option_pairs, as_json, quiet):  # fmt: skip
     """Should this hand call Tichu after the passing? Each deal is played with and without
     the call (RULES.md §2.3)."""
-    from .analysis.tichuodds import check_hand, tichu_odds
+    with notice("cards", "import"):
+        from .analysis.tichuodds import check_hand, tichu_odds
 
     me, rest, options = _odds_options((seat_strategy, others), variant, option_pairs)
     _guard(check_hand, hand, received, variant, options)  # before the progress bar appears
@@ -520,7 +524,8 @@ def tichu_odds_cmd(hand, received, played, deals, precision, seed, seat_strategy
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
     """Grand Tichu success and value of calling by hand class, with a plot and a model."""
-    from .analysis import gttable
+    with notice("cards", "import"):
+        from .analysis import gttable
 
     if run_dir is not None:
         from .runs.read import load
@@ -535,7 +540,7 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
     else:
         me = _strategy_option(seat_strategy, (1,), "--seat-strategy")
         rest = _strategy_option(others, (1, 3), "--others")
-        with Progress(deals, "deal", enabled=not quiet) as bar:
+        with Progress(deals, "deal", enabled=not quiet, at_first_update=True) as bar:
             table = _guard(gttable.run_experiment, deals, seed=seed, seat_strategy=me,
                            others=rest, progress=lambda done, total: bar.to(done))  # fmt: skip
         command = (f"tichusim gt-table --deals {deals} --seed {seed} --seat-strategy "
@@ -573,7 +578,8 @@ def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
     Each STRATEGY is a name, base:key=value,... (e.g. heuristic:pass=lowest), a .toml file,
     or a strategy written in Python: agent:package.module:Class or agent:path/file.py:Class.
     """
-    from .analysis.duplicate import duplicate, league, markdown_report
+    with notice("cards", "import"):
+        from .analysis.duplicate import duplicate, league, markdown_report
     from .strategies.agents import agent_name
     from .strategies.specs import parse_strategy
 
@@ -590,13 +596,12 @@ def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
     if len(set(names)) != len(names):
         raise UserError(f"compare: strategies need different names ({', '.join(names)}); "
                         "add name=... to tell them apart")  # fmt: skip
-    t0 = time.perf_counter()
     if len(found) == 2:
         result = _guard(duplicate, found[0], found[1], deals, seed=seed, variant=variant,
                         options=options)  # fmt: skip
     else:
         matches = len(found) * (len(found) - 1) // 2
-        with Progress(matches, "match", enabled=not quiet) as bar:
+        with Progress(matches, "match", enabled=not quiet, at_first_update=True) as bar:
             result = _guard(league, found, deals, seed=seed, variant=variant, options=options,
                             progress=lambda done, total: bar.to(done))  # fmt: skip
     quoted = " ".join(f"'{s}'" if any(c in s for c in " ,;[]") else s for s in strategies)
@@ -609,7 +614,7 @@ def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
         command += f" --out {out}"
     text = markdown_report(result, command)
     click.echo(text, nl=False)
-    click.echo(f"({time.perf_counter() - t0:.1f} s)")
+    click.echo(f"({result.seconds:.1f} s of play)")
     if out is not None:
         try:
             out.write_text(text)

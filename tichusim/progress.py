@@ -2,7 +2,9 @@
 and the notice of a cold compile (``Compiling``).
 
 Library functions take a ``progress(done, total, ...)`` callback and know nothing of bars; the
-CLI and the runner wrap that callback around a ``Progress``.
+CLI and the runner wrap that callback around a ``Progress``. One that compiles kernels first
+calls ``progress(0, total, ...)`` when play starts: a bar made with ``at_first_update=True``
+appears, and starts its clock, only then (after the compile and its notice).
 """
 
 from __future__ import annotations
@@ -18,22 +20,34 @@ class Progress:
     draws nothing, so callers need no branch. Use as a context manager, or ``close()``."""
 
     def __init__(self, total: int, unit: str, *, enabled: bool = True, initial: int = 0,
-                 desc: str | None = None, unit_scale: bool = False, leave: bool = False):  # fmt: skip
+                 desc: str | None = None, unit_scale: bool = False, leave: bool = False,
+                 at_first_update: bool = False):  # fmt: skip
         self._bar = None
+        self._make = None
         if enabled:
             from tqdm import tqdm  # only when a bar is drawn
 
-            self._bar = tqdm(total=total, initial=initial, unit=unit, unit_scale=unit_scale,
-                             desc=desc, file=sys.stderr, leave=leave, dynamic_ncols=True,
-                             smoothing=0.1)  # fmt: skip
+            def make():
+                self._bar = tqdm(total=total, initial=initial, unit=unit, unit_scale=unit_scale,
+                                 desc=desc, file=sys.stderr, leave=leave, dynamic_ncols=True,
+                                 smoothing=0.1)  # fmt: skip
+
+            self._make = make
+            if not at_first_update:
+                make()
+
+    def _drawn(self) -> bool:
+        if self._bar is None and self._make is not None:
+            self._make()
+        return self._bar is not None
 
     def to(self, done: int, note: str | None = None) -> None:
         """Move the bar to ``done`` units, with an optional note after it."""
-        if self._bar is not None:
+        if self._drawn():
             self.advance(done - self._bar.n, note)
 
     def advance(self, count: int = 1, note: str | None = None) -> None:
-        if self._bar is not None:
+        if self._drawn():
             if note is not None:
                 self._bar.set_postfix_str(note, refresh=False)
             self._bar.update(count)

@@ -13,6 +13,7 @@ them by their per-deal margin averaged over all opponents.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -21,6 +22,7 @@ import pandas as pd
 
 from ..games import DEFAULT_GAME, GAMES, game, game_type
 from ..games.simulate import simulate
+from .played_once import played_once
 from .stats import Estimate, mean_ci, wilson
 
 __all__ = ["DuplicateResult", "League", "duplicate", "league", "markdown_report"]
@@ -56,6 +58,7 @@ class DuplicateResult:
     points: tuple = field(default=None, repr=False)  # per deal, A's and B's team score
     bombs_per_round: Estimate | None = None  # bombs played, both teams, both tables
     variant: str = "nanjing"
+    seconds: float = 0.0  # of play: after the compile (``played_once``)
 
     def __str__(self) -> str:
         return (f"{self.a} vs {self.b} over {self.deals} deals: {self.a} - {self.b} = "
@@ -129,6 +132,9 @@ def duplicate(a, b, deals: int, *, seed: int = 0, check: bool = False,
     seats = table.seats
     sa, sb = _player(table, a), _player(table, b)
     common = {"seed": seed, "check": check, "variant": variant, "options": options}
+    played_once(variant, (sa, sb), lambda keys: simulate(
+        len(keys), strategies=[sa, sb] * (seats // 2), **common))
+    t0 = time.perf_counter()
     r1, s1 = simulate(deals, strategies=[sa, sb] * (seats // 2), **common)
     r2, s2 = simulate(deals, strategies=[sb, sa] * (seats // 2), **common)
     margin1 = (r1["score_team0"] - r1["score_team1"]).to_numpy()
@@ -144,7 +150,7 @@ def duplicate(a, b, deals: int, *, seed: int = 0, check: bool = False,
               (r1["score_team1"].to_numpy() + r2["score_team0"].to_numpy()) / 2)  # fmt: skip
     return DuplicateResult(sa.name, sb.name, deals, mean_ci(margins), pd.DataFrame(rows),
                            margins=margins, points=points, bombs_per_round=bombs,
-                           variant=variant)  # fmt: skip
+                           variant=variant, seconds=time.perf_counter() - t0)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -157,6 +163,7 @@ class League:
     matches: dict[tuple[str, str], DuplicateResult]  # (a, b) for a before b in ``strategies``
     table: pd.DataFrame  # one row per strategy, best first
     variant: str = "nanjing"
+    seconds: float = 0.0  # of play, its matches' together
 
     def margin(self, a: str, b: str) -> Estimate:
         if (a, b) in self.matches:
@@ -191,7 +198,8 @@ def league(strategies, deals: int, *, seed: int = 0, check: bool = False, progre
     opponents; its mean and interval come from those per-deal values (all matches share the
     deals, so this is paired too). W-D-L counts the matches whose interval lies above 0, spans
     it, or lies below. The other columns pool the strategy's seats over all its matches.
-    ``progress(done, total)`` is called after each match.
+    ``progress(done, total)`` is called after each match, and with ``done`` 0 once the
+    kernels are compiled (``played_once``).
     """
     table = _teams_game(variant, options)
     resolved = [_player(table, s) for s in strategies]
@@ -201,6 +209,12 @@ def league(strategies, deals: int, *, seed: int = 0, check: bool = False, progre
     if len(set(names)) != len(names):
         raise ValueError(f"strategies need different names, got {', '.join(names)}")
     pairs = list(combinations(range(len(resolved)), 2))
+    seats = table.seats
+    played_once(variant, resolved, lambda keys: [  # a round of each: every engine they need
+        simulate(len(keys), strategies=[s] * seats, seed=seed, variant=variant, options=options)
+        for s in resolved])  # fmt: skip
+    if progress is not None:
+        progress(0, len(pairs))
     matches = {}
     for done, (i, j) in enumerate(pairs, 1):
         matches[(names[i], names[j])] = duplicate(resolved[i], resolved[j], deals, seed=seed,
@@ -231,7 +245,8 @@ def league(strategies, deals: int, *, seed: int = 0, check: bool = False, progre
         rows.append(row)
     table = pd.DataFrame(rows)
     table = table.iloc[np.argsort([-r.value for r in table["margin"]], kind="stable")]
-    return League(names, deals, seed, matches, table.reset_index(drop=True), variant)
+    return League(names, deals, seed, matches, table.reset_index(drop=True), variant,
+                  seconds=sum(m.seconds for m in matches.values()))
 
 
 def _pool(rows: list[pd.Series]) -> dict:

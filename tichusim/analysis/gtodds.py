@@ -35,6 +35,7 @@ import numpy as np
 from .. import cards
 from ..games import TEAM_TABLES, game
 from ..strategies.agents import Agent, Without, as_agent, is_agent
+from .played_once import played_once
 from .stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY, Strategy, resolve
 
@@ -299,7 +300,7 @@ def _half(e: Estimate) -> float:
 
 def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, seed: int = 0,
             seat_strategy=DEFAULT_STRATEGY, others=DEFAULT_STRATEGY, check: bool = False,
-            progress: Callable[[int, int, Estimate], None] | None = None,
+            progress: Callable[[int, int, Estimate | None], None] | None = None,
             variant: str = "nanjing", options: dict | None = None) -> GTOdds:  # fmt: skip
     """Estimate the Grand Tichu odds of ``hand`` (``cards.parse_pattern`` notation) at the
     team table ``variant`` with its ``options`` (8 cards; Tientsin 6).
@@ -308,12 +309,17 @@ def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, 
     percentage point) it stops as soon as the 95% interval of ``p_success`` has a half-width
     below it, checked after each batch (batches are sized from the current estimate so that
     few checks are needed; never before ``MIN_DEALS``). ``progress(done, total, p_success)`` is
-    called after each batch. Deterministic: the same arguments give the same answer.
+    called after each batch, and with ``done`` 0 (and ``None``) once the kernels are compiled
+    (``analysis.played_once``). Deterministic: the same arguments give the same answer.
     """
     place = setup(variant, options)
     exact, ranks = cards.parse_pattern(hand, place.game.grand_tichu_cards)
     check_run(deals, precision, seed)
     call, no_call = seat_strategies(seat_strategy, others, variant=variant)
+    played_once(variant, call + no_call, lambda keys: paired_rounds(
+        seed, keys, call, no_call, fixed=(exact, ranks), check=check, place=place))
+    if progress is not None:
+        progress(0, deals, None)
     t0 = time.perf_counter()
     tally = _Tally(place.player)
     done = 0

@@ -32,6 +32,7 @@ from .gtodds import (
     MAX_BATCH, MIN_DEALS, CallAnswer, _from_hand, _half, check_run, paired_rounds,
     _one, seat_strategies, setup,
 )  # fmt: skip
+from .played_once import played_once
 from .stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY, resolve
 
@@ -123,7 +124,7 @@ def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = Non
                seed: int = 0, seat_strategy=DEFAULT_STRATEGY, others=DEFAULT_STRATEGY,
                received: str | None = None, played: int | None = None,
                variant: str = "nanjing", options: dict | None = None, check: bool = False,
-               progress: Callable[[int, int, Estimate], None] | None = None,
+               progress: Callable[[int, int, Estimate | None], None] | None = None,
                ) -> TichuOdds:  # fmt: skip
     """Estimate the Tichu odds of ``hand``, the seat's cards after the passing
     (``cards.parse_pattern`` notation; 14 cards, Tientsin 10 or 9), at ``variant``'s table
@@ -151,6 +152,15 @@ def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = Non
     call, no_call = seat_strategies(seat_strategy, others, variant=variant,
                                     grand=("never", "never"), suffix=("+T", "-T"),
                                     set_calls=("grand_tichu", "tichu"))  # fmt: skip
+
+    def pairs_of(keys):
+        return paired_rounds(seed, keys, call, no_call, fixed=(exact, ranks), check=check,
+                             place=place, firsts=place.firsts(keys, (count,)),
+                             ranks=(r_call, r_no))  # fmt: skip
+
+    played_once(variant, call + no_call, pairs_of)
+    if progress is not None:
+        progress(0, deals, None)
     t0 = time.perf_counter()
     parts: dict[str, list[np.ndarray]] = {}
     done = 0
@@ -158,9 +168,7 @@ def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = Non
     h = place.player
     while done < deals:
         keys = np.arange(done, done + step, dtype=np.int64)
-        pairs = paired_rounds(seed, keys, call, no_call, fixed=(exact, ranks), check=check,
-                              place=place, firsts=place.firsts(keys, (count,)),
-                              ranks=(r_call, r_no))  # fmt: skip
+        pairs = pairs_of(keys)
         (rc, sc), (rn, sn) = pairs.call, pairs.no_call
         me_c, me_n = sc[:, h], sn[:, h]
         for name, v in (("success", me_c["finish"] == 1), ("called", me_c["tichu"]),
