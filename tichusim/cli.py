@@ -627,7 +627,8 @@ def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
 def report_cmd(run_dir):
     """Write report.md and report/*.png (scores, call success, finishing positions) into
     RUN_DIR (a `tichusim run` directory or a `simulate --out` folder)."""
-    from .analysis.report import report
+    with notice("cards", "import"):  # the hand classes' kernels compile as they load
+        from .analysis.report import report
 
     try:
         path = _guard(report, run_dir)
