@@ -474,8 +474,7 @@ def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path,
         answer = _guard(model.predict, hand)
         click.echo(json.dumps(answer) if as_json else model.describe(answer))
         return
-    with notice("cards", "import"):  # the strategies' card kernels compile as they load
-        from .analysis.gtodds import check_hand, gt_odds
+    from .analysis.gtodds import check_hand, gt_odds
 
     me, rest, options = _odds_options((seat_strategy, others), variant, option_pairs)
     _guard(check_hand, hand, variant, options)  # before the progress bar
@@ -501,8 +500,7 @@ def tichu_odds_cmd(hand, received, played, deals, precision, seed, seat_strategy
                    variant, option_pairs, as_json, quiet):  # fmt: skip
     """Should this hand call Tichu after the passing? Each deal is played with and without
     the call (RULES.md §2.3)."""
-    with notice("cards", "import"):
-        from .analysis.tichuodds import check_hand, tichu_odds
+    from .analysis.tichuodds import check_hand, tichu_odds
 
     me, rest, options = _odds_options((seat_strategy, others), variant, option_pairs)
     _guard(check_hand, hand, received, variant, options)  # before the progress bar appears
@@ -524,8 +522,7 @@ def tichu_odds_cmd(hand, received, played, deals, precision, seed, seat_strategy
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
     """Grand Tichu success and value of calling by hand class, with a plot and a model."""
-    with notice("cards", "import"):
-        from .analysis import gttable
+    from .analysis import gttable
 
     if run_dir is not None:
         from .runs.read import load
@@ -578,8 +575,7 @@ def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
     Each STRATEGY is a name, base:key=value,... (e.g. heuristic:pass=lowest), a .toml file,
     or a strategy written in Python: agent:package.module:Class or agent:path/file.py:Class.
     """
-    with notice("cards", "import"):
-        from .analysis.duplicate import duplicate, league, markdown_report
+    from .analysis.duplicate import duplicate, league, markdown_report
     from .strategies.agents import agent_name
     from .strategies.specs import parse_strategy
 
@@ -627,8 +623,7 @@ def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
 def report_cmd(run_dir):
     """Write report.md and report/*.png (scores, call success, finishing positions) into
     RUN_DIR (a `tichusim run` directory or a `simulate --out` folder)."""
-    with notice("cards", "import"):  # the hand classes' kernels compile as they load
-        from .analysis.report import report
+    from .analysis.report import report
 
     try:
         path = _guard(report, run_dir)
