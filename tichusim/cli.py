@@ -269,12 +269,19 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
               help="send shards to a Dask scheduler (tcp://host:port) or a new LocalCluster")
 @click.option("--resume", "resume_dir", type=click.Path(file_okay=False, path_type=Path),
               help="finish the stopped run in this directory")  # fmt: skip
+@click.option("--accept-changed-agents", is_flag=True,
+              help="continue a run although a Python agent's source file changed since the run "
+                   "started (refused otherwise: the finished shards were played by the old "
+                   "source); the manifest records the new sha256 and keeps the old one")
 @click.option("--quiet", is_flag=True, help="no progress bar and no summary")
-def run(config, rounds, games, seed, out, workers, dask_address, resume_dir, quiet):
+def run(config, rounds, games, seed, out, workers, dask_address, resume_dir,
+        accept_changed_agents, quiet):  # fmt: skip
     """Play the batch run described by CONFIG (TOML) into a run directory of Parquet shards.
 
     Data depend only on the config: any --workers, local or Dask, and a resumed run give the
-    same bytes. Stop it any way and finish it with --resume DIR.
+    same bytes. Stop it any way and finish it with --resume DIR. The manifest holds the sha256
+    of each Python agent's source file; a run continues only with the same sources (or with
+    --accept-changed-agents).
     """
     from .runs.config import ConfigError, load_config
     from .runs.manifest import RunDirError
@@ -299,12 +306,12 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir, qui
     try:
         if resume_dir is not None:
             summary = resume(resume_dir, workers=workers, dask=dask_address, progress=not quiet,
-                             log=note)  # fmt: skip
+                             log=note, accept_changed_agents=accept_changed_agents)  # fmt: skip
         else:
             cfg = load_config(config).with_overrides(rounds=rounds, games=games, seed=seed)
             target = Path(out or cfg.out or ".")
             summary = run(cfg, out=out, workers=workers, dask=dask_address, progress=not quiet,
-                          log=note)  # fmt: skip
+                          log=note, accept_changed_agents=accept_changed_agents)  # fmt: skip
     except (ConfigError, RunDirError, RunError, SimulationError) as exc:
         raise UserError(str(exc)) from None
     except AgentError as exc:  # an agent failed during play: exit 1, the run resumable

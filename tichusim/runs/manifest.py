@@ -5,7 +5,8 @@ Parquet files are on disk (renamed into place), and then it carries their sizes,
 checksums, row counts and timings. Every change rewrites the manifest atomically, so whatever
 stops a run, the manifest never claims a file that is not complete. ``code`` is a digest of
 the sources that decide the data, so a run is never resumed by a simulator that would play
-its remaining shards differently.
+its remaining shards differently; ``agents`` holds the sha256 of each Python agent's source
+file (``agent_sources``), and any change to one that a resume accepted.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import time
 from pathlib import Path
 
 from .. import __version__
+from .agent_sources import agent_sources
 from .files import sha256_file, write_atomic
 
 __all__ = ["CONFIG", "MANIFEST", "Manifest", "RunDirError", "code_digest", "machine"]
@@ -97,6 +99,7 @@ class Manifest:
             "seed": config.seed,
             "count": config.count,
             "shard_size": config.shard,
+            "agents": agent_sources(config),
             "state": "running",
             "created": now(),
             "sessions": [],
@@ -156,10 +159,12 @@ class Manifest:
         return problems
 
     def record(self, index: int, files: dict, rows: dict, seconds: dict, worker: str) -> None:
-        """Mark shard ``index`` done with its files (``table -> {path, bytes, sha256}``)."""
+        """Mark shard ``index`` done with its files (``table -> {path, bytes, sha256}``) in
+        the current session (its index in ``sessions``: which agents' sources played it, when
+        a resume accepted a change to one)."""
         shard = self.shards[index]
         shard.update(state="done", rows=rows, files=files, seconds=seconds, worker=worker,
-                     finished=now())  # fmt: skip
+                     session=len(self.data["sessions"]) - 1, finished=now())  # fmt: skip
 
     def begin_session(self, backend: str) -> dict:
         session = {"started": now(), "backend": backend, "machine": machine(), "shards": 0}

@@ -26,18 +26,29 @@ from ..games import compiling
 from ..strategies.agents import AgentError
 from ..games.simulate import records
 from ..progress import Progress
+from .agent_sources import agent_sources, failing_agents
 from .config import RunConfig, validate
 from .files import write_atomic
 from .shard import (
     MASKABLE, SIGINT_ONLY, ShardResult, ShardTask, play_settings, play_shard, worker_init,
 )  # fmt: skip
-from .manifest import CONFIG, MANIFEST, TABLES, Manifest, RunDirError, code_digest, part_path
+from .manifest import (
+    CONFIG, MANIFEST, TABLES, Manifest, RunDirError, code_digest, now, part_path,
+)  # fmt: skip
 
-__all__ = ["RunError", "RunInterrupted", "RunSummary", "resume", "run"]
+__all__ = ["AgentChangedError", "RunError", "RunInterrupted", "RunSummary", "resume", "run"]
+
+ACCEPT_FLAG = "--accept-changed-agents"  # the command line's name for ``accept_changed_agents``
 
 
 class RunError(RuntimeError):
     """A run could not go on (e.g. no Dask scheduler at the address)."""
+
+
+class AgentChangedError(RunDirError):
+    """A run would continue with a Python agent whose source file changed since the run
+    started: its finished shards were played by the old source, the rest would be played by
+    the new one."""
 
 
 class RunInterrupted(Exception):
@@ -226,7 +237,7 @@ def _backend(workers: int | None, dask: str | None, dask_workers: int | None, sh
 # -- run directories ------------------------------------------------------------------------
 
 
-def _open_run_dir(config: RunConfig, run_dir: Path, log) -> Manifest:
+def _open_run_dir(config: RunConfig, run_dir: Path, log, accept_agents: bool) -> Manifest:
     """The manifest of ``run_dir`` for ``config``: a new run, or the same run continued."""
     if run_dir.exists() and not run_dir.is_dir():
         raise RunDirError(f"out: {run_dir} is not a directory")
@@ -236,6 +247,7 @@ def _open_run_dir(config: RunConfig, run_dir: Path, log) -> Manifest:
             raise RunDirError(f"out: {run_dir} holds a different run; choose another --out "
                               f"(or resume that one with --resume {run_dir})")  # fmt: skip
         _check_code(manifest)
+        _check_agents(manifest, config, accept_agents, log)
         log(f"continuing the run in {run_dir}")
         return manifest
     if run_dir.exists() and any(run_dir.iterdir()):
@@ -256,6 +268,56 @@ def _check_code(manifest: Manifest) -> None:
         )
 
 
+def _check_agents(manifest: Manifest, config: RunConfig, accept: bool, log) -> None:
+    """Continue a run only with the Python agents' sources it started with (their sha256 in
+    the manifest), or with a change that is accepted: by ``accept`` (``ACCEPT_FLAG``), or, for
+    the agent whose failure stopped the last session, as the fix that failure's message asked
+    for. Raises ``AgentChangedError`` before anything is written. An accepted change is
+    recorded (saved as the session begins): the agent's new sha256, and in its ``changes`` the
+    old one, when, why, and the first session (``shards[].session``) played by the new source."""
+    sessions = manifest.data["sessions"]
+    failure = sessions[-1].get("agent_failure") if sessions else None
+    fixes = set(failure["agents"]) if failure else set()
+    recorded = {entry["agent"]: entry for entry in manifest.data.setdefault("agents", [])}
+    changed = []
+    for current in agent_sources(config):
+        entry = recorded.get(current["agent"])
+        if entry is None:  # a manifest without it: nothing to compare, recorded from now on
+            manifest.data["agents"].append(current)
+        elif entry["sha256"] != current["sha256"]:
+            changed.append((entry, current))
+    refused = [(e, c) for e, c in changed if not (accept or e["agent"] in fixes)]
+    if refused:
+        what = "; ".join(
+            f"agent {c['agent']!r} (seat {', '.join(map(str, c['seats']))}): its source "
+            f"{c['source']} changed since the run started (sha256 {_short(e['sha256'])} then, "
+            f"{_short(c['sha256'])} now)" for e, c in refused
+        )  # fmt: skip
+        raise AgentChangedError(
+            f"resume: {manifest.run_dir}: {what}; the finished shards were played by the old "
+            f"source: restore it, or continue with the new one: {ACCEPT_FLAG} (the manifest "
+            "keeps both hashes)"
+        )  # fmt: skip
+    done = sum(s["state"] == "done" for s in manifest.shards)
+    for entry, current in changed:
+        if entry["agent"] in fixes:  # sessions[-1]["agent_failure"] says what failed
+            why = f"the fix of the failure that stopped session {len(sessions) - 1}"
+        else:
+            why = f"accepted explicitly ({ACCEPT_FLAG})"
+        entry.setdefault("changes", []).append({
+            "sha256_before": entry["sha256"], "sha256": current["sha256"],
+            "source": current["source"], "accepted": now(), "why": why,
+            "shards_done": done, "from_session": len(sessions),
+        })  # fmt: skip
+        entry.update(sha256=current["sha256"], source=current["source"])
+        log(f"agent {entry['agent']!r}: its source changed since the run started; continuing "
+            f"with the new source, {why}; the manifest keeps the old sha256")
+
+
+def _short(digest: str | None) -> str:
+    return digest[:12] if digest else "none (no source file)"
+
+
 def _clean(run_dir: Path) -> None:
     """Remove temporary files left by a stop between writing and renaming."""
     for table in TABLES:
@@ -267,7 +329,7 @@ def _clean(run_dir: Path) -> None:
 
 
 def run(config, *, out=None, workers: int | None = None, dask: str | None = None,
-        progress: bool = True, log=None) -> RunSummary:
+        progress: bool = True, log=None, accept_changed_agents: bool = False) -> RunSummary:
     """Play a run (a ``RunConfig``, or a mapping validated into one) into its directory.
 
     ``out`` overrides ``config.out``; ``workers`` is the number of local workers, threads of
@@ -275,8 +337,8 @@ def run(config, *, out=None, workers: int | None = None, dask: str | None = None
     alone when there are no more shards than cores; 1 plays in this process, numba's threads
     using every core; ``dask`` (or ``config.dask``) sends shards to a Dask scheduler address,
     or to a new ``LocalCluster`` for ``"local"``. A directory already holding this same run
-    is continued; one holding anything else is refused. ``log`` receives one-line notes
-    (default: none).
+    is continued (as by ``resume``, ``accept_changed_agents`` included); one holding anything
+    else is refused. ``log`` receives one-line notes (default: none).
     """
     config = validate(config)
     log = log or (lambda message: None)
@@ -285,14 +347,19 @@ def run(config, *, out=None, workers: int | None = None, dask: str | None = None
     if config.out is None:
         raise RunDirError("out: no output directory (set out in the config, or give --out)")
     run_dir = Path(config.out)
-    manifest = _open_run_dir(config, run_dir, log)
+    manifest = _open_run_dir(config, run_dir, log, accept_changed_agents)
     return _play(config, manifest, workers, dask, progress, log)
 
 
 def resume(run_dir, *, workers: int | None = None, dask: str | None = None,
-           progress: bool = True, log=None) -> RunSummary:
+           progress: bool = True, log=None, accept_changed_agents: bool = False) -> RunSummary:
     """Finish the run in ``run_dir``: shards whose files match their checksums are kept,
-    the others (unfinished, missing or damaged) are played again."""
+    the others (unfinished, missing or damaged) are played again.
+
+    A Python agent whose source file changed since the run started (its sha256 in the
+    manifest) is refused with ``AgentChangedError`` before anything is written, unless
+    ``accept_changed_agents`` (the manifest then records the change), or unless that agent's
+    failure stopped the run (the change is its fix, recorded as such)."""
     run_dir = Path(run_dir)
     log = log or (lambda message: None)
     manifest = Manifest.load(run_dir)
@@ -303,6 +370,7 @@ def resume(run_dir, *, workers: int | None = None, dask: str | None = None,
     if config.hash != manifest.data.get("config_hash"):
         raise RunDirError(f"resume: {run_dir / CONFIG} does not match the run's manifest")
     _check_code(manifest)
+    _check_agents(manifest, config, accept_changed_agents, log)
     return _play(config, manifest, workers, dask, progress, log)
 
 
@@ -340,6 +408,8 @@ def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -
         raise RunError(f"{exc}; finished shards are kept: tichusim run --resume "
                        f"{run_dir}") from None
     except AgentError as exc:  # raised here or in a worker: the shard it was in is not written
+        # which agent failed: a resume may then take its fixed source without the flag
+        session["agent_failure"] = {"error": str(exc), "agents": failing_agents(config, str(exc))}
         raise AgentError(f"{exc}; finished shards are kept: fix the agent, then tichusim run "
                          f"--resume {run_dir}") from None
     finally:
