@@ -6,7 +6,7 @@ from tichusim import Agent
 
 
 class FirstLegal(Agent):
-    def grand_tichu(self, view, legal):  # [False, True] (RULES.md §2.3)
+    def grand_tichu(self, view, legal):  # [False, True] (RULES.md §2.2)
         return False
 
     def tichu(self, view, legal):  # [False, True]; view.detail says when (§2.3)

@@ -88,7 +88,7 @@ class TeamGame(Game):
 
     @property
     def grand_tichu_cards(self) -> int:
-        """Cards seen before a Grand Tichu call: 8 (§2.3), Tientsin 6 (§3)."""
+        """Cards seen before a Grand Tichu call: 8 (§2.2), Tientsin 6 (§3)."""
         return int(V.gt_cards(self.table))
 
     def hand_size(self, draw_position: int) -> int:
