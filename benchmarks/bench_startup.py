@@ -46,8 +46,8 @@ PARTS = ("import", "cold", "first", "worker", "processes")
 
 def _env(tree: Path, cache: Path | None) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
-    if cache is not None:
-        env["NUMBA_CACHE_DIR"] = str(cache)
+    if cache is not None:  # the first for trees before tichusim had a folder of its own
+        env["NUMBA_CACHE_DIR"] = env["TICHUSIM_CACHE_DIR"] = str(cache)
     return env
 
 
@@ -193,6 +193,7 @@ def readme_command(tree: Path) -> str:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
         env["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")  # tichusim's numba cache lives here
         env.pop("NUMBA_CACHE_DIR", None)
+        env.pop("TICHUSIM_CACHE_DIR", None)
         t0 = time.perf_counter()
         subprocess.run(["bash", "-c", command], cwd=clone, env=env, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip

@@ -27,7 +27,8 @@ print(json.dumps([kernel_rate(s, rounds, 1, variant=v, cpu=True) for v, s in cel
 
 def rates(tree: Path, rounds: int, cells) -> list[float]:
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1")
-    env.pop("NUMBA_CACHE_DIR", None)  # each tree its own cache (keyed by its kernel sources)
+    for name in ("NUMBA_CACHE_DIR", "TICHUSIM_CACHE_DIR"):  # each tree its own cache (keyed
+        env.pop(name, None)  # by its kernel sources)
     out = subprocess.run([sys.executable, "-c", _CHILD, json.dumps([rounds, cells])], cwd=tree,
                          env=env, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])

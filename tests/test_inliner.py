@@ -1,6 +1,7 @@
-"""Numba's inliner without its wasted copies (``tichusim._inliner``, issue 17): installed with
-the kernels, inlining no longer deep-copies the callee's blocks, and what it compiles computes
-the same. (The engine itself is held to the same results by the golden transcripts.)"""
+"""Numba's inliner without its wasted copies (``tichusim._inliner``): inlining into our kernels
+no longer deep-copies the callee's blocks and computes the same, while a user's own functions
+are inlined by numba's own code, copies and all. (The engine itself is held to the same
+results by the golden transcripts.)"""
 
 import json
 import subprocess
@@ -10,9 +11,9 @@ import textwrap
 import numba
 import pytest
 
-from tichusim import _inliner
+from tichusim import _inliner, _numba_guard
 
-pytestmark = pytest.mark.skipif(not _inliner._applies(numba), reason="numba version not checked")
+pytestmark = pytest.mark.skipif(not _numba_guard.usable("inliner"), reason="switched off here")
 
 # Nested inline="always" functions with loops and branches; prints the block copies the
 # inliner made and the results on a few inputs.
@@ -21,9 +22,10 @@ NESTED = textwrap.dedent("""
     import numpy as np
     from numba import njit, uint64
     from numba.core import ir
-    if sys.argv[1] == "install":
-        from tichusim import _inliner
-        assert _inliner.install()
+    if sys.argv[1] != "plain":
+        from tichusim.kernels import jit  # installs it
+    if sys.argv[1] == "ours":
+        njit = jit.njit
     copies = 0
     real = copy.deepcopy
     def counting(x, memo=None):
@@ -71,18 +73,24 @@ def _run(how: str):
 
 
 def test_kernels_install_it():
-    import tichusim.kernels  # noqa: F401  (importing the kernels readies the process)
+    import tichusim.kernels.jit  # noqa: F401  (the first kernel installs it)
 
     assert _inliner.installed()
 
 
-def test_inlining_copies_no_block_and_computes_the_same():
+def test_inlining_into_our_kernels_copies_no_block_and_computes_the_same():
     plain_copies, plain = _run("plain")
-    fixed_copies, fixed = _run("install")
+    ours_copies, ours = _run("ours")
     assert plain_copies > 0  # numba's own inliner copies the callee's blocks ...
-    assert fixed_copies == 0  # ... and with the fix none is copied
-    assert fixed == plain
+    assert ours_copies == 0  # ... and into our kernels none is copied
+    assert ours == plain
     assert _inliner._fresh == set()
+
+
+def test_a_users_functions_are_inlined_as_numba_does():
+    plain_copies, plain = _run("plain")
+    users_copies, users = _run("users")  # tichusim's inliner installed, the user's own njit
+    assert users_copies == plain_copies and users == plain
 
 
 def test_switched_off_by_the_environment():

@@ -1,18 +1,15 @@
-"""``tichusim._literals``: a kernel compiles once whatever constants its jitted callers pass
-(issue 17), while a user's own jitted functions keep numba's literal typing."""
+"""``tichusim._literals``: one of our kernels compiles once whatever constants its jitted
+callers pass, while a user's own jitted functions keep numba's literal typing."""
 
-from numba import njit
+import numba
 
-import tichusim.kernels  # noqa: F401  (installs it)
-from tichusim import _literals
+from tichusim.kernels import jit
 
 
-def _callee_and_caller(module: str):
+def _callee_and_caller(njit):
+    @njit
     def callee(a, b):
         return a * 10 + b
-
-    callee.__module__ = module
-    callee = njit(callee)
 
     @njit
     def caller(x):
@@ -21,17 +18,13 @@ def _callee_and_caller(module: str):
     return callee, caller
 
 
-def test_installed():
-    assert _literals.installed()
-
-
 def test_a_kernel_compiles_once_for_every_constant():
-    callee, caller = _callee_and_caller("tichusim.kernels.probe")
+    callee, caller = _callee_and_caller(jit.njit)
     assert caller(7) == 71 + 72 + 73 + 45
     assert len(callee.signatures) == 1  # (int64, int64): not one per set of constants
 
 
 def test_a_users_function_keeps_numbas_literal_typing():
-    callee, caller = _callee_and_caller("my_strategy")
+    callee, caller = _callee_and_caller(numba.njit)
     assert caller(7) == 71 + 72 + 73 + 45
     assert len(callee.signatures) > 1  # numba's own behaviour: one per literal combination

@@ -24,7 +24,7 @@ HEAVY = ("numba", "pandas", "pyarrow", "pydantic", "matplotlib", "dask")
 def tichusim_process(code: str, cache: Path | None = None) -> subprocess.CompletedProcess:
     env = os.environ | {"PYTHONPATH": str(ROOT)}
     if cache is not None:
-        env["NUMBA_CACHE_DIR"] = str(cache)
+        env["TICHUSIM_CACHE_DIR"] = str(cache)
     return subprocess.run([sys.executable, *code], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=600, check=True)  # fmt: skip
 

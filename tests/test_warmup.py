@@ -77,7 +77,7 @@ def cache_files(folder: Path) -> dict[str, int]:
 
 def test_after_warmup_no_command_compiles_anything(tmp_path):
     cache = tmp_path / "numba-cache"
-    env = os.environ | {"NUMBA_CACHE_DIR": str(cache)}
+    env = os.environ | {"TICHUSIM_CACHE_DIR": str(cache)}
     warm = subprocess.run([sys.executable, "-m", "tichusim.cli", "warmup"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=1800)  # fmt: skip
     assert warm.returncode == 0, warm.stderr

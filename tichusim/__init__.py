@@ -5,12 +5,10 @@ from jitted kernels in ``tichusim.kernels``, reached through ``tichusim.cards.co
 table is played (RULES.md §2-§5) is a ``tichusim.games.game``.
 
 Every public name loads on first use: ``import tichusim`` loads neither numba nor the kernels,
-pandas or pydantic, so a process (a batch run's worker) holds only what it uses.
+pandas or pydantic, so a process (a batch run's worker) holds only what it uses. Nor does
+it change anything in the process: numba compiles, links and caches a user's own functions
+as it would without tichusim (``docs/compile.md``).
 """
-
-from ._numba_cache import configure as _configure_cache
-
-_configure_cache()  # before numba is imported, by whichever kernel module comes first
 
 __version__ = "0.1.0"
 

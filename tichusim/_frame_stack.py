@@ -1,5 +1,5 @@
 """A one-chunk cache for CPython's frame stack: a cold compile no longer pays up to a minute of
-system time to a CPython slowdown (issue 17).
+system time to a CPython slowdown.
 
 CPython keeps Python frames on a per-thread stack of 16 KiB chunks. A call that does not fit in
 the current chunk maps a new one (``mmap``), and the return unmaps it at once. A loop that calls
@@ -8,9 +8,8 @@ issue gh-142183, fixed in 2026 by caching one chunk per thread (3.13 and 3.14 re
 then; not 3.11 or 3.12, which take security fixes only).
 Numba's compiler deep-copies IR in such loops (``copy.deepcopy`` → ``ir.Var.__deepcopy__``) at
 depths that move with the caller's stack, so a cold compile of the 4-player engine could make
-4 million such pairs: ``tichusim run`` cold took 124 s, 56 s of it system time, and two local
-variables added to a function on the compile's stack had been enough to take that system time
-from 5 s to 32 s.
+millions of such pairs, and two local variables added to a function on the compile's stack
+were enough to multiply that system time several times over.
 
 ``install()`` puts the same cure in front of the interpreter's arena allocator, which the frame
 stack takes its chunks from: a freed chunk is kept (one slot) and handed to the next request,
@@ -21,6 +20,10 @@ Linux CPython 3.11 to 3.13 with the GIL (x86-64, AArch64: the ``mmap`` flags bel
 checked on 3.11.7, 3.12.1 and 3.13.0, where a call loop on a chunk boundary faulted 20,000
 times without it and 5 with it; on a 3.13 that has CPython's own cache it changes nothing);
 elsewhere, and when ``TICHUSIM_FRAME_STACK_CACHE=0``, nothing is changed.
+
+The arena allocator serves every library in the process, so this cannot be scoped to our
+code: it is installed only in processes that are tichusim's alone, the command line's
+(``cli.main``) and ``warmup``'s compile workers, never on ``import tichusim``.
 """
 
 from __future__ import annotations

@@ -1,60 +1,45 @@
-"""One compiled version of each kernel, whatever constants its jitted callers pass (issue 17).
+"""One compiled version of each kernel, whatever constants its jitted callers pass.
 
 A jitted function that calls another with a constant argument, as in
 ``log_cards(work, nlog, EV_TRICK, ...)``, has numba type the constant as a literal
 (``Literal[int](7)``), and the callee is compiled again for every distinct combination of
-constants it is called with. In the 4-player engine's cold compile ``eventlog.log_cards`` was
-compiled 28 times, ``policies._policy`` 7 times and 18 other kernels twice or three times:
-about 6 of its 40 seconds. The decision-from-Python family paid the same again.
+constants it is called with (``eventlog.log_cards`` compiled dozens of times in an engine).
 
-``install()`` has numba type a call to one of our kernels (a function of ``tichusim.kernels``)
-with its arguments' plain types (``int64`` for ``Literal[int](7)``), so each kernel compiles
-once per real signature, and the call site converts its constant as it would any ``int64``.
-LLVM still sees the constant: it inlines the small callees and folds it there, so the machine
-code is as before (``benchmarks/bench_trees.py``). What may depend on a constant does not go
-through this: the engine's phases fold away the other tables' branches by the table's constant
-because they are inlined into their caller (``inline="always"``), which happens before typing.
-A user's own jitted functions are left as numba types them. ``TICHUSIM_PLAIN_CALLS=0`` leaves
-numba alone.
+Our kernels' dispatchers (``kernels/jit.py``) carry ``PlainCalls``: their numba type
+(``PlainCallType``) types a call with its arguments' plain types (``int64`` for
+``Literal[int](7)``), so each kernel compiles once per real signature and the call site
+converts its constant as it would any ``int64``. LLVM still sees the constant: it inlines the
+small callees and folds it there, so the machine code is as before. What may depend on a
+constant does not go through this: the engines' phases fold away the other tables' branches by
+the table's constant because they are inlined into their caller (``inline="always"``), which
+happens before typing. Nothing else in the process is typed differently: the type belongs to
+our dispatchers alone.
 """
 
 from __future__ import annotations
 
-import os
+from numba.core import types
+from numba.core.datamodel.models import OpaqueModel
+from numba.extending import register_model
 
-__all__ = ["install", "installed"]
-
-_OURS = "tichusim.kernels"
-_installed = False
+__all__ = ["PlainCallType", "PlainCalls"]
 
 
-def _plain_call_type(original):
-    from numba.core import types
+class PlainCallType(types.Dispatcher):
+    """The numba type of one of our kernels: a call is typed without its arguments' literals."""
 
     def get_call_type(self, context, args, kws):
-        if self.dispatcher.py_func.__module__.startswith(_OURS):
-            args = tuple(types.unliteral(a) for a in args)
-            kws = {k: types.unliteral(v) for k, v in kws.items()}
-        return original(self, context, args, kws)
-
-    get_call_type.__doc__ = original.__doc__
-    return get_call_type
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return super().get_call_type(context, args, kws)
 
 
-def installed() -> bool:
-    return _installed
+register_model(PlainCallType)(OpaqueModel)  # as numba's Dispatcher type (looked up by class)
 
 
-def install() -> bool:
-    """Type calls to our kernels with plain argument types (once per process); whether that
-    is in place."""
-    global _installed
-    if _installed:
-        return True
-    if os.environ.get("TICHUSIM_PLAIN_CALLS", "1") == "0":
-        return False
-    from numba.core import types
+class PlainCalls:
+    """Dispatcher mixin: the dispatcher's numba type is a ``PlainCallType``."""
 
-    types.Dispatcher.get_call_type = _plain_call_type(types.Dispatcher.get_call_type)
-    _installed = True
-    return True
+    @property
+    def _numba_type_(self):
+        return PlainCallType(self)

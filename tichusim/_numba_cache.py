@@ -1,29 +1,36 @@
-"""Where compiled kernels are cached: one folder per version of the kernel sources; and
+"""Where our compiled kernels are cached: one folder per version of the kernel sources; and
 whether a kernel is in it yet (a cold cache means a compile of minutes, said on stderr).
 
 Numba invalidates a cached function only when its *own* file changes, not when a kernel it
 calls from another module does, so an edited ``engine.py`` could keep running stale inside a
-cached ``batch.py``. Keying the cache folder by a hash of every kernel source (and of our changes
-to numba's compiler, and whether they are on) avoids that.
-A user's ``NUMBA_CACHE_DIR`` is respected.
+cached ``batch.py``. Keying the folder by a hash of every kernel source, of our compile
+changes, of their switches and of the numba and llvmlite versions avoids that.
 
-The folder is set through ``NUMBA_CACHE_DIR`` so that numba, imported later (only when a kernel
-is needed), reads it at its own import, and worker processes inherit it.
+The folder is ``$TICHUSIM_CACHE_DIR`` if set, else ``tichusim/<hash>`` under
+``$NUMBA_CACHE_DIR`` if the user set that, else ``~/.cache/tichusim/numba/<hash>`` (XDG). Only
+our kernels' locator reads it (``kernels/jit.py``): a user's own functions cache wherever
+numba puts them, and nothing here sets an environment variable. This module does not import
+numba, so the CLI can look before a compile starts.
 """
 
+from __future__ import annotations
+
+import functools
 import hashlib
+import importlib.metadata
 import os
 import sys
 from pathlib import Path
 
-__all__ = ["cache_dir", "cached", "configure"]
+__all__ = ["cache_dir", "cached"]
 
 _PACKAGE = Path(__file__).parent
 # the changes to numba's compiler that shape the compiled code, beside the kernels themselves
-_COMPILER = ("_inliner.py", "_literals.py", "_linkage.py")
-# the switches that turn two of them off: numba alone cannot load what they cached (a callee
-# of ``_linkage``'s, with no machine code), so each setting has its own folder
-_SWITCHES = ("TICHUSIM_OWN_CALLEES", "TICHUSIM_PLAIN_CALLS")
+_COMPILER = ("_inliner.py", "_literals.py", "_linkage.py", "_numba_guard.py", "_numba_scope.py")
+# the switches of those changes: numba alone cannot load what ``_linkage`` cached (a callee's
+# module, without machine code), so each setting has its own folder
+_SWITCHES = ("TICHUSIM_NUMBA_CHANGES", "TICHUSIM_NUMBA_INLINER", "TICHUSIM_OWN_CALLEES",
+             "TICHUSIM_PLAIN_CALLS")
 
 
 def _sources():
@@ -32,35 +39,38 @@ def _sources():
     yield from ((name, _PACKAGE / name) for name in _COMPILER)
 
 
-def configure() -> None:
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
+@functools.cache
+def _key() -> str:
     digest = hashlib.sha256()
     for name, path in _sources():
         digest.update(name.encode())
         digest.update(path.read_bytes())
     for switch in _SWITCHES:
         digest.update(f"{switch}={os.environ.get(switch, '1') != '0'}".encode())
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    folder = str(base / "tichusim" / "numba" / digest.hexdigest()[:16])
-    os.environ["NUMBA_CACHE_DIR"] = folder
-    if "numba" in sys.modules:  # imported before tichusim: its config has read the variable
-        sys.modules["numba"].config.CACHE_DIR = folder
+    for package in ("numba", "llvmlite"):
+        digest.update(f"{package}={importlib.metadata.version(package)}".encode())
+    return digest.hexdigest()[:16]
 
 
 def cache_dir() -> Path:
-    return Path(os.environ["NUMBA_CACHE_DIR"])
+    """Our kernels' cache folder in this process (see the module)."""
+    if os.environ.get("TICHUSIM_CACHE_DIR"):
+        return Path(os.environ["TICHUSIM_CACHE_DIR"])
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"]) / "tichusim" / _key()
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "tichusim" / "numba" / _key()
 
 
 def cached(*entries: str) -> bool:
     """Whether the cache holds every one of ``entries`` ("kernels/tichu/batch.py:play_logged",
-    paths within the package): its index file, named as numba names it for a user-given cache
-    folder (``<folder>_<sha1 of the folder>/<module>.<function>-<line>.py<version>.nbi``).
+    paths within the package): its index file, named as numba names it in a cache folder
+    (``<folder>/<dir>_<sha1 of the dir>/<module>.<function>-<line>.py<version>.nbi``).
 
     A cheap look at the file names, without importing numba: it answers "a compile of minutes
-    is coming" before it starts. With the default folder (keyed by the kernel sources) an
-    index found is current; in a ``NUMBA_CACHE_DIR`` of the user's it may be stale, and a
-    kernel found for other argument types compiles again: both compile without the notice.
+    is coming" before it starts. With a folder keyed by the kernel sources an index found is
+    current; in a ``TICHUSIM_CACHE_DIR`` it may be stale, and a kernel found for other argument
+    types compiles again: both compile without the notice.
     """
     tag = f"py{sys.version_info[0]}{sys.version_info[1]}"
     for entry in entries:

@@ -93,6 +93,9 @@ def _check_strategies(table, chosen) -> None:
 @click.version_option(__version__, prog_name="tichusim")
 def main():
     """Monte Carlo simulation of Tichu (RULES.md in the project's shared specification)."""
+    from . import _frame_stack
+
+    _frame_stack.install()  # this process is ours alone: see docs/compile.md
 
 
 @main.command(cls=_OneLineErrors)
@@ -657,6 +660,36 @@ def verify_cmd(run_dir):
                f"({result.shards} in the run, {result.state})")  # fmt: skip
     if not result.ok:
         sys.exit(1)
+
+@main.command("doctor")
+def doctor_cmd():
+    """Versions, the kernel cache, and which of tichusim's numba compile changes are on here
+    (each applies to tichusim's own kernels only: docs/compile.md)."""
+    import importlib.metadata
+    import platform
+
+    from . import _frame_stack
+    from ._numba_cache import cache_dir
+    from ._numba_guard import CHANGES, CHECKED, checked_versions, status
+
+    rows = [("tichusim", __version__),
+            ("python", f"{platform.python_version()} ({sys.platform} {platform.machine()})")]
+    for package, (version, checked) in checked_versions().items():
+        rows.append((package, version if checked else f"{version} (changes checked on "
+                                                      f"{CHECKED[package]}.x only)"))
+    rows.append(("numpy", importlib.metadata.version("numpy")))
+    folder = cache_dir()
+    kernels = sum(1 for _ in folder.rglob("*.nbi")) if folder.is_dir() else 0
+    rows.append(("kernel cache", f"{folder} ({kernels} kernels cached)"))
+    for name, state in status().items():
+        rows.append((f"change: {name}", f"{state} [{CHANGES[name].switch}] {CHANGES[name].what}"))
+    frame = "on" if _frame_stack.installed() else "off: TICHUSIM_FRAME_STACK_CACHE=0 or " \
+        "not CPython 3.11-3.13 on Linux"
+    rows.append(("change: frame-stack", f"{frame} [TICHUSIM_FRAME_STACK_CACHE] CPython's arena "
+                 "allocator keeps a freed frame-stack chunk (tichusim's own processes only)"))
+    for what, value in rows:
+        click.echo(f"{what:<20} {value}")
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -25,6 +25,8 @@ import multiprocessing
 import os
 import time
 
+from . import _frame_stack
+
 __all__ = ["COMPILE", "DEFAULT_JOBS", "NEEDS", "ORDER", "cached_after", "estimate", "warmup"]
 
 # engines in parallel processes, one per core (each compile is single-threaded; the cost is
@@ -194,7 +196,8 @@ def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:
             report(name, FAMILIES[name].title, compile_family(name))
         return time.perf_counter() - t0
     ctx = multiprocessing.get_context("spawn")  # a fresh interpreter, no numba threads inherited
-    pool = cf.ProcessPoolExecutor(jobs, mp_context=ctx, max_tasks_per_child=1)
+    pool = cf.ProcessPoolExecutor(jobs, mp_context=ctx, max_tasks_per_child=1,
+                                  initializer=_frame_stack.install)  # ours alone, as the CLI
     running: dict = {}
     started: set = set()
     done: set = set()

@@ -1,28 +1,117 @@
-"""``njit`` as every kernel of ours is compiled: numba's, without the C-callable wrapper.
+"""``njit`` as every kernel of ours is compiled, and nothing else in the process is.
 
-Numba gives each function it compiles two wrappers besides the function itself: one that
-Python calls (the dispatcher needs it) and one with a plain C signature, used only when a
-jitted function is passed as a first-class function value or a ``cfunc``. No kernel here is
-used either way, so ``no_cfunc_wrapper`` (a numba option) leaves that one out: it was lowered,
-optimised and turned into machine code with every kernel and every signature. Without it a
-cold ``tichusim run configs/quick.toml --rounds 20000`` compiles about 3 s (8%) sooner
-(36.5 s against 39.7-40.0 s, three alternating runs; issue 17); the kernels' own machine code
-is unchanged. A kernel that is ever to be passed as a function value can still ask for its
-wrapper with ``no_cfunc_wrapper=False``.
+``njit`` makes a numba dispatcher of our own class (``KernelDispatcher``) with our own
+pipeline and cache, through numba's per-dispatcher hooks (a dispatcher class, a
+``pipeline_class``, a function cache with its locator). What each adds, when
+``_numba_guard`` finds it may run here (``docs/compile.md``):
+
+- always: no C-callable wrapper (``no_cfunc_wrapper``, a numba option: it serves a kernel
+  passed as a first-class function value or a ``cfunc``, and none is), and the cache in
+  tichusim's own folder (``_numba_cache``), keyed by the kernel sources;
+- ``_literals``: one compiled version per argument types, not per constant passed;
+- ``_linkage``: entry points optimise their callees as their own; callees get no wrapper and
+  no machine code of their own;
+- ``_inliner`` (installed with the first kernel): inlining into our kernels does not copy the
+  inlined function twice.
 
 A declared signature (``@njit(types.int64(types.uint64), ...)``) compiles a kernel when its
 module is imported, whole. An ``inline="always"`` kernel is inlined into each caller before
 typing, never linked, so its compiled version serves calls from Python only: one that no
-Python code calls declares no signature (17 helpers did: 0.6-0.8 s of a cold first run,
-19.5-19.7 s against 20.2-20.3 s).
+Python code calls declares no signature.
 """
 
-from numba import njit as _numba_njit
+from __future__ import annotations
 
-__all__ = ["njit"]
+import inspect
+
+from numba.core import caching, config, typeinfer
+from numba.core.registry import CPUDispatcher
+
+from .. import _inliner, _numba_cache
+from .._numba_guard import usable
+from .._numba_scope import TracksCompiles
+
+__all__ = ["KernelDispatcher", "njit"]
+
+
+class _KernelCacheLocator(caching.UserProvidedCacheLocator):
+    """Our kernels' cache entries live in tichusim's folder, laid out as numba lays out a
+    ``NUMBA_CACHE_DIR`` (``_numba_cache.cached`` reads that layout)."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = str(_numba_cache.cache_dir() / self.get_suitable_cache_subpath(py_file))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        return caching._SourceFileBackedLocatorMixin.from_function.__func__(cls, py_func, py_file)
+
+
+def _assemble():
+    """The dispatcher class our kernels get here: numba's, with the mixins of the changes that
+    may run (decided once, on the first kernel)."""
+    impl_bases = [caching.CompileResultCacheImpl]
+    cache_bases = [caching.FunctionCache]
+    dispatcher_bases = [TracksCompiles, CPUDispatcher]
+    pipeline = None
+    if usable("linkage"):
+        from .. import _linkage
+
+        impl_bases.insert(0, _linkage.LinkingOnlyCacheImpl)
+        cache_bases.insert(0, _linkage.OwnCalleesCache)
+        dispatcher_bases.insert(0, _linkage.OwnCallees)
+        pipeline = _linkage.KernelCompiler
+    if usable("literals"):
+        from .._literals import PlainCalls
+
+        dispatcher_bases.insert(0, PlainCalls)
+    _inliner.install()
+    # our folder first; numba's own places if it cannot be written
+    locators = [_KernelCacheLocator, *caching.CompileResultCacheImpl._locator_classes]
+    impl = type("KernelCacheImpl", tuple(impl_bases), {"_locator_classes": locators})
+    cache = type("KernelCache", tuple(cache_bases), {"_impl_class": impl})
+
+    def enable_caching(self):
+        self._cache = cache(self.py_func)
+
+    namespace = {"enable_caching": enable_caching, "__module__": __name__,
+                 "__doc__": "A numba dispatcher of one of our kernels (see the module)."}
+    return type("KernelDispatcher", tuple(dispatcher_bases), namespace), pipeline
+
+
+KernelDispatcher, _PIPELINE = _assemble()
 
 
 def njit(*args, **options):
-    """``numba.njit`` with ``no_cfunc_wrapper=True`` unless the caller says otherwise."""
+    """``numba.njit`` for our kernels: the same arguments (a function, or signatures and
+    options), a ``KernelDispatcher`` with our pipeline, our cache, and no C-callable wrapper
+    unless ``no_cfunc_wrapper=False``."""
+    if config.DISABLE_JIT:  # as numba: plain Python (coverage of the kernels' code)
+        return args[0] if args and inspect.isfunction(args[0]) else lambda func: func
+    if args and inspect.isfunction(args[0]):
+        return njit(**options)(args[0])
+    sigs = args[0] if args else None
+    if sigs is not None and not isinstance(sigs, (list, tuple)):
+        sigs = [sigs]
+    cache = options.pop("cache", False)
+    local_types = options.pop("locals", {})
     options.setdefault("no_cfunc_wrapper", True)
-    return _numba_njit(*args, **options)
+    options.setdefault("nopython", True)
+    options.setdefault("boundscheck", None)
+    extra = {"pipeline_class": _PIPELINE} if _PIPELINE is not None else {}
+
+    def wrap(func):  # what numba's decorator does, with our dispatcher class
+        dispatcher = KernelDispatcher(
+            py_func=func, locals=local_types, targetoptions=options, **extra
+        )
+        if cache:
+            dispatcher.enable_caching()
+        if sigs is not None:
+            with typeinfer.register_dispatcher(dispatcher):
+                for sig in sigs:
+                    dispatcher.compile(sig)
+                dispatcher.disable_compile()
+        return dispatcher
+
+    return wrap
