@@ -4,9 +4,10 @@ it was checked on, and the source of every numba function it extends or stands i
 The changes (``_inliner``, ``_literals``, ``_linkage``) rest on numba internals that a numba
 release may change without notice. Each names the functions it relies on, with a hash of their
 source as of the checked versions; a change whose versions or hashes differ is switched off
-with one ``NumbaChangeWarning`` (on stderr unless filtered) that names what differs and what switching it off costs, so a
-changed numba is never silently slower and never runs a change against code it was not
-checked on. ``TICHUSIM_NUMBA_CHANGES=0`` switches all of them off; each has its own switch too.
+with one ``NumbaChangeWarning`` (on stderr unless filtered) that names what differs and what
+switching it off costs, so a changed numba is never silently slower and never runs a change
+against code it was not checked on. ``TICHUSIM_NUMBA_CHANGES=0`` switches all of them off;
+each has its own switch too.
 ``status()`` is what ``tichusim doctor`` prints.
 """
 
@@ -21,7 +22,8 @@ import sys
 import warnings
 from dataclasses import dataclass
 
-__all__ = ["CHANGES", "Change", "NumbaChangeWarning", "checked_versions", "source_hash", "status", "usable"]
+__all__ = ["CHANGES", "Change", "NumbaChangeWarning", "checked_versions", "source_hash", "status",
+           "usable"]
 
 # the releases every change was checked on (the pins in pyproject.toml)
 CHECKED = {"numba": "0.68", "llvmlite": "0.50"}
