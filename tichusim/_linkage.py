@@ -79,7 +79,9 @@ def _make_linked_internal(library) -> None:
     LLVM specialises an internal function to its calls (dropped arguments, another calling
     convention), and the JIT still finds it by name: under the callee's name, a user's
     function that links the same callee numba's way (``linkonce_odr``) would be bound to this
-    specialised copy. Renamed, the copy is this library's alone.
+    specialised copy. Renamed, the copy is this library's alone. Numba's runtime helpers
+    (``NRT_incref`` ...) keep their names and numba's linkage: its reference-count pruning
+    finds them by name, and every module holds the same small ones.
     """
     linked = set()
     for callee in library._linking_libraries:
@@ -88,7 +90,7 @@ def _make_linked_internal(library) -> None:
         )
     own = hashlib.sha1(library._final_module.name.encode()).hexdigest()[:12]
     for fn in library._final_module.functions:
-        if not fn.is_declaration and fn.name in linked:
+        if not fn.is_declaration and fn.name in linked and not fn.name.startswith("NRT_"):
             fn.linkage = "internal"
             fn.name = f"{fn.name}.own.{own}"
 
