@@ -80,5 +80,6 @@ def install() -> bool:
         return False
     _original = inline_closurecall.InlineWorker.inline_function
     _inline_function.__doc__ = _original.__doc__
+    _inline_function.__wrapped__ = _original  # what _numba_guard hashes, installed or not
     inline_closurecall.InlineWorker.inline_function = _inline_function
     return True

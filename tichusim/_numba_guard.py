@@ -94,7 +94,7 @@ def _resolve(where: str):
         obj = obj.__func__
     if isinstance(obj, property):
         obj = obj.fget
-    return obj
+    return inspect.unwrap(obj)  # numba's own function where one of ours wraps it
 
 
 def source_hash(where: str) -> str:
