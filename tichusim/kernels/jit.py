@@ -44,8 +44,8 @@ class _KernelCacheLocator(caching.UserProvidedCacheLocator):
         self._cache_path = str(_numba_cache.cache_dir() / self.get_suitable_cache_subpath(py_file))
 
     @classmethod
-    def from_function(cls, py_func, py_file):
-        return caching._SourceFileBackedLocatorMixin.from_function.__func__(cls, py_func, py_file)
+    def from_function(cls, py_func, py_file):  # any function, whatever numba's config says
+        return super(caching.UserProvidedCacheLocator, cls).from_function(py_func, py_file)
 
 
 def _assemble():
