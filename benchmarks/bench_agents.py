@@ -87,28 +87,45 @@ def stepped(rounds: int, seed: int):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rounds", type=int, default=5000, help="rounds of (a); (b) a fifth, (c) a 25th")
+    ap.add_argument(
+        "--rounds", type=int, default=5000, help="rounds of (a); (b) a fifth, (c) a 25th"
+    )
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     n = args.rounds
-    cases = [("(a) Python passing, 3 heuristic", n, lambda k: simulated(k, args.seed, Passer()),
-              5000),
-             ("(b) Python plays (first legal), 3 heuristic", n // 5,
-              lambda k: simulated(k, args.seed, FirstPlay()), 1000),
-             ("(c) 4 seats stepped, strategy('heuristic').decide", n // 25,
-              lambda k: stepped(k, args.seed), None)]  # fmt: skip
+    cases = [
+        ("(a) Python passing, 3 heuristic", n, lambda k: simulated(k, args.seed, Passer()), 5000),
+        (
+            "(b) Python plays (first legal), 3 heuristic",
+            n // 5,
+            lambda k: simulated(k, args.seed, FirstPlay()),
+            1000,
+        ),
+        (
+            "(c) 4 seats stepped, strategy('heuristic').decide",
+            n // 25,
+            lambda k: stepped(k, args.seed),
+            None,
+        ),
+    ]
     print(f"tichusim {tichusim.__version__}, one thread, seed {args.seed}")
-    print(f"{'case':<52} {'rounds':>7} {'rounds/s':>9} {'target':>7} {'decisions/round':>15} "
-          f"{'us/decision':>11}")
+    print(
+        f"{'case':<52} {'rounds':>7} {'rounds/s':>9} {'target':>7} {'decisions/round':>15} "
+        f"{'us/decision':>11}"
+    )
     for label, rounds, run, target in cases:
         base, _ = simulated(rounds, args.seed, None)  # the same rounds without Python
         seconds, decisions = run(rounds)
         per = (seconds - base) / decisions * 1e6 if decisions else float("nan")
         mark = "" if target is None else f"{target:,}"
-        print(f"{label:<52} {rounds:>7,} {rounds / seconds:>9,.0f} {mark:>7} "
-              f"{decisions / rounds:>15.1f} {per:>11.1f}")
-    print("us/decision: (time - the same rounds all heuristic without Python) / decisions "
-          "answered in Python")
+        print(
+            f"{label:<52} {rounds:>7,} {rounds / seconds:>9,.0f} {mark:>7} "
+            f"{decisions / rounds:>15.1f} {per:>11.1f}"
+        )
+    print(
+        "us/decision: (time - the same rounds all heuristic without Python) / decisions "
+        "answered in Python"
+    )
 
 
 if __name__ == "__main__":

@@ -19,10 +19,10 @@ import numba
 import numpy as np
 
 import tichusim
+from tichusim.games import GAMES, game, game_type
 from tichusim.kernels.tichu import batch
 from tichusim.kernels.tichu import variants as V
 from tichusim.kernels.tichu.records import ROUND, SEAT
-from tichusim.games import GAMES, game, game_type
 
 CARDS_DEALT = {"nanjing": 56, "tientsin": 56, "wuwang": 56}  # the whole deck at every table
 
@@ -37,14 +37,14 @@ def kernel_rate(strategy, rounds, threads, check=False, variant="nanjing", cpu=F
     r_out = np.ones(rounds, ROUND)  # ones, not zeros: touch the pages before the clock starts
     s_out = np.ones((rounds, V.n_seats(code)), SEAT)
     numba.set_num_threads(threads)
-    batch.play_table_rounds(code, seed, keys[:64], firsts[:64], params, r_out[:64], s_out[:64],
-                            check, 1)  # fmt: skip
+    batch.play_table_rounds(
+        code, seed, keys[:64], firsts[:64], params, r_out[:64], s_out[:64], check, 1
+    )
     clock = time.process_time if cpu else time.perf_counter
     best = 0.0
     for _ in range(3 if cpu else 1):
         t0 = clock()
-        batch.play_table_rounds(code, seed, keys, firsts, params, r_out, s_out, check,
-                                threads * 8)  # fmt: skip
+        batch.play_table_rounds(code, seed, keys, firsts, params, r_out, s_out, check, threads * 8)
         best = max(best, rounds / (clock() - t0))
     return best
 
@@ -60,10 +60,14 @@ def main():
         one = kernel_rate(strategy, args.rounds, 1)
         alln = kernel_rate(strategy, args.rounds, cores)
         chk = kernel_rate(strategy, args.rounds // 4, cores, check=True)
-        print(f"{strategy:>9}: {one:>10,.0f} rounds/s on 1 core, {alln:>10,.0f} on {cores}; "
-              f"with the invariant checker {chk:,.0f}")
-    print(f"\nvariants, one thread, rounds per CPU-second (best of 3 x {args.variant_rounds:,}); "
-          "ratio to the 4-player game per card dealt")
+        print(
+            f"{strategy:>9}: {one:>10,.0f} rounds/s on 1 core, {alln:>10,.0f} on {cores}; "
+            f"with the invariant checker {chk:,.0f}"
+        )
+    print(
+        f"\nvariants, one thread, rounds per CPU-second (best of 3 x {args.variant_rounds:,}); "
+        "ratio to the 4-player game per card dealt"
+    )
     base = {}
     for variant in (v for v in GAMES if not game_type(v).takes_players):  # Grand Seigneur:
         cells = []  # its own engine, benchmarks/bench_seigneur.py
@@ -76,7 +80,9 @@ def main():
     numba.set_num_threads(cores)
     t0 = time.perf_counter()
     tichusim.simulate(args.rounds, seed=1, strategies="random")
-    print(f"\nsimulate() end to end, random: {args.rounds / (time.perf_counter() - t0):,.0f} rounds/s")
+    print(
+        f"\nsimulate() end to end, random: {args.rounds / (time.perf_counter() - t0):,.0f} rounds/s"
+    )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS): {peak:,.0f} MiB")
 

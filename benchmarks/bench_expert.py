@@ -21,14 +21,32 @@ CASES = [
     ("heuristic", "heuristic"),
     ("expert", "expert"),
     ("expert, heuristic's play", {"base": "expert", "play": "heuristic"}),
-    ("expert, threshold calls", {"base": "expert", "tichu": "threshold",
-                                 "grand_tichu": "threshold"}),
-    ("expert, heuristic's pass/wish/Dragon", {"base": "expert", "pass": "support-call",
-                                              "wish": "highest-missing",
-                                              "dragon": "more-cards"}),
-    ("expert, issue 16d's play knobs off", {"base": "expert", "params": {
-        "caller_overtake": -100, "hold_margin": 0, "retake_lead": 0, "caller_gift": 13,
-        "bomb_points": 6.556}}),
+    (
+        "expert, threshold calls",
+        {"base": "expert", "tichu": "threshold", "grand_tichu": "threshold"},
+    ),
+    (
+        "expert, heuristic's pass/wish/Dragon",
+        {
+            "base": "expert",
+            "pass": "support-call",
+            "wish": "highest-missing",
+            "dragon": "more-cards",
+        },
+    ),
+    (
+        "expert, issue 16d's play knobs off",
+        {
+            "base": "expert",
+            "params": {
+                "caller_overtake": -100,
+                "hold_margin": 0,
+                "retake_lead": 0,
+                "caller_gift": 13,
+                "bomb_points": 6.556,
+            },
+        },
+    ),
 ]
 
 
@@ -38,8 +56,10 @@ def main():
     args = ap.parse_args()
     for label, strategy in CASES:
         rate = kernel_rate(strategy, args.rounds, 1, cpu=True)
-        print(f"{label:>40}: {rate:>9,.0f} rounds per CPU-second ({1e6 / rate:.1f} us/round)",
-              flush=True)
+        print(
+            f"{label:>40}: {rate:>9,.0f} rounds per CPU-second ({1e6 / rate:.1f} us/round)",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -73,8 +73,10 @@ def main():
     run(hands[leads], tops[leads], wishes[leads], om, oc)
     lead_ns = (time.perf_counter() - t0) / leads.sum() * 1e9
     print(f"states: {args.states} ({leads.mean():.0%} leads), plays listed: {total}")
-    print(f"legal_moves: {best / args.states * 1e9:.0f} ns per call on average "
-          f"(leads alone: {lead_ns:.0f} ns)")
+    print(
+        f"legal_moves: {best / args.states * 1e9:.0f} ns per call on average "
+        f"(leads alone: {lead_ns:.0f} ns)"
+    )
 
 
 if __name__ == "__main__":

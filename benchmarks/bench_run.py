@@ -38,8 +38,8 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tichusim.runs.config import validate
-from tichusim.runs.runner import run
+from tichusim.runs.config import validate  # noqa: E402 (after the path insert)
+from tichusim.runs.runner import run  # noqa: E402
 
 
 def simulate_only(args):
@@ -60,8 +60,10 @@ def overhead(rounds: int, strategies: str, workers: int, tmp: Path) -> list[dict
     from tichusim.games import game
 
     config = validate({"rounds": rounds, "seed": 1, "strategies": strategies})
-    shards = [(config.shard_span(i)[1], config.shard_span(i)[0], 1, strategies)
-              for i in range(config.n_shards)]  # fmt: skip
+    shards = [
+        (config.shard_span(i)[1], config.shard_span(i)[0], 1, strategies)
+        for i in range(config.n_shards)
+    ]
     out = []
     game().records(100, strategies=strategies)  # kernels loaded before timing both
     for label, n in ((f"{workers} worker threads", workers), ("this process", 1)):
@@ -77,8 +79,10 @@ def overhead(rounds: int, strategies: str, workers: int, tmp: Path) -> list[dict
         run(config, out=tmp / "ovh", workers=n, progress=False)
         full = time.perf_counter() - t0
         manifest = json.loads((tmp / "ovh" / "manifest.json").read_text())
-        cpu = {k: sum(s["seconds"][k] for s in manifest["shards"])
-               for k in ("simulate", "encode", "write")}  # fmt: skip
+        cpu = {
+            k: sum(s["seconds"][k] for s in manifest["shards"])
+            for k in ("simulate", "encode", "write")
+        }
         size = sum(f["bytes"] for s in manifest["shards"] for f in s["files"].values())
         shutil.rmtree(tmp / "ovh")
         out.append({"label": label, "bare_s": bare, "run_s": full, "cpu": cpu, "bytes": size})
@@ -115,8 +119,17 @@ def end_to_end(config_text: str, tmp: Path, *extra: str) -> dict:
     cfg.write_text(config_text)
     out = tmp / "e2e"
     shutil.rmtree(out, ignore_errors=True)
-    cmd = [sys.executable, "-m", "tichusim.cli", "run", str(cfg), "--out", str(out), "--quiet",
-           *extra]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "tichusim.cli",
+        "run",
+        str(cfg),
+        "--out",
+        str(out),
+        "--quiet",
+        *extra,
+    ]
     env = os.environ | {"PYTHONPATH": str(ROOT)}
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env)
@@ -131,9 +144,15 @@ def end_to_end(config_text: str, tmp: Path, *extra: str) -> dict:
     size = sum(f["bytes"] for s in manifest["shards"] for f in s["files"].values())
     inside = manifest["sessions"][-1]["seconds"]
     shutil.rmtree(out)
-    return {"seconds": seconds, "inside": inside, "rounds": rounds, "peak_rss": rss.peak,
-            "peak_rss_main": rss.peak_main, "backend": manifest["sessions"][-1]["backend"],
-            "bytes": size}
+    return {
+        "seconds": seconds,
+        "inside": inside,
+        "rounds": rounds,
+        "peak_rss": rss.peak,
+        "peak_rss_main": rss.peak_main,
+        "backend": manifest["sessions"][-1]["backend"],
+        "bytes": size,
+    }
 
 
 # cards dealt per round at each table: the whole deck (Grand Seigneur: 55 with one deck, 109
@@ -156,42 +175,59 @@ def main():
     ap.add_argument("--rounds", type=int, default=400_000)
     ap.add_argument("--strategies", default="heuristic")
     ap.add_argument("--workers", type=int, default=os.cpu_count())
-    ap.add_argument("--memory-rounds", type=int, default=0,
-                    help="also run this many rounds to measure peak memory (e.g. 10000000)")
+    ap.add_argument(
+        "--memory-rounds",
+        type=int,
+        default=0,
+        help="also run this many rounds to measure peak memory (e.g. 10000000)",
+    )
     ap.add_argument("--no-dask", action="store_true")
-    ap.add_argument("--variants", default="nanjing,tientsin,wuwang,grand-seigneur:5,"
-                    "grand-seigneur:8,grand-seigneur:12",
-                    help="tables for part 4 (grand-seigneur:N for N players); empty: skip")
+    ap.add_argument(
+        "--variants",
+        default="nanjing,tientsin,wuwang,grand-seigneur:5,grand-seigneur:8,grand-seigneur:12",
+        help="tables for part 4 (grand-seigneur:N for N players); empty: skip",
+    )
     ap.add_argument("--variant-rounds", type=int, default=200_000)
     args = ap.parse_args()
     config = f'rounds = {args.rounds}\nseed = 1\nstrategies = "{args.strategies}"\n'
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        print(f"{args.rounds:,} rounds, strategies {args.strategies}, {args.workers} workers, "
-              f"{os.cpu_count()} cores")  # fmt: skip
+        print(
+            f"{args.rounds:,} rounds, strategies {args.strategies}, {args.workers} workers, "
+            f"{os.cpu_count()} cores"
+        )
         print("\n1. Parquet overhead: the same shards simulated only, then through tichusim.run")
         for o in overhead(args.rounds, args.strategies, args.workers, tmp):
             cpu = o["cpu"]
-            print(f"   {o['label']}: simulate only {o['bare_s']:.2f} s "
-                  f"({args.rounds / o['bare_s']:,.0f} rounds/s), run {o['run_s']:.2f} s "
-                  f"({args.rounds / o['run_s']:,.0f} rounds/s): "
-                  f"overhead {100 * (o['run_s'] / o['bare_s'] - 1):+.1f}%")
-            print(f"     in the shards: simulate {cpu['simulate']:.2f} s, tables + Parquet "
-                  f"{cpu['encode']:.2f} s ({100 * cpu['encode'] / cpu['simulate']:.1f}%), "
-                  f"write + fsync {cpu['write']:.2f} s; {o['bytes'] / args.rounds:.0f} bytes "
-                  "per round on disk")
+            print(
+                f"   {o['label']}: simulate only {o['bare_s']:.2f} s "
+                f"({args.rounds / o['bare_s']:,.0f} rounds/s), run {o['run_s']:.2f} s "
+                f"({args.rounds / o['run_s']:,.0f} rounds/s): "
+                f"overhead {100 * (o['run_s'] / o['bare_s'] - 1):+.1f}%"
+            )
+            print(
+                f"     in the shards: simulate {cpu['simulate']:.2f} s, tables + Parquet "
+                f"{cpu['encode']:.2f} s ({100 * cpu['encode'] / cpu['simulate']:.1f}%), "
+                f"write + fsync {cpu['write']:.2f} s; {o['bytes'] / args.rounds:.0f} bytes "
+                "per round on disk"
+            )
         runs = [("local", ())]
         if not args.no_dask:
             runs.append(("dask LocalCluster", ("--dask", "local", "--workers", "2")))
         print("\n2. End-to-end `tichusim run` (wall time of the command, start-up included):")
         for label, extra in runs:
             e = end_to_end(config, tmp, *extra)
-            print(f"   {label:<18} {e['seconds']:7.2f} s  {e['rounds'] / e['seconds']:>10,.0f} rounds/s"
-                  f"   (inside run(): {e['rounds'] / e['inside']:,.0f} rounds/s; {e['backend']};"
-                  f" peak RSS {e['peak_rss'] / 2**20:,.0f} MiB)")
+            print(
+                f"   {label:<18} {e['seconds']:7.2f} s  "
+                f"{e['rounds'] / e['seconds']:>10,.0f} rounds/s"
+                f"   (inside run(): {e['rounds'] / e['inside']:,.0f} rounds/s; {e['backend']};"
+                f" peak RSS {e['peak_rss'] / 2**20:,.0f} MiB)"
+            )
         if args.variants:
-            print(f"\n4. Every table, `tichusim run` of {args.variant_rounds:,} rounds of "
-                  f"{args.strategies}, local workers:")
+            print(
+                f"\n4. Every table, `tichusim run` of {args.variant_rounds:,} rounds of "
+                f"{args.strategies}, local workers:"
+            )
             base = None
             specs = args.variants.split(",")
             for spec in specs:
@@ -199,15 +235,20 @@ def main():
                 e = end_to_end(text, tmp)
                 rate = e["rounds"] / e["seconds"]
                 base = base or rate * cards
-                print(f"   {spec:<18} {rate:>9,.0f} rounds/s  {e['bytes'] / e['rounds']:6.0f} "
-                      f"bytes/round  per card dealt {rate * cards / base:.2f} x {specs[0]}  "
-                      f"(peak RSS {e['peak_rss'] / 2**20:,.0f} MiB)")
+                print(
+                    f"   {spec:<18} {rate:>9,.0f} rounds/s  {e['bytes'] / e['rounds']:6.0f} "
+                    f"bytes/round  per card dealt {rate * cards / base:.2f} x {specs[0]}  "
+                    f"(peak RSS {e['peak_rss'] / 2**20:,.0f} MiB)"
+                )
         if args.memory_rounds:
             text = f'rounds = {args.memory_rounds}\nseed = 1\nstrategies = "{args.strategies}"\n'
             e = end_to_end(text, tmp)
-            print(f"\n3. {args.memory_rounds:,} rounds: {e['seconds']:.1f} s "
-                  f"({e['rounds'] / e['seconds']:,.0f} rounds/s), peak RSS {e['peak_rss'] / 2**20:,.0f} MiB "
-                  f"summed over all processes ({e['peak_rss_main'] / 2**20:,.0f} MiB the main one)")
+            print(
+                f"\n3. {args.memory_rounds:,} rounds: {e['seconds']:.1f} s "
+                f"({e['rounds'] / e['seconds']:,.0f} rounds/s), "
+                f"peak RSS {e['peak_rss'] / 2**20:,.0f} MiB "
+                f"summed over all processes ({e['peak_rss_main'] / 2**20:,.0f} MiB the main one)"
+            )
 
 
 if __name__ == "__main__":

@@ -15,13 +15,13 @@ import time
 import numba
 import numpy as np
 
-from tichusim.kernels.tichu import batch
+from tichusim.games import game
 from tichusim.kernels.seigneur import batch as gs_batch
 from tichusim.kernels.seigneur import cards as gc
 from tichusim.kernels.seigneur import records as R
 from tichusim.kernels.seigneur.engine import RUSSIAN_HAND
+from tichusim.kernels.tichu import batch
 from tichusim.kernels.tichu.records import ROUND, SEAT
-from tichusim.games import game
 
 
 def nanjing_rate(strategy: str, rounds: int) -> float:
@@ -42,8 +42,13 @@ def seigneur_rate(players: int, strategy: str, rounds: int, options=None) -> tup
     table = game("grand-seigneur", players, options)
     r = np.ones(rounds, R.GS_ROUND)
     s = np.ones((rounds, players), R.GS_SEAT)
-    args = (table.params(strategy), players, table.deck, table.options["distinct_triples"],
-            table.options["russian_seating"])  # fmt: skip
+    args = (
+        table.params(strategy),
+        players,
+        table.deck,
+        table.options["distinct_triples"],
+        table.options["russian_seating"],
+    )
     gs_batch.play_games(1, np.arange(64), 1, *args, r[:64], s[:64], False, 1)
     t0 = time.perf_counter()
     gs_batch.play_games(1, np.arange(rounds), 1, *args, r, s, False, 1)
@@ -69,13 +74,14 @@ def main():
         rows.append(("8 russian", *seigneur_rate(8, strategy, args.rounds, "russian")))
         after = nanjing_rate(strategy, args.rounds * 2)
         ref = (before + after) / 2
-        print(f"\n{strategy}: 4-player game {ref:,.0f} rounds/s on 1 thread "
-              f"({before:,.0f} before, {after:,.0f} after), {ref * 56 / 1e6:.2f} M cards/s")
+        print(
+            f"\n{strategy}: 4-player game {ref:,.0f} rounds/s on 1 thread "
+            f"({before:,.0f} before, {after:,.0f} after), {ref * 56 / 1e6:.2f} M cards/s"
+        )
         print(f"{'players':>10} {'rounds/s':>10} {'M cards/s':>10} {'4p / this, per card':>20}")
         for n, rate, cards in rows:
             per_card = rate * cards
-            print(f"{n!s:>10} {rate:>10,.0f} {per_card / 1e6:>10.2f} "
-                  f"{ref * 56 / per_card:>20.2f}")  # fmt: skip
+            print(f"{n!s:>10} {rate:>10,.0f} {per_card / 1e6:>10.2f} {ref * 56 / per_card:>20.2f}")
 
 
 if __name__ == "__main__":

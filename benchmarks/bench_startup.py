@@ -53,8 +53,9 @@ def _env(tree: Path, cache: Path | None) -> dict:
 
 def _timed(cmd: list[str], env: dict, cwd: Path) -> float:
     t0 = time.perf_counter()
-    subprocess.run(cmd, env=env, cwd=cwd, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)  # fmt: skip
+    subprocess.run(
+        cmd, env=env, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     return time.perf_counter() - t0
 
 
@@ -63,14 +64,35 @@ def import_time(tree: Path) -> str:
     bare = min(_timed([sys.executable, "-c", "pass"], env, tree) for _ in range(5))
     full = min(_timed([sys.executable, "-c", "import tichusim"], env, tree) for _ in range(5))
     rss = subprocess.run(
-        [sys.executable, "-c", "import tichusim, psutil; print(psutil.Process().memory_info().rss)"],
-        env=env, cwd=tree, check=True, capture_output=True, text=True).stdout  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            "import tichusim, psutil; print(psutil.Process().memory_info().rss)",
+        ],
+        env=env,
+        cwd=tree,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     mods = subprocess.run(
-        [sys.executable, "-c", "import sys, tichusim; print(' '.join(m for m in "
-         "('numba', 'pandas', 'matplotlib', 'dask', 'pyarrow', 'pydantic') if m in sys.modules))"],
-        env=env, cwd=tree, check=True, capture_output=True, text=True).stdout.strip()  # fmt: skip
-    return (f"import tichusim: {full - bare:.2f} s (interpreter alone {bare:.2f} s), "
-            f"{int(rss) / 2**20:.0f} MiB resident; loads: {mods or 'none of the heavy ones'}")
+        [
+            sys.executable,
+            "-c",
+            "import sys, tichusim; print(' '.join(m for m in "
+            "('numba', 'pandas', 'matplotlib', 'dask', 'pyarrow', 'pydantic') "
+            "if m in sys.modules))",
+        ],
+        env=env,
+        cwd=tree,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return (
+        f"import tichusim: {full - bare:.2f} s (interpreter alone {bare:.2f} s), "
+        f"{int(rss) / 2**20:.0f} MiB resident; loads: {mods or 'none of the heavy ones'}"
+    )
 
 
 def _cpu_timed(cmd: list[str], env: dict, cwd: Path) -> str:
@@ -80,21 +102,34 @@ def _cpu_timed(cmd: list[str], env: dict, cwd: Path) -> str:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = _timed(cmd, env, cwd)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (f"{wall:.1f} s (CPU: user {after.ru_utime - before.ru_utime:.0f} s, "
-            f"system {after.ru_stime - before.ru_stime:.0f} s)")
+    return (
+        f"{wall:.1f} s (CPU: user {after.ru_utime - before.ru_utime:.0f} s, "
+        f"system {after.ru_stime - before.ru_stime:.0f} s)"
+    )
 
 
 def cold_warmup(tree: Path) -> str:
     with tempfile.TemporaryDirectory() as cache:
-        took = _cpu_timed([sys.executable, "-m", "tichusim.cli", "warmup"],
-                          _env(tree, Path(cache)), tree)  # fmt: skip
+        took = _cpu_timed(
+            [sys.executable, "-m", "tichusim.cli", "warmup"], _env(tree, Path(cache)), tree
+        )
     return f"tichusim warmup, empty cache: {took}"
 
 
 def first_result(tree: Path) -> str:
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "tichusim.cli", "run", "configs/quick.toml", "--rounds",
-               "20000", "--out", str(Path(tmp) / "run"), "--quiet"]  # fmt: skip
+        cmd = [
+            sys.executable,
+            "-m",
+            "tichusim.cli",
+            "run",
+            "configs/quick.toml",
+            "--rounds",
+            "20000",
+            "--out",
+            str(Path(tmp) / "run"),
+            "--quiet",
+        ]
         took = _cpu_timed(cmd, _env(tree, Path(tmp) / "cache"), tree)
     return f"run quick.toml --rounds 20000, empty cache, no warmup: {took} to the result"
 
@@ -102,10 +137,27 @@ def first_result(tree: Path) -> str:
 def worker_memory(tree: Path) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         env = _env(tree, None)
-        subprocess.run([sys.executable, "-m", "tichusim.cli", "warmup"], env=env, cwd=tree,
-                       check=True, stdout=subprocess.DEVNULL)  # fmt: skip
-        cmd = [sys.executable, "-m", "tichusim.cli", "run", "configs/quick.toml", "--rounds",
-               "400000", "--workers", "2", "--out", str(Path(tmp) / "run"), "--quiet"]  # fmt: skip
+        subprocess.run(
+            [sys.executable, "-m", "tichusim.cli", "warmup"],
+            env=env,
+            cwd=tree,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        cmd = [
+            sys.executable,
+            "-m",
+            "tichusim.cli",
+            "run",
+            "configs/quick.toml",
+            "--rounds",
+            "400000",
+            "--workers",
+            "2",
+            "--out",
+            str(Path(tmp) / "run"),
+            "--quiet",
+        ]
         proc = subprocess.Popen(cmd, env=env, cwd=tree, stdout=subprocess.DEVNULL)
         peak: dict[int, int] = {}
         main_peak = total_peak = 0
@@ -131,10 +183,15 @@ def worker_memory(tree: Path) -> str:
         proc.wait()
         thread.join()
     workers = sorted(peak.values(), reverse=True)[:2]
-    shown = (f"worker processes {', '.join(f'{w / 2**20:.0f}' for w in workers)} MiB peak"
-             if workers else "no worker processes (threads)")
-    return (f"run with 2 workers: all processes together {total_peak / 2**20:.0f} MiB peak; "
-            f"main process {main_peak / 2**20:.0f} MiB, {shown}")
+    shown = (
+        f"worker processes {', '.join(f'{w / 2**20:.0f}' for w in workers)} MiB peak"
+        if workers
+        else "no worker processes (threads)"
+    )
+    return (
+        f"run with 2 workers: all processes together {total_peak / 2**20:.0f} MiB peak; "
+        f"main process {main_peak / 2**20:.0f} MiB, {shown}"
+    )
 
 
 _POOL = """
@@ -153,10 +210,20 @@ with cf.ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn"),
 
 def process_memory(tree: Path, workers: int = 2, rounds: int = 50_000) -> str:
     env = _env(tree, None)
-    subprocess.run([sys.executable, "-m", "tichusim.cli", "warmup"], env=env, cwd=tree,
-                   check=True, stdout=subprocess.DEVNULL)  # fmt: skip
-    proc = subprocess.Popen([sys.executable, "-c", _POOL, str(workers), str(rounds)], env=env,
-                            cwd=tree, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-m", "tichusim.cli", "warmup"],
+        env=env,
+        cwd=tree,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _POOL, str(workers), str(rounds)],
+        env=env,
+        cwd=tree,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     peak: dict[int, tuple] = {}  # pid -> (rss, uss, pss) when its rss peaked
     while proc.poll() is None:
         try:
@@ -176,17 +243,21 @@ def process_memory(tree: Path, workers: int = 2, rounds: int = 50_000) -> str:
     distinct = proc.stdout.read().strip()
     if proc.returncode or distinct != str(workers):
         raise RuntimeError(f"the pool failed or did not use {workers} processes")
-    rss, uss, pss = (", ".join(f"{m / 2**20:.0f}" for m in column)
-                     for column in zip(*sorted(peak.values())))  # fmt: skip
-    return (f"{workers} worker processes, a {rounds:,}-round shard each: peak resident "
-            f"{rss} MiB; at that peak private (USS) {uss} MiB, PSS {pss} MiB")
+    rss, uss, pss = (
+        ", ".join(f"{m / 2**20:.0f}" for m in column)
+        for column in zip(*sorted(peak.values()), strict=False)
+    )
+    return (
+        f"{workers} worker processes, a {rounds:,}-round shard each: peak resident "
+        f"{rss} MiB; at that peak private (USS) {uss} MiB, PSS {pss} MiB"
+    )
 
 
 def readme_command(tree: Path) -> str:
     """The README's main command on a fresh clone of ``tree``'s HEAD, an empty numba cache."""
     text = (tree / "README.md").read_text()
     start = text.index("```bash", text.index("## Set-up")) + len("```bash")
-    command = text[start:text.index("```", start)].strip().splitlines()[0]
+    command = text[start : text.index("```", start)].strip().splitlines()[0]
     with tempfile.TemporaryDirectory() as tmp:
         clone = Path(tmp) / "clone"
         subprocess.run(["git", "clone", "-q", str(tree), str(clone)], check=True)
@@ -195,23 +266,39 @@ def readme_command(tree: Path) -> str:
         env.pop("NUMBA_CACHE_DIR", None)
         env.pop("TICHUSIM_CACHE_DIR", None)
         t0 = time.perf_counter()
-        subprocess.run(["bash", "-c", command], cwd=clone, env=env, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        subprocess.run(
+            ["bash", "-c", command],
+            cwd=clone,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         s = time.perf_counter() - t0
     return f"README main command on a fresh clone ({command!r}): {s:.0f} s"
 
 
-MEASURES = {"import": import_time, "cold": cold_warmup, "first": first_result,
-            "worker": worker_memory, "processes": process_memory,
-            "readme": readme_command}  # fmt: skip
+MEASURES = {
+    "import": import_time,
+    "cold": cold_warmup,
+    "first": first_result,
+    "worker": worker_memory,
+    "processes": process_memory,
+    "readme": readme_command,
+}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tree", action="append", type=Path,
-                    help="a checkout to measure (repeat to compare; default: this one)")
-    ap.add_argument("--only", default=",".join(PARTS),
-                    help=f"comma-separated parts of {', '.join(MEASURES)}")
+    ap.add_argument(
+        "--tree",
+        action="append",
+        type=Path,
+        help="a checkout to measure (repeat to compare; default: this one)",
+    )
+    ap.add_argument(
+        "--only", default=",".join(PARTS), help=f"comma-separated parts of {', '.join(MEASURES)}"
+    )
     args = ap.parse_args()
     trees = [t.resolve() for t in (args.tree or [ROOT])]
     parts = [p.strip() for p in args.only.split(",") if p.strip()]

@@ -14,7 +14,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-CELLS = [(v, s) for v in ("nanjing", "tientsin", "wuwang") for s in ("heuristic", "random", "lowest")]
+CELLS = [
+    (v, s) for v in ("nanjing", "tientsin", "wuwang") for s in ("heuristic", "random", "lowest")
+]
 
 _CHILD = """
 import json, sys
@@ -29,8 +31,14 @@ def rates(tree: Path, rounds: int, cells) -> list[float]:
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1")
     for name in ("NUMBA_CACHE_DIR", "TICHUSIM_CACHE_DIR"):  # each tree its own cache (keyed
         env.pop(name, None)  # by its kernel sources)
-    out = subprocess.run([sys.executable, "-c", _CHILD, json.dumps([rounds, cells])], cwd=tree,
-                         env=env, check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, json.dumps([rounds, cells])],
+        cwd=tree,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -47,9 +55,11 @@ def main():
     for _ in range(args.repeats):
         for name in ("before", "after"):
             got = rates(getattr(args, name).resolve(), args.rounds, cells)
-            best[name] = [max(a, b) for a, b in zip(best[name], got)]
-    print(f"{'cell':<22}{'before':>10}{'after':>10}{'ratio':>8}   (rounds per CPU-second, best "
-          f"of {args.repeats} x {args.rounds:,})")
+            best[name] = [max(a, b) for a, b in zip(best[name], got, strict=False)]
+    print(
+        f"{'cell':<22}{'before':>10}{'after':>10}{'ratio':>8}   (rounds per CPU-second, best "
+        f"of {args.repeats} x {args.rounds:,})"
+    )
     for i, (v, s) in enumerate(cells):
         b, a = best["before"][i], best["after"][i]
         print(f"{v + ' ' + s:<22}{b:>10,.0f}{a:>10,.0f}{a / b:>8.3f}")

@@ -13,14 +13,14 @@ The summary line is appended to ``benchmarks/soak.md``.
 import argparse
 import platform
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numba
 
 import tichusim
-from tichusim.games.seigneur import simulate_seigneur
 from tichusim.games import game_type
+from tichusim.games.seigneur import simulate_seigneur
 
 BATCH = 1_000_000
 SEIGNEUR_PLAYERS = (5, 8, 12)  # one deck; two decks (7-12 players), middle and largest table
@@ -33,21 +33,29 @@ def tables_of(variant: str, names: list[str], seed: int):
     if variant == "grand-seigneur":
         for players in SEIGNEUR_PLAYERS:
             for seats in [[s] * players for s in names] + [_mixed(players)]:
+
                 def play(n, start, seats=seats, players=players):
                     games = n // SEIGNEUR_ROUNDS
-                    rounds, _ = simulate_seigneur(games, players=players, strategies=seats,
-                                                  rounds_per_game=SEIGNEUR_ROUNDS,
-                                                  first_game=start // SEIGNEUR_ROUNDS, seed=seed,
-                                                  check=True)  # fmt: skip
+                    rounds, _ = simulate_seigneur(
+                        games,
+                        players=players,
+                        strategies=seats,
+                        rounds_per_game=SEIGNEUR_ROUNDS,
+                        first_game=start // SEIGNEUR_ROUNDS,
+                        seed=seed,
+                        check=True,
+                    )
                     return len(rounds)
 
                 yield f"{players} players {_label(seats)}", play
         return
     players = game_type(variant).players
     for seats in [[s] * players for s in names] + [_mixed(players)]:
+
         def play(n, start, seats=seats):
-            rounds, _ = tichusim.simulate(n, seed=seed, strategies=seats, variant=variant,
-                                          first_round=start, check=True)  # fmt: skip
+            rounds, _ = tichusim.simulate(
+                n, seed=seed, strategies=seats, variant=variant, first_round=start, check=True
+            )
             return len(rounds)
 
         yield _label(seats), play
@@ -74,22 +82,31 @@ def main():
     for variant in args.variants.split(","):
         for label, play in tables_of(variant, names, args.seed):
             t1 = time.perf_counter()
-            played = sum(play(min(BATCH, args.rounds - start), start)
-                         for start in range(0, args.rounds, BATCH))  # fmt: skip
+            played = sum(
+                play(min(BATCH, args.rounds - start), start)
+                for start in range(0, args.rounds, BATCH)
+            )
             total += played
             rate = played / (time.perf_counter() - t1)
-            print(f"{variant} {label}: {played:,} rounds checked, no invariant broken "
-                  f"({rate:,.0f} rounds/s)", flush=True)  # fmt: skip
+            print(
+                f"{variant} {label}: {played:,} rounds checked, no invariant broken "
+                f"({rate:,.0f} rounds/s)",
+                flush=True,
+            )
     elapsed = time.perf_counter() - t0
-    line = (f"{datetime.now(timezone.utc):%Y-%m-%d} | {total:,} rounds | {args.variants}: "
-            f"{args.strategies} + mixed "
-            f"| {elapsed:,.0f} s | {numba.config.NUMBA_NUM_THREADS} threads, {platform.machine()} "
-            f"| 0 broken |")  # fmt: skip
+    line = (
+        f"{datetime.now(UTC):%Y-%m-%d} | {total:,} rounds | {args.variants}: "
+        f"{args.strategies} + mixed "
+        f"| {elapsed:,.0f} s | {numba.config.NUMBA_NUM_THREADS} threads, {platform.machine()} "
+        f"| 0 broken |"
+    )
     print(line)
     log = Path(__file__).with_name("soak.md")
     if not log.exists():
-        log.write_text("# Soak runs (benchmarks/soak.py)\n\n| date | rounds | strategies | "
-                       "time | machine | invariants broken |\n|---|---|---|---|---|---|\n")  # fmt: skip
+        log.write_text(
+            "# Soak runs (benchmarks/soak.py)\n\n| date | rounds | strategies | "
+            "time | machine | invariants broken |\n|---|---|---|---|---|---|\n"
+        )
     with log.open("a") as f:
         f.write(f"| {line}\n")
 

@@ -6,6 +6,7 @@ parameter changes separated by commas (measurements in results/expert/README.md)
     NUMBA_NUM_THREADS=1 python scripts/expert_probe.py [--rounds 200000] [--deals 30000] \\
         [--heuristic] call_press=1,support_take=2 support_threat=3 ...
 """
+
 import argparse
 import time
 
@@ -25,17 +26,26 @@ def probe(params: dict, rounds: int, deals: int, seed: int, vs_heuristic: bool, 
     first = r.set_index("round").first_out.loc[c["round"].values].values
     team_first = (first % 2) == (c.seat.values % 2)
     g = s[s.grand_tichu]
-    print(f"{params}: tichu calls {wilson(len(c), len(s)).pct()}, success "
-          f"{wilson(int(ok.sum()), len(c)).pct()}; failed with the partner first "
-          f"{np.mean(team_first[~ok]):.3f}; GT calls {wilson(len(g), len(s)).pct()}, success "
-          f"{wilson(int((g.finish == 1).sum()), len(g)).pct()}; bombs/round {r.bombs.mean():.3f}; "
-          f"{time.time() - t:.0f}s", flush=True)  # fmt: skip
+    print(
+        f"{params}: tichu calls {wilson(len(c), len(s)).pct()}, success "
+        f"{wilson(int(ok.sum()), len(c)).pct()}; failed with the partner first "
+        f"{np.mean(team_first[~ok]):.3f}; GT calls {wilson(len(g), len(s)).pct()}, success "
+        f"{wilson(int((g.finish == 1).sum()), len(g)).pct()}; bombs/round {r.bombs.mean():.3f}; "
+        f"{time.time() - t:.0f}s",
+        flush=True,
+    )
     if deals and params:
-        print(f"    vs {base} ({deals} deals, seed 7): {duplicate(spec, base, deals, seed=7).diff.pts()}",
-              flush=True)  # fmt: skip
+        print(
+            f"    vs {base} ({deals} deals, seed 7): "
+            f"{duplicate(spec, base, deals, seed=7).diff.pts()}",
+            flush=True,
+        )
     if vs_heuristic:
-        print(f"    vs heuristic ({deals} deals, seed 3): "
-              f"{duplicate(spec, 'heuristic', deals, seed=3).diff.pts()}", flush=True)
+        print(
+            f"    vs heuristic ({deals} deals, seed 3): "
+            f"{duplicate(spec, 'heuristic', deals, seed=3).diff.pts()}",
+            flush=True,
+        )
 
 
 def main() -> None:

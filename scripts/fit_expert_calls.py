@@ -57,15 +57,23 @@ from tichusim.analysis.stats import mean_ci
 from tichusim.games import TEAM_TABLES
 from tichusim.games.team import _WW_PLAYER, _WW_POSITION
 from tichusim.kernels.tichu.expert import (
-    CONTEXT_NONE, CONTEXT_OPP_GRAND, CONTEXT_OPP_TICHU, CONTEXT_PARTNER,
-)  # fmt: skip
+    CONTEXT_NONE,
+    CONTEXT_OPP_GRAND,
+    CONTEXT_OPP_TICHU,
+    CONTEXT_PARTNER,
+)
+from tichusim.kernels.tichu.handfeatures import plan_shapes
 from tichusim.kernels.tichu.policies import TICHU_AFTER_PASSING as AFTER
 from tichusim.kernels.tichu.policies import TICHU_BEFORE_PASSING as BEFORE
 from tichusim.strategies import expert_params
-from tichusim.kernels.tichu.handfeatures import plan_shapes
 from tichusim.strategies.tichu import (
-    CALL_CONTEXT, CALL_FEATURES, PARAMS, TICHU_FEATURES, TICHU_SHAPE, resolve,
-)  # fmt: skip
+    CALL_CONTEXT,
+    CALL_FEATURES,
+    PARAMS,
+    TICHU_FEATURES,
+    TICHU_SHAPE,
+    resolve,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMS_PY = ROOT / "tichusim" / "strategies" / "expert_params.py"
@@ -135,9 +143,10 @@ def contexts(table, rounds, seats, row, after: bool) -> np.ndarray:
     order = (pos - rounds["first_drawer"][:, None]) % table.seats
     before = order < order[:, row][:, None]
     when = seats["tichu_when"]
-    tichu = seats["tichu"] & ((when == BEFORE) & (before | after) | (when == AFTER) & before
-                              & after)
-    called = (tichu | seats["grand_tichu"])
+    tichu = seats["tichu"] & (
+        (when == BEFORE) & (before | after) | (when == AFTER) & before & after
+    )
+    called = tichu | seats["grand_tichu"]
     called[:, row] = False
     partner = team == team[:, row][:, None]
     out = np.full(n, CONTEXT_NONE)
@@ -160,8 +169,14 @@ def design(hands, context=None) -> np.ndarray:
     return np.column_stack(cols).astype(np.float64)
 
 
-def experiment(kind: str, deals: int, seed: int, variant: str = "nanjing", base="expert",
-               seat: int | None = None):
+def experiment(
+    kind: str,
+    deals: int,
+    seed: int,
+    variant: str = "nanjing",
+    base="expert",
+    seat: int | None = None,
+):
     """Paired plays of ``deals`` deals with the seat ``seat`` (default ``gt-odds``' seat)
     forced to call ``kind`` and not to; the rows of its decisions: no Grand Tichu of its own
     for Tichu, and after passing only where its Tichu score before passing (the current one)
@@ -187,7 +202,8 @@ def experiment(kind: str, deals: int, seed: int, variant: str = "nanjing", base=
         pairs = paired_rounds(seed, keys, *tables, place=place)
         (rc, sc), (rn, sn) = pairs.call, pairs.no_call
         team = table._teams(rc, np.arange(len(keys) * table.seats) % table.seats).reshape(
-            len(keys), table.seats)
+            len(keys), table.seats
+        )
         mine = team[:, row]
         rows["hand"].append(sc[:, row][column])
         rows["success"].append(sc[:, row]["finish"] == 1)
@@ -212,8 +228,11 @@ def experiment(kind: str, deals: int, seed: int, variant: str = "nanjing", base=
 def _frontier(score, success, gain, rate: float) -> dict:
     """Success and paired gain when calling the ``rate`` best-scored hands only."""
     top = score >= np.quantile(score, 1 - rate)
-    return {"call_rate": float(top.mean()), "success": float(success[top].mean()),
-            "gain": mean_ci(gain[top])._asdict()}
+    return {
+        "call_rate": float(top.mean()),
+        "success": float(success[top].mean()),
+        "gain": mean_ci(gain[top])._asdict(),
+    }
 
 
 def _holdout(score, y, gain, test) -> dict:
@@ -226,8 +245,9 @@ def _holdout(score, y, gain, test) -> dict:
         "gain_when_called": mean_ci(gain[called])._asdict() if called.sum() > 2 else None,
         "gain_when_not_called": mean_ci(gain[test & ~called])._asdict(),
         # the frontier: calling only the best-scored hands, for a few call rates
-        "frontier": [_frontier(score[test], y[test], gain[test], rate)
-                     for rate in (0.05, 0.10, 0.15, 0.20)],
+        "frontier": [
+            _frontier(score[test], y[test], gain[test], rate) for rate in (0.05, 0.10, 0.15, 0.20)
+        ],
     }
 
 
@@ -264,22 +284,32 @@ def fit(data, seed: int, current=None):
     score = x @ coef
     held = _holdout(score, y, gain, test)
     if n_ctx:
-        held["by_context"] = {name: _holdout(score, y, gain, test & (context == k))
-                              for k, name in enumerate(("none",) + CALL_CONTEXT)
-                              if (test & (context == k)).sum() > 2}
+        held["by_context"] = {
+            name: _holdout(score, y, gain, test & (context == k))
+            for k, name in enumerate(("none",) + CALL_CONTEXT)
+            if (test & (context == k)).sum() > 2
+        }
     seats = data.get("seat")
     if seats is not None and len(np.unique(seats)) > 1:  # pooled seats: each one's check
-        held["by_seat"] = {int(s): _holdout(score, y, gain, test & (seats == s))
-                           for s in np.unique(seats)}
+        held["by_seat"] = {
+            int(s): _holdout(score, y, gain, test & (seats == s)) for s in np.unique(seats)
+        }
     if current is not None:  # the rule the other seats play by: what its own calls gain
         now = x @ np.asarray(current)
         held["current_rule"] = _holdout(now, y, gain, test)
         if "by_seat" in held:
             held["current_rule"]["by_seat"] = {
-                int(s): _holdout(now, y, gain, test & (seats == s)) for s in np.unique(seats)}
-    return coef, {"p_star": p_star, "p_star_context": stars, "gain_slope": float(a),
-                  "gain_intercept": float(b), "gain_context": [float(c) for c in w[2:]],
-                  "logit": beta.tolist(), "holdout": held}
+                int(s): _holdout(now, y, gain, test & (seats == s)) for s in np.unique(seats)
+            }
+    return coef, {
+        "p_star": p_star,
+        "p_star_context": stars,
+        "gain_slope": float(a),
+        "gain_intercept": float(b),
+        "gain_context": [float(c) for c in w[2:]],
+        "logit": beta.tolist(),
+        "holdout": held,
+    }
 
 
 def _block(name: str, values: dict) -> str:
@@ -300,8 +330,7 @@ def write_params(variant: str, coefs: dict):
         name = _TABLE[kind]
         values = dict(getattr(expert_params, name))
         values[variant] = tuple(float(c) for c in coef)
-        text = re.sub(rf"^{name}: .*?^\}}", _block(name, values), text, count=1,
-                      flags=re.M | re.S)
+        text = re.sub(rf"^{name}: .*?^\}}", _block(name, values), text, count=1, flags=re.M | re.S)
     PARAMS_PY.write_text(text)
 
 
@@ -310,32 +339,57 @@ _TABLE = {"tichu": "TICHU_VALUE", "tichu_after": "TICHU_AFTER", "grand_tichu": "
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--variant", default="nanjing", choices=TEAM_TABLES,
-                    help="the table whose coefficients are fitted")
+    ap.add_argument(
+        "--variant",
+        default="nanjing",
+        choices=TEAM_TABLES,
+        help="the table whose coefficients are fitted",
+    )
     ap.add_argument("--deals", type=int, default=150_000)
     ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--out", default=None, help="default results/expert/calls.json "
-                    "(calls_<variant>.json at the other tables)")
+    ap.add_argument(
+        "--out",
+        default=None,
+        help="default results/expert/calls.json (calls_<variant>.json at the other tables)",
+    )
     ap.add_argument("--dry-run", action="store_true", help="do not write expert_params.py")
-    ap.add_argument("--blend", type=float, default=1.0, help="write this share of the fitted "
-                    "coefficients plus the rest of the table's current ones: a damped step of "
-                    "the fixed point (the others call by the current ones), for a table where "
-                    "the plain step oscillates (Tientsin's Grand Tichu)")
-    ap.add_argument("--kinds", default=None, help="the calls fitted, comma-separated among "
-                    f"{', '.join(KINDS)} (default: all three in Nanjing; elsewhere Tichu before "
-                    "passing and Grand Tichu, the call after passing staying off)")
+    ap.add_argument(
+        "--blend",
+        type=float,
+        default=1.0,
+        help="write this share of the fitted "
+        "coefficients plus the rest of the table's current ones: a damped step of "
+        "the fixed point (the others call by the current ones), for a table where "
+        "the plain step oscillates (Tientsin's Grand Tichu)",
+    )
+    ap.add_argument(
+        "--kinds",
+        default=None,
+        help="the calls fitted, comma-separated among "
+        f"{', '.join(KINDS)} (default: all three in Nanjing; elsewhere Tichu before "
+        "passing and Grand Tichu, the call after passing staying off)",
+    )
     args = ap.parse_args()
-    kinds = (args.kinds.split(",") if args.kinds
-             else list(KINDS) if args.variant == TEAM_TABLES[0] else ["tichu", "grand_tichu"])
+    kinds = (
+        args.kinds.split(",")
+        if args.kinds
+        else list(KINDS)
+        if args.variant == TEAM_TABLES[0]
+        else ["tichu", "grand_tichu"]
+    )
     name = "calls.json" if args.variant == TEAM_TABLES[0] else f"calls_{args.variant}.json"
     out = Path(args.out or ROOT / "results" / "expert" / name)
     flag = "" if args.variant == TEAM_TABLES[0] else f" --variant {args.variant}"
-    report = {"variant": args.variant, "deals": args.deals, "seed": args.seed,
-              "features": {k: list(_NAMES[k]) for k in kinds},
-              "command": f"scripts/fit_expert_calls.py{flag} --deals {args.deals} "
-                         f"--seed {args.seed}" + (f" --blend {args.blend:g}"
-                                                  if args.blend != 1 else "")
-                         + (f" --kinds {args.kinds}" if args.kinds else "")}
+    report = {
+        "variant": args.variant,
+        "deals": args.deals,
+        "seed": args.seed,
+        "features": {k: list(_NAMES[k]) for k in kinds},
+        "command": f"scripts/fit_expert_calls.py{flag} --deals {args.deals} "
+        f"--seed {args.seed}"
+        + (f" --blend {args.blend:g}" if args.blend != 1 else "")
+        + (f" --kinds {args.kinds}" if args.kinds else ""),
+    }
     place = setup(args.variant)
     current = {k: getattr(expert_params, _TABLE[k])[args.variant] for k in kinds}
     coefs = {}
@@ -344,22 +398,28 @@ def main():
         seats = forced_seats(kind, place)
         parts = [experiment(kind, args.deals, args.seed, args.variant, seat=s) for s in seats]
         data = {k: np.concatenate([d[k] for d in parts]) for k in parts[0]}
-        data["seat"] = np.concatenate([np.full(len(d["gain"]), s) for s, d in zip(seats, parts)])
+        data["seat"] = np.concatenate(
+            [np.full(len(d["gain"]), s) for s, d in zip(seats, parts, strict=False)]
+        )
         coefs[kind], report[kind] = fit(data, args.seed, current[kind])
         report[kind]["forced_seats"] = seats
         report[kind]["coef"] = coefs[kind].tolist()
         report[kind]["rows"] = int(len(data["gain"]))
         report[kind]["seconds"] = round(time.perf_counter() - t0, 1)
         held = report[kind]["holdout"]
-        print(kind, f"rows {report[kind]['rows']}, p*={report[kind]['p_star']:.3f}",
-              {k: round(v, 3) for k, v in report[kind]["p_star_context"].items()},
-              f"calls {held['call_rate']:.3f} success {held['success_when_called']}",
-              f"gain {held['gain_when_called']}", flush=True)
+        print(
+            kind,
+            f"rows {report[kind]['rows']}, p*={report[kind]['p_star']:.3f}",
+            {k: round(v, 3) for k, v in report[kind]["p_star_context"].items()},
+            f"calls {held['call_rate']:.3f} success {held['success_when_called']}",
+            f"gain {held['gain_when_called']}",
+            flush=True,
+        )
         for c, h in held.get("by_context", {}).items():
-            print(f"   {c}: calls {h['call_rate']:.3f} success {h['success_when_called']}",
-                  flush=True)
-    written = {k: args.blend * coefs[k] + (1 - args.blend) * np.asarray(current[k])
-               for k in coefs}
+            print(
+                f"   {c}: calls {h['call_rate']:.3f} success {h['success_when_called']}", flush=True
+            )
+    written = {k: args.blend * coefs[k] + (1 - args.blend) * np.asarray(current[k]) for k in coefs}
     report["written"] = None if args.dry_run else {k: v.tolist() for k, v in written.items()}
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=1) + "\n")

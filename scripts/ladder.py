@@ -17,8 +17,13 @@ from tichusim.analysis.duplicate import duplicate
 from tichusim.analysis.stats import mean_ci, wilson
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
-PAIRS = [("expert", "heuristic"), ("expert", "lowest"), ("heuristic", "lowest"),
-         ("lowest", "random"), ("heuristic", "random")]
+PAIRS = [
+    ("expert", "heuristic"),
+    ("expert", "lowest"),
+    ("heuristic", "lowest"),
+    ("lowest", "random"),
+    ("heuristic", "random"),
+]
 SELFPLAY = ("heuristic", "expert")
 
 
@@ -27,24 +32,36 @@ def fmt(e, pct=False):
 
 
 def ladder(deals: int, seed: int) -> str:
-    lines = [f"# Strength ladder (duplicate matches, {deals:,} deals each, seed {seed})", "",
-             "Regenerate: `python scripts/ladder.py`. Points per round are a team's round score; "
-             "the difference is A minus B per deal, averaged over the two tables of the deal; "
-             "brackets are 95% intervals.", "",
-             "| A | B | A - B points/round | A points/round | B points/round |", "|---|---|---|---|---|"]  # fmt: skip
-    detail = ["", "| strategy (in match) | Tichu calls | Tichu success | Grand Tichu calls | "
-              "Grand Tichu success | double victories | team first out |",
-              "|---|---|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        f"# Strength ladder (duplicate matches, {deals:,} deals each, seed {seed})",
+        "",
+        "Regenerate: `python scripts/ladder.py`. Points per round are a team's round score; "
+        "the difference is A minus B per deal, averaged over the two tables of the deal; "
+        "brackets are 95% intervals.",
+        "",
+        "| A | B | A - B points/round | A points/round | B points/round |",
+        "|---|---|---|---|---|",
+    ]
+    detail = [
+        "",
+        "| strategy (in match) | Tichu calls | Tichu success | Grand Tichu calls | "
+        "Grand Tichu success | double victories | team first out |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for a, b in PAIRS:
         r = duplicate(a, b, deals, seed=seed)
         pa, pb = r.per_strategy.iloc[0], r.per_strategy.iloc[1]
-        lines.append(f"| {a} | {b} | {fmt(r.diff)} | {fmt(pa.points_per_round)} | "
-                     f"{fmt(pb.points_per_round)} |")  # fmt: skip
+        lines.append(
+            f"| {a} | {b} | {fmt(r.diff)} | {fmt(pa.points_per_round)} | "
+            f"{fmt(pb.points_per_round)} |"
+        )
         for row, other in ((pa, b), (pb, a)):
-            detail.append(f"| {row.strategy} (vs {other}) | {fmt(row.tichu_rate, True)} | "
-                          f"{fmt(row.tichu_success, True)} | {fmt(row.grand_tichu_rate, True)} | "
-                          f"{fmt(row.grand_tichu_success, True)} | "
-                          f"{fmt(row.double_victories, True)} | {fmt(row.team_first_out, True)} |")  # fmt: skip
+            detail.append(
+                f"| {row.strategy} (vs {other}) | {fmt(row.tichu_rate, True)} | "
+                f"{fmt(row.tichu_success, True)} | {fmt(row.grand_tichu_rate, True)} | "
+                f"{fmt(row.grand_tichu_success, True)} | "
+                f"{fmt(row.double_victories, True)} | {fmt(row.team_first_out, True)} |"
+            )
     return "\n".join(lines + detail) + "\n"
 
 
@@ -55,10 +72,18 @@ def _selfplay_rows(strategy: str, rounds: int, games: int, seed: int) -> list[tu
     rows = [("rounds played", f"{rounds:,} (and {games:,} games to 1000)")]
     for call in ("grand_tichu", "tichu"):
         called = s[s[call]]
-        rows.append((f"{call.replace('_', ' ')} calls per player and round",
-                     fmt(wilson(len(called), len(s)), True)))  # fmt: skip
-        rows.append((f"{call.replace('_', ' ')} success (caller out first)",
-                     fmt(wilson(int((called.finish == 1).sum()), len(called)), True)))  # fmt: skip
+        rows.append(
+            (
+                f"{call.replace('_', ' ')} calls per player and round",
+                fmt(wilson(len(called), len(s)), True),
+            )
+        )
+        rows.append(
+            (
+                f"{call.replace('_', ' ')} success (caller out first)",
+                fmt(wilson(int((called.finish == 1).sum()), len(called)), True),
+            )
+        )
     rows += [
         ("tricks per round", str(mean_ci(r.tricks))),
         ("double victories per round", fmt(wilson(int(r.double_victory.sum()), len(r)), True)),
@@ -71,12 +96,16 @@ def _selfplay_rows(strategy: str, rounds: int, games: int, seed: int) -> list[tu
 def selfplay(rounds: int, games: int, seed: int) -> str:
     columns = [_selfplay_rows(name, rounds, games, seed) for name in SELFPLAY]
     head = " | ".join(f"`{name}`" for name in SELFPLAY)
-    body = "\n".join(f"| {rows[0]} | " + " | ".join(c[i][1] for c in columns) + " |"
-                     for i, rows in enumerate(columns[0]))
-    return (f"# Self-play: every seat `{'`, then every seat `'.join(SELFPLAY)}` (seed {seed})\n\n"
-            "Regenerate: `python scripts/ladder.py`. Brackets are 95% intervals. The same deals "
-            "(seed) for both columns.\n\n"
-            f"| figure | {head} |\n|---|{'---|' * len(SELFPLAY)}\n{body}\n")  # fmt: skip
+    body = "\n".join(
+        f"| {rows[0]} | " + " | ".join(c[i][1] for c in columns) + " |"
+        for i, rows in enumerate(columns[0])
+    )
+    return (
+        f"# Self-play: every seat `{'`, then every seat `'.join(SELFPLAY)}` (seed {seed})\n\n"
+        "Regenerate: `python scripts/ladder.py`. Brackets are 95% intervals. The same deals "
+        "(seed) for both columns.\n\n"
+        f"| figure | {head} |\n|---|{'---|' * len(SELFPLAY)}\n{body}\n"
+    )
 
 
 def main():

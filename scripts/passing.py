@@ -29,8 +29,12 @@ def main():
     args = ap.parse_args()
     t0 = time.perf_counter()
     specs = [{"base": args.base, "pass": p, "name": f"pass={p}"} for p in POLICIES["pass"]]
-    result = league(specs, args.deals, seed=args.seed,
-                    progress=lambda done, total: print(f"match {done}/{total}", flush=True))
+    result = league(
+        specs,
+        args.deals,
+        seed=args.seed,
+        progress=lambda done, total: print(f"match {done}/{total}", flush=True),
+    )
     command = f"python scripts/passing.py --deals {args.deals} --seed {args.seed}"
     if args.base != DEFAULT_STRATEGY:
         command += f" --base {args.base}"
@@ -39,9 +43,11 @@ def main():
     doc = markdown_report(result, command)
     policies = "\n".join(f"- `{name}`: {doc_}" for name, (_, doc_) in POLICIES["pass"].items())
     seconds = time.perf_counter() - t0
-    doc += (f"\nEvery contestant is `{args.base}` with only its pass policy changed. The "
-            f"policies (`tichusim strategies`; `heuristic` passes with `support-call`, `expert` "
-            f"with `expert`):\n\n{policies}\n")
+    doc += (
+        f"\nEvery contestant is `{args.base}` with only its pass policy changed. The "
+        f"policies (`tichusim strategies`; `heuristic` passes with `support-call`, `expert` "
+        f"with `expert`):\n\n{policies}\n"
+    )
     out = Path(args.out) if args.out else RESULTS / "passing.md"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(doc)

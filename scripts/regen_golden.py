@@ -1,6 +1,6 @@
 """Regenerate the golden transcripts in tests/golden/ (run after an intended engine change).
 
-    python scripts/regen_golden.py
+python scripts/regen_golden.py
 """
 
 from pathlib import Path

@@ -24,14 +24,22 @@ CASES = [
 
 def name(seed, game, round_, players, options, strategies):
     opts = f"_{options}" if options else ""
-    return (f"seigneur_p{players}{opts}_seed{seed}_game{game}_round{round_}_"
-            f"{strategies.replace(',', '-')}.txt")  # fmt: skip
+    return (
+        f"seigneur_p{players}{opts}_seed{seed}_game{game}_round{round_}_"
+        f"{strategies.replace(',', '-')}.txt"
+    )
 
 
 def render(seed, game, round_, players, options, strategies):
     parts = strategies.split(",")
-    return transcript(seed, game, round_, players=players, options=options,
-                      strategies=parts[0] if len(parts) == 1 else parts)  # fmt: skip
+    return transcript(
+        seed,
+        game,
+        round_,
+        players=players,
+        options=options,
+        strategies=parts[0] if len(parts) == 1 else parts,
+    )
 
 
 def main():

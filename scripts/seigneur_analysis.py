@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 from tichusim.analysis.plots import seigneur_overview_plot
-from tichusim.games.seigneur import simulate_seigneur
 from tichusim.analysis.seigneur_analysis import reign_summary, reigns, transitions
+from tichusim.games.seigneur import simulate_seigneur
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,9 +52,13 @@ def main():
     lengths = {}
     for strategy in (args.strategies, args.baseline):
         for n in counts:
-            rounds, seats = simulate_seigneur(args.games, players=n, seed=args.seed,
-                                              strategies=strategy,
-                                              rounds_per_game=args.rounds_per_game)  # fmt: skip
+            rounds, seats = simulate_seigneur(
+                args.games,
+                players=n,
+                seed=args.seed,
+                strategies=strategy,
+                rounds_per_game=args.rounds_per_game,
+            )
             s = reign_summary(rounds)
             summary_rows.append({"strategy": strategy, "players": n, **s})
             if strategy == args.strategies:
@@ -64,18 +68,24 @@ def main():
                 table = reigns(rounds)
                 lengths[n] = table[~table.censored].length.to_numpy()
 
-    regen = (f"python scripts/seigneur_analysis.py --games {args.games} --rounds-per-game "
-             f"{args.rounds_per_game} --players {args.players} --strategies '{args.strategies}' "
-             f"--baseline '{args.baseline}' --seed {args.seed}")  # fmt: skip
+    regen = (
+        f"python scripts/seigneur_analysis.py --games {args.games} --rounds-per-game "
+        f"{args.rounds_per_game} --players {args.players} --strategies '{args.strategies}' "
+        f"--baseline '{args.baseline}' --seed {args.seed}"
+    )
     lines = [
-        "# Grand Seigneur: rank transitions and reigns (RULES.md §5)", "",
-        f"Regenerate: `{regen}`", "",
+        "# Grand Seigneur: rank transitions and reigns (RULES.md §5)",
+        "",
+        f"Regenerate: `{regen}`",
+        "",
         f"{args.games:,} games of {args.rounds_per_game} rounds per table size; every player "
         f"plays `{args.strategies}` (baseline: every player `{args.baseline}`); default "
         "rules (one deck for 5-6 players, two for 7-12, Japanese seating, no Options). A "
         "game's first round has no ranks; from the second on the ranks of the round before "
-        "seat the players and drive the exchange of best cards.", "",
-        "## How long a Grand Seigneur keeps the title", "",
+        "seat the players and drive the exchange of best cards.",
+        "",
+        "## How long a Grand Seigneur keeps the title",
+        "",
         "Reign: the rounds a player wins in a row (from the round the title is won). Reigns "
         "still running at a game's last round are censored and left out of the mean. "
         "P(keep): the Grand Seigneur finishes first again. Memoryless: the mean reign if "
@@ -83,7 +93,7 @@ def main():
         "",
         "| strategy | players | P(keep) % | mean reign (rounds) | memoryless | reigns | censored |",
         "|---|---|---|---|---|---|---|",
-    ]  # fmt: skip
+    ]
     for row in summary_rows:
         k = row["p_keep"]
         lines.append(
@@ -91,38 +101,72 @@ def main():
             f"[{100 * k.low:.1f}, {100 * k.high:.1f}] | {_estimate(row['mean_reign'])} | "
             f"{row['memoryless_mean']:.2f} | {row['reigns']:,} | {row['censored']:,} |"
         )
-    dist = pd.DataFrame([{"players": n, "length": k, "reigns": int((ls == k).sum()),
-                          "share": float((ls == k).mean())}
-                         for n, ls in lengths.items() for k in range(1, int(ls.max()) + 1)])
+    dist = pd.DataFrame(
+        [
+            {
+                "players": n,
+                "length": k,
+                "reigns": int((ls == k).sum()),
+                "share": float((ls == k).mean()),
+            }
+            for n, ls in lengths.items()
+            for k in range(1, int(ls.max()) + 1)
+        ]
+    )
     dist.to_csv(args.out / "reign_lengths.csv", index=False)
     top = 6
-    lines += ["", f"Completed reign lengths, `{args.strategies}` (% of reigns; "
-              "`reign_lengths.csv` has every length):", "",
-              "| players | " + " | ".join(str(k) for k in range(1, top)) + f" | {top}+ |",
-              "|---" * (top + 1) + "|"]  # fmt: skip
+    lines += [
+        "",
+        f"Completed reign lengths, `{args.strategies}` (% of reigns; "
+        "`reign_lengths.csv` has every length):",
+        "",
+        "| players | " + " | ".join(str(k) for k in range(1, top)) + f" | {top}+ |",
+        "|---" * (top + 1) + "|",
+    ]
     for n, ls in lengths.items():
         cells = [_pct((ls == k).mean()) for k in range(1, top)] + [_pct((ls >= top).mean())]
         lines.append(f"| {n} | " + " | ".join(cells) + " |")
-    lines += ["", f"## Rank before -> rank after (% of rounds, `{args.strategies}`)", "",
-              "Rows: rank in the previous round (1 = Grand Seigneur); columns: finishing rank.",
-              ""]  # fmt: skip
+    lines += [
+        "",
+        f"## Rank before -> rank after (% of rounds, `{args.strategies}`)",
+        "",
+        "Rows: rank in the previous round (1 = Grand Seigneur); columns: finishing rank.",
+        "",
+    ]
     for n, shares in matrices.items():
-        lines += [f"### {n} players", "",
-                  "| before \\ after | " + " | ".join(str(c) for c in shares.columns) + " |",
-                  "|---" * (len(shares.columns) + 1) + "|"]  # fmt: skip
+        lines += [
+            f"### {n} players",
+            "",
+            "| before \\ after | " + " | ".join(str(c) for c in shares.columns) + " |",
+            "|---" * (len(shares.columns) + 1) + "|",
+        ]
         for r, row in shares.iterrows():
             lines.append(f"| {r} | " + " | ".join(_pct(v) for v in row) + " |")
         lines.append("")
     (args.out / "table.md").write_text("\n".join(lines))
-    pd.DataFrame([{**{k: v for k, v in r.items() if k not in ("mean_reign", "p_keep")},
-                   "p_keep": r["p_keep"].value, "p_keep_low": r["p_keep"].low,
-                   "p_keep_high": r["p_keep"].high, "mean_reign": r["mean_reign"].value,
-                   "mean_reign_low": r["mean_reign"].low,
-                   "mean_reign_high": r["mean_reign"].high} for r in summary_rows]
-                 ).to_csv(args.out / "summary.csv", index=False)  # fmt: skip
+    pd.DataFrame(
+        [
+            {
+                **{k: v for k, v in r.items() if k not in ("mean_reign", "p_keep")},
+                "p_keep": r["p_keep"].value,
+                "p_keep_low": r["p_keep"].low,
+                "p_keep_high": r["p_keep"].high,
+                "mean_reign": r["mean_reign"].value,
+                "mean_reign_low": r["mean_reign"].low,
+                "mean_reign_high": r["mean_reign"].high,
+            }
+            for r in summary_rows
+        ]
+    ).to_csv(args.out / "summary.csv", index=False)
 
-    seigneur_overview_plot(matrices, lengths, summary_rows, args.out / "seigneur.png",
-                           strategy=args.strategies, baseline=args.baseline)  # fmt: skip
+    seigneur_overview_plot(
+        matrices,
+        lengths,
+        summary_rows,
+        args.out / "seigneur.png",
+        strategy=args.strategies,
+        baseline=args.baseline,
+    )
     print((args.out / "table.md").read_text())
 
 

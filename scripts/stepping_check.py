@@ -15,8 +15,13 @@ import time
 
 import tichusim
 
-TABLES = [("nanjing", None), ("tientsin", None), ("wuwang", None), ("grand-seigneur", 5),
-          ("grand-seigneur", 12)]  # fmt: skip
+TABLES = [
+    ("nanjing", None),
+    ("tientsin", None),
+    ("wuwang", None),
+    ("grand-seigneur", 5),
+    ("grand-seigneur", 12),
+]
 
 
 def _plain(df):
@@ -25,8 +30,9 @@ def _plain(df):
 
 def check(variant: str, players: int | None, strategy: str, rounds: int, seed: int):
     """``(decisions answered, rounds whose records differ)``."""
-    want_r, want_s = tichusim.simulate(rounds, seed=seed, strategies=strategy, variant=variant,
-                                       players=players)  # fmt: skip
+    want_r, want_s = tichusim.simulate(
+        rounds, seed=seed, strategies=strategy, variant=variant, players=players
+    )
     decide = tichusim.strategy(strategy).decide
     decisions = bad = 0
     for key in range(rounds):
@@ -40,8 +46,10 @@ def check(variant: str, players: int | None, strategy: str, rounds: int, seed: i
         got_r, got_s = r.tables()
         width = len(got_s)
         same = _plain(got_r).equals(_plain(want_r.iloc[[key]].reset_index(drop=True))) and (
-            _plain(got_s).equals(_plain(want_s.iloc[key * width:(key + 1) * width]
-                                        .reset_index(drop=True))))  # fmt: skip
+            _plain(got_s).equals(
+                _plain(want_s.iloc[key * width : (key + 1) * width].reset_index(drop=True))
+            )
+        )
         bad += not same
     return decisions, bad
 
@@ -59,8 +67,11 @@ def main() -> int:
             t0 = time.perf_counter()
             decisions, bad = check(variant, players, strategy, args.rounds, args.seed)
             name = variant + (f" {players}" if players else "")
-            print(f"| {name} | {strategy} | {args.rounds} | {decisions} | {bad} | "
-                  f"{time.perf_counter() - t0:.0f} |", flush=True)  # fmt: skip
+            print(
+                f"| {name} | {strategy} | {args.rounds} | {decisions} | {bad} | "
+                f"{time.perf_counter() - t0:.0f} |",
+                flush=True,
+            )
             failed += bad
     return 1 if failed else 0
 

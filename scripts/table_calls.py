@@ -31,10 +31,14 @@ from wuwang_swap import swap_gain  # noqa: E402
 def nanjing_calls(name: str = "expert-nanjing"):
     """`expert` with Nanjing's call coefficients at any table (a params override wins over
     the table's own)."""
-    params = {f"tichu_value_{f}": c for f, c in zip(CALL_FEATURES,
-                                                    expert_params.TICHU_VALUE["nanjing"])}
-    params |= {f"gt_value_{f}": c for f, c in zip(CALL_FEATURES,
-                                                  expert_params.GT_VALUE["nanjing"])}
+    params = {
+        f"tichu_value_{f}": c
+        for f, c in zip(CALL_FEATURES, expert_params.TICHU_VALUE["nanjing"], strict=False)
+    }
+    params |= {
+        f"gt_value_{f}": c
+        for f, c in zip(CALL_FEATURES, expert_params.GT_VALUE["nanjing"], strict=False)
+    }
     return build({"base": "expert", "params": params, "name": name})
 
 
@@ -55,8 +59,10 @@ def selfplay(strategy, variant: str, rounds: int, seed: int) -> list[tuple[str, 
         for call in ("tichu", "grand_tichu"):
             called = s[call].to_numpy(bool)
             won = s["call_success"].fillna(False).to_numpy(bool) & called
-            cells.append(f"{_rate(called.sum(), len(s))} called, "
-                         f"{_rate(won.sum(), called.sum()) if called.any() else '-'} succeed")
+            cells.append(
+                f"{_rate(called.sum(), len(s))} called, "
+                f"{_rate(won.sum(), called.sum()) if called.any() else '-'} succeed"
+            )
         out.append((who, *cells))
     return out
 
@@ -72,22 +78,28 @@ def main():
     new, old = "expert", nanjing_calls()
     print(f"## {args.variant}: self-play, {args.rounds:,} rounds, seed {args.seed}\n")
     print("| player | who | Tichu | Grand Tichu |\n|---|---|---|---|")
-    for label, strategy in ((f"expert ({args.variant}'s fit)", new),
-                            ("expert-nanjing (Nanjing's)", old)):  # fmt: skip
+    for label, strategy in (
+        (f"expert ({args.variant}'s fit)", new),
+        ("expert-nanjing (Nanjing's)", old),
+    ):
         for who, tichu, gt in selfplay(strategy, args.variant, args.rounds, args.seed):
             print(f"| {label} | {who} | {tichu} | {gt} |")
     print()
     if args.variant == "wuwang":
         gain, players = swap_gain(new, old, args.deals, args.match_seed)
         back, _ = swap_gain(old, new, args.deals, args.match_seed)
-        print(f"expert in place of one expert-nanjing ({args.deals:,} deals, seed "
-              f"{args.match_seed}): {gain.pts()} points per round; players "
-              + ", ".join(e.pts() for e in players))
+        print(
+            f"expert in place of one expert-nanjing ({args.deals:,} deals, seed "
+            f"{args.match_seed}): {gain.pts()} points per round; players "
+            + ", ".join(e.pts() for e in players)
+        )
         print(f"expert-nanjing in place of one expert: {back.pts()}")
     else:
         result = duplicate(new, old, args.deals, seed=args.match_seed, variant=args.variant)
-        print(f"duplicate expert - expert-nanjing ({args.deals:,} deals, seed "
-              f"{args.match_seed}): {result.diff.pts()} points per round")
+        print(
+            f"duplicate expert - expert-nanjing ({args.deals:,} deals, seed "
+            f"{args.match_seed}): {result.diff.pts()} points per round"
+        )
         print(result.per_strategy.to_string(index=False))
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from tichusim.analysis.duplicate import duplicate
-from tichusim.strategies.tichu import PARAMS, STRATEGIES
+from tichusim.strategies.tichu import STRATEGIES
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMS_PY = ROOT / "tichusim" / "strategies" / "expert_params.py"
@@ -48,7 +48,7 @@ FIELD = ("heuristic", {"base": "heuristic", "pass": "partner-best", "wish": "non
 
 def candidate(x) -> dict:
     params = dict(STRATEGIES["expert"].param_values())
-    for (name, (lo, hi)), u in zip(SPACE.items(), np.clip(x, 0, 1)):
+    for (name, (lo, hi)), u in zip(SPACE.items(), np.clip(x, 0, 1), strict=False):
         params[name] = float(lo + u * (hi - lo))
     keep = {k: v for k, v in params.items() if k in SPACE}
     return {"base": "expert", "name": "expert-candidate", "params": keep}
@@ -84,14 +84,20 @@ def plot(log: list[dict], held: list[dict], path: Path) -> None:
 
     fig, ax = plt.subplots(figsize=(7, 4))
     ev = [r["evaluations"] for r in log]
-    ax.plot(ev, [r["best"] for r in log], label="best candidate of the generation, mean over "
-            "the field (tuning deals)")
+    ax.plot(
+        ev,
+        [r["best"] for r in log],
+        label="best candidate of the generation, mean over the field (tuning deals)",
+    )
     ax.plot(ev, [r["mean"] for r in log], label="mean candidate of the generation (same)")
     if held:
-        ax.errorbar([h["evaluations"] for h in held], [h["margin"] for h in held],
-                    yerr=[[h["margin"] - h["low"] for h in held],
-                          [h["high"] - h["margin"] for h in held]],
-                    fmt="o", label="CMA mean vs heuristic, held-out deals (95% CI)")
+        ax.errorbar(
+            [h["evaluations"] for h in held],
+            [h["margin"] for h in held],
+            yerr=[[h["margin"] - h["low"] for h in held], [h["high"] - h["margin"] for h in held]],
+            fmt="o",
+            label="CMA mean vs heuristic, held-out deals (95% CI)",
+        )
     ax.set_xlabel("candidates evaluated")
     ax.set_ylabel("duplicate margin, points per round")
     ax.set_title("expert: CMA-ES tuning of the play parameters")
@@ -121,39 +127,81 @@ def main():
 
     t0 = time.perf_counter()
     x0 = start_point()
-    es = cma.CMAEvolutionStrategy(x0, args.sigma, {"bounds": [0, 1], "popsize": args.popsize,
-                                                   "seed": args.seed, "verbose": -9})
+    es = cma.CMAEvolutionStrategy(
+        x0,
+        args.sigma,
+        {"bounds": [0, 1], "popsize": args.popsize, "seed": args.seed, "verbose": -9},
+    )
     log, held = [], []
     m0, lo0, hi0 = holdout(x0, args.holdout_deals, args.holdout_seed)
-    held.append({"generation": 0, "evaluations": 0, "margin": m0, "low": lo0, "high": hi0,
-                 "params": candidate(x0)["params"]})
+    held.append(
+        {
+            "generation": 0,
+            "evaluations": 0,
+            "margin": m0,
+            "low": lo0,
+            "high": hi0,
+            "params": candidate(x0)["params"],
+        }
+    )
     print(f"start: held-out {m0:.1f} [{lo0:.1f}, {hi0:.1f}]", flush=True)
     for g in range(1, args.generations + 1):
         xs = es.ask()
         ys = [objective(x, args.deals, args.seed) for x in xs]
         es.tell(xs, [-y for y in ys])
-        log.append({"generation": g, "evaluations": es.countevals, "best": max(ys),
-                    "mean": float(np.mean(ys)), "seconds": round(time.perf_counter() - t0, 1)})
+        log.append(
+            {
+                "generation": g,
+                "evaluations": es.countevals,
+                "best": max(ys),
+                "mean": float(np.mean(ys)),
+                "seconds": round(time.perf_counter() - t0, 1),
+            }
+        )
         print(json.dumps(log[-1]), flush=True)
         if g % args.holdout_every == 0 or g == args.generations:
             xm = es.mean
             m, lo, hi = holdout(xm, args.holdout_deals, args.holdout_seed)
-            held.append({"generation": g, "evaluations": es.countevals, "margin": m, "low": lo,
-                         "high": hi, "params": candidate(xm)["params"]})
+            held.append(
+                {
+                    "generation": g,
+                    "evaluations": es.countevals,
+                    "margin": m,
+                    "low": lo,
+                    "high": hi,
+                    "params": candidate(xm)["params"],
+                }
+            )
             print(f"generation {g}: held-out {m:.1f} [{lo:.1f}, {hi:.1f}]", flush=True)
     best = max(held, key=lambda h: h["margin"])
     OUT.mkdir(parents=True, exist_ok=True)
-    command = (f"NUMBA_NUM_THREADS=1 .venv/bin/python scripts/tune_expert.py --generations "
-               f"{args.generations} --popsize {args.popsize} --deals {args.deals} "
-               f"--holdout-deals {args.holdout_deals} --holdout-every {args.holdout_every} "
-               f"--seed {args.seed} --holdout-seed {args.holdout_seed} --sigma {args.sigma}")
-    (OUT / "tuning.json").write_text(json.dumps({
-        "command": command, "space": SPACE, "field": [str(f) for f in FIELD], "log": log,
-        "holdout": held, "chosen": best, "seconds": round(time.perf_counter() - t0, 1),
-    }, indent=1) + "\n")
+    command = (
+        f"NUMBA_NUM_THREADS=1 .venv/bin/python scripts/tune_expert.py --generations "
+        f"{args.generations} --popsize {args.popsize} --deals {args.deals} "
+        f"--holdout-deals {args.holdout_deals} --holdout-every {args.holdout_every} "
+        f"--seed {args.seed} --holdout-seed {args.holdout_seed} --sigma {args.sigma}"
+    )
+    (OUT / "tuning.json").write_text(
+        json.dumps(
+            {
+                "command": command,
+                "space": SPACE,
+                "field": [str(f) for f in FIELD],
+                "log": log,
+                "holdout": held,
+                "chosen": best,
+                "seconds": round(time.perf_counter() - t0, 1),
+            },
+            indent=1,
+        )
+        + "\n"
+    )
     plot(log, held, OUT / "learning_curve.png")
-    print(f"chosen (generation {best['generation']}): held-out {best['margin']:.1f} "
-          f"[{best['low']:.1f}, {best['high']:.1f}]", flush=True)
+    print(
+        f"chosen (generation {best['generation']}): held-out {best['margin']:.1f} "
+        f"[{best['low']:.1f}, {best['high']:.1f}]",
+        flush=True,
+    )
     if not args.dry_run and best["generation"] > 0:
         write_params({"params": best["params"]})
 

@@ -39,8 +39,10 @@ def main():
     ap.add_argument("--seed", type=int, default=3)
     args = ap.parse_args()
     gain, players = swap_gain(args.a, args.b, args.deals, args.seed)
-    print(f"{args.a} in place of one {args.b} at Wu Wang ({args.deals:,} deals, seed "
-          f"{args.seed}): {gain.pts()} points per round")
+    print(
+        f"{args.a} in place of one {args.b} at Wu Wang ({args.deals:,} deals, seed "
+        f"{args.seed}): {gain.pts()} points per round"
+    )
     for player, e in enumerate(players):
         print(f"  player {player}: {e.pts()}")
 

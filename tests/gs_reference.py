@@ -153,7 +153,7 @@ def sub_multisets(hand):
     counts = Counter(hand)
     tokens = sorted(counts)
     for picks in product(*(range(counts[t] + 1) for t in tokens)):
-        sub = tuple(t for t, k in zip(tokens, picks) for _ in range(k))
+        sub = tuple(t for t, k in zip(tokens, picks, strict=False) for _ in range(k))
         if sub:
             yield sub
 

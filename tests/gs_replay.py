@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
+import gs_reference as ref
 import numpy as np
 
-import gs_reference as ref
 from tichusim.cards import seigneur as seigneur_rules
-from tichusim.kernels.seigneur import records as E
 from tichusim.cards.combos import Combo
+from tichusim.kernels.seigneur import records as E
 
 
 def toks(a, b) -> Counter:
@@ -36,8 +36,11 @@ def tup(c: Counter) -> tuple:
 
 def reading_of(code) -> ref.Combo:
     c = Combo.from_code(int(code))
-    kind = {"full house": "fullhouse", "four-of-a-kind bomb": "bomb4",
-            "straight-flush bomb": "bombsf"}.get(c.kind, c.kind)  # fmt: skip
+    kind = {
+        "full house": "fullhouse",
+        "four-of-a-kind bomb": "bomb4",
+        "straight-flush bomb": "bombsf",
+    }.get(c.kind, c.kind)
     return ref.Combo(kind, c.length, (c.length, c.rank) if kind == "bombsf" else c.rank)
 
 
@@ -120,7 +123,10 @@ def check_round(rnd, seats, log, *, n, deck, distinct=False, russian_seating=Fal
             assert ev == E.EV_GIVE and seat == seat_of[n - j] and extra == seat_of[1 + j]
             gift = toks(a, b)
             want = ref.best_cards(tup(hands[seat]), k, russian=deck == "russian")
-            key = lambda c: c if c in ref.SPECIALS else c[0]
+
+            def key(c):
+                return c if c in ref.SPECIALS else c[0]
+
             assert sorted(map(key, gift.elements())) == sorted(map(key, want)) and code == k
             assert gift <= hands[seat]
             hands[seat] -= gift

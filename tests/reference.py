@@ -36,7 +36,7 @@ is worth ``0.5`` instead, and so the Mah Jong (1) beats it.
 """
 
 from collections import Counter, namedtuple
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 Combo = namedtuple("Combo", ["kind", "length", "rank"])
@@ -141,7 +141,7 @@ def classify(cards, phoenix_on=None, phoenix_led_half=False):
     return list(_classify_multi(ranks, MAHJONG in cards, PHOENIX in cards, one_suit))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _classify_multi(normal_ranks, has_mahjong, has_phoenix, one_suit):
     """Readings of a set of >= 2 cards without Dog/Dragon, described by its shape.
 
@@ -149,8 +149,9 @@ def _classify_multi(normal_ranks, has_mahjong, has_phoenix, one_suit):
     suit (only matters without Ma/Phoenix, for the straight flush).
     """
     if not has_phoenix:
-        return tuple(sorted(_natural_readings(normal_ranks, has_mahjong, one_suit),
-                            key=lambda r: r.rank))
+        return tuple(
+            sorted(_natural_readings(normal_ranks, has_mahjong, one_suit), key=lambda r: r.rank)
+        )
     # RULES.md §2.5: the Phoenix stands for any rank 2..A (never 1 = Mah Jong, never Dog or
     # Dragon) and is never part of a bomb. Try it as every rank; keep the non-bomb readings.
     readings = set()
@@ -164,7 +165,7 @@ def _classify_multi(normal_ranks, has_mahjong, has_phoenix, one_suit):
 
 def _is_run(ranks):
     """True if the sorted ranks are consecutive integers without repeats."""
-    return all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
+    return all(b == a + 1 for a, b in zip(ranks, ranks[1:], strict=False))
 
 
 def _natural_readings(ranks, has_mahjong, one_suit):
@@ -272,8 +273,11 @@ def legal_plays(hand, top=None, wish=None, phoenix_on=None, phoenix_led_half=Fal
     Returns ``(plays, can_pass)`` with plays a set of frozensets.
     """
     hand = frozenset(hand)
-    top_combo = None if top is None else top_reading(frozenset(top), phoenix_on=phoenix_on,
-                                                     phoenix_led_half=phoenix_led_half)
+    top_combo = (
+        None
+        if top is None
+        else top_reading(frozenset(top), phoenix_on=phoenix_on, phoenix_led_half=phoenix_led_half)
+    )
     leading = top_combo is None or top_combo.kind == "dog"
 
     plays = set()

@@ -19,8 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
-
 import reference as ref
+
 from tichusim import cards
 from tichusim.kernels.tichu import records as E
 
@@ -131,9 +131,9 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_le
             assert (seat, extra) in pass_pairs and (seat, extra) not in given, ctx  # §3, §4
             given[(seat, extra)] = cs
             if len(given) == len(pass_pairs):
-                for (a, b), c in given.items():
+                for (a, _), c in given.items():
                     hands[a] = hands[a] - c
-                for (a, b), c in given.items():
+                for (_, b), c in given.items():
                     hands[b] = hands[b] | c
                 for s in range(n):
                     assert hands[s] == toks(seats[s]["hand_passed"]), ctx
@@ -151,8 +151,9 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_le
             free = wuwang and seat == MINISTER  # §4: the Minister is not bound by the wish
             if legal_check:
                 top_now = None if lead else frozenset(top_cards)
-                plays, can_pass = ref.legal_plays(hands[seat], top_now, None if free else wish,
-                                                  phoenix_on, phoenix_led_half)  # fmt: skip
+                plays, can_pass = ref.legal_plays(
+                    hands[seat], top_now, None if free else wish, phoenix_on, phoenix_led_half
+                )
                 if ev == E.EV_PASS:
                     assert can_pass, ctx
                 else:
@@ -160,8 +161,9 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_le
                 if free and ev == E.EV_PASS and plays:
                     seen["minister_passed_with_a_play"] += 1
                 if free and wish is not None:
-                    bound, bound_pass = ref.legal_plays(hands[seat], top_now, wish, phoenix_on,
-                                                        phoenix_led_half)  # fmt: skip
+                    bound, bound_pass = ref.legal_plays(
+                        hands[seat], top_now, wish, phoenix_on, phoenix_led_half
+                    )
                     if (ev == E.EV_PASS and not bound_pass) or (
                         ev == E.EV_PLAY and cs not in bound
                     ):

@@ -1,8 +1,7 @@
 """Hypothesis strategies shared by the tests that compare the kernels with the reference."""
 
-from hypothesis import strategies as st
-
 import reference as ref
+from hypothesis import strategies as st
 
 TOKENS = list(ref.ALL_CARDS)
 

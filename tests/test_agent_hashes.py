@@ -15,7 +15,7 @@ from tichusim.runs.manifest import RunDirError
 from tichusim.runs.runner import AgentChangedError, resume, run
 
 # Takes one decision a round (the Grand Tichu call, RULES.md §2.3): cheap to play in Python.
-AGENT = '''
+AGENT = """
 from tichusim import Agent
 
 BROKEN = {broken}  # {note}
@@ -26,7 +26,7 @@ class {name}(Agent):
         if BROKEN:
             raise ValueError("broken")
         return False
-'''
+"""
 
 
 def write_agent(path: Path, name: str, note: str = "first version", broken: bool = False) -> str:
@@ -54,8 +54,11 @@ def manifest(run_dir: Path) -> dict:
 
 def snapshot(run_dir: Path) -> dict:
     """Every file of the run directory and its bytes."""
-    return {p.relative_to(run_dir).as_posix(): p.read_bytes()
-            for p in sorted(run_dir.rglob("*")) if p.is_file()}  # fmt: skip
+    return {
+        p.relative_to(run_dir).as_posix(): p.read_bytes()
+        for p in sorted(run_dir.rglob("*"))
+        if p.is_file()
+    }
 
 
 def unfinish(run_dir: Path, shards: list[int]) -> None:
@@ -66,14 +69,16 @@ def unfinish(run_dir: Path, shards: list[int]) -> None:
         for meta in shard["files"].values():
             (run_dir / meta["path"]).unlink()
         data["shards"][index] = {k: shard[k] for k in ("index", "first", "count")} | {
-            "state": "pending"}
+            "state": "pending"
+        }
     data["state"] = "running"
     (run_dir / "manifest.json").write_text(json.dumps(data))
 
 
 def resume_cli(run_dir: Path, *flags: str):
-    return CliRunner().invoke(main, ["run", "--resume", str(run_dir), "--quiet", "--workers",
-                                     "1", *flags])  # fmt: skip
+    return CliRunner().invoke(
+        main, ["run", "--resume", str(run_dir), "--quiet", "--workers", "1", *flags]
+    )
 
 
 @pytest.fixture
@@ -91,14 +96,16 @@ def stopped(tmp_path):
 def test_the_manifest_records_each_agents_source_hash(stopped, tmp_path):
     out, path, spec = stopped
     assert manifest(out)["agents"] == [
-        {"agent": spec, "seats": [0, 2], "source": str(path.resolve()), "sha256": sha256(path)}]
+        {"agent": spec, "seats": [0, 2], "source": str(path.resolve()), "sha256": sha256(path)}
+    ]
     # two agents: one entry each, in seat order; scripted strategies need none
     other = write_agent(tmp_path / "other.py", "Other")
     run(config(spec, other, rounds=100), out=tmp_path / "two", workers=1, progress=False)
     assert [(a["agent"], a["seats"]) for a in manifest(tmp_path / "two")["agents"]] == [
-        (spec, [0]), (other, [2])]
-    run({"rounds": 100, "strategies": "lowest"}, out=tmp_path / "none", workers=1,
-        progress=False)  # fmt: skip
+        (spec, [0]),
+        (other, [2]),
+    ]
+    run({"rounds": 100, "strategies": "lowest"}, out=tmp_path / "none", workers=1, progress=False)
     assert manifest(tmp_path / "none")["agents"] == []
 
 
@@ -110,8 +117,10 @@ def test_resume_after_editing_the_agent_refuses_and_writes_nothing(stopped):
     assert res.exit_code == 2, res.output
     lines = res.output.splitlines()
     assert len(lines) == 1 and "Traceback" not in res.output
-    assert lines[0].startswith(f"tichusim: error: resume: {out}: agent {spec!r} (seat 0, 2): "
-                               f"its source {path.resolve()} changed since the run started")
+    assert lines[0].startswith(
+        f"tichusim: error: resume: {out}: agent {spec!r} (seat 0, 2): "
+        f"its source {path.resolve()} changed since the run started"
+    )
     assert "--accept-changed-agents" in lines[0]
     assert snapshot(out) == before  # no shard file, no manifest session
     with pytest.raises(AgentChangedError, match="changed since the run started"):
@@ -131,12 +140,15 @@ def test_resume_accepting_the_change_finishes_and_records_it(stopped, how):
         assert res.exit_code == 0, res.output
     else:
         notes = []
-        summary = resume(out, workers=1, progress=False, log=notes.append,
-                         accept_changed_agents=True)  # fmt: skip
+        summary = resume(
+            out, workers=1, progress=False, log=notes.append, accept_changed_agents=True
+        )
         assert summary.played == 2
-        assert notes == [f"agent {spec!r}: its source changed since the run started; continuing "
-                         "with the new source, accepted explicitly (--accept-changed-agents); "
-                         "the manifest keeps the old sha256"]  # fmt: skip
+        assert notes == [
+            f"agent {spec!r}: its source changed since the run started; continuing "
+            "with the new source, accepted explicitly (--accept-changed-agents); "
+            "the manifest keeps the old sha256"
+        ]
     data = manifest(out)
     assert data["state"] == "complete"
     (agent,) = data["agents"]

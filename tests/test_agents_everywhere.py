@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 import tichusim
 from tichusim.cli import main
-from tichusim.strategies.agents import AgentError
 from tichusim.runs.config import ConfigError, validate
-from tichusim.runs.runner import resume, run
+from tichusim.runs.runner import run
+from tichusim.strategies.agents import AgentError
 
 ROOT = Path(__file__).resolve().parents[1]
 DOG = f"{ROOT}/examples/dog_passer.py:DogPasser"
@@ -43,8 +43,10 @@ def frame(run_dir, table):
 
 
 def parts(run_dir):
-    return {p.relative_to(run_dir).as_posix(): p.read_bytes()
-            for p in sorted(Path(run_dir).glob("*/part-*.parquet"))}
+    return {
+        p.relative_to(run_dir).as_posix(): p.read_bytes()
+        for p in sorted(Path(run_dir).glob("*/part-*.parquet"))
+    }
 
 
 @pytest.mark.parametrize("path", [DOG, FIRST])
@@ -67,8 +69,9 @@ def test_dog_passer_passes_as_it_says():
 
 @pytest.mark.parametrize("path", [DOG, FIRST])
 def test_examples_through_compare(path):
-    res = CliRunner().invoke(main, ["compare", f"agent:{path}", "heuristic", "--deals", "200",
-                                    "--quiet"])  # fmt: skip
+    res = CliRunner().invoke(
+        main, ["compare", f"agent:{path}", "heuristic", "--deals", "200", "--quiet"]
+    )
     assert res.exit_code == 0, res.output
     name = path.rsplit(":", 1)[1]
     assert f"| {name} |" in res.output and f"agent:{path}" in res.output
@@ -83,23 +86,36 @@ def test_first_legal_loses_to_heuristic():
 
 
 def test_compare_agent_that_cannot_be_imported_exits_2():
-    res = CliRunner().invoke(main, ["compare", "agent:no_such_module:X", "heuristic",
-                                    "--deals", "10"])  # fmt: skip
+    res = CliRunner().invoke(
+        main, ["compare", "agent:no_such_module:X", "heuristic", "--deals", "10"]
+    )
     assert res.exit_code == 2
     assert "cannot be imported" in res.output and "Traceback" not in res.output
 
 
 def test_simulate_agent_failing_exits_1_with_the_replay_command(tmp_path):
     (tmp_path / "flaky.py").write_text(FLAKY.format(broken=True))
-    res = CliRunner().invoke(main, ["simulate", "--rounds", "2000", "--seed", "5", "--strategies",
-                                    f"agent:{tmp_path}/flaky.py:Flaky,heuristic,heuristic,heuristic"])  # fmt: skip
+    res = CliRunner().invoke(
+        main,
+        [
+            "simulate",
+            "--rounds",
+            "2000",
+            "--seed",
+            "5",
+            "--strategies",
+            f"agent:{tmp_path}/flaky.py:Flaky,heuristic,heuristic,heuristic",
+        ],
+    )
     assert res.exit_code == 1, res.output
     assert "Traceback" not in res.output
     line = res.output.strip().splitlines()[-1]  # after a cold cache's compile notice
     assert "agent 'Flaky' failed at play (seed 5 round key" in line
     key = int(line.split("round key ")[1].split(",")[0])
-    assert line.endswith(f"replay the deal: tichusim show --seed 5 --round {key} --strategies "
-                         f"agent:{tmp_path}/flaky.py:Flaky,heuristic,heuristic,heuristic")
+    assert line.endswith(
+        f"replay the deal: tichusim show --seed 5 --round {key} --strategies "
+        f"agent:{tmp_path}/flaky.py:Flaky,heuristic,heuristic,heuristic"
+    )
     again = CliRunner().invoke(main, line.split("replay the deal: tichusim ")[1].split())
     assert again.exit_code == 1  # the same failure, after any compile notice
     assert again.output.strip().splitlines()[-1].startswith(line.split("; replay")[0])
@@ -110,12 +126,24 @@ def test_odds_take_agents():
     among the others."""
     from tichusim.analysis.gtodds import gt_odds
 
-    a = gt_odds("Dr Ph A A K K Q J", deals=200, seat_strategy={"agent": DOG},
-                others={"agent": FIRST})  # fmt: skip
+    a = gt_odds(
+        "Dr Ph A A K K Q J", deals=200, seat_strategy={"agent": DOG}, others={"agent": FIRST}
+    )
     assert a.strategies[0] == "DogPasser" and "FirstLegal" in a.strategies[1:]
-    res = CliRunner().invoke(main, ["tichu-odds", "--hand", "Dr Ph Aj As K K Q J T 9 7 5 3 2",
-                                    "--rounds", "200", "--seat-strategy", f"agent:{DOG}",
-                                    "--quiet", "--json"])  # fmt: skip
+    res = CliRunner().invoke(
+        main,
+        [
+            "tichu-odds",
+            "--hand",
+            "Dr Ph Aj As K K Q J T 9 7 5 3 2",
+            "--rounds",
+            "200",
+            "--seat-strategy",
+            f"agent:{DOG}",
+            "--quiet",
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["strategies"][0] == "DogPasser"
 
@@ -124,9 +152,12 @@ def test_odds_take_agents():
 
 
 def config(**changes):
-    return {"rounds": 600, "seed": 9, "shard_size": 300,
-            "strategies": [{"agent": DOG}, "heuristic", {"agent": FIRST, "params": {}},
-                           "heuristic"]} | changes  # fmt: skip
+    return {
+        "rounds": 600,
+        "seed": 9,
+        "shard_size": 300,
+        "strategies": [{"agent": DOG}, "heuristic", {"agent": FIRST, "params": {}}, "heuristic"],
+    } | changes
 
 
 def test_config_accepts_agent_tables_and_keeps_them():
@@ -135,13 +166,16 @@ def test_config_accepts_agent_tables_and_keeps_them():
     assert validate(json.loads(json.dumps(cfg.to_json()))).hash == cfg.hash
 
 
-@pytest.mark.parametrize("bad, key, words", [
-    ({"agent": DOG, "agnet": 1}, "strategies.1.agnet", "unknown key"),
-    ({"agent": DOG, "params": 3}, "strategies.1.params", "table"),
-    ({"agent": "no_such_module:X"}, "strategies.1", "cannot be imported"),
-    ({"agent": f"{ROOT}/examples/dog_passer.py:Nope"}, "strategies.1", "cannot be imported"),
-    ({"agent": "tichusim.strategies.agents:Without"}, "strategies.1", "cannot be built"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "bad, key, words",
+    [
+        ({"agent": DOG, "agnet": 1}, "strategies.1.agnet", "unknown key"),
+        ({"agent": DOG, "params": 3}, "strategies.1.params", "table"),
+        ({"agent": "no_such_module:X"}, "strategies.1", "cannot be imported"),
+        ({"agent": f"{ROOT}/examples/dog_passer.py:Nope"}, "strategies.1", "cannot be imported"),
+        ({"agent": "tichusim.strategies.agents:Without"}, "strategies.1", "cannot be built"),
+    ],
+)
 def test_config_refuses_bad_agent_tables(bad, key, words):
     strategies = ["heuristic", bad, "heuristic", "heuristic"]
     with pytest.raises(ConfigError) as err:
@@ -151,8 +185,10 @@ def test_config_refuses_bad_agent_tables(bad, key, words):
 
 def test_cli_config_error_writes_nothing(tmp_path):
     cfg = tmp_path / "bad.toml"
-    cfg.write_text('rounds = 10\nstrategies = ["heuristic", {agent = "nope:X"}, "heuristic", '
-                   f'"heuristic"]\nout = "{tmp_path}/out"\n')
+    cfg.write_text(
+        'rounds = 10\nstrategies = ["heuristic", {agent = "nope:X"}, "heuristic", '
+        f'"heuristic"]\nout = "{tmp_path}/out"\n'
+    )
     res = CliRunner().invoke(main, ["run", str(cfg), "--quiet"])
     assert res.exit_code == 2
     assert res.output.startswith("tichusim: error: strategies.1: agent 'nope:X' cannot be")
@@ -204,8 +240,9 @@ def test_failed_agent_then_fixed_resumes_to_the_clean_run(tmp_path, monkeypatch)
     assert 0 < len(done) < 12  # it failed part of the way, the finished shards kept
     assert len(parts(tmp_path / "broken")) == 2 * len(done)  # nothing half-written
     agent.write_text(FLAKY.format(broken=False))
-    res = CliRunner().invoke(main, ["run", "--resume", str(tmp_path / "broken"), "--quiet",
-                                    "--workers", "1"])  # fmt: skip
+    res = CliRunner().invoke(
+        main, ["run", "--resume", str(tmp_path / "broken"), "--quiet", "--workers", "1"]
+    )
     assert res.exit_code == 0, res.output
     assert parts(tmp_path / "broken").keys() == parts(clean.run_dir).keys()
     for table in ("rounds", "seats"):
@@ -215,9 +252,11 @@ def test_failed_agent_then_fixed_resumes_to_the_clean_run(tmp_path, monkeypatch)
 def test_cli_run_agent_failure_exits_1(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "flaky.py").write_text(FLAKY.format(broken=True))
-    (tmp_path / "r.toml").write_text('rounds = 1200\nseed = 21\nshard_size = 100\nstrategies = '
-                                     '[{agent = "flaky.py:Flaky"}, "heuristic", "heuristic", '
-                                     '"heuristic"]\nout = "out"\n')  # fmt: skip
+    (tmp_path / "r.toml").write_text(
+        "rounds = 1200\nseed = 21\nshard_size = 100\nstrategies = "
+        '[{agent = "flaky.py:Flaky"}, "heuristic", "heuristic", '
+        '"heuristic"]\nout = "out"\n'
+    )
     res = CliRunner().invoke(main, ["run", "r.toml", "--quiet", "--workers", "1"])
     assert res.exit_code == 1
     assert res.output.count("\n") == 1 and "Traceback" not in res.output
@@ -229,8 +268,9 @@ def test_show_replays_a_round_an_agent_played():
     """``tichusim show`` steps the agents as simulate does: the transcript ends with the
     round's score in simulate's table."""
     strategies = f"agent:{FIRST},heuristic,heuristic,heuristic"
-    res = CliRunner().invoke(main, ["show", "--seed", "3", "--round", "5", "--strategies",
-                                    strategies])  # fmt: skip
+    res = CliRunner().invoke(
+        main, ["show", "--seed", "3", "--round", "5", "--strategies", strategies]
+    )
     assert res.exit_code == 0, res.output
     assert "seat 0 FirstLegal" in res.output
     rounds, _ = tichusim.simulate(6, seed=3, strategies=[{"agent": FIRST}] + ["heuristic"] * 3)

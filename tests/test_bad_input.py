@@ -24,16 +24,20 @@ from hypothesis import strategies as st
 
 from tichusim.cards.notation import parse, parse_pattern
 from tichusim.cli import _strategies, main
-from tichusim.runs.config import RunConfig
 from tichusim.games.simulate import VARIANTS
+from tichusim.runs.config import RunConfig
 from tichusim.strategies.specs import parse_strategy_list
 from tichusim.strategies.tichu import DECISIONS, PARAMS, POLICIES, STRATEGIES, resolve
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = Counter()  # examples tried per test
-FUZZ = settings(max_examples=150, derandomize=True, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                       HealthCheck.too_slow])  # fmt: skip
+FUZZ = settings(
+    max_examples=150,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 KEYS = list(RunConfig.model_fields)
 VALID = {"rounds": 100, "seed": 1, "strategies": "random", "shard_size": 50}
 
@@ -56,7 +60,8 @@ def one_line_error(res, what) -> str:
     """The one error line of a refused command (asserting everything else about it)."""
     CASES[what] += 1
     assert res.exception is None or isinstance(res.exception, SystemExit), (
-        f"{what}: {type(res.exception).__name__}: {res.exception}")  # a crash, not a refusal
+        f"{what}: {type(res.exception).__name__}: {res.exception}"
+    )  # a crash, not a refusal
     assert res.exit_code == 2, (what, res.exit_code, res.output)
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "Traceback" not in res.output, (what, res.output)
@@ -72,8 +77,9 @@ def toml(value) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return {float("inf"): "inf", float("-inf"): "-inf"}.get(value, "nan" if math.isnan(value)
-                                                                else repr(value))  # fmt: skip
+        return {float("inf"): "inf", float("-inf"): "-inf"}.get(
+            value, "nan" if math.isnan(value) else repr(value)
+        )
     if isinstance(value, str):
         return json.dumps(value)
     if isinstance(value, list):
@@ -97,11 +103,16 @@ def run_config(tmp: Path, text: str, what: str, *extra) -> str:
 
 # -- strategies of bad values --------------------------------------------------------------
 
-scalars = st.one_of(st.text(max_size=12), st.floats(allow_nan=True), st.booleans(),
-                    st.integers(-(2**63), 2**63 - 1))  # fmt: skip
-anything = st.recursive(scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=3)),
-    max_leaves=6)  # fmt: skip
+scalars = st.one_of(
+    st.text(max_size=12), st.floats(allow_nan=True), st.booleans(), st.integers(-(2**63), 2**63 - 1)
+)
+anything = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
 not_int = anything.filter(lambda v: not isinstance(v, int) or isinstance(v, bool))
 identifier = st.text(string.ascii_lowercase + "_", min_size=1, max_size=14)
 
@@ -113,13 +124,15 @@ def misspelt(draw, known):
     i = draw(st.integers(0, len(word) - 1))
     edit = draw(st.sampled_from(["delete", "double", "replace", "swap"]))
     if edit == "delete":
-        out = word[:i] + word[i + 1:]
+        out = word[:i] + word[i + 1 :]
     elif edit == "double":
         out = word[:i] + word[i] + word[i:]
     elif edit == "replace":
-        out = word[:i] + draw(st.sampled_from(string.ascii_lowercase)) + word[i + 1:]
+        out = word[:i] + draw(st.sampled_from(string.ascii_lowercase)) + word[i + 1 :]
     else:
-        out = word[:i] + word[i + 1:i + 2] + word[i] + word[i + 2:] if i + 1 < len(word) else word
+        out = (
+            word[:i] + word[i + 1 : i + 2] + word[i] + word[i + 2 :] if i + 1 < len(word) else word
+        )
     return draw(st.just(out).filter(lambda w: w and w not in known))
 
 
@@ -127,9 +140,27 @@ def misspelt(draw, known):
 def bad_configs(draw):
     """``(config, key the error must name)``: a valid config with one thing wrong."""
     data = dict(VALID)
-    kind = draw(st.sampled_from(["unknown", "misspelt", "type", "negative", "huge", "strategy",
-                                 "policy", "param", "range", "variant", "mode", "dask",
-                                 "players", "options", "table"]))  # fmt: skip
+    kind = draw(
+        st.sampled_from(
+            [
+                "unknown",
+                "misspelt",
+                "type",
+                "negative",
+                "huge",
+                "strategy",
+                "policy",
+                "param",
+                "range",
+                "variant",
+                "mode",
+                "dask",
+                "players",
+                "options",
+                "table",
+            ]
+        )
+    )
     if kind == "unknown":
         key = draw(identifier.filter(lambda k: k not in KEYS))
         data[key] = draw(anything)
@@ -138,9 +169,11 @@ def bad_configs(draw):
         data[key] = draw(scalars)
     elif kind == "type":
         key = draw(st.sampled_from(["rounds", "seed", "shard_size", "check", "out", "mode"]))
-        bad = {"check": anything.filter(lambda v: not isinstance(v, bool)),
-               "out": anything.filter(lambda v: not isinstance(v, str)),
-               "mode": anything.filter(lambda v: v not in ("rounds", "games"))}
+        bad = {
+            "check": anything.filter(lambda v: not isinstance(v, bool)),
+            "out": anything.filter(lambda v: not isinstance(v, str)),
+            "mode": anything.filter(lambda v: v not in ("rounds", "games")),
+        }
         data[key] = draw(bad.get(key, not_int))
     elif kind == "negative":
         key = draw(st.sampled_from(["rounds", "seed", "shard_size"]))
@@ -151,27 +184,40 @@ def bad_configs(draw):
         key = "shard_size"  # too many shards of 50 rounds, or too large a shard
     elif kind == "strategy":
         key = "strategies"
-        name = draw(st.one_of(identifier, st.text(max_size=10)).filter(lambda s: s not in STRATEGIES))
+        name = draw(
+            st.one_of(identifier, st.text(max_size=10)).filter(lambda s: s not in STRATEGIES)
+        )
         seats = ["random"] * 4
         seats[draw(st.integers(0, 3))] = name
         data["strategies"] = draw(st.sampled_from([name, seats, {"base": name}]))
     elif kind == "policy":
         key = "strategies"
         decision = draw(st.sampled_from(DECISIONS))
-        policy = draw(st.one_of(st.text(max_size=10), anything).filter(
-            lambda p: not (isinstance(p, str) and p in POLICIES[decision])))
+        policy = draw(
+            st.one_of(st.text(max_size=10), anything).filter(
+                lambda p: not (isinstance(p, str) and p in POLICIES[decision])
+            )
+        )
         data["strategies"] = {"base": "heuristic", decision: policy}
     elif kind == "param":
         key = "strategies"
-        param = draw(st.one_of(misspelt(list(PARAMS)), identifier.filter(lambda p: p not in PARAMS)))
+        param = draw(
+            st.one_of(misspelt(list(PARAMS)), identifier.filter(lambda p: p not in PARAMS))
+        )
         data["strategies"] = {"base": "heuristic", "params": {param: 0.5}}
     elif kind == "range":
         key = "strategies"
         name = draw(st.sampled_from(list(PARAMS)))
         p = PARAMS[name]
-        value = draw(st.one_of(st.floats(max_value=p.low, exclude_max=True),
-                               st.floats(min_value=p.high, exclude_min=True),
-                               st.just(float("nan")), st.text(max_size=5), st.booleans()))  # fmt: skip
+        value = draw(
+            st.one_of(
+                st.floats(max_value=p.low, exclude_max=True),
+                st.floats(min_value=p.high, exclude_min=True),
+                st.just(float("nan")),
+                st.text(max_size=5),
+                st.booleans(),
+            )
+        )
         data["strategies"] = {"base": "heuristic", "params": {name: value}}
     elif kind == "variant":
         key = "variant"
@@ -196,12 +242,19 @@ def bad_configs(draw):
         if variant in ("wuwang", "grand-seigneur") and draw(st.booleans()):
             data |= {"mode": "games", "games": data.pop("rounds")}
         games = data.get("mode") == "games"
-        known = {"wuwang": ["rotating_king", "game_rounds", "phoenix_led_half"],
-                 "grand-seigneur": ["decks", "russian_deck", "distinct_triples",
-                                    "russian_seating", "game_rounds"]}.get(
-            variant, ["phoenix_led_half"])  # fmt: skip
-        choices = [st.fixed_dictionaries({draw(identifier.filter(lambda k: k not in known)):
-                                          scalars})]  # fmt: skip
+        known = {
+            "wuwang": ["rotating_king", "game_rounds", "phoenix_led_half"],
+            "grand-seigneur": [
+                "decks",
+                "russian_deck",
+                "distinct_triples",
+                "russian_seating",
+                "game_rounds",
+            ],
+        }.get(variant, ["phoenix_led_half"])
+        choices = [
+            st.fixed_dictionaries({draw(identifier.filter(lambda k: k not in known)): scalars})
+        ]
         if known:
             name = draw(st.sampled_from(known))
             if name == "game_rounds":
@@ -213,12 +266,15 @@ def bad_configs(draw):
             elif name == "rotating_king" and not games:
                 value = st.booleans()
             elif name == "decks":
-                value = st.one_of(st.integers().filter(lambda v: v not in (1, 2)), st.text(max_size=3))
+                value = st.one_of(
+                    st.integers().filter(lambda v: v not in (1, 2)), st.text(max_size=3)
+                )
             else:
                 value = anything.filter(lambda v: not isinstance(v, bool))
             choices.append(st.fixed_dictionaries({name: value}))
-        other = not_int.filter(lambda v: v != "russian" and not (isinstance(v, dict)
-                                                                and set(v) <= set(known)))
+        other = not_int.filter(
+            lambda v: v != "russian" and not (isinstance(v, dict) and set(v) <= set(known))
+        )
         data["options"] = draw(st.one_of(*choices, other))
     elif kind == "table":  # strategies that do not fit the variant's table
         key = "strategies"
@@ -228,20 +284,37 @@ def bad_configs(draw):
         if variant == "grand-seigneur":
             data["players"] = 7
         wrong = draw(st.integers(2, 13).filter(lambda n: n != seats))
-        tichu_only = {"base": "heuristic", draw(st.sampled_from(["tichu", "pass", "dragon"])):
-                      "random"}  # fmt: skip
+        tichu_only = {
+            "base": "heuristic",
+            draw(st.sampled_from(["tichu", "pass", "dragon"])): "random",
+        }
         refused = {"base": "heuristic", "pass": draw(st.sampled_from(["odd-even", "dog-opponent"]))}
-        data["strategies"] = draw(st.sampled_from(
-            [["random"] * wrong] + ([tichu_only, "keep-combos"] if variant == "grand-seigneur"
-                                    else [refused] if variant == "tientsin" else [])))  # fmt: skip
+        data["strategies"] = draw(
+            st.sampled_from(
+                [["random"] * wrong]
+                + (
+                    [tichu_only, "keep-combos"]
+                    if variant == "grand-seigneur"
+                    else [refused]
+                    if variant == "tientsin"
+                    else []
+                )
+            )
+        )
     elif kind == "mode":
         key = draw(st.sampled_from(["games", "target"]))  # the other mode's settings
         data[key] = 10
     else:
         key = "dask"
-        data["dask"] = draw(st.one_of(not_int, st.fixed_dictionaries(
-            {"address": st.just("tcp://x:1"), "n_workers": st.integers(1, 8)}),
-            st.fixed_dictionaries({"adress": st.just("local")})))  # fmt: skip
+        data["dask"] = draw(
+            st.one_of(
+                not_int,
+                st.fixed_dictionaries(
+                    {"address": st.just("tcp://x:1"), "n_workers": st.integers(1, 8)}
+                ),
+                st.fixed_dictionaries({"adress": st.just("local")}),
+            )
+        )
     return data, key, kind
 
 
@@ -267,16 +340,20 @@ def test_garbage_toml(tmp_path_factory, text):
 def test_binary_config_file(tmp_path_factory, text):
     tmp = tmp_path_factory.mktemp("cfg")
     (tmp / "bad.toml").write_bytes(text)
-    message = one_line_error(invoke("run", tmp / "bad.toml", "--out", tmp / "out", "--quiet"),
-                             "config: binary file")  # fmt: skip
+    message = one_line_error(
+        invoke("run", tmp / "bad.toml", "--out", tmp / "out", "--quiet"), "config: binary file"
+    )
     assert message and not (tmp / "out").exists()
 
 
 def option_values(low: int | None = None):
     """Command-line values an integer option must refuse: text, floats, below ``low``."""
     below = [] if low is None else [st.integers(-(2**70), low - 1).map(str)]
-    return st.one_of(st.text(max_size=8).filter(lambda t: not t.strip().lstrip("+-").isdigit()),
-                     st.floats().map(repr).filter(lambda t: not t.isdigit()), *below)
+    return st.one_of(
+        st.text(max_size=8).filter(lambda t: not t.strip().lstrip("+-").isdigit()),
+        st.floats().map(repr).filter(lambda t: not t.isdigit()),
+        *below,
+    )
 
 
 @FUZZ
@@ -287,8 +364,10 @@ def test_run_options(tmp_path_factory, option, data):
     value = data.draw(option_values(0 if option == "--seed" else 1))
     if option == "--seed" and data.draw(st.booleans()):
         value = str(data.draw(st.integers(2**64, 2**80)))
-    message = one_line_error(invoke("run", tmp / "good.toml", "--out", tmp / "out", "--quiet",
-                                    option, value), f"run {option}")  # fmt: skip
+    message = one_line_error(
+        invoke("run", tmp / "good.toml", "--out", tmp / "out", "--quiet", option, value),
+        f"run {option}",
+    )
     assert option in message, message
     assert not (tmp / "out").exists()
 
@@ -298,19 +377,55 @@ def test_run_options(tmp_path_factory, option, data):
 def test_run_option_too_many_rounds(tmp_path_factory, rounds):
     tmp = tmp_path_factory.mktemp("opt")
     (tmp / "good.toml").write_text(toml_doc(VALID))
-    message = one_line_error(invoke("run", tmp / "good.toml", "--out", tmp / "out", "--quiet",
-                                    "--rounds", rounds), "run --rounds huge")  # fmt: skip
+    message = one_line_error(
+        invoke("run", tmp / "good.toml", "--out", tmp / "out", "--quiet", "--rounds", rounds),
+        "run --rounds huge",
+    )
     assert message.startswith("shard_size: ") and "at most 100,000" in message, message
     assert not (tmp / "out").exists()
 
 
 # -- card notation: legal, gt-odds, show, simulate ------------------------------------------
 
-TOKENS = ["Ma", "Dog", "Dr", "Ph", "2j", "3s", "Tp", "Jt", "Qj", "Ks", "Ap", "A", "K", "9",
-          "5", "10", "1", "0", "Aa", "Zz", "mj", "ph", "dr", "x", "-", "♠", "Ph ", "\t", "\n",
-          "7j7s", ",", "Bomb", "", "  "]  # fmt: skip
-notation = st.one_of(st.lists(st.sampled_from(TOKENS), max_size=16).map(" ".join),
-                     st.text(max_size=30))  # fmt: skip
+TOKENS = [
+    "Ma",
+    "Dog",
+    "Dr",
+    "Ph",
+    "2j",
+    "3s",
+    "Tp",
+    "Jt",
+    "Qj",
+    "Ks",
+    "Ap",
+    "A",
+    "K",
+    "9",
+    "5",
+    "10",
+    "1",
+    "0",
+    "Aa",
+    "Zz",
+    "mj",
+    "ph",
+    "dr",
+    "x",
+    "-",
+    "♠",
+    "Ph ",
+    "\t",
+    "\n",
+    "7j7s",
+    ",",
+    "Bomb",
+    "",
+    "  ",
+]
+notation = st.one_of(
+    st.lists(st.sampled_from(TOKENS), max_size=16).map(" ".join), st.text(max_size=30)
+)
 
 
 def parses(fn, text) -> bool:
@@ -322,9 +437,12 @@ def parses(fn, text) -> bool:
 
 
 @settings(FUZZ, max_examples=300)
-@given(hand=notation, top=st.one_of(st.none(), notation),
-       wish=st.one_of(st.none(), st.text(max_size=3), st.integers(-5, 20).map(str)),
-       phoenix=st.one_of(st.none(), st.text(max_size=3)))  # fmt: skip
+@given(
+    hand=notation,
+    top=st.one_of(st.none(), notation),
+    wish=st.one_of(st.none(), st.text(max_size=3), st.integers(-5, 20).map(str)),
+    phoenix=st.one_of(st.none(), st.text(max_size=3)),
+)
 def test_legal(hand, top, wish, phoenix):
     args = ["legal", hand]
     for name, value in (("--top", top), ("--wish", wish), ("--phoenix-on", phoenix)):
@@ -347,8 +465,10 @@ def test_gt_odds_hands(hand, others):
         # is refused instead, before any deal is played
         if parses(parse_strategy_list, others):
             others = "no-such-strategy"
-        message = one_line_error(invoke("gt-odds", "--hand", hand, "--others", others, "--quiet"),
-                                 "gt-odds: bad --others")  # fmt: skip
+        message = one_line_error(
+            invoke("gt-odds", "--hand", hand, "--others", others, "--quiet"),
+            "gt-odds: bad --others",
+        )
         assert message
     else:
         message = one_line_error(invoke("gt-odds", "--hand", hand, "--quiet"), "gt-odds: bad hand")
@@ -356,24 +476,38 @@ def test_gt_odds_hands(hand, others):
 
 
 @settings(FUZZ, max_examples=60)
-@given(content=st.one_of(st.binary(max_size=60).map(lambda b: b.decode("latin-1")),
-                         anything.map(json.dumps)))  # fmt: skip
+@given(
+    content=st.one_of(
+        st.binary(max_size=60).map(lambda b: b.decode("latin-1")), anything.map(json.dumps)
+    )
+)
 def test_gt_odds_bad_model_file(tmp_path_factory, content):
     path = tmp_path_factory.mktemp("model") / "model.json"
     path.write_text(content, encoding="latin-1")
-    message = one_line_error(invoke("gt-odds", "--hand", "A A K K Q Q J J", "--model", path),
-                             "gt-odds: bad model file")  # fmt: skip
+    message = one_line_error(
+        invoke("gt-odds", "--hand", "A A K K Q Q J J", "--model", path), "gt-odds: bad model file"
+    )
     assert "model" in message
 
 
 @settings(FUZZ, max_examples=60)
-@given(strategies=st.one_of(st.text(max_size=20), st.lists(identifier, min_size=2, max_size=6)
-                            .map(",".join)).filter(lambda t: not parses(resolve, _strategies(t))),
-       command=st.sampled_from(["show", "simulate"]))  # fmt: skip
+@given(
+    strategies=st.one_of(
+        st.text(max_size=20), st.lists(identifier, min_size=2, max_size=6).map(",".join)
+    ).filter(lambda t: not parses(resolve, _strategies(t))),
+    command=st.sampled_from(["show", "simulate"]),
+)
 def test_show_and_simulate_strategies(strategies, command):
-    message = one_line_error(invoke(command, "--strategies", strategies, "--rounds" if
-                                    command == "simulate" else "--round", "1"),
-                             f"{command}: bad --strategies")  # fmt: skip
+    message = one_line_error(
+        invoke(
+            command,
+            "--strategies",
+            strategies,
+            "--rounds" if command == "simulate" else "--round",
+            "1",
+        ),
+        f"{command}: bad --strategies",
+    )
     assert "strateg" in message, message
 
 
@@ -430,12 +564,14 @@ def test_directory_holding_a_different_run_is_refused_untouched(tmp_path):
     assert invoke("run", cfg, "--out", out, "--quiet", "--workers", "1").exit_code == 0
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     for extra in (("--seed", "2"), ("--rounds", "99"), ("--games", "3")):
-        message = one_line_error(invoke("run", cfg, "--out", out, "--quiet", *extra),
-                                 "path: a different run")  # fmt: skip
+        message = one_line_error(
+            invoke("run", cfg, "--out", out, "--quiet", *extra), "path: a different run"
+        )
         assert "holds a different run" in message
     (tmp_path / "b.toml").write_text(toml_doc(VALID | {"strategies": "lowest"}))
-    message = one_line_error(invoke("run", tmp_path / "b.toml", "--out", out, "--quiet"),
-                             "path: a different run")  # fmt: skip
+    message = one_line_error(
+        invoke("run", tmp_path / "b.toml", "--out", out, "--quiet"), "path: a different run"
+    )
     assert "holds a different run" in message
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
@@ -443,23 +579,33 @@ def test_directory_holding_a_different_run_is_refused_untouched(tmp_path):
 # -- the real process: exit status and stderr, no traceback ---------------------------------
 
 
-@pytest.mark.parametrize("args, expected", [
-    (["run", "{cfg}"], "not valid TOML"),
-    (["run", "{tmp}/missing.toml"], "cannot read"),
-    (["legal", "Ma 2j 2j"], "given twice"),
-    (["gt-odds", "--hand", "Dr Ph A A A A A K"], "there are 4"),
-    (["verify", "{tmp}"], "not a run directory"),
-    (["run", "--resume", "{tmp}", "--workers", "0"], "--workers"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["run", "{cfg}"], "not valid TOML"),
+        (["run", "{tmp}/missing.toml"], "cannot read"),
+        (["legal", "Ma 2j 2j"], "given twice"),
+        (["gt-odds", "--hand", "Dr Ph A A A A A K"], "there are 4"),
+        (["verify", "{tmp}"], "not a run directory"),
+        (["run", "--resume", "{tmp}", "--workers", "0"], "--workers"),
+    ],
+)
 def test_real_process_exit_status(tmp_path, args, expected):
     (tmp_path / "broken.toml").write_text("rounds = = 3\n")
     args = [a.format(cfg=tmp_path / "broken.toml", tmp=tmp_path) for a in args]
     env = os.environ | {"PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "tichusim.cli", *args], env=env, check=False,
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "tichusim.cli", *args],
+        env=env,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     CASES["subprocess"] += 1
     assert proc.returncode == 2 and proc.stdout == "", (proc.returncode, proc.stdout, proc.stderr)
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("tichusim: error: ") and expected in lines[0], (
-        proc.stderr)
+        proc.stderr
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.toml"]

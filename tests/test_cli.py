@@ -56,13 +56,31 @@ def test_simulate_out_holds_the_tables_of_every_variant(tmp_path):
     with the variant's options."""
     import tichusim
 
-    cases = [("tientsin", [], {}), ("wuwang", [], {}),
-             ("grand-seigneur", ["--players", "8", "--option", "decks=1"], {"players": 8,
-                                                                            "options": {"decks": 1}})]
+    cases = [
+        ("tientsin", [], {}),
+        ("wuwang", [], {}),
+        (
+            "grand-seigneur",
+            ["--players", "8", "--option", "decks=1"],
+            {"players": 8, "options": {"decks": 1}},
+        ),
+    ]
     for variant, extra, kwargs in cases:
         out = tmp_path / variant
-        res = run("simulate", "--rounds", "300", "--seed", "4", "--variant", variant,
-                  "--strategies", "lowest", "--out", str(out), *extra)  # fmt: skip
+        res = run(
+            "simulate",
+            "--rounds",
+            "300",
+            "--seed",
+            "4",
+            "--variant",
+            variant,
+            "--strategies",
+            "lowest",
+            "--out",
+            str(out),
+            *extra,
+        )
         assert res.exit_code == 0, res.output
         if variant == "wuwang":  # §4: sides by role, and a score per player and the Minister
             assert "the King's side" in res.output and "score per round, minister" in res.output
@@ -75,8 +93,19 @@ def test_simulate_out_holds_the_tables_of_every_variant(tmp_path):
 def test_show_options_and_grand_seigneur_games():
     """--option reaches the rules (RULES.md §5 Russian deck: 12 cards each, the rest out of
     play); --game shows a later round of a Grand Seigneur game, with the ranks it carries."""
-    res = run("show", "--variant", "grand-seigneur", "--players", "6", "--game", "2", "--round",
-              "1", "--option", "russian_deck=true")  # fmt: skip
+    res = run(
+        "show",
+        "--variant",
+        "grand-seigneur",
+        "--players",
+        "6",
+        "--game",
+        "2",
+        "--round",
+        "1",
+        "--option",
+        "russian_deck=true",
+    )
     assert res.exit_code == 0, res.output
     assert "Russian edition" in res.output and "dealt 12:" in res.output
     assert "game 2, round 1" in res.output and "(rank 1)" in res.output
@@ -85,10 +114,12 @@ def test_show_options_and_grand_seigneur_games():
     assert "worth ½" not in run("show", "--variant", "tientsin").output
     first = run("show", "--variant", "grand-seigneur", "--players", "6", "--round", "2")
     assert "game 2, round 0" in first.output and "(rank 1)" not in first.output
-    for args in (["--variant", "nanjing", "--game", "1"],
-                 ["--variant", "wuwang", "--option", "rotating_king=true"],
-                 ["--variant", "grand-seigneur", "--players", "6", "--option", "decks=3"],
-                 ["--variant", "grand-seigneur", "--players", "6", "--option", "nodecks"]):
+    for args in (
+        ["--variant", "nanjing", "--game", "1"],
+        ["--variant", "wuwang", "--option", "rotating_king=true"],
+        ["--variant", "grand-seigneur", "--players", "6", "--option", "decks=3"],
+        ["--variant", "grand-seigneur", "--players", "6", "--option", "nodecks"],
+    ):
         res = run("show", *args)
         assert res.exit_code == 2 and res.output.count("\n") == 1, (args, res.output)
 
@@ -96,7 +127,8 @@ def test_show_options_and_grand_seigneur_games():
 def test_strategies_lists_both_games():
     """Every policy and parameter of the Tichu strategies and of Grand Seigneur's (RULES.md
     §5: play, give_back, wish) is listed; --variant keeps one game."""
-    from tichusim.strategies import seigneur as seigneur_strategies, tichu as strategies
+    from tichusim.strategies import seigneur as seigneur_strategies
+    from tichusim.strategies import tichu as strategies
 
     text = run("strategies").output
     for tables in (strategies.TABLES, seigneur_strategies.TABLES):

@@ -1,12 +1,14 @@
-"""Combination classification, the beat relation and whole-enumeration counts (RULES.md §2.5–§2.7)."""
+"""Combination classification, the beat relation and whole-enumeration counts.
+
+RULES.md §2.5–§2.7.
+"""
 
 import numpy as np
 import pytest
 
-from tichusim import beats, classify, readings
-from tichusim import cards
-from tichusim.kernels import combos, moves
+from tichusim import beats, cards, classify, readings
 from tichusim.cards.combos import Combo
+from tichusim.kernels import combos, moves
 
 DECK = np.uint64(cards.DECK)
 
@@ -66,16 +68,22 @@ def test_readings_of_phoenix_sets():
 
 @pytest.mark.parametrize(
     "text",
-    ["5j 5s 5p 5t Ph",  # §2.5 Decision: four of a rank + Phoenix is not a full house
-     "Ma 2j", "Ma 2j 2s", "Ma 2j 3j 4j",  # Mah Jong only single or in a straight
-     "Dr Ph", "Dog 2j", "Dr 2j 3j 4j 5j",  # Dragon and Dog only alone
-     "Ph 5j 5s 5p",  # triple + Phoenix: no combination (the Phoenix is never in a bomb)
-     "Jj Qj Kj Aj 2s",  # no wrap-around (§2.5)
-     "2j 3j 4j 5j 7j 8j", "5j 5s 7j 7s",  # not consecutive
-     "2j 3s 4p Ph",  # four cards are no straight
-     "5j 6j 8j 9j Ph Ks",  # two gaps, one Phoenix
-     ],
-)  # fmt: skip
+    [
+        "5j 5s 5p 5t Ph",  # §2.5 Decision: four of a rank + Phoenix is not a full house
+        "Ma 2j",
+        "Ma 2j 2s",
+        "Ma 2j 3j 4j",  # Mah Jong only single or in a straight
+        "Dr Ph",
+        "Dog 2j",
+        "Dr 2j 3j 4j 5j",  # Dragon and Dog only alone
+        "Ph 5j 5s 5p",  # triple + Phoenix: no combination (the Phoenix is never in a bomb)
+        "Jj Qj Kj Aj 2s",  # no wrap-around (§2.5)
+        "2j 3j 4j 5j 7j 8j",
+        "5j 5s 7j 7s",  # not consecutive
+        "2j 3s 4p Ph",  # four cards are no straight
+        "5j 6j 8j 9j Ph Ks",  # two gaps, one Phoenix
+    ],
+)
 def test_not_combinations(text):
     assert classify(cards.parse(text)) is None, text
 

@@ -5,8 +5,8 @@ import pytest
 from click.testing import CliRunner
 
 from tichusim import cards
-from tichusim.cli import main
 from tichusim.analysis.duplicate import duplicate, league
+from tichusim.cli import main
 from tichusim.kernels.moves import has_bomb
 from tichusim.strategies.specs import parse_strategy, parse_strategy_list
 
@@ -26,8 +26,10 @@ def test_margins_are_per_deal_and_match_the_points():
     assert r.margins.shape == (1500,)
     a, b = r.points
     np.testing.assert_allclose(r.margins, a - b)
-    assert r.diff.value == pytest.approx(r.per_strategy.iloc[0].points_per_round.value
-                                         - r.per_strategy.iloc[1].points_per_round.value)
+    assert r.diff.value == pytest.approx(
+        r.per_strategy.iloc[0].points_per_round.value
+        - r.per_strategy.iloc[1].points_per_round.value
+    )
     assert r.diff.low > 0  # heuristic beats lowest (results/ladder.md: +78 per round)
 
 
@@ -50,8 +52,15 @@ def test_league_is_antisymmetric_and_averages_the_pairs():
 
 
 def test_bomb_detection():
-    hands = [cards.parse(t) for t in ("7j 7s 7p 7t 2j", "3s 4s 5s 6s 7s Dr", "3s 4s 5s 6s 7j Ph",
-                                      "Aj As Ap Ph Dr Dog Ma 2j")]  # fmt: skip
+    hands = [
+        cards.parse(t)
+        for t in (
+            "7j 7s 7p 7t 2j",
+            "3s 4s 5s 6s 7s Dr",
+            "3s 4s 5s 6s 7j Ph",
+            "Aj As Ap Ph Dr Dog Ma 2j",
+        )
+    ]
     # four of a kind, a straight flush; the Phoenix completes neither (RULES.md §2.5)
     assert [has_bomb(np.uint64(h)) for h in hands] == [True, True, False, False]
 
@@ -62,9 +71,17 @@ def test_strategy_arguments():
     assert s.pass_ == "keep-combos" and dict(s.params)["bomb_points"] == 20
     assert parse_strategy("pass=lowest").pass_ == "lowest"  # base heuristic by default
     assert [x.name for x in parse_strategy_list("heuristic:pass=lowest,bomb_points=20,random")] == [
-        "heuristic[pass=lowest,bomb_points=20]", "random"]
-    for bad in ("nope", "heuristic:pass=nope", "heuristic:bomb_points=x", "heuristic:pass",
-                "nobase:pass=lowest", "heuristic:wobble=1"):
+        "heuristic[pass=lowest,bomb_points=20]",
+        "random",
+    ]
+    for bad in (
+        "nope",
+        "heuristic:pass=nope",
+        "heuristic:bomb_points=x",
+        "heuristic:pass",
+        "nobase:pass=lowest",
+        "heuristic:wobble=1",
+    ):
         with pytest.raises(ValueError):
             parse_strategy(bad)
 
@@ -84,15 +101,35 @@ def test_cli_match_league_and_markdown(tmp_path):
     assert res.exit_code == 0, res.output
     assert "heuristic - lowest:" in res.output and "Regenerate: `tichusim compare" in res.output
     out = tmp_path / "league.md"
-    res = CliRunner().invoke(main, ["compare", "heuristic", "heuristic:pass=lowest", "lowest",
-                                    "--deals", "300", "--quiet", "--out", str(out)])
+    res = CliRunner().invoke(
+        main,
+        [
+            "compare",
+            "heuristic",
+            "heuristic:pass=lowest",
+            "lowest",
+            "--deals",
+            "300",
+            "--quiet",
+            "--out",
+            str(out),
+        ],
+    )
     assert res.exit_code == 0, res.output
     text = out.read_text()
     assert text.startswith("# League of 3 strategies") and "| 1 | heuristic |" in text
 
 
-@pytest.mark.parametrize("args", [["heuristic"], ["heuristic", "heuristic"], ["heuristic", "nope"],
-                                  ["heuristic", "heuristic:pass=nope"], ["a.toml", "lowest"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["heuristic"],
+        ["heuristic", "heuristic"],
+        ["heuristic", "nope"],
+        ["heuristic", "heuristic:pass=nope"],
+        ["a.toml", "lowest"],
+    ],
+)
 def test_cli_bad_input_is_one_line_and_exit_2(args):
     res = CliRunner().invoke(main, ["compare", *args, "--deals", "10"])
     assert res.exit_code == 2, res.output
@@ -113,8 +150,9 @@ def test_tientsin_duplicate_swaps_teams_of_three():
     assert "triple victories" in text and "double victories" not in text
 
 
-@pytest.mark.parametrize("variant, reason", [("wuwang", "King changes sides"),
-                                             ("grand-seigneur", "no teams")])
+@pytest.mark.parametrize(
+    "variant, reason", [("wuwang", "King changes sides"), ("grand-seigneur", "no teams")]
+)
 def test_tables_without_two_teams_are_refused(variant, reason):
     with pytest.raises(ValueError, match=reason):
         duplicate("heuristic", "lowest", 10, variant=variant)
@@ -123,8 +161,18 @@ def test_tables_without_two_teams_are_refused(variant, reason):
 
 
 def test_compare_refuses_a_policy_the_variant_does_not_allow():
-    result = CliRunner().invoke(main, ["compare", "heuristic", "heuristic:pass=odd-even",
-                                       "--deals", "5", "--variant", "tientsin"])  # fmt: skip
+    result = CliRunner().invoke(
+        main,
+        [
+            "compare",
+            "heuristic",
+            "heuristic:pass=odd-even",
+            "--deals",
+            "5",
+            "--variant",
+            "tientsin",
+        ],
+    )
     assert result.exit_code == 2
     assert "only partners receive cards" in result.output and "\n" == result.output[-1]
     assert result.output.count("\n") == 1
@@ -137,8 +185,19 @@ def test_bomb_column_is_bombs_played_and_options_apply():
     for e in r.per_strategy["bombs_played"]:
         assert e.n == 2 * 300 * 2 and 0 < e.value < 1  # two seats of the side, two tables
     assert "plays a bomb" in r.to_markdown()
-    res = CliRunner().invoke(main, ["compare", "heuristic", "random", "--deals", "200",
-                                    "--option", "phoenix_led_half=true", "--quiet"])
+    res = CliRunner().invoke(
+        main,
+        [
+            "compare",
+            "heuristic",
+            "random",
+            "--deals",
+            "200",
+            "--option",
+            "phoenix_led_half=true",
+            "--quiet",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert "--option phoenix_led_half=true" in res.output
     res = CliRunner().invoke(main, ["compare", "heuristic", "random", "--option", "nope=1"])

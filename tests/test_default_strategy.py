@@ -29,9 +29,16 @@ def test_command_line_answers_default_to_expert(command):
     assert params["seat_strategy"] == params["others"] == "expert"
 
 
-@pytest.mark.parametrize("function", [gtodds.seat_strategies, gtodds.gt_odds,
-                                      tichuodds.tichu_odds, gttable.experiment,
-                                      gttable.run_experiment])  # fmt: skip
+@pytest.mark.parametrize(
+    "function",
+    [
+        gtodds.seat_strategies,
+        gtodds.gt_odds,
+        tichuodds.tichu_odds,
+        gttable.experiment,
+        gttable.run_experiment,
+    ],
+)
 def test_analysis_functions_default_to_expert(function):
     params = inspect.signature(function).parameters
     assert params["seat_strategy"].default == params["others"].default == "expert"
@@ -61,8 +68,12 @@ def test_a_table_without_a_base_stays_heuristic_so_saved_tables_rebuild():
     assert tichu_strategies.TABLES.plain == "heuristic"
     assert tichu_strategies.build({"pass": "lowest"}).play == "heuristic"
     assert parse_strategy("pass=lowest").name == "heuristic[pass=lowest]"
-    for spec in ({"base": "heuristic", "wish": "none", "params": {"bomb_points": 30}},
-                 {"base": "expert", "pass": "lowest"}, "expert", "heuristic"):  # fmt: skip
+    for spec in (
+        {"base": "heuristic", "wish": "none", "params": {"bomb_points": 30}},
+        {"base": "expert", "pass": "lowest"},
+        "expert",
+        "heuristic",
+    ):
         s = tichu_strategies.resolve(spec, 1)[0]
         again = tichu_strategies.build(s.to_dict())
         assert again.params == s.params and (again.param_row() == s.param_row()).all()

@@ -19,16 +19,28 @@ import pytest
 from tichusim.runs.config import validate
 from tichusim.runs.runner import resume, run
 
-ROUNDS = {"rounds": 6_000, "seed": 23, "shard_size": 1_000,
-          "strategies": ["heuristic", "random", {"base": "heuristic", "pass": "lowest"}, "lowest"]}  # fmt: skip
-GAMES = {"mode": "games", "games": 24, "target": 500, "seed": 9, "shard_size": 6,
-         "strategies": "heuristic"}  # fmt: skip
+ROUNDS = {
+    "rounds": 6_000,
+    "seed": 23,
+    "shard_size": 1_000,
+    "strategies": ["heuristic", "random", {"base": "heuristic", "pass": "lowest"}, "lowest"],
+}
+GAMES = {
+    "mode": "games",
+    "games": 24,
+    "target": 500,
+    "seed": 9,
+    "shard_size": 6,
+    "strategies": "heuristic",
+}
 IDENTITY = ["run_id", "shard"]  # what differs between runs of different shard sizes
 
 
 def data_files(run_dir: Path) -> dict[str, bytes]:
-    return {p.relative_to(run_dir).as_posix(): p.read_bytes()
-            for p in sorted(run_dir.glob("*/part-*.parquet"))}  # fmt: skip
+    return {
+        p.relative_to(run_dir).as_posix(): p.read_bytes()
+        for p in sorted(run_dir.glob("*/part-*.parquet"))
+    }
 
 
 def tables(run_dir: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -48,7 +60,8 @@ def unfinish(run_dir: Path, shards: list[int]) -> None:
         for meta in shard["files"].values():
             (run_dir / meta["path"]).unlink()
         manifest["shards"][index] = {k: shard[k] for k in ("index", "first", "count")} | {
-            "state": "pending"}
+            "state": "pending"
+        }
     manifest["state"] = "running"
     (run_dir / "manifest.json").write_text(json.dumps(manifest))
 
@@ -94,7 +107,7 @@ def test_shard_size_changes_the_parts_not_the_tables(reference, tmp_path, shard_
     out = tmp_path / "run"
     run(config | {"shard_size": size}, out=out, workers=2, progress=False)
     assert len(list((out / "rounds").glob("part-*.parquet"))) == -(-count // size)
-    for mine, theirs in zip(tables(out), tables(ref)):
+    for mine, theirs in zip(tables(out), tables(ref), strict=False):
         pd.testing.assert_frame_equal(mine, theirs)
 
 
@@ -109,8 +122,16 @@ def test_a_shard_played_in_slices_holds_the_rounds_of_one_call():
     from tichusim.games.tables import tables
     from tichusim.runs.shard import SLICE, ShardTask, play_shard
 
-    play = {"variant": "nanjing", "games": False, "seed": 5, "strategies": "random",
-            "players": None, "options": {}, "target": 1000, "check": False}  # fmt: skip
+    play = {
+        "variant": "nanjing",
+        "games": False,
+        "seed": 5,
+        "strategies": "random",
+        "players": None,
+        "options": {},
+        "target": 1000,
+        "check": False,
+    }
     count = 2 * SLICE[False] + 7
     result = play_shard(ShardTask(play, "r", 3, 100, count, 1))
     rounds = pq.ParquetFile(io.BytesIO(result.rounds))

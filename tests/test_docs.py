@@ -151,9 +151,13 @@ def _class_member(cls: ast.ClassDef, module: str, name: str, seen=frozenset()) -
         return True
     # an attribute set in a method (self.name = ...)
     for node in ast.walk(cls):
-        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
-                and isinstance(node.value, ast.Name) and node.value.id == "self" \
-                and node.attr == name:
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Store)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+            and node.attr == name
+        ):
             return True
     for base in cls.bases:
         if isinstance(base, ast.Name) and (base.id, module) not in seen:
@@ -200,7 +204,7 @@ def modules() -> dict[str, list[str]]:
 def classes() -> dict[str, list[str]]:
     """Every top-level class of the package by name, with its module."""
     found: dict[str, list[str]] = {}
-    for short, dotted_list in modules().items():
+    for dotted_list in modules().values():
         for dotted in dotted_list:
             for node in tree_of(module_path(dotted)).body:
                 if isinstance(node, ast.ClassDef):
@@ -232,19 +236,32 @@ def references(page: Path) -> list[tuple[str, list[str]]]:
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_named_code_exists(page):
-    missing = sorted({token for token, names in references(page)
-                      if not any(resolves(name) for name in names)})
+    missing = sorted(
+        {token for token, names in references(page) if not any(resolves(name) for name in names)}
+    )
     assert not missing, f"{page.name} names code that does not exist: {missing}"
 
 
 def test_the_resolver_tells_names_apart():
     """The checker itself: real names of each kind pass, invented ones fail."""
-    for name in ("tichusim.simulate", "tichusim.cards.format", "tichusim.Round.advance",
-                 "tichusim.games.steps.Round.advance", "tichusim.strategies.DEFAULT_STRATEGY",
-                 "tichusim.kernels.tichu.batch", "tichusim.pettingzoo.env", "tichusim.Agent.base"):
+    for name in (
+        "tichusim.simulate",
+        "tichusim.cards.format",
+        "tichusim.Round.advance",
+        "tichusim.games.steps.Round.advance",
+        "tichusim.strategies.DEFAULT_STRATEGY",
+        "tichusim.kernels.tichu.batch",
+        "tichusim.pettingzoo.env",
+        "tichusim.Agent.base",
+    ):
         assert resolves(name), name
-    for name in ("tichusim.simulat", "tichusim.cards.formats", "tichusim.Agent.pass_cards",
-                 "tichusim.games.stepz", "tichusim.kernels.tichu.batch.NOPE"):
+    for name in (
+        "tichusim.simulat",
+        "tichusim.cards.formats",
+        "tichusim.Agent.pass_cards",
+        "tichusim.games.stepz",
+        "tichusim.kernels.tichu.batch.NOPE",
+    ):
         assert not resolves(name), name
     assert candidates("pd.read_parquet") is None and candidates("config.json") is None
 
@@ -300,17 +317,24 @@ PATH = re.compile(r"[\w./-]+/[\w.-]+\.(?:py|toml|md)")
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_named_files_exist(page):
     """A backticked path: from the repository root, or inside the package (``games/steps.py``)."""
-    missing = sorted({token for token in INLINE.findall(prose(text_of(page)))
-                      if PATH.fullmatch(token) and not (ROOT / token).exists()
-                      and not (PACKAGE / token).exists()})
+    missing = sorted(
+        {
+            token
+            for token in INLINE.findall(prose(text_of(page)))
+            if PATH.fullmatch(token)
+            and not (ROOT / token).exists()
+            and not (PACKAGE / token).exists()
+        }
+    )
     assert not missing, f"{page.name} names files that do not exist: {missing}"
 
 
 def test_readme_links_exist():
     """README.md is outside the site (the strict build checks docs/): its relative links."""
     text = prose(text_of(ROOT / "README.md"))
-    targets = {t.split("#")[0] for t in re.findall(r"\]\(([^)\s]+)\)", text)
-               if not re.match(r"[a-z]+:", t)}
+    targets = {
+        t.split("#")[0] for t in re.findall(r"\]\(([^)\s]+)\)", text) if not re.match(r"[a-z]+:", t)
+    }
     missing = sorted(t for t in targets if t and not (ROOT / t).exists())
     assert not missing, f"README.md links to files that do not exist: {missing}"
 
@@ -322,9 +346,21 @@ def test_site_builds_strict(tmp_path):
     """mkdocs.yml is strict: any warning (a broken link or anchor, a page missing from the nav)
     fails the build."""
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file",
-         str(ROOT / "mkdocs.yml"), "--site-dir", str(tmp_path / "site")],
-        cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--config-file",
+            str(ROOT / "mkdocs.yml"),
+            "--site-dir",
+            str(tmp_path / "site"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     log = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "WARNING" not in log, log[-4000:]
     assert (tmp_path / "site" / "index.html").is_file()

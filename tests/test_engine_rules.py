@@ -2,11 +2,9 @@
 
 import numpy as np
 import pytest
-
 from replay import check_round
-from tichusim import cards
-from tichusim import simulate
-from tichusim import simulate_games
+
+from tichusim import cards, simulate, simulate_games
 from tichusim.games.transcript import play_with_log
 
 
@@ -34,14 +32,24 @@ def test_invariant_checker_over_200k_random_rounds():
     assert len(rounds) == 200_000
     # §7 on the tables: without a double victory card points sum to 100
     normal = ~rounds["double_victory"]
-    assert (rounds.loc[normal, "card_points_team0"] + rounds.loc[normal, "card_points_team1"] == 100).all()
+    assert (
+        rounds.loc[normal, "card_points_team0"] + rounds.loc[normal, "card_points_team1"] == 100
+    ).all()
     dv = rounds.loc[~normal, ["card_points_team0", "card_points_team1"]]
     assert set(map(tuple, dv.to_numpy())) <= {(200, 0), (0, 200)}
     # round score = card points + call bonuses (§2.14)
-    bonus = np.where(seats["finish"] == 1, 1, -1) * (200 * seats["grand_tichu"] + 100 * seats["tichu"])
+    bonus = np.where(seats["finish"] == 1, 1, -1) * (
+        200 * seats["grand_tichu"] + 100 * seats["tichu"]
+    )
     per_team = bonus.groupby([seats["round"], seats["team"]]).sum().unstack()
-    assert (rounds["score_team0"].to_numpy() == rounds["card_points_team0"].to_numpy() + per_team[0].to_numpy()).all()
-    assert (rounds["score_team1"].to_numpy() == rounds["card_points_team1"].to_numpy() + per_team[1].to_numpy()).all()
+    assert (
+        rounds["score_team0"].to_numpy()
+        == rounds["card_points_team0"].to_numpy() + per_team[0].to_numpy()
+    ).all()
+    assert (
+        rounds["score_team1"].to_numpy()
+        == rounds["card_points_team1"].to_numpy() + per_team[1].to_numpy()
+    ).all()
     # finishing positions form a permutation (§7)
     fin = seats["finish"].to_numpy().reshape(-1, 4)
     assert (np.sort(fin[~rounds["double_victory"].to_numpy()], axis=1) == [1, 2, 3, 4]).all()
@@ -55,7 +63,9 @@ def test_deal_is_uniform_enough():
     _, seats = simulate(20_000, seed=9, strategies="lowest")
     hands = seats["hand14"].to_numpy().reshape(-1, 4)
     bits = [b for b in range(64) if cards.DECK >> b & 1]
-    counts = np.array([[(hands[:, s] >> np.uint64(b) & np.uint64(1)).sum() for s in range(4)] for b in bits])
+    counts = np.array(
+        [[(hands[:, s] >> np.uint64(b) & np.uint64(1)).sum() for s in range(4)] for b in bits]
+    )
     assert counts.sum(axis=1).tolist() == [20_000] * 56
     chi2 = ((counts - 5000) ** 2 / 5000).sum()
     assert chi2 < 56 * 3 + 6 * np.sqrt(2 * 56 * 3)  # 168 dof: mean 168, sd 18
@@ -67,7 +77,10 @@ def test_same_seed_same_tables_and_rounds_replay_alone():
     assert a.equals(b) and sa.equals(sb)
     # round 2500 replayed alone gives the same row (randomness from (seed, round) only)
     c, sc = simulate(10, seed=77, strategies="random", first_round=2495)
-    assert c.iloc[5].equals(a.iloc[2500].rename(5)) or (c.iloc[5].to_numpy() == a.iloc[2500].to_numpy()).all()
+    assert (
+        c.iloc[5].equals(a.iloc[2500].rename(5))
+        or (c.iloc[5].to_numpy() == a.iloc[2500].to_numpy()).all()
+    )
     assert (sc.iloc[20:24].to_numpy() == sa.iloc[10000:10004].to_numpy()).all()
     d, _ = simulate(3000, seed=78, strategies="random")
     assert not a.equals(d)
@@ -132,11 +145,26 @@ def test_strategies_see_only_public_information_and_their_own_hand():
     from tichusim.kernels.tichu import heuristic, policies
     from tichusim.kernels.tichu.view import PUBLIC
 
-    allowed = {"params", "pub", "me", "point", "out", "moves_m", "moves_c", "masks", "codes", "n",
-               "can_pass"}  # fmt: skip
-    for module, names in ((policies, ("grand_tichu", "tichu", "passes", "play", "bomb", "wish",
-                                      "dragon", "dog_target")),
-                          (heuristic, ("choose", "bomb_out_of_turn"))):  # fmt: skip
+    allowed = {
+        "params",
+        "pub",
+        "me",
+        "point",
+        "out",
+        "moves_m",
+        "moves_c",
+        "masks",
+        "codes",
+        "n",
+        "can_pass",
+    }
+    for module, names in (
+        (
+            policies,
+            ("grand_tichu", "tichu", "passes", "play", "bomb", "wish", "dragon", "dog_target"),
+        ),
+        (heuristic, ("choose", "bomb_out_of_turn")),
+    ):
         for name in names:
             params = set(inspect.signature(getattr(module, name).py_func).parameters)
             assert params <= allowed, (name, params - allowed)
@@ -149,9 +177,9 @@ def test_strategies_see_only_public_information_and_their_own_hand():
 def test_fixed_first_eight_cards_keep_the_deal_uniform_elsewhere():
     """The Grand Tichu odds deal: one seat's first 8 cards fixed (exact cards, or ranks whose
     suit is drawn per round uniformly among the free cards); all 56 cards dealt once (§2.2)."""
-    from tichusim.kernels.tichu import batch
-    from tichusim.kernels.tichu.records import N, ROUND, SEAT
     from tichusim.games import game
+    from tichusim.kernels.tichu import batch
+    from tichusim.kernels.tichu.records import ROUND, SEAT, N
 
     seed, params = 3, game("nanjing").params("heuristic")
     n = 12_000
@@ -159,8 +187,9 @@ def test_fixed_first_eight_cards_keep_the_deal_uniform_elsewhere():
     ranks = np.zeros(15, np.int64)
     ranks[14], ranks[13], ranks[9], ranks[5], ranks[3] = 2, 1, 1, 1, 1  # A A K 9 5 3
     fixed = np.uint64(cards.parse("Dr Ph"))
-    batch.play_rounds_fixed(seed, np.arange(n), np.zeros(n, np.int64), params, 1, fixed, ranks,
-                            r_out, s_out, True, 8)  # fmt: skip
+    batch.play_rounds_fixed(
+        seed, np.arange(n), np.zeros(n, np.int64), params, 1, fixed, ranks, r_out, s_out, True, 8
+    )
     assert (r_out["error"] == 0).all()
     h8 = s_out[:, 1]["hand8"]
     for i in range(200):
@@ -169,7 +198,9 @@ def test_fixed_first_eight_cards_keep_the_deal_uniform_elsewhere():
         assert sorted(c[0] for c in held if c not in ("Dr", "Ph")) == sorted("AAK953")
     union = np.bitwise_or.reduce(s_out["hand14"], axis=1)
     assert (union == np.uint64(cards.DECK)).all()
-    counts = sum(np.vectorize(lambda m: bin(int(m)).count("1"))(s_out["hand14"][:, s]) for s in range(N))
+    counts = sum(
+        np.vectorize(lambda m: bin(int(m)).count("1"))(s_out["hand14"][:, s]) for s in range(N)
+    )
     assert (counts == 56).all()
     # each of the 6 suit pairs of the two Aces about equally often
     aces = h8 & np.uint64(cards.parse("Aj As Ap At"))

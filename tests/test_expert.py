@@ -7,14 +7,13 @@ import numpy as np
 import pytest
 from numba import njit
 
-from tichusim import cards
+from tichusim import cards, simulate
 from tichusim.kernels.combos import BOMB_FOUR, PAIR, SINGLE, STRAIGHT, make_code
 from tichusim.kernels.moves import MAX_MOVES
 from tichusim.kernels.tichu import expert, policies
 from tichusim.kernels.tichu import slots as S
 from tichusim.kernels.tichu.expert import ALL_CARDS
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
-from tichusim import simulate
 from tichusim.strategies.tichu import PARAMS, STRATEGIES, resolve
 
 EXPERT = STRATEGIES["expert"].param_row()
@@ -359,8 +358,9 @@ def _tichu(params, pub, me, point):
 
 @njit
 def _tichu_value(params, pub, me, after):
-    first, extra = ((S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA) if after
-                    else (S.TICHU_VALUE, S.TICHU_EXTRA))
+    first, extra = (
+        (S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA) if after else (S.TICHU_VALUE, S.TICHU_EXTRA)
+    )
     return expert.tichu_value(params, first, extra, pub[0], me[0])
 
 
@@ -369,14 +369,17 @@ def _context(pub, seat):
     return expert.call_context(pub[0], seat)
 
 
-@pytest.mark.parametrize("hand, low, straights", [
-    ("2j 3s 4p 5t 6j 9s 9p Kj", 0, 1),  # the straight 2-6 takes the low cards
-    ("2j 4s 6p 8t Tj Qs Kp Aj", 4, 0),  # 2, 4, 6, 8 alone
-    ("2j 4s 6p 8t Tj Qs Kp Ph", 3, 0),  # the Phoenix pairs one
-    ("Ma 2j 3s 4p 5t 7j 8s 9p Tt Jj Qj 9s 9t Ks", 0, 2),  # 7-K, then Ma-5; a pair of 9s left
-    ("Ma 2j 3s 4p 5t 7j 8s 9p Tt Jj 9j 9s 9t Ks", 2, 1),  # the 9s a bomb: 7 and 8 alone
-    ("Ma 7j 7s Aj Ap", 1, 0),  # the Mah Jong counts
-])
+@pytest.mark.parametrize(
+    "hand, low, straights",
+    [
+        ("2j 3s 4p 5t 6j 9s 9p Kj", 0, 1),  # the straight 2-6 takes the low cards
+        ("2j 4s 6p 8t Tj Qs Kp Aj", 4, 0),  # 2, 4, 6, 8 alone
+        ("2j 4s 6p 8t Tj Qs Kp Ph", 3, 0),  # the Phoenix pairs one
+        ("Ma 2j 3s 4p 5t 7j 8s 9p Tt Jj Qj 9s 9t Ks", 0, 2),  # 7-K, then Ma-5; a pair of 9s left
+        ("Ma 2j 3s 4p 5t 7j 8s 9p Tt Jj 9j 9s 9t Ks", 2, 1),  # the 9s a bomb: 7 and 8 alone
+        ("Ma 7j 7s Aj Ap", 1, 0),  # the Mah Jong counts
+    ],
+)
 def test_plan_shape_counts_low_singles_and_straights(hand, low, straights):
     assert expert.plan_shape(_mask(hand)) == (low, straights)
 
@@ -415,10 +418,36 @@ def test_calls_made_lower_the_tichu_score(after):
 def test_expert_reads_only_the_public_record_and_its_own_hand():
     """RULES.md §6: every function of the expert's that takes table state takes the public
     record and the deciding seat's private record, nothing that holds another hand."""
-    allowed = {"params", "pub", "me", "moves_m", "moves_c", "n", "can_pass", "out", "base",
-               "first", "hand", "code", "kind", "length", "seat", "ranks", "phoenix", "fill",
-               "hold", "margin", "masks", "codes", "threat", "sure_cost", "i", "kl", "top",
-               "extra"}
+    allowed = {
+        "params",
+        "pub",
+        "me",
+        "moves_m",
+        "moves_c",
+        "n",
+        "can_pass",
+        "out",
+        "base",
+        "first",
+        "hand",
+        "code",
+        "kind",
+        "length",
+        "seat",
+        "ranks",
+        "phoenix",
+        "fill",
+        "hold",
+        "margin",
+        "masks",
+        "codes",
+        "threat",
+        "sure_cost",
+        "i",
+        "kl",
+        "top",
+        "extra",
+    }
     # hold: a flag (hold_back); masks/codes: its own bombs offered out of turn; extra: a slot
     # of the strategy row; none a hand
     for name, fn in inspect.getmembers(expert):

@@ -29,14 +29,20 @@ from tichusim.runs.verify import verify
 pytestmark = pytest.mark.faults
 
 ROOT = Path(__file__).resolve().parents[1]
-CONFIG = {"rounds": 12_000, "seed": 11, "strategies": ["random", "lowest", "heuristic", "random"],
-          "shard_size": 500}  # 24 small shards  # fmt: skip
+CONFIG = {
+    "rounds": 12_000,
+    "seed": 11,
+    "strategies": ["random", "lowest", "heuristic", "random"],
+    "shard_size": 500,
+}  # 24 small shards
 ENV = os.environ | {"PYTHONPATH": str(ROOT), "NUMBA_NUM_THREADS": "1"}
 
 
 def data_files(run_dir: Path) -> dict[str, bytes]:
-    return {p.relative_to(run_dir).as_posix(): p.read_bytes()
-            for p in sorted(run_dir.glob("*/part-*.parquet"))}  # fmt: skip
+    return {
+        p.relative_to(run_dir).as_posix(): p.read_bytes()
+        for p in sorted(run_dir.glob("*/part-*.parquet"))
+    }
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +61,11 @@ def assert_consistent(out: Path) -> int:
         pq.read_metadata(part)
     for path in out.rglob("*"):
         name = path.relative_to(out).as_posix()
-        assert (name in ("config.json", "manifest.json", "rounds", "seats")
-                or path.name.startswith(".") or "/part-" in name), name  # fmt: skip
+        assert (
+            name in ("config.json", "manifest.json", "rounds", "seats")
+            or path.name.startswith(".")
+            or "/part-" in name
+        ), name
     done = len(manifest.shards) - len(manifest.pending())
     assert (manifest.data["state"] == "complete") == (done == len(manifest.shards))
     return done
@@ -69,9 +78,23 @@ def interruptible():
 
 
 def start(cfg: Path, out: Path, workers: int, **kw) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "tichusim.cli", "run", str(cfg), "--out",
-                             str(out), "--workers", str(workers), "--quiet"], env=ENV,
-                            preexec_fn=interruptible, **kw)  # fmt: skip
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tichusim.cli",
+            "run",
+            str(cfg),
+            "--out",
+            str(out),
+            "--workers",
+            str(workers),
+            "--quiet",
+        ],
+        env=ENV,
+        preexec_fn=interruptible,
+        **kw,
+    )
 
 
 def write_config(tmp_path: Path) -> Path:
@@ -99,13 +122,21 @@ def wait_until(proc, out: Path, at_least: int, timeout: float = 600) -> None:
 
 # seeded moments: shards done before the signal, then a delay into the next shard's work
 MOMENTS = random.Random(8)
-KILLS = [(sig, workers, MOMENTS.randrange(0, 16), MOMENTS.uniform(0, 0.08))
-         for sig, workers in [(signal.SIGKILL, 1), (signal.SIGKILL, 2), (signal.SIGKILL, 1),
-                              (signal.SIGINT, 1), (signal.SIGINT, 2)]]  # fmt: skip
+KILLS = [
+    (sig, workers, MOMENTS.randrange(0, 16), MOMENTS.uniform(0, 0.08))
+    for sig, workers in [
+        (signal.SIGKILL, 1),
+        (signal.SIGKILL, 2),
+        (signal.SIGKILL, 1),
+        (signal.SIGINT, 1),
+        (signal.SIGINT, 2),
+    ]
+]
 
 
-@pytest.mark.parametrize("sig, workers, after, delay", KILLS,
-                         ids=[f"{s.name}-w{w}-after{a}" for s, w, a, _ in KILLS])  # fmt: skip
+@pytest.mark.parametrize(
+    "sig, workers, after, delay", KILLS, ids=[f"{s.name}-w{w}-after{a}" for s, w, a, _ in KILLS]
+)
 def test_killed_at_a_random_moment_then_resumed(reference, tmp_path, sig, workers, after, delay):
     out = tmp_path / "run"
     proc = start(write_config(tmp_path), out, workers, stderr=subprocess.PIPE, text=True)
@@ -119,7 +150,8 @@ def test_killed_at_a_random_moment_then_resumed(reference, tmp_path, sig, worker
         lines = [line for line in err.splitlines() if line.strip()]
         assert proc.returncode == 130 and len(lines) == 1 and "--resume" in lines[0], err
         assert json.loads((out / "manifest.json").read_text())["sessions"][-1]["outcome"] == (
-            "interrupted")
+            "interrupted"
+        )
     else:
         assert proc.returncode == -signal.SIGKILL
     done = assert_consistent(out)
@@ -132,8 +164,11 @@ def test_killed_at_a_random_moment_then_resumed(reference, tmp_path, sig, worker
 
 # -- filesystem faults (root: a small tmpfs, a read-only bind mount) -------------------------
 
-needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root "
-                                "(as a user, chmod would do for read-only, not for a full disk)")
+needs_root = pytest.mark.skipif(
+    os.geteuid() != 0,
+    reason="mounting a tmpfs needs root "
+    "(as a user, chmod would do for read-only, not for a full disk)",
+)
 
 
 def mount(*args) -> None:
@@ -150,7 +185,9 @@ def tmpfs(path: Path, size: int):
     try:
         yield path
     finally:
-        while subprocess.run(["umount", str(path)], check=False, capture_output=True).returncode == 0:
+        while (
+            subprocess.run(["umount", str(path)], check=False, capture_output=True).returncode == 0
+        ):
             pass  # the bind mount on top, then the tmpfs
 
 
@@ -168,7 +205,8 @@ def test_disk_fills_up_then_resumed_on_a_larger_disk(reference, tmp_path):
         lines = [line for line in err.splitlines() if line.strip()]
         assert proc.returncode == 2 and len(lines) == 1, err
         assert lines[0].startswith("tichusim: error: cannot write ") and (
-            "No space left on device" in lines[0]), lines[0]
+            "No space left on device" in lines[0]
+        ), lines[0]
         done = assert_consistent(out)
         assert 0 < done < 24
         mount("-o", f"remount,size={4 * total}", disk)
@@ -185,8 +223,12 @@ def test_directory_turns_read_only_mid_run_then_resumed(reference, tmp_path):
         wait_until(proc, out, 3)
         mount("--bind", disk, disk)
         for _ in range(200):  # EBUSY while the run has a file open for writing: try again
-            if subprocess.run(["mount", "-o", "remount,bind,ro", str(disk)], check=False,
-                              capture_output=True).returncode == 0:  # fmt: skip
+            if (
+                subprocess.run(
+                    ["mount", "-o", "remount,bind,ro", str(disk)], check=False, capture_output=True
+                ).returncode
+                == 0
+            ):
                 break
             time.sleep(0.002)
         else:
@@ -213,8 +255,13 @@ def test_dask_worker_killed_mid_task(reference, tmp_path):
     psutil = pytest.importorskip("psutil")
     import threading
 
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       env={"NUMBA_NUM_THREADS": "1"}, dashboard_address=None)
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        env={"NUMBA_NUM_THREADS": "1"},
+        dashboard_address=None,
+    )
     killed = []
     out = tmp_path / "run"
 
@@ -222,8 +269,11 @@ def test_dask_worker_killed_mid_task(reference, tmp_path):
         deadline = time.monotonic() + 120
         while done_shards(out) < 4 and time.monotonic() < deadline:
             time.sleep(0.005)
-        pids = [c.pid for c in psutil.Process().children(recursive=True)
-                if "distributed" in " ".join(c.cmdline()) or "spawn" in " ".join(c.cmdline())]
+        pids = [
+            c.pid
+            for c in psutil.Process().children(recursive=True)
+            if "distributed" in " ".join(c.cmdline()) or "spawn" in " ".join(c.cmdline())
+        ]
         victim = max(pids) if pids else None
         if victim:
             os.kill(victim, signal.SIGKILL)
@@ -233,8 +283,11 @@ def test_dask_worker_killed_mid_task(reference, tmp_path):
         thread = threading.Thread(target=killer)
         thread.start()
         try:
-            summary = run(validate(CONFIG | {"dask": {"address": cluster.scheduler_address}}),
-                          out=out, progress=False)  # fmt: skip
+            summary = run(
+                validate(CONFIG | {"dask": {"address": cluster.scheduler_address}}),
+                out=out,
+                progress=False,
+            )
             failed = None
         except RunError as exc:
             failed = str(exc)
@@ -245,8 +298,10 @@ def test_dask_worker_killed_mid_task(reference, tmp_path):
             assert_consistent(out)
             summary = resume(out, dask=cluster.scheduler_address, progress=False)
         assert summary.rounds == 12_000
-        print(f"dask worker {killed[0]} killed: the run "
-              f"{'completed' if failed is None else 'failed in one line, then resumed'}")
+        print(
+            f"dask worker {killed[0]} killed: the run "
+            f"{'completed' if failed is None else 'failed in one line, then resumed'}"
+        )
     finally:
         cluster.close()
     assert data_files(out) == data_files(reference)

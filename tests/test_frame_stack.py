@@ -11,7 +11,9 @@ import pytest
 
 from tichusim import _frame_stack
 
-pytestmark = pytest.mark.skipif(not _frame_stack._applies(), reason="CPython 3.11 to 3.13 on Linux only")
+pytestmark = pytest.mark.skipif(
+    not _frame_stack._applies(), reason="CPython 3.11 to 3.13 on Linux only"
+)
 
 # Calls g() 20,000 times at every depth 0..399: at some depths the call crosses into a new
 # chunk of CPython's frame stack. Prints the minor page faults of the worst depth: each chunk
@@ -40,14 +42,24 @@ SWEEP = textwrap.dedent("""
 
 
 def _worst_faults(how: str) -> int:
-    out = subprocess.run([sys.executable, "-c", SWEEP, how], capture_output=True, text=True,
-                         check=True, env={"TICHUSIM_FRAME_STACK_CACHE": "1"})  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", SWEEP, how],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"TICHUSIM_FRAME_STACK_CACHE": "1"},
+    )
     return int(out.stdout)
 
 
 def test_the_command_line_installs_it():
-    out = subprocess.run([sys.executable, "-m", "tichusim.cli", "doctor"], capture_output=True,
-                         text=True, check=True, env={"TICHUSIM_FRAME_STACK_CACHE": "1"})
+    out = subprocess.run(
+        [sys.executable, "-m", "tichusim.cli", "doctor"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"TICHUSIM_FRAME_STACK_CACHE": "1"},
+    )
     assert re.search(r"^change: frame-stack +on ", out.stdout, re.M), out.stdout
 
 
@@ -86,6 +98,11 @@ def test_the_interpreter_still_works_with_it():
 
 def test_switched_off_by_the_environment():
     script = "from tichusim._frame_stack import install; print(install())"
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         check=True, env={"TICHUSIM_FRAME_STACK_CACHE": "0"})  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"TICHUSIM_FRAME_STACK_CACHE": "0"},
+    )
     assert out.stdout.strip() == "False"

@@ -39,7 +39,13 @@ print(len(cases))
 
 def test_transcripts_survive_malloc_returning_freed_memory():
     env = os.environ | {"MALLOC_TRIM_THRESHOLD_": "0", "MALLOC_PERTURB_": "165"}
-    done = subprocess.run([sys.executable, "-c", REPLAY], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=900)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", REPLAY],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, (done.returncode, done.stderr[-1500:])
     assert int(done.stdout) >= 14

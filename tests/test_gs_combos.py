@@ -5,23 +5,32 @@ reference (tests/gs_reference.py): exhaustively on small sets, by Hypothesis on 
 from collections import Counter
 from itertools import combinations_with_replacement
 
+import gs_reference as ref
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import gs_reference as ref
 from tichusim.cards import seigneur as sr
+from tichusim.cards.combos import Combo
+from tichusim.kernels.combos import make_code
 from tichusim.kernels.seigneur import cards as gc
 from tichusim.kernels.seigneur import combos as gs_combos
-from tichusim.kernels.combos import make_code
-from tichusim.cards.combos import Combo
 
 # every card of the three decks of §5 (two Dragons and Phoenixes, one Mah Jong, the Dog)
 UNION = ref.deck("two") + Counter({"Dog": 1})
 TOKENS = sorted(UNION)
-KIND_CODE = {"single": 1, "pair": 2, "triple": 3, "stairs": 4, "fullhouse": 5, "straight": 6,
-             "dog": 7, "bomb4": 8, "bombsf": 9}  # fmt: skip
+KIND_CODE = {
+    "single": 1,
+    "pair": 2,
+    "triple": 3,
+    "stairs": 4,
+    "fullhouse": 5,
+    "straight": 6,
+    "dog": 7,
+    "bomb4": 8,
+    "bombsf": 9,
+}
 
 
 def pair_of(tokens):
@@ -35,8 +44,11 @@ def tokens_of(a, b):
 
 def to_ref(code):
     c = Combo.from_code(code)
-    kind = {"full house": "fullhouse", "four-of-a-kind bomb": "bomb4",
-            "straight-flush bomb": "bombsf"}.get(c.kind, c.kind)  # fmt: skip
+    kind = {
+        "full house": "fullhouse",
+        "four-of-a-kind bomb": "bomb4",
+        "straight-flush bomb": "bombsf",
+    }.get(c.kind, c.kind)
     return ref.Combo(kind, c.length, (c.length, c.rank) if kind == "bombsf" else c.rank)
 
 
@@ -73,8 +85,10 @@ def test_every_multiset_of_up_to_three_cards_reads_like_the_reference(distinct):
     # the enumeration is complete: sizes 1..3 of the generating function prod(1 + x + .. x^cap)
     poly = [1]
     for cap in UNION.values():
-        poly = [sum(poly[i - j] for j in range(cap + 1) if 0 <= i - j < len(poly))
-                for i in range(len(poly) + cap)]  # fmt: skip
+        poly = [
+            sum(poly[i - j] for j in range(cap + 1) if 0 <= i - j < len(poly))
+            for i in range(len(poly) + cap)
+        ]
     assert count == poly[1] + poly[2] + poly[3] == 56 + 1_594 + 30_690
 
 
@@ -116,8 +130,9 @@ def states(draw):
     top = None
     if draw(st.booleans()):
         other = cards[size : size + draw(st.integers(1, 9))]
-        options = sorted(p for p in ref.legal_plays(other, None, None, distinct)[0]
-                         if p != ("Dog",))  # fmt: skip
+        options = sorted(
+            p for p in ref.legal_plays(other, None, None, distinct)[0] if p != ("Dog",)
+        )
         if options:
             played = draw(st.sampled_from(options))
             top = ref.best_reading(played, None, distinct)
@@ -134,8 +149,9 @@ def states(draw):
 def test_legal_plays_match_the_reference_on_random_two_deck_states(state):
     hand, top, wish, distinct = state
     code = 0 if top is None else to_code(top)
-    mine, can_pass = sr.legal_plays(" ".join(hand), top_code=code, wish=wish or 0,
-                                    distinct_triples=distinct)  # fmt: skip
+    mine, can_pass = sr.legal_plays(
+        " ".join(hand), top_code=code, wish=wish or 0, distinct_triples=distinct
+    )
     theirs, their_pass = ref.legal_plays(hand, top, wish, distinct)
     assert {tokens_of(a, b) for a, b, _ in mine} == theirs
     assert len(mine) == len(theirs) and can_pass == their_pass
@@ -143,7 +159,9 @@ def test_legal_plays_match_the_reference_on_random_two_deck_states(state):
         assert to_ref(c) == ref.best_reading(tokens_of(a, b), top, distinct)
 
 
-@given(st.lists(st.sampled_from(TOKENS), max_size=20), st.lists(st.sampled_from(TOKENS), max_size=8))
+@given(
+    st.lists(st.sampled_from(TOKENS), max_size=20), st.lists(st.sampled_from(TOKENS), max_size=8)
+)
 def test_multiset_arithmetic_matches_counters(xs, ys):
     hand = Counter(xs)
     hand = Counter({t: min(k, 2) for t, k in hand.items()})
@@ -171,8 +189,10 @@ def test_decks_hold_the_cards_of_rules_section_5():
         assert int(gc.DECK_SIZES[sr.DECKS[name]]) == size == sum(ref.deck(name).values())
 
 
-@given(st.lists(st.sampled_from(list(ref.deck("russian").elements())), min_size=3, max_size=16),
-       st.integers(1, 3))  # fmt: skip
+@given(
+    st.lists(st.sampled_from(list(ref.deck("russian").elements())), min_size=3, max_size=16),
+    st.integers(1, 3),
+)
 def test_forced_gift_takes_the_best_cards(cards, k):
     hand = Counter(cards)
     hand = Counter({t: min(n, 2) for t, n in hand.items()})
@@ -198,8 +218,9 @@ def test_lowest_policy_fast_path_picks_what_the_full_list_picks(state):
     card, got = gs_policies.lowest_single(np.uint64(a), code, wish or 0)
     if card == 0:
         return
-    plays, _ = sr.legal_plays(" ".join(hand), top_code=code, wish=wish or 0,
-                              distinct_triples=distinct)  # fmt: skip
+    plays, _ = sr.legal_plays(
+        " ".join(hand), top_code=code, wish=wish or 0, distinct_triples=distinct
+    )
     codes = np.array([c for _, _, c in plays], np.int64)
     i = gs_policies.lowest_index(codes, len(plays))
     assert (plays[i][0], plays[i][1], plays[i][2]) == (int(card), 0, int(got))

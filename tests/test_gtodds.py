@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from tichusim import cards
-from tichusim.cli import main
 from tichusim.analysis.gtodds import gt_odds, paired_rounds, seat_strategies
+from tichusim.cli import main
 
 HAND = "Dr Ph A A K 9 5 3"
 
@@ -39,7 +39,8 @@ def test_result_is_the_per_deal_difference_and_deterministic():
     assert r.ev_diff.high - r.ev_diff.low < unpaired
     again = gt_odds(HAND, deals=1500, seed=2)
     assert {k: v for k, v in again.to_dict().items() if k != "seconds"} == {
-        k: v for k, v in r.to_dict().items() if k != "seconds"}
+        k: v for k, v in r.to_dict().items() if k != "seconds"
+    }
 
 
 def test_precision_stops_once_the_interval_is_narrow_enough():
@@ -66,31 +67,54 @@ def test_cli_json_keys():
     res = CliRunner().invoke(main, ["gt-odds", "--hand", HAND, "--rounds", "1000", "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)  # one object, nothing else on stdout
-    for key in ("p_success", "ci_low", "ci_high", "ev_call", "ev_no_call", "ev_diff",
-                "ev_diff_ci_low", "ev_diff_ci_high", "deals"):  # fmt: skip
+    for key in (
+        "p_success",
+        "ci_low",
+        "ci_high",
+        "ev_call",
+        "ev_no_call",
+        "ev_diff",
+        "ev_diff_ci_low",
+        "ev_diff_ci_high",
+        "deals",
+    ):
         assert key in out, key
     assert out["deals"] == 1000 and out["ci_low"] <= out["p_success"] <= out["ci_high"]
     assert out["ev_diff_ci_low"] <= out["ev_diff"] <= out["ev_diff_ci_high"]
 
 
 def test_cli_text_and_strategy_options():
-    res = CliRunner().invoke(main, ["gt-odds", "--hand", HAND, "--rounds", "1000", "--quiet",
-                                    "--others", "heuristic,heuristic:pass=lowest,heuristic"])
+    res = CliRunner().invoke(
+        main,
+        [
+            "gt-odds",
+            "--hand",
+            HAND,
+            "--rounds",
+            "1000",
+            "--quiet",
+            "--others",
+            "heuristic,heuristic:pass=lowest,heuristic",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert "P(out first | call)" in res.output and "heuristic[pass=lowest]" in res.output
 
 
-@pytest.mark.parametrize("args", [
-    ["--hand", "Dr Ph A A K 9 5"],  # 7 cards
-    ["--hand", "Dr Ph A A K 9 5 3 2"],  # 9 cards
-    ["--hand", "Dr Dr A A K 9 5 3"],  # duplicate
-    ["--hand", "Dr Ph A A A A A 3"],  # five Aces
-    ["--hand", "Dr Ph Zz A K 9 5 3"],  # unknown card
-    ["--hand", HAND, "--others", "lowest,random"],  # two strategies
-    ["--hand", HAND, "--seat-strategy", "heuristic:pass=nope"],
-    ["--hand", HAND, "--precision", "0"],
-    ["--hand", HAND, "--rounds", "0"],
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--hand", "Dr Ph A A K 9 5"],  # 7 cards
+        ["--hand", "Dr Ph A A K 9 5 3 2"],  # 9 cards
+        ["--hand", "Dr Dr A A K 9 5 3"],  # duplicate
+        ["--hand", "Dr Ph A A A A A 3"],  # five Aces
+        ["--hand", "Dr Ph Zz A K 9 5 3"],  # unknown card
+        ["--hand", HAND, "--others", "lowest,random"],  # two strategies
+        ["--hand", HAND, "--seat-strategy", "heuristic:pass=nope"],
+        ["--hand", HAND, "--precision", "0"],
+        ["--hand", HAND, "--rounds", "0"],
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(args):
     res = CliRunner().invoke(main, ["gt-odds", *args])
     assert res.exit_code == 2, res.output

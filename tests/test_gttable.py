@@ -9,8 +9,8 @@ from click.testing import CliRunner
 import tichusim
 from tichusim import cards
 from tichusim.analysis import gttable
-from tichusim.cli import main
 from tichusim.analysis.handclass import FEATURES, GTModel, features, fit_linear, fit_logistic
+from tichusim.cli import main
 
 
 @pytest.fixture(scope="module")
@@ -44,8 +44,9 @@ def test_class_tables_partition_the_deals(deals):
 def test_logistic_and_linear_fits_recover_known_coefficients():
     rng = np.random.default_rng(1)
     n = 40_000
-    x = np.column_stack([np.ones(n), rng.integers(0, 5, n), rng.random(n) < 0.15,
-                         rng.normal(0, 1, n)])  # fmt: skip
+    x = np.column_stack(
+        [np.ones(n), rng.integers(0, 5, n), rng.random(n) < 0.15, rng.normal(0, 1, n)]
+    )
     beta = np.array([-1.2, 0.45, 1.1, -0.3])
     y = rng.random(n) < 1 / (1 + np.exp(-(x @ beta)))
     b, cov = fit_logistic(x, y.astype(float))
@@ -66,12 +67,22 @@ def test_model_answers_for_any_8_cards_and_round_trips(tmp_path, deals):
     m.save(tmp_path / "model.json")
     again = GTModel.load(tmp_path / "model.json")
     assert again.predict("Dr Ph A A A K K Q") == strong
-    res = CliRunner().invoke(main, ["gt-odds", "--hand", "Dr Ph A A A K K Q", "--model",
-                                    str(tmp_path / "model.json"), "--json"])  # fmt: skip
+    res = CliRunner().invoke(
+        main,
+        [
+            "gt-odds",
+            "--hand",
+            "Dr Ph A A A K K Q",
+            "--model",
+            str(tmp_path / "model.json"),
+            "--json",
+        ],
+    )
     assert res.exit_code == 0 and json.loads(res.output)["p_success"] == strong["p_success"]
     (tmp_path / "bad.json").write_text("{}")
-    res = CliRunner().invoke(main, ["gt-odds", "--hand", "Dr Ph A A A K K Q", "--model",
-                                    str(tmp_path / "bad.json")])  # fmt: skip
+    res = CliRunner().invoke(
+        main, ["gt-odds", "--hand", "Dr Ph A A A K K Q", "--model", str(tmp_path / "bad.json")]
+    )
     assert res.exit_code == 2 and "not a Grand Tichu model" in res.output
 
 
@@ -87,8 +98,10 @@ def test_from_run_uses_the_calls_of_a_seats_table():
 
 
 def test_cli_gt_table_writes_its_files(tmp_path):
-    res = CliRunner().invoke(main, ["gt-table", "--deals", "3000", "--seed", "2", "--quiet",
-                                    "--out", str(tmp_path / "gt")])  # fmt: skip
+    res = CliRunner().invoke(
+        main,
+        ["gt-table", "--deals", "3000", "--seed", "2", "--quiet", "--out", str(tmp_path / "gt")],
+    )
     assert res.exit_code == 0, res.output
     names = sorted(p.name for p in (tmp_path / "gt").iterdir())
     assert names == ["by_class.csv", "by_score.csv", "gt_odds.png", "model.json", "table.md"]
@@ -119,8 +132,9 @@ def test_from_run_reads_every_team_game_and_names_the_cards_seen():
 
 
 def test_from_run_refuses_grand_seigneur_in_one_line():
-    _, seats = tichusim.simulate(20, variant="grand-seigneur", players=5, seed=1,
-                                 strategies="heuristic")  # fmt: skip
+    _, seats = tichusim.simulate(
+        20, variant="grand-seigneur", players=5, seed=1, strategies="heuristic"
+    )
     with pytest.raises(ValueError, match=r"Grand Seigneur has no calls, RULES\.md §5") as err:
         gttable.from_run(seats)
     assert "\n" not in str(err.value)

@@ -81,8 +81,14 @@ def _user_process(folder: Path, how: str) -> dict:
     (folder / "user_module.py").write_text(USER_MODULE)
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
     env["PYTHONPATH"] = os.pathsep.join([str(folder), str(ROOT)])
-    done = subprocess.run([sys.executable, "-c", PROBE, how], cwd=folder, env=env,
-                          capture_output=True, text=True, timeout=1200)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, how],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -126,8 +132,14 @@ OFF_CHECK = textwrap.dedent("""
 
 def test_with_every_change_off_the_engines_play_the_same_rounds(tmp_path):
     env = os.environ | {"TICHUSIM_NUMBA_CHANGES": "0", "TICHUSIM_CACHE_DIR": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", OFF_CHECK], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=2400)
+    done = subprocess.run(
+        [sys.executable, "-c", OFF_CHECK],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=2400,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     cases, digest = done.stdout.split()
     assert int(cases) > 0

@@ -8,7 +8,6 @@ import subprocess
 import sys
 import textwrap
 
-import numba
 import pytest
 
 from tichusim import _inliner, _numba_guard
@@ -67,8 +66,13 @@ NESTED = textwrap.dedent("""
 
 
 def _run(how: str):
-    out = subprocess.run([sys.executable, "-c", NESTED, how], capture_output=True, text=True,
-                         check=True, env={"NUMBA_DISABLE_JIT": "0"})  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", NESTED, how],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"NUMBA_DISABLE_JIT": "0"},
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -95,6 +99,11 @@ def test_a_users_functions_are_inlined_as_numba_does():
 
 def test_switched_off_by_the_environment():
     script = "from tichusim import _inliner; print(_inliner.install())"
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         check=True, env={"TICHUSIM_NUMBA_INLINER": "0"})  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"TICHUSIM_NUMBA_INLINER": "0"},
+    )
     assert out.stdout.strip() == "False"

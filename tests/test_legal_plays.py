@@ -3,10 +3,9 @@
 import json
 
 import pytest
-
 from conftest import SHARED
-from tichusim import cards
-from tichusim import classify, legal_plays
+
+from tichusim import cards, classify, legal_plays
 
 TESTDATA = SHARED / "testdata" / "legal_plays_5k.jsonl"
 

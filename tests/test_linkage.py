@@ -41,9 +41,13 @@ def test_the_linked_callees_become_internal_and_callers_still_link_numbas_module
     callee = _library(codegen, "callee", "define i64 @callee(i64 %x) {\n ret i64 %x\n}")
     with global_compiler_lock:
         callee.finalize()
-    entry = _library(codegen, "entry", "declare i64 @callee(i64)\n"
-                     "define i64 @entry(i64 %x) {\n %y = call i64 @callee(i64 %x)\n ret i64 %y\n}",
-                     _linkage.KernelLibrary)
+    entry = _library(
+        codegen,
+        "entry",
+        "declare i64 @callee(i64)\n"
+        "define i64 @entry(i64 %x) {\n %y = call i64 @callee(i64 %x)\n ret i64 %y\n}",
+        _linkage.KernelLibrary,
+    )
     entry.add_linking_library(callee)
     entry._final_module.link_in(callee._get_module_for_linking(), preserve=True)
     assert entry._final_module.get_function("callee").linkage == ll.Linkage.linkonce_odr
@@ -141,7 +145,7 @@ def test_a_users_function_links_our_kernels_whole_as_numba_links_anything():
     # (that its code is numba's own, byte for byte, is tests/test_guest.py's)
 
 
-_PROBE = '''
+_PROBE = """
 from tichusim.kernels.jit import njit
 
 
@@ -158,7 +162,7 @@ def other(x):
 
 
 inner, outer, other = njit(cache=True)(inner), njit(cache=True)(outer), njit(cache=True)(other)
-'''
+"""
 
 
 def test_a_cached_callee_is_not_what_python_calls(tmp_path):
@@ -168,8 +172,14 @@ def test_a_cached_callee_is_not_what_python_calls(tmp_path):
 
     def run(code: str) -> list[str]:
         script = f"from tichusim import _linkage\nimport probe\n{code}"
-        done = subprocess.run([sys.executable, "-c", script], env=env, cwd=tmp_path,
-                              capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         return done.stdout.split()
 
     # 1: `outer` compiles `inner` as its callee, and the cache keeps it (no wrapper)
@@ -177,16 +187,20 @@ def test_a_cached_callee_is_not_what_python_calls(tmp_path):
     # another kernel calling `inner` links the cached callee (a module, no machine code)
     assert run("print(probe.other(3), sum(probe.inner.stats.cache_hits.values()))") == ["5", "1"]
     # 2: Python calls `inner`: the cached callee won't do, so it compiles whole and replaces it
-    calls = ("print(probe.inner(5), _linkage.callable_overload(*probe.inner.overloads.values()), "
-             "sum(probe.inner.stats.cache_hits.values()))")
+    calls = (
+        "print(probe.inner(5), _linkage.callable_overload(*probe.inner.overloads.values()), "
+        "sum(probe.inner.stats.cache_hits.values()))"
+    )
     assert run(calls) == ["10", "True", "0"]
     # 3: the whole one comes from the cache now
     assert run(calls) == ["10", "True", "1"]
     # 4: a callee that another process compiled before 2 saved, and saved after (here: both
     # kernels' cache reads nothing while `outer` compiles) does not replace the whole one
-    late = ("probe.outer._cache._cache_file.load = probe.inner._cache._cache_file.load = "
-            "lambda key: None\n"
-            "print(probe.outer(3), sum(probe.inner.stats.cache_misses.values()))")
+    late = (
+        "probe.outer._cache._cache_file.load = probe.inner._cache._cache_file.load = "
+        "lambda key: None\n"
+        "print(probe.outer(3), sum(probe.inner.stats.cache_misses.values()))"
+    )
     assert run(late) == ["7", "1"]  # `inner` compiled as a callee
     assert run(calls) == ["10", "True", "1"]
 
@@ -197,8 +211,9 @@ def test_turning_it_off_gives_its_own_cache_folder():
         drop = ("NUMBA_CACHE_DIR", "TICHUSIM_CACHE_DIR")
         env = {k: v for k, v in os.environ.items() if k not in drop} | switches
         code = "from tichusim import _numba_cache as c; print(c.cache_dir())"
-        return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                              text=True, check=True).stdout
+        return subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        ).stdout
 
     on = folder()
     assert folder(TICHUSIM_OWN_CALLEES="1") == on

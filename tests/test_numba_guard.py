@@ -30,14 +30,17 @@ def _kernels_with(tamper: str) -> subprocess.CompletedProcess:
         from tichusim import _inliner
         print(jit._PIPELINE is None, _inliner.installed(), sorted(g.status().items()))
     """)
-    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          check=True)
+    return subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
 
 
 def test_a_changed_numba_function_switches_its_change_off_with_one_warning():
     where = "numba.core.codegen:CPUCodeLibrary._optimize_final_module"
-    tamper = (f"c = g.CHANGES['linkage']; g.CHANGES['linkage'] = dataclasses.replace("
-              f"c, relies_on=c.relies_on | {{{where!r}: '0' * 16}})")
+    tamper = (
+        f"c = g.CHANGES['linkage']; g.CHANGES['linkage'] = dataclasses.replace("
+        f"c, relies_on=c.relies_on | {{{where!r}: '0' * 16}})"
+    )
     done = _kernels_with(tamper)
     warnings = [line for line in done.stderr.splitlines() if "NumbaChangeWarning" in line]
     assert len(warnings) == 1 and "'linkage'" in warnings[0] and where in warnings[0]
@@ -55,6 +58,11 @@ def test_an_unchecked_numba_version_switches_every_change_off():
 
 def test_a_switch_turns_a_change_off_silently():
     script = "from tichusim.kernels import jit; print(jit._PIPELINE is None)"
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          check=True, env={"TICHUSIM_OWN_CALLEES": "0"})
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"TICHUSIM_OWN_CALLEES": "0"},
+    )
     assert done.stdout.strip() == "True" and "Warning" not in done.stderr

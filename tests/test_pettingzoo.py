@@ -65,7 +65,8 @@ def test_random_masked_rollouts_are_legal_and_scored_as_the_rounds(variant):
         if kind == "pass":
             chosen = sum(int(c) for c in env._chosen)
             assert tp.card_vector(int(env.round.view().hand) & ~chosen).tolist() == (
-                mask[:56].tolist())  # fmt: skip
+                mask[:56].tolist()
+            )
             assert not mask[56:].any()
         elif kind == "wish":
             assert np.flatnonzero(mask).tolist() == legal
@@ -93,9 +94,9 @@ def test_same_seed_same_episodes_and_episodes_differ():
     a, b = tp.env(seed=5), tp.env(seed=99)
     runs_a = [play_episode(a, first), play_episode(a, first)]
     runs_b = [play_episode(b, first, seed=5), play_episode(b, first)]  # reseeded: as a
-    for (ta, sa), (tb, sb) in zip(runs_a, runs_b):
+    for (ta, sa), (tb, sb) in zip(runs_a, runs_b, strict=False):
         assert ta == tb and len(sa) == len(sb)
-        assert all(np.array_equal(x, y) for x, y in zip(sa, sb))
+        assert all(np.array_equal(x, y) for x, y in zip(sa, sb, strict=False))
     assert not np.array_equal(runs_a[0][1][0], runs_a[1][1][0])  # a new deal each episode
 
 
@@ -158,11 +159,11 @@ def _decodes(o: np.ndarray, view) -> None:
     at = {}
     start = 0
     for name, n in tp.SEGMENTS:
-        at[name] = o[start:start + n]
+        at[name] = o[start : start + n]
         start += n
 
     def mask(seg):
-        return sum(1 << int(b) for b, on in zip(tp.CARD_BITS, seg) if on)
+        return sum(1 << int(b) for b, on in zip(tp.CARD_BITS, seg, strict=False) if on)
 
     assert mask(at["hand"]) == view.hand and mask(at["played"]) == view.played
     assert mask(at["top_cards"]) == view.top_mask
@@ -176,6 +177,6 @@ def _decodes(o: np.ndarray, view) -> None:
 
 def test_play_lists_past_the_action_space_keep_the_pass():
     plays = list(range(tp.ACTIONS + 500))
-    assert tp._kept(plays + [None]) == plays[:tp.ACTIONS - 1] + [None]
-    assert tp._kept(plays) == plays[:tp.ACTIONS]
+    assert tp._kept(plays + [None]) == plays[: tp.ACTIONS - 1] + [None]
+    assert tp._kept(plays) == plays[: tp.ACTIONS]
     assert tp._kept(plays[:5] + [None]) == plays[:5] + [None]

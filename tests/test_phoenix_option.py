@@ -7,25 +7,23 @@ from collections import Counter
 
 import numpy as np
 import pytest
+import reference as ref
 from click.testing import CliRunner
-from numba import njit
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import reference as ref
-from states import trick_states
-import tichusim
+from numba import njit
 from replay import check_round
-from tichusim import cards
-from tichusim import legal_plays, simulate_games
-from tichusim import simulate
+from states import trick_states
+
+import tichusim
+from tichusim import cards, legal_plays, simulate, simulate_games
 from tichusim.cli import main
+from tichusim.games.transcript import play_with_log, transcript
 from tichusim.kernels import combos, moves
 from tichusim.kernels.tichu import policies
 from tichusim.kernels.tichu import records as E
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim.strategies.tichu import STRATEGIES as NAMED
-from tichusim.games.transcript import play_with_log, transcript
 
 OPTION = {"phoenix_led_half": True}
 TABLES = ("nanjing", "tientsin", "wuwang")
@@ -141,7 +139,9 @@ def test_lowest_fast_path_equals_the_lowest_legal_play_on_a_half_phoenix():
     checked = 0
     for _ in range(3000):
         hand = sum(int(x) for x in rng.choice(deck, int(rng.integers(1, 15)), replace=False))
-        mask, code = policies.lowest_single(np.uint64(hand), LED_HALF, 0, combos.RANK2_PHOENIX_LED_HALF)
+        mask, code = policies.lowest_single(
+            np.uint64(hand), LED_HALF, 0, combos.RANK2_PHOENIX_LED_HALF
+        )
         if mask == 0:
             continue
         n, _ = moves.legal_moves(np.uint64(hand), LED_HALF, 0, m, c)
@@ -187,8 +187,9 @@ def test_legal_plays_on_a_half_phoenix_match_the_reference(state):
     theirs, their_pass = ref.legal_plays(hand, {"Ph"}, wish, None, phoenix_led_half=True)
     assert {tokens_of(p) for p in mine} == theirs and len(mine) == len(theirs)
     assert mine_pass == their_pass
-    assert ({"Ma"} in theirs) == ("Ma" in hand and (wish is None or not any(
-        ref.has_wished_rank(p, wish) for p in theirs)))  # fmt: skip
+    assert ({"Ma"} in theirs) == (
+        "Ma" in hand and (wish is None or not any(ref.has_wished_rank(p, wish) for p in theirs))
+    )
 
 
 @settings(max_examples=100, deadline=None)
@@ -196,8 +197,13 @@ def test_legal_plays_on_a_half_phoenix_match_the_reference(state):
 def test_legal_plays_with_the_option_match_the_reference(state):
     """§2.5-§2.11 with the Option of §2.6 on any top: only a led Phoenix changes."""
     hand, top, wish, on = state
-    mine, mine_pass = legal_plays(mask_of(hand), mask_of(top) if top else None, wish=wish,
-                                  phoenix_on=on, phoenix_led_half=True)  # fmt: skip
+    mine, mine_pass = legal_plays(
+        mask_of(hand),
+        mask_of(top) if top else None,
+        wish=wish,
+        phoenix_on=on,
+        phoenix_led_half=True,
+    )
     theirs, their_pass = ref.legal_plays(hand, top, wish, on, phoenix_led_half=True)
     assert {tokens_of(p) for p in mine} == theirs and mine_pass == their_pass
 
@@ -210,8 +216,9 @@ def _mah_jong_on_led_phoenix(variant, strategies, keys, seed, options=OPTION):
     engine's logs; and how many Phoenixes were led."""
     found, led = [], 0
     for key in keys:
-        _, _, log = play_with_log(seed, key, strategies=strategies, variant=variant,
-                                  options=options)  # fmt: skip
+        _, _, log = play_with_log(
+            seed, key, strategies=strategies, variant=variant, options=options
+        )
         top, top_led = None, False
         for event, _, mask, _, _ in log.tolist():
             if event in (E.EV_PLAY, E.EV_BOMB):
@@ -226,8 +233,11 @@ def _mah_jong_on_led_phoenix(variant, strategies, keys, seed, options=OPTION):
 
 # a seat of the lowest policy leads the Phoenix when it holds neither the Dog nor the Mah Jong,
 # and answers a Phoenix led as ½ with the Mah Jong
-STRATEGIES = {"nanjing": ["lowest", "random"] * 2, "tientsin": ["lowest", "random"] * 3,
-              "wuwang": ["lowest", "random", "lowest"]}  # fmt: skip
+STRATEGIES = {
+    "nanjing": ["lowest", "random"] * 2,
+    "tientsin": ["lowest", "random"] * 3,
+    "wuwang": ["lowest", "random", "lowest"],
+}
 
 
 def test_engine_plays_the_mah_jong_on_a_half_phoenix_only_under_the_option():
@@ -237,16 +247,18 @@ def test_engine_plays_the_mah_jong_on_a_half_phoenix_only_under_the_option():
     strategies = STRATEGIES["nanjing"]
     found, _ = _mah_jong_on_led_phoenix("nanjing", strategies, range(3000), seed=3)
     assert len(found) >= 3, found
-    none, led = _mah_jong_on_led_phoenix("nanjing", strategies, range(3000), seed=3,
-                                         options=None)  # fmt: skip
+    none, led = _mah_jong_on_led_phoenix("nanjing", strategies, range(3000), seed=3, options=None)
     assert none == [] and led > 50
     for key in found[:3]:  # full legality against the reference on those rounds
         rnd, seats, log = play_with_log(3, key, strategies=strategies, options=OPTION)
         assert check_round(rnd, seats, log, phoenix_led_half=True)["mah_jong_on_led_phoenix"]
         text = transcript(3, key, strategies=strategies, options=OPTION).splitlines()
         assert text[2] == "Rules: a led Phoenix is worth ½ (RULES.md §2.6 Option)"
-        i = next(i for i, line in enumerate(text) if line.endswith("plays Ph  [single 0.5]")
-                 and text[i - 1].startswith("-- trick"))  # fmt: skip
+        i = next(
+            i
+            for i, line in enumerate(text)
+            if line.endswith("plays Ph  [single 0.5]") and text[i - 1].startswith("-- trick")
+        )
         j = next(j for j in range(i + 1, len(text)) if "plays Ma  [single Ma]" in text[j])
         between = text[i + 1 : j]  # passes and calls: the same trick, the Phoenix on top
         assert not any(w in line for line in between for w in ("plays", "BOMBS", "wins"))
@@ -263,13 +275,22 @@ def test_engine_with_the_option_at_every_table(variant):
     found, _ = _mah_jong_on_led_phoenix(variant, strategies, range(6000), seed=5)
     assert found, variant
     for key in list(dict.fromkeys(found[:3] + list(range(24)))):
-        rnd, seats, log = play_with_log(5, key, strategies=strategies, variant=variant,
-                                        options=OPTION)  # fmt: skip
+        rnd, seats, log = play_with_log(
+            5, key, strategies=strategies, variant=variant, options=OPTION
+        )
         check_round(rnd, seats, log, variant=variant, phoenix_led_half=True)
-    seen = sum((check_round(*play_with_log(5, key, strategies=strategies, variant=variant,
-                                           options=OPTION), legal_check=False,
-                            variant=variant, phoenix_led_half=True)  # fmt: skip
-                for key in found), Counter())  # fmt: skip
+    seen = sum(
+        (
+            check_round(
+                *play_with_log(5, key, strategies=strategies, variant=variant, options=OPTION),
+                legal_check=False,
+                variant=variant,
+                phoenix_led_half=True,
+            )
+            for key in found
+        ),
+        Counter(),
+    )
     assert seen["mah_jong_on_led_phoenix"] >= len(found)
 
 
@@ -278,8 +299,9 @@ def test_invariant_checker_with_the_option_over_50k_random_rounds(variant):
     """RULES.md §7 checked in the kernel after every action (the checker re-deriving the led
     Phoenix's §2.6 value under the Option), over 50,000 random rounds per table; the Option
     changes some rounds and leaves most alone (a Phoenix is seldom led)."""
-    with_option, _ = simulate(50_000, seed=2026, strategies="random", variant=variant,
-                              check=True, options=OPTION)  # fmt: skip
+    with_option, _ = simulate(
+        50_000, seed=2026, strategies="random", variant=variant, check=True, options=OPTION
+    )
     plain, _ = simulate(50_000, seed=2026, strategies="random", variant=variant)
     assert len(with_option) == 50_000
     same = (with_option["score_team0"] == plain["score_team0"]).mean()
@@ -291,8 +313,9 @@ def test_games_with_the_option(variant):
     """Whole games (§2.15, §3; §4's rounds) with the Option and the checker on."""
     target = {} if variant == "wuwang" else {"target": 500}
     strategies = STRATEGIES[variant]
-    rounds, _ = simulate_games(60, seed=8, strategies=strategies, variant=variant, check=True,
-                               options=OPTION, **target)  # fmt: skip
+    rounds, _ = simulate_games(
+        60, seed=8, strategies=strategies, variant=variant, check=True, options=OPTION, **target
+    )
     plain, _ = simulate_games(60, seed=8, strategies=strategies, variant=variant, **target)
     assert not rounds.equals(plain)
 
@@ -314,8 +337,9 @@ def test_option_values_are_checked_in_one_line():
         assert "\n" not in str(err.value)
     with pytest.raises(ValueError, match="unknown"):
         simulate(1, variant="grand-seigneur", players=6, options={"phoenix_led_half": True})
-    res = CliRunner().invoke(main, ["simulate", "--rounds", "10", "--option",
-                                    "phoenix_led_half=maybe"])  # fmt: skip
+    res = CliRunner().invoke(
+        main, ["simulate", "--rounds", "10", "--option", "phoenix_led_half=maybe"]
+    )
     assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
     assert "phoenix_led_half" in res.output
 
@@ -324,11 +348,17 @@ def test_a_run_config_with_the_option(tmp_path):
     """``[options] phoenix_led_half = true`` runs (``tichusim.run`` and ``tichusim run``), is
     saved with the run's config and plays what ``simulate`` plays with it; a bad value is one
     line naming the key."""
-    text = ('rounds = 2000\nseed = 4\nstrategies = ["lowest", "random", "lowest", "random"]\n'
-            "[options]\nphoenix_led_half = true\n")
+    text = (
+        'rounds = 2000\nseed = 4\nstrategies = ["lowest", "random", "lowest", "random"]\n'
+        "[options]\nphoenix_led_half = true\n"
+    )
     (tmp_path / "half.toml").write_text(text)
-    summary = tichusim.run(tichusim.load_config(tmp_path / "half.toml"), out=tmp_path / "run",
-                           workers=1, progress=False)  # fmt: skip
+    summary = tichusim.run(
+        tichusim.load_config(tmp_path / "half.toml"),
+        out=tmp_path / "run",
+        workers=1,
+        progress=False,
+    )
     assert summary.rounds == 2000
     saved = json.loads((tmp_path / "run" / "config.json").read_text())
     assert saved["options"] == {"phoenix_led_half": True}
@@ -339,12 +369,14 @@ def test_a_run_config_with_the_option(tmp_path):
     plain, _ = simulate(2000, seed=4, strategies=STRATEGIES["nanjing"])
     assert (got["score_team0"].to_numpy() == want["score_team0"].to_numpy()).all()
     assert not (got["score_team0"].to_numpy() == plain["score_team0"].to_numpy()).all()
-    res = CliRunner().invoke(main, ["run", str(tmp_path / "half.toml"), "--out",
-                                    str(tmp_path / "cli"), "--quiet"])  # fmt: skip
+    res = CliRunner().invoke(
+        main, ["run", str(tmp_path / "half.toml"), "--out", str(tmp_path / "cli"), "--quiet"]
+    )
     assert res.exit_code == 0, res.output
     (tmp_path / "bad.toml").write_text(text.replace("true", '"yes"'))
-    res = CliRunner().invoke(main, ["run", str(tmp_path / "bad.toml"), "--out",
-                                    str(tmp_path / "bad"), "--quiet"])  # fmt: skip
+    res = CliRunner().invoke(
+        main, ["run", str(tmp_path / "bad.toml"), "--out", str(tmp_path / "bad"), "--quiet"]
+    )
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert res.exit_code == 2 and len(lines) == 1, res.output
     assert "options" in lines[0] and "phoenix_led_half" in lines[0], lines[0]

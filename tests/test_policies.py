@@ -4,10 +4,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from tichusim import cards
-from tichusim import legal_plays
-from tichusim.kernels.tichu import policies
+from tichusim import cards, legal_plays
 from tichusim.kernels.moves import MAX_MOVES, gen_bombs
+from tichusim.kernels.tichu import policies
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim.strategies.tichu import STRATEGIES
 
@@ -126,7 +125,9 @@ def test_dog_partner_gives_the_dog_to_the_partner_and_keep_combos_to_an_opponent
 
 def test_odd_even_signals_even_left_odd_right():
     left, _, right = _pass("odd-even", "2j 5s 6p 8t 9j Jj Qs Kp Ph Dr Aj As At Ma")
-    assert cards.parse(left) & cards.parse("2j 6p 8t Qs") and cards.parse(right) & cards.parse("5s 9j Jj Kp")
+    assert cards.parse(left) & cards.parse("2j 6p 8t Qs") and cards.parse(right) & cards.parse(
+        "5s 9j Jj Kp"
+    )
 
 
 @njit
@@ -149,8 +150,13 @@ def test_wish_policies():
     counts = np.array([6, 10, 10, 10])
     none = np.uint64(0)
     assert _ask(_strategy(wish="none"), hand, np.uint64(cards.parse("7t")), counts, none, 0) == 0
-    assert _ask(_strategy(wish="passed-left"), hand, np.uint64(cards.parse("7t")), counts, none, 0) == 7
-    assert _ask(_strategy(wish="highest-missing"), hand, none, counts, none, 0) == 12  # Q: no A, K held
+    assert (
+        _ask(_strategy(wish="passed-left"), hand, np.uint64(cards.parse("7t")), counts, none, 0)
+        == 7
+    )
+    assert (
+        _ask(_strategy(wish="highest-missing"), hand, none, counts, none, 0) == 12
+    )  # Q: no A, K held
     all_queens = np.uint64(cards.parse("Qj Qs Qp Qt"))
     assert _ask(_strategy(wish="highest-missing"), hand, none, counts, all_queens, 0) == 11
 
@@ -197,8 +203,16 @@ def _turn(hand, top, top_seat, counts=(8, 8, 8, 8), calls=(0, 0, 0, 0), window=F
 
     code = combo_code(top) if top else 0
     mask = np.uint64(cards.parse(top)) if top else np.uint64(0)
-    got = _heuristic_turn(_strategy(**spec), np.uint64(cards.parse(hand)), code, mask, top_seat,
-                          np.array(counts), np.array(calls), window)  # fmt: skip
+    got = _heuristic_turn(
+        _strategy(**spec),
+        np.uint64(cards.parse(hand)),
+        code,
+        mask,
+        top_seat,
+        np.array(counts),
+        np.array(calls),
+        window,
+    )
     return cards.format(int(got)) if got else "pass"
 
 
@@ -218,8 +232,14 @@ def test_heuristic_bombs_an_opponent_about_to_go_out_and_keeps_it_otherwise():
     calm = _turn(hand, "9j", top_seat=1, counts=(6, 10, 8, 8), window=True)
     assert calm == "pass"
     assert _turn(hand, "Aj", top_seat=2, counts=(6, 8, 2, 8), window=True) == "pass"  # partner's
-    never = _turn(hand, "Aj", top_seat=1, counts=(6, 2, 8, 8), window=True,
-                  params={"bomb_threat": 0, "bomb_points": 200})  # fmt: skip
+    never = _turn(
+        hand,
+        "Aj",
+        top_seat=1,
+        counts=(6, 2, 8, 8),
+        window=True,
+        params={"bomb_threat": 0, "bomb_points": 200},
+    )
     assert never == "pass"
 
 

@@ -200,7 +200,8 @@ def test_bombs():
 def test_same_type_same_length():
     # RULES.md §2.7: straights/stairs only compare at equal length
     assert plays_of("4j 5s 6p 7t 8j 9s", top="2j 3s 4p 5t 6j")[0] == {
-        P("4j 5s 6p 7t 8j"), P("5s 6p 7t 8j 9s")
+        P("4j 5s 6p 7t 8j"),
+        P("5s 6p 7t 8j 9s"),
     }
     assert plays_of("5j 5s 6p 6t 7j 7s", top="2j 2s 3p 3t 4j 4s")[0] == {P("5j 5s 6p 6t 7j 7s")}
 

@@ -8,12 +8,12 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from tichusim.cli import main
 from tichusim.analysis.report import variant_of
-from tichusim.runs.runner import run
 from tichusim.analysis.seigneur_analysis import transitions
 from tichusim.analysis.stats import mean_ci, wilson
+from tichusim.cli import main
 from tichusim.runs.read import load
+from tichusim.runs.runner import run
 
 FIGURES = ["bombs_when.png", "call_success.png", "finish.png", "scores.png"]
 GT = {"base": "heuristic", "grand_tichu": "always", "name": "gt"}  # calls whenever allowed
@@ -65,8 +65,12 @@ def _play(tmp_path_factory, name, **config):
 
 
 def test_report_of_a_run_directory(tmp_path):
-    cfg = {"rounds": 3000, "seed": 5, "shard_size": 1000,
-           "strategies": [GT, "lowest", GT, "lowest"]}  # fmt: skip
+    cfg = {
+        "rounds": 3000,
+        "seed": 5,
+        "shard_size": 1000,
+        "strategies": [GT, "lowest", GT, "lowest"],
+    }
     out = tmp_path / "run"
     run(cfg, out=out, workers=1, progress=False)
     text = _check(out)
@@ -85,8 +89,14 @@ def test_report_of_a_run_directory(tmp_path):
 
 def test_report_of_a_simulate_folder(tmp_path):
     out = tmp_path / "sim"
-    assert CliRunner().invoke(main, ["simulate", "--rounds", "1500", "--strategies", "heuristic",
-                                     "--out", str(out)]).exit_code == 0  # fmt: skip
+    assert (
+        CliRunner()
+        .invoke(
+            main, ["simulate", "--rounds", "1500", "--strategies", "heuristic", "--out", str(out)]
+        )
+        .exit_code
+        == 0
+    )
     text = _check(out)
     seats = pd.read_parquet(out / "seats.parquet")
     # one strategy: finishing positions per seat, each share with its interval
@@ -119,8 +129,9 @@ def test_variant_of_refuses_mixed_or_unknown_tables():
 
 @pytest.fixture(scope="module")
 def tientsin(tmp_path_factory):
-    out = _play(tmp_path_factory, "tientsin", variant="tientsin", rounds=400,
-                strategies=[GT, "lowest"] * 3)  # fmt: skip
+    out = _play(
+        tmp_path_factory, "tientsin", variant="tientsin", rounds=400, strategies=[GT, "lowest"] * 3
+    )
     return out, _check(out), *_tables(out)
 
 
@@ -149,7 +160,7 @@ def test_tientsin_calls_on_six_cards_and_six_places(tientsin):
     assert head == "| strategy | 1st out | 2nd | 3rd | 4th | 5th | last | beaten 1-2-3 |"
     low = seats[seats.strategy == "lowest"]
     cells = _row(text, "lowest", -1)
-    for cell, value in zip(cells, [1, 2, 3, 4, 5, 6, 0]):
+    for cell, value in zip(cells, [1, 2, 3, 4, 5, 6, 0], strict=False):
         assert cell == _pct(_share(low.finish == value))
 
 
@@ -158,8 +169,14 @@ def test_tientsin_calls_on_six_cards_and_six_places(tientsin):
 
 @pytest.fixture(scope="module")
 def wuwang(tmp_path_factory):
-    out = _play(tmp_path_factory, "wuwang", variant="wuwang", mode="games", games=40,
-                strategies=[GT, "lowest", "random"])  # fmt: skip
+    out = _play(
+        tmp_path_factory,
+        "wuwang",
+        variant="wuwang",
+        mode="games",
+        games=40,
+        strategies=[GT, "lowest", "random"],
+    )
     text = _check(out, FIGURES + ["players.png", "winners.png"])
     return out, text, *_tables(out)
 
@@ -183,8 +200,13 @@ def test_wuwang_games_are_won_by_players_the_minister_or_tied(wuwang):
     over = rounds[rounds.game_over]
     assert len(over) == 40
     shares = []
-    for code, first in [(0, "player 0 (gt)"), (1, "player 1 (lowest)"),
-                        (2, "player 2 (random)"), (3, "Minister"), (-1, "tie")]:  # fmt: skip
+    for code, first in [
+        (0, "player 0 (gt)"),
+        (1, "player 1 (lowest)"),
+        (2, "player 2 (random)"),
+        (3, "Minister"),
+        (-1, "tie"),
+    ]:
         wins = _row(text, first, -1)  # the games table
         e = _share(over.winner == code)
         assert wins[0] == _pct(e)
@@ -215,8 +237,20 @@ def test_wuwang_roles_call_as_the_rules_allow(wuwang):
 
 def test_wuwang_independent_rounds_have_no_games_section(tmp_path):
     out = tmp_path / "sim"
-    res = CliRunner().invoke(main, ["simulate", "--variant", "wuwang", "--rounds", "300",
-                                    "--strategies", "heuristic", "--out", str(out)])  # fmt: skip
+    res = CliRunner().invoke(
+        main,
+        [
+            "simulate",
+            "--variant",
+            "wuwang",
+            "--rounds",
+            "300",
+            "--strategies",
+            "heuristic",
+            "--out",
+            str(out),
+        ],
+    )
     assert res.exit_code == 0, res.output
     text = _check(out, FIGURES + ["players.png"])
     assert "## Games" not in text and "rounds per game" not in text
@@ -228,8 +262,16 @@ def test_wuwang_independent_rounds_have_no_games_section(tmp_path):
 
 @pytest.fixture(scope="module")
 def seigneur(tmp_path_factory):
-    out = _play(tmp_path_factory, "seigneur", variant="grand-seigneur", players=6, mode="games",
-                games=40, strategies="heuristic", options={"game_rounds": 6})  # fmt: skip
+    out = _play(
+        tmp_path_factory,
+        "seigneur",
+        variant="grand-seigneur",
+        players=6,
+        mode="games",
+        games=40,
+        strategies="heuristic",
+        options={"game_rounds": 6},
+    )
     return out, _check(out, ["ranks.png", "transitions.png"]), *_tables(out)
 
 
@@ -262,8 +304,14 @@ def test_seigneur_transition_matrix_and_reigns(seigneur):
 
 
 def test_seigneur_independent_rounds_say_ranks_need_games(tmp_path_factory):
-    out = _play(tmp_path_factory, "seigneur_rounds", variant="grand-seigneur", players=5,
-                rounds=200, strategies=["heuristic", "random"] * 2 + ["lowest"])  # fmt: skip
+    out = _play(
+        tmp_path_factory,
+        "seigneur_rounds",
+        variant="grand-seigneur",
+        players=5,
+        rounds=200,
+        strategies=["heuristic", "random"] * 2 + ["lowest"],
+    )
     text = _check(out, ["ranks.png"])
     _, seats = _tables(out)
     assert "Ranks need games" in text and "## Rank to rank" in text

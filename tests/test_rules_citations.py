@@ -20,8 +20,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "RULES.md"
 # where citations live: these folders and files of the repository (RULES.md cites itself too)
-SCANNED = ("tichusim", "tests", "benchmarks", "scripts", "examples", "configs", "docs",
-           "README.md", "RULES.md")  # fmt: skip
+SCANNED = (
+    "tichusim",
+    "tests",
+    "benchmarks",
+    "scripts",
+    "examples",
+    "configs",
+    "docs",
+    "README.md",
+    "RULES.md",
+)
 TEXT_SUFFIXES = {".py", ".md", ".toml", ".txt", ".cfg", ".ini", ".yaml", ".yml", ".json", ".rst"}
 
 SECTION = re.compile(r"§(\d+(?:\.\d+)*)")  # "§5." stops before the full stop
@@ -34,8 +43,9 @@ def _tracked_files() -> list[Path]:
     """The repository's text files under ``SCANNED`` (tracked ones; every file there when git
     cannot answer, as in an unpacked source tree)."""
     try:
-        out = subprocess.run(["git", "ls-files", "-z", "--", *SCANNED], cwd=ROOT,
-                             capture_output=True, check=True).stdout  # fmt: skip
+        out = subprocess.run(
+            ["git", "ls-files", "-z", "--", *SCANNED], cwd=ROOT, capture_output=True, check=True
+        ).stdout
         paths = [ROOT / p for p in out.decode().split("\0") if p]
     except (OSError, subprocess.CalledProcessError):
         paths = []
@@ -46,8 +56,11 @@ def _tracked_files() -> list[Path]:
         paths.append(RULES)
     keep = []
     for path in paths:
-        if path.suffix in TEXT_SUFFIXES and path.is_file() and not (
-                {".venv", "__pycache__"} & set(path.parts)):  # fmt: skip
+        if (
+            path.suffix in TEXT_SUFFIXES
+            and path.is_file()
+            and not ({".venv", "__pycache__"} & set(path.parts))
+        ):
             keep.append(path)
     return sorted(keep)
 
@@ -69,36 +82,48 @@ def headings(text: str) -> tuple[list[str], list[str]]:
         if m := TOP.match(line):
             n = int(m.group(1))
             if n != top + 1:
-                problems.append(f"RULES.md:{no}: section {n} follows section {top} (expected "
-                                f"{top + 1}): {line}")  # fmt: skip
+                problems.append(
+                    f"RULES.md:{no}: section {n} follows section {top} (expected {top + 1}): {line}"
+                )
             top, sub = n, 0
             order.append(str(n))
         elif m := SUB.match(line):
             n, k = int(m.group(1)), int(m.group(2))
             if n != top:
-                problems.append(f"RULES.md:{no}: subsection {n}.{k} sits under section {top}: "
-                                f"{line}")  # fmt: skip
+                problems.append(
+                    f"RULES.md:{no}: subsection {n}.{k} sits under section {top}: {line}"
+                )
             elif k != sub + 1:
-                problems.append(f"RULES.md:{no}: subsection {n}.{k} follows {top}.{sub} "
-                                f"(expected {top}.{sub + 1}): {line}")  # fmt: skip
+                problems.append(
+                    f"RULES.md:{no}: subsection {n}.{k} follows {top}.{sub} "
+                    f"(expected {top}.{sub + 1}): {line}"
+                )
             sub = k
             order.append(f"{n}.{k}")
         elif line.startswith(("## ", "### ")):
-            problems.append(f"RULES.md:{no}: heading without a section number "
-                            f"('## N. Title' or '### N.M Title'): {line}")  # fmt: skip
+            problems.append(
+                f"RULES.md:{no}: heading without a section number "
+                f"('## N. Title' or '### N.M Title'): {line}"
+            )
     return order, problems
 
 
 def citations(text: str) -> list[tuple[int, str]]:
     """``(line, section)`` of every section cited in ``text``."""
-    return [(no, m.group(1)) for no, line in enumerate(text.splitlines(), start=1)
-            for m in SECTION.finditer(line)]  # fmt: skip
+    return [
+        (no, m.group(1))
+        for no, line in enumerate(text.splitlines(), start=1)
+        for m in SECTION.finditer(line)
+    ]
 
 
 def ranges(text: str) -> list[tuple[int, str, str]]:
     """``(line, first, last)`` of every range of sections cited in ``text``."""
-    return [(no, m.group(1), m.group(2)) for no, line in enumerate(text.splitlines(), start=1)
-            for m in RANGE.finditer(line)]  # fmt: skip
+    return [
+        (no, m.group(1), m.group(2))
+        for no, line in enumerate(text.splitlines(), start=1)
+        for m in RANGE.finditer(line)
+    ]
 
 
 def _sections() -> list[str]:
@@ -120,20 +145,37 @@ def _texts():
 
 def test_citation_forms_are_read_as_sections():
     # written with escapes: this file is scanned too, and 2.6.1 names no section
-    text = ("see RULES.md \u00a75. Then \u00a72.13, \u00a73 and \u00a72.3/\u00a72.14;\n"
-            "plays (RULES.md \u00a72.5-\u00a72.11), \u00a72.2\u2013\u00a72.14, \u00a72.6.1 and "
-            "\u00a74).")  # fmt: skip
-    assert citations(text) == [(1, "5"), (1, "2.13"), (1, "3"), (1, "2.3"), (1, "2.14"),
-                               (2, "2.5"), (2, "2.11"), (2, "2.2"), (2, "2.14"), (2, "2.6.1"),
-                               (2, "4")]  # fmt: skip
+    text = (
+        "see RULES.md \u00a75. Then \u00a72.13, \u00a73 and \u00a72.3/\u00a72.14;\n"
+        "plays (RULES.md \u00a72.5-\u00a72.11), \u00a72.2\u2013\u00a72.14, \u00a72.6.1 and "
+        "\u00a74)."
+    )
+    assert citations(text) == [
+        (1, "5"),
+        (1, "2.13"),
+        (1, "3"),
+        (1, "2.3"),
+        (1, "2.14"),
+        (2, "2.5"),
+        (2, "2.11"),
+        (2, "2.2"),
+        (2, "2.14"),
+        (2, "2.6.1"),
+        (2, "4"),
+    ]
     assert ranges(text) == [(2, "2.5", "2.11"), (2, "2.2", "2.14")]
 
 
 def test_heading_numbering_problems_are_found():
     good = "# Title\n\n## 1. A\n\n## 2. B\n### 2.1 C\n### 2.2 D\n## 3. E\n"
     assert headings(good) == (["1", "2", "2.1", "2.2", "3"], [])
-    for bad in ("## 1. A\n## 3. C\n", "## 1. A\n### 2.1 B\n", "## 1. A\n### 1.2 B\n",
-                "## 1. A\n## Notes\n", "## 2. A\n"):  # fmt: skip
+    for bad in (
+        "## 1. A\n## 3. C\n",
+        "## 1. A\n### 2.1 B\n",
+        "## 1. A\n### 1.2 B\n",
+        "## 1. A\n## Notes\n",
+        "## 2. A\n",
+    ):
         assert headings(bad)[1], bad
 
 

@@ -20,15 +20,27 @@ from tichusim.runs.files import sha256_file
 from tichusim.runs.runner import resume, run
 
 ROOT = Path(__file__).resolve().parents[1]
-CONFIG = {"rounds": 12_000, "seed": 11, "strategies": ["random", "lowest", "heuristic", "random"],
-          "shard_size": 2_500}  # 5 shards, the last one short  # fmt: skip
-GAMES = {"mode": "games", "games": 40, "target": 500, "seed": 4, "shard_size": 15,
-         "strategies": ["heuristic", "lowest", "random", "heuristic"]}  # fmt: skip
+CONFIG = {
+    "rounds": 12_000,
+    "seed": 11,
+    "strategies": ["random", "lowest", "heuristic", "random"],
+    "shard_size": 2_500,
+}  # 5 shards, the last one short
+GAMES = {
+    "mode": "games",
+    "games": 40,
+    "target": 500,
+    "seed": 4,
+    "shard_size": 15,
+    "strategies": ["heuristic", "lowest", "random", "heuristic"],
+}
 
 
 def data_files(run_dir: Path) -> dict[str, bytes]:
-    return {p.relative_to(run_dir).as_posix(): p.read_bytes()
-            for p in sorted(run_dir.glob("*/part-*.parquet"))}  # fmt: skip
+    return {
+        p.relative_to(run_dir).as_posix(): p.read_bytes()
+        for p in sorted(run_dir.glob("*/part-*.parquet"))
+    }
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +54,9 @@ def reference(tmp_path_factory):
 
 def test_run_directory_and_manifest(reference):
     files = data_files(reference)
-    assert sorted(files) == [f"{t}/part-{i:05d}.parquet" for t in ("rounds", "seats")
-                             for i in range(5)]  # fmt: skip
+    assert sorted(files) == [
+        f"{t}/part-{i:05d}.parquet" for t in ("rounds", "seats") for i in range(5)
+    ]
     manifest = json.loads((reference / "manifest.json").read_text())
     config = validate(json.loads((reference / "config.json").read_text()))
     assert manifest["state"] == "complete" and manifest["config_hash"] == config.hash
@@ -71,11 +84,32 @@ def test_tables_follow_the_schema_and_equal_simulate(reference):
     assert (rounds["shard"].to_numpy() == np.arange(12_000) // 2_500).all()
     assert seats["call_success"].dtype == "boolean" and seats["hand14"].dtype == "uint64"
     assert list(rounds["strategy2"].unique()) == ["heuristic"]
-    for col in ("round", "double_victory", "score_team0", "score_team1", "card_points_team1",
-                "tricks", "bombs", "wish", "dragon_to", "first_out"):  # fmt: skip
+    for col in (
+        "round",
+        "double_victory",
+        "score_team0",
+        "score_team1",
+        "card_points_team1",
+        "tricks",
+        "bombs",
+        "wish",
+        "dragon_to",
+        "first_out",
+    ):
         assert (rounds[col].to_numpy() == r[col].to_numpy()).all(), col
-    for col in ("hand8", "hand14", "hand_passed", "given_left", "received_right", "grand_tichu",
-                "tichu", "finish", "card_points", "points", "team"):  # fmt: skip
+    for col in (
+        "hand8",
+        "hand14",
+        "hand_passed",
+        "given_left",
+        "received_right",
+        "grand_tichu",
+        "tichu",
+        "finish",
+        "card_points",
+        "points",
+        "team",
+    ):
         assert (seats[col].to_numpy() == s[col].to_numpy()).all(), col
     assert seats["call_success"].equals(s["call_success"])
     assert (seats["strategy"].astype(str).to_numpy() == s["strategy"].astype(str).to_numpy()).all()
@@ -117,9 +151,12 @@ def test_workers_are_threads_unless_python_agents_play():
     assert not validate(CONFIG).python_agents
     mixed = [agent, "heuristic", "heuristic", "lowest"]
     assert validate(CONFIG | {"strategies": mixed}).python_agents
-    cases = [((2, None, None, 8, False), "2 threads"),
-             ((2, None, None, 8, True), "2 local processes"),
-             ((1, None, None, 8, False), "this process"), ((4, None, None, 2, False), "2 threads")]
+    cases = [
+        ((2, None, None, 8, False), "2 threads"),
+        ((2, None, None, 8, True), "2 local processes"),
+        ((1, None, None, 8, False), "this process"),
+        ((4, None, None, 2, False), "2 threads"),
+    ]
     for args, name in cases:
         backend = _backend(*args)
         try:
@@ -136,8 +173,16 @@ def test_games_mode(tmp_path):
     assert list(rounds.columns) == ["run_id", "variant", "shard", *r.columns[1:]]
     assert list(seats.columns) == ["run_id", "variant", "shard", *s.columns[1:]]
     assert a.rounds == len(r) == len(rounds) and len(seats) == len(s)
-    for col in ("game", "round_in_game", "round", "first_drawer", "score_team0", "total_team0",
-                "total_team1", "game_over"):  # fmt: skip
+    for col in (
+        "game",
+        "round_in_game",
+        "round",
+        "first_drawer",
+        "score_team0",
+        "total_team0",
+        "total_team1",
+        "game_over",
+    ):
         assert (rounds[col].to_numpy() == r[col].to_numpy()).all(), col
     assert (seats["hand14"].to_numpy() == s["hand14"].to_numpy()).all()
     assert rounds.groupby("game")["game_over"].sum().max() == 1
@@ -155,8 +200,21 @@ def test_resume_after_kill_9_equals_uninterrupted(reference, tmp_path):
     reference_small = tmp_path / "ref"
     run(validate(CONFIG | {"shard_size": 500}), out=reference_small, workers=1, progress=False)
     env = os.environ | {"PYTHONPATH": str(ROOT), "NUMBA_NUM_THREADS": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "tichusim.cli", "run", str(cfg), "--out",
-                             str(out), "--workers", "1", "--quiet"], env=env)  # fmt: skip
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tichusim.cli",
+            "run",
+            str(cfg),
+            "--out",
+            str(out),
+            "--workers",
+            "1",
+            "--quiet",
+        ],
+        env=env,
+    )
     done = _wait_for_shards(proc, out, at_least=2)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -174,10 +232,24 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     out = tmp_path / "run"
     env = os.environ | {"PYTHONPATH": str(ROOT)}
     # SIGINT as at a terminal (a background shell would start the run with SIGINT ignored)
-    proc = subprocess.Popen([sys.executable, "-m", "tichusim.cli", "run", str(cfg), "--out",
-                             str(out), "--workers", "2", "--quiet"], env=env,
-                            stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tichusim.cli",
+            "run",
+            str(cfg),
+            "--out",
+            str(out),
+            "--workers",
+            "2",
+            "--quiet",
+        ],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     _wait_for_shards(proc, out, at_least=1)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
@@ -215,12 +287,16 @@ def test_damaged_or_missing_shard_is_played_again(reference, tmp_path):
 
 def test_dask_local_cluster_gives_the_same_bytes(reference, tmp_path):
     pytest.importorskip("dask.distributed")
-    summary = run(validate(CONFIG | {"dask": {"address": "local", "n_workers": 2}}),
-                  out=tmp_path / "run", progress=False)  # fmt: skip
+    summary = run(
+        validate(CONFIG | {"dask": {"address": "local", "n_workers": 2}}),
+        out=tmp_path / "run",
+        progress=False,
+    )
     assert summary.backend == "dask LocalCluster (2 workers)"
     assert data_files(tmp_path / "run") == data_files(reference)
-    workers = {s["worker"] for s in
-               json.loads((tmp_path / "run" / "manifest.json").read_text())["shards"]}
+    workers = {
+        s["worker"] for s in json.loads((tmp_path / "run" / "manifest.json").read_text())["shards"]
+    }
     assert len(workers) >= 1 and all(":" in w for w in workers)
 
 

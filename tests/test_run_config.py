@@ -19,23 +19,35 @@ BAD = [
     ("rounds = 10\n", "strategies: missing"),
     ("rounds = 10\nstrategies = 'randm'\n", "strategies.0: unknown strategy 'randm'"),
     ("rounds = 10\nstrategies = ['random', 'lowest']\n", "strategies: give one strategy or a list"),
-    (("rounds = 10\nstrategies = ['random', 'lowest', { base = 'heuristic', params = "
-      "{ bomb_eagerness = 0.5 } }, 'random']\n"), "strategies.2: strategy params: unknown parameter"),
-    (("rounds = 10\nstrategies = ['random', { base = 'heuristic', pass = 'best' }, 'random', "
-      "'random']\n"), "strategies.1: strategy pass: unknown policy 'best'"),
+    (
+        (
+            "rounds = 10\nstrategies = ['random', 'lowest', { base = 'heuristic', params = "
+            "{ bomb_eagerness = 0.5 } }, 'random']\n"
+        ),
+        "strategies.2: strategy params: unknown parameter",
+    ),
+    (
+        (
+            "rounds = 10\nstrategies = ['random', { base = 'heuristic', pass = 'best' }, 'random', "
+            "'random']\n"
+        ),
+        "strategies.1: strategy pass: unknown policy 'best'",
+    ),
     ("rounds = 10\nstrategies = 'random'\nseed = -1\n", "seed: input should be greater"),
     ("rounds = 10\nstrategies = 'random'\nmode = 'game'\n", "mode: input should be 'rounds' or"),
     ("rounds = 10\nstrategies = 'random'\nvariant = 'tichu6'\n", "variant: unknown variant"),
-    ("games = 10\nstrategies = 'random'\n", "games: only with mode = \"games\""),
+    ("games = 10\nstrategies = 'random'\n", 'games: only with mode = "games"'),
     ("mode = 'games'\nstrategies = 'random'\n", "games: missing"),
-    ("rounds = 10\nstrategies = 'random'\ntarget = 500\n", "target: only with mode = \"games\""),
+    ("rounds = 10\nstrategies = 'random'\ntarget = 500\n", 'target: only with mode = "games"'),
     ("rounds = 10\nstrategies = 'random'\nshard_size = 5_000_000\n", "shard_size: at most"),
     ("rounds = 10\nstrategies = 'random'\n[dask]\nadress = 'local'\n", "dask.adress: unknown key"),
-    ("rounds = 10\nstrategies = 'random'\n[dask]\naddress = 'tcp://x:1'\nn_workers = 2\n",
-     "dask.n_workers: only with address"),
+    (
+        "rounds = 10\nstrategies = 'random'\n[dask]\naddress = 'tcp://x:1'\nn_workers = 2\n",
+        "dask.n_workers: only with address",
+    ),
     ("rounds = 10\nstrategies = 'random'\nout = 3\n", "out: input should be a valid string"),
     ("rounds = = 10\n", "not valid TOML"),
-]  # fmt: skip
+]
 
 
 def invoke(*args):
@@ -101,8 +113,10 @@ def test_out_holding_a_different_run_is_refused(tmp_path):
 
 def test_overrides_and_defaults(tmp_path):
     cfg = tmp_path / "c.toml"
-    cfg.write_text('mode = "games"\ngames = 30\ntarget = 500\nstrategies = "lowest"\n'
-                   'shard_size = 7\nout = "x"\n')  # fmt: skip
+    cfg.write_text(
+        'mode = "games"\ngames = 30\ntarget = 500\nstrategies = "lowest"\n'
+        'shard_size = 7\nout = "x"\n'
+    )
     c = load_config(cfg)
     assert (c.count, c.shard, c.n_shards, c.shard_span(4)) == (30, 7, 5, (28, 2))
     assert c.strategies == ["lowest"] * 4
@@ -153,10 +167,17 @@ def test_every_variants_strategy_objects_become_tables():
     rebuilds it, as a Tichu one does; the config is checked per player of the variant."""
     from tichusim.strategies.seigneur import resolve as resolve_seigneur
 
-    mine = resolve_seigneur({"base": "heuristic", "give_back": "lowest",
-                             "params": {"endgame": 5}}, 1)[0]  # fmt: skip
-    c = validate({"variant": "grand-seigneur", "players": 6, "rounds": 10,
-                  "strategies": [mine, "random"] * 3})  # fmt: skip
+    mine = resolve_seigneur(
+        {"base": "heuristic", "give_back": "lowest", "params": {"endgame": 5}}, 1
+    )[0]
+    c = validate(
+        {
+            "variant": "grand-seigneur",
+            "players": 6,
+            "rounds": 10,
+            "strategies": [mine, "random"] * 3,
+        }
+    )
     assert c.strategies[0]["give_back"] == "lowest" and c.resolved()[0] == mine
     assert validate(json.loads(json.dumps(c.to_json()))).hash == c.hash
     with pytest.raises(ConfigError) as exc:

@@ -16,30 +16,76 @@ from tichusim.runs.runner import resume, run
 ROOT = Path(__file__).resolve().parents[1]
 IDENTITY = ["run_id", "shard"]
 
-MIXED6 = ["heuristic", "lowest", "random", {"base": "heuristic", "dog": "random"}, "lowest",
-          {"base": "lowest", "pass": "partner-best", "name": "lowest-pb"}]  # fmt: skip
+MIXED6 = [
+    "heuristic",
+    "lowest",
+    "random",
+    {"base": "heuristic", "dog": "random"},
+    "lowest",
+    {"base": "lowest", "pass": "partner-best", "name": "lowest-pb"},
+]
 CASES = {
-    "tientsin": {"variant": "tientsin", "rounds": 700, "seed": 3, "strategies": MIXED6,
-                 "shard_size": 300, "check": True},
-    "tientsin-games": {"variant": "tientsin", "mode": "games", "games": 9, "target": 400,
-                       "seed": 4, "strategies": "heuristic", "shard_size": 4},
-    "wuwang": {"variant": "wuwang", "rounds": 700, "seed": 5, "shard_size": 300, "check": True,
-               "strategies": ["heuristic", "random", "lowest"]},
-    "wuwang-games": {"variant": "wuwang", "mode": "games", "games": 9, "seed": 6, "shard_size": 4,
-                     "strategies": "heuristic", "options": {"rotating_king": True,
-                                                            "game_rounds": 6}},
-    "seigneur": {"variant": "grand-seigneur", "players": 7, "rounds": 500, "seed": 7,
-                 "shard_size": 200, "check": True, "strategies": ["heuristic", "random"] * 3
-                 + [{"base": "heuristic", "give_back": "lowest"}]},
-    "seigneur-games": {"variant": "grand-seigneur", "players": 9, "mode": "games", "games": 9,
-                       "seed": 8, "shard_size": 4, "strategies": "heuristic",
-                       "options": {"game_rounds": 4, "russian_deck": True}},
-}  # fmt: skip
+    "tientsin": {
+        "variant": "tientsin",
+        "rounds": 700,
+        "seed": 3,
+        "strategies": MIXED6,
+        "shard_size": 300,
+        "check": True,
+    },
+    "tientsin-games": {
+        "variant": "tientsin",
+        "mode": "games",
+        "games": 9,
+        "target": 400,
+        "seed": 4,
+        "strategies": "heuristic",
+        "shard_size": 4,
+    },
+    "wuwang": {
+        "variant": "wuwang",
+        "rounds": 700,
+        "seed": 5,
+        "shard_size": 300,
+        "check": True,
+        "strategies": ["heuristic", "random", "lowest"],
+    },
+    "wuwang-games": {
+        "variant": "wuwang",
+        "mode": "games",
+        "games": 9,
+        "seed": 6,
+        "shard_size": 4,
+        "strategies": "heuristic",
+        "options": {"rotating_king": True, "game_rounds": 6},
+    },
+    "seigneur": {
+        "variant": "grand-seigneur",
+        "players": 7,
+        "rounds": 500,
+        "seed": 7,
+        "shard_size": 200,
+        "check": True,
+        "strategies": ["heuristic", "random"] * 3 + [{"base": "heuristic", "give_back": "lowest"}],
+    },
+    "seigneur-games": {
+        "variant": "grand-seigneur",
+        "players": 9,
+        "mode": "games",
+        "games": 9,
+        "seed": 8,
+        "shard_size": 4,
+        "strategies": "heuristic",
+        "options": {"game_rounds": 4, "russian_deck": True},
+    },
+}
 
 
 def data_files(run_dir: Path) -> dict[str, bytes]:
-    return {p.relative_to(run_dir).as_posix(): p.read_bytes()
-            for p in sorted(run_dir.glob("*/part-*.parquet"))}  # fmt: skip
+    return {
+        p.relative_to(run_dir).as_posix(): p.read_bytes()
+        for p in sorted(run_dir.glob("*/part-*.parquet"))
+    }
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +110,13 @@ def simulated(config: dict):
     c = validate(config)
     games = c.mode == "games"
     simulate = tichusim.simulate_games if games else tichusim.simulate
-    kwargs = {"seed": c.seed, "strategies": c.strategies, "variant": c.variant,
-              "players": c.players, "options": c.options}  # fmt: skip
+    kwargs = {
+        "seed": c.seed,
+        "strategies": c.strategies,
+        "variant": c.variant,
+        "players": c.players,
+        "options": c.options,
+    }
     if games and "target" in config:
         kwargs["target"] = c.target
     return simulate(c.count, **kwargs)
@@ -81,7 +132,8 @@ def test_run_tables_are_simulates_tables(runs, name):
     pd.testing.assert_frame_equal(plain(seats.drop(columns=IDENTITY)), plain(s))
     assert (rounds["variant"] == validate(CASES[name]).variant).all()
     assert len(seats) == len(rounds) * {"tientsin": 6, "wuwang": 4}.get(
-        CASES[name]["variant"], CASES[name].get("players", 4))
+        CASES[name]["variant"], CASES[name].get("players", 4)
+    )
 
 
 @pytest.mark.parametrize("name", CASES)

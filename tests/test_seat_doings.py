@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 import reference as ref
 from replay import check_round, pts, toks
+
 from tichusim import simulate
 from tichusim.games import team
 from tichusim.games.transcript import play_with_log
@@ -28,12 +28,21 @@ def doings_from_log(rnd, seats, log, n):
     """Per seat and per round, what the log says each seat did (the engine's codes)."""
     hands = [set(toks(seats[s]["hand14"])) for s in range(n)]
     out = {
-        "bombs_played": [0] * n, "bombs_out_of_turn": [0] * n, "first_bomb": [0] * n,
-        "first_bomb_trick": [-1] * n, "tricks_won": [0] * n, "card_points_won": [0] * n,
-        "tichu_when": [-1] * n, "tichu_cards": [-1] * n, "tichu_trick": [-1] * n,
-        "phoenix_as": [E.PHOENIX_NONE] * n, "dragon": [E.DRAGON_NONE] * n,
-        "dog_led": [False] * n, "mahjong_wish": [-1] * n, "wish_fulfilled": [False] * n,
-    }  # fmt: skip
+        "bombs_played": [0] * n,
+        "bombs_out_of_turn": [0] * n,
+        "first_bomb": [0] * n,
+        "first_bomb_trick": [-1] * n,
+        "tricks_won": [0] * n,
+        "card_points_won": [0] * n,
+        "tichu_when": [-1] * n,
+        "tichu_cards": [-1] * n,
+        "tichu_trick": [-1] * n,
+        "phoenix_as": [E.PHOENIX_NONE] * n,
+        "dragon": [E.DRAGON_NONE] * n,
+        "dog_led": [False] * n,
+        "mahjong_wish": [-1] * n,
+        "wish_fulfilled": [False] * n,
+    }
     tricks = 0
     trick: set = set()
     for ev, seat, mask, code, extra in (tuple(int(v) for v in row) for row in log):
@@ -53,8 +62,13 @@ def doings_from_log(rnd, seats, log, n):
                 out["bombs_played"][seat] += 1
                 out["bombs_out_of_turn"][seat] += ev == E.EV_BOMB  # §2.9
             if "Ph" in cs:  # §2.6
-                out["phoenix_as"][seat] = (E.PHOENIX_IN_COMBO if len(cs) > 1 else
-                                           E.PHOENIX_LED if not trick else E.PHOENIX_ON_SINGLE)
+                out["phoenix_as"][seat] = (
+                    E.PHOENIX_IN_COMBO
+                    if len(cs) > 1
+                    else E.PHOENIX_LED
+                    if not trick
+                    else E.PHOENIX_ON_SINGLE
+                )
             if "Dr" in cs:
                 out["dragon"][seat] = E.DRAGON_PLAYED
             if "Dog" in cs:
@@ -91,9 +105,11 @@ def doings_from_log(rnd, seats, log, n):
 
 
 def _cases(variant):
-    mixed = {"nanjing": ["heuristic", "random", "lowest", "random"],
-             "tientsin": ["heuristic", "random", "lowest"] * 2,
-             "wuwang": ["heuristic", "random", "lowest"]}[variant]  # fmt: skip
+    mixed = {
+        "nanjing": ["heuristic", "random", "lowest", "random"],
+        "tientsin": ["heuristic", "random", "lowest"] * 2,
+        "wuwang": ["heuristic", "random", "lowest"],
+    }[variant]
     for key in range(300):
         yield key, ("random" if key % 3 else "heuristic" if key % 2 else mixed), key % 5 == 0
 
@@ -105,12 +121,21 @@ def test_seat_columns_agree_with_the_event_log(variant):
     bombs over the seats = the round's bombs, tricks over the seats = its tricks, card points
     won + points still in hands + a trick left in play by a victory = 100 (§7)."""
     n = SEATS[variant]
-    seen = {"bombs": 0, "oot": 0, "phoenix": set(), "dragon": set(), "tichu_when": set(),
-            "fulfilled": 0, "dog": 0, "table_points": 0}  # fmt: skip
+    seen = {
+        "bombs": 0,
+        "oot": 0,
+        "phoenix": set(),
+        "dragon": set(),
+        "tichu_when": set(),
+        "fulfilled": 0,
+        "dog": 0,
+        "table_points": 0,
+    }
     for key, strategies, half in _cases(variant):
         options = {"phoenix_led_half": True} if half else None
-        rnd, seats, log = play_with_log(7, key, strategies=strategies, variant=variant,
-                                        options=options)  # fmt: skip
+        rnd, seats, log = play_with_log(
+            7, key, strategies=strategies, variant=variant, options=options
+        )
         check_round(rnd, seats, log, legal_check=False, variant=variant, phoenix_led_half=half)
         want, totals = doings_from_log(rnd, seats, log, n)
         for name, values in want.items():
@@ -120,8 +145,9 @@ def test_seat_columns_agree_with_the_event_log(variant):
             assert int(rnd[name]) == value, (key, name)
         assert seats["bombs_played"][:n].sum() == rnd["bombs"]
         assert seats["tricks_won"][:n].sum() == rnd["tricks"]
-        assert (seats["card_points_won"][:n].sum() + rnd["hand_points_left"]
-                + rnd["table_points_left"]) == 100  # fmt: skip
+        assert (
+            seats["card_points_won"][:n].sum() + rnd["hand_points_left"] + rnd["table_points_left"]
+        ) == 100
         seen["bombs"] += int(rnd["bombs"])
         seen["oot"] += int(rnd["bombs_out_of_turn"])
         seen["phoenix"] |= {int(v) for v in seats["phoenix_as"][:n]}
@@ -146,8 +172,9 @@ def test_seat_columns_in_the_tables(variant):
     k = SEATS[variant]
     by_round = seats.groupby("round", sort=True)
     assert (by_round["bombs_played"].sum().to_numpy() == rounds["bombs"].to_numpy()).all()
-    assert (by_round["bombs_out_of_turn"].sum().to_numpy()
-            == rounds["bombs_out_of_turn"].to_numpy()).all()  # fmt: skip
+    assert (
+        by_round["bombs_out_of_turn"].sum().to_numpy() == rounds["bombs_out_of_turn"].to_numpy()
+    ).all()
     assert (by_round["tricks_won"].sum().to_numpy() == rounds["tricks"].to_numpy()).all()
     won = by_round["card_points_won"].sum().to_numpy()
     assert (won + rounds["hand_points_left"] + rounds["table_points_left"] == 100).all()
@@ -174,6 +201,7 @@ def test_grand_seigneur_players_agree_with_the_event_log(players, options):
     turn, §2.9), tricks won (they leave play) and the cards left, per player; read from the
     log of the same rounds (log rows by seat, ``seats[p]["seat"]`` the player's chair)."""
     from gs_replay import toks as gs_toks
+
     from tichusim.games.seigneur import play_with_log as gs_play
     from tichusim.kernels.seigneur import records as G
 
@@ -182,9 +210,11 @@ def test_grand_seigneur_players_agree_with_the_event_log(players, options):
         for r in range(3):
             rnd, seats, log, _ = gs_play(5, game, r, players=players, options=options)
             player_of = {int(seats[p]["seat"]): p for p in range(players)}
-            want = {k: [0] * players for k in ("bombs_played", "bombs_out_of_turn", "tricks_won",
-                                                "cards_left")}  # fmt: skip
-            for ev, seat, a, b, code, extra in (tuple(int(v) for v in row) for row in log):
+            want = {
+                k: [0] * players
+                for k in ("bombs_played", "bombs_out_of_turn", "tricks_won", "cards_left")
+            }
+            for ev, seat, a, b, code, _extra in (tuple(int(v) for v in row) for row in log):
                 if ev in (G.EV_PLAY, G.EV_BOMB) and (code >> 16) >= 8:  # a bomb's kind (§2.7)
                     want["bombs_played"][player_of[seat]] += 1
                     want["bombs_out_of_turn"][player_of[seat]] += ev == G.EV_BOMB
@@ -197,7 +227,8 @@ def test_grand_seigneur_players_agree_with_the_event_log(players, options):
             assert seats["bombs_played"][:players].sum() == rnd["bombs"]
             assert seats["bombs_out_of_turn"][:players].sum() == rnd["bombs_out_of_turn"]
             assert seats["tricks_won"][:players].sum() == rnd["tricks"] - sum(
-                1 for row in log if int(row[0]) == G.EV_DOG)  # a Dog's lead is no trick won
+                1 for row in log if int(row[0]) == G.EV_DOG
+            )  # a Dog's lead is no trick won
             bombs += int(rnd["bombs"])
     assert bombs > 0
 

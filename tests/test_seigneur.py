@@ -2,17 +2,21 @@
 many random-strategy rounds with the engine's checker on, independent replays of logged rounds
 against the reference (tests/gs_replay.py), the tables, determinism and input errors."""
 
+import gs_reference as ref
 import numba
 import numpy as np
 import pandas as pd
 import pytest
-
-import gs_reference as ref
 from gs_replay import check_round, toks
+
 from tichusim.cards import seigneur as sr
 from tichusim.games.seigneur import (
-    SeigneurOptions, play_with_log, seigneur_records, simulate_seigneur, transcript,
-)  # fmt: skip
+    SeigneurOptions,
+    play_with_log,
+    seigneur_records,
+    simulate_seigneur,
+    transcript,
+)
 
 # the deck settings of §5: one deck (5-6 players), two decks (7-12), the Russian Option
 SETTINGS = {
@@ -46,8 +50,15 @@ def test_100k_checked_random_rounds_per_deck_setting(deck):
     total = 0
     for players, options in SETTINGS[deck]:
         games = -(-100_000 // (5 * len(SETTINGS[deck])))
-        rec = seigneur_records(games, players=players, seed=11, strategies="random",
-                               rounds_per_game=5, options=options or None, check=True)  # fmt: skip
+        rec = seigneur_records(
+            games,
+            players=players,
+            seed=11,
+            strategies="random",
+            rounds_per_game=5,
+            options=options or None,
+            check=True,
+        )
         r, s = rec.rounds, rec.seats
         total += len(r)
         assert (r["error"] == 0).all()
@@ -56,7 +67,9 @@ def test_100k_checked_random_rounds_per_deck_setting(deck):
         # ranks chain: each round's ranks before are the previous round's finish
         nxt = s["rank_before"].reshape(games, 5, players)[:, 1:]
         prev = s["rank_after"].reshape(games, 5, players)[:, :-1]
-        assert (nxt == prev).all() and (s["rank_before"].reshape(games, 5, players)[:, 0] == 0).all()
+        assert (nxt == prev).all() and (
+            s["rank_before"].reshape(games, 5, players)[:, 0] == 0
+        ).all()
         # every card dealt exactly once (plus the face-up leftovers)
         a = np.concatenate([s["dealt_a"], r["leftover_a"][:, None]], axis=1)
         b = np.concatenate([s["dealt_b"], r["leftover_b"][:, None]], axis=1)
@@ -76,11 +89,20 @@ def test_100k_checked_random_rounds_per_deck_setting(deck):
     assert total >= 100_000
 
 
-@pytest.mark.parametrize("players, options, strategies", [
-    (5, None, "random"), (6, None, "heuristic"), (7, None, "random"), (8, None, "lowest"),
-    (12, None, "random"), (5, "russian", "random"), (9, "russian", "heuristic"),
-    (7, {"distinct_triples": True}, "random"), (10, {"russian_seating": True}, "random"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "players, options, strategies",
+    [
+        (5, None, "random"),
+        (6, None, "heuristic"),
+        (7, None, "random"),
+        (8, None, "lowest"),
+        (12, None, "random"),
+        (5, "russian", "random"),
+        (9, "russian", "heuristic"),
+        (7, {"distinct_triples": True}, "random"),
+        (10, {"russian_seating": True}, "random"),
+    ],
+)
 def test_logged_rounds_replay_against_the_reference(players, options, strategies):
     """Every event of logged rounds re-checked by an independent replay (tests/gs_replay.py)
     that uses the brute-force reference for combinations, beats and the wish."""
@@ -88,10 +110,18 @@ def test_logged_rounds_replay_against_the_reference(players, options, strategies
     deck = "russian" if opts.russian_deck else ("one" if players <= 6 else "two")
     for game in range(6):
         for rnd_in_game in range(4):
-            rnd, seats, log, _ = play_with_log(5, game, rnd_in_game, players=players,
-                                               strategies=strategies, options=options)  # fmt: skip
-            check_round(rnd, seats, log, n=players, deck=deck,
-                        distinct=opts.distinct_triples, russian_seating=opts.russian_seating)
+            rnd, seats, log, _ = play_with_log(
+                5, game, rnd_in_game, players=players, strategies=strategies, options=options
+            )
+            check_round(
+                rnd,
+                seats,
+                log,
+                n=players,
+                deck=deck,
+                distinct=opts.distinct_triples,
+                russian_seating=opts.russian_seating,
+            )
 
 
 def test_replays_see_every_kind_of_event():
@@ -122,8 +152,10 @@ def test_tables_and_variant_columns():
     gs = later[later.rank_before == 1].set_index(["game", "round_in_game"]).rank_after == 1
     kept = r[r.round_in_game > 0].set_index(["game", "round_in_game"]).kept_title
     assert (gs.sort_index() == kept.sort_index().astype(bool)).all()
-    assert (r.grand_seigneur == s[s.rank_after == 1].set_index("round")
-            .loc[r["round"], "player"].to_numpy()).all()  # fmt: skip
+    assert (
+        r.grand_seigneur
+        == s[s.rank_after == 1].set_index("round").loc[r["round"], "player"].to_numpy()
+    ).all()
     # the cards each player was dealt, in notation
     hand = sr.format(int(s.dealt_a.iloc[0]), int(s.dealt_b.iloc[0])).split()
     assert len(hand) == s.cards.iloc[0] in (15, 16)
@@ -141,8 +173,9 @@ def test_results_do_not_depend_on_threads_or_batching():
     pd.testing.assert_frame_equal(r1, r2)
     pd.testing.assert_frame_equal(s1, s2)
     r3, _s3 = simulate_seigneur(10, players=9, seed=4, rounds_per_game=3, first_game=30)
-    pd.testing.assert_frame_equal(r3.reset_index(drop=True),
-                                  r1[r1.game >= 30].reset_index(drop=True))  # fmt: skip
+    pd.testing.assert_frame_equal(
+        r3.reset_index(drop=True), r1[r1.game >= 30].reset_index(drop=True)
+    )
     r4, _ = simulate_seigneur(40, players=9, seed=5, rounds_per_game=3)
     assert not r4.equals(r1)
 
@@ -156,21 +189,24 @@ def test_same_deals_whatever_the_strategies():
     pd.testing.assert_frame_equal(a[cols], b[cols])
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"players": 4}, "5 to 12 players"),
-    ({"players": 13}, "5 to 12 players"),
-    ({"players": 7, "decks": 3}, "decks must be 1 or 2"),
-    ({"players": 7, "decks": 1, "options": "russian"}, "Russian deck"),
-    ({"players": 7, "options": {"russian_dog": True}}, "unknown"),
-    ({"players": 7, "options": {"russian_deck": 1}}, "true or false"),
-    ({"players": 7, "strategies": "keep-combos"}, "does not apply to grand-seigneur"),
-    ({"players": 7, "strategies": {"base": "heuristic", "tichu": "always"}}, "Tichu decision"),
-    ({"players": 7, "strategies": "heuristic:pass=lowest"}, "Tichu decision 'pass'"),
-    ({"players": 7, "strategies": ["random"] * 6}, "6 strategies given for 7 players"),
-    ({"players": 7, "strategies": "heuristic:bomb_cards=x"}, "expected a number"),
-    ({"players": 7, "strategies": "heuristic:give_back=best"}, "unknown policy"),
-    ({"players": 7, "seed": -1}, "seed"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"players": 4}, "5 to 12 players"),
+        ({"players": 13}, "5 to 12 players"),
+        ({"players": 7, "decks": 3}, "decks must be 1 or 2"),
+        ({"players": 7, "decks": 1, "options": "russian"}, "Russian deck"),
+        ({"players": 7, "options": {"russian_dog": True}}, "unknown"),
+        ({"players": 7, "options": {"russian_deck": 1}}, "true or false"),
+        ({"players": 7, "strategies": "keep-combos"}, "does not apply to grand-seigneur"),
+        ({"players": 7, "strategies": {"base": "heuristic", "tichu": "always"}}, "Tichu decision"),
+        ({"players": 7, "strategies": "heuristic:pass=lowest"}, "Tichu decision 'pass'"),
+        ({"players": 7, "strategies": ["random"] * 6}, "6 strategies given for 7 players"),
+        ({"players": 7, "strategies": "heuristic:bomb_cards=x"}, "expected a number"),
+        ({"players": 7, "strategies": "heuristic:give_back=best"}, "unknown policy"),
+        ({"players": 7, "seed": -1}, "seed"),
+    ],
+)
 def test_bad_input_is_refused_with_a_clear_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         simulate_seigneur(1, **kwargs)
@@ -212,20 +248,47 @@ def test_command_line_show_and_simulate(tmp_path):
     from tichusim.cli import main
 
     run = CliRunner().invoke
-    out = run(main, ["show", "--variant", "grand-seigneur", "--players", "6", "--seed", "1",
-                     "--round", "2"])  # fmt: skip
+    out = run(
+        main,
+        ["show", "--variant", "grand-seigneur", "--players", "6", "--seed", "1", "--round", "2"],
+    )
     assert out.exit_code == 0
     assert out.output == transcript(1, 2, 0, players=6)  # --round I: game I's first round
-    out = run(main, ["simulate", "--variant", "grand-seigneur", "--players", "9", "--rounds",
-                     "300", "--strategies", "heuristic:bomb_cards=2", "--out", str(tmp_path)])
+    out = run(
+        main,
+        [
+            "simulate",
+            "--variant",
+            "grand-seigneur",
+            "--players",
+            "9",
+            "--rounds",
+            "300",
+            "--strategies",
+            "heuristic:bomb_cards=2",
+            "--out",
+            str(tmp_path),
+        ],
+    )
     assert out.exit_code == 0, out.output
     assert "heuristic:bomb_cards=2: mean rank" in out.output
     seats = pd.read_parquet(tmp_path / "seats.parquet")
     assert len(seats) == 300 * 9 and (seats.variant == "grand-seigneur").all()
-    for args, message in ((["show", "--variant", "grand-seigneur"], "needs --players"),
-                          (["simulate", "--players", "7"], "grand-seigneur only"),
-                          (["simulate", "--variant", "grand-seigneur", "--players", "7",
-                            "--strategies", "keep-combos"], "does not apply")):  # fmt: skip
+    for args, message in (
+        (["show", "--variant", "grand-seigneur"], "needs --players"),
+        (["simulate", "--players", "7"], "grand-seigneur only"),
+        (
+            [
+                "simulate",
+                "--variant",
+                "grand-seigneur",
+                "--players",
+                "7",
+                "--strategies",
+                "keep-combos",
+            ],
+            "does not apply",
+        ),
+    ):
         out = run(main, args)
         assert out.exit_code == 2 and message in out.output
-

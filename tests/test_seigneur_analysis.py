@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tichusim.games.seigneur import simulate_seigneur
 from tichusim.analysis.seigneur_analysis import reign_summary, reigns, transitions
+from tichusim.games.seigneur import simulate_seigneur
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,8 +19,7 @@ def _rounds(winners_by_game):
     for game, winners in enumerate(winners_by_game):
         for r, w in enumerate(winners):
             kept = pd.NA if r == 0 else winners[r - 1] == w
-            rows.append({"game": game, "round_in_game": r, "grand_seigneur": w,
-                         "kept_title": kept})  # fmt: skip
+            rows.append({"game": game, "round_in_game": r, "grand_seigneur": w, "kept_title": kept})
     out = pd.DataFrame(rows)
     out["kept_title"] = out["kept_title"].astype("boolean")
     return out
@@ -29,8 +28,11 @@ def _rounds(winners_by_game):
 def test_reigns_are_runs_of_the_same_winner_censored_at_the_game_end():
     table = reigns(_rounds([[3, 3, 1, 1, 1, 2], [0, 0]]))
     assert table[["game", "player", "start", "length", "censored"]].values.tolist() == [
-        [0, 3, 0, 2, False], [0, 1, 2, 3, False], [0, 2, 5, 1, True], [1, 0, 0, 2, True],
-    ]  # fmt: skip
+        [0, 3, 0, 2, False],
+        [0, 1, 2, 3, False],
+        [0, 2, 5, 1, True],
+        [1, 0, 0, 2, True],
+    ]
     s = reign_summary(_rounds([[3, 3, 1, 1, 1, 2], [0, 0]]))
     assert s["mean_reign"].value == 2.5 and s["reigns"] == 2 and s["censored"] == 2
     assert s["p_keep"].value == pytest.approx(4 / 6)  # kept in 3 of 5, then 1 of 1
@@ -38,8 +40,12 @@ def test_reigns_are_runs_of_the_same_winner_censored_at_the_game_end():
 
 
 def test_transitions_count_rank_before_to_rank_after():
-    seats = pd.DataFrame({"rank_before": pd.array([pd.NA, pd.NA, 1, 2, 2, 1], dtype="Int64"),
-                          "rank_after": [1, 2, 2, 1, 2, 1]})  # fmt: skip
+    seats = pd.DataFrame(
+        {
+            "rank_before": pd.array([pd.NA, pd.NA, 1, 2, 2, 1], dtype="Int64"),
+            "rank_after": [1, 2, 2, 1, 2, 1],
+        }
+    )
     counts, shares = transitions(seats)
     assert counts.values.tolist() == [[1, 1], [1, 1]]
     assert shares.values.tolist() == [[0.5, 0.5], [0.5, 0.5]]
@@ -48,8 +54,9 @@ def test_transitions_count_rank_before_to_rank_after():
 
 
 def test_on_simulated_games_rows_sum_to_one_and_keeping_matches_the_matrix():
-    rounds, seats = simulate_seigneur(50, players=6, seed=1, rounds_per_game=10,
-                                      strategies="heuristic")  # fmt: skip
+    rounds, seats = simulate_seigneur(
+        50, players=6, seed=1, rounds_per_game=10, strategies="heuristic"
+    )
     counts, shares = transitions(seats)
     assert (shares.sum(axis=1).round(12) == 1).all()
     assert counts.to_numpy().sum() == 50 * 9 * 6  # every ranked player-round
@@ -60,9 +67,23 @@ def test_on_simulated_games_rows_sum_to_one_and_keeping_matches_the_matrix():
 
 def test_the_script_writes_table_csv_and_plot(tmp_path):
     out = tmp_path / "gs"
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "seigneur_analysis.py"), "--games",
-                    "20", "--rounds-per-game", "6", "--players", "5,8", "--out", str(out)],
-                   check=True, capture_output=True, cwd=ROOT)  # fmt: skip
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "seigneur_analysis.py"),
+            "--games",
+            "20",
+            "--rounds-per-game",
+            "6",
+            "--players",
+            "5,8",
+            "--out",
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        cwd=ROOT,
+    )
     text = (out / "table.md").read_text()
     assert "Regenerate: `python scripts/seigneur_analysis.py --games 20" in text
     assert "### 8 players" in text and "| heuristic | 5 |" in text and "| random | 8 |" in text

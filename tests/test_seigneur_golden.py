@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("regen_seigneur_golden",
-                                               ROOT / "scripts" / "regen_seigneur_golden.py")
+_spec = importlib.util.spec_from_file_location(
+    "regen_seigneur_golden", ROOT / "scripts" / "regen_seigneur_golden.py"
+)
 regen = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(regen)
 
@@ -21,7 +22,16 @@ def test_transcript_unchanged(case):
 
 def test_golden_files_cover_the_rules():
     text = "".join((regen.GOLDEN / regen.name(*c)).read_text() for c in regen.CASES)
-    for needle in ("gives its 3 best", "gives its 2 best", "gives back", "BOMBS out of turn",
-                   "is fulfilled", "Dr (second)", "the Dog gives the lead", "out of play",
-                   "is last, holding", "Finishing order"):  # fmt: skip
+    for needle in (
+        "gives its 3 best",
+        "gives its 2 best",
+        "gives back",
+        "BOMBS out of turn",
+        "is fulfilled",
+        "Dr (second)",
+        "the Dog gives the lead",
+        "out of play",
+        "is last, holding",
+        "Finishing order",
+    ):
         assert needle in text

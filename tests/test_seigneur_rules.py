@@ -2,17 +2,23 @@
 
 from collections import Counter
 
+import gs_reference as ref
 import numpy as np
 import pytest
-
-import gs_reference as ref
 from gs_replay import seat_of_rank, toks
+
 from tichusim.cards import seigneur as sr
-from tichusim.kernels.seigneur import records as E
-from tichusim.kernels.combos import (
-    BOMB_FOUR, BOMB_SF, PAIR, SINGLE, STAIRS, STRAIGHT, make_code,
-)  # fmt: skip
 from tichusim.games.seigneur import play_with_log, simulate_seigneur
+from tichusim.kernels.combos import (
+    BOMB_FOUR,
+    BOMB_SF,
+    PAIR,
+    SINGLE,
+    STAIRS,
+    STRAIGHT,
+    make_code,
+)
+from tichusim.kernels.seigneur import records as E
 
 DRAGON = make_code(SINGLE, 1, 30)
 PLAY_VALUE = {"Dog": 0, "Ma": 1, "Ph": 15, "Dr": 16}
@@ -21,6 +27,8 @@ PLAY_VALUE = {"Dog": 0, "Ma": 1, "Ph": 15, "Dr": 16}
 def play_value(card):
     """Order of the lowest cards: Dog, Mah Jong, 2 .. A, Phoenix, Dragon."""
     return PLAY_VALUE.get(card) or ref.VALUE[card[0]]
+
+
 DRAGON2 = make_code(SINGLE, 1, 31)
 
 
@@ -89,8 +97,9 @@ def test_russian_option_triples_of_different_suits():
     assert sr.classify("7j 7j", **opt).kind == "pair"  # pairs are untouched
 
 
-@pytest.mark.parametrize("players, deck, total", [(5, "one", 55), (6, "one", 55),
-                                                   (7, "two", 109), (12, "two", 109)])
+@pytest.mark.parametrize(
+    "players, deck, total", [(5, "one", 55), (6, "one", 55), (7, "two", 109), (12, "two", 109)]
+)
 def test_decks_by_player_count_without_dogs(players, deck, total):
     # §5: one deck for 5-6 players, two for 7-12; the Dogs and the second Mah Jong removed
     _rnd, _seats, log, _ = play_with_log(1, 0, 0, players=players)
@@ -99,8 +108,9 @@ def test_decks_by_player_count_without_dogs(players, deck, total):
     assert dealt["Dog"] == 0 and dealt["Ma"] == 1
 
 
-@pytest.mark.parametrize("players, sizes", [(5, [12] * 5), (8, [12] * 8),
-                                            (10, [11] * 8 + [10] * 2)])  # fmt: skip
+@pytest.mark.parametrize(
+    "players, sizes", [(5, [12] * 5), (8, [12] * 8), (10, [11] * 8 + [10] * 2)]
+)
 def test_russian_deck_twelve_each_leftovers_face_up(players, sizes):
     # §5 Option: 108 cards, 12 to each player, the rest face up and out of play (ten players:
     # eight get 11 and two 10, as the Russian book says)
@@ -131,22 +141,28 @@ def test_first_round_has_no_exchange_later_rounds_exchange_best_cards():
     first = s[s.round_in_game == 0]
     assert (first.gave_a == 0).all() and (first.got_a == 0).all()
     later = s[s.round_in_game > 0]
-    for (game, rig), table in later.groupby(["game", "round_in_game"]):
+    for _, table in later.groupby(["game", "round_in_game"]):
         by_rank = table.set_index("rank_before")
         for giver, taker, k in ((7, 1, 3), (6, 2, 2), (5, 3, 1)):
             g, t = by_rank.loc[giver], by_rank.loc[taker]
             gift = toks(g.gave_a, g.gave_b)
             assert gift == toks(t.got_a, t.got_b) and sum(gift.values()) == k
             dealt = toks(g.dealt_a, g.dealt_b)
-            key = lambda c: c if c in ref.SPECIALS else c[0]
+
+            def key(c):
+                return c if c in ref.SPECIALS else c[0]
+
             assert sorted(map(key, gift.elements())) == sorted(
-                map(key, ref.best_cards(sorted(dealt.elements()), k)))
+                map(key, ref.best_cards(sorted(dealt.elements()), k))
+            )
             back = toks(t.gave_a, t.gave_b)
             assert back == toks(g.got_a, g.got_b) and sum(back.values()) == k
             # giving back is a strategy decision: "lowest" returns its lowest cards
             held = toks(t.dealt_a, t.dealt_b) + gift
-            assert sorted(map(play_value, back.elements())) == sorted(
-                map(play_value, held.elements()))[:k]
+            assert (
+                sorted(map(play_value, back.elements()))
+                == sorted(map(play_value, held.elements()))[:k]
+            )
         assert by_rank.loc[4].gave_a == 0 and by_rank.loc[4].got_a == 0  # the middle rank
 
 
@@ -154,10 +170,14 @@ def test_five_players_exchange_two_and_one():
     # §5: with 5 players every level gives one card fewer (2 and 1)
     _, s = simulate_seigneur(10, players=5, seed=9, rounds_per_game=2)
     later = s[s.round_in_game == 1].set_index(["game", "rank_before"])
-    size = lambda a, b: sum(toks(a, b).values())
+
+    def size(a, b):
+        return sum(toks(a, b).values())
+
     for game in range(10):
-        assert [size(later.loc[(game, r)].gave_a, later.loc[(game, r)].gave_b)
-                for r in (5, 4, 3, 2, 1)] == [2, 1, 0, 1, 2]  # fmt: skip
+        assert [
+            size(later.loc[(game, r)].gave_a, later.loc[(game, r)].gave_b) for r in (5, 4, 3, 2, 1)
+        ] == [2, 1, 0, 1, 2]
 
 
 @pytest.mark.parametrize("russian_seating", [False, True])

@@ -25,15 +25,23 @@ def tichusim_process(code: str, cache: Path | None = None) -> subprocess.Complet
     env = os.environ | {"PYTHONPATH": str(ROOT)}
     if cache is not None:
         env["TICHUSIM_CACHE_DIR"] = str(cache)
-    return subprocess.run([sys.executable, *code], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=600, check=True)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, *code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
 
 
 def test_import_loads_no_heavy_module_and_lists_the_public_names():
     code = f"import sys, tichusim; print([m for m in {HEAVY!r} if m in sys.modules])"
     assert tichusim_process(["-c", code]).stdout.strip() == "[]"
     assert {"simulate", "simulate_games", "legal_plays", "classify", "cards", "run"} <= set(
-        dir(tichusim))  # fmt: skip
+        dir(tichusim)
+    )
     assert tichusim.classify is tichusim.cards.combos.classify  # loaded on first use
 
 
@@ -71,8 +79,12 @@ def test_a_reported_rate_excludes_the_compile(tmp_path, monkeypatch):
     assert res.exit_code == 0 and seconds < 1.0, res.output
 
     monkeypatch.setattr(runner, "compiling", lambda *a, **k: _SlowCompile())
-    summary = runner.run({"rounds": 200, "seed": 1, "strategies": "random"},
-                         out=tmp_path / "run", workers=1, progress=False)  # fmt: skip
+    summary = runner.run(
+        {"rounds": 200, "seed": 1, "strategies": "random"},
+        out=tmp_path / "run",
+        workers=1,
+        progress=False,
+    )
     assert summary.rounds_played == 200 and summary.seconds < 1.0
 
 
@@ -87,14 +99,23 @@ def test_a_compile_is_announced_once_however_its_blocks_nest(capsys):
                 pass
     with Compiling("the engine", 20):  # a later compile of the same kernels (another cache)
         pass
-    said = [re.match(r"tichusim: (compil\w+ the \w+)", line)[1]
-            for line in capsys.readouterr().err.splitlines()]  # fmt: skip
-    assert said == ["compiling the engine", "compiling the cards", "compiled the cards",
-                    "compiled the engine", "compiling the engine", "compiled the engine"]
+    said = [
+        re.match(r"tichusim: (compil\w+ the \w+)", line)[1]
+        for line in capsys.readouterr().err.splitlines()
+    ]
+    assert said == [
+        "compiling the engine",
+        "compiling the cards",
+        "compiled the cards",
+        "compiled the engine",
+        "compiling the engine",
+        "compiled the engine",
+    ]
 
 
 def test_the_analyses_answer_with_seconds_of_play_and_start_their_bars_after_the_compile(
-        monkeypatch):  # fmt: skip
+    monkeypatch,
+):
     from tichusim.analysis import duplicate, gtodds, gttable, played_once, tichuodds
 
     events = []
@@ -121,5 +142,10 @@ def test_the_analyses_answer_with_seconds_of_play_and_start_their_bars_after_the
     # each starts its bar (done 0) right after its compile; a league's matches (compiled by
     # then, each played once more) come after its bar started
     answer = [e for e in events if e == "compile" or e == 0]
-    assert answer == (["compile", 0] * 2 + ["compile", 0] + ["compile"] * 3  # odds, league
-                      + ["compile"] + ["compile", 0]), answer  # a match, gt-table
+    assert answer == (
+        ["compile", 0] * 2
+        + ["compile", 0]
+        + ["compile"] * 3  # odds, league
+        + ["compile"]
+        + ["compile", 0]
+    ), answer  # a match, gt-table

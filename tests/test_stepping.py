@@ -7,16 +7,20 @@ seat sees only its own cards (§6).
 """
 
 import pytest
+import reference as ref
 
 import tichusim
 from tichusim import Agent, AgentError, IllegalChoice, Round
 from tichusim.cards import notation as cards
 from tichusim.cards.combos import Combo, Play
 
-import reference as ref
-
-TABLES = [("nanjing", None), ("tientsin", None), ("wuwang", None), ("grand-seigneur", 5),
-          ("grand-seigneur", 12)]  # fmt: skip
+TABLES = [
+    ("nanjing", None),
+    ("tientsin", None),
+    ("wuwang", None),
+    ("grand-seigneur", 5),
+    ("grand-seigneur", 12),
+]
 
 
 def _no_names(df):
@@ -41,8 +45,9 @@ def _stepped(variant, players, strategy, key, seed=3):
 def test_stepped_rounds_equal_simulate(variant, players, strategy):
     """Every decision from Python, answered as the engine would: the same records."""
     keys = range(12)
-    expected = tichusim.simulate(len(keys), seed=3, strategies=strategy, variant=variant,
-                                 players=players)  # fmt: skip
+    expected = tichusim.simulate(
+        len(keys), seed=3, strategies=strategy, variant=variant, players=players
+    )
     kinds = set()
     for key in keys:
         r, seen = _stepped(variant, players, strategy, key)
@@ -50,7 +55,7 @@ def test_stepped_rounds_equal_simulate(variant, players, strategy):
         rounds, seats = r.tables()
         want_r = expected[0].iloc[[key]].reset_index(drop=True)
         width = len(seats)
-        want_s = expected[1].iloc[key * width:(key + 1) * width].reset_index(drop=True)
+        want_s = expected[1].iloc[key * width : (key + 1) * width].reset_index(drop=True)
         assert _no_names(rounds).equals(_no_names(want_r)), (variant, strategy, key)
         assert _no_names(seats).equals(_no_names(want_s)), (variant, strategy, key)
     assert "play" in kinds
@@ -106,8 +111,7 @@ class _Cheater(Agent):
 
 def test_an_agent_cannot_play_outside_the_rules():
     with pytest.raises(AgentError, match=r"_Cheater.*at play.*seed 0 round key 0.*not a legal"):
-        tichusim.simulate(3, seed=0, strategies=[_Cheater, "heuristic", "heuristic",
-                                                  "heuristic"])  # fmt: skip
+        tichusim.simulate(3, seed=0, strategies=[_Cheater, "heuristic", "heuristic", "heuristic"])
 
 
 class _RandomLegal(Agent):
@@ -147,11 +151,17 @@ def test_legal_plays_are_the_rules_core_ones():
             if r.done:
                 break
             view, legal = r.view(), r.legal()
-            if r.decision == "play" and int(view.counts[0]) <= 7 and int(view.top_mask) != int(
-                    cards.PHOENIX):  # fmt: skip
+            if (
+                r.decision == "play"
+                and int(view.counts[0]) <= 7
+                and int(view.top_mask) != int(cards.PHOENIX)
+            ):
                 hand = ref.parse_cards(cards.format(int(view.hand)))
-                top = None if view.top_code == 0 else ref.parse_cards(
-                    cards.format(int(view.top_mask)))  # fmt: skip
+                top = (
+                    None
+                    if view.top_code == 0
+                    else ref.parse_cards(cards.format(int(view.top_mask)))
+                )
                 plays, can_pass = ref.legal_plays(hand, top, wish=view.wish or None)
                 got = {frozenset(ref.parse_cards(cards.format(int(p)))) for p in legal if p}
                 assert got == {frozenset(p) for p in plays}
@@ -202,13 +212,16 @@ class _MimicGiver(Agent):
 def test_agent_games_equal_scripted_games():
     """Whole games with a Python decision each round: the game's rounds replay together."""
     want = tichusim.simulate_games(3, seed=2, strategies="heuristic")
-    got = tichusim.simulate_games(3, seed=2, strategies=[_MimicPasser, "heuristic",
-                                                         _MimicPasser(), "heuristic"])  # fmt: skip
+    got = tichusim.simulate_games(
+        3, seed=2, strategies=[_MimicPasser, "heuristic", _MimicPasser(), "heuristic"]
+    )
     assert _no_names(got[0]).equals(_no_names(want[0]))
-    want = tichusim.simulate_games(2, seed=2, variant="grand-seigneur", players=6,
-                                   strategies="heuristic")  # fmt: skip
-    got = tichusim.simulate_games(2, seed=2, variant="grand-seigneur", players=6,
-                                  strategies=_MimicGiver)  # fmt: skip
+    want = tichusim.simulate_games(
+        2, seed=2, variant="grand-seigneur", players=6, strategies="heuristic"
+    )
+    got = tichusim.simulate_games(
+        2, seed=2, variant="grand-seigneur", players=6, strategies=_MimicGiver
+    )
     assert _no_names(got[0]).equals(_no_names(want[0]))
     assert _no_names(got[1]).equals(_no_names(want[1]))
     assert (got[1]["strategy"] == "_MimicGiver").all()
@@ -220,8 +233,11 @@ class _Raiser(Agent):
 
 
 def test_a_failing_agent_names_itself_the_decision_and_the_round():
-    with pytest.raises(AgentError, match=r"agent '_Raiser' failed at wish \(seed 5 round key \d+, "
-                       r"seat \d\): KeyError"):  # fmt: skip
+    with pytest.raises(
+        AgentError,
+        match=r"agent '_Raiser' failed at wish \(seed 5 round key \d+, "
+        r"seat \d\): KeyError",
+    ):
         tichusim.simulate(50, seed=5, strategies=_Raiser)
 
 
@@ -232,6 +248,14 @@ def test_none_seats_only_step_a_round():
 
 def test_agent_decisions_are_the_methods_it_defines():
     assert _MimicPasser().decisions == ("pass",)
-    assert set(_RandomLegal().decisions) == {"grand_tichu", "tichu", "pass", "play", "bomb",
-                                              "wish", "dragon", "dog"}  # fmt: skip
+    assert set(_RandomLegal().decisions) == {
+        "grand_tichu",
+        "tichu",
+        "pass",
+        "play",
+        "bomb",
+        "wish",
+        "dragon",
+        "dog",
+    }
     assert _MimicPasser(k=2).params == {"k": 2} and _MimicPasser().name == "_MimicPasser"

@@ -10,27 +10,37 @@ from tichusim.games import TEAM_TABLES, game
 from tichusim.kernels.tichu import slots as S
 from tichusim.strategies import expert_params
 from tichusim.strategies.tichu import (
-    CALL_FEATURES, PARAMS, STRATEGIES, TICHU_FEATURES, build, resolve,
-)  # fmt: skip
+    CALL_FEATURES,
+    PARAMS,
+    STRATEGIES,
+    TICHU_FEATURES,
+    build,
+    resolve,
+)
 
 
 def _tichu_row(row, first, extra):
     n, k = len(CALL_FEATURES), len(TICHU_FEATURES) - len(CALL_FEATURES)
-    return tuple(row[first:first + n]) + tuple(row[extra:extra + k])
+    return tuple(row[first : first + n]) + tuple(row[extra : extra + k])
 
 
 def _calls(row):
     """A row's Tichu score before passing (hand, then context), Grand Tichu score, and Tichu
     score after passing."""
     n = len(CALL_FEATURES)
-    return (_tichu_row(row, S.TICHU_VALUE, S.TICHU_EXTRA), tuple(row[S.GT_VALUE:S.GT_VALUE + n]),
-            _tichu_row(row, S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA))
+    return (
+        _tichu_row(row, S.TICHU_VALUE, S.TICHU_EXTRA),
+        tuple(row[S.GT_VALUE : S.GT_VALUE + n]),
+        _tichu_row(row, S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA),
+    )
 
 
 def test_every_team_table_has_its_coefficients():
-    for fitted, names in ((expert_params.TICHU_VALUE, TICHU_FEATURES),
-                          (expert_params.TICHU_AFTER, TICHU_FEATURES),
-                          (expert_params.GT_VALUE, CALL_FEATURES)):
+    for fitted, names in (
+        (expert_params.TICHU_VALUE, TICHU_FEATURES),
+        (expert_params.TICHU_AFTER, TICHU_FEATURES),
+        (expert_params.GT_VALUE, CALL_FEATURES),
+    ):
         assert set(fitted) == set(TEAM_TABLES)
         assert all(len(c) == len(names) for c in fitted.values())
 
@@ -66,8 +76,9 @@ def test_tientsin_and_wuwang_play_their_own_fits():
 
 @pytest.mark.parametrize("variant", TEAM_TABLES)
 def test_a_strategys_own_coefficient_wins_at_every_table(variant):
-    mine = build({"base": "expert", "params": {"tichu_value_intercept": -7.5,
-                                               "gt_value_aces": 2.25}})  # fmt: skip
+    mine = build(
+        {"base": "expert", "params": {"tichu_value_intercept": -7.5, "gt_value_aces": 2.25}}
+    )
     row = game(variant).params(mine)[0]
     tichu, gt, _ = _calls(row)
     assert tichu[0] == -7.5 and gt[1] == 2.25
@@ -78,11 +89,18 @@ def test_a_strategys_own_coefficient_wins_at_every_table(variant):
 
 def test_the_old_coefficients_as_an_override_are_nanjings_everywhere():
     """How the measurements compare a table's fit with Nanjing's: the whole row overridden."""
-    old = {f"tichu_value_{f}": c for f, c in zip(TICHU_FEATURES,
-                                                 expert_params.TICHU_VALUE["nanjing"])}
-    old |= {f"tichu_after_{f}": c for f, c in zip(TICHU_FEATURES,
-                                                  expert_params.TICHU_AFTER["nanjing"])}
-    old |= {f"gt_value_{f}": c for f, c in zip(CALL_FEATURES, expert_params.GT_VALUE["nanjing"])}
+    old = {
+        f"tichu_value_{f}": c
+        for f, c in zip(TICHU_FEATURES, expert_params.TICHU_VALUE["nanjing"], strict=False)
+    }
+    old |= {
+        f"tichu_after_{f}": c
+        for f, c in zip(TICHU_FEATURES, expert_params.TICHU_AFTER["nanjing"], strict=False)
+    }
+    old |= {
+        f"gt_value_{f}": c
+        for f, c in zip(CALL_FEATURES, expert_params.GT_VALUE["nanjing"], strict=False)
+    }
     s = build({"base": "expert", "params": old, "name": "expert-old"})
     for variant in TEAM_TABLES:
         assert (game(variant).params(s)[0] == STRATEGIES["expert"].param_row("nanjing")).all()
@@ -92,9 +110,13 @@ def test_the_old_coefficients_as_an_override_are_nanjings_everywhere():
 def test_saved_strategies_rebuild_the_same_row_at_every_table(variant):
     """``to_dict`` (a run's config.json) saves overrides, not the table's defaults: the rebuilt
     strategy plays the same row at every table, the table's fit included."""
-    for spec in ("expert", "heuristic", {"base": "expert", "pass": "partner-best"},
-                 {"base": "expert", "params": {"tichu_value_plays": -0.5}},
-                 {"base": "heuristic", "tichu": "value"}):  # fmt: skip
+    for spec in (
+        "expert",
+        "heuristic",
+        {"base": "expert", "pass": "partner-best"},
+        {"base": "expert", "params": {"tichu_value_plays": -0.5}},
+        {"base": "heuristic", "tichu": "value"},
+    ):
         s = resolve(spec, 1, variant=variant)[0]
         again = build(s.to_dict())
         assert again.to_dict() == s.to_dict()
@@ -127,8 +149,12 @@ def test_the_wuwang_fit_forces_the_king_alone():
     keys = np.arange(300, dtype=np.int64)
     for call, king, minister in ((True, True, False), (False, False, False)):
         king_strategy = fit._forced(me, "tichu", 0, place.game, call)
-        rec = place.game.rounds(keys, seed=5, strategies=[king_strategy, me, me],
-                                first_drawers=np.zeros(len(keys), np.int64))  # fmt: skip
+        rec = place.game.rounds(
+            keys,
+            seed=5,
+            strategies=[king_strategy, me, me],
+            first_drawers=np.zeros(len(keys), np.int64),
+        )
         assert (rec.rounds["king"] == 0).all()
         assert (rec.seats[:, 0]["tichu"] == king).all()  # player 0, the King
         assert (rec.seats[:, 3]["tichu"] == minister).all()  # the Minister's row

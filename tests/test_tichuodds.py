@@ -24,24 +24,38 @@ def _fixed_ranks(call):
     return ranks
 
 
-@pytest.mark.parametrize("variant,hand", [
-    ("nanjing", STRONG), ("tientsin", "Dr Ph Aj As Kj Ks Qj Jj Tj 9j"),
-    ("tientsin", "Dr Ph Aj As Kj Ks Qj Jj Tj"), ("wuwang", WEAK)])  # fmt: skip
+@pytest.mark.parametrize(
+    "variant,hand",
+    [
+        ("nanjing", STRONG),
+        ("tientsin", "Dr Ph Aj As Kj Ks Qj Jj Tj 9j"),
+        ("tientsin", "Dr Ph Aj As Kj Ks Qj Jj Tj"),
+        ("wuwang", WEAK),
+    ],
+)
 def test_the_seat_holds_the_hand_after_the_passing(variant, hand):
     """§2.4 (§3, §4): every deal gives the seat exactly the hand once the passing is over, the
     cards it received are of the hand and those it gave are not; both plays of a deal hold the
     same cards; the seat calls right after the passing in one and never in the other (§2.3).
     Played with the engine's §7 checks."""
     place = setup(variant)
-    call, no_call = seat_strategies("heuristic", "random", variant=variant,
-                                    grand=("never", "never"))  # fmt: skip
+    call, no_call = seat_strategies(
+        "heuristic", "random", variant=variant, grand=("never", "never")
+    )
     exact, ranks = cards.parse_pattern(hand, len(hand.split()))
     keys = np.arange(300)
-    pairs = paired_rounds(5, keys, call, no_call, fixed=(exact, ranks), check=True, place=place,
-                          firsts=place.firsts(keys, (len(hand.split()),)),
-                          ranks=(_fixed_ranks(E.FIX_CALL_AFTER_PASSING),
-                                 _fixed_ranks(E.FIX_CALL_NEVER)))  # fmt: skip
-    (rc, sc), (rn, sn) = pairs.call, pairs.no_call
+    pairs = paired_rounds(
+        5,
+        keys,
+        call,
+        no_call,
+        fixed=(exact, ranks),
+        check=True,
+        place=place,
+        firsts=place.firsts(keys, (len(hand.split()),)),
+        ranks=(_fixed_ranks(E.FIX_CALL_AFTER_PASSING), _fixed_ranks(E.FIX_CALL_NEVER)),
+    )
+    (_, sc), (_, sn) = pairs.call, pairs.no_call
     me_c, me_n = sc[:, place.player], sn[:, place.player]
     assert (me_c["hand_passed"] == np.uint64(exact)).all()
     assert (me_n["hand_passed"] == np.uint64(exact)).all()
@@ -62,8 +76,9 @@ def test_named_received_cards():
     r = _fixed_ranks(E.FIX_CALL_NEVER)
     r[E.FIX_RECEIVED] = sum(b.bit_length() << (6 * j) for j, b in enumerate(named))
     call, _ = seat_strategies("heuristic", "heuristic", grand=("never", "never"))
-    rec = place.game.rounds(np.arange(200), seed=1, strategies=call, check=True,
-                            fixed=(exact, r), fixed_seat=0)  # fmt: skip
+    rec = place.game.rounds(
+        np.arange(200), seed=1, strategies=call, check=True, fixed=(exact, r), fixed_seat=0
+    )
     me = rec.seats[:, 0]
     for j in range(3):  # received[d - 1]: from the seat d places on
         assert (me["received"][:, j] == np.uint64(named[j])).all()
@@ -83,15 +98,17 @@ def test_strong_and_weak_hands_separate_and_pairing_narrows():
         assert r.called.value == 1
     again = tichu_odds(STRONG, deals=2000, seed=3)
     assert {k: v for k, v in again.to_dict().items() if k != "seconds"} == {
-        k: v for k, v in strong.to_dict().items() if k != "seconds"}
+        k: v for k, v in strong.to_dict().items() if k != "seconds"
+    }
 
 
 def test_a_later_call_and_every_table():
     later = tichu_odds(STRONG, deals=600, seed=2, played=8)
     assert 0 < later.called.value < 1  # the seat sometimes plays before 8 cards are down
     for variant, hand in (("tientsin", "Dr Ph Aj As Kj Ks Qj Jj Tj 9j"), ("wuwang", STRONG)):
-        r = tichu_odds(hand, deals=600, seed=2, variant=variant,
-                       options={"phoenix_led_half": True}, check=True)  # fmt: skip
+        r = tichu_odds(
+            hand, deals=600, seed=2, variant=variant, options={"phoenix_led_half": True}, check=True
+        )
         assert r.deals == 600 and r.variant == variant and r.p_success.value > 0.3
 
 
@@ -99,8 +116,9 @@ def test_gt_odds_at_every_table_with_options():
     """gt-odds at Tientsin (6 cards before the call, §3) and Wu Wang (an opponent's hand, §4),
     under the §2.6 Option: the hand's seat sees the pattern as its first cards."""
     for variant, hand in (("tientsin", "Dr Ph A A K 9"), ("wuwang", "Dr Ph A A K 9 5 3")):
-        r = gt_odds(hand, deals=600, seed=1, variant=variant, options={"phoenix_led_half": True},
-                    check=True)  # fmt: skip
+        r = gt_odds(
+            hand, deals=600, seed=1, variant=variant, options={"phoenix_led_half": True}, check=True
+        )
         assert r.deals == 600 and 0 < r.p_success.value < 1
     place = setup("tientsin")
     call, no_call = seat_strategies(variant="tientsin")
@@ -115,37 +133,76 @@ def test_gt_odds_at_every_table_with_options():
 
 
 def test_cli_json_and_text():
-    res = CliRunner().invoke(main, ["tichu-odds", "--hand", STRONG, "--rounds", "500", "--json",
-                                    "--received", "8j Qs Ph"])  # fmt: skip
+    res = CliRunner().invoke(
+        main,
+        ["tichu-odds", "--hand", STRONG, "--rounds", "500", "--json", "--received", "8j Qs Ph"],
+    )
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
-    for key in ("p_success", "ci_low", "ci_high", "ev_call", "ev_no_call", "ev_diff",
-                "ev_diff_ci_low", "ev_diff_ci_high", "deals", "decision"):  # fmt: skip
+    for key in (
+        "p_success",
+        "ci_low",
+        "ci_high",
+        "ev_call",
+        "ev_no_call",
+        "ev_diff",
+        "ev_diff_ci_low",
+        "ev_diff_ci_high",
+        "deals",
+        "decision",
+    ):
         assert key in out, key
     assert out["received"] and out["ci_low"] <= out["p_success"] <= out["ci_high"]
-    res = CliRunner().invoke(main, ["tichu-odds", "--hand", STRONG, "--rounds", "300", "--quiet",
-                                    "--variant", "wuwang", "--option", "phoenix_led_half=true"])
+    res = CliRunner().invoke(
+        main,
+        [
+            "tichu-odds",
+            "--hand",
+            STRONG,
+            "--rounds",
+            "300",
+            "--quiet",
+            "--variant",
+            "wuwang",
+            "--option",
+            "phoenix_led_half=true",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert "P(out first | call)" in res.output and "wuwang" in res.output
-    res = CliRunner().invoke(main, ["gt-odds", "--hand", "Dr Ph A A K 9", "--rounds", "300",
-                                    "--quiet", "--variant", "tientsin"])  # fmt: skip
+    res = CliRunner().invoke(
+        main,
+        [
+            "gt-odds",
+            "--hand",
+            "Dr Ph A A K 9",
+            "--rounds",
+            "300",
+            "--quiet",
+            "--variant",
+            "tientsin",
+        ],
+    )
     assert res.exit_code == 0, res.output
 
 
-@pytest.mark.parametrize("args", [
-    ["--hand", "Dr Ph Aj As Ap Kj Ks Kp Qj Qs Jj Tj 9j"],  # 13 cards
-    ["--hand", STRONG + " 2j"],  # 15 cards
-    ["--hand", "Dr Dr Aj As Ap Kj Ks Kp Qj Qs Jj Tj 9j 8j"],  # duplicate
-    ["--hand", "Dr Ph Zz As Ap Kj Ks Kp Qj Qs Jj Tj 9j 8j"],  # unknown card
-    ["--hand", STRONG, "--received", "8j Qs"],  # two received at a 4-seat table
-    ["--hand", STRONG, "--received", "8j Qs 2j"],  # a received card not in the hand
-    ["--hand", STRONG, "--received", "8j 8j Qs"],  # twice
-    ["--hand", STRONG, "--others", "lowest,random"],
-    ["--hand", STRONG, "--variant", "grand-seigneur"],
-    ["--hand", STRONG, "--option", "nope=1"],
-    ["--hand", STRONG, "--played", "-1"],
-    ["--hand", STRONG, "--rounds", "0"],
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--hand", "Dr Ph Aj As Ap Kj Ks Kp Qj Qs Jj Tj 9j"],  # 13 cards
+        ["--hand", STRONG + " 2j"],  # 15 cards
+        ["--hand", "Dr Dr Aj As Ap Kj Ks Kp Qj Qs Jj Tj 9j 8j"],  # duplicate
+        ["--hand", "Dr Ph Zz As Ap Kj Ks Kp Qj Qs Jj Tj 9j 8j"],  # unknown card
+        ["--hand", STRONG, "--received", "8j Qs"],  # two received at a 4-seat table
+        ["--hand", STRONG, "--received", "8j Qs 2j"],  # a received card not in the hand
+        ["--hand", STRONG, "--received", "8j 8j Qs"],  # twice
+        ["--hand", STRONG, "--others", "lowest,random"],
+        ["--hand", STRONG, "--variant", "grand-seigneur"],
+        ["--hand", STRONG, "--option", "nope=1"],
+        ["--hand", STRONG, "--played", "-1"],
+        ["--hand", STRONG, "--rounds", "0"],
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(args):
     res = CliRunner().invoke(main, ["tichu-odds", *args])
     assert res.exit_code == 2, res.output

@@ -10,18 +10,16 @@ import numpy as np
 import pandas as pd
 import pytest
 from numba import njit
-
 from replay import check_round
-from tichusim import cards
-from tichusim import simulate
-from tichusim import simulate_games
-from tichusim.kernels.tichu import records as E
-from tichusim.kernels.tichu import policies
-from tichusim.kernels.tichu import variants as V
+
+from tichusim import cards, simulate, simulate_games
+from tichusim.games.transcript import play_with_log
 from tichusim.kernels.moves import MAX_MOVES
+from tichusim.kernels.tichu import policies
+from tichusim.kernels.tichu import records as E
+from tichusim.kernels.tichu import variants as V
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim.strategies.tichu import build
-from tichusim.games.transcript import play_with_log
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("regen_golden", ROOT / "scripts" / "regen_golden.py")
@@ -52,8 +50,9 @@ def bonuses(seats, n):
 def test_tientsin_invariants_over_100k_random_rounds():
     """§7 with 6 players: the kernel checks every action (card conservation, legality, the
     finishing order, card points, score); the tables are re-checked here."""
-    rounds, seats = simulate(100_000, seed=2026, strategies="random", check=True,
-                             variant="tientsin")  # fmt: skip
+    rounds, seats = simulate(
+        100_000, seed=2026, strategies="random", check=True, variant="tientsin"
+    )
     assert len(rounds) == 100_000 and len(seats) == 600_000
     triple = rounds["triple_victory"].to_numpy()
     card = rounds[["card_points_team0", "card_points_team1"]].to_numpy()
@@ -75,8 +74,7 @@ def test_tientsin_invariants_over_100k_random_rounds():
 def test_wuwang_invariants_over_100k_random_rounds():
     """§7 with three players and the Minister (4 hands): the kernel also checks after every
     action that the Minister's hand shown to everybody is the hand (§4, §6)."""
-    rounds, seats = simulate(100_000, seed=2026, strategies="random", check=True,
-                             variant="wuwang")  # fmt: skip
+    rounds, seats = simulate(100_000, seed=2026, strategies="random", check=True, variant="wuwang")
     assert len(rounds) == 100_000 and len(seats) == 400_000
     double = rounds["double_victory"].to_numpy()
     card = rounds[["card_points_team0", "card_points_team1"]].to_numpy()
@@ -123,15 +121,16 @@ def test_many_replayed_rounds_structure(variant):
 def test_tientsin_hands_follow_the_draw_order():
     """§3: 56 cards, the first two players in draw order get 10, the other four 9 (Decision);
     in games the first drawer is the previous first out (§2.15), so every seat draws first."""
-    rounds, seats = simulate_games(40, seed=3, strategies="lowest", variant="tientsin",
-                                   target=500)  # fmt: skip
+    rounds, seats = simulate_games(40, seed=3, strategies="lowest", variant="tientsin", target=500)
     size = ncards(seats["hand14"]).reshape(-1, 6)
     drawer = rounds["first_drawer"].to_numpy()
     place = (np.arange(6) - drawer[:, None]) % 6
     assert (size == np.where(place < 2, 10, 9)).all()
     assert set(drawer) == set(range(6))
-    assert (drawer[1:][rounds["round_in_game"].to_numpy()[1:] > 0]
-            == rounds["first_out"].to_numpy()[:-1][rounds["round_in_game"].to_numpy()[1:] > 0]).all()
+    assert (
+        drawer[1:][rounds["round_in_game"].to_numpy()[1:] > 0]
+        == rounds["first_out"].to_numpy()[:-1][rounds["round_in_game"].to_numpy()[1:] > 0]
+    ).all()
     union = np.bitwise_or.reduce(seats["hand14"].to_numpy().reshape(-1, 6), axis=1)
     assert (union == np.uint64(cards.DECK)).all()
 
@@ -193,8 +192,10 @@ def _dog_answer(params, seat, counts, calls):
 
 def test_dog_target_policies():
     """§3: seat 1's partners are 3 (next in turn order) and 5."""
-    row = {p: build({"base": "heuristic", "dog": p}).param_row() for p in
-           ("next", "fewer-cards", "support-call")}  # fmt: skip
+    row = {
+        p: build({"base": "heuristic", "dog": p}).param_row()
+        for p in ("next", "fewer-cards", "support-call")
+    }
     counts = np.array([5, 5, 5, 7, 5, 3])
     none = np.zeros(6, np.int64)
     assert _dog_answer(row["next"], 1, counts, none) == 3
@@ -252,8 +253,11 @@ def test_tientsin_fifth_out_ends_the_round_and_the_transfers():
 
 def test_tientsin_refuses_policies_that_give_to_opponents():
     """§3 passes to partners only: a policy naming a card given to an opponent means nothing."""
-    for spec, what in (({"pass": "odd-even"}, "odd-even"), ({"pass": "dog-opponent"}, "dog-opponent"),
-                       ({"wish": "passed-left"}, "passed-left")):  # fmt: skip
+    for spec, what in (
+        ({"pass": "odd-even"}, "odd-even"),
+        ({"pass": "dog-opponent"}, "dog-opponent"),
+        ({"wish": "passed-left"}, "passed-left"),
+    ):
         with pytest.raises(ValueError, match=f"'{what}' does not apply to tientsin") as err:
             simulate(1, strategies={"base": "heuristic", **spec}, variant="tientsin")
         assert "\n" not in str(err.value)
@@ -294,7 +298,9 @@ def test_wuwang_passing_among_the_three_players():
     minister = role == "minister"
     assert (seats["hand_passed"].to_numpy()[minister] == seats["hand14"].to_numpy()[minister]).all()
     # the King's partner is the Minister: he gives to his left and right opponents only
-    assert (given[role == "king", 1] == 0).all() and (ncards(given[role == "king"][:, [0, 2]]) == 1).all()
+    assert (given[role == "king", 1] == 0).all() and (
+        ncards(given[role == "king"][:, [0, 2]]) == 1
+    ).all()
     # cards given are cards received: over every round the sets agree
     per_round = seats["round"].to_numpy()
     for r in range(50):
@@ -320,8 +326,9 @@ def test_wuwang_king_decides_for_the_minister():
     """§4: the King plays the Minister's cards and may call Tichu for it: the Minister's
     decisions follow the King's strategy, whoever is King."""
     caller = build({"base": "lowest", "tichu": "always", "name": "caller"})
-    rounds, seats = simulate(3000, seed=13, strategies=[caller, "lowest", "lowest"],
-                             variant="wuwang")  # fmt: skip
+    rounds, seats = simulate(
+        3000, seed=13, strategies=[caller, "lowest", "lowest"], variant="wuwang"
+    )
     king, minister, _ = _king_rows(rounds, seats, "tichu")
     is_caller = rounds["king"].to_numpy() == 0
     assert (minister == is_caller).all() and (king == is_caller).all()
@@ -329,12 +336,15 @@ def test_wuwang_king_decides_for_the_minister():
     assert (names == np.where(is_caller, "caller", "lowest")).all()
     # the play: a King playing "lowest" never lets the Minister pass while it has a play
     seen = {}
-    for king_player, strategies in ((0, ["lowest", "random", "random"]),
-                                    (0, ["random", "lowest", "lowest"])):  # fmt: skip
+    for king_player, strategies in (
+        (0, ["lowest", "random", "random"]),
+        (0, ["random", "lowest", "lowest"]),
+    ):
         c = Counter()
         for key in range(12):
-            rnd, s, log = play_with_log(14, key, strategies=strategies, variant="wuwang",
-                                        king=king_player)  # fmt: skip
+            rnd, s, log = play_with_log(
+                14, key, strategies=strategies, variant="wuwang", king=king_player
+            )
             c += check_round(rnd, s, log, variant="wuwang")
         seen[strategies[0]] = c
     assert seen["lowest"]["minister_passed_with_a_play"] == 0
@@ -387,8 +397,10 @@ def test_wuwang_scores_per_player():
         assert (rounds[f"score_player{p}"].to_numpy() == want).all()
     assert (rounds["score_minister"].to_numpy() == team0).all()
     points = seats["points"].to_numpy().reshape(-1, 4)
-    assert (points == rounds[["score_player0", "score_player1", "score_player2",
-                              "score_minister"]].to_numpy()).all()  # fmt: skip
+    assert (
+        points
+        == rounds[["score_player0", "score_player1", "score_player2", "score_minister"]].to_numpy()
+    ).all()
     team = seats["team"].to_numpy().reshape(-1, 4)
     assert (team[:, 3] == 0).all() and (team[np.arange(len(king)), king] == 0).all()
 
@@ -396,11 +408,13 @@ def test_wuwang_scores_per_player():
 def test_wuwang_tables_name_players_not_positions():
     """The engine plays positions (the King at 0, the Minister at 2); the tables name players
     0..2 and the Minister 3 (``variants.wuwang_player``): checked against the event logs."""
-    rounds, seats = simulate(40, seed=7, strategies=["random", "lowest", "heuristic"],
-                             variant="wuwang")  # fmt: skip
+    rounds, seats = simulate(
+        40, seed=7, strategies=["random", "lowest", "heuristic"], variant="wuwang"
+    )
     for key in range(40):
-        rnd, pos, log = play_with_log(7, key, strategies=["random", "lowest", "heuristic"],
-                                      variant="wuwang")  # fmt: skip
+        rnd, pos, log = play_with_log(
+            7, key, strategies=["random", "lowest", "heuristic"], variant="wuwang"
+        )
         king = int(rnd["king"])
         player = [V.wuwang_player(king, q) for q in range(4)]
         row = rounds.iloc[key]
@@ -420,8 +434,9 @@ def test_wuwang_games_and_the_king_role(rotating):
     out becomes King (a King or Minister going out first keeps the King); the Option: the role
     rotates to the next player each round. The highest individual total wins."""
     opts = {"rotating_king": rotating}
-    rounds, seats = simulate_games(60, seed=17, strategies="random", variant="wuwang",
-                                   options=opts, check=True)  # fmt: skip
+    rounds, seats = simulate_games(
+        60, seed=17, strategies="random", variant="wuwang", options=opts, check=True
+    )
     assert (rounds.groupby("game").size() == 9).all()
     for _, g in rounds.groupby("game"):
         king = g["king"].to_numpy()
@@ -446,11 +461,16 @@ def test_wuwang_games_and_the_king_role(rotating):
 def test_wuwang_game_length_and_options_are_validated():
     """§4: games of 9 rounds or another multiple of 3; unknown options and a target score
     are refused with one line."""
-    rounds, _ = simulate_games(5, seed=18, strategies="lowest", variant="wuwang",
-                               options={"game_rounds": 12})  # fmt: skip
+    rounds, _ = simulate_games(
+        5, seed=18, strategies="lowest", variant="wuwang", options={"game_rounds": 12}
+    )
     assert (rounds.groupby("game").size() == 12).all()
-    for bad, match in (({"game_rounds": 10}, "multiple of 3"), ({"game_rounds": True}, "multiple"),
-                       ({"rotating_king": 1}, "true or false"), ({"kings": 2}, "unknown")):  # fmt: skip
+    for bad, match in (
+        ({"game_rounds": 10}, "multiple of 3"),
+        ({"game_rounds": True}, "multiple"),
+        ({"rotating_king": 1}, "true or false"),
+        ({"kings": 2}, "unknown"),
+    ):
         with pytest.raises(ValueError, match=match) as err:
             simulate_games(1, variant="wuwang", options=bad)
         assert "\n" not in str(err.value)
@@ -476,11 +496,15 @@ def test_the_minister_can_win_a_game():
 def test_rounds_replay_alone_and_deals_do_not_depend_on_strategies(variant):
     a, sa = simulate(600, seed=21, strategies="random", variant=variant)
     b, sb = simulate(10, seed=21, strategies="random", variant=variant, first_round=500)
-    assert (b.drop(columns="variant").to_numpy() == a.iloc[500:510].drop(columns="variant").to_numpy()).all()
+    assert (
+        b.drop(columns="variant").to_numpy() == a.iloc[500:510].drop(columns="variant").to_numpy()
+    ).all()
     k = SEATS[variant]
-    assert (sb["hand14"].to_numpy() == sa["hand14"].to_numpy()[500 * k:510 * k]).all()
+    assert (sb["hand14"].to_numpy() == sa["hand14"].to_numpy()[500 * k : 510 * k]).all()
     _, sc = simulate(600, seed=21, strategies="lowest", variant=variant)
-    assert set(sa["hand14"].to_numpy().reshape(-1, k)[0]) == set(sc["hand14"].to_numpy().reshape(-1, k)[0])
+    assert set(sa["hand14"].to_numpy().reshape(-1, k)[0]) == set(
+        sc["hand14"].to_numpy().reshape(-1, k)[0]
+    )
 
 
 @pytest.mark.parametrize("variant, seed, round_, strategies", regen.VARIANT_CASES)
@@ -491,12 +515,26 @@ def test_variant_transcripts_unchanged(variant, seed, round_, strategies):
 
 
 def test_variant_golden_files_cover_the_rules():
-    text = "".join(p.read_text() for p in regen.GOLDEN.glob("*_seed*.txt")
-                   if p.name.startswith(("tientsin", "wuwang")))  # fmt: skip
-    for needle in ("first 6:", "holds 10:", "holds 9:", "triple victory", "gives its tricks",
-                   "the Dog passes the lead", "BOMBS", "gives the Dragon's trick",
-                   "the Minister's hand is laid face up", "(called by the King)", "player 0 (opponent)",
-                   "double victory", "Minister"):  # fmt: skip
+    text = "".join(
+        p.read_text()
+        for p in regen.GOLDEN.glob("*_seed*.txt")
+        if p.name.startswith(("tientsin", "wuwang"))
+    )
+    for needle in (
+        "first 6:",
+        "holds 10:",
+        "holds 9:",
+        "triple victory",
+        "gives its tricks",
+        "the Dog passes the lead",
+        "BOMBS",
+        "gives the Dragon's trick",
+        "the Minister's hand is laid face up",
+        "(called by the King)",
+        "player 0 (opponent)",
+        "double victory",
+        "Minister",
+    ):
         assert needle in text, needle
 
 
@@ -514,15 +552,28 @@ def test_command_line_takes_the_variant(tmp_path):
     res = run("show", "--variant", "wuwang", "--seed", "7", "--round", "4")
     assert res.exit_code == 0 and "the Minister's hand is laid face up" in res.output
     out = tmp_path / "ww"
-    res = run("simulate", "--variant", "wuwang", "--rounds", "500", "--seed", "2",
-              "--strategies", "heuristic,lowest,random", "--out", str(out))  # fmt: skip
+    res = run(
+        "simulate",
+        "--variant",
+        "wuwang",
+        "--rounds",
+        "500",
+        "--seed",
+        "2",
+        "--strategies",
+        "heuristic,lowest,random",
+        "--out",
+        str(out),
+    )
     assert res.exit_code == 0, res.output
     seats = pd.read_parquet(out / "seats.parquet")
     assert len(seats) == 2000 and set(seats["role"].astype(str)) == {"king", "opponent", "minister"}
     res = run("simulate", "--variant", "tientsin", "--rounds", "300")
     assert res.exit_code == 0 and "triple victories" in res.output
-    for args in (("show", "--variant", "nope"), ("simulate", "--variant", "tientsin",
-                                                   "--strategies", "random,lowest")):  # fmt: skip
+    for args in (
+        ("show", "--variant", "nope"),
+        ("simulate", "--variant", "tientsin", "--strategies", "random,lowest"),
+    ):
         res = run(*args)
         lines = [line for line in res.output.splitlines() if line.strip()]
         assert res.exit_code == 2 and len(lines) == 1, res.output

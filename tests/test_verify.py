@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from tichusim.cli import main
-from tichusim.runs.runner import run
 from tichusim.runs.read import load
+from tichusim.runs.runner import run
 from tichusim.runs.verify import verify
 
 CONFIG = {"rounds": 3_000, "seed": 3, "strategies": "heuristic", "shard_size": 1_000}
@@ -56,12 +56,15 @@ def flip(path):
     path.write_bytes(bytes(data))
 
 
-@pytest.mark.parametrize("damage, table, expected", [
-    (truncate, "rounds", "truncated ("),
-    (flip, "seats", "modified (sha256 does not match the manifest)"),
-    (lambda p: p.unlink(), "seats", "missing"),
-    (lambda p: p.write_bytes(p.read_bytes() + b"\0"), "rounds", "longer than recorded"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "damage, table, expected",
+    [
+        (truncate, "rounds", "truncated ("),
+        (flip, "seats", "modified (sha256 does not match the manifest)"),
+        (lambda p: p.unlink(), "seats", "missing"),
+        (lambda p: p.write_bytes(p.read_bytes() + b"\0"), "rounds", "longer than recorded"),
+    ],
+)
 def test_damaged_shard_is_named_by_verify_and_refused_by_analyses(copy, damage, table, expected):
     part = copy / table / "part-00001.parquet"
     damage(part)
@@ -101,7 +104,8 @@ def test_unrecorded_part_is_a_note_and_not_read(copy):
     manifest = json.loads((copy / "manifest.json").read_text())
     shard = manifest["shards"][2]
     manifest["shards"][2] = {k: shard[k] for k in ("index", "first", "count")} | {
-        "state": "pending"}
+        "state": "pending"
+    }
     manifest["state"] = "running"
     (copy / "manifest.json").write_text(json.dumps(manifest))
     result = verify(copy)

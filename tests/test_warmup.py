@@ -33,7 +33,8 @@ SESSION = textwrap.dedent("""
                      ["show", "--variant", variant, "--round", "2"]]
     for config in ("quick", "games", "tientsin", "wuwang", "grand_seigneur"):
         run_dir = f"{out}/{config}"
-        small = ["--games", "2"] if config in ("games", "wuwang", "grand_seigneur") else ["--rounds", "60"]
+        by_games = config in ("games", "wuwang", "grand_seigneur")
+        small = ["--games", "2"] if by_games else ["--rounds", "60"]
         commands += [["run", f"configs/{config}.toml", "--out", run_dir, "--quiet", *small],
                      ["verify", run_dir], ["report", run_dir]]
     for command in commands:
@@ -78,19 +79,37 @@ def cache_files(folder: Path) -> dict[str, int]:
 def test_after_warmup_no_command_compiles_anything(tmp_path):
     cache = tmp_path / "numba-cache"
     env = os.environ | {"TICHUSIM_CACHE_DIR": str(cache)}
-    warm = subprocess.run([sys.executable, "-m", "tichusim.cli", "warmup"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=1800)  # fmt: skip
+    warm = subprocess.run(
+        [sys.executable, "-m", "tichusim.cli", "warmup"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert warm.returncode == 0, warm.stderr
     notices = [line for line in warm.stderr.splitlines() if line.startswith("tichusim: compil")]
     assert len(notices) == 2 and "every kernel family" in notices[0], notices  # no nested ones
     before = cache_files(cache)
     assert len(before) > 50  # the kernels are there
-    again = subprocess.run([sys.executable, "-m", "tichusim.cli", "warmup"], cwd=ROOT, env=env,
-                           capture_output=True, text=True, timeout=600)  # fmt: skip
+    again = subprocess.run(
+        [sys.executable, "-m", "tichusim.cli", "warmup"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert again.returncode == 0, again.stderr
     assert "tichusim: compil" not in again.stderr, again.stderr  # nothing to compile: no notice
-    session = subprocess.run([sys.executable, "-c", SESSION, str(tmp_path / "runs")], cwd=ROOT,
-                             env=env, capture_output=True, text=True, timeout=1800)  # fmt: skip
+    session = subprocess.run(
+        [sys.executable, "-c", SESSION, str(tmp_path / "runs")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert session.returncode == 0, session.stderr[-2000:]
     after = cache_files(cache)
     compiled = sorted(name for name in after if before.get(name) != after[name])

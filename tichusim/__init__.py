@@ -12,13 +12,25 @@ as it would without tichusim (``docs/compile.md``).
 
 __version__ = "0.1.0"
 
-_HOMES = {"Combo": "cards.combos", "beats": "cards.combos", "classify": "cards.combos",
-          "legal_plays": "cards.combos", "readings": "cards.combos",
-          "SimulationError": "games.errors", "simulate": "games.simulate",
-          "simulate_games": "games.simulate", "run": "runs.runner", "resume": "runs.runner",
-          "RunConfig": "runs.config", "load_config": "runs.config", "Round": "games.steps",
-          "IllegalChoice": "games.steps", "Agent": "strategies.agents",
-          "AgentError": "strategies.agents", "strategy": "games.scripted"}  # fmt: skip
+_HOMES = {
+    "Combo": "cards.combos",
+    "beats": "cards.combos",
+    "classify": "cards.combos",
+    "legal_plays": "cards.combos",
+    "readings": "cards.combos",
+    "SimulationError": "games.errors",
+    "simulate": "games.simulate",
+    "simulate_games": "games.simulate",
+    "run": "runs.runner",
+    "resume": "runs.runner",
+    "RunConfig": "runs.config",
+    "load_config": "runs.config",
+    "Round": "games.steps",
+    "IllegalChoice": "games.steps",
+    "Agent": "strategies.agents",
+    "AgentError": "strategies.agents",
+    "strategy": "games.scripted",
+}
 _SUBPACKAGES = ("cards",)
 
 __all__ = sorted([*_HOMES, *_SUBPACKAGES, "__version__"])

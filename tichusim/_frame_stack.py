@@ -87,11 +87,14 @@ _engine = None  # the compiled functions: alive as long as the interpreter uses 
 
 
 def _applies() -> bool:
-    return (sys.platform == "linux" and sys.implementation.name == "cpython"
-            and sys.version_info[:2] in ((3, 11), (3, 12), (3, 13))
-            and not sysconfig.get_config_var("Py_GIL_DISABLED")
-            and platform.machine() in ("x86_64", "aarch64")
-            and os.environ.get("TICHUSIM_FRAME_STACK_CACHE", "1") != "0")  # fmt: skip
+    return (
+        sys.platform == "linux"
+        and sys.implementation.name == "cpython"
+        and sys.version_info[:2] in ((3, 11), (3, 12), (3, 13))
+        and not sysconfig.get_config_var("Py_GIL_DISABLED")
+        and platform.machine() in ("x86_64", "aarch64")
+        and os.environ.get("TICHUSIM_FRAME_STACK_CACHE", "1") != "0"
+    )
 
 
 def installed() -> bool:
@@ -118,8 +121,9 @@ def install() -> bool:
     engine = llvm.create_mcjit_compiler(module, machine)
     engine.finalize_object()
     # frees of blocks mapped before this point reach munmap (or the slot) just the same
-    allocator = _ArenaAllocator(None, engine.get_function_address("chunk_alloc"),
-                                engine.get_function_address("chunk_free"))  # fmt: skip
+    allocator = _ArenaAllocator(
+        None, engine.get_function_address("chunk_alloc"), engine.get_function_address("chunk_free")
+    )
     set_allocator = ctypes.pythonapi.PyObject_SetArenaAllocator
     set_allocator.argtypes = [ctypes.POINTER(_ArenaAllocator)]
     set_allocator.restype = None

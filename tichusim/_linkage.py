@@ -54,8 +54,15 @@ from numba.core.typed_passes import AnnotateTypes
 
 from ._numba_scope import compiling_ours, nested_in_ours
 
-__all__ = ["LINKING_ONLY", "KernelCompiler", "KernelLibrary", "LinkingOnlyCacheImpl",
-           "OwnCallees", "OwnCalleesCache", "callable_overload"]
+__all__ = [
+    "LINKING_ONLY",
+    "KernelCompiler",
+    "KernelLibrary",
+    "LinkingOnlyCacheImpl",
+    "OwnCallees",
+    "OwnCalleesCache",
+    "callable_overload",
+]
 
 # a callee's cache entry: the module its callers link, and no machine code (numba's own kinds,
 # "object" and "bitcode", both make machine code when loaded)
@@ -263,4 +270,3 @@ class LinkingOnlyCacheImpl:
             reload_init=reload_init,
             referenced_envs=envs,
         )
-

@@ -29,8 +29,12 @@ _PACKAGE = Path(__file__).parent
 _COMPILER = ("_inliner.py", "_literals.py", "_linkage.py", "_numba_guard.py", "_numba_scope.py")
 # the switches of those changes: numba alone cannot load what ``_linkage`` cached (a callee's
 # module, without machine code), so each setting has its own folder
-_SWITCHES = ("TICHUSIM_NUMBA_CHANGES", "TICHUSIM_NUMBA_INLINER", "TICHUSIM_OWN_CALLEES",
-             "TICHUSIM_PLAIN_CALLS")
+_SWITCHES = (
+    "TICHUSIM_NUMBA_CHANGES",
+    "TICHUSIM_NUMBA_INLINER",
+    "TICHUSIM_OWN_CALLEES",
+    "TICHUSIM_PLAIN_CALLS",
+)
 
 
 def _sources():

@@ -18,12 +18,18 @@ import importlib
 import importlib.metadata
 import inspect
 import os
-import sys
 import warnings
 from dataclasses import dataclass
 
-__all__ = ["CHANGES", "Change", "NumbaChangeWarning", "checked_versions", "source_hash", "status",
-           "usable"]
+__all__ = [
+    "CHANGES",
+    "Change",
+    "NumbaChangeWarning",
+    "checked_versions",
+    "source_hash",
+    "status",
+    "usable",
+]
 
 # the releases every change was checked on (the pins in pyproject.toml)
 CHECKED = {"numba": "0.68", "llvmlite": "0.50"}
@@ -39,34 +45,53 @@ class Change:
     relies_on: dict[str, str]  # "module:Qual.name" -> sha256 (first 16 hex digits) of its source
 
 
-CHANGES = {c.name: c for c in (
-    Change("inliner", "TICHUSIM_NUMBA_INLINER",
-           "inlining into our kernels skips numba's two deep copies of each inlined function",
-           "cold compiles of the engines take about a third longer",
-           {"numba.core.inline_closurecall:InlineWorker.inline_function": "1b53f183258e659d",
-            "numba.core.inline_closurecall:InlineWorker.inline_ir": "26fd2b7600c9d929"}),
-    Change("literals", "TICHUSIM_PLAIN_CALLS",
-           "our kernels compile once per argument types, not once per constant their callers pass",
-           "cold compiles take longer (kernels compiled again for each set of constants)",
-           {"numba.core.types.functions:Dispatcher.get_call_type": "ae1ef289d128e138",
-            "numba.core.dispatcher:Dispatcher._numba_type_": "4f60155facfbd3f2"}),
-    Change("linkage", "TICHUSIM_OWN_CALLEES",
-           "our entry points optimise their callees as their own; callees get no wrapper and "
-           "no machine code of their own",
-           "every table plays slower and cold compiles take longer",
-           {"numba.core.codegen:CPUCodeLibrary._optimize_final_module": "e405bd473752613b",
-            "numba.core.codegen:CPUCodeLibrary._finalize_final_module": "95bbf4fcbb90ed99",
-            "numba.core.codegen:CPUCodeLibrary._get_module_for_linking": "56dde0e0555b5ec8",
-            "numba.core.codegen:CPUCodeLibrary.serialize_using_object_code": "a895c26d01bad670",
-            "numba.core.typed_passes:BaseNativeLowering.run_pass": "0b482df4865451f4",
-            "numba.core.dispatcher:Dispatcher.add_overload": "3cd1a51507868539",
-            "numba.core.dispatcher:_DispatcherBase._compile_for_args": "6fe2b0f0f701524e",
-            "numba.core.dispatcher:Dispatcher.compile": "0ab4aee15e79bb1d",
-            "numba.core.compiler:CompileResult._rebuild": "44fa9dc2255883ab",
-            "numba.core.caching:Cache.load_overload": "49a98e578d710b9b",
-            "numba.core.caching:Cache.save_overload": "ce07b8d21537e299",
-            "numba.core.cpu:CPUContext.get_executable": "3892c8a654a2ca69"}),
-)}
+CHANGES = {
+    c.name: c
+    for c in (
+        Change(
+            "inliner",
+            "TICHUSIM_NUMBA_INLINER",
+            "inlining into our kernels skips numba's two deep copies of each inlined function",
+            "cold compiles of the engines take about a third longer",
+            {
+                "numba.core.inline_closurecall:InlineWorker.inline_function": "1b53f183258e659d",
+                "numba.core.inline_closurecall:InlineWorker.inline_ir": "26fd2b7600c9d929",
+            },
+        ),
+        Change(
+            "literals",
+            "TICHUSIM_PLAIN_CALLS",
+            "our kernels compile once per argument types, not once per constant their callers pass",
+            "cold compiles take longer (kernels compiled again for each set of constants)",
+            {
+                "numba.core.types.functions:Dispatcher.get_call_type": "ae1ef289d128e138",
+                "numba.core.dispatcher:Dispatcher._numba_type_": "4f60155facfbd3f2",
+            },
+        ),
+        Change(
+            "linkage",
+            "TICHUSIM_OWN_CALLEES",
+            "our entry points optimise their callees as their own; callees get no wrapper and "
+            "no machine code of their own",
+            "every table plays slower and cold compiles take longer",
+            {
+                "numba.core.codegen:CPUCodeLibrary._optimize_final_module": "e405bd473752613b",
+                "numba.core.codegen:CPUCodeLibrary._finalize_final_module": "95bbf4fcbb90ed99",
+                "numba.core.codegen:CPUCodeLibrary._get_module_for_linking": "56dde0e0555b5ec8",
+                "numba.core.codegen:CPUCodeLibrary.serialize_using_object_code": "a895c26d01bad670",
+                "numba.core.typed_passes:BaseNativeLowering.run_pass": "0b482df4865451f4",
+                "numba.core.dispatcher:Dispatcher.add_overload": "3cd1a51507868539",
+                "numba.core.dispatcher:_DispatcherBase._compile_for_args": "6fe2b0f0f701524e",
+                "numba.core.dispatcher:Dispatcher.compile": "0ab4aee15e79bb1d",
+                "numba.core.compiler:CompileResult._rebuild": "44fa9dc2255883ab",
+                "numba.core.caching:Cache.load_overload": "49a98e578d710b9b",
+                "numba.core.caching:Cache.save_overload": "ce07b8d21537e299",
+                "numba.core.cpu:CPUContext.get_executable": "3892c8a654a2ca69",
+            },
+        ),
+    )
+}
+
 
 class NumbaChangeWarning(RuntimeWarning):
     """A compile change that was meant to run is switched off: our kernels compile as numba's."""
@@ -111,8 +136,7 @@ def _verdict(change: Change) -> tuple[bool, str]:
     off = [f"{p} {v} (checked: {CHECKED[p]}.x)" for p, (v, ok) in versions.items() if not ok]
     if off:
         return False, f"off: not checked on {', '.join(off)}"
-    changed = [where for where, digest in change.relies_on.items()
-               if source_hash(where) != digest]
+    changed = [where for where, digest in change.relies_on.items() if source_hash(where) != digest]
     if changed:
         return False, f"off: numba's {', '.join(changed)} is not the source it was checked on"
     return True, "on"
@@ -125,9 +149,12 @@ def usable(name: str) -> bool:
         change = CHANGES[name]
         on, why = _verdicts[name] = _verdict(change)
         if not on and "=0" not in why:
-            warnings.warn(f"tichusim's numba change '{name}' is switched off "
-                          f"({why.removeprefix('off: ')}): {change.cost}; see docs/compile.md",
-                          NumbaChangeWarning, stacklevel=2)
+            warnings.warn(
+                f"tichusim's numba change '{name}' is switched off "
+                f"({why.removeprefix('off: ')}): {change.cost}; see docs/compile.md",
+                NumbaChangeWarning,
+                stacklevel=2,
+            )
     return _verdicts[name][0]
 
 
@@ -136,4 +163,3 @@ def status() -> dict[str, str]:
     for name in CHANGES:
         usable(name)
     return {name: _verdicts[name][1] for name in CHANGES}
-

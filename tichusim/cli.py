@@ -9,14 +9,16 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .progress import Progress
 from .games import DEFAULT_GAME, GAMES, TEAM_TABLES, compiling, game, game_type, notice
+from .progress import Progress
 from .strategies import DEFAULT_STRATEGY
 
 TABLE_FILES = {"rounds.parquet", "seats.parquet"}  # what `simulate --out` writes (and may replace)
-STRATEGY_HELP = ("one strategy for every seat, or four separated by commas (seat 0..3); a "
-                 "strategy written in Python is agent:package.module:Class or "
-                 "agent:path/file.py:Class (a tichusim.Agent subclass)")
+STRATEGY_HELP = (
+    "one strategy for every seat, or four separated by commas (seat 0..3); a "
+    "strategy written in Python is agent:package.module:Class or "
+    "agent:path/file.py:Class (a tichusim.Agent subclass)"
+)
 
 
 class UserError(click.ClickException):
@@ -99,9 +101,13 @@ def main():
 
 
 @main.command(cls=_OneLineErrors)
-@click.option("--jobs", type=click.IntRange(1), default=None,
-              help="compile the engines (one per team table, and Grand Seigneur's) in this "
-                   "many processes at once [default: 2 on a machine with 2 cores or more]")
+@click.option(
+    "--jobs",
+    type=click.IntRange(1),
+    default=None,
+    help="compile the engines (one per team table, and Grand Seigneur's) in this "
+    "many processes at once [default: 2 on a machine with 2 cores or more]",
+)
 def warmup(jobs):
     """Compile and cache every kernel once (run after installing): one line per kernel
     family, with its seconds."""
@@ -125,23 +131,29 @@ def warmup(jobs):
 @click.option("--top", default=None, help="the trick's top combination (omit when leading)")
 @click.option("--wish", default=None, help="the open wished rank (2..A)")
 @click.option("--phoenix-on", default=None, help="rank under a lone Phoenix top (omit: led)")
-@click.option("--phoenix-led-half", is_flag=True,
-              help="a led Phoenix is worth 1/2, not 1 1/2 (RULES.md §2.6 Option)")
+@click.option(
+    "--phoenix-led-half",
+    is_flag=True,
+    help="a led Phoenix is worth 1/2, not 1 1/2 (RULES.md §2.6 Option)",
+)
 def legal(hand, top, wish, phoenix_on, phoenix_led_half):
     """List the legal plays of HAND (card notation) on TOP."""
     with notice("cards", "import"):  # the rules core compiles as its module loads
         from . import cards, legal_plays
 
-    plays, can_pass = _guard(legal_plays, hand, top, wish=wish, phoenix_on=phoenix_on,
-                             phoenix_led_half=phoenix_led_half)  # fmt: skip
+    plays, can_pass = _guard(
+        legal_plays, hand, top, wish=wish, phoenix_on=phoenix_on, phoenix_led_half=phoenix_led_half
+    )
     for p in plays:
         click.echo(f"{cards.format(p):<40} {p.combo.kind} {p.combo.rank:g}")
     click.echo(f"{len(plays)} plays; pass {'allowed' if can_pass else 'not allowed'}")
 
 
-VARIANT_HELP = ("the table: nanjing (4 players), tientsin (6: give 6 strategies or one), "
-                "wuwang (3 players and the Minister: give 3 or one), grand-seigneur (5-12 "
-                "players: --players)")
+VARIANT_HELP = (
+    "the table: nanjing (4 players), tientsin (6: give 6 strategies or one), "
+    "wuwang (3 players and the Minister: give 3 or one), grand-seigneur (5-12 "
+    "players: --players)"
+)
 _VARIANT = click.Choice(list(GAMES))
 PLAYERS_HELP = "grand-seigneur: the number of players, 5..12 (RULES.md §5)"
 
@@ -169,21 +181,29 @@ def _options(pairs: tuple[str, ...]) -> dict | None:
     return options or None
 
 
-OPTION_HELP = ("a rules option of the variant, KEY=VALUE, repeatable (nanjing, tientsin, "
-               "wuwang: phoenix_led_half; wuwang games: rotating_king, game_rounds; "
-               "grand-seigneur: decks, russian_deck, distinct_triples, russian_seating, "
-               "game_rounds)")
+OPTION_HELP = (
+    "a rules option of the variant, KEY=VALUE, repeatable (nanjing, tientsin, "
+    "wuwang: phoenix_led_half; wuwang games: rotating_king, game_rounds; "
+    "grand-seigneur: decks, russian_deck, distinct_triples, russian_seating, "
+    "game_rounds)"
+)
 
 
 @main.command()
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
 @click.option("--round", "round_", default=0, show_default=True, type=click.IntRange(0))
-@click.option("--game", "game_no", type=click.IntRange(0), default=None,
-              help="grand-seigneur: show round --round of this game (its earlier rounds are "
-                   "played for the ranks); without it, the first round of game --round")
+@click.option(
+    "--game",
+    "game_no",
+    type=click.IntRange(0),
+    default=None,
+    help="grand-seigneur: show round --round of this game (its earlier rounds are "
+    "played for the ranks); without it, the first round of game --round",
+)
 @click.option("--strategies", default="random", show_default=True, help=STRATEGY_HELP)
-@click.option("--variant", default=DEFAULT_GAME, show_default=True, type=_VARIANT,
-              help=VARIANT_HELP)
+@click.option(
+    "--variant", default=DEFAULT_GAME, show_default=True, type=_VARIANT, help=VARIANT_HELP
+)
 @click.option("--players", type=click.IntRange(5, 12), default=None, help=PLAYERS_HELP)
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help=OPTION_HELP)
 def show(seed, round_, game_no, strategies, variant, players, option_pairs):
@@ -199,12 +219,16 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
     # game I, as `simulate` plays them; other games' rounds replay alone
     if not table.chained_rounds:
         if game_no is not None:
-            raise UserError("--game applies to grand-seigneur only (a team game's rounds "
-                            "replay alone with --round)")  # fmt: skip
+            raise UserError(
+                "--game applies to grand-seigneur only (a team game's rounds "
+                "replay alone with --round)"
+            )
         games_only = [k for k in given if k in GAME_OPTIONS]
         if games_only:
-            raise UserError(f"--option {games_only[0]}: shapes whole games, and show plays one "
-                            "independent round")  # fmt: skip
+            raise UserError(
+                f"--option {games_only[0]}: shapes whole games, and show plays one "
+                "independent round"
+            )
     with compiling(variant, "transcript", strategies=chosen):
         text = _guard(table.transcript, seed, round_, game=game_no, strategies=chosen)
     click.echo(text, nl=False)
@@ -214,11 +238,16 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
 @click.option("--rounds", default=100_000, show_default=True, type=click.IntRange(1))
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
 @click.option("--strategies", default="random", show_default=True, help=STRATEGY_HELP)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="write rounds.parquet and seats.parquet into this directory")  # fmt: skip
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="write rounds.parquet and seats.parquet into this directory",
+)
 @click.option("--check/--no-check", default=False, help="verify RULES.md §7 after every action")
-@click.option("--variant", default=DEFAULT_GAME, show_default=True, type=_VARIANT,
-              help=VARIANT_HELP)
+@click.option(
+    "--variant", default=DEFAULT_GAME, show_default=True, type=_VARIANT, help=VARIANT_HELP
+)
 @click.option("--players", type=click.IntRange(5, 12), default=None, help=PLAYERS_HELP)
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help=OPTION_HELP)
 def simulate(rounds, seed, strategies, out, check, variant, players, option_pairs):
@@ -263,22 +292,49 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
 @click.option("--rounds", type=click.IntRange(1), help="play this many independent rounds")
 @click.option("--games", type=click.IntRange(1), help="play this many games to the target")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="override the config's seed")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="run directory (default: the config's out)")  # fmt: skip
-@click.option("--workers", type=click.IntRange(1),
-              help="local workers: threads, or processes when Python agents play (default: "
-                   "one per core; 1 = this process, numba threads on every core)")
-@click.option("--dask", "dask_address", metavar="ADDRESS|local",
-              help="send shards to a Dask scheduler (tcp://host:port) or a new LocalCluster")
-@click.option("--resume", "resume_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="finish the stopped run in this directory")  # fmt: skip
-@click.option("--accept-changed-agents", is_flag=True,
-              help="continue a run although a Python agent's source file changed since the run "
-                   "started (refused otherwise: the finished shards were played by the old "
-                   "source); the manifest records the new sha256 and keeps the old one")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="run directory (default: the config's out)",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1),
+    help="local workers: threads, or processes when Python agents play (default: "
+    "one per core; 1 = this process, numba threads on every core)",
+)
+@click.option(
+    "--dask",
+    "dask_address",
+    metavar="ADDRESS|local",
+    help="send shards to a Dask scheduler (tcp://host:port) or a new LocalCluster",
+)
+@click.option(
+    "--resume",
+    "resume_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="finish the stopped run in this directory",
+)
+@click.option(
+    "--accept-changed-agents",
+    is_flag=True,
+    help="continue a run although a Python agent's source file changed since the run "
+    "started (refused otherwise: the finished shards were played by the old "
+    "source); the manifest records the new sha256 and keeps the old one",
+)
 @click.option("--quiet", is_flag=True, help="no progress bar and no summary")
-def run(config, rounds, games, seed, out, workers, dask_address, resume_dir,
-        accept_changed_agents, quiet):  # fmt: skip
+def run(
+    config,
+    rounds,
+    games,
+    seed,
+    out,
+    workers,
+    dask_address,
+    resume_dir,
+    accept_changed_agents,
+    quiet,
+):
     """Play the batch run described by CONFIG (TOML) into a run directory of Parquet shards.
 
     Data depend only on the config: any --workers, local or Dask, and a resumed run give the
@@ -286,10 +342,10 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir,
     of each Python agent's source file; a run continues only with the same sources (or with
     --accept-changed-agents).
     """
+    from .games import SimulationError
     from .runs.config import ConfigError, load_config
     from .runs.manifest import RunDirError
     from .runs.runner import RunError, RunInterrupted, resume, run
-    from .games import SimulationError
     from .strategies.agents import AgentError
 
     def note(message):
@@ -297,8 +353,17 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir,
             click.echo(f"tichusim: {message}", err=True)
 
     if resume_dir is not None:
-        given = [n for n, v in [("CONFIG", config), ("--rounds", rounds), ("--games", games),
-                                ("--seed", seed), ("--out", out)] if v is not None]  # fmt: skip
+        given = [
+            n
+            for n, v in [
+                ("CONFIG", config),
+                ("--rounds", rounds),
+                ("--games", games),
+                ("--seed", seed),
+                ("--out", out),
+            ]
+            if v is not None
+        ]
         if given:
             raise UserError(f"--resume: a run resumes as configured; drop {', '.join(given)}")
     elif config is None:
@@ -308,13 +373,26 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir,
     target = resume_dir
     try:
         if resume_dir is not None:
-            summary = resume(resume_dir, workers=workers, dask=dask_address, progress=not quiet,
-                             log=note, accept_changed_agents=accept_changed_agents)  # fmt: skip
+            summary = resume(
+                resume_dir,
+                workers=workers,
+                dask=dask_address,
+                progress=not quiet,
+                log=note,
+                accept_changed_agents=accept_changed_agents,
+            )
         else:
             cfg = load_config(config).with_overrides(rounds=rounds, games=games, seed=seed)
             target = Path(out or cfg.out or ".")
-            summary = run(cfg, out=out, workers=workers, dask=dask_address, progress=not quiet,
-                          log=note, accept_changed_agents=accept_changed_agents)  # fmt: skip
+            summary = run(
+                cfg,
+                out=out,
+                workers=workers,
+                dask=dask_address,
+                progress=not quiet,
+                log=note,
+                accept_changed_agents=accept_changed_agents,
+            )
     except (ConfigError, RunDirError, RunError, SimulationError) as exc:
         raise UserError(str(exc)) from None
     except AgentError as exc:  # an agent failed during play: exit 1, the run resumable
@@ -322,8 +400,7 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir,
     except OSError as exc:
         raise UserError(f"cannot write {exc.filename or target}: {exc.strerror or exc}") from None
     except RunInterrupted as exc:
-        click.echo(f"\ntichusim: {exc}; resume with: tichusim run --resume {exc.run_dir}",
-                   err=True)  # fmt: skip
+        click.echo(f"\ntichusim: {exc}; resume with: tichusim run --resume {exc.run_dir}", err=True)
         sys.exit(130)
     except KeyboardInterrupt:  # before any shard ran
         click.echo("\ntichusim: interrupted", err=True)
@@ -333,13 +410,19 @@ def run(config, rounds, games, seed, out, workers, dask_address, resume_dir,
         if summary.mode == "games":
             what += f" ({summary.rounds:,} rounds)"
         rate = summary.rounds_played / summary.seconds
-        click.echo(f"{what} in {summary.run_dir}/ ({summary.played} shards played in "
-                   f"{summary.seconds:.1f} s, {rate:,.0f} rounds/s, {summary.backend})")  # fmt: skip
+        click.echo(
+            f"{what} in {summary.run_dir}/ ({summary.played} shards played in "
+            f"{summary.seconds:.1f} s, {rate:,.0f} rounds/s, {summary.backend})"
+        )
 
 
 @main.command("strategies")
-@click.option("--variant", default=None, type=_VARIANT,
-              help="only the strategies of this table's game (grand-seigneur has its own)")
+@click.option(
+    "--variant",
+    default=None,
+    type=_VARIANT,
+    help="only the strategies of this table's game (grand-seigneur has its own)",
+)
 def strategies_cmd(variant):
     """List the named strategies, every policy of each decision, and every parameter: Tichu's
     (every team table) and Grand Seigneur's."""
@@ -349,8 +432,10 @@ def strategies_cmd(variant):
     families = {k.strategy_heading: k.strategy_tables for k in kinds}  # one per family
     for i, (heading, tables) in enumerate(families.items()):
         click.echo(("\n" if i else "") + f"== {heading}")
-        click.echo(f"Named strategies (the default: {tables.default}; use one name, or a table "
-                   "with base = NAME to change parts):")
+        click.echo(
+            f"Named strategies (the default: {tables.default}; use one name, or a table "
+            "with base = NAME to change parts):"
+        )
         for s in tables.strategies.values():
             parts = ", ".join(f"{d}={policy_of(s, d)}" for d in tables.decisions)
             click.echo(f"  {s.name:<10} {s.description}\n  {'':<10} ({parts})")
@@ -363,8 +448,9 @@ def strategies_cmd(variant):
                 click.echo(f"  {name:<16} {doc}")
         click.echo("\nParameters (name, default, range: meaning):")
         for name, p in tables.params.items():
-            click.echo(f"  {name:<18} {p.default:<6g} [{p.low:g}, {p.high:g}]  ({p.decision}) "
-                       f"{p.doc}")
+            click.echo(
+                f"  {name:<18} {p.default:<6g} [{p.low:g}, {p.high:g}]  ({p.decision}) {p.doc}"
+            )
 
 
 # ---- answers: Grand Tichu odds, strategy comparisons, run reports (issue 6) ----------------
@@ -380,13 +466,17 @@ def _strategy_option(text: str, count: tuple[int, ...], what: str):
     return found[0] if len(found) == 1 else found
 
 
-SPEC_HELP = ("a name, base:key=value,..., a .toml file, or agent:module:Class / "
-             "agent:file.py:Class (README: Strategy arguments)")
+SPEC_HELP = (
+    "a name, base:key=value,..., a .toml file, or agent:module:Class / "
+    "agent:file.py:Class (README: Strategy arguments)"
+)
 
 
 _TEAM_TABLE = click.Choice(TEAM_TABLES)
-ODDS_OTHERS_HELP = ("one strategy for the other players, or one each in turn order from the "
-                    "hand's left (nanjing: left opponent, partner, right opponent)")
+ODDS_OTHERS_HELP = (
+    "one strategy for the other players, or one each in turn order from the "
+    "hand's left (nanjing: left opponent, partner, right opponent)"
+)
 
 
 def _odds_options(strategies: str, variant: str, option_pairs) -> tuple[object, object, dict]:
@@ -404,39 +494,66 @@ def _seat_and_others(seat_help: str, others_help: str = ODDS_OTHERS_HELP):
     strategy unless given: the paired experiments' players."""
 
     def decorate(fn):
-        fn = click.option("--others", default=DEFAULT_STRATEGY, show_default=True,
-                          help=others_help)(fn)  # fmt: skip
-        return click.option("--seat-strategy", default=DEFAULT_STRATEGY, show_default=True,
-                            help=f"{seat_help} ({SPEC_HELP})")(fn)  # fmt: skip
+        fn = click.option(
+            "--others", default=DEFAULT_STRATEGY, show_default=True, help=others_help
+        )(fn)
+        return click.option(
+            "--seat-strategy",
+            default=DEFAULT_STRATEGY,
+            show_default=True,
+            help=f"{seat_help} ({SPEC_HELP})",
+        )(fn)
 
     return decorate
 
 
 def _odds_run(fn):
     """The odds commands' --rounds, --precision and --seed."""
-    for option in reversed((
-        click.option("--rounds", "deals", default=100_000, show_default=True,
-                     type=click.IntRange(1),
-                     help="most deals to play (each is played twice: with and without the call)"),
-        click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
-                     default=None,
-                     help="stop once P(success) is known to +/- this (0.01 = 1 point)"),
-        click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1)),
-    )):  # fmt: skip
+    for option in reversed(
+        (
+            click.option(
+                "--rounds",
+                "deals",
+                default=100_000,
+                show_default=True,
+                type=click.IntRange(1),
+                help="most deals to play (each is played twice: with and without the call)",
+            ),
+            click.option(
+                "--precision",
+                type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+                default=None,
+                help="stop once P(success) is known to +/- this (0.01 = 1 point)",
+            ),
+            click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1)),
+        )
+    ):
         fn = option(fn)
     return fn
 
 
 def _odds_table(fn):
     """The odds commands' --variant, --option, --json and --quiet."""
-    for option in reversed((
-        click.option("--variant", default="nanjing", show_default=True, type=_TEAM_TABLE,
-                     help="the table (wuwang: the hand is an opponent's, RULES.md §4)"),
-        click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
-                     help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)"),
-        click.option("--json", "as_json", is_flag=True, help="print one JSON object"),
-        click.option("--quiet", is_flag=True, help="no progress bar"),
-    )):  # fmt: skip
+    for option in reversed(
+        (
+            click.option(
+                "--variant",
+                default="nanjing",
+                show_default=True,
+                type=_TEAM_TABLE,
+                help="the table (wuwang: the hand is an opponent's, RULES.md §4)",
+            ),
+            click.option(
+                "--option",
+                "option_pairs",
+                multiple=True,
+                metavar="KEY=VALUE",
+                help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)",
+            ),
+            click.option("--json", "as_json", is_flag=True, help="print one JSON object"),
+            click.option("--quiet", is_flag=True, help="no progress bar"),
+        )
+    ):
         fn = option(fn)
     return fn
 
@@ -448,30 +565,52 @@ def _answer_odds(ask, deals: int, as_json: bool, quiet: bool, **kwargs) -> None:
 
     # the bar appears when play starts (``progress(0, ...)``), after any compile and its notice
     with Progress(deals, "deal", enabled=not (quiet or as_json), at_first_update=True) as bar:
+
         def progress(done, total, p):
-            bar.to(done, None if p is None else
-                   f"P(success) {p.value:.3f} +/- {(p.high - p.low) / 2:.3f}")  # fmt: skip
+            bar.to(
+                done,
+                None if p is None else f"P(success) {p.value:.3f} +/- {(p.high - p.low) / 2:.3f}",
+            )
 
         result = _guard(ask, deals=deals, progress=progress, **kwargs)
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     else:
         click.echo(str(result))
-        click.echo(f"{result.deals:,} deals ({2 * result.deals:,} rounds) in "
-                   f"{result.seconds:.2f} s")
+        click.echo(
+            f"{result.deals:,} deals ({2 * result.deals:,} rounds) in {result.seconds:.2f} s"
+        )
 
 
 @main.command("gt-odds", cls=_OneLineErrors)
-@click.option("--hand", required=True,
-              help='the first 8 cards (tientsin: 6), e.g. "Dr Ph A A K 9 5 3" (a rank alone: '
-                   "any suit)")
+@click.option(
+    "--hand",
+    required=True,
+    help='the first 8 cards (tientsin: 6), e.g. "Dr Ph A A K 9 5 3" (a rank alone: any suit)',
+)
 @_odds_run
 @_seat_and_others("the hand's strategy, its Grand Tichu policy replaced")
-@click.option("--model", "model_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="answer at once from a fitted model (gt-table's model.json)")
+@click.option(
+    "--model",
+    "model_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="answer at once from a fitted model (gt-table's model.json)",
+)
 @_odds_table
-def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path, variant,
-                option_pairs, as_json, quiet):  # fmt: skip
+def gt_odds_cmd(
+    hand,
+    deals,
+    precision,
+    seed,
+    seat_strategy,
+    others,
+    model_path,
+    variant,
+    option_pairs,
+    as_json,
+    quiet,
+):
     """Should these 8 cards call Grand Tichu? Each deal is played with and without the call."""
     import json
 
@@ -488,47 +627,106 @@ def gt_odds_cmd(hand, deals, precision, seed, seat_strategy, others, model_path,
 
     me, rest, options = _odds_options((seat_strategy, others), variant, option_pairs)
     _guard(check_hand, hand, variant, options)  # before the progress bar
-    _answer_odds(gt_odds, deals, as_json, quiet, hand=hand, precision=precision, seed=seed,
-                 seat_strategy=me, others=rest, variant=variant, options=options)
+    _answer_odds(
+        gt_odds,
+        deals,
+        as_json,
+        quiet,
+        hand=hand,
+        precision=precision,
+        seed=seed,
+        seat_strategy=me,
+        others=rest,
+        variant=variant,
+        options=options,
+    )
 
 
 @main.command("tichu-odds", cls=_OneLineErrors)
-@click.option("--hand", required=True,
-              help='the cards held after the passing: 14 (tientsin: 10 or 9), e.g. "Dr Ph Aj '
-                   'As K K Q J T 9 7 5 3 2" (a rank alone: any suit)')
-@click.option("--received", default=None,
-              help="the hand's cards received in the passing, one from each seat passing to "
-                   "it in turn order from its left (nanjing: left opponent, partner, right "
-                   "opponent); default: drawn among the hand")
-@click.option("--played", type=click.IntRange(0, 56), default=None,
-              help="call before the seat's first own turn once this many cards are played "
-                   "at the table (default: right after the passing)")
+@click.option(
+    "--hand",
+    required=True,
+    help='the cards held after the passing: 14 (tientsin: 10 or 9), e.g. "Dr Ph Aj '
+    'As K K Q J T 9 7 5 3 2" (a rank alone: any suit)',
+)
+@click.option(
+    "--received",
+    default=None,
+    help="the hand's cards received in the passing, one from each seat passing to "
+    "it in turn order from its left (nanjing: left opponent, partner, right "
+    "opponent); default: drawn among the hand",
+)
+@click.option(
+    "--played",
+    type=click.IntRange(0, 56),
+    default=None,
+    help="call before the seat's first own turn once this many cards are played "
+    "at the table (default: right after the passing)",
+)
 @_odds_run
 @_seat_and_others("the hand's strategy, its Tichu call set by the experiment")
 @_odds_table
-def tichu_odds_cmd(hand, received, played, deals, precision, seed, seat_strategy, others,
-                   variant, option_pairs, as_json, quiet):  # fmt: skip
+def tichu_odds_cmd(
+    hand,
+    received,
+    played,
+    deals,
+    precision,
+    seed,
+    seat_strategy,
+    others,
+    variant,
+    option_pairs,
+    as_json,
+    quiet,
+):
     """Should this hand call Tichu after the passing? Each deal is played with and without
     the call (RULES.md §2.3)."""
     from .analysis.tichuodds import check_hand, tichu_odds
 
     me, rest, options = _odds_options((seat_strategy, others), variant, option_pairs)
     _guard(check_hand, hand, received, variant, options)  # before the progress bar appears
-    _answer_odds(tichu_odds, deals, as_json, quiet, hand=hand, precision=precision, seed=seed,
-                 seat_strategy=me, others=rest, received=received, played=played,
-                 variant=variant, options=options)
+    _answer_odds(
+        tichu_odds,
+        deals,
+        as_json,
+        quiet,
+        hand=hand,
+        precision=precision,
+        seed=seed,
+        seat_strategy=me,
+        others=rest,
+        received=received,
+        played=played,
+        variant=variant,
+        options=options,
+    )
 
 
 @main.command("gt-table", cls=_OneLineErrors)
-@click.option("--run", "run_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="analyse the Grand Tichu calls in this run's seats table (observational) "
-                   "instead of running the paired experiment")
-@click.option("--deals", default=200_000, show_default=True, type=click.IntRange(1000),
-              help="deals of the paired experiment (each played with and without the call)")
+@click.option(
+    "--run",
+    "run_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="analyse the Grand Tichu calls in this run's seats table (observational) "
+    "instead of running the paired experiment",
+)
+@click.option(
+    "--deals",
+    default=200_000,
+    show_default=True,
+    type=click.IntRange(1000),
+    help="deals of the paired experiment (each played with and without the call)",
+)
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
 @_seat_and_others("the calling seat's strategy", "one strategy for the other seats, or three")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="write table.md, by_class.csv, by_score.csv, gt_odds.png, model.json here")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="write table.md, by_class.csv, by_score.csv, gt_odds.png, model.json here",
+)
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
     """Grand Tichu success and value of calling by hand class, with a plot and a model."""
@@ -537,8 +735,11 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
     if run_dir is not None:
         from .runs.read import load
 
-        data = _guard(load, run_dir, seats_columns=["round", "seat", "hand8", "grand_tichu",
-                                                     "finish", "points"])  # fmt: skip
+        data = _guard(
+            load,
+            run_dir,
+            seats_columns=["round", "seat", "hand8", "grand_tichu", "finish", "points"],
+        )
         calls = _guard(gttable.from_run, data.seats)
         if len(calls) == 0:
             raise UserError(f"{run_dir}: no Grand Tichu was called in this run")
@@ -548,10 +749,18 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
         me = _strategy_option(seat_strategy, (1,), "--seat-strategy")
         rest = _strategy_option(others, (1, 3), "--others")
         with Progress(deals, "deal", enabled=not quiet, at_first_update=True) as bar:
-            table = _guard(gttable.run_experiment, deals, seed=seed, seat_strategy=me,
-                           others=rest, progress=lambda done, total: bar.to(done))  # fmt: skip
-        command = (f"tichusim gt-table --deals {deals} --seed {seed} --seat-strategy "
-                   f"'{seat_strategy}' --others '{others}'")  # fmt: skip
+            table = _guard(
+                gttable.run_experiment,
+                deals,
+                seed=seed,
+                seat_strategy=me,
+                others=rest,
+                progress=lambda done, total: bar.to(done),
+            )
+        command = (
+            f"tichusim gt-table --deals {deals} --seed {seed} --seat-strategy "
+            f"'{seat_strategy}' --others '{others}'"
+        )
     if out is not None:
         command += f" --out {out}"
     text = gttable.markdown(table, command)
@@ -568,16 +777,34 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
 
 @main.command(cls=_OneLineErrors)
 @click.argument("strategies", nargs=-1, required=True)
-@click.option("--deals", default=20_000, show_default=True, type=click.IntRange(1),
-              help="deals per match (each played twice, teams swapped)")
+@click.option(
+    "--deals",
+    default=20_000,
+    show_default=True,
+    type=click.IntRange(1),
+    help="deals per match (each played twice, teams swapped)",
+)
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="also write the result as Markdown to this file")
-@click.option("--variant", default=DEFAULT_GAME, show_default=True,
-              type=_VARIANT,
-              help="the table: the two games with two teams to swap (tientsin: 3 seats each)")
-@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
-              help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="also write the result as Markdown to this file",
+)
+@click.option(
+    "--variant",
+    default=DEFAULT_GAME,
+    show_default=True,
+    type=_VARIANT,
+    help="the table: the two games with two teams to swap (tientsin: 3 seats each)",
+)
+@click.option(
+    "--option",
+    "option_pairs",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)",
+)
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
     """Duplicate matches between STRATEGIES (two: a match; more: a round-robin league).
@@ -591,8 +818,10 @@ def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
 
     if not game_type(variant).symmetric_teams:
         swap = ", ".join(n for n in GAMES if game_type(n).symmetric_teams)
-        raise UserError(f"--variant {variant}: compare swaps two teams' seats, and "
-                        f"{game_type(variant).no_swap}; choose one of {swap}")  # fmt: skip
+        raise UserError(
+            f"--variant {variant}: compare swaps two teams' seats, and "
+            f"{game_type(variant).no_swap}; choose one of {swap}"
+        )
     options = _options(option_pairs)
     _guard(game, variant, None, options)
     found = [_guard(parse_strategy, s) for s in strategies]
@@ -600,16 +829,26 @@ def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
         raise UserError("compare: give at least two strategies")
     names = [_guard(agent_name, s) if isinstance(s, dict) else s.name for s in found]
     if len(set(names)) != len(names):
-        raise UserError(f"compare: strategies need different names ({', '.join(names)}); "
-                        "add name=... to tell them apart")  # fmt: skip
+        raise UserError(
+            f"compare: strategies need different names ({', '.join(names)}); "
+            "add name=... to tell them apart"
+        )
     if len(found) == 2:
-        result = _guard(duplicate, found[0], found[1], deals, seed=seed, variant=variant,
-                        options=options)  # fmt: skip
+        result = _guard(
+            duplicate, found[0], found[1], deals, seed=seed, variant=variant, options=options
+        )
     else:
         matches = len(found) * (len(found) - 1) // 2
         with Progress(matches, "match", enabled=not quiet, at_first_update=True) as bar:
-            result = _guard(league, found, deals, seed=seed, variant=variant, options=options,
-                            progress=lambda done, total: bar.to(done))  # fmt: skip
+            result = _guard(
+                league,
+                found,
+                deals,
+                seed=seed,
+                variant=variant,
+                options=options,
+                progress=lambda done, total: bar.to(done),
+            )
     quoted = " ".join(f"'{s}'" if any(c in s for c in " ,;[]") else s for s in strategies)
     command = f"tichusim compare {quoted} --deals {deals} --seed {seed}"
     if variant != DEFAULT_GAME:
@@ -642,7 +881,6 @@ def report_cmd(run_dir):
     click.echo(f"report written: {path} (figures in {path.parent / 'report'}/)")
 
 
-
 @main.command("verify", cls=_OneLineErrors)
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
 def verify_cmd(run_dir):
@@ -656,10 +894,13 @@ def verify_cmd(run_dir):
         click.echo(f"tichusim: note: {note}", err=True)
     for problem in result.problems:
         click.echo(f"tichusim: damaged: {problem}", err=True)
-    click.echo(f"{run_dir}: {result.intact} of {result.done} finished shards intact "
-               f"({result.shards} in the run, {result.state})")  # fmt: skip
+    click.echo(
+        f"{run_dir}: {result.intact} of {result.done} finished shards intact "
+        f"({result.shards} in the run, {result.state})"
+    )
     if not result.ok:
         sys.exit(1)
+
 
 @main.command("doctor")
 def doctor_cmd():
@@ -672,21 +913,35 @@ def doctor_cmd():
     from ._numba_cache import cache_dir
     from ._numba_guard import CHANGES, CHECKED, checked_versions, status
 
-    rows = [("tichusim", __version__),
-            ("python", f"{platform.python_version()} ({sys.platform} {platform.machine()})")]
+    rows = [
+        ("tichusim", __version__),
+        ("python", f"{platform.python_version()} ({sys.platform} {platform.machine()})"),
+    ]
     for package, (version, checked) in checked_versions().items():
-        rows.append((package, version if checked else f"{version} (changes checked on "
-                                                      f"{CHECKED[package]}.x only)"))
+        rows.append(
+            (
+                package,
+                version if checked else f"{version} (changes checked on {CHECKED[package]}.x only)",
+            )
+        )
     rows.append(("numpy", importlib.metadata.version("numpy")))
     folder = cache_dir()
     kernels = sum(1 for _ in folder.rglob("*.nbi")) if folder.is_dir() else 0
     rows.append(("kernel cache", f"{folder} ({kernels} kernels cached)"))
     for name, state in status().items():
         rows.append((f"change: {name}", f"{state} [{CHANGES[name].switch}] {CHANGES[name].what}"))
-    frame = "on" if _frame_stack.installed() else "off: TICHUSIM_FRAME_STACK_CACHE=0 or " \
-        "not CPython 3.11-3.13 on Linux"
-    rows.append(("change: frame-stack", f"{frame} [TICHUSIM_FRAME_STACK_CACHE] CPython's arena "
-                 "allocator keeps a freed frame-stack chunk (tichusim's own processes only)"))
+    frame = (
+        "on"
+        if _frame_stack.installed()
+        else "off: TICHUSIM_FRAME_STACK_CACHE=0 or not CPython 3.11-3.13 on Linux"
+    )
+    rows.append(
+        (
+            "change: frame-stack",
+            f"{frame} [TICHUSIM_FRAME_STACK_CACHE] CPython's arena "
+            "allocator keeps a freed frame-stack chunk (tichusim's own processes only)",
+        )
+    )
     for what, value in rows:
         click.echo(f"{what:<20} {value}")
 

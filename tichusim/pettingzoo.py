@@ -43,8 +43,16 @@ from .cards.notation import DECK
 from .games.registry import game as make_game
 from .games.steps import IllegalChoice, Round
 
-__all__ = ["ACTIONS", "CARD_BITS", "OBS_SIZE", "SEGMENTS", "TichuEnv", "card_vector", "env",
-           "observation"]
+__all__ = [
+    "ACTIONS",
+    "CARD_BITS",
+    "OBS_SIZE",
+    "SEGMENTS",
+    "TichuEnv",
+    "card_vector",
+    "env",
+    "observation",
+]
 
 ACTIONS = 2048  # more than any 14-card lead of 120,000 random ones (module docstring)
 CARD_BITS = np.array([b for b in range(64) if DECK >> b & 1], np.uint64)  # card index -> bit
@@ -55,16 +63,27 @@ VARIANTS = ("nanjing", "tientsin", "wuwang")
 DEFAULT_LEARNERS = {"nanjing": (0, 2), "tientsin": (0, 2, 4), "wuwang": (0,)}
 
 SEGMENTS = (
-    ("hand", 56), ("ally_hand", 56),  # ally: Wu Wang's other hand the King plays (§4)
+    ("hand", 56),
+    ("ally_hand", 56),  # ally: Wu Wang's other hand the King plays (§4)
     ("exposed", 56),  # Wu Wang: the Minister's hand, face up after passing (§4)
-    ("played", 56), ("trick_cards", 56), ("top_cards", 56),
-    ("given", 56), ("received", 56),  # this seat's passing
+    ("played", 56),
+    ("trick_cards", 56),
+    ("top_cards", 56),
+    ("given", 56),
+    ("received", 56),  # this seat's passing
     ("chosen", 56),  # the cards picked in this passing's earlier sub-steps
     ("top_kind", KINDS),  # one-hot, all zeros when leading
-    ("top_length", 1), ("top_rank", 1),  # cards / 16, rank / 32 (a Phoenix single: +1/2)
+    ("top_length", 1),
+    ("top_rank", 1),  # cards / 16, rank / 32 (a Phoenix single: +1/2)
     ("counts", SEATS),  # cards in hand / 14
-    ("grand_tichu", SEATS), ("tichu", SEATS), ("has_played", SEATS), ("out", SEATS),
-    ("passed", SEATS), ("top_seat", SEATS), ("leader", SEATS), ("wish_free", SEATS),
+    ("grand_tichu", SEATS),
+    ("tichu", SEATS),
+    ("has_played", SEATS),
+    ("out", SEATS),
+    ("passed", SEATS),
+    ("top_seat", SEATS),
+    ("leader", SEATS),
+    ("wish_free", SEATS),
     ("points_taken", SEATS),  # card points in tricks, (points + 25) / 150
     ("position", SEATS),  # the deciding seat's own position, one-hot (Wu Wang's roles)
     ("wish", 15),  # one-hot: 0 none, 2..14
@@ -72,8 +91,9 @@ SEGMENTS = (
     ("tichu_point", 3),  # a Tichu's decision point (§2.3): before passing, after, first play
     ("pass_allowed", 1),  # a play decision that allows passing
     ("receiver", SEATS),  # the passing sub-step's receiver, relative
-    ("variant", len(VARIANTS)), ("phoenix_led_half", 1),
-)  # fmt: skip
+    ("variant", len(VARIANTS)),
+    ("phoenix_led_half", 1),
+)
 OBS_SIZE = sum(n for _, n in SEGMENTS)
 _AT = {}  # segment name -> its slice of the observation
 for _name, _n in SEGMENTS:
@@ -102,9 +122,14 @@ def observation(view, chosen: int = 0, receiver: int | None = None) -> np.ndarra
     def put(name, value):
         out[_AT[name]] = value
 
-    for name, field in (("hand", "hand"), ("ally_hand", "ally_hand"), ("exposed", "exposed"),
-                        ("played", "played"), ("trick_cards", "trick_cards"),
-                        ("top_cards", "top_mask")):  # fmt: skip
+    for name, field in (
+        ("hand", "hand"),
+        ("ally_hand", "ally_hand"),
+        ("exposed", "exposed"),
+        ("played", "played"),
+        ("trick_cards", "trick_cards"),
+        ("top_cards", "top_mask"),
+    ):
         put(name, card_vector(f[field]))
     put("given", card_vector(np.bitwise_or.reduce(f["given"])))
     put("received", card_vector(np.bitwise_or.reduce(f["received"])))
@@ -117,12 +142,12 @@ def observation(view, chosen: int = 0, receiver: int | None = None) -> np.ndarra
     order = [(seat + j) % n for j in range(n)]  # relative seat j -> absolute seat
 
     def per_seat(name, values):
-        out[_AT[name].start:_AT[name].start + n] = [values[s] for s in order]
+        out[_AT[name].start : _AT[name].start + n] = [values[s] for s in order]
 
     per_seat("counts", f["counts"] / 14)
     for name in ("grand_tichu", "tichu", "has_played"):
         per_seat(name, f[name] != 0)
-    gone = set(int(s) for s in f["out_order"][:f["n_out"]])
+    gone = set(int(s) for s in f["out_order"][: f["n_out"]])
     per_seat("out", [s in gone for s in range(n)])
     per_seat("passed", [f["passed"] >> s & 1 for s in range(n)])
     per_seat("wish_free", [f["wish_free"] >> s & 1 for s in range(n)])
@@ -150,26 +175,41 @@ class TichuEnv(AECEnv):
 
     metadata = {"name": "tichusim_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, variant: str = "nanjing", opponents="heuristic", seed: int | None = None,
-                 learners=None, render_mode: str | None = None, **options):  # fmt: skip
+    def __init__(
+        self,
+        variant: str = "nanjing",
+        opponents="heuristic",
+        seed: int | None = None,
+        learners=None,
+        render_mode: str | None = None,
+        **options,
+    ):
         super().__init__()
         self.render_mode = render_mode
         if variant not in VARIANTS:
-            raise ValueError(f"variant: one of {', '.join(VARIANTS)}, not {variant!r} (Grand "
-                             f"Seigneur has no environment yet)")  # fmt: skip
+            raise ValueError(
+                f"variant: one of {', '.join(VARIANTS)}, not {variant!r} (Grand "
+                f"Seigneur has no environment yet)"
+            )
         self.variant = variant
         self._options = options or None
         players = make_game(variant, None, self._options).players
         learners = DEFAULT_LEARNERS[variant] if learners is None else tuple(learners)
-        if not learners or any(p not in range(players) for p in learners) or len(
-                set(learners)) != len(learners):  # fmt: skip
+        if (
+            not learners
+            or any(p not in range(players) for p in learners)
+            or len(set(learners)) != len(learners)
+        ):
             raise ValueError(f"learners: distinct players 0..{players - 1}, not {learners!r}")
         self._learners = learners
         self._strategies = [None if p in learners else opponents for p in range(players)]
         self.possible_agents = [f"seat_{p}" for p in learners]
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(0, 1, (OBS_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (ACTIONS,), np.int8)})  # fmt: skip
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0, 1, (OBS_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (ACTIONS,), np.int8),
+            }
+        )
         self._action_space = spaces.Discrete(ACTIONS)
         self._rng = np.random.default_rng(seed)
         self.round: Round | None = None
@@ -186,16 +226,19 @@ class TichuEnv(AECEnv):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         round_seed, key = (int(x) for x in self._rng.integers(0, 2**62, 2))
-        self.round = Round(round_seed, key, self._strategies, variant=self.variant,
-                           options=self._options)  # fmt: skip
+        self.round = Round(
+            round_seed, key, self._strategies, variant=self.variant, options=self._options
+        )
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        empty = {"observation": np.zeros(OBS_SIZE, np.float32),
-                 "action_mask": np.zeros(ACTIONS, np.int8)}  # fmt: skip
+        empty = {
+            "observation": np.zeros(OBS_SIZE, np.float32),
+            "action_mask": np.zeros(ACTIONS, np.int8),
+        }
         self._last = {a: empty for a in self.agents}
         self._chosen: list[int] = []  # the cards picked in the passing's sub-steps so far
         self._play_on()
@@ -203,15 +246,19 @@ class TichuEnv(AECEnv):
     def observe(self, agent):
         if self.round.done or agent != self.agent_selection:
             last = self._last[agent]
-            return {"observation": last["observation"].copy(),
-                    "action_mask": np.zeros(ACTIONS, np.int8)}  # fmt: skip
+            return {
+                "observation": last["observation"].copy(),
+                "action_mask": np.zeros(ACTIONS, np.int8),
+            }
         legal = self.round.legal()
         view = self.round.view()
         receiver = None
         if view.decision == "pass":
             receiver = legal.receivers[len(self._chosen)]
-        obs = {"observation": observation(view, sum(self._chosen), receiver),
-               "action_mask": self.action_mask()}  # fmt: skip
+        obs = {
+            "observation": observation(view, sum(self._chosen), receiver),
+            "action_mask": self.action_mask(),
+        }
         self._last[agent] = obs
         return {k: v.copy() for k, v in obs.items()}
 
@@ -225,15 +272,16 @@ class TichuEnv(AECEnv):
         elif kind == "wish":
             mask[legal] = 1
         else:
-            mask[:len(_kept(legal))] = 1
+            mask[: len(_kept(legal))] = 1
         return mask
 
     def choice(self, action: int):
         """The ``Round`` choice of ``action`` (a card mask in a passing's sub-step);
         ``IllegalChoice`` for an action the mask excludes."""
         if not 0 <= action < ACTIONS or not self.action_mask()[action]:
-            raise IllegalChoice(f"{self.round.decision} ({self.agent_selection}): action "
-                                f"{action} is masked out")  # fmt: skip
+            raise IllegalChoice(
+                f"{self.round.decision} ({self.agent_selection}): action {action} is masked out"
+            )
         kind = self.round.decision
         if kind == "pass":
             return 1 << int(CARD_BITS[action])
@@ -267,7 +315,7 @@ class TichuEnv(AECEnv):
             self.agent_selection = f"seat_{self.round.player}"
             return
         rounds, _ = self.round.tables()
-        for agent, p in zip(self.possible_agents, self._learners):
+        for agent, p in zip(self.possible_agents, self._learners, strict=False):
             self.rewards[agent] = int(rounds[_score_column(self.variant, p)].iloc[0])
             self.terminations[agent] = True
         self.agent_selection = self.agents[0]
@@ -290,7 +338,7 @@ def _kept(legal: list) -> list:
     """A play list cut to ``ACTIONS`` choices, keeping the pass (module docstring)."""
     if len(legal) <= ACTIONS:
         return legal
-    return legal[:ACTIONS - 1] + [None] if legal[-1] is None else legal[:ACTIONS]
+    return legal[: ACTIONS - 1] + [None] if legal[-1] is None else legal[:ACTIONS]
 
 
 def _score_column(variant: str, player: int) -> str:

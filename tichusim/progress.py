@@ -19,18 +19,35 @@ class Progress:
     """A bar over ``total`` units (``unit``: "deal", "match", " rounds"...); ``enabled=False``
     draws nothing, so callers need no branch. Use as a context manager, or ``close()``."""
 
-    def __init__(self, total: int, unit: str, *, enabled: bool = True, initial: int = 0,
-                 desc: str | None = None, unit_scale: bool = False, leave: bool = False,
-                 at_first_update: bool = False):  # fmt: skip
+    def __init__(
+        self,
+        total: int,
+        unit: str,
+        *,
+        enabled: bool = True,
+        initial: int = 0,
+        desc: str | None = None,
+        unit_scale: bool = False,
+        leave: bool = False,
+        at_first_update: bool = False,
+    ):
         self._bar = None
         self._make = None
         if enabled:
             from tqdm import tqdm  # only when a bar is drawn
 
             def make():
-                self._bar = tqdm(total=total, initial=initial, unit=unit, unit_scale=unit_scale,
-                                 desc=desc, file=sys.stderr, leave=leave, dynamic_ncols=True,
-                                 smoothing=0.1)  # fmt: skip
+                self._bar = tqdm(
+                    total=total,
+                    initial=initial,
+                    unit=unit,
+                    unit_scale=unit_scale,
+                    desc=desc,
+                    file=sys.stderr,
+                    leave=leave,
+                    dynamic_ncols=True,
+                    smoothing=0.1,
+                )
 
             self._make = make
             if not at_first_update:
@@ -99,8 +116,10 @@ class Compiling:
         self._t0 = time.perf_counter()
         if self.active:
             Compiling._open.add(self.what)
-            sys.stderr.write(f"tichusim: compiling {self.what}: once, cached for later runs "
-                             f"(about {self.seconds:.0f} s on 2 cores)\n")  # fmt: skip
+            sys.stderr.write(
+                f"tichusim: compiling {self.what}: once, cached for later runs "
+                f"(about {self.seconds:.0f} s on 2 cores)\n"
+            )
             sys.stderr.flush()
             if sys.stderr.isatty():  # a counter a pipe or a log would not want
                 self._stop = threading.Event()

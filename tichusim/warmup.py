@@ -44,8 +44,11 @@ def _games(names) -> None:
     from .games import game, game_type
 
     for name in names:  # every game's batch kernels (rounds, games) and its logged round
-        table = game(name, 6 if game_type(name).takes_players else None,
-                     {"game_rounds": 2} if game_type(name).chained_rounds else None)
+        table = game(
+            name,
+            6 if game_type(name).takes_players else None,
+            {"game_rounds": 2} if game_type(name).chained_rounds else None,
+        )
         table.records(4, strategies="heuristic", check=True)
         table.records(2, games=True, strategies="lowest", target=100)
         table.transcript(0, 1)
@@ -101,10 +104,24 @@ def _stepping() -> None:
 # them); NEEDS: the families whose kernels must be cached before one starts (one that reuses
 # another's, ``Family.reuses``, may start once that one's ``shares`` are cached); ORDER: which
 # ready family starts first when a process frees, and the order with one process
-COMPILE = {"cards": _cards, "nanjing": _nanjing, "tientsin": _tientsin, "wuwang": _wuwang,
-           "seigneur": _seigneur, "analysis": _analysis, "stepping": _stepping}  # fmt: skip
-NEEDS = {"cards": (), "seigneur": ("cards",), "nanjing": ("cards",), "tientsin": ("nanjing",),
-         "wuwang": ("nanjing",), "stepping": ("nanjing",), "analysis": ("nanjing",)}  # fmt: skip
+COMPILE = {
+    "cards": _cards,
+    "nanjing": _nanjing,
+    "tientsin": _tientsin,
+    "wuwang": _wuwang,
+    "seigneur": _seigneur,
+    "analysis": _analysis,
+    "stepping": _stepping,
+}
+NEEDS = {
+    "cards": (),
+    "seigneur": ("cards",),
+    "nanjing": ("cards",),
+    "tientsin": ("nanjing",),
+    "wuwang": ("nanjing",),
+    "stepping": ("nanjing",),
+    "analysis": ("nanjing",),
+}
 ORDER = ("cards", "nanjing", "seigneur", "tientsin", "stepping", "wuwang", "analysis")
 # seconds a family's warmup takes beyond its registry figure: Grand Seigneur's compiles its
 # stepping engine too (``_seigneur``)
@@ -131,8 +148,12 @@ def _ready(name: str, done: set, started: set, shared_cached) -> bool:
     if all(need in done for need in NEEDS[name]):
         return True
     reused = FAMILIES[name].reuses
-    return (NEEDS[name] == (reused,) and reused in started
-            and bool(FAMILIES[reused].shares) and shared_cached(reused))  # fmt: skip
+    return (
+        NEEDS[name] == (reused,)
+        and reused in started
+        and bool(FAMILIES[reused].shares)
+        and shared_cached(reused)
+    )
 
 
 def _seconds(name: str) -> int:
@@ -154,7 +175,7 @@ def estimate(jobs: int = DEFAULT_JOBS) -> int:
     while len(start) < len(ORDER):
         done = {name for name in end if end[name] <= now}
 
-        def shared_cached(family):
+        def shared_cached(family, now=now):
             return start[family] + FAMILIES[family].shares_after <= now
 
         for name in ORDER:
@@ -165,8 +186,15 @@ def estimate(jobs: int = DEFAULT_JOBS) -> int:
                 start[name] = now
                 end[name] = free_at[slot] = now + _seconds(name)
         # the next moment anything changes: a process frees, or a family's shares are cached
-        moments = [t for t in [*free_at, *end.values(),
-                               *(start[f] + FAMILIES[f].shares_after for f in start)] if t > now]
+        moments = [
+            t
+            for t in [
+                *free_at,
+                *end.values(),
+                *(start[f] + FAMILIES[f].shares_after for f in start),
+            ]
+            if t > now
+        ]
         if not moments:
             break
         now = min(moments)
@@ -178,8 +206,13 @@ def cached_after() -> tuple[str, ...]:
     engines (the stepping family names the 4-player one; the others compile at first use)."""
     from .games.registry import FAMILIES
 
-    return tuple(entry for family in FAMILIES.values() for use, entries in family.entries.items()
-                 if use != "steps" for entry in entries)  # fmt: skip
+    return tuple(
+        entry
+        for family in FAMILIES.values()
+        for use, entries in family.entries.items()
+        if use != "steps"
+        for entry in entries
+    )
 
 
 def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:
@@ -196,21 +229,26 @@ def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:
             report(name, FAMILIES[name].title, compile_family(name))
         return time.perf_counter() - t0
     ctx = multiprocessing.get_context("spawn")  # a fresh interpreter, no numba threads inherited
-    pool = cf.ProcessPoolExecutor(jobs, mp_context=ctx, max_tasks_per_child=1,
-                                  initializer=_frame_stack.install)  # ours alone, as the CLI
+    pool = cf.ProcessPoolExecutor(
+        jobs, mp_context=ctx, max_tasks_per_child=1, initializer=_frame_stack.install
+    )  # ours alone, as the CLI
     running: dict = {}
     started: set = set()
     done: set = set()
     try:
         while len(done) < len(ORDER):
             for name in ORDER:
-                if (len(running) < jobs and name not in started
-                        and _ready(name, done, started, lambda f: cached(*FAMILIES[f].shares))):
+                if (
+                    len(running) < jobs
+                    and name not in started
+                    and _ready(name, done, started, lambda f: cached(*FAMILIES[f].shares))
+                ):
                     running[pool.submit(compile_family, name)] = name
                     started.add(name)
             waiting = len(started) < len(ORDER)  # a family may become ready by the cache alone
-            finished, _ = cf.wait(running, timeout=0.5 if waiting else None,
-                                  return_when=cf.FIRST_COMPLETED)  # fmt: skip
+            finished, _ = cf.wait(
+                running, timeout=0.5 if waiting else None, return_when=cf.FIRST_COMPLETED
+            )
             for future in finished:
                 name = running.pop(future)
                 report(name, FAMILIES[name].title, future.result())

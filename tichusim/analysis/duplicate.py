@@ -32,12 +32,15 @@ def _fmt(e: Estimate, pct: bool = False) -> str:
     return e.pct() if pct else e.pts()
 
 
-STAT_COLUMNS = [("points_per_round", "points/round", False), ("tichu_rate", "Tichu calls", True),
-                ("tichu_success", "Tichu success", True),
-                ("grand_tichu_rate", "Grand Tichu calls", True),
-                ("grand_tichu_success", "Grand Tichu success", True),
-                ("double_victories", "double victories", True),
-                ("bombs_played", "plays a bomb", True)]  # fmt: skip
+STAT_COLUMNS = [
+    ("points_per_round", "points/round", False),
+    ("tichu_rate", "Tichu calls", True),
+    ("tichu_success", "Tichu success", True),
+    ("grand_tichu_rate", "Grand Tichu calls", True),
+    ("grand_tichu_success", "Grand Tichu success", True),
+    ("double_victories", "double victories", True),
+    ("bombs_played", "plays a bomb", True),
+]
 
 
 def _labels(variant: str) -> list[str]:
@@ -61,29 +64,39 @@ class DuplicateResult:
     seconds: float = 0.0  # of play: after the compile (``played_once``)
 
     def __str__(self) -> str:
-        return (f"{self.a} vs {self.b} over {self.deals} deals: {self.a} - {self.b} = "
-                f"{self.diff} points per round")
+        return (
+            f"{self.a} vs {self.b} over {self.deals} deals: {self.a} - {self.b} = "
+            f"{self.diff} points per round"
+        )
 
     def to_markdown(self) -> str:
         """The match as Markdown: the difference, then one row per strategy."""
         b = self.bombs_per_round
-        lines = [f"**{self.a} - {self.b}: {_fmt(self.diff)} points per round** "
-                 f"({self.deals:,} deals, each played with the teams swapped; 95% intervals). "
-                 f"Bombs played per round (both teams): {b.value:.3f} [{b.low:.3f}, "
-                 f"{b.high:.3f}].", "",
-                 "| strategy | " + " | ".join(_labels(self.variant)) + " |",
-                 "|---" * (len(STAT_COLUMNS) + 1) + "|"]  # fmt: skip
+        lines = [
+            f"**{self.a} - {self.b}: {_fmt(self.diff)} points per round** "
+            f"({self.deals:,} deals, each played with the teams swapped; 95% intervals). "
+            f"Bombs played per round (both teams): {b.value:.3f} [{b.low:.3f}, "
+            f"{b.high:.3f}].",
+            "",
+            "| strategy | " + " | ".join(_labels(self.variant)) + " |",
+            "|---" * (len(STAT_COLUMNS) + 1) + "|",
+        ]
         for _, row in self.per_strategy.iterrows():
             cells = [_fmt(row[key], pct) for key, _, pct in STAT_COLUMNS]
             lines.append(f"| {row['strategy']} | " + " | ".join(cells) + " |")
         return "\n".join(lines) + "\n"
 
 
-def _side_stats(name: str, rounds: list[pd.DataFrame], seats: list[pd.DataFrame], teams,
-                victory: str = "double_victory") -> dict:  # fmt: skip
+def _side_stats(
+    name: str,
+    rounds: list[pd.DataFrame],
+    seats: list[pd.DataFrame],
+    teams,
+    victory: str = "double_victory",
+) -> dict:
     """Figures of one strategy from its team's rows in both tables."""
     points, mine = [], []
-    for r, s, team in zip(rounds, seats, teams):
+    for r, s, team in zip(rounds, seats, teams, strict=False):
         points.append(r[f"score_team{team}"].to_numpy())
         mine.append(s[s["team"] == team])
     me = pd.concat(mine)
@@ -92,7 +105,10 @@ def _side_stats(name: str, rounds: list[pd.DataFrame], seats: list[pd.DataFrame]
         called = me[me[call]]
         out[f"{call}_rate"] = wilson(len(called), len(me))
         out[f"{call}_success"] = wilson(int((called["finish"] == 1).sum()), len(called))
-    won = sum(int((r[victory] & (r["first_out"] % 2 == t)).sum()) for r, t in zip(rounds, teams))
+    won = sum(
+        int((r[victory] & (r["first_out"] % 2 == t)).sum())
+        for r, t in zip(rounds, teams, strict=False)
+    )
     out["double_victories"] = wilson(won, sum(len(r) for r in rounds))  # triple in Tientsin
     team_rounds = sum(len(r) for r in rounds)
     out["team_first_out"] = wilson(int((me["finish"] == 1).sum()), team_rounds)
@@ -109,8 +125,10 @@ def _teams_game(variant: str, options: dict | None = None):
     table."""
     kind = game_type(variant)
     if not kind.symmetric_teams:
-        raise ValueError(f"duplicate matches swap two teams' seats: {variant} has none to swap, "
-                         f"{kind.no_swap}; variants: {', '.join(DUPLICATE_VARIANTS)}")  # fmt: skip
+        raise ValueError(
+            f"duplicate matches swap two teams' seats: {variant} has none to swap, "
+            f"{kind.no_swap}; variants: {', '.join(DUPLICATE_VARIANTS)}"
+        )
     return game(variant, options=options)
 
 
@@ -122,9 +140,16 @@ def _player(table, spec):
     return as_agent(spec) if is_agent(spec) else table.resolve(spec, 1)[0]
 
 
-def duplicate(a, b, deals: int, *, seed: int = 0, check: bool = False,
-              variant: str = "nanjing",
-              options: dict | None = None) -> DuplicateResult:  # fmt: skip
+def duplicate(
+    a,
+    b,
+    deals: int,
+    *,
+    seed: int = 0,
+    check: bool = False,
+    variant: str = "nanjing",
+    options: dict | None = None,
+) -> DuplicateResult:
     """Strategy ``a`` against ``b`` over ``deals`` duplicated deals (names, tables,
     ``Strategy`` objects or Python agents: ``tichusim.Agent``), at the table of ``variant``
     (``DUPLICATE_VARIANTS``) with its rules ``options`` (e.g. ``{"phoenix_led_half": True}``)."""
@@ -132,8 +157,11 @@ def duplicate(a, b, deals: int, *, seed: int = 0, check: bool = False,
     seats = table.seats
     sa, sb = _player(table, a), _player(table, b)
     common = {"seed": seed, "check": check, "variant": variant, "options": options}
-    played_once(variant, (sa, sb), lambda keys: simulate(
-        len(keys), strategies=[sa, sb] * (seats // 2), **common))
+    played_once(
+        variant,
+        (sa, sb),
+        lambda keys: simulate(len(keys), strategies=[sa, sb] * (seats // 2), **common),
+    )
     t0 = time.perf_counter()
     r1, s1 = simulate(deals, strategies=[sa, sb] * (seats // 2), **common)
     r2, s2 = simulate(deals, strategies=[sb, sa] * (seats // 2), **common)
@@ -146,11 +174,22 @@ def duplicate(a, b, deals: int, *, seed: int = 0, check: bool = False,
         _side_stats(sb.name, [r1, r2], [s1, s2], (1, 0), victory),
     ]
     bombs = mean_ci(np.concatenate([r1["bombs"].to_numpy(), r2["bombs"].to_numpy()]))
-    points = ((r1["score_team0"].to_numpy() + r2["score_team1"].to_numpy()) / 2,
-              (r1["score_team1"].to_numpy() + r2["score_team0"].to_numpy()) / 2)  # fmt: skip
-    return DuplicateResult(sa.name, sb.name, deals, mean_ci(margins), pd.DataFrame(rows),
-                           margins=margins, points=points, bombs_per_round=bombs,
-                           variant=variant, seconds=time.perf_counter() - t0)  # fmt: skip
+    points = (
+        (r1["score_team0"].to_numpy() + r2["score_team1"].to_numpy()) / 2,
+        (r1["score_team1"].to_numpy() + r2["score_team0"].to_numpy()) / 2,
+    )
+    return DuplicateResult(
+        sa.name,
+        sb.name,
+        deals,
+        mean_ci(margins),
+        pd.DataFrame(rows),
+        margins=margins,
+        points=points,
+        bombs_per_round=bombs,
+        variant=variant,
+        seconds=time.perf_counter() - t0,
+    )
 
 
 @dataclass(frozen=True)
@@ -173,24 +212,43 @@ class League:
 
     def to_markdown(self) -> str:
         """League table, then the matrix of pairwise margins (row minus column)."""
-        lines = ["| rank | strategy | margin vs the field | W-D-L | "
-                 + " | ".join(_labels(self.variant)) + " |",
-                 "|---" * (len(STAT_COLUMNS) + 4) + "|"]  # fmt: skip
+        lines = [
+            "| rank | strategy | margin vs the field | W-D-L | "
+            + " | ".join(_labels(self.variant))
+            + " |",
+            "|---" * (len(STAT_COLUMNS) + 4) + "|",
+        ]
         for i, row in enumerate(self.table.itertuples(index=False), 1):
             cells = [_fmt(getattr(row, key), pct) for key, _, pct in STAT_COLUMNS]
-            lines.append(f"| {i} | {row.strategy} | {_fmt(row.margin)} | {row.wdl} | "
-                         + " | ".join(cells) + " |")  # fmt: skip
+            lines.append(
+                f"| {i} | {row.strategy} | {_fmt(row.margin)} | {row.wdl} | "
+                + " | ".join(cells)
+                + " |"
+            )
         order = list(self.table["strategy"])
-        lines += ["", "Pairwise margins, points per round (row minus column, 95% intervals):", "",
-                  "| | " + " | ".join(order) + " |", "|---" * (len(order) + 1) + "|"]  # fmt: skip
+        lines += [
+            "",
+            "Pairwise margins, points per round (row minus column, 95% intervals):",
+            "",
+            "| | " + " | ".join(order) + " |",
+            "|---" * (len(order) + 1) + "|",
+        ]
         for a in order:
             cells = ["" if a == b else _fmt(self.margin(a, b)) for b in order]
             lines.append(f"| {a} | " + " | ".join(cells) + " |")
         return "\n".join(lines) + "\n"
 
 
-def league(strategies, deals: int, *, seed: int = 0, check: bool = False, progress=None,
-           variant: str = "nanjing", options: dict | None = None) -> League:  # fmt: skip
+def league(
+    strategies,
+    deals: int,
+    *,
+    seed: int = 0,
+    check: bool = False,
+    progress=None,
+    variant: str = "nanjing",
+    options: dict | None = None,
+) -> League:
     """Round robin of two or more strategies (names, tables, ``Strategy`` objects or Python
     agents; their names must differ). Every pair plays the same ``deals`` duplicated deals.
 
@@ -210,20 +268,31 @@ def league(strategies, deals: int, *, seed: int = 0, check: bool = False, progre
         raise ValueError(f"strategies need different names, got {', '.join(names)}")
     pairs = list(combinations(range(len(resolved)), 2))
     seats = table.seats
-    played_once(variant, resolved, lambda keys: [  # a round of each: every engine they need
-        simulate(len(keys), strategies=[s] * seats, seed=seed, variant=variant, options=options)
-        for s in resolved])  # fmt: skip
+    played_once(
+        variant,
+        resolved,
+        lambda keys: [  # a round of each: every engine they need
+            simulate(len(keys), strategies=[s] * seats, seed=seed, variant=variant, options=options)
+            for s in resolved
+        ],
+    )
     if progress is not None:
         progress(0, len(pairs))
     matches = {}
     for done, (i, j) in enumerate(pairs, 1):
-        matches[(names[i], names[j])] = duplicate(resolved[i], resolved[j], deals, seed=seed,
-                                                  check=check, variant=variant,
-                                                  options=options)  # fmt: skip
+        matches[(names[i], names[j])] = duplicate(
+            resolved[i],
+            resolved[j],
+            deals,
+            seed=seed,
+            check=check,
+            variant=variant,
+            options=options,
+        )
         if progress is not None:
             progress(done, len(pairs))
     rows = []
-    for i, name in enumerate(names):
+    for name in names:
         per_deal = np.zeros(deals)
         points = np.zeros(deals)
         wdl = [0, 0, 0]
@@ -238,15 +307,25 @@ def league(strategies, deals: int, *, seed: int = 0, check: bool = False, progre
             low, high = (e.low, e.high) if sign == 1 else (-e.high, -e.low)
             wdl[0 if low > 0 else 2 if high < 0 else 1] += 1
             side_rows.append(m.per_strategy.iloc[0 if sign == 1 else 1])
-        row = {"strategy": name, "margin": mean_ci(per_deal / (len(names) - 1)),
-               "wdl": "-".join(map(str, wdl))}
+        row = {
+            "strategy": name,
+            "margin": mean_ci(per_deal / (len(names) - 1)),
+            "wdl": "-".join(map(str, wdl)),
+        }
         row.update(_pool(side_rows))
         row["points_per_round"] = mean_ci(points / (len(names) - 1))
         rows.append(row)
     table = pd.DataFrame(rows)
     table = table.iloc[np.argsort([-r.value for r in table["margin"]], kind="stable")]
-    return League(names, deals, seed, matches, table.reset_index(drop=True), variant,
-                  seconds=sum(m.seconds for m in matches.values()))
+    return League(
+        names,
+        deals,
+        seed,
+        matches,
+        table.reset_index(drop=True),
+        variant,
+        seconds=sum(m.seconds for m in matches.values()),
+    )
 
 
 def _pool(rows: list[pd.Series]) -> dict:
@@ -269,22 +348,30 @@ def _table_name(variant: str) -> str:
 def markdown_report(result: DuplicateResult | League, command: str) -> str:
     """A match or league as a Markdown document that says how to regenerate it."""
     if isinstance(result, League):
-        title = (f"# League of {len(result.strategies)} strategies ({_table_name(result.variant)}"
-                 "duplicate round robin, "
-                 f"{result.deals:,} deals per match, seed {result.seed})")  # fmt: skip
+        title = (
+            f"# League of {len(result.strategies)} strategies ({_table_name(result.variant)}"
+            "duplicate round robin, "
+            f"{result.deals:,} deals per match, seed {result.seed})"
+        )
         body = result.to_markdown()
-        note = ("Margin vs the field: per deal, the strategy's point margin averaged over its "
-                "opponents, then its mean over the deals. W-D-L: matches whose 95% interval is "
-                "above 0, spans 0, below 0. Rates pool the strategy's seats over all its "
-                "matches (these share deals, so their intervals are a little narrow). Success "
-                "means the caller went out first. The bomb column is the share of seat-rounds "
-                "in which the seat played a bomb.")
+        note = (
+            "Margin vs the field: per deal, the strategy's point margin averaged over its "
+            "opponents, then its mean over the deals. W-D-L: matches whose 95% interval is "
+            "above 0, spans 0, below 0. Rates pool the strategy's seats over all its "
+            "matches (these share deals, so their intervals are a little narrow). Success "
+            "means the caller went out first. The bomb column is the share of seat-rounds "
+            "in which the seat played a bomb."
+        )
     else:
-        title = (f"# {result.a} vs {result.b} ({_table_name(result.variant)}duplicate match, "
-                 f"{result.deals:,} deals)")  # fmt: skip
+        title = (
+            f"# {result.a} vs {result.b} ({_table_name(result.variant)}duplicate match, "
+            f"{result.deals:,} deals)"
+        )
         body = result.to_markdown()
-        note = ("Each deal is played twice with the teams' seats swapped, so both strategies "
-                "hold the same cards; the difference is per deal. Success means the caller went "
-                "out first. The bomb column is the share of seat-rounds in which the seat "
-                "played a bomb.")
+        note = (
+            "Each deal is played twice with the teams' seats swapped, so both strategies "
+            "hold the same cards; the difference is per deal. Success means the caller went "
+            "out first. The bomb column is the share of seat-rounds in which the seat "
+            "played a bomb."
+        )
     return f"{title}\n\nRegenerate: `{command}`\n\n{note}\n\n{body}"

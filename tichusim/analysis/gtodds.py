@@ -35,12 +35,22 @@ import numpy as np
 from .. import cards
 from ..games import TEAM_TABLES, game
 from ..strategies.agents import Agent, Without, as_agent, is_agent
+from ..strategies.tichu import DEFAULT_STRATEGY, Strategy, resolve
 from .played_once import played_once
 from .stats import Estimate, mean_ci, wilson
-from ..strategies.tichu import DEFAULT_STRATEGY, Strategy, resolve
 
-__all__ = ["CallAnswer", "GTOdds", "Pairs", "Setup", "check_hand", "check_run", "gt_odds",
-           "paired_rounds", "seat_strategies", "setup"]
+__all__ = [
+    "CallAnswer",
+    "GTOdds",
+    "Pairs",
+    "Setup",
+    "check_hand",
+    "check_run",
+    "gt_odds",
+    "paired_rounds",
+    "seat_strategies",
+    "setup",
+]
 
 SEAT0 = 0  # the 4-player game's hand (seats 1 and 3 are its opponents, 2 its partner)
 MIN_DEALS = 1000  # never stop on precision before this many deals
@@ -63,8 +73,11 @@ class Setup:
         if self.game.drawer_is_king:
             return np.zeros(len(keys), np.int64)
         n = self.game.seats
-        ok = [f for f in range(n) if sizes is None
-              or self.game.hand_size((self.seat - f) % n) in sizes]  # fmt: skip
+        ok = [
+            f
+            for f in range(n)
+            if sizes is None or self.game.hand_size((self.seat - f) % n) in sizes
+        ]
         return np.asarray(ok, np.int64)[keys % len(ok)]
 
 
@@ -73,17 +86,23 @@ def setup(variant: str = "nanjing", options: dict | None = None) -> Setup:
     that is no team table or an unknown option): the first seat that may call Grand Tichu,
     player 0 being King in Wu Wang (seat 1, an opponent at the King's left: §4)."""
     if variant not in TEAM_TABLES:
-        raise ValueError(f"variant must be {', '.join(TEAM_TABLES[:-1])} or {TEAM_TABLES[-1]}, "
-                         f"not {variant!r}")  # fmt: skip
+        raise ValueError(
+            f"variant must be {', '.join(TEAM_TABLES[:-1])} or {TEAM_TABLES[-1]}, not {variant!r}"
+        )
     table = game(variant, options=options)
     seat = next(s for s in range(table.seats) if table.may_call_grand(s))
     return Setup(table, seat, seat)  # Wu Wang with King 0: player p sits at position p
 
 
-def seat_strategies(seat_strategy=DEFAULT_STRATEGY, others=DEFAULT_STRATEGY, *, variant="nanjing",
-                    grand: tuple[str, str] = ("always", "never"),
-                    suffix: tuple[str, str] = ("+GT", "-GT"),
-                    set_calls: tuple[str, ...] = ("grand_tichu",)) -> tuple[list, list]:  # fmt: skip
+def seat_strategies(
+    seat_strategy=DEFAULT_STRATEGY,
+    others=DEFAULT_STRATEGY,
+    *,
+    variant="nanjing",
+    grand: tuple[str, str] = ("always", "never"),
+    suffix: tuple[str, str] = ("+GT", "-GT"),
+    set_calls: tuple[str, ...] = ("grand_tichu",),
+) -> tuple[list, list]:
     """The two tables' strategies, one per player: the hand's strategy forced to call / not
     call Grand Tichu (``grand``), ``others`` (one strategy, or one per other player in turn
     order from the hand's left: the 4-player game's left opponent, partner, right opponent)
@@ -97,15 +116,17 @@ def seat_strategies(seat_strategy=DEFAULT_STRATEGY, others=DEFAULT_STRATEGY, *, 
     if len(others) != players - 1:
         raise ValueError(f"others: give one strategy or {players - 1}, one per other player")
     rest = [_one(s, variant) for s in others]
-    call, no_call = (_forced(me, g, f"{me.name}{x}", variant, set_calls)
-                     for g, x in zip(grand, suffix))  # fmt: skip
+    call, no_call = (
+        _forced(me, g, f"{me.name}{x}", variant, set_calls)
+        for g, x in zip(grand, suffix, strict=False)
+    )
     h = place.player
     order = [(h + 1 + i) % players for i in range(players - 1)]  # the others from the left
     tables = []
     for mine in (call, no_call):
         row = [None] * players
         row[h] = mine
-        for who, s in zip(order, rest):
+        for who, s in zip(order, rest, strict=False):
             row[who] = s
         tables.append(row)
     return tables[0], tables[1]
@@ -142,15 +163,30 @@ def _play(seed, keys, strategies, fixed, check, place, firsts, fixed_ranks=None)
     ``fixed`` (the call set by ``tichu-odds``)."""
     if fixed is not None and fixed_ranks is not None:
         fixed = (fixed[0], fixed_ranks)
-    rec = place.game.rounds(keys, seed=seed, strategies=strategies, check=check,
-                            first_drawers=firsts, fixed=fixed, fixed_seat=place.seat)  # fmt: skip
+    rec = place.game.rounds(
+        keys,
+        seed=seed,
+        strategies=strategies,
+        check=check,
+        first_drawers=firsts,
+        fixed=fixed,
+        fixed_seat=place.seat,
+    )
     return rec.rounds, rec.seats
 
 
-def paired_rounds(seed: int, keys, call: list[Strategy], no_call: list[Strategy], *,
-                  fixed: tuple[int, np.ndarray] | None = None, check: bool = False,
-                  place: Setup | None = None, firsts: np.ndarray | None = None,
-                  ranks: tuple[np.ndarray, np.ndarray] | None = None) -> Pairs:  # fmt: skip
+def paired_rounds(
+    seed: int,
+    keys,
+    call: list[Strategy],
+    no_call: list[Strategy],
+    *,
+    fixed: tuple[int, np.ndarray] | None = None,
+    check: bool = False,
+    place: Setup | None = None,
+    firsts: np.ndarray | None = None,
+    ranks: tuple[np.ndarray, np.ndarray] | None = None,
+) -> Pairs:
     """Play round keys ``keys`` twice, with the seat strategies ``call`` and ``no_call``.
     ``fixed = (exact_mask, rank_counts)`` fixes the hand's first 8 cards (``parse_pattern``);
     ``None`` deals all 56 cards at random (the same deals in both tables). ``place``: the
@@ -161,8 +197,11 @@ def paired_rounds(seed: int, keys, call: list[Strategy], no_call: list[Strategy]
     place = place or setup()
     firsts = place.firsts(keys) if firsts is None else firsts
     rc, rn = ranks if ranks is not None else (None, None)
-    return Pairs(keys, _play(seed, keys, call, fixed, check, place, firsts, rc),
-                 _play(seed, keys, no_call, fixed, check, place, firsts, rn))  # fmt: skip
+    return Pairs(
+        keys,
+        _play(seed, keys, call, fixed, check, place, firsts, rc),
+        _play(seed, keys, no_call, fixed, check, place, firsts, rn),
+    )
 
 
 class CallAnswer:
@@ -182,8 +221,11 @@ class CallAnswer:
         out = self.head()
         for name in self.ESTIMATES:
             e = getattr(self, name)
-            bounds = ("ci_low", "ci_high") if name == "p_success" else (
-                f"{name}_ci_low", f"{name}_ci_high")  # fmt: skip
+            bounds = (
+                ("ci_low", "ci_high")
+                if name == "p_success"
+                else (f"{name}_ci_low", f"{name}_ci_high")
+            )
             out[name], out[bounds[0]], out[bounds[1]] = e.value, e.low, e.high
         out["decision"] = self.decision
         out["seconds"] = round(self.seconds, 3)
@@ -210,7 +252,7 @@ class CallAnswer:
             f"  team points/round, call         {self.ev_call.pts(7, '  ')}",
             f"  team points/round, no call      {self.ev_no_call.pts(7, '  ')}",
             f"  call - no call (same deals)     {self.ev_diff.pts(7, '  ')}   -> {self.decision}",
-        ]  # fmt: skip
+        ]
 
 
 @dataclass(frozen=True)
@@ -231,26 +273,40 @@ class GTOdds(CallAnswer):
     tichu_no_call: Estimate  # the seat calls a plain Tichu when it does not call Grand Tichu
     seconds: float
 
-    ESTIMATES = ("p_success", "ev_call", "ev_no_call", "ev_diff", "double_victory_call",
-                 "double_victory_no_call", "first_out_no_call", "tichu_no_call")
+    ESTIMATES = (
+        "p_success",
+        "ev_call",
+        "ev_no_call",
+        "ev_diff",
+        "double_victory_call",
+        "double_victory_no_call",
+        "first_out_no_call",
+        "tichu_no_call",
+    )
 
     def head(self) -> dict:
-        return {"hand": self.hand, "deals": self.deals, "seed": self.seed,
-                "strategies": list(self.strategies)}  # fmt: skip
+        return {
+            "hand": self.hand,
+            "deals": self.deals,
+            "seed": self.seed,
+            "strategies": list(self.strategies),
+        }
 
     def __str__(self) -> str:
         def pct(e):
             return e.pct(5, "  ")
 
-        return "\n".join([
-            f"Grand Tichu odds for {self.hand}  ({self.deals:,} deals, seed {self.seed}; "
-            f"seat strategy {self.strategies[0]}, others {self.others_text})",
-            *self.call_lines(),
-            f"  without the call: out first {pct(self.first_out_no_call).strip()}, "
-            f"plain Tichu called {pct(self.tichu_no_call).strip()}, "
-            f"double victory {pct(self.double_victory_no_call).strip()}",
-            "  (brackets: 95% intervals; Wilson for rates, normal for means)",
-        ])  # fmt: skip
+        return "\n".join(
+            [
+                f"Grand Tichu odds for {self.hand}  ({self.deals:,} deals, seed {self.seed}; "
+                f"seat strategy {self.strategies[0]}, others {self.others_text})",
+                *self.call_lines(),
+                f"  without the call: out first {pct(self.first_out_no_call).strip()}, "
+                f"plain Tichu called {pct(self.tichu_no_call).strip()}, "
+                f"double victory {pct(self.double_victory_no_call).strip()}",
+                "  (brackets: 95% intervals; Wilson for rates, normal for means)",
+            ]
+        )
 
 
 class _Tally:
@@ -298,10 +354,19 @@ def _half(e: Estimate) -> float:
     return (e.high - e.low) / 2
 
 
-def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, seed: int = 0,
-            seat_strategy=DEFAULT_STRATEGY, others=DEFAULT_STRATEGY, check: bool = False,
-            progress: Callable[[int, int, Estimate | None], None] | None = None,
-            variant: str = "nanjing", options: dict | None = None) -> GTOdds:  # fmt: skip
+def gt_odds(
+    hand: str,
+    *,
+    deals: int = 100_000,
+    precision: float | None = None,
+    seed: int = 0,
+    seat_strategy=DEFAULT_STRATEGY,
+    others=DEFAULT_STRATEGY,
+    check: bool = False,
+    progress: Callable[[int, int, Estimate | None], None] | None = None,
+    variant: str = "nanjing",
+    options: dict | None = None,
+) -> GTOdds:
     """Estimate the Grand Tichu odds of ``hand`` (``cards.parse_pattern`` notation) at the
     team table ``variant`` with its ``options`` (8 cards; Tientsin 6).
 
@@ -316,8 +381,13 @@ def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, 
     exact, ranks = cards.parse_pattern(hand, place.game.grand_tichu_cards)
     check_run(deals, precision, seed)
     call, no_call = seat_strategies(seat_strategy, others, variant=variant)
-    played_once(variant, call + no_call, lambda keys: paired_rounds(
-        seed, keys, call, no_call, fixed=(exact, ranks), check=check, place=place))
+    played_once(
+        variant,
+        call + no_call,
+        lambda keys: paired_rounds(
+            seed, keys, call, no_call, fixed=(exact, ranks), check=check, place=place
+        ),
+    )
     if progress is not None:
         progress(0, deals, None)
     t0 = time.perf_counter()
@@ -326,8 +396,9 @@ def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, 
     step = min(deals, 2 * MIN_DEALS if precision else MAX_BATCH)
     while done < deals:
         keys = np.arange(done, done + step, dtype=np.int64)
-        tally.add(paired_rounds(seed, keys, call, no_call, fixed=(exact, ranks), check=check,
-                                place=place))  # fmt: skip
+        tally.add(
+            paired_rounds(seed, keys, call, no_call, fixed=(exact, ranks), check=check, place=place)
+        )
         done += step
         p = tally.p_success()
         if progress is not None:
@@ -352,9 +423,16 @@ def gt_odds(hand: str, *, deals: int = 100_000, precision: float | None = None, 
         hand=cards.format_pattern(exact, ranks),
         deals=tally.n,
         seed=int(seed),
-        strategies=tuple(s.name for s in _from_hand(
-            [_one(seat_strategy, variant) if i == place.player else s
-             for i, s in enumerate(call)], place.player)),  # fmt: skip
+        strategies=tuple(
+            s.name
+            for s in _from_hand(
+                [
+                    _one(seat_strategy, variant) if i == place.player else s
+                    for i, s in enumerate(call)
+                ],
+                place.player,
+            )
+        ),
         p_success=tally.p_success(),
         ev_call=mean_ci(tally.col("points_call")),
         ev_no_call=mean_ci(tally.col("points_no_call")),

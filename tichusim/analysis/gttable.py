@@ -25,11 +25,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..strategies.tichu import DEFAULT_STRATEGY
 from .gtodds import SEAT0, paired_rounds, seat_strategies
 from .handclass import GTModel, calibration, features, hand_class
 from .played_once import played_once
 from .stats import Estimate, mean_ci, wilson
-from ..strategies.tichu import DEFAULT_STRATEGY
 
 __all__ = ["GTTable", "by_class", "experiment", "from_run", "write"]
 
@@ -37,8 +37,14 @@ BATCH = 100_000
 MIN_CELL = 30  # fewer deals than this: a cell is shown as "-" in Markdown
 
 
-def experiment(deals: int, *, seed: int = 0, seat_strategy=DEFAULT_STRATEGY,
-               others=DEFAULT_STRATEGY, progress=None) -> pd.DataFrame:
+def experiment(
+    deals: int,
+    *,
+    seed: int = 0,
+    seat_strategy=DEFAULT_STRATEGY,
+    others=DEFAULT_STRATEGY,
+    progress=None,
+) -> pd.DataFrame:
     """One row per deal: seat 0's first 8 cards (``hand8``), whether it went out first when
     calling (``success``), its team's round score with and without the call, the caller's
     team's double victory, and whether it called a plain Tichu when not calling.
@@ -54,15 +60,19 @@ def experiment(deals: int, *, seed: int = 0, seat_strategy=DEFAULT_STRATEGY,
         pairs = paired_rounds(seed, keys, call, no_call)
         (rc, sc), (_, sn) = pairs.call, pairs.no_call
         me_c, me_n = sc[:, SEAT0], sn[:, SEAT0]
-        parts.append(pd.DataFrame({
-            "round": keys,
-            "hand8": me_c["hand8"],
-            "success": me_c["finish"] == 1,
-            "points_call": me_c["points"].astype(np.int64),
-            "points_no_call": me_n["points"].astype(np.int64),
-            "double_victory": rc["double_victory"] & (rc["first_out"] % 2 == SEAT0 % 2),
-            "tichu_no_call": me_n["tichu"],
-        }))  # fmt: skip
+        parts.append(
+            pd.DataFrame(
+                {
+                    "round": keys,
+                    "hand8": me_c["hand8"],
+                    "success": me_c["finish"] == 1,
+                    "points_call": me_c["points"].astype(np.int64),
+                    "points_no_call": me_n["points"].astype(np.int64),
+                    "double_victory": rc["double_victory"] & (rc["first_out"] % 2 == SEAT0 % 2),
+                    "tichu_no_call": me_n["tichu"],
+                }
+            )
+        )
         if progress is not None:
             progress(int(keys[-1]) + 1, deals)
     df = pd.concat(parts, ignore_index=True)
@@ -78,24 +88,29 @@ def from_run(seats: pd.DataFrame) -> pd.DataFrame:
     where only the opponents call, §4); a Grand Seigneur table has no calls (§5):
     ``ValueError``."""
     if "grand_tichu" not in seats.columns:
-        raise ValueError("this run's seats table has no grand_tichu column: Grand Tichu "
-                         "odds need a Nanjing, Tientsin or Wu Wang run (Grand Seigneur has no "
-                         "calls, RULES.md §5)")  # fmt: skip
+        raise ValueError(
+            "this run's seats table has no grand_tichu column: Grand Tichu "
+            "odds need a Nanjing, Tientsin or Wu Wang run (Grand Seigneur has no "
+            "calls, RULES.md §5)"
+        )
     called = seats[seats["grand_tichu"].astype(bool)]
     hands = called["hand8"].to_numpy(np.uint64)
     seen = {int(h).bit_count() for h in hands}  # one value per variant: the table says which
     if len(seen) > 1:
-        raise ValueError(f"the Grand Tichu hands hold {sorted(seen)} cards: one variant at a "
-                         "time, please")  # fmt: skip
-    return pd.DataFrame({
-        "round": called["round"].to_numpy(),
-        "hand8": hands,
-        "success": (called["finish"] == 1).to_numpy(),
-        "points_call": called["points"].to_numpy(np.int64),
-        "points_no_call": np.nan,
-        "gain": np.nan,
-        "cards_seen": np.full(len(called), seen.pop() if seen else 8, np.int64),
-    })  # fmt: skip
+        raise ValueError(
+            f"the Grand Tichu hands hold {sorted(seen)} cards: one variant at a time, please"
+        )
+    return pd.DataFrame(
+        {
+            "round": called["round"].to_numpy(),
+            "hand8": hands,
+            "success": (called["finish"] == 1).to_numpy(),
+            "points_call": called["points"].to_numpy(np.int64),
+            "points_no_call": np.nan,
+            "gain": np.nan,
+            "cards_seen": np.full(len(called), seen.pop() if seen else 8, np.int64),
+        }
+    )
 
 
 def _summary(g: pd.DataFrame) -> dict:
@@ -106,9 +121,17 @@ def _summary(g: pd.DataFrame) -> dict:
     gain = mean_ci(g["gain"].to_numpy(np.float64)) if has_gain else missing
     call = mean_ci(g["points_call"].to_numpy(np.float64))
     no = mean_ci(g["points_no_call"].to_numpy(np.float64)) if has_gain else missing
-    return {"deals": n, "p_success": s.value, "p_low": s.low, "p_high": s.high,
-            "ev_call": call.value, "ev_no_call": no.value, "ev_diff": gain.value,
-            "ev_diff_low": gain.low, "ev_diff_high": gain.high}  # fmt: skip
+    return {
+        "deals": n,
+        "p_success": s.value,
+        "p_low": s.low,
+        "p_high": s.high,
+        "ev_call": call.value,
+        "ev_no_call": no.value,
+        "ev_diff": gain.value,
+        "ev_diff_low": gain.low,
+        "ev_diff_high": gain.high,
+    }
 
 
 def by_class(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -117,8 +140,10 @@ def by_class(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     gain with its interval."""
     cls = pd.DataFrame(hand_class(features(df["hand8"].to_numpy(np.uint64))), index=df.index)
     data = pd.concat([df, cls], axis=1)
-    rows = [{**dict(zip(keys, k if isinstance(k, tuple) else (k,))), **_summary(g)}
-            for k, g in data.groupby(keys, sort=True)]  # fmt: skip
+    rows = [
+        {**dict(zip(keys, k if isinstance(k, tuple) else (k,), strict=False)), **_summary(g)}
+        for k, g in data.groupby(keys, sort=True)
+    ]
     return pd.DataFrame(rows)
 
 
@@ -144,22 +169,42 @@ def build(df: pd.DataFrame, *, source: str, info: dict, fit: bool = True) -> GTT
     if fit and source == "experiment" and len(df) >= 1000:
         hold = (df["round"] % 5 == 0).to_numpy()
         train = df[~hold]
-        first = GTModel.fit(train["hand8"].to_numpy(np.uint64), train["success"], train["gain"],
-                            train["tichu_no_call"])  # fmt: skip
+        first = GTModel.fit(
+            train["hand8"].to_numpy(np.uint64),
+            train["success"],
+            train["gain"],
+            train["tichu_no_call"],
+        )
         test = df[hold]
-        cal = calibration(first, test["hand8"].to_numpy(np.uint64), test["success"].to_numpy(),
-                          test["gain"].to_numpy(np.float64))  # fmt: skip
+        cal = calibration(
+            first,
+            test["hand8"].to_numpy(np.uint64),
+            test["success"].to_numpy(),
+            test["gain"].to_numpy(np.float64),
+        )
         info = {**info, "deals": len(df), "holdout": cal}
-        model = GTModel.fit(df["hand8"].to_numpy(np.uint64), df["success"], df["gain"],
-                            df["tichu_no_call"], info)  # fmt: skip
-    return GTTable(source, len(df), by_class(df, ["aces", "dragon", "phoenix", "bomb"]),
-                   by_class(df, ["score_bin"]), _summary(df), model, info)  # fmt: skip
+        model = GTModel.fit(
+            df["hand8"].to_numpy(np.uint64), df["success"], df["gain"], df["tichu_no_call"], info
+        )
+    return GTTable(
+        source,
+        len(df),
+        by_class(df, ["aces", "dragon", "phoenix", "bomb"]),
+        by_class(df, ["score_bin"]),
+        _summary(df),
+        model,
+        info,
+    )
 
 
 # ---- output -----------------------------------------------------------------------------
 
-_COMBOS = [(False, False, "no Dr, no Ph"), (True, False, "Dragon"), (False, True, "Phoenix"),
-           (True, True, "Dragon + Phoenix")]  # fmt: skip
+_COMBOS = [
+    (False, False, "no Dr, no Ph"),
+    (True, False, "Dragon"),
+    (False, True, "Phoenix"),
+    (True, True, "Dragon + Phoenix"),
+]
 
 
 def _cell(row, gain: bool) -> str:
@@ -169,8 +214,10 @@ def _cell(row, gain: bool) -> str:
     if not gain or np.isnan(row["ev_diff"]):
         return f"{p} (n={row['deals']:,})"
     mark = "**" if row["ev_diff_low"] > 0 else ""
-    return (f"{mark}{row['ev_diff']:+.0f} [{row['ev_diff_low']:+.0f}, {row['ev_diff_high']:+.0f}]"
-            f"{mark} / {p}")  # fmt: skip
+    return (
+        f"{mark}{row['ev_diff']:+.0f} [{row['ev_diff_low']:+.0f}, {row['ev_diff_high']:+.0f}]"
+        f"{mark} / {p}"
+    )
 
 
 def _pivot(classes: pd.DataFrame, bomb: bool, gain: bool) -> list[str]:
@@ -190,8 +237,12 @@ def markdown(t: GTTable, command: str) -> str:
     gain = t.source == "experiment"
     o = t.overall
     seen = t.info.get("cards_seen", 8)
-    lines = [f"# Grand Tichu odds by hand class ({t.deals:,} {'deals' if gain else 'calls'})", "",
-             f"Regenerate: `{command}`", ""]  # fmt: skip
+    lines = [
+        f"# Grand Tichu odds by hand class ({t.deals:,} {'deals' if gain else 'calls'})",
+        "",
+        f"Regenerate: `{command}`",
+        "",
+    ]
     if gain:
         lines += [
             f"Seat 0 plays `{t.info.get('seat_strategy')}` and is forced to call Grand Tichu in "
@@ -199,69 +250,101 @@ def markdown(t: GTTable, command: str) -> str:
             f"stays); the other seats play `{t.info.get('others')}`; same deals and random "
             "streams in both plays (seed "
             f"{t.info.get('seed')}). Seat 0's first 8 cards are random, so classes appear as "
-            "often as they are dealt.", "",
+            "often as they are dealt.",
+            "",
             "Cells: **points gained per round by calling** (caller's team score with the call "
             "minus without, per deal) [95% interval] / P(out first | call). Bold: calling "
-            f"gains. `-`: fewer than {MIN_CELL} deals.", "",
+            f"gains. `-`: fewer than {MIN_CELL} deals.",
+            "",
             f"All hands: P(out first | call) {100 * o['p_success']:.1f}% "
             f"[{100 * o['p_low']:.1f}, {100 * o['p_high']:.1f}], gain {o['ev_diff']:+.1f} "
-            f"[{o['ev_diff_low']:+.1f}, {o['ev_diff_high']:+.1f}] points per round.", "",
-        ]  # fmt: skip
+            f"[{o['ev_diff_low']:+.1f}, {o['ev_diff_high']:+.1f}] points per round.",
+            "",
+        ]
     else:
         lines += [
             "Observational: only seat-rounds that called Grand Tichu in the run, so the rates "
             "are those of the hands its strategies chose to call (no value of calling: a run "
             "holds no play of the same deal without the call). Cells: P(out first) and calls.",
             "",
-        ]  # fmt: skip
+        ]
     if seen != 8:
         lines += [
             f"The calls were made after {seen} cards (Tientsin, RULES.md §3), so the classes "
             f"count those {seen}: a bomb among them is rare, and the strength score, which "
             "subtracts one per play the hand needs, runs higher on fewer cards; its bins and "
-            "the 2.5 threshold do not mean what they mean for 8 cards.", "",
-        ]  # fmt: skip
-    lines += [f"## No bomb in the first {seen} cards", "", *_pivot(t.classes, False, gain), "",
-              f"## A bomb in the first {seen} cards", "",
-              "(a four of a kind or a straight flush; four Aces are a bomb, so they are here)", "",
-              *_pivot(t.classes, True, gain), "",
-              "## By hand-strength score (heuristic's weights; heuristic calls at 2.5)", "",
-              f"| score | {'deals' if gain else 'calls'} | P(out first \\| call) | "
-              "points/round call | no call | gain |",
-              "|---|---|---|---|---|---|"]  # fmt: skip
+            "the 2.5 threshold do not mean what they mean for 8 cards.",
+            "",
+        ]
+    lines += [
+        f"## No bomb in the first {seen} cards",
+        "",
+        *_pivot(t.classes, False, gain),
+        "",
+        f"## A bomb in the first {seen} cards",
+        "",
+        "(a four of a kind or a straight flush; four Aces are a bomb, so they are here)",
+        "",
+        *_pivot(t.classes, True, gain),
+        "",
+        "## By hand-strength score (heuristic's weights; heuristic calls at 2.5)",
+        "",
+        f"| score | {'deals' if gain else 'calls'} | P(out first \\| call) | "
+        "points/round call | no call | gain |",
+        "|---|---|---|---|---|---|",
+    ]
     for _, r in t.scores.iterrows():
         if r["deals"] < MIN_CELL:
             continue
-        g = (f"{r['ev_no_call']:+.1f} | {r['ev_diff']:+.1f} [{r['ev_diff_low']:+.1f}, "
-             f"{r['ev_diff_high']:+.1f}]" if gain else "n/a | n/a")  # fmt: skip
-        lines.append(f"| {int(r['score_bin'])} to {int(r['score_bin']) + 1} | {int(r['deals']):,} "
-                     f"| {100 * r['p_success']:.1f}% [{100 * r['p_low']:.1f}, "
-                     f"{100 * r['p_high']:.1f}] | {r['ev_call']:+.1f} | {g} |")  # fmt: skip
+        g = (
+            f"{r['ev_no_call']:+.1f} | {r['ev_diff']:+.1f} [{r['ev_diff_low']:+.1f}, "
+            f"{r['ev_diff_high']:+.1f}]"
+            if gain
+            else "n/a | n/a"
+        )
+        lines.append(
+            f"| {int(r['score_bin'])} to {int(r['score_bin']) + 1} | {int(r['deals']):,} "
+            f"| {100 * r['p_success']:.1f}% [{100 * r['p_low']:.1f}, "
+            f"{100 * r['p_high']:.1f}] | {r['ev_call']:+.1f} | {g} |"
+        )
     if t.model is not None:
         cal = t.model.info["holdout"]
-        lines += ["", "## Model", "",
-                  "`model.json`: logistic regressions of P(out first | call) and of P(plain "
-                  "Tichu without the Grand Tichu), and a linear regression of the gain, on Aces, "
-                  "Kings, Dragon, Phoenix, Dog, Mah Jong, bomb, pairs and plays needed (the gain "
-                  "also on the bonus term (200 - 100 P(Tichu)) (2 P(out first) - 1)). Ask it "
-                  "with `tichusim gt-odds --hand \"...\" --model model.json`. Fitted on 4/5 of "
-                  "the deals and checked on the other fifth, by decile of predicted gain "
-                  f"(RMSE {cal['p_rmse_by_decile']:.3f} in P, {cal['gain_rmse_by_decile']:.1f} "
-                  f"points; the noise of the observed means alone would give about "
-                  f"{cal['p_noise']:.3f} and {cal['gain_noise']:.1f}):", "",
-                  "| decile | predicted P | observed P | predicted gain | observed gain |",
-                  "|---|---|---|---|---|"]  # fmt: skip
+        lines += [
+            "",
+            "## Model",
+            "",
+            "`model.json`: logistic regressions of P(out first | call) and of P(plain "
+            "Tichu without the Grand Tichu), and a linear regression of the gain, on Aces, "
+            "Kings, Dragon, Phoenix, Dog, Mah Jong, bomb, pairs and plays needed (the gain "
+            "also on the bonus term (200 - 100 P(Tichu)) (2 P(out first) - 1)). Ask it "
+            'with `tichusim gt-odds --hand "..." --model model.json`. Fitted on 4/5 of '
+            "the deals and checked on the other fifth, by decile of predicted gain "
+            f"(RMSE {cal['p_rmse_by_decile']:.3f} in P, {cal['gain_rmse_by_decile']:.1f} "
+            f"points; the noise of the observed means alone would give about "
+            f"{cal['p_noise']:.3f} and {cal['gain_noise']:.1f}):",
+            "",
+            "| decile | predicted P | observed P | predicted gain | observed gain |",
+            "|---|---|---|---|---|",
+        ]
         for i, d in enumerate(cal["deciles"]):
-            lines.append(f"| {i + 1} | {d['p_pred']:.3f} | {d['p_obs']:.3f} | "
-                         f"{d['gain_pred']:+.1f} | {d['gain_obs']:+.1f} |")  # fmt: skip
-        lines += ["", "and by strength score (held-out bins of 200 deals or more; ± one standard "
-                  "error of the observed mean):", "",
-                  "| score | deals | predicted gain | observed gain |",
-                  "|---|---|---|---|"]  # fmt: skip
+            lines.append(
+                f"| {i + 1} | {d['p_pred']:.3f} | {d['p_obs']:.3f} | "
+                f"{d['gain_pred']:+.1f} | {d['gain_obs']:+.1f} |"
+            )
+        lines += [
+            "",
+            "and by strength score (held-out bins of 200 deals or more; ± one standard "
+            "error of the observed mean):",
+            "",
+            "| score | deals | predicted gain | observed gain |",
+            "|---|---|---|---|",
+        ]
         for d in cal["by_score"]:
-            lines.append(f"| {d['score_bin']} to {d['score_bin'] + 1} | {d['n']:,} | "
-                         f"{d['gain_pred']:+.1f} | {d['gain_obs']:+.1f} ± "
-                         f"{d['gain_obs_se']:.1f} |")  # fmt: skip
+            lines.append(
+                f"| {d['score_bin']} to {d['score_bin'] + 1} | {d['n']:,} | "
+                f"{d['gain_pred']:+.1f} | {d['gain_obs']:+.1f} ± "
+                f"{d['gain_obs_se']:.1f} |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -283,8 +366,14 @@ def write(t: GTTable, out: Path, command: str) -> list[Path]:
     return paths
 
 
-def run_experiment(deals: int, *, seed: int = 0, seat_strategy=DEFAULT_STRATEGY,
-                   others=DEFAULT_STRATEGY, progress=None) -> GTTable:
+def run_experiment(
+    deals: int,
+    *,
+    seed: int = 0,
+    seat_strategy=DEFAULT_STRATEGY,
+    others=DEFAULT_STRATEGY,
+    progress=None,
+) -> GTTable:
     """``experiment`` then ``build``: the whole headline analysis; its seconds from the start
     of play (after the compile)."""
     from ..strategies.tichu import resolve
@@ -300,9 +389,12 @@ def run_experiment(deals: int, *, seed: int = 0, seat_strategy=DEFAULT_STRATEGY,
     df = experiment(deals, seed=seed, seat_strategy=seat_strategy, others=others, progress=tell)
     names = [s.name for s in resolve(others, 3)]
     me = resolve(seat_strategy, 1)[0].name
-    info = {"seed": seed, "seat_strategy": me,
-            "others": names[0] if len(set(names)) == 1 else ", ".join(names),
-            "strategies": f"seat {me}, others {', '.join(names)}"}  # fmt: skip
+    info = {
+        "seed": seed,
+        "seat_strategy": me,
+        "others": names[0] if len(set(names)) == 1 else ", ".join(names),
+        "strategies": f"seat {me}, others {', '.join(names)}",
+    }
     t = build(df, source="experiment", info=info)
     t.info["seconds"] = time.perf_counter() - started[0]
     return t

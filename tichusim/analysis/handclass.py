@@ -27,15 +27,25 @@ import numpy as np
 
 from .. import cards
 from ..kernels.tichu.handfeatures import hand_features
-from .stats import Z95
 from ..strategies.tichu import STRATEGIES
+from .stats import Z95
 
 __all__ = ["FEATURES", "GTModel", "features", "hand_class", "strength_scores"]
 
 # columns of ``features``, in the order ``kernels/tichu/handfeatures.py`` fills them; the model
 # uses all but ``score`` (a fixed weighting of the others)
-FEATURES = ("aces", "kings", "dragon", "phoenix", "dog", "mah_jong", "bomb", "pairs", "plays",
-            "score")  # fmt: skip
+FEATURES = (
+    "aces",
+    "kings",
+    "dragon",
+    "phoenix",
+    "dog",
+    "mah_jong",
+    "bomb",
+    "pairs",
+    "plays",
+    "score",
+)
 MODEL_FEATURES = FEATURES[:-1]
 
 
@@ -166,36 +176,50 @@ class GTModel:
         gain = z @ self.gain
         se_gain = np.sqrt(np.einsum("ij,jk,ik->i", z, self.gain_cov, z))
         return {
-            "p_success": _sigmoid(eta), "ci_low": _sigmoid(eta - Z95 * se_eta),
-            "ci_high": _sigmoid(eta + Z95 * se_eta), "ev_diff": gain,
-            "ev_diff_ci_low": gain - Z95 * se_gain, "ev_diff_ci_high": gain + Z95 * se_gain,
-        }  # fmt: skip
+            "p_success": _sigmoid(eta),
+            "ci_low": _sigmoid(eta - Z95 * se_eta),
+            "ci_high": _sigmoid(eta + Z95 * se_eta),
+            "ev_diff": gain,
+            "ev_diff_ci_low": gain - Z95 * se_gain,
+            "ev_diff_ci_high": gain + Z95 * se_gain,
+        }
 
     def predict(self, hand: str) -> dict:
         """The model's answer for 8 cards (``cards.parse_pattern`` notation)."""
         mask = _representative(hand)
         out = {k: float(v[0]) for k, v in self.predict_many([mask]).items()}
         f = features([mask])[0]
-        return {"hand": cards.format(mask), **out,
-                "features": {n: float(f[FEATURES.index(n)]) for n in FEATURES}}  # fmt: skip
+        return {
+            "hand": cards.format(mask),
+            **out,
+            "features": {n: float(f[FEATURES.index(n)]) for n in FEATURES},
+        }
 
     def describe(self, answer: dict) -> str:
         """Text for ``gt-odds --model``."""
-        decision = ("call" if answer["ev_diff_ci_low"] > 0 else
-                    "do not call" if answer["ev_diff_ci_high"] < 0 else "too close to tell")
+        decision = (
+            "call"
+            if answer["ev_diff_ci_low"] > 0
+            else "do not call"
+            if answer["ev_diff_ci_high"] < 0
+            else "too close to tell"
+        )
         cal = self.info.get("holdout", {})
-        return "\n".join([
-            f"Grand Tichu model for {answer['hand']} (fitted on {self.info.get('deals', 0):,} "
-            f"deals; {self.info.get('strategies', '')})",
-            f"  P(out first | call)         {100 * answer['p_success']:5.1f}%  "
-            f"[{100 * answer['ci_low']:.1f}, {100 * answer['ci_high']:.1f}]",
-            f"  call - no call, points      {answer['ev_diff']:+7.1f}  "
-            f"[{answer['ev_diff_ci_low']:+.1f}, {answer['ev_diff_ci_high']:+.1f}]   -> {decision}",
-            "  (intervals: coefficient sampling only; held-out calibration error "
-            f"{cal.get('p_rmse_by_decile', math.nan):.3f} in P, "
-            f"{cal.get('gain_rmse_by_decile', math.nan):.1f} points; simulate with gt-odds "
-            "for this hand's own estimate)",
-        ])  # fmt: skip
+        return "\n".join(
+            [
+                f"Grand Tichu model for {answer['hand']} (fitted on {self.info.get('deals', 0):,} "
+                f"deals; {self.info.get('strategies', '')})",
+                f"  P(out first | call)         {100 * answer['p_success']:5.1f}%  "
+                f"[{100 * answer['ci_low']:.1f}, {100 * answer['ci_high']:.1f}]",
+                f"  call - no call, points      {answer['ev_diff']:+7.1f}  "
+                f"[{answer['ev_diff_ci_low']:+.1f}, {answer['ev_diff_ci_high']:+.1f}]"
+                f"   -> {decision}",
+                "  (intervals: coefficient sampling only; held-out calibration error "
+                f"{cal.get('p_rmse_by_decile', math.nan):.3f} in P, "
+                f"{cal.get('gain_rmse_by_decile', math.nan):.1f} points; simulate with gt-odds "
+                "for this hand's own estimate)",
+            ]
+        )
 
     _ARRAYS = ("logit", "logit_cov", "tichu_logit", "gain", "gain_cov")
 
@@ -225,8 +249,7 @@ def _sigmoid(t: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-t))
 
 
-def calibration(model: GTModel, hands, success, gain, bins: int = 10,
-                min_bin: int = 200) -> dict:
+def calibration(model: GTModel, hands, success, gain, bins: int = 10, min_bin: int = 200) -> dict:
     """Held-out check, two ways. By decile of predicted gain: mean prediction against mean
     observed value, summarised by the RMSE over deciles (and the RMSE the observed means'
     noise alone would give). By strength-score bin (``min_bin`` deals or more): the same for
@@ -237,9 +260,16 @@ def calibration(model: GTModel, hands, success, gain, bins: int = 10,
     pred = model.predict_many(hands)
     order = np.argsort(pred["ev_diff"], kind="stable")
     parts = np.array_split(order, bins)
-    rows = [{"p_pred": float(pred["p_success"][part].mean()), "p_obs": float(success[part].mean()),
-             "gain_pred": float(pred["ev_diff"][part].mean()), "gain_obs": float(gain[part].mean()),
-             "n": int(part.size)} for part in parts]  # fmt: skip
+    rows = [
+        {
+            "p_pred": float(pred["p_success"][part].mean()),
+            "p_obs": float(success[part].mean()),
+            "gain_pred": float(pred["ev_diff"][part].mean()),
+            "gain_obs": float(gain[part].mean()),
+            "n": int(part.size),
+        }
+        for part in parts
+    ]
 
     def rmse(a, b):
         return float(np.sqrt(np.mean([(r[a] - r[b]) ** 2 for r in rows])))
@@ -250,12 +280,21 @@ def calibration(model: GTModel, hands, success, gain, bins: int = 10,
         sel = score_bin == b
         n = int(sel.sum())
         if n >= min_bin:
-            by_score.append({"score_bin": int(b), "n": n,
-                             "gain_pred": float(pred["ev_diff"][sel].mean()),
-                             "gain_obs": float(gain[sel].mean()),
-                             "gain_obs_se": float(gain[sel].std(ddof=1) / np.sqrt(n))})  # fmt: skip
-    return {"deciles": rows, "p_rmse_by_decile": rmse("p_pred", "p_obs"),
-            "gain_rmse_by_decile": rmse("gain_pred", "gain_obs"),
-            "p_noise": float(np.sqrt(np.mean([success[q].var() / q.size for q in parts]))),
-            "gain_noise": float(np.sqrt(np.mean([gain[q].var(ddof=1) / q.size for q in parts]))),
-            "by_score": by_score, "deals": len(order)}  # fmt: skip
+            by_score.append(
+                {
+                    "score_bin": int(b),
+                    "n": n,
+                    "gain_pred": float(pred["ev_diff"][sel].mean()),
+                    "gain_obs": float(gain[sel].mean()),
+                    "gain_obs_se": float(gain[sel].std(ddof=1) / np.sqrt(n)),
+                }
+            )
+    return {
+        "deciles": rows,
+        "p_rmse_by_decile": rmse("p_pred", "p_obs"),
+        "gain_rmse_by_decile": rmse("gain_pred", "gain_obs"),
+        "p_noise": float(np.sqrt(np.mean([success[q].var() / q.size for q in parts]))),
+        "gain_noise": float(np.sqrt(np.mean([gain[q].var(ddof=1) / q.size for q in parts]))),
+        "by_score": by_score,
+        "deals": len(order),
+    }

@@ -20,11 +20,24 @@ import pandas as pd
 
 from .stats import mean_ci, wilson
 
-__all__ = ["call_success_plot", "estimate_bars", "finish_plot", "gt_plot", "reign_lengths",
-           "score_plot", "seigneur_overview_plot", "transition_heatmap", "transition_plot"]
+__all__ = [
+    "call_success_plot",
+    "estimate_bars",
+    "finish_plot",
+    "gt_plot",
+    "reign_lengths",
+    "score_plot",
+    "seigneur_overview_plot",
+    "transition_heatmap",
+    "transition_plot",
+]
 
-_COMBOS = [(False, False, "no Dragon, no Phoenix"), (True, False, "Dragon"),
-           (False, True, "Phoenix"), (True, True, "Dragon + Phoenix")]  # fmt: skip
+_COMBOS = [
+    (False, False, "no Dragon, no Phoenix"),
+    (True, False, "Dragon"),
+    (False, True, "Phoenix"),
+    (True, True, "Dragon + Phoenix"),
+]
 MIN_POINTS = 30  # classes with fewer deals are left out of a plot
 
 
@@ -43,8 +56,9 @@ def _yerr(y, low, high) -> np.ndarray:
 
 
 def _errorbar(ax, x, y, low, high, **kw):
-    ax.errorbar(x, np.asarray(y, float), yerr=_yerr(y, low, high), capsize=3, marker="o", ms=4,
-                **kw)  # fmt: skip
+    ax.errorbar(
+        x, np.asarray(y, float), yerr=_yerr(y, low, high), capsize=3, marker="o", ms=4, **kw
+    )
 
 
 def gt_plot(t, path) -> Path:
@@ -57,29 +71,42 @@ def gt_plot(t, path) -> Path:
     for k, (dr, ph, label) in enumerate(_COMBOS):
         m = c[(c["dragon"] == dr) & (c["phoenix"] == ph)]
         x = m["aces"] + (k - 1.5) * 0.06
-        _errorbar(axes[0, 0], x, 100 * m["p_success"], 100 * m["p_low"], 100 * m["p_high"],
-                  label=label)  # fmt: skip
+        _errorbar(
+            axes[0, 0], x, 100 * m["p_success"], 100 * m["p_low"], 100 * m["p_high"], label=label
+        )
         if gain:
             _errorbar(axes[0, 1], x, m["ev_diff"], m["ev_diff_low"], m["ev_diff_high"], label=label)
-    axes[0, 0].set(xlabel=f"Aces in {seen}", ylabel="P(out first | Grand Tichu) %",
-                   title="Success of a Grand Tichu call (no bomb)", xticks=range(5))  # fmt: skip
+    axes[0, 0].set(
+        xlabel=f"Aces in {seen}",
+        ylabel="P(out first | Grand Tichu) %",
+        title="Success of a Grand Tichu call (no bomb)",
+        xticks=range(5),
+    )
     axes[0, 0].legend(fontsize=8)
     s = t.scores[t.scores["deals"] >= MIN_POINTS]
     x = s["score_bin"] + 0.5
     _errorbar(axes[1, 0], x, 100 * s["p_success"], 100 * s["p_low"], 100 * s["p_high"])
-    axes[1, 0].set(xlabel=f"hand-strength score of {seen} (heuristic weights)",
-                   ylabel="P(out first | Grand Tichu) %",
-                   title="Success by strength score")  # fmt: skip
+    axes[1, 0].set(
+        xlabel=f"hand-strength score of {seen} (heuristic weights)",
+        ylabel="P(out first | Grand Tichu) %",
+        title="Success by strength score",
+    )
     if gain:
         axes[0, 1].axhline(0, color="grey", lw=1)
-        axes[0, 1].set(xlabel=f"Aces in {seen}", xticks=range(5),
-                       ylabel="points per round: call - no call",
-                       title="Value of calling (same deals, 95% intervals)")  # fmt: skip
+        axes[0, 1].set(
+            xlabel=f"Aces in {seen}",
+            xticks=range(5),
+            ylabel="points per round: call - no call",
+            title="Value of calling (same deals, 95% intervals)",
+        )
         axes[0, 1].legend(fontsize=8)
         _errorbar(axes[1, 1], x, s["ev_diff"], s["ev_diff_low"], s["ev_diff_high"])
         axes[1, 1].axhline(0, color="grey", lw=1)
-        axes[1, 1].set(xlabel=f"hand-strength score of {seen} (heuristic weights)",
-                       ylabel="points per round: call - no call", title="Value by strength score")
+        axes[1, 1].set(
+            xlabel=f"hand-strength score of {seen} (heuristic weights)",
+            ylabel="points per round: call - no call",
+            title="Value by strength score",
+        )
     for ax in axes.flat:
         ax.grid(alpha=0.3)
     return _save(fig, path)
@@ -93,23 +120,42 @@ def score_plot(rounds: pd.DataFrame, path, labels=("team 0", "team 1")) -> Path:
     hi = int(max(rounds["score_team0"].max(), rounds["score_team1"].max()))
     bins = np.arange(lo - lo % 10 - 5, hi + 15, 10)
     means = [mean_ci(rounds[f"score_team{team}"]) for team in (0, 1)]
-    for team, (label, e) in enumerate(zip(labels, means)):
-        ax.hist(rounds[f"score_team{team}"], bins=bins, alpha=0.55, density=True, color=f"C{team}",
-                label=f"{label}: mean {e.value:+.1f} [{e.low:+.1f}, {e.high:+.1f}]")  # fmt: skip
+    for team, (label, e) in enumerate(zip(labels, means, strict=False)):
+        ax.hist(
+            rounds[f"score_team{team}"],
+            bins=bins,
+            alpha=0.55,
+            density=True,
+            color=f"C{team}",
+            label=f"{label}: mean {e.value:+.1f} [{e.low:+.1f}, {e.high:+.1f}]",
+        )
     top = ax.get_ylim()[1]
     for team, e in enumerate(means):  # above the bars, so a mean is not read as a spike
-        ax.errorbar(e.value, top * (1.04 + 0.05 * team), fmt="v", color=f"C{team}", ms=7,
-                    xerr=_yerr(e.value, e.low, e.high)[:, None], capsize=4)  # fmt: skip
+        ax.errorbar(
+            e.value,
+            top * (1.04 + 0.05 * team),
+            fmt="v",
+            color=f"C{team}",
+            ms=7,
+            xerr=_yerr(e.value, e.low, e.high)[:, None],
+            capsize=4,
+        )
     ax.set_ylim(0, top * 1.15)
-    ax.set(xlabel="round score (card points or victory + call bonuses)", ylabel="density",
-           title=f"Round scores ({len(rounds):,} rounds; ▼ mean, 95% interval)")  # fmt: skip
+    ax.set(
+        xlabel="round score (card points or victory + call bonuses)",
+        ylabel="density",
+        title=f"Round scores ({len(rounds):,} rounds; ▼ mean, 95% interval)",
+    )
     ax.legend()
     ax.grid(alpha=0.3)
     return _save(fig, path)
 
 
-def call_success_plot(table: pd.DataFrame, path, hands: str = "the first 8 cards (Grand "
-                      "Tichu) or the 14 after passing (Tichu)") -> Path:  # fmt: skip
+def call_success_plot(
+    table: pd.DataFrame,
+    path,
+    hands: str = "the first 8 cards (Grand Tichu) or the 14 after passing (Tichu)",
+) -> Path:
     """Success of Tichu and Grand Tichu calls by hand-strength score bin (``report``);
     ``hands`` says which cards were scored."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -117,15 +163,29 @@ def call_success_plot(table: pd.DataFrame, path, hands: str = "the first 8 cards
         g = g[g["calls"] >= MIN_POINTS]
         if len(g):
             label = f"{call} ({int(g['calls'].sum()):,} calls)"
-            _errorbar(ax, g["score_bin"] + 0.5, 100 * g["success"], 100 * g["low"],
-                      100 * g["high"], label=label)  # fmt: skip
-    ax.set(xlabel=textwrap.fill(f"hand-strength score (heuristic weights) of {hands}", 95),
-           ylabel="caller out first % (95% interval)", title="Call success by hand strength")
+            _errorbar(
+                ax,
+                g["score_bin"] + 0.5,
+                100 * g["success"],
+                100 * g["low"],
+                100 * g["high"],
+                label=label,
+            )
+    ax.set(
+        xlabel=textwrap.fill(f"hand-strength score (heuristic weights) of {hands}", 95),
+        ylabel="caller out first % (95% interval)",
+        title="Call success by hand strength",
+    )
     if ax.lines:
         ax.legend()
     else:
-        ax.text(0.5, 0.5, f"fewer than {MIN_POINTS} calls in any score bin", ha="center",
-                transform=ax.transAxes)  # fmt: skip
+        ax.text(
+            0.5,
+            0.5,
+            f"fewer than {MIN_POINTS} calls in any score bin",
+            ha="center",
+            transform=ax.transAxes,
+        )
     ax.grid(alpha=0.3)
     return _save(fig, path)
 
@@ -141,8 +201,15 @@ def finish_plot(table: pd.DataFrame, path) -> Path:
     for i, name in enumerate(groups):
         g = table[table["group"] == name].set_index("position").reindex(positions)
         share, low, high = (100 * g[c].to_numpy(float) for c in ("share", "low", "high"))
-        ax.bar(x + (i - (len(groups) - 1) / 2) * width, share, width, label=str(name),
-               yerr=_yerr(share, low, high), capsize=2, error_kw={"lw": 0.8})  # fmt: skip
+        ax.bar(
+            x + (i - (len(groups) - 1) / 2) * width,
+            share,
+            width,
+            label=str(name),
+            yerr=_yerr(share, low, high),
+            capsize=2,
+            error_kw={"lw": 0.8},
+        )
     ax.set_xticks(x, positions)
     ax.set(ylabel="% of seat-rounds (95% interval)", title="Finishing positions")
     ax.legend(fontsize=8)
@@ -150,8 +217,16 @@ def finish_plot(table: pd.DataFrame, path) -> Path:
     return _save(fig, path)
 
 
-def estimate_bars(table: pd.DataFrame, path, *, ylabel: str, title: str,
-                  percent: bool = False, ref: float | None = None, ref_label: str = "") -> Path:
+def estimate_bars(
+    table: pd.DataFrame,
+    path,
+    *,
+    ylabel: str,
+    title: str,
+    percent: bool = False,
+    ref: float | None = None,
+    ref_label: str = "",
+) -> Path:
     """One bar per row of ``table`` (``label, value, low, high``) with its 95% interval;
     ``percent`` draws shares as %; ``ref`` a dashed reference line (e.g. equal players)."""
     scale = 100 if percent else 1
@@ -172,8 +247,9 @@ def estimate_bars(table: pd.DataFrame, path, *, ylabel: str, title: str,
 # ---- Grand Seigneur (RULES.md §5): ranks from round to round -------------------------------
 
 
-def transition_heatmap(ax, shares: pd.DataFrame, *, vmax: float | None = None, title: str = "",
-                       annotate: bool = False):
+def transition_heatmap(
+    ax, shares: pd.DataFrame, *, vmax: float | None = None, title: str = "", annotate: bool = False
+):
     """``shares`` (rank before x rank after, rows summing to 1) as a heat map on ``ax``;
     ``annotate`` writes each cell's % (readable up to about 9 ranks)."""
     m = shares.to_numpy(float)
@@ -189,8 +265,15 @@ def transition_heatmap(ax, shares: pd.DataFrame, *, vmax: float | None = None, t
         for i in range(n):
             for j in range(n):
                 if not np.isnan(m[i, j]):
-                    ax.text(j, i, f"{100 * m[i, j]:.0f}", ha="center", va="center", fontsize=7,
-                            color="black" if m[i, j] > light else "white")  # fmt: skip
+                    ax.text(
+                        j,
+                        i,
+                        f"{100 * m[i, j]:.0f}",
+                        ha="center",
+                        va="center",
+                        fontsize=7,
+                        color="black" if m[i, j] > light else "white",
+                    )
     ax.figure.colorbar(im, ax=ax, shrink=0.75)
     return im
 
@@ -216,8 +299,9 @@ def transition_plot(shares: pd.DataFrame, lengths, path, *, title: str) -> Path:
     """``report`` for Grand Seigneur: the transition matrix and the completed reign lengths
     of one run, the latter with Wilson intervals (one table size, so they fit)."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.8), width_ratios=[1.15, 1])
-    transition_heatmap(left, shares, title=f"{title}: P(rank after | rank before) %",
-                       annotate=len(shares) <= 9)  # fmt: skip
+    transition_heatmap(
+        left, shares, title=f"{title}: P(rank after | rank before) %", annotate=len(shares) <= 9
+    )
     ls = np.asarray(lengths, np.int64)
     if ls.size:
         counts = np.bincount(ls)
@@ -225,14 +309,18 @@ def transition_plot(shares: pd.DataFrame, lengths, path, *, title: str) -> Path:
         est = [wilson(int(counts[j]), ls.size) for j in k]
         _errorbar(right, k, *([e[i] for e in est] for i in range(3)))
         right.set_yscale("log")
-    right.set(xlabel="reign length (rounds won in a row)", ylabel="share of completed reigns",
-              title=f"{ls.size:,} completed reigns (95% intervals)")  # fmt: skip
+    right.set(
+        xlabel="reign length (rounds won in a row)",
+        ylabel="share of completed reigns",
+        title=f"{ls.size:,} completed reigns (95% intervals)",
+    )
     right.grid(alpha=0.3)
     return _save(fig, path)
 
 
-def seigneur_overview_plot(matrices: dict, lengths: dict, summary_rows: list[dict], path, *,
-                           strategy: str, baseline: str) -> Path:
+def seigneur_overview_plot(
+    matrices: dict, lengths: dict, summary_rows: list[dict], path, *, strategy: str, baseline: str
+) -> Path:
     """``scripts/seigneur_analysis.py``: transition heat maps per table size (top row), reign
     lengths (bottom left) and the title's odds and mean reign per table size for ``strategy``
     and ``baseline`` (bottom right, 95% intervals)."""
@@ -244,24 +332,38 @@ def seigneur_overview_plot(matrices: dict, lengths: dict, summary_rows: list[dic
         ax = fig.add_subplot(grid[0, 2 * i : 2 * i + 2])
         transition_heatmap(ax, shares, vmax=vmax, title=f"{n} players: P(after | before)")
     half = max(m, 2)
-    reign_lengths(fig.add_subplot(grid[1, :half]),
-                  {f"{n} players": ls for n, ls in lengths.items()},
-                  title=f"reigns, every player {strategy}")  # fmt: skip
+    reign_lengths(
+        fig.add_subplot(grid[1, :half]),
+        {f"{n} players": ls for n, ls in lengths.items()},
+        title=f"reigns, every player {strategy}",
+    )
     ax = fig.add_subplot(grid[1, half:])
     right = ax.twinx()  # mean reign on its own axis
     for name, style in ((strategy, "-"), (baseline, ":")):
         rows = [r for r in summary_rows if r["strategy"] == name]
         x = np.array([r["players"] for r in rows])
-        for axis, key, color, label in ((ax, "p_keep", "C0", "P(keep title)"),
-                                        (right, "mean_reign", "C1", "mean reign")):  # fmt: skip
+        for axis, key, color, label in (
+            (ax, "p_keep", "C0", "P(keep title)"),
+            (right, "mean_reign", "C1", "mean reign"),
+        ):
             y = np.array([r[key].value for r in rows])
             lo = np.array([r[key].low for r in rows])
             hi = np.array([r[key].high for r in rows])
-            axis.errorbar(x, y, yerr=[y - lo, hi - y], marker="o", ms=4, capsize=3, color=color,
-                          linestyle=style, label=f"{label}, {name}")  # fmt: skip
+            axis.errorbar(
+                x,
+                y,
+                yerr=[y - lo, hi - y],
+                marker="o",
+                ms=4,
+                capsize=3,
+                color=color,
+                linestyle=style,
+                label=f"{label}, {name}",
+            )
     ax.set_xlabel("players")
     ax.set_ylabel("P(Grand Seigneur first again)", color="C0")
     right.set_ylabel("mean completed reign (rounds)", color="C1")
-    ax.set_title(f"keeping the title: {strategy} (solid), {baseline} (dotted); "
-                 "95% intervals", fontsize=9)  # fmt: skip
+    ax.set_title(
+        f"keeping the title: {strategy} (solid), {baseline} (dotted); 95% intervals", fontsize=9
+    )
     return _save(fig, path)

@@ -29,8 +29,9 @@ def transitions(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     ``shares`` rows sum to 1. Rounds without a rank before (a game's first) are left out."""
     ranked = seats.dropna(subset=["rank_before"])
     if ranked.empty:
-        raise ValueError("no round with ranks: play games of two rounds or more "
-                         "(rounds_per_game > 1)")  # fmt: skip
+        raise ValueError(
+            "no round with ranks: play games of two rounds or more (rounds_per_game > 1)"
+        )
     n = int(seats["rank_after"].max())
     counts = pd.crosstab(ranked["rank_before"].astype(int), ranked["rank_after"].astype(int))
     counts = counts.reindex(index=range(1, n + 1), columns=range(1, n + 1), fill_value=0)
@@ -53,10 +54,15 @@ def reigns(rounds: pd.DataFrame) -> pd.DataFrame:
     starts = np.flatnonzero(new)
     ends = np.r_[starts[1:], len(r)] - 1
     last_of_game = np.r_[game[1:] != game[:-1], True]
-    return pd.DataFrame({
-        "game": game[starts], "player": gs[starts], "start": rig[starts],
-        "length": ends - starts + 1, "censored": last_of_game[ends],
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "game": game[starts],
+            "player": gs[starts],
+            "start": rig[starts],
+            "length": ends - starts + 1,
+            "censored": last_of_game[ends],
+        }
+    )
 
 
 def reign_summary(rounds: pd.DataFrame) -> dict[str, Estimate | float | int]:
@@ -81,13 +87,17 @@ def summarize_seigneur(rounds: pd.DataFrame, seats: pd.DataFrame) -> str:
     with its 95% interval."""
     n = len(rounds)
     players = int(rounds["players"].iloc[0]) if n else 0
-    lines = [f"rounds: {n} ({players} players, deck: {rounds['deck'].iloc[0] if n else '-'})",
-             f"tricks per round: {mean_ci(rounds['tricks'])}",
-             f"bombs per round: {mean_ci(rounds['bombs'])}"]  # fmt: skip
+    lines = [
+        f"rounds: {n} ({players} players, deck: {rounds['deck'].iloc[0] if n else '-'})",
+        f"tricks per round: {mean_ci(rounds['tricks'])}",
+        f"bombs per round: {mean_ci(rounds['bombs'])}",
+    ]
     for name, group in seats.groupby("strategy", observed=True):
         first = int((group["rank_after"] == 1).sum())
-        lines.append(f"{name}: mean rank {mean_ci(group['rank_after'])}; "
-                     f"first out {wilson(first, len(group))}")  # fmt: skip
+        lines.append(
+            f"{name}: mean rank {mean_ci(group['rank_after'])}; "
+            f"first out {wilson(first, len(group))}"
+        )
     kept = rounds["kept_title"].dropna()
     if len(kept):
         lines.append(f"Grand Seigneur keeps the title: {wilson(int(kept.sum()), len(kept))}")

@@ -28,13 +28,21 @@ import numpy as np
 from .. import cards
 from ..games import DEFAULT_GAME
 from ..kernels.tichu import records as E
+from ..strategies.tichu import DEFAULT_STRATEGY
 from .gtodds import (
-    MAX_BATCH, MIN_DEALS, CallAnswer, _from_hand, _half, check_run, paired_rounds,
-    _one, seat_strategies, setup,
-)  # fmt: skip
+    MAX_BATCH,
+    MIN_DEALS,
+    CallAnswer,
+    _from_hand,
+    _half,
+    _one,
+    check_run,
+    paired_rounds,
+    seat_strategies,
+    setup,
+)
 from .played_once import played_once
 from .stats import Estimate, mean_ci, wilson
-from ..strategies.tichu import DEFAULT_STRATEGY, resolve
 
 __all__ = ["TichuOdds", "check_hand", "tichu_odds"]
 
@@ -60,13 +68,27 @@ class TichuOdds(CallAnswer):
     double_victory_no_call: Estimate
     seconds: float
 
-    ESTIMATES = ("p_success", "called", "ev_call", "ev_no_call", "ev_diff",
-                 "first_out_no_call", "double_victory_call", "double_victory_no_call")
+    ESTIMATES = (
+        "p_success",
+        "called",
+        "ev_call",
+        "ev_no_call",
+        "ev_diff",
+        "first_out_no_call",
+        "double_victory_call",
+        "double_victory_no_call",
+    )
 
     def head(self) -> dict:
-        return {"hand": self.hand, "received": self.received, "when": self.when,
-                "variant": self.variant, "deals": self.deals, "seed": self.seed,
-                "strategies": list(self.strategies)}  # fmt: skip
+        return {
+            "hand": self.hand,
+            "received": self.received,
+            "when": self.when,
+            "variant": self.variant,
+            "deals": self.deals,
+            "seed": self.seed,
+            "strategies": list(self.strategies),
+        }
 
     def __str__(self) -> str:
         def pct(e):
@@ -80,10 +102,12 @@ class TichuOdds(CallAnswer):
             *self.call_lines(),
             f"  without the call: out first {pct(self.first_out_no_call).strip()}, "
             f"double victory {pct(self.double_victory_no_call).strip()}",
-        ]  # fmt: skip
+        ]
         if self.called.value < 1:
-            lines.append(f"  the call was made in {pct(self.called).strip()} of the deals (the "
-                         "seat had played before)")  # fmt: skip
+            lines.append(
+                f"  the call was made in {pct(self.called).strip()} of the deals (the "
+                "seat had played before)"
+            )
         lines.append("  (brackets: 95% intervals; Wilson for rates, normal for means)")
         return "\n".join(lines)
 
@@ -99,20 +123,23 @@ def _received_spec(place, exact: int, received: str | None) -> tuple[int, str]:
     if not received:
         return 0, ""
     n = place.game.seats
-    givers = [j for j in range(n - 1)
-              if place.game.passes_to((place.seat + j + 1) % n, place.seat)]
+    givers = [j for j in range(n - 1) if place.game.passes_to((place.seat + j + 1) % n, place.seat)]
     tokens = [t for t in received.replace(",", " ").split() if t]
     if len(tokens) != len(givers):
-        raise ValueError(f"received: give {len(givers)} cards, one from each seat passing to the "
-                         f"hand in turn order from its left, not {len(tokens)}")  # fmt: skip
+        raise ValueError(
+            f"received: give {len(givers)} cards, one from each seat passing to the "
+            f"hand in turn order from its left, not {len(tokens)}"
+        )
     spec, seen = 0, 0
-    for j, token in zip(givers, tokens):
+    for j, token in zip(givers, tokens, strict=False):
         bit = cards.parse(token)
         if bit & (bit - 1) or not bit:
             raise ValueError(f"received: {token!r} is not one card")
         if not bit & exact:
-            raise ValueError(f"received: {token!r} is not one of the hand's cards (a received "
-                             "card must be named in the hand with its suit)")  # fmt: skip
+            raise ValueError(
+                f"received: {token!r} is not one of the hand's cards (a received "
+                "card must be named in the hand with its suit)"
+            )
         if bit & seen:
             raise ValueError(f"received: {token!r} given twice")
         seen |= bit
@@ -120,12 +147,21 @@ def _received_spec(place, exact: int, received: str | None) -> tuple[int, str]:
     return spec, cards.format(seen)
 
 
-def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = None,
-               seed: int = 0, seat_strategy=DEFAULT_STRATEGY, others=DEFAULT_STRATEGY,
-               received: str | None = None, played: int | None = None,
-               variant: str = "nanjing", options: dict | None = None, check: bool = False,
-               progress: Callable[[int, int, Estimate | None], None] | None = None,
-               ) -> TichuOdds:  # fmt: skip
+def tichu_odds(
+    hand: str,
+    *,
+    deals: int = 100_000,
+    precision: float | None = None,
+    seed: int = 0,
+    seat_strategy=DEFAULT_STRATEGY,
+    others=DEFAULT_STRATEGY,
+    received: str | None = None,
+    played: int | None = None,
+    variant: str = "nanjing",
+    options: dict | None = None,
+    check: bool = False,
+    progress: Callable[[int, int, Estimate | None], None] | None = None,
+) -> TichuOdds:
     """Estimate the Tichu odds of ``hand``, the seat's cards after the passing
     (``cards.parse_pattern`` notation; 14 cards, Tientsin 10 or 9), at ``variant``'s table
     with ``options``. ``received``: the cards of the hand it received, one per seat passing
@@ -136,27 +172,45 @@ def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = Non
     sizes = _hand_sizes(place.game)
     exact, ranks = _parse_hand(hand, sizes)
     check_run(deals, precision, seed)
-    if played is not None and (isinstance(played, bool) or not isinstance(played, (int, np.integer))
-                               or not 0 <= played <= 56):  # fmt: skip
+    if played is not None and (
+        isinstance(played, bool)
+        or not isinstance(played, (int, np.integer))
+        or not 0 <= played <= 56
+    ):
         raise ValueError(f"played must be a number of cards 0..56, not {played!r}")
     spec, got = _received_spec(place, exact, received)
     count = bin(exact).count("1") + int(ranks.sum())
-    when = ("right after the passing" if played is None else
-            f"before its first turn once {played} cards are played")  # fmt: skip
-    call_code = (E.FIX_CALL_AFTER_PASSING if played is None
-                 else E.FIX_CALL_AT_PLAYED + int(played))  # fmt: skip
+    when = (
+        "right after the passing"
+        if played is None
+        else f"before its first turn once {played} cards are played"
+    )
+    call_code = E.FIX_CALL_AFTER_PASSING if played is None else E.FIX_CALL_AT_PLAYED + int(played)
     r_call, r_no = ranks.copy(), ranks.copy()
     r_call[E.FIX_MODE] = E.FIX_AFTER_PASSING + 256 * call_code
     r_no[E.FIX_MODE] = E.FIX_AFTER_PASSING + 256 * E.FIX_CALL_NEVER
     r_call[E.FIX_RECEIVED] = r_no[E.FIX_RECEIVED] = spec
-    call, no_call = seat_strategies(seat_strategy, others, variant=variant,
-                                    grand=("never", "never"), suffix=("+T", "-T"),
-                                    set_calls=("grand_tichu", "tichu"))  # fmt: skip
+    call, no_call = seat_strategies(
+        seat_strategy,
+        others,
+        variant=variant,
+        grand=("never", "never"),
+        suffix=("+T", "-T"),
+        set_calls=("grand_tichu", "tichu"),
+    )
 
     def pairs_of(keys):
-        return paired_rounds(seed, keys, call, no_call, fixed=(exact, ranks), check=check,
-                             place=place, firsts=place.firsts(keys, (count,)),
-                             ranks=(r_call, r_no))  # fmt: skip
+        return paired_rounds(
+            seed,
+            keys,
+            call,
+            no_call,
+            fixed=(exact, ranks),
+            check=check,
+            place=place,
+            firsts=place.firsts(keys, (count,)),
+            ranks=(r_call, r_no),
+        )
 
     played_once(variant, call + no_call, pairs_of)
     if progress is not None:
@@ -171,12 +225,15 @@ def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = Non
         pairs = pairs_of(keys)
         (rc, sc), (rn, sn) = pairs.call, pairs.no_call
         me_c, me_n = sc[:, h], sn[:, h]
-        for name, v in (("success", me_c["finish"] == 1), ("called", me_c["tichu"]),
-                        ("points_call", me_c["points"].astype(np.float64)),
-                        ("points_no_call", me_n["points"].astype(np.float64)),
-                        ("first_no_call", me_n["finish"] == 1),
-                        ("dv_call", rc["double_victory"] & (me_c["finish"] > 0)),
-                        ("dv_no_call", rn["double_victory"] & (me_n["finish"] > 0))):  # fmt: skip
+        for name, v in (
+            ("success", me_c["finish"] == 1),
+            ("called", me_c["tichu"]),
+            ("points_call", me_c["points"].astype(np.float64)),
+            ("points_no_call", me_n["points"].astype(np.float64)),
+            ("first_no_call", me_n["finish"] == 1),
+            ("dv_call", rc["double_victory"] & (me_c["finish"] > 0)),
+            ("dv_no_call", rn["double_victory"] & (me_n["finish"] > 0)),
+        ):
             parts.setdefault(name, []).append(v)
         done += step
         success = np.concatenate(parts["success"])
@@ -197,19 +254,28 @@ def tichu_odds(hand: str, *, deals: int = 100_000, precision: float | None = Non
     me = _one(seat_strategy, variant)
     row = [me if i == h else s for i, s in enumerate(call)]
     return TichuOdds(
-        hand=cards.format_pattern(exact, ranks), received=got, when=when, variant=variant,
-        deals=len(col("success")), seed=int(seed),
+        hand=cards.format_pattern(exact, ranks),
+        received=got,
+        when=when,
+        variant=variant,
+        deals=len(col("success")),
+        seed=int(seed),
         strategies=tuple(s.name for s in _from_hand(row, h)),
-        p_success=rate("success"), called=rate("called"),
-        ev_call=mean_ci(col("points_call")), ev_no_call=mean_ci(col("points_no_call")),
+        p_success=rate("success"),
+        called=rate("called"),
+        ev_call=mean_ci(col("points_call")),
+        ev_no_call=mean_ci(col("points_no_call")),
         ev_diff=mean_ci(col("points_call") - col("points_no_call")),
-        first_out_no_call=rate("first_no_call"), double_victory_call=rate("dv_call"),
-        double_victory_no_call=rate("dv_no_call"), seconds=time.perf_counter() - t0,
-    )  # fmt: skip
+        first_out_no_call=rate("first_no_call"),
+        double_victory_call=rate("dv_call"),
+        double_victory_no_call=rate("dv_no_call"),
+        seconds=time.perf_counter() - t0,
+    )
 
 
-def check_hand(hand: str, received: str | None = None, variant: str = "nanjing",
-               options: dict | None = None) -> None:
+def check_hand(
+    hand: str, received: str | None = None, variant: str = "nanjing", options: dict | None = None
+) -> None:
     """``ValueError`` for a hand or received cards ``tichu_odds`` would refuse (the command
     asks before its progress bar appears)."""
     place = setup(variant, options)

@@ -7,6 +7,10 @@ for Grand Seigneur's two-deck multisets (``seigneur``).
 
 from .notation import *  # noqa: F403
 from .notation import (  # noqa: F401
-    NORMAL, RANK_CHARS, as_mask, format_pattern, parse_pattern,
-)  # fmt: skip
-from .notation import __all__  # noqa: F401
+    NORMAL,
+    RANK_CHARS,
+    __all__,  # noqa: F401
+    as_mask,
+    format_pattern,
+    parse_pattern,
+)

@@ -11,9 +11,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import notation as _cards
 from ..kernels import combos as _combos
 from ..kernels import moves as _moves
+from . import notation as _cards
 
 __all__ = ["Combo", "Play", "beats", "classify", "combo_code", "legal_plays", "readings"]
 
@@ -33,11 +33,12 @@ class Combo(NamedTuple):
     @property
     def code(self) -> int:
         """The kernels' code of this reading (``kernels/combos.py``), ``from_code``'s inverse."""
-        return (_combos.KIND_NAMES.index(self.kind) << 16) | (self.length << 8) | round(
-            self.rank * 2)  # fmt: skip
+        return (
+            (_combos.KIND_NAMES.index(self.kind) << 16) | (self.length << 8) | round(self.rank * 2)
+        )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _combo_of(code: int) -> Combo:
     """A code's reading, made once (a round stepped from Python lists thousands)."""
     return Combo(_combos.KIND_NAMES[code >> 16], (code >> 8) & 0xFF, (code & 0xFF) / 2)
@@ -94,8 +95,9 @@ def _rank_value(value: int | str | None, what: str, low: int) -> int | None:
     return int(value)
 
 
-def combo_code(top: int | str | None, phoenix_on: int | str | None = None, *,
-               phoenix_led_half: bool = False) -> int:  # fmt: skip
+def combo_code(
+    top: int | str | None, phoenix_on: int | str | None = None, *, phoenix_led_half: bool = False
+) -> int:
     """Kernel code of a trick's top combination (0 when the player leads, also after the Dog).
 
     ``phoenix_on``: when the top is the lone Phoenix, the rank of the single it was played on
@@ -124,8 +126,13 @@ def combo_code(top: int | str | None, phoenix_on: int | str | None = None, *,
     return int(code)
 
 
-def beats(play: int | str, top: int | str | None, *, phoenix_on: int | None = None,
-          phoenix_led_half: bool = False) -> bool:  # fmt: skip
+def beats(
+    play: int | str,
+    top: int | str | None,
+    *,
+    phoenix_on: int | None = None,
+    phoenix_led_half: bool = False,
+) -> bool:
     """Whether card set ``play`` may be played on ``top`` under §2.6–§2.7 (ignoring the wish).
 
     A Phoenix single is read as played on ``top``; any set with several readings is tried at
@@ -168,14 +175,16 @@ def legal_plays(
     while True:
         masks = np.empty(size, np.uint64)
         codes = np.empty(size, np.int64)
-        count, can_pass = _moves.legal_moves(np.uint64(hand_mask), top_code, wish_rank, masks,
-                                             codes)  # fmt: skip
+        count, can_pass = _moves.legal_moves(
+            np.uint64(hand_mask), top_code, wish_rank, masks, codes
+        )
         if count <= size:
             break
         size = count
     # §2.6: a lone Phoenix is worth ½ more than the single it is played on, or its led value
     led = _combos.RANK2_PHOENIX_LED_HALF if phoenix_led_half else _combos.RANK2_PHOENIX_LED
     phoenix = Combo.from_code(_combos.phoenix_single(top_code, led))
-    plays = [Play(int(m), phoenix if m == _cards.PHOENIX else classify(int(m)))
-             for m in masks[:count]]  # fmt: skip
+    plays = [
+        Play(int(m), phoenix if m == _cards.PHOENIX else classify(int(m))) for m in masks[:count]
+    ]
     return plays, bool(can_pass)

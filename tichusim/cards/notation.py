@@ -88,11 +88,17 @@ def card_bit(rank: int, suit: int) -> int:
 
 
 _SPECIAL_NAMES = {
-    "ma": MAH_JONG, "1": MAH_JONG, "mahjong": MAH_JONG, "sparrow": MAH_JONG,
-    "dog": DOG, "hound": DOG,
-    "ph": PHOENIX, "phoenix": PHOENIX,
-    "dr": DRAGON, "dragon": DRAGON,
-}  # fmt: skip
+    "ma": MAH_JONG,
+    "1": MAH_JONG,
+    "mahjong": MAH_JONG,
+    "sparrow": MAH_JONG,
+    "dog": DOG,
+    "hound": DOG,
+    "ph": PHOENIX,
+    "phoenix": PHOENIX,
+    "dr": DRAGON,
+    "dragon": DRAGON,
+}
 _SPECIAL_TEXT = {MAH_JONG: "Ma", DOG: "Dog", PHOENIX: "Ph", DRAGON: "Dr"}
 _RANK_OF_TEXT = {ch.lower(): i + 2 for i, ch in enumerate(RANK_CHARS)} | {"10": 10}
 _TOKEN = re.compile(r"^(10|[2-9tjqka])([jspt])$")
@@ -200,8 +206,9 @@ def parse_pattern(text: str, count: int = 8) -> tuple[int, np.ndarray]:
         try:
             bit = _parse_token(token)
         except ValueError:
-            raise ValueError(f"unknown card {token!r} (a card like Aj or Dr, or a rank like A "
-                             "for any suit)") from None  # fmt: skip
+            raise ValueError(
+                f"unknown card {token!r} (a card like Aj or Dr, or a rank like A for any suit)"
+            ) from None
         if exact & bit:
             raise ValueError(f"card {token!r} given twice")
         exact |= bit

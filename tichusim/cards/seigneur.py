@@ -14,10 +14,10 @@ import re
 
 import numpy as np
 
-from . import notation as _cards
 from ..kernels.seigneur import cards as _gc
 from ..kernels.seigneur import combos as _gcombos
 from ..kernels.seigneur import moves as _gmoves
+from . import notation as _cards
 from .combos import Combo
 
 __all__ = ["DECKS", "classify", "deck", "format", "legal_plays", "parse", "readings"]
@@ -90,8 +90,9 @@ def classify(cards, *, distinct_triples: bool = False) -> Combo | None:
     return found[0] if found else None
 
 
-def legal_plays(hand, top=None, *, wish: int = 0, top_code: int | None = None,
-                distinct_triples: bool = False) -> tuple[list[tuple[int, int, int]], bool]:  # fmt: skip
+def legal_plays(
+    hand, top=None, *, wish: int = 0, top_code: int | None = None, distinct_triples: bool = False
+) -> tuple[list[tuple[int, int, int]], bool]:
     """Every distinct multiset ``hand`` may play on its regular turn: ``([(a, b, code)],
     can_pass)``.
 
@@ -115,8 +116,9 @@ def legal_plays(hand, top=None, *, wish: int = 0, top_code: int | None = None,
         oa = np.empty(size, np.uint64)
         ob = np.empty(size, np.uint64)
         oc = np.empty(size, np.int64)
-        n, can_pass = _gmoves.legal_moves(np.uint64(ha), np.uint64(hb), int(top_code), int(wish),
-                                          distinct_triples, oa, ob, oc)  # fmt: skip
+        n, can_pass = _gmoves.legal_moves(
+            np.uint64(ha), np.uint64(hb), int(top_code), int(wish), distinct_triples, oa, ob, oc
+        )
         if n <= size:
             return [(int(oa[i]), int(ob[i]), int(oc[i])) for i in range(n)], bool(can_pass)
         size = n

@@ -10,5 +10,13 @@ one loop (``narrate``) and names its table columns, which ``tables`` turns into 
 from .errors import SimulationError
 from .registry import DEFAULT_GAME, GAMES, TEAM_TABLES, compiling, game, game_type, notice
 
-__all__ = ["DEFAULT_GAME", "GAMES", "TEAM_TABLES", "SimulationError", "compiling", "game",
-           "game_type", "notice"]
+__all__ = [
+    "DEFAULT_GAME",
+    "GAMES",
+    "TEAM_TABLES",
+    "SimulationError",
+    "compiling",
+    "game",
+    "game_type",
+    "notice",
+]

@@ -72,10 +72,17 @@ def check_seed(seed) -> int:
 def check_game_rounds(name: str, value, longest: int, multiple: int = 1, why: str = "") -> int:
     """The ``game_rounds`` option: a positive whole number (a multiple of ``multiple``, for
     the reason ``why``), at most ``longest``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0 or (
-            value % multiple):  # fmt: skip
-        what = f"a positive multiple of {multiple} ({why})" if multiple > 1 else (
-            "a positive whole number")  # fmt: skip
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, np.integer))
+        or value <= 0
+        or (value % multiple)
+    ):
+        what = (
+            f"a positive multiple of {multiple} ({why})"
+            if multiple > 1
+            else ("a positive whole number")
+        )
         raise ValueError(f"{name} option game_rounds: expected {what}, got {value!r}")
     if value > longest:
         raise ValueError(f"{name} option game_rounds: at most {longest}, got {value}")
@@ -131,8 +138,9 @@ class Game(ABC):
             return values
         options = cls._shorthand(options)
         if not isinstance(options, dict):
-            raise ValueError(f"options: expected a table of name = value{cls._shorthand_text}, "
-                             f"got {options!r}")  # fmt: skip
+            raise ValueError(
+                f"options: expected a table of name = value{cls._shorthand_text}, got {options!r}"
+            )
         for key, value in options.items():
             if key not in cls.option_defaults:
                 known = ", ".join(cls.option_defaults) or "none"
@@ -157,7 +165,8 @@ class Game(ABC):
 
     @classmethod
     def _check_together(cls, values: dict) -> None:
-        """Options that contradict each other."""
+        """Options that contradict each other (none unless a game says so)."""
+        return None
 
     @classmethod
     def written_options(cls, values: dict, players: int | None) -> dict:
@@ -191,8 +200,17 @@ class Game(ABC):
     # -- playing -----------------------------------------------------------------------
 
     @abstractmethod
-    def records(self, count: int, *, games: bool = False, first: int = 0, seed: int = 0,
-                strategies="random", target: int = 1000, check: bool = False) -> Records:
+    def records(
+        self,
+        count: int,
+        *,
+        games: bool = False,
+        first: int = 0,
+        seed: int = 0,
+        strategies="random",
+        target: int = 1000,
+        check: bool = False,
+    ) -> Records:
         """``count`` independent rounds (``games=False``) or whole games numbered from
         ``first``."""
 
@@ -201,6 +219,13 @@ class Game(ABC):
         """The ``rounds`` and ``seats`` columns of ``rec`` (name -> array), after the ids."""
 
     @abstractmethod
-    def transcript(self, seed: int = 0, round: int = 0, *, game: int | None = None,
-                   strategies="random", **seating) -> str:
+    def transcript(
+        self,
+        seed: int = 0,
+        round: int = 0,
+        *,
+        game: int | None = None,
+        strategies="random",
+        **seating,
+    ) -> str:
         """One round move by move in card notation."""

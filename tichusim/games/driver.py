@@ -56,7 +56,7 @@ def play(batch: Batch, units: np.ndarray, check: bool) -> Played:
     per = batch.rounds_per_unit
     parts = []
     for start in range(0, len(units), batch.block):
-        block = units[start:start + batch.block]
+        block = units[start : start + batch.block]
         g = len(block)
         rounds = np.zeros((g, per), batch.round_type)
         seats = np.zeros((g, per, batch.seats), batch.seat_type)
@@ -71,15 +71,20 @@ def play(batch: Batch, units: np.ndarray, check: bool) -> Played:
         parts.append((*kept, *ids))
     if not parts:
         empty = np.zeros(0, np.int64) if per > 1 else None
-        return Played(np.zeros(0, batch.round_type), np.zeros((0, batch.seats), batch.seat_type),
-                      empty, empty)  # fmt: skip
+        return Played(
+            np.zeros(0, batch.round_type), np.zeros((0, batch.seats), batch.seat_type), empty, empty
+        )
     if len(parts) == 1:
         out = Played(*parts[0])
     else:
-        out = Played(*(None if p[0] is None else np.concatenate(p) for p in zip(*parts)))
+        out = Played(
+            *(None if p[0] is None else np.concatenate(p) for p in zip(*parts, strict=False))
+        )
     bad = np.flatnonzero(out.rounds["error"])
     if bad.size:
         first = out.rounds[bad[0]]
-        raise SimulationError(f"{bad.size} round(s) failed; first: {batch.where(first)}: "
-                              f"{batch.errors[first['error']]}")  # fmt: skip
+        raise SimulationError(
+            f"{bad.size} round(s) failed; first: {batch.where(first)}: "
+            f"{batch.errors[first['error']]}"
+        )
     return out

@@ -19,8 +19,16 @@ from .._numba_cache import cached
 from ..progress import Compiling
 from .base import Game
 
-__all__ = ["DEFAULT_GAME", "FAMILIES", "GAMES", "TEAM_TABLES", "compiling", "game", "game_type",
-           "notice"]
+__all__ = [
+    "DEFAULT_GAME",
+    "FAMILIES",
+    "GAMES",
+    "TEAM_TABLES",
+    "compiling",
+    "game",
+    "game_type",
+    "notice",
+]
 
 
 class Family(NamedTuple):
@@ -54,48 +62,99 @@ def _team(table: str, title: str, seconds: int, **more) -> Family:
     """A team table's engine: its own entry point (``batch.BATCH``) for every use but rounds
     stepped from Python (``batch.STEP``)."""
     entry = (f"{_TEAM}:play_batch_{table}",)
-    return Family(title, seconds, {"rounds": entry, "games": entry, "transcript": entry,
-                                   "steps": (f"{_TEAM}:step_batch_{table}",)}, **more)  # fmt: skip
+    return Family(
+        title,
+        seconds,
+        {
+            "rounds": entry,
+            "games": entry,
+            "transcript": entry,
+            "steps": (f"{_TEAM}:step_batch_{table}",),
+        },
+        **more,
+    )
 
 
 FAMILIES = {
-    "cards": Family("the card-combination kernels (the rules core every game shares)", 9,
-                    {"import": ("kernels/moves.py:candidate_moves", "kernels/combos.py:classify")}),
+    "cards": Family(
+        "the card-combination kernels (the rules core every game shares)",
+        9,
+        {"import": ("kernels/moves.py:candidate_moves", "kernels/combos.py:classify")},
+    ),
     # the strategies' kernels, compiled by the first team table, are cached for the others
     # (the policies its engine calls: about 21 s of its 35 before tichusim._linkage, which made
     # it 28, 25 once its callees had no CPython wrapper and 21 once they had no machine code,
     # 0.86 of 25 side by side; its engine's own functions last, so they are in the cache
     # about 14 s in, scaled from 21 of 35)
-    "nanjing": _team("nanjing", "the 4-player game's engine (Nanjing)", 21,
-                     shares=tuple(f"kernels/tichu/policies.py:{policy}" for policy in (
-                         "grand_tichu", "passes", "tichu", "play", "wish", "dog_target",
-                         "dragon", "bomb", "led_phoenix", "value_led_phoenix", "binding_wish")),
-                     shares_after=14),
-    "tientsin": _team("tientsin", "Tientsin's engine (6 players)", 40, reuses="nanjing",
-                      seconds_after=11),
-    "wuwang": _team("wuwang", "Wu Wang's engine (3 players and the Minister)", 40,
-                    reuses="nanjing", seconds_after=11),
-    "seigneur": Family("Grand Seigneur's engine", 24,
-                       {"rounds": (f"{_GS}:_play_games",), "games": (f"{_GS}:_play_games",),
-                        "transcript": (f"{_GS}:_play_games",),
-                        "steps": (f"{_GS}:_step_games",)}),
+    "nanjing": _team(
+        "nanjing",
+        "the 4-player game's engine (Nanjing)",
+        21,
+        shares=tuple(
+            f"kernels/tichu/policies.py:{policy}"
+            for policy in (
+                "grand_tichu",
+                "passes",
+                "tichu",
+                "play",
+                "wish",
+                "dog_target",
+                "dragon",
+                "bomb",
+                "led_phoenix",
+                "value_led_phoenix",
+                "binding_wish",
+            )
+        ),
+        shares_after=14,
+    ),
+    "tientsin": _team(
+        "tientsin", "Tientsin's engine (6 players)", 40, reuses="nanjing", seconds_after=11
+    ),
+    "wuwang": _team(
+        "wuwang",
+        "Wu Wang's engine (3 players and the Minister)",
+        40,
+        reuses="nanjing",
+        seconds_after=11,
+    ),
+    "seigneur": Family(
+        "Grand Seigneur's engine",
+        24,
+        {
+            "rounds": (f"{_GS}:_play_games",),
+            "games": (f"{_GS}:_play_games",),
+            "transcript": (f"{_GS}:_play_games",),
+            "steps": (f"{_GS}:_step_games",),
+        },
+    ),
     # rounds stepped from Python (issue 15): the engines compiled with the branches that read
     # decisions from Python (Nanjing's and Grand Seigneur's here; the other tables' at first
     # use), and strategy(name).decide, the policies without an engine
-    "stepping": Family("the engines that take decisions from Python (Round, Agent) and "
-                       "strategy(...).decide", 40,
-                       {"team": ("kernels/tichu/decide.py:decide",),
-                        "grand-seigneur": ("kernels/seigneur/decide.py:decide",),
-                        "engines": (f"{_TEAM}:step_batch_nanjing", f"{_GS}:_step_games")},
-                       reuses="nanjing", seconds_after=15),
-    "analysis": Family("the analyses' kernels (gt-odds, compare, gt-table)", 2,
-                       {"answers": (f"{_TEAM}:play_batch_nanjing",
-                                    "kernels/tichu/handfeatures.py:hand_features")}),
-}  # fmt: skip
+    "stepping": Family(
+        "the engines that take decisions from Python (Round, Agent) and strategy(...).decide",
+        40,
+        {
+            "team": ("kernels/tichu/decide.py:decide",),
+            "grand-seigneur": ("kernels/seigneur/decide.py:decide",),
+            "engines": (f"{_TEAM}:step_batch_nanjing", f"{_GS}:_step_games"),
+        },
+        reuses="nanjing",
+        seconds_after=15,
+    ),
+    "analysis": Family(
+        "the analyses' kernels (gt-odds, compare, gt-table)",
+        2,
+        {"answers": (f"{_TEAM}:play_batch_nanjing", "kernels/tichu/handfeatures.py:hand_features")},
+    ),
+}
 # name -> (module, class, kernel family); the class's ``name`` is the key (checked on import)
-_HOMES = {"nanjing": ("team", "Nanjing", "nanjing"), "tientsin": ("team", "Tientsin", "tientsin"),
-          "wuwang": ("team", "WuWang", "wuwang"),
-          "grand-seigneur": ("seigneur", "SeigneurGame", "seigneur")}  # fmt: skip
+_HOMES = {
+    "nanjing": ("team", "Nanjing", "nanjing"),
+    "tientsin": ("team", "Tientsin", "tientsin"),
+    "wuwang": ("team", "WuWang", "wuwang"),
+    "grand-seigneur": ("seigneur", "SeigneurGame", "seigneur"),
+}
 GAMES = tuple(_HOMES)
 TEAM_TABLES = tuple(name for name, home in _HOMES.items() if home[0] == "team")  # team engine
 DEFAULT_GAME = "nanjing"
@@ -121,8 +180,9 @@ def game(name: str = DEFAULT_GAME, players: int | None = None, options=None) -> 
     return game_type(name)(players, options)
 
 
-def compiling(name: str, use: str = "rounds", *, enabled: bool = True,
-              strategies=None) -> Compiling:  # fmt: skip
+def compiling(
+    name: str, use: str = "rounds", *, enabled: bool = True, strategies=None
+) -> Compiling:
     """A context that says on stderr that the kernels of game ``name`` for ``use`` ("rounds",
     "games", "transcript", "steps") compile in it, when the cache does not hold them yet; with
     an Agent among ``strategies`` the stepping engine is what compiles. Validate the input
@@ -139,5 +199,9 @@ def compiling(name: str, use: str = "rounds", *, enabled: bool = True,
 def notice(family: str, use: str, *, enabled: bool = True) -> Compiling:
     """``compiling`` for a family of ``FAMILIES`` and one of its uses."""
     kernels = FAMILIES[family]
-    return Compiling(kernels.title, kernels.cold_seconds(), cold=not cached(*kernels.entries[use]),
-                     enabled=enabled)  # fmt: skip
+    return Compiling(
+        kernels.title,
+        kernels.cold_seconds(),
+        cold=not cached(*kernels.entries[use]),
+        enabled=enabled,
+    )

@@ -21,32 +21,37 @@ twice); ``tichusim.cards.seigneur.format(a, b)`` prints them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 
 from ..cards import seigneur as seigneur_cards
+from ..kernels.errors import ERRORS
 from ..kernels.seigneur import batch as gs_batch
 from ..kernels.seigneur import cards as gc
-from ..kernels.errors import ERRORS
 from ..kernels.seigneur import records as E
 from ..strategies import seigneur as seigneur_strategies
 from . import seigneur_steps
 from .base import Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
-from .steps import seated, stepper
 from .errors import SimulationError
 from .narrate import Wording, narrate
+from .steps import seated, stepper
 from .tables import array, constant, first_index, frames, text
 
 if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
     import pandas as pd
 
-__all__ = ["SeigneurGame", "SeigneurOptions", "play_with_log", "seigneur_records",
-           "simulate_seigneur", "transcript"]  # fmt: skip
+__all__ = [
+    "SeigneurGame",
+    "SeigneurOptions",
+    "play_with_log",
+    "seigneur_records",
+    "simulate_seigneur",
+    "transcript",
+]
 
 RULE_OPTIONS = ("russian_deck", "distinct_triples", "russian_seating")  # SeigneurOptions
 _DECK_COLUMN = {code: name for name, code in seigneur_cards.DECKS.items()}  # the deck column
@@ -70,8 +75,13 @@ class SeigneurGame(Game):
     # decks: 1 or 2 (None: one for 5-6 players, two for 7-12); the three Options of §5 (the
     # Russian edition; SeigneurOptions); game_rounds: a game's length, which §5 leaves open
     # (ranks, and so the exchange and the seating, carry over within a game)
-    option_defaults = {"decks": None, "russian_deck": False, "distinct_triples": False,
-                       "russian_seating": False, "game_rounds": 10}  # fmt: skip
+    option_defaults = {
+        "decks": None,
+        "russian_deck": False,
+        "distinct_triples": False,
+        "russian_seating": False,
+        "game_rounds": 10,
+    }
     _shorthand_text = " or 'russian'"
 
     def __init__(self, players: int | None = None, options=None):
@@ -81,8 +91,9 @@ class SeigneurGame(Game):
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 1:
             raise ValueError(f"players must be a whole number >= 1, not {players!r}")
         if not 5 <= players <= 12:
-            raise ValueError(f"grand-seigneur is played by 5 to 12 players (RULES.md §5), "
-                             f"not {players}")  # fmt: skip
+            raise ValueError(
+                f"grand-seigneur is played by 5 to 12 players (RULES.md §5), not {players}"
+            )
         self.players = self.seats = int(players)
         if self.options["russian_deck"]:
             self.deck = gc.DECK_RUSSIAN
@@ -98,17 +109,24 @@ class SeigneurGame(Game):
     def _check_option(cls, key: str, value):
         if key == "game_rounds":  # a round key holds 16 bits of round
             return check_game_rounds(cls.name, value, gs_batch.GAME_KEY_STRIDE - 1)
-        if key == "decks" and value is not None and (isinstance(value, bool)
-                                                     or value not in (1, 2)):  # fmt: skip
-            raise ValueError(f"{cls.name} option decks must be 1 or 2 (or none: one deck for 5-6 "
-                             f"players, two for 7-12, RULES.md §5), not {value!r}")  # fmt: skip
+        if (
+            key == "decks"
+            and value is not None
+            and (isinstance(value, bool) or value not in (1, 2))
+        ):
+            raise ValueError(
+                f"{cls.name} option decks must be 1 or 2 (or none: one deck for 5-6 "
+                f"players, two for 7-12, RULES.md §5), not {value!r}"
+            )
         return value
 
     @classmethod
     def _check_together(cls, values: dict) -> None:
         if values["russian_deck"] and values["decks"] == 1:
-            raise ValueError("grand-seigneur options: the Russian deck (108 cards) is two sets of "
-                             "ranked cards; decks = 1 contradicts it")  # fmt: skip
+            raise ValueError(
+                "grand-seigneur options: the Russian deck (108 cards) is two sets of "
+                "ranked cards; decks = 1 contradicts it"
+            )
 
     @classmethod
     def written_options(cls, values: dict, players: int | None) -> dict:
@@ -122,11 +140,24 @@ class SeigneurGame(Game):
 
     def _kernel_options(self) -> tuple:
         """The arguments every Grand Seigneur kernel takes after the parameter rows."""
-        return (self.players, self.deck, self.options["distinct_triples"],
-                self.options["russian_seating"])  # fmt: skip
+        return (
+            self.players,
+            self.deck,
+            self.options["distinct_triples"],
+            self.options["russian_seating"],
+        )
 
-    def records(self, count: int, *, games: bool = False, first: int = 0, seed: int = 0,
-                strategies="random", target: int = 1000, check: bool = False) -> Records:
+    def records(
+        self,
+        count: int,
+        *,
+        games: bool = False,
+        first: int = 0,
+        seed: int = 0,
+        strategies="random",
+        target: int = 1000,
+        check: bool = False,
+    ) -> Records:
         """``count`` games of ``game_rounds`` rounds (``games=True``) or of one round: ``count``
         independent first rounds (random seating, no exchange). ``target`` does not apply."""
         count = whole_number(count, "games" if games else "rounds")
@@ -136,17 +167,32 @@ class SeigneurGame(Game):
         per = self.options["game_rounds"] if games else 1
 
         def call(block, r_out, s_out, played, chunks):
-            gs_batch.play_games(seed, block, per, params, *self._kernel_options(),
-                                r_out.reshape(-1), s_out.reshape(-1, self.players), check,
-                                chunks, stepper=stepper(self, agents, seed, block, "game"))  # fmt: skip
+            gs_batch.play_games(
+                seed,
+                block,
+                per,
+                params,
+                *self._kernel_options(),
+                r_out.reshape(-1),
+                s_out.reshape(-1, self.players),
+                check,
+                chunks,
+                stepper=stepper(self, agents, seed, block, "game"),
+            )
 
-        batch = Batch(E.GS_ROUND, E.GS_SEAT, self.players, per, max(1, _BLOCK_ROUNDS // per),
-                      call, ERRORS,
-                      lambda r: f"game {r['game']} round {r['round_in_game']}")  # fmt: skip
+        batch = Batch(
+            E.GS_ROUND,
+            E.GS_SEAT,
+            self.players,
+            per,
+            max(1, _BLOCK_ROUNDS // per),
+            call,
+            ERRORS,
+            lambda r: f"game {r['game']} round {r['round_in_game']}",
+        )
         done = play(batch, np.arange(first, first + count, dtype=np.int64), check)
         rounds = done.rounds
-        return Records(rounds, done.seats, chosen, rounds["game"], rounds["round_in_game"], 0,
-                       self)  # fmt: skip
+        return Records(rounds, done.seats, chosen, rounds["game"], rounds["round_in_game"], 0, self)
 
     def columns(self, rec: Records) -> tuple[dict, dict]:
         """Rounds and seats columns (seat rows by player)."""
@@ -156,21 +202,29 @@ class SeigneurGame(Game):
         before = seats["rank_before"]  # 0 in a game's first round: no ranks yet
         had_title = first_index(before == 1)
         r = {
-            "players": np.full(n, k), "deck": constant(_DECK_COLUMN[self.deck], n),
-            "dealer": rounds["dealer"], "leader": rounds["leader"], "tricks": rounds["tricks"],
-            "bombs": rounds["bombs"], "wish": rounds["wish"], "grand_seigneur": rounds["first_out"],
+            "players": np.full(n, k),
+            "deck": constant(_DECK_COLUMN[self.deck], n),
+            "dealer": rounds["dealer"],
+            "leader": rounds["leader"],
+            "tricks": rounds["tricks"],
+            "bombs": rounds["bombs"],
+            "wish": rounds["wish"],
+            "grand_seigneur": rounds["first_out"],
             "last": rounds["last"],
             "kept_title": array(had_title == rounds["first_out"], pa.bool_(), mask=had_title < 0),
-            "leftover_a": rounds["leftover_a"], "leftover_b": rounds["leftover_b"],
+            "leftover_a": rounds["leftover_a"],
+            "leftover_b": rounds["leftover_b"],
             "bombs_out_of_turn": rounds["bombs_out_of_turn"],
-        }  # fmt: skip
+        }
         player = np.tile(np.arange(k), n)
         s = {
-            "player": player, "seat": flat["seat"],
+            "player": player,
+            "seat": flat["seat"],
             "strategy": text([x.name for x in rec.strategies], player),
             "rank_before": array(flat["rank_before"], pa.int8(), mask=flat["rank_before"] == 0),
-            "rank_after": flat["rank_after"], "cards": flat["cards"],
-        }  # fmt: skip
+            "rank_after": flat["rank_after"],
+            "cards": flat["cards"],
+        }
         for what in ("dealt", "gave", "got"):
             for copy in "ab":
                 s[f"{what}_{copy}"] = flat[f"{what}_{copy}"]
@@ -180,8 +234,15 @@ class SeigneurGame(Game):
 
     # -- transcripts ---------------------------------------------------------------------
 
-    def play_with_log(self, seed: int = 0, game: int = 0, round: int = 0, *,
-                      strategies="random", check: bool = True):  # fmt: skip
+    def play_with_log(
+        self,
+        seed: int = 0,
+        game: int = 0,
+        round: int = 0,
+        *,
+        strategies="random",
+        check: bool = True,
+    ):
         """Replay round ``round`` of game ``game`` (its earlier rounds are played for the
         ranks): ``(round record, seat records by player, log)``; a log row is
         ``(event, seat, a, b, code, extra)`` (codes in ``kernels.seigneur.records``)."""
@@ -189,14 +250,16 @@ class SeigneurGame(Game):
         params = self.params(strategies)
         game = whole_number(game, "game")
         round = whole_number(round, "round")
-        rnd, seats, log, err = gs_batch.play_logged(seed, game, round, params,
-                                                    *self._kernel_options(), check)  # fmt: skip
+        rnd, seats, log, err = gs_batch.play_logged(
+            seed, game, round, params, *self._kernel_options(), check
+        )
         if err:
             raise SimulationError(f"game {game} round {round}: {ERRORS[err]}")
         return rnd[0], seats, log
 
-    def transcript(self, seed: int = 0, round: int = 0, *, game: int | None = None,
-                   strategies="random") -> str:
+    def transcript(
+        self, seed: int = 0, round: int = 0, *, game: int | None = None, strategies="random"
+    ) -> str:
         """Round ``round`` of game ``game`` move by move, in card notation; without ``game``
         the first round of game ``round`` (as ``records`` numbers independent rounds)."""
         game, round = (round, 0) if game is None else (game, round)
@@ -216,7 +279,8 @@ class SeigneurGame(Game):
             + (f", options: {', '.join(on)}" if on else "")
             + f"; seed {seed}, game {game}, round {round}",
             "Strategies: " + ", ".join(f"P{i} {s.name}" for i, s in enumerate(names)),
-            "Turn order: " + " -> ".join(f"seat {s} P{seat_player[s]}" for s in range(n))
+            "Turn order: "
+            + " -> ".join(f"seat {s} P{seat_player[s]}" for s in range(n))
             + f"; dealer P{rnd['dealer']}",
         ]
 
@@ -242,14 +306,28 @@ class SeigneurGame(Game):
                 return [f"  {who(seat)} wins the trick"]
             if event == E.EV_END:
                 order = sorted(range(n), key=lambda p: int(seats[p]["rank_after"]))
-                return [f"End: {who(seat)} is last, holding {hand}",
-                        "Finishing order (next round's ranks): "
-                        + ", ".join(f"{i + 1}. P{p}" for i, p in enumerate(order))]
+                return [
+                    f"End: {who(seat)} is last, holding {hand}",
+                    "Finishing order (next round's ranks): "
+                    + ", ".join(f"{i + 1}. P{p}" for i, p in enumerate(order)),
+                ]
             return []
 
-        return narrate(header, log, Wording(E.EV_PLAY, E.EV_BOMB, E.EV_PASS, E.EV_WISH,
-                                            E.EV_WISH_DONE, frozenset((E.EV_DOG, E.EV_TRICK)),
-                                            read, who, say))  # fmt: skip
+        return narrate(
+            header,
+            log,
+            Wording(
+                E.EV_PLAY,
+                E.EV_BOMB,
+                E.EV_PASS,
+                E.EV_WISH,
+                E.EV_WISH_DONE,
+                frozenset((E.EV_DOG, E.EV_TRICK)),
+                read,
+                who,
+                say,
+            ),
+        )
 
 
 _ORDINAL = {1: "first", 2: "second", 3: "third"}
@@ -291,29 +369,55 @@ class SeigneurOptions:
         known = [f.name for f in fields(cls)]
         unknown = [k for k in options if k not in known] if isinstance(options, dict) else []
         if unknown:  # decks and game_rounds are arguments of their own here
-            raise ValueError(f"grand-seigneur option {unknown[0]!r}: unknown "
-                             f"(known: {', '.join(known)})")  # fmt: skip
+            raise ValueError(
+                f"grand-seigneur option {unknown[0]!r}: unknown (known: {', '.join(known)})"
+            )
         values = SeigneurGame.check_options(options)
         return cls(**{name: values[name] for name in known})
 
 
 def _game(players, decks, rounds_per_game, options) -> SeigneurGame:
     rules = SeigneurOptions.of(options)
-    return SeigneurGame(players, {"decks": decks, "game_rounds": rounds_per_game,
-                                  **{k: getattr(rules, k) for k in RULE_OPTIONS}})
+    return SeigneurGame(
+        players,
+        {
+            "decks": decks,
+            "game_rounds": rounds_per_game,
+            **{k: getattr(rules, k) for k in RULE_OPTIONS},
+        },
+    )
 
 
-def seigneur_records(n: int, *, players: int, seed: int = 0, strategies="random", decks=None,
-                     rounds_per_game: int = 1, options=None, first_game: int = 0,
-                     check: bool = False) -> Records:  # fmt: skip
+def seigneur_records(
+    n: int,
+    *,
+    players: int,
+    seed: int = 0,
+    strategies="random",
+    decks=None,
+    rounds_per_game: int = 1,
+    options=None,
+    first_game: int = 0,
+    check: bool = False,
+) -> Records:
     """The records behind ``simulate_seigneur``."""
     return _game(players, decks, rounds_per_game, options).records(
-        n, games=True, first=first_game, seed=seed, strategies=strategies, check=check)
+        n, games=True, first=first_game, seed=seed, strategies=strategies, check=check
+    )
 
 
-def simulate_seigneur(n: int, *, players: int, seed: int = 0, strategies="random", decks=None,
-                      rounds_per_game: int = 1, options=None, first_game: int = 0,
-                      check: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+def simulate_seigneur(
+    n: int,
+    *,
+    players: int,
+    seed: int = 0,
+    strategies="random",
+    decks=None,
+    rounds_per_game: int = 1,
+    options=None,
+    first_game: int = 0,
+    check: bool = False,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``n`` games of ``rounds_per_game`` rounds of Grand Seigneur; ``(rounds, seats)``.
 
     With ``rounds_per_game=1`` (the default) these are ``n`` independent first rounds (random
@@ -326,22 +430,52 @@ def simulate_seigneur(n: int, *, players: int, seed: int = 0, strategies="random
     before it, so results do not depend on threads. ``check=True`` verifies the invariants
     (every card in one place, legal plays, the finishing order) after every action.
     """
-    return frames(seigneur_records(n, players=players, seed=seed, strategies=strategies,
-                                   decks=decks, rounds_per_game=rounds_per_game,
-                                   options=options, first_game=first_game, check=check))
+    return frames(
+        seigneur_records(
+            n,
+            players=players,
+            seed=seed,
+            strategies=strategies,
+            decks=decks,
+            rounds_per_game=rounds_per_game,
+            options=options,
+            first_game=first_game,
+            check=check,
+        )
+    )
 
 
-def play_with_log(seed: int = 0, game: int = 0, round: int = 0, *, players: int = 7,
-                  strategies="random", decks=None, options=None, check: bool = True):  # fmt: skip
+def play_with_log(
+    seed: int = 0,
+    game: int = 0,
+    round: int = 0,
+    *,
+    players: int = 7,
+    strategies="random",
+    decks=None,
+    options=None,
+    check: bool = True,
+):
     """``SeigneurGame.play_with_log`` with the game's options given as arguments; the fourth
     element is the players' strategies."""
     table = _game(players, decks, 1, options)
-    return (*table.play_with_log(seed, game, round, strategies=strategies, check=check),
-            table.resolve(strategies))
+    return (
+        *table.play_with_log(seed, game, round, strategies=strategies, check=check),
+        table.resolve(strategies),
+    )
 
 
-def transcript(seed: int = 0, game: int = 0, round: int = 0, *, players: int = 7,
-               strategies="random", decks=None, options=None) -> str:  # fmt: skip
+def transcript(
+    seed: int = 0,
+    game: int = 0,
+    round: int = 0,
+    *,
+    players: int = 7,
+    strategies="random",
+    decks=None,
+    options=None,
+) -> str:
     """Round ``round`` of game ``game`` move by move, in card notation."""
-    return _game(players, decks, 1, options).transcript(seed, round, game=game,
-                                                        strategies=strategies)
+    return _game(players, decks, 1, options).transcript(
+        seed, round, game=game, strategies=strategies
+    )

@@ -56,8 +56,9 @@ class GiveBack:
 
     def __init__(self, a: int, b: int, count: int):
         self.a, self.b, self.count = a, b, count
-        self.cards = tuple(c for bit in cards.cards_of(a)
-                           for c in ([bit, bit] if b & bit else [bit]))  # fmt: skip
+        self.cards = tuple(
+            c for bit in cards.cards_of(a) for c in ([bit, bit] if b & bit else [bit])
+        )
 
     def __contains__(self, choice) -> bool:
         if not isinstance(choice, (tuple, list)) or len(choice) != self.count:
@@ -132,8 +133,10 @@ def choices(game, kept, asked):
 
 
 def _plays(a, b, codes, n: int) -> list:
-    return [GSPlay(x, y, Combo.from_code(c))
-            for x, y, c in zip(a[:n].tolist(), b[:n].tolist(), codes[:n].tolist())]
+    return [
+        GSPlay(x, y, Combo.from_code(c))
+        for x, y, c in zip(a[:n].tolist(), b[:n].tolist(), codes[:n].tolist(), strict=False)
+    ]
 
 
 def answer_of(choice, legal) -> int:
@@ -167,9 +170,20 @@ def decide(game, row: np.ndarray, view, legal):
     a = np.array([p.a for p in plays] or [0], np.uint64)  # never empty: a typed array
     b = np.array([p.b for p in plays] or [0], np.uint64)
     c = np.array([p.combo.code for p in plays] or [0], np.int64)
-    answer = int(K.decide(np.ascontiguousarray(row, np.float64), view.public, view.private, code,
-                          int(view.detail), a, b, c, len(plays),
-                          thread_scratch(K.scratch)))  # fmt: skip
+    answer = int(
+        K.decide(
+            np.ascontiguousarray(row, np.float64),
+            view.public,
+            view.private,
+            code,
+            int(view.detail),
+            a,
+            b,
+            c,
+            len(plays),
+            thread_scratch(K.scratch),
+        )
+    )
     if code == O.D_GIVE_BACK:
         return legal.unpacked(answer)
     if code in (O.D_PLAY, O.D_BOMB):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-
 from .base import Records
 from .errors import SimulationError
 from .registry import GAMES, game, game_type
@@ -26,21 +25,44 @@ from .tables import frames
 if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
     import pandas as pd
 
-__all__ = ["Records", "SimulationError", "VARIANTS", "frames", "records", "simulate",
-           "simulate_games"]  # fmt: skip
+__all__ = [
+    "Records",
+    "SimulationError",
+    "VARIANTS",
+    "frames",
+    "records",
+    "simulate",
+    "simulate_games",
+]
 
 VARIANTS = GAMES
 
 
-def records(variant: str = "nanjing", count: int = 0, *, games: bool = False, first: int = 0,
-            seed: int = 0, strategies="random", players: int | None = None, options=None,
-            target: int = 1000, check: bool = False) -> Records:  # fmt: skip
+def records(
+    variant: str = "nanjing",
+    count: int = 0,
+    *,
+    games: bool = False,
+    first: int = 0,
+    seed: int = 0,
+    strategies="random",
+    players: int | None = None,
+    options=None,
+    target: int = 1000,
+    check: bool = False,
+) -> Records:
     """The records of ``count`` independent rounds (``games=False``) or whole games of any
     variant, numbered from ``first``. What ``simulate``, ``simulate_games`` and a batch run's
     shards call."""
-    return game(variant, players, options).records(count, games=games, first=first, seed=seed,
-                                                   strategies=strategies, target=target,
-                                                   check=check)  # fmt: skip
+    return game(variant, players, options).records(
+        count,
+        games=games,
+        first=first,
+        seed=seed,
+        strategies=strategies,
+        target=target,
+        check=check,
+    )
 
 
 def simulate(
@@ -65,8 +87,16 @@ def simulate(
     ``variant="grand-seigneur"`` with ``players=5..12`` plays independent first rounds of §5
     (random seating, no exchange), round ``i`` keyed ``(first_round + i) * 65536``.
     """
-    rec = records(variant, rounds, first=first_round, seed=seed, strategies=strategies,
-                  players=players, options=options, check=check)  # fmt: skip
+    rec = records(
+        variant,
+        rounds,
+        first=first_round,
+        seed=seed,
+        strategies=strategies,
+        players=players,
+        options=options,
+        check=check,
+    )
     return frames(rec)
 
 
@@ -94,9 +124,20 @@ def simulate_games(
     False on its last round).
     """
     if not game_type(variant).team_game and target is not None:
-        raise ValueError(f"target: a {variant} game lasts a number of rounds (option "
-                         "game_rounds), not to a target score")  # fmt: skip
-    rec = records(variant, games, games=True, first=first_game, seed=seed,
-                  target=1000 if target is None else target,
-                  strategies=strategies, players=players, options=options, check=check)
+        raise ValueError(
+            f"target: a {variant} game lasts a number of rounds (option "
+            "game_rounds), not to a target score"
+        )
+    rec = records(
+        variant,
+        games,
+        games=True,
+        first=first_game,
+        seed=seed,
+        target=1000 if target is None else target,
+        strategies=strategies,
+        players=players,
+        options=options,
+        check=check,
+    )
     return frames(rec)

@@ -26,9 +26,17 @@ if TYPE_CHECKING:
 __all__ = ["DECISIONS", "IllegalChoice", "Round", "Unit", "View"]
 
 # the decisions by the engine's code (kernels/outside.py) and the Agent method taking each
-DECISIONS = {O.D_GRAND_TICHU: "grand_tichu", O.D_TICHU: "tichu", O.D_PASS: "pass",
-             O.D_PLAY: "play", O.D_BOMB: "bomb", O.D_WISH: "wish", O.D_DRAGON: "dragon",
-             O.D_DOG: "dog", O.D_GIVE_BACK: "give_back"}  # fmt: skip
+DECISIONS = {
+    O.D_GRAND_TICHU: "grand_tichu",
+    O.D_TICHU: "tichu",
+    O.D_PASS: "pass",
+    O.D_PLAY: "play",
+    O.D_BOMB: "bomb",
+    O.D_WISH: "wish",
+    O.D_DRAGON: "dragon",
+    O.D_DOG: "dog",
+    O.D_GIVE_BACK: "give_back",
+}
 CODES = {name: code for code, name in DECISIONS.items()}
 
 
@@ -43,8 +51,15 @@ class View:
     private record first, then the public one); ``decision`` and ``detail`` say what is asked;
     ``random`` is the seat's own generator for a Python agent, seeded by (seed, key, seat)."""
 
-    def __init__(self, game: Game, public: np.ndarray, private: np.ndarray, decision: str,
-                 detail: int, random: np.random.Generator | None = None):  # fmt: skip
+    def __init__(
+        self,
+        game: Game,
+        public: np.ndarray,
+        private: np.ndarray,
+        decision: str,
+        detail: int,
+        random: np.random.Generator | None = None,
+    ):
         self.game = game
         self.public = public  # one-record arrays: a scripted strategy's kernel takes them
         self.private = private
@@ -140,14 +155,21 @@ class Unit:
         self._need_decision()
         seat = self.to_act if seat is None else seat
         if seat != self.to_act:
-            raise ValueError(f"seat {seat} is not to act: views are given to the seat that "
-                             f"decides (seat {self.to_act}, {self.decision})")  # fmt: skip
+            raise ValueError(
+                f"seat {seat} is not to act: views are given to the seat that "
+                f"decides (seat {self.to_act}, {self.decision})"
+            )
         if self._view is None:
             pub, privs = self._kept[1], self._kept[2]
             player = self.game.steps.player_of(self.game, self._kept, seat)
-            self._view = View(self.game, _snapshot(pub), _snapshot(privs[seat:seat + 1]),
-                              self.decision, int(self._asked[2]),
-                              self._generator(player))  # fmt: skip
+            self._view = View(
+                self.game,
+                _snapshot(pub),
+                _snapshot(privs[seat : seat + 1]),
+                self.decision,
+                int(self._asked[2]),
+                self._generator(player),
+            )
         return self._view
 
     # -- moving on ----------------------------------------------------------------------
@@ -164,8 +186,9 @@ class Unit:
         try:
             return self.game.steps.answer_of(choice, legal)
         except ValueError as exc:
-            raise IllegalChoice(f"{self.decision} (seat {self.to_act}): {choice!r} is {exc}; "
-                                f"legal: {legal!r}") from None  # fmt: skip
+            raise IllegalChoice(
+                f"{self.decision} (seat {self.to_act}): {choice!r} is {exc}; legal: {legal!r}"
+            ) from None
 
     def _answer(self, answer: int) -> None:
         """Append the answer to the script, with the seat's stream as the answer left it (the
@@ -176,7 +199,7 @@ class Unit:
         privs = self._kept[2]
         view = self._view
         self._answers[n] = answer
-        self._streams[n] = (view.private if view is not None else privs[self.to_act:])[0]["rng"]
+        self._streams[n] = (view.private if view is not None else privs[self.to_act :])[0]["rng"]
         self._asked = None
         self._legal = None
         self._view = None
@@ -216,13 +239,17 @@ class Unit:
         try:
             choice = agent.decide(name, self.view(), legal)
         except Exception as exc:  # noqa: BLE001 - any failure of user code is reported
-            raise AgentError(f"agent {agent.name!r} failed at {name} ({self.where}, seat "
-                             f"{self.to_act}): {type(exc).__name__}: {exc}") from exc
+            raise AgentError(
+                f"agent {agent.name!r} failed at {name} ({self.where}, seat "
+                f"{self.to_act}): {type(exc).__name__}: {exc}"
+            ) from exc
         try:
             return self._encoded(choice, legal)
         except IllegalChoice:
-            raise AgentError(f"agent {agent.name!r} answered {choice!r} at {name} ({self.where},"
-                             f" seat {self.to_act}): not a legal choice") from None  # fmt: skip
+            raise AgentError(
+                f"agent {agent.name!r} answered {choice!r} at {name} ({self.where},"
+                f" seat {self.to_act}): not a legal choice"
+            ) from None
 
     def _generator(self, player: int) -> np.random.Generator:
         """The player's own generator for this unit, seeded by (seed, key, player)."""
@@ -232,8 +259,11 @@ class Unit:
 
     def _need_decision(self) -> None:
         if self._asked is None:
-            raise RuntimeError("no decision is awaited: call advance() first" if not self.done
-                               else "the round is over")  # fmt: skip
+            raise RuntimeError(
+                "no decision is awaited: call advance() first"
+                if not self.done
+                else "the round is over"
+            )
 
 
 class Round(Unit):
@@ -252,16 +282,28 @@ class Round(Unit):
     from Python (every decision), or an ``Agent``. The round is ``simulate``'s round ``key``
     (same deal, same records); Grand Seigneur's is game ``key``'s first round."""
 
-    def __init__(self, seed: int = 0, key: int = 0, strategies=None, *, variant: str = "nanjing",
-                 players: int | None = None, options=None, check: bool = True):  # fmt: skip
+    def __init__(
+        self,
+        seed: int = 0,
+        key: int = 0,
+        strategies=None,
+        *,
+        variant: str = "nanjing",
+        players: int | None = None,
+        options=None,
+        check: bool = True,
+    ):
         from .base import check_seed, whole_number
         from .registry import game
 
         g = game(variant, players, options)
         seed = check_seed(seed)
         key = whole_number(key, "key")
-        if strategies is None or isinstance(strategies, str) or not isinstance(
-                strategies, (list, tuple)):  # fmt: skip
+        if (
+            strategies is None
+            or isinstance(strategies, str)
+            or not isinstance(strategies, (list, tuple))
+        ):
             strategies = [strategies] * g.players
         self._chosen, params, agents = seat_strategies(g, strategies)
         play, self.rounds, self.seats = g.steps.round_unit(g, seed, key, params, check)
@@ -308,8 +350,9 @@ def seat_strategies(game: Game, strategies: list) -> tuple[list, np.ndarray, dic
             base = game.resolve(game.steps.default_base if agent is None else agent.base, 1)[0]
             names = game.steps.decisions if agent is None else agent.decisions
             row = game.param_rows([base])[0].copy()
-            row[game.steps.outside_slot] = sum(1 << CODES[d] for d in names
-                                               if d in game.steps.decisions)  # fmt: skip
+            row[game.steps.outside_slot] = sum(
+                1 << CODES[d] for d in names if d in game.steps.decisions
+            )
             chosen.append(game.steps.renamed(base, "python" if agent is None else agent.name))
             agents[player] = agent
         else:
@@ -328,8 +371,10 @@ def seated(game: Game, strategies):
 
     listed = strategies if isinstance(strategies, (list, tuple)) else [strategies]
     if any(s is None for s in listed):
-        raise ValueError("strategies: None (a seat decided from Python) only steps a Round; a "
-                         "batch needs an Agent or a named strategy at every seat")  # fmt: skip
+        raise ValueError(
+            "strategies: None (a seat decided from Python) only steps a Round; a "
+            "batch needs an Agent or a named strategy at every seat"
+        )
     if not any(is_agent(s) for s in listed):
         chosen = game.resolve(strategies)
         return chosen, game.param_rows(chosen), None

@@ -13,10 +13,9 @@ a run has the same schema and a folder of parts reads as one table.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import json
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -34,35 +33,85 @@ _I8, _I16, _I32, _I64 = pa.int8(), pa.int16(), pa.int32(), pa.int64()
 _MASK, _BOOL = pa.uint64(), pa.bool_()
 # Every column's type by name, indexed names (strategy0, score_player2, ...) without the index.
 _TYPE = {
-    "run_id": _TEXT, "variant": _TEXT, "shard": _I32, "round": _I64, "game": _I64,
+    "run_id": _TEXT,
+    "variant": _TEXT,
+    "shard": _I32,
+    "round": _I64,
+    "game": _I64,
     "round_in_game": _I16,
     # team games, rounds
-    "king": _I8, "first_drawer": _I8, "strategy": _TEXT, "call": _I8, "passed": _MASK,
+    "king": _I8,
+    "first_drawer": _I8,
+    "strategy": _TEXT,
+    "call": _I8,
+    "passed": _MASK,
     **{f"{p}_out": _I8 for p in (*PLACES, "last")},
-    "double_victory": _BOOL, "triple_victory": _BOOL,
-    "card_points_team": _I16, "score_team": _I16, "score_player": _I16, "score_minister": _I16,
-    "tricks": _I16, "bombs": _I16, "wish": _I8, "dragon_to": _I8,
-    "total_team": _I32, "total_player": _I32, "total_minister": _I32, "game_over": _BOOL,
+    "double_victory": _BOOL,
+    "triple_victory": _BOOL,
+    "card_points_team": _I16,
+    "score_team": _I16,
+    "score_player": _I16,
+    "score_minister": _I16,
+    "tricks": _I16,
+    "bombs": _I16,
+    "wish": _I8,
+    "dragon_to": _I8,
+    "total_team": _I32,
+    "total_player": _I32,
+    "total_minister": _I32,
+    "game_over": _BOOL,
     "winner": _I8,
     # team games, seats
-    "seat": _I8, "team": _I8, "role": _TEXT, "hand": _MASK, "hand_passed": _MASK,
-    **{f"{d}_{side}": _MASK for d in ("given", "received")
-       for side in ("left", "partner", "right")},  # partner1, partner2: the index is dropped
-    "grand_tichu": _BOOL, "tichu": _BOOL, "call_success": _BOOL, "finish": _I8,
-    "card_points": _I16, "points": _I16,
+    "seat": _I8,
+    "team": _I8,
+    "role": _TEXT,
+    "hand": _MASK,
+    "hand_passed": _MASK,
+    **{
+        f"{d}_{side}": _MASK for d in ("given", "received") for side in ("left", "partner", "right")
+    },  # partner1, partner2: the index is dropped
+    "grand_tichu": _BOOL,
+    "tichu": _BOOL,
+    "call_success": _BOOL,
+    "finish": _I8,
+    "card_points": _I16,
+    "points": _I16,
     # team games: what each seat did (docs/schema.md), and the rounds' totals of it
-    "bombs_played": _I8, "bombs_out_of_turn": _I8, "first_bomb_kind": _TEXT,
-    "first_bomb_rank": _I8, "first_bomb_trick": _I8, "tricks_won": _I8, "card_points_won": _I16,
-    "tichu_when": _TEXT, "tichu_cards": _I8, "tichu_trick": _I8, "phoenix_as": _TEXT,
-    "dragon": _TEXT, "dog_led": _BOOL, "mahjong_wish": _I8, "wish_fulfilled": _BOOL,
-    "cards_left": _I8, "wish_fulfilled_by": _I8, "hand_points_left": _I16,
+    "bombs_played": _I8,
+    "bombs_out_of_turn": _I8,
+    "first_bomb_kind": _TEXT,
+    "first_bomb_rank": _I8,
+    "first_bomb_trick": _I8,
+    "tricks_won": _I8,
+    "card_points_won": _I16,
+    "tichu_when": _TEXT,
+    "tichu_cards": _I8,
+    "tichu_trick": _I8,
+    "phoenix_as": _TEXT,
+    "dragon": _TEXT,
+    "dog_led": _BOOL,
+    "mahjong_wish": _I8,
+    "wish_fulfilled": _BOOL,
+    "cards_left": _I8,
+    "wish_fulfilled_by": _I8,
+    "hand_points_left": _I16,
     "table_points_left": _I16,
     # Grand Seigneur
-    "players": _I8, "deck": _TEXT, "dealer": _I8, "leader": _I8, "grand_seigneur": _I8,
-    "last": _I8, "kept_title": _BOOL, "leftover_a": _MASK, "leftover_b": _MASK,
-    "player": _I8, "rank_before": _I8, "rank_after": _I8, "cards": _I8,
+    "players": _I8,
+    "deck": _TEXT,
+    "dealer": _I8,
+    "leader": _I8,
+    "grand_seigneur": _I8,
+    "last": _I8,
+    "kept_title": _BOOL,
+    "leftover_a": _MASK,
+    "leftover_b": _MASK,
+    "player": _I8,
+    "rank_before": _I8,
+    "rank_after": _I8,
+    "cards": _I8,
     **{f"{what}_{copy}": _MASK for what in ("dealt", "gave", "got") for copy in "ab"},
-}  # fmt: skip
+}
 # Columns with nulls, and the pandas dtype that keeps them (else bool reads as object and a
 # small int as float): written into the schema's pandas metadata, which every reader honours.
 _NULLABLE = {"call_success": "boolean", "kept_title": "boolean", "rank_before": "Int8"}
@@ -81,8 +130,11 @@ def array(values: np.ndarray, kind: pa.DataType, mask: np.ndarray | None = None)
         data = np.packbits(values.astype(bool), bitorder="little")
     else:
         data = values.astype(kind.to_pandas_dtype(), copy=False)
-    valid = None if mask is None else pa.py_buffer(np.packbits(~np.asarray(mask, bool),
-                                                               bitorder="little"))  # fmt: skip
+    valid = (
+        None
+        if mask is None
+        else pa.py_buffer(np.packbits(~np.asarray(mask, bool), bitorder="little"))
+    )
     nulls = 0 if mask is None else int(np.count_nonzero(mask))
     return pa.Array.from_buffers(kind, len(values), [valid, pa.py_buffer(data)], null_count=nulls)
 
@@ -93,8 +145,9 @@ def text(values: list[str], index: np.ndarray) -> pa.DictionaryArray:
     codes = np.array([unique.index(v) for v in values], np.int8)[index]
     encoded = [w.encode() for w in unique]
     offsets = np.cumsum([0, *map(len, encoded)], dtype=np.int32)
-    words = pa.Array.from_buffers(pa.string(), len(unique), [None, pa.py_buffer(offsets),
-                                                              pa.py_buffer(b"".join(encoded))])
+    words = pa.Array.from_buffers(
+        pa.string(), len(unique), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))]
+    )
     return pa.DictionaryArray.from_arrays(array(codes, pa.int8()), words)
 
 
@@ -110,8 +163,9 @@ def first_index(hit: np.ndarray) -> np.ndarray:
 # -- tables -------------------------------------------------------------------------------------
 
 
-def tables(rec, *, run_id: str | None = None,
-           shard: int | None = None) -> tuple[pa.Table, pa.Table]:  # fmt: skip
+def tables(
+    rec, *, run_id: str | None = None, shard: int | None = None
+) -> tuple[pa.Table, pa.Table]:
     """``(rounds, seats)`` Arrow tables of ``rec`` (``base.Records`` of any game). A batch
     run names its ``run_id`` and ``shard``, which lead both tables as columns."""
     r, s = rec.source.columns(rec)
@@ -150,10 +204,25 @@ def _table(columns: dict, extra: dict | None = None) -> pa.Table:
             values = values.cast(kind)
         fields.append(pa.field(name, kind))
         arrays.append(values)
-    nullable = [{"name": c, "field_name": c, "pandas_type": "bool" if d == "boolean" else "int8",
-                 "numpy_type": d, "metadata": None}
-                for c, d in _NULLABLE.items() if c in columns]  # fmt: skip
-    meta = {b"pandas": json.dumps({"index_columns": [], "column_indexes": [],
-                                   "columns": nullable}).encode()} if nullable else {}  # fmt: skip
+    nullable = [
+        {
+            "name": c,
+            "field_name": c,
+            "pandas_type": "bool" if d == "boolean" else "int8",
+            "numpy_type": d,
+            "metadata": None,
+        }
+        for c, d in _NULLABLE.items()
+        if c in columns
+    ]
+    meta = (
+        {
+            b"pandas": json.dumps(
+                {"index_columns": [], "column_indexes": [], "columns": nullable}
+            ).encode()
+        }
+        if nullable
+        else {}
+    )
     meta = (meta | (extra or {})) or None
     return pa.Table.from_arrays(arrays, schema=pa.schema(fields, metadata=meta))

@@ -18,20 +18,20 @@ import numpy as np
 import pyarrow as pa
 
 from ..cards import notation as cards
-from ..kernels.tichu import batch
 from ..kernels.combos import BOMB_SF
 from ..kernels.errors import ERRORS
+from ..kernels.tichu import batch
 from ..kernels.tichu import records as E
 from ..kernels.tichu import variants as V
 from ..strategies import tichu as tichu_strategies
+from ..strategies.agents import strategies_text
 from . import team_steps
 from .base import GAME_OPTIONS, Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
-from ..strategies.agents import strategies_text
-from .scripted import with_replay
-from .steps import seated, stepper
 from .errors import SimulationError
 from .narrate import Wording, narrate
+from .scripted import with_replay
+from .steps import seated, stepper
 from .tables import PLACES, array, constant, first_index, text
 
 __all__ = ["Nanjing", "TeamGame", "Tientsin", "WuWang"]
@@ -67,8 +67,10 @@ class TeamGame(Game):
     def __init__(self, players: int | None = None, options=None):
         self.options = self.check_options(options)
         if players is not None and players != self.players:
-            raise ValueError(f"players: {self.name} is played by {self.players}; only "
-                             "grand-seigneur takes a number of players")  # fmt: skip
+            raise ValueError(
+                f"players: {self.name} is played by {self.players}; only "
+                "grand-seigneur takes a number of players"
+            )
 
     def resolve(self, strategies, count: int | None = None) -> list:
         return tichu_strategies.resolve(strategies, count or self.players, variant=self.name)
@@ -107,23 +109,45 @@ class TeamGame(Game):
 
     # -- records -------------------------------------------------------------------------
 
-    def records(self, count: int, *, games: bool = False, first: int = 0, seed: int = 0,
-                strategies="random", target: int = 1000, check: bool = False) -> Records:
+    def records(
+        self,
+        count: int,
+        *,
+        games: bool = False,
+        first: int = 0,
+        seed: int = 0,
+        strategies="random",
+        target: int = 1000,
+        check: bool = False,
+    ) -> Records:
         count = whole_number(count, "games" if games else "rounds")
         first = whole_number(first, "first_game" if games else "first_round")
         if games:
-            return self._games(count, first, seed, strategies, whole_number(target, "target"),
-                               check)  # fmt: skip
-        return self.rounds(np.arange(first, first + count, dtype=np.int64), seed=seed,
-                           strategies=strategies, check=check)  # fmt: skip
+            return self._games(
+                count, first, seed, strategies, whole_number(target, "target"), check
+            )
+        return self.rounds(
+            np.arange(first, first + count, dtype=np.int64),
+            seed=seed,
+            strategies=strategies,
+            check=check,
+        )
 
     def _first_drawers(self, keys: np.ndarray) -> np.ndarray:
         """Seat 0 draws first in every independent round."""
         return np.zeros(len(keys), np.int64)
 
-    def rounds(self, keys: np.ndarray, *, seed: int = 0, strategies="random", check: bool = False,
-               first_drawers: np.ndarray | None = None, fixed=None,
-               fixed_seat: int = 0) -> Records:  # fmt: skip
+    def rounds(
+        self,
+        keys: np.ndarray,
+        *,
+        seed: int = 0,
+        strategies="random",
+        check: bool = False,
+        first_drawers: np.ndarray | None = None,
+        fixed=None,
+        fixed_seat: int = 0,
+    ) -> Records:
         """Independent rounds ``keys``; ``first_drawers`` (one per key, default
         ``_first_drawers``); ``fixed = (exact_mask, rank_counts)`` deals ``fixed_seat`` those
         first 8 cards (the 4-player game only: ``cards.parse_pattern``)."""
@@ -131,8 +155,11 @@ class TeamGame(Game):
         chosen, params, agents = seated(self, strategies)
         given = strategies_text(strategies) if agents is not None else None
         keys = np.asarray(keys, np.int64)
-        firsts = self._first_drawers(keys) if first_drawers is None else np.asarray(
-            first_drawers, np.int64)  # fmt: skip
+        firsts = (
+            self._first_drawers(keys)
+            if first_drawers is None
+            else np.asarray(first_drawers, np.int64)
+        )
         half = self.options["phoenix_led_half"]
 
         def call(block, r_out, s_out, played, chunks):
@@ -141,13 +168,37 @@ class TeamGame(Game):
             if fixed is None and first_drawers is None:  # simulate's rounds: show replays them
                 step = with_replay(step, block, lambda key: self.show_command(seed, key, given))
             if fixed is None:
-                batch.play_table_rounds(self.table, seed, block, firsts, params, r_out, s_out,
-                                        check, chunks, half, stepper=step)  # fmt: skip
+                batch.play_table_rounds(
+                    self.table,
+                    seed,
+                    block,
+                    firsts,
+                    params,
+                    r_out,
+                    s_out,
+                    check,
+                    chunks,
+                    half,
+                    stepper=step,
+                )
             else:
                 exact, ranks = fixed
-                batch.play_rounds_fixed(seed, block, firsts, params, fixed_seat, np.uint64(exact),
-                                        np.asarray(ranks, np.int64), r_out, s_out, check,
-                                        chunks, self.table, half, stepper=step)  # fmt: skip
+                batch.play_rounds_fixed(
+                    seed,
+                    block,
+                    firsts,
+                    params,
+                    fixed_seat,
+                    np.uint64(exact),
+                    np.asarray(ranks, np.int64),
+                    r_out,
+                    s_out,
+                    check,
+                    chunks,
+                    self.table,
+                    half,
+                    stepper=step,
+                )
 
         done = play(self._batch(1, max(1, len(keys)), call), keys, check)  # one block: firsts
         rounds, seats = self._by_player(done.rounds, done.seats)
@@ -174,10 +225,22 @@ class TeamGame(Game):
         longest = batch.MAX_GAME_ROUNDS if self.team_game else game_rounds
 
         def call(block, r_out, s_out, played, chunks):
-            batch.play_table_games(self.table, seed, block, target, game_rounds, rotating,
-                                   self.options["phoenix_led_half"], params, r_out, s_out,
-                                   played, check, chunks,
-                                   stepper=stepper(self, agents, seed, block, "game"))  # fmt: skip
+            batch.play_table_games(
+                self.table,
+                seed,
+                block,
+                target,
+                game_rounds,
+                rotating,
+                self.options["phoenix_led_half"],
+                params,
+                r_out,
+                s_out,
+                played,
+                check,
+                chunks,
+                stepper=stepper(self, agents, seed, block, "game"),
+            )
 
         ids = np.arange(first, first + count, dtype=np.int64)
         done = play(self._batch(longest, _TEAMS_BLOCK, call), ids, check)
@@ -185,8 +248,16 @@ class TeamGame(Game):
         return Records(rounds, seats, chosen, done.unit, done.round_in_unit, target, self)
 
     def _batch(self, rounds_per_unit: int, block: int, call) -> Batch:
-        return Batch(E.ROUND, E.SEAT, self.seats, rounds_per_unit, block, call, ERRORS,
-                     lambda r: f"round key {r['round']}")  # fmt: skip
+        return Batch(
+            E.ROUND,
+            E.SEAT,
+            self.seats,
+            rounds_per_unit,
+            block,
+            call,
+            ERRORS,
+            lambda r: f"round key {r['round']}",
+        )
 
     def _by_player(self, rounds: np.ndarray, seats: np.ndarray):
         """Records from the engine's positions to the tables' rows (the same but in Wu Wang)."""
@@ -228,8 +299,16 @@ class TeamGame(Game):
         for t in (0, 1):
             r[f"score_team{t}"] = rounds["score"][:, t]
         r |= self._player_scores(rounds, team.reshape(n, k))
-        for name in ("tricks", "bombs", "bombs_out_of_turn", "wish", "wish_fulfilled_by",
-                     "dragon_to", "hand_points_left", "table_points_left"):
+        for name in (
+            "tricks",
+            "bombs",
+            "bombs_out_of_turn",
+            "wish",
+            "wish_fulfilled_by",
+            "dragon_to",
+            "hand_points_left",
+            "table_points_left",
+        ):
             r[name] = rounds[name]
         if rec.game is not None:
             r |= self._totals(r, rec.game, rec.target)
@@ -264,31 +343,45 @@ class TeamGame(Game):
         totals = _running_totals(np.column_stack([r["score_team0"], r["score_team1"]]), game)
         _, last = _game_bounds(game)
         decided = (totals.max(axis=1) >= target) & (totals[:, 0] != totals[:, 1])
-        return {"total_team0": totals[:, 0], "total_team1": totals[:, 1],
-                "game_over": last & decided}  # fmt: skip
+        return {
+            "total_team0": totals[:, 0],
+            "total_team1": totals[:, 1],
+            "game_over": last & decided,
+        }
 
     # -- transcripts ---------------------------------------------------------------------
 
     def _first(self, first_drawer: int, king) -> int:
         """The engine's first drawer of a replayed round (``king``: Wu Wang's)."""
         if not 0 <= first_drawer < self.seats:
-            raise ValueError(f"first_drawer must be a seat 0..{self.seats - 1}, "
-                             f"not {first_drawer!r}")  # fmt: skip
+            raise ValueError(
+                f"first_drawer must be a seat 0..{self.seats - 1}, not {first_drawer!r}"
+            )
         return first_drawer
 
-    def play_with_log(self, seed: int = 0, round: int = 0, *, strategies="random",
-                      first_drawer: int = 0, king: int | None = None, check: bool = True):
+    def play_with_log(
+        self,
+        seed: int = 0,
+        round: int = 0,
+        *,
+        strategies="random",
+        first_drawer: int = 0,
+        king: int | None = None,
+        check: bool = True,
+    ):
         """Replay round ``round``: ``(round record, seat records, log)``; seat records and log
         rows by the engine's positions (``transcript.play_with_log``)."""
         seed = check_seed(seed)
         _, params, agents = seated(self, strategies)
         first = self._first(first_drawer, king)
         if agents is None:
-            rnd, seats, log, err = batch.play_logged(self.table, seed, round, first, params,
-                                                     check, self.options["phoenix_led_half"])
+            rnd, seats, log, err = batch.play_logged(
+                self.table, seed, round, first, params, check, self.options["phoenix_led_half"]
+            )
         else:
-            rnd, seats, log, err = self._logged_with_agents(seed, round, first, params, agents,
-                                                            check)  # fmt: skip
+            rnd, seats, log, err = self._logged_with_agents(
+                seed, round, first, params, agents, check
+            )
         if err:
             raise SimulationError(f"round {round}: {ERRORS[err]}")
         return rnd[0], seats, log
@@ -302,8 +395,18 @@ class TeamGame(Game):
         logged = []
 
         def play(kept):
-            logged[:] = [batch.play_logged(self.table, seed, key, first, params, check,
-                                           self.options["phoenix_led_half"], kept=kept)]
+            logged[:] = [
+                batch.play_logged(
+                    self.table,
+                    seed,
+                    key,
+                    first,
+                    params,
+                    check,
+                    self.options["phoenix_led_half"],
+                    kept=kept,
+                )
+            ]
             return logged[0][3]
 
         Unit(self, play, agents, f"seed {seed} round key {key}", seed, key).advance()
@@ -315,28 +418,41 @@ class TeamGame(Game):
 
     def _header(self, seed, round, rnd, first_drawer, names) -> list[str]:
         title = f" ({self.name.capitalize()}, {self.seats} seats)" if self.titled else ""
-        return [f"Round {round} of seed {seed}{title}; first drawer: seat {first_drawer}",
-                "Strategies: " + ", ".join(f"seat {i} {s.name}" for i, s in enumerate(names))]
+        return [
+            f"Round {round} of seed {seed}{title}; first drawer: seat {first_drawer}",
+            "Strategies: " + ", ".join(f"seat {i} {s.name}" for i, s in enumerate(names)),
+        ]
 
     def _side(self, seat: int) -> str:
         """The deal's lines name each seat's side."""
         return f" (team {seat % 2})"
 
     def _hand_to(self, who, seat, hand, code, extra) -> str:
-        return (f"{who[seat]} is last: hand {hand} ({code} points) to team {extra % 2}; its "
-                "tricks to the first player out")
+        return (
+            f"{who[seat]} is last: hand {hand} ({code} points) to team {extra % 2}; its "
+            "tricks to the first player out"
+        )
 
     def _end(self, who, rnd, seat, points, code, extra) -> list[str]:
         return [f"End: first out seat {seat}; {points}; score team 0: {code}, team 1: {extra}"]
 
-    def transcript(self, seed: int = 0, round: int = 0, *, game: int | None = None,
-                   strategies="random", first_drawer: int = 0, king: int | None = None) -> str:
+    def transcript(
+        self,
+        seed: int = 0,
+        round: int = 0,
+        *,
+        game: int | None = None,
+        strategies="random",
+        first_drawer: int = 0,
+        king: int | None = None,
+    ) -> str:
         """The round move by move, in card notation (``game``: Grand Seigneur only)."""
         if game is not None:
             raise ValueError(f"game: {self.name} rounds replay alone (a round key)")
         names = seated(self, strategies)[0]
-        rnd, seats, log = self.play_with_log(seed, round, strategies=strategies,
-                                             first_drawer=first_drawer, king=king)  # fmt: skip
+        rnd, seats, log = self.play_with_log(
+            seed, round, strategies=strategies, first_drawer=first_drawer, king=king
+        )
         who = self._labels(rnd)
         header = self._header(seed, round, rnd, first_drawer, names)
         if self.options["phoenix_led_half"]:
@@ -379,9 +495,21 @@ class TeamGame(Game):
                 return self._end(who, rnd, seat, points, code, extra)
             return []
 
-        return narrate(header, log, Wording(E.EV_PLAY, E.EV_BOMB, E.EV_PASS, E.EV_WISH,
-                                            E.EV_WISH_DONE, frozenset((E.EV_DOG, E.EV_TRICK)),
-                                            read, who.__getitem__, say))  # fmt: skip
+        return narrate(
+            header,
+            log,
+            Wording(
+                E.EV_PLAY,
+                E.EV_BOMB,
+                E.EV_PASS,
+                E.EV_WISH,
+                E.EV_WISH_DONE,
+                frozenset((E.EV_DOG, E.EV_TRICK)),
+                read,
+                who.__getitem__,
+                say,
+            ),
+        )
 
     def _tichu_note(self, seat: int) -> str:
         return ""
@@ -445,8 +573,13 @@ class WuWang(TeamGame):
     @classmethod
     def _check_option(cls, key: str, value):
         if key == "game_rounds":  # Wu Wang games fill the team engine's game buffers
-            return check_game_rounds(cls.name, value, batch.MAX_GAME_ROUNDS, 3,
-                                     "RULES.md §4: each player is King as often")  # fmt: skip
+            return check_game_rounds(
+                cls.name,
+                value,
+                batch.MAX_GAME_ROUNDS,
+                3,
+                "RULES.md §4: each player is King as often",
+            )
         return value
 
     def _first_drawers(self, keys: np.ndarray) -> np.ndarray:
@@ -484,8 +617,10 @@ class WuWang(TeamGame):
     def _seat_strategies(self, rounds: np.ndarray, seat: np.ndarray, names: list) -> dict:
         king = np.repeat(rounds["king"], self.seats)
         roles = np.where(seat == _MINISTER_ROW, 2, np.where(seat == king, 0, 1))
-        return {"role": text(["king", "opponent", "minister"], roles),
-                "strategy": text(names, np.where(seat == _MINISTER_ROW, king, seat))}  # the
+        return {
+            "role": text(["king", "opponent", "minister"], roles),
+            "strategy": text(names, np.where(seat == _MINISTER_ROW, king, seat)),
+        }  # the
         # King plays both
 
     def _totals(self, r: dict, game: np.ndarray, target: int) -> dict:
@@ -513,15 +648,21 @@ class WuWang(TeamGame):
         names = []
         for pos in range(self.seats):
             player = V.wuwang_player(king, pos)
-            names.append("the Minister" if player == 3 else
-                         f"player {player}{' (King)' if pos == V.KING else ''}")  # fmt: skip
+            names.append(
+                "the Minister"
+                if player == 3
+                else f"player {player}{' (King)' if pos == V.KING else ''}"
+            )
         return names
 
     def _header(self, seed, round, rnd, first_drawer, names) -> list[str]:
         k = int(rnd["king"])
-        return [f"Round {round} of seed {seed} (Wu Wang); King: player {k}, the Minister opposite",
-                "Strategies: " + ", ".join(f"player {i} {s.name}" for i, s in enumerate(names))
-                + " (the King's also plays the Minister)"]  # fmt: skip
+        return [
+            f"Round {round} of seed {seed} (Wu Wang); King: player {k}, the Minister opposite",
+            "Strategies: "
+            + ", ".join(f"player {i} {s.name}" for i, s in enumerate(names))
+            + " (the King's also plays the Minister)",
+        ]
 
     def _side(self, seat: int) -> str:
         """A label already says King or Minister; the opponents are named."""
@@ -532,16 +673,20 @@ class WuWang(TeamGame):
 
     def _hand_to(self, who, seat, hand, code, extra) -> str:
         side = "the King's side" if extra % 2 == 0 else "the opponents"
-        return (f"{who[seat]} is last: hand {hand} ({code} points) to {side}; its tricks to "
-                "the first player out")
+        return (
+            f"{who[seat]} is last: hand {hand} ({code} points) to {side}; its tricks to "
+            "the first player out"
+        )
 
     def _end(self, who, rnd, seat, points, code, extra) -> list[str]:
         k = int(rnd["king"])
         per = {V.wuwang_player(k, pos): (code if pos % 2 == 0 else extra) for pos in range(4)}
-        return [f"End: first out {who[seat]}; {points}; score King's side: {code}, "
-                f"opponents: {extra}",
-                "Scores: " + ", ".join(f"player {p} {per[p]}" for p in range(3))
-                + f", Minister {per[3]}"]  # fmt: skip
+        return [
+            f"End: first out {who[seat]}; {points}; score King's side: {code}, opponents: {extra}",
+            "Scores: "
+            + ", ".join(f"player {p} {per[p]}" for p in range(3))
+            + f", Minister {per[3]}",
+        ]
 
 
 def _seat_doings(flat: np.ndarray) -> dict:
@@ -552,8 +697,9 @@ def _seat_doings(flat: np.ndarray) -> dict:
     return {
         "bombs_played": flat["bombs_played"],
         "bombs_out_of_turn": flat["bombs_out_of_turn"],
-        "first_bomb_kind": text(list(BOMB_KINDS), np.where(
-            bombed, np.where(kind == BOMB_SF, 2, 1), 0)),
+        "first_bomb_kind": text(
+            list(BOMB_KINDS), np.where(bombed, np.where(kind == BOMB_SF, 2, 1), 0)
+        ),
         "first_bomb_rank": np.where(bombed, (code & 0xFF) // 2, -1),
         "first_bomb_trick": flat["first_bomb_trick"],
         "tricks_won": flat["tricks_won"],

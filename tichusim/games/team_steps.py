@@ -51,7 +51,9 @@ class Gifts:
 
     def packed(self, choice) -> int:
         """The script's answer: card index + 1 in bits ``6 * (d - 1)`` for offset ``d``."""
-        return sum(int(c).bit_length() << (6 * (d - 1)) for d, c in zip(self.offsets, choice))
+        return sum(
+            int(c).bit_length() << (6 * (d - 1)) for d, c in zip(self.offsets, choice, strict=False)
+        )
 
     def unpacked(self, packed: int) -> tuple[int, ...]:
         return tuple(1 << (((packed >> (6 * (d - 1))) & 63) - 1) for d in self.offsets)
@@ -60,8 +62,11 @@ class Gifts:
         if not isinstance(choice, (tuple, list)) or len(choice) != len(self.receivers):
             return False
         picked = [int(c) for c in choice if isinstance(c, (int, np.integer))]
-        return (len(picked) == len(choice) and all(c in self.cards for c in picked)
-                and len(set(picked)) == len(picked))  # fmt: skip
+        return (
+            len(picked) == len(choice)
+            and all(c in self.cards for c in picked)
+            and len(set(picked)) == len(picked)
+        )
 
     def __iter__(self):
         return itertools.permutations(self.cards, len(self.receivers))
@@ -105,8 +110,9 @@ def round_unit(game, seed: int, key: int, params: np.ndarray, check: bool):
     half = game.options["phoenix_led_half"]
 
     def play(kept):
-        return batch.play_kept(game.table, seed, key, first, params, kept, rounds, seats, check,
-                               half)  # fmt: skip
+        return batch.play_kept(
+            game.table, seed, key, first, params, kept, rounds, seats, check, half
+        )
 
     return play, rounds, seats
 
@@ -120,7 +126,7 @@ def records(game, rounds: np.ndarray, seats: np.ndarray, chosen: list) -> Record
 
 
 def choices(game, kept, asked):
-    work, pub, privs = kept[0][0], kept[1][0], kept[2]
+    work, privs = kept[0][0], kept[2]
     decision, seat, detail, n = asked
     if decision in (O.D_GRAND_TICHU, O.D_TICHU):
         return [False, True]
@@ -142,7 +148,10 @@ def choices(game, kept, asked):
 
 
 def _plays(masks, codes, n: int) -> list:
-    return [Play(m, Combo.from_code(c)) for m, c in zip(masks[:n].tolist(), codes[:n].tolist())]
+    return [
+        Play(m, Combo.from_code(c))
+        for m, c in zip(masks[:n].tolist(), codes[:n].tolist(), strict=False)
+    ]
 
 
 def answer_of(choice, legal):
@@ -160,8 +169,11 @@ def answer_of(choice, legal):
             if p is choice:
                 return i
         if isinstance(choice, Play):
-            hits = [i for i, p in enumerate(legal) if p is not None and int(p) == int(choice)
-                    and p.combo == choice.combo]  # fmt: skip
+            hits = [
+                i
+                for i, p in enumerate(legal)
+                if p is not None and int(p) == int(choice) and p.combo == choice.combo
+            ]
         elif isinstance(choice, (int, np.integer)) and not isinstance(choice, bool):
             hits = [i for i, p in enumerate(legal) if p is not None and int(p) == int(choice)]
             if len(hits) > 1:
@@ -187,9 +199,19 @@ def decide(game, row: np.ndarray, view, legal):
     plays = [p for p in legal if p is not None] if code in (O.D_PLAY, O.D_BOMB) else []
     masks = np.array([int(p) for p in plays] or [0], np.uint64)  # never empty: a typed array
     codes = np.array([p.combo.code for p in plays] or [0], np.int64)
-    answer = int(K.decide(np.ascontiguousarray(row, np.float64), view.public, view.private,
-                          code, int(view.detail), masks, codes, len(plays),
-                          thread_scratch(K.scratch)))  # fmt: skip
+    answer = int(
+        K.decide(
+            np.ascontiguousarray(row, np.float64),
+            view.public,
+            view.private,
+            code,
+            int(view.detail),
+            masks,
+            codes,
+            len(plays),
+            thread_scratch(K.scratch),
+        )
+    )
     if code in (O.D_GRAND_TICHU, O.D_TICHU):
         return bool(answer)
     if code == O.D_PASS:

@@ -9,9 +9,17 @@ from .registry import game
 __all__ = ["play_with_log", "transcript"]
 
 
-def play_with_log(seed: int = 0, round: int = 0, *, strategies="random", first_drawer: int = 0,
-                  check: bool = True, variant: str = "nanjing", king: int | None = None,
-                  options=None):  # fmt: skip
+def play_with_log(
+    seed: int = 0,
+    round: int = 0,
+    *,
+    strategies="random",
+    first_drawer: int = 0,
+    check: bool = True,
+    variant: str = "nanjing",
+    king: int | None = None,
+    options=None,
+):
     """Replay round ``round`` of the run seeded ``seed``: ``(round record, seat records, log)``.
 
     The log has one row per event: ``(event, seat, cards, code, extra)`` (codes in
@@ -21,11 +29,21 @@ def play_with_log(seed: int = 0, round: int = 0, *, strategies="random", first_d
     ``simulate`` (those that shape whole games do not change a round).
     """
     return game(variant, options=options).play_with_log(
-        seed, round, strategies=strategies, first_drawer=first_drawer, king=king, check=check)
+        seed, round, strategies=strategies, first_drawer=first_drawer, king=king, check=check
+    )
 
 
-def transcript(seed: int = 0, round: int = 0, *, strategies="random", first_drawer: int = 0,
-               variant: str = "nanjing", king: int | None = None, options=None) -> str:  # fmt: skip
+def transcript(
+    seed: int = 0,
+    round: int = 0,
+    *,
+    strategies="random",
+    first_drawer: int = 0,
+    variant: str = "nanjing",
+    king: int | None = None,
+    options=None,
+) -> str:
     """The round move by move, in card notation (``options`` as in ``play_with_log``)."""
-    return game(variant, options=options).transcript(seed, round, strategies=strategies,
-                                                     first_drawer=first_drawer, king=king)
+    return game(variant, options=options).transcript(
+        seed, round, strategies=strategies, first_drawer=first_drawer, king=king
+    )

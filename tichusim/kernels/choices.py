@@ -7,15 +7,31 @@ these, so the two games' ``lowest`` and ``random`` strategies choose by one defi
 
 import numpy as np
 
-from .jit import njit
 from .bits import (
-    DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_COLUMN, U64, ZERO, lowest_bit_index,
-    popcount, rank_cards, ranks_held,
-)  # fmt: skip
+    DOG,
+    DRAGON,
+    MAH_JONG,
+    NORMAL,
+    ONE,
+    PHOENIX,
+    RANK_COLUMN,
+    U64,
+    ZERO,
+    lowest_bit_index,
+    popcount,
+    rank_cards,
+    ranks_held,
+)
 from .combos import (
-    BOMB_FOUR, DOG_LEAD, RANK2_MAH_JONG, RANK2_PHOENIX_LED, RANK2_PHOENIX_LED_HALF, SINGLE,
+    BOMB_FOUR,
+    DOG_LEAD,
+    RANK2_MAH_JONG,
+    RANK2_PHOENIX_LED,
+    RANK2_PHOENIX_LED_HALF,
+    SINGLE,
     make_code,
-)  # fmt: skip
+)
+from .jit import njit
 from .moves import LEAD_CATEGORIES
 from .rng import rand_below
 

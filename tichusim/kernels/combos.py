@@ -21,7 +21,6 @@ shorter one, and equal lengths compare by top rank (§2.7).
 import numpy as np
 from numba import types
 
-from .jit import njit
 from .bits import (
     DOG,
     DRAGON,
@@ -36,6 +35,7 @@ from .bits import (
     rank_multiplicity,
     ranks_held,
 )
+from .jit import njit
 
 SINGLE = 1
 PAIR = 2
@@ -47,8 +47,18 @@ DOG_LEAD = 7
 BOMB_FOUR = 8
 BOMB_SF = 9
 
-KIND_NAMES = ("pass", "single", "pair", "triple", "stairs", "full house", "straight", "dog",
-              "four-of-a-kind bomb", "straight-flush bomb")  # fmt: skip
+KIND_NAMES = (
+    "pass",
+    "single",
+    "pair",
+    "triple",
+    "stairs",
+    "full house",
+    "straight",
+    "dog",
+    "four-of-a-kind bomb",
+    "straight-flush bomb",
+)
 
 RANK2_MAH_JONG = 2
 RANK2_PHOENIX_LED = 3
@@ -230,7 +240,23 @@ def phoenix_single(top, leading_value):
 
 
 __all__ = [
-    "BOMB_FOUR", "BOMB_SF", "DOG_LEAD", "FULL_HOUSE", "KIND_NAMES", "PAIR", "SINGLE", "STAIRS",
-    "STRAIGHT", "TRIPLE", "beats", "classify", "code_kind", "code_length", "code_rank2",
-    "combo_readings", "is_bomb", "make_code", "phoenix_single",
-]  # fmt: skip
+    "BOMB_FOUR",
+    "BOMB_SF",
+    "DOG_LEAD",
+    "FULL_HOUSE",
+    "KIND_NAMES",
+    "PAIR",
+    "SINGLE",
+    "STAIRS",
+    "STRAIGHT",
+    "TRIPLE",
+    "beats",
+    "classify",
+    "code_kind",
+    "code_length",
+    "code_rank2",
+    "combo_readings",
+    "is_bomb",
+    "make_code",
+    "phoenix_single",
+]

@@ -17,9 +17,31 @@ ERR_MOVES = 7  # the move buffer was too small
 ERR_LOG = 8  # the log buffer was too small
 ERR_VIEW = 9  # Wu Wang: the Minister's hand as shown is not the hand (§4, §6)
 ERR_PENDING = 10  # a decision taken from Python waits for its answer (``outside.py``)
-ERRORS = ("", "card conservation", "illegal play", "card points", "score", "finishing order",
-          "strategy answer", "move buffer", "log buffer", "public view",
-          "decision left to Python")  # fmt: skip
+ERRORS = (
+    "",
+    "card conservation",
+    "illegal play",
+    "card points",
+    "score",
+    "finishing order",
+    "strategy answer",
+    "move buffer",
+    "log buffer",
+    "public view",
+    "decision left to Python",
+)
 
-__all__ = ["ERRORS", "ERR_CARDS", "ERR_FINISH", "ERR_ILLEGAL", "ERR_LOG", "ERR_MOVES",
-           "ERR_NONE", "ERR_PENDING", "ERR_POINTS", "ERR_SCORE", "ERR_STRATEGY", "ERR_VIEW"]  # fmt: skip
+__all__ = [
+    "ERRORS",
+    "ERR_CARDS",
+    "ERR_FINISH",
+    "ERR_ILLEGAL",
+    "ERR_LOG",
+    "ERR_MOVES",
+    "ERR_NONE",
+    "ERR_PENDING",
+    "ERR_POINTS",
+    "ERR_SCORE",
+    "ERR_STRATEGY",
+    "ERR_VIEW",
+]

@@ -10,8 +10,8 @@ reports the overflow (``ERR_LOG``) rather than a transcript that silently stops.
 
 import numpy as np
 
-from .jit import njit
 from .errors import ERR_LOG, ERR_NONE
+from .jit import njit
 
 
 @njit(cache=True, inline="always")  # every event of every round comes here, logged or not
@@ -36,8 +36,14 @@ def log_cards(work, nlog, event, seat, cards, code, extra):
 @njit(cache=True)
 def log_multiset(work, nlog, event, seat, a, b, code, extra):
     """Log row ``(event, seat, a, b, code, extra)``: two decks, a card set as a multiset."""
-    row = (np.int64(event), np.int64(seat), np.int64(a), np.int64(b), np.int64(code),
-           np.int64(extra))  # fmt: skip
+    row = (
+        np.int64(event),
+        np.int64(seat),
+        np.int64(a),
+        np.int64(b),
+        np.int64(code),
+        np.int64(extra),
+    )
     return append_row(work, nlog, row)
 
 

@@ -7,11 +7,23 @@ Bombs in a hand: ``moves.has_bomb`` and ``moves.gen_bombs``.
 
 from numba import types
 
-from .jit import njit
 from .bits import (
-    DOG, DRAGON, MAH_JONG, ONE, PHOENIX, U64, ZERO, highest_bit_index, lowest_bit_index,
-    popcount, rank_cards, rank_multiplicity, ranks_held, runs_ending,
-)  # fmt: skip
+    DOG,
+    DRAGON,
+    MAH_JONG,
+    ONE,
+    PHOENIX,
+    U64,
+    ZERO,
+    highest_bit_index,
+    lowest_bit_index,
+    popcount,
+    rank_cards,
+    rank_multiplicity,
+    ranks_held,
+    runs_ending,
+)
+from .jit import njit
 
 _POINT_RANKS = ((5, 5), (10, 10), (13, 10))
 
@@ -174,6 +186,15 @@ def loose_cards(hand):
     return loose_cards_counted(hand, ge1, ge2)
 
 
-__all__ = ["card_points", "card_value", "highest_card", "longest_run_top", "loose_cards",
-           "loose_cards_counted", "lowest_card", "plan_bombs_straights", "plan_size",
-           "rank_counts"]  # fmt: skip
+__all__ = [
+    "card_points",
+    "card_value",
+    "highest_card",
+    "longest_run_top",
+    "loose_cards",
+    "loose_cards_counted",
+    "lowest_card",
+    "plan_bombs_straights",
+    "plan_size",
+    "rank_counts",
+]

@@ -75,8 +75,11 @@ def _assemble():
     def enable_caching(self):
         self._cache = cache(self.py_func)
 
-    namespace = {"enable_caching": enable_caching, "__module__": __name__,
-                 "__doc__": "A numba dispatcher of one of our kernels (see the module)."}
+    namespace = {
+        "enable_caching": enable_caching,
+        "__module__": __name__,
+        "__doc__": "A numba dispatcher of one of our kernels (see the module).",
+    }
     return type("KernelDispatcher", tuple(dispatcher_bases), namespace), pipeline
 
 

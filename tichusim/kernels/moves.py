@@ -12,12 +12,10 @@ consecutive ranks picks ``k`` of them per rank without any scratch arrays, so th
 allocate nothing.
 """
 
-import numpy as np
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .jit import njit
 from .bits import (
     DOG,
     DRAGON,
@@ -55,6 +53,7 @@ from .combos import (
     make_code,
     phoenix_single,
 )
+from .jit import njit
 
 MAX_MOVES = 16384  # more than any 14-card hand has (tests/test_moves.py searches for the worst)
 
@@ -73,8 +72,10 @@ def _emit(typingctx, out_masks, out_codes, n, mask, code):
         idx = args[2]
         size = builder.extract_value(m_arr.shape, 0)
         with builder.if_then(builder.icmp_signed("<", idx, size), likely=True):
-            for ty, arr, val, val_ty in ((m_ty, m_arr, args[3], mask_ty),
-                                         (c_ty, c_arr, args[4], code_ty)):  # fmt: skip
+            for ty, arr, val, val_ty in (
+                (m_ty, m_arr, args[3], mask_ty),
+                (c_ty, c_arr, args[4], code_ty),
+            ):
                 ptr = cgutils.get_item_pointer(context, builder, ty, arr, [idx], wraparound=False)
                 value = context.cast(builder, val, val_ty, ty.dtype)
                 context.pack_value(builder, ty.dtype, value, ptr)
@@ -109,8 +110,20 @@ def next_subset(avail, cur, k):
     return ZERO
 
 
-@njit(types.int64(types.uint64, types.int64, types.int64, types.int64, types.int64, types.int64,
-                  types.uint64[:], types.int64[:], types.int64), cache=True)  # fmt: skip
+@njit(
+    types.int64(
+        types.uint64,
+        types.int64,
+        types.int64,
+        types.int64,
+        types.int64,
+        types.int64,
+        types.uint64[:],
+        types.int64[:],
+        types.int64,
+    ),
+    cache=True,
+)
 def _emit_runs(hand, lo, hi, k, ph_rank, code, out_masks, out_codes, n):
     """Every choice of ``k`` cards at each rank ``lo..hi`` (``k - 1`` and the Phoenix at
     ``ph_rank``, -1 for none), as one combination ``code``. Straight flushes are skipped: with no
@@ -148,8 +161,19 @@ def _emit_runs(hand, lo, hi, k, ph_rank, code, out_masks, out_codes, n):
             return n
 
 
-@njit(types.int64(types.uint64, types.int64, types.int64, types.int64, types.int64,
-                  types.uint64[:], types.int64[:], types.int64), cache=True)  # fmt: skip
+@njit(
+    types.int64(
+        types.uint64,
+        types.int64,
+        types.int64,
+        types.int64,
+        types.int64,
+        types.uint64[:],
+        types.int64[:],
+        types.int64,
+    ),
+    cache=True,
+)
 def gen_runs(hand, kind, k, length, min_rank2, out_masks, out_codes, n):
     """Straights (``k`` = 1) or stairs (``k`` = 2) of ``length`` ranks topping above
     ``min_rank2``."""
@@ -190,8 +214,12 @@ def gen_runs(hand, kind, k, length, min_rank2, out_masks, out_codes, n):
     return n
 
 
-@njit(types.int64(types.uint64, types.int64, types.int64, types.uint64[:], types.int64[:],
-                  types.int64), cache=True)  # fmt: skip
+@njit(
+    types.int64(
+        types.uint64, types.int64, types.int64, types.uint64[:], types.int64[:], types.int64
+    ),
+    cache=True,
+)
 def _gen_same_rank(hand, k, min_rank2, out_masks, out_codes, n):
     """Pairs (``k`` = 2) or triples (3): ``k`` cards of a rank, or ``k - 1`` and the Phoenix."""
     kind = PAIR if k == 2 else TRIPLE
@@ -216,8 +244,9 @@ def _gen_same_rank(hand, k, min_rank2, out_masks, out_codes, n):
     return n
 
 
-@njit(types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:], types.int64),
-      cache=True)  # fmt: skip
+@njit(
+    types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:], types.int64), cache=True
+)
 def _gen_full_houses(hand, min_rank2, out_masks, out_codes, n):
     """Triple of rank t and pair of another rank p; the Phoenix may complete either (§2.5)."""
     has_ph = (hand & PHOENIX) != ZERO
@@ -261,8 +290,9 @@ def _gen_full_houses(hand, min_rank2, out_masks, out_codes, n):
     return n
 
 
-@njit(types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:], types.int64),
-      cache=True)  # fmt: skip
+@njit(
+    types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:], types.int64), cache=True
+)
 def gen_singles(hand, top, out_masks, out_codes, n):
     """Singles of a one-deck ``hand`` beating ``top`` (0 = lead), §2.6: the Mah Jong, normal
     cards above the top, the Phoenix half a rank above it, the Dragon."""
@@ -285,8 +315,9 @@ def gen_singles(hand, top, out_masks, out_codes, n):
     return n
 
 
-@njit(types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:], types.int64),
-      cache=True)  # fmt: skip
+@njit(
+    types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:], types.int64), cache=True
+)
 def gen_bombs(hand, top, out_masks, out_codes, n):
     """Bombs in ``hand`` that may be played on ``top`` (every bomb when ``top`` is 0), §2.7."""
     top_is_bomb = (top >> 16) >= BOMB_FOUR
@@ -362,8 +393,9 @@ def has_run(hand, k, length):
 LEAD_CATEGORIES = (SINGLE, PAIR, TRIPLE, STAIRS, FULL_HOUSE, STRAIGHT, DOG_LEAD, BOMB_FOUR)
 
 
-@njit(types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:], types.int64),
-      cache=True)  # fmt: skip
+@njit(
+    types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:], types.int64), cache=True
+)
 def lead_moves(hand, category, out_masks, out_codes, n):
     """Every lead of ``hand`` in one of ``LEAD_CATEGORIES``, appended after ``n`` entries."""
     if category == SINGLE:
@@ -420,8 +452,10 @@ def candidate_moves(hand, top, out_masks, out_codes):
     return gen_bombs(hand, top, out_masks, out_codes, n)
 
 
-@njit(types.int64(types.uint64, types.boolean, types.uint64[:], types.int64[:], types.int64),
-      cache=True)  # fmt: skip
+@njit(
+    types.int64(types.uint64, types.boolean, types.uint64[:], types.int64[:], types.int64),
+    cache=True,
+)
 def keep_wished(wished, keep_bombs, out_masks, out_codes, n):
     """Compact the first ``n`` plays to those holding a ``wished`` card (and the bombs, when
     ``keep_bombs``: a bomb answers the wish out of a lead, §2.11); returns the new count."""
@@ -449,8 +483,12 @@ def wish_binds(hand, wish, out_masks, n):
     return False
 
 
-@njit(types.UniTuple(types.int64, 2)(types.uint64, types.int64, types.int64, types.uint64[:],
-                                     types.int64[:]), cache=True)  # fmt: skip
+@njit(
+    types.UniTuple(types.int64, 2)(
+        types.uint64, types.int64, types.int64, types.uint64[:], types.int64[:]
+    ),
+    cache=True,
+)
 def legal_moves(hand, top, wish, out_masks, out_codes):
     """Legal plays of ``hand`` on a regular turn: returns ``(count, can_pass)``.
 
@@ -467,6 +505,19 @@ def legal_moves(hand, top, wish, out_masks, out_codes):
     return keep_wished(rank_cards(wish), top != 0, out_masks, out_codes, n), 0
 
 
-__all__ = ["LEAD_CATEGORIES", "MAX_MOVES", "candidate_moves", "gen_bombs", "gen_runs",
-           "gen_singles", "has_bomb", "has_run", "keep_wished", "lead_moves",
-           "legal_moves", "next_subset", "run_possible", "wish_binds"]  # fmt: skip
+__all__ = [
+    "LEAD_CATEGORIES",
+    "MAX_MOVES",
+    "candidate_moves",
+    "gen_bombs",
+    "gen_runs",
+    "gen_singles",
+    "has_bomb",
+    "has_run",
+    "keep_wished",
+    "lead_moves",
+    "legal_moves",
+    "next_subset",
+    "run_possible",
+    "wish_binds",
+]

@@ -39,8 +39,9 @@ import numpy as np
 
 from .jit import njit
 
-(D_NONE, D_GRAND_TICHU, D_TICHU, D_PASS, D_PLAY, D_BOMB, D_WISH, D_DRAGON, D_DOG,
- D_GIVE_BACK) = range(10)  # fmt: skip
+(D_NONE, D_GRAND_TICHU, D_TICHU, D_PASS, D_PLAY, D_BOMB, D_WISH, D_DRAGON, D_DOG, D_GIVE_BACK) = (
+    range(10)
+)
 PENDING = -(1 << 62)  # the answer of a decision past the script's end
 MAX_SCRIPT = 4096  # answers per round: more than any round asks of Python
 ASKED_WIDTH = 4  # work.asked: decision (D_NONE: none), seat, detail, number of choices

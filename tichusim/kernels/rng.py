@@ -42,8 +42,9 @@ def next_u64(state):
     return state, mix64(state)
 
 
-@njit(types.Tuple((types.uint64, types.int64))(types.uint64, types.int64), cache=True,
-      inline="always")  # fmt: skip
+@njit(
+    types.Tuple((types.uint64, types.int64))(types.uint64, types.int64), cache=True, inline="always"
+)
 def rand_below(state, n):
     """A uniform integer in ``[0, n)`` (``n`` < 2**32; bias below n / 2**32)."""
     state, x = next_u64(state)

@@ -12,9 +12,9 @@ turn of every round, and the engines fold their table's constants through them.
 A turn ends with one of the outcomes below, which the engines' trick loops act on.
 """
 
-from .jit import njit
 from .bits import U64, ZERO, rank_cards
 from .combos import BOMB_FOUR
+from .jit import njit
 from .moves import wish_binds
 from .rng import seed_stream
 
@@ -137,6 +137,22 @@ def wish_missed(hand, wish, moves, n):
     return wish_binds(hand, wish, moves, min(n, moves.shape[0]))
 
 
-__all__ = ["LEAD_GIVEN", "PLAYED", "ROUND_OVER", "VICTORY", "choice_ok", "chosen_play",
-           "clear_top", "go_out", "is_bomb", "make_wish", "open_turn", "reset_table",
-           "seat_record", "top_trick", "trick_won", "wish_kept", "wish_missed"]  # fmt: skip
+__all__ = [
+    "LEAD_GIVEN",
+    "PLAYED",
+    "ROUND_OVER",
+    "VICTORY",
+    "choice_ok",
+    "chosen_play",
+    "clear_top",
+    "go_out",
+    "is_bomb",
+    "make_wish",
+    "open_turn",
+    "reset_table",
+    "seat_record",
+    "top_trick",
+    "trick_won",
+    "wish_kept",
+    "wish_missed",
+]

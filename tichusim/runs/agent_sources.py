@@ -55,9 +55,12 @@ def agent_sources(config) -> list[dict]:
         name = spec["agent"]
         if name not in entries:
             path = source_file(name)
-            entries[name] = {"agent": name, "seats": [],
-                             "source": None if path is None else str(path),
-                             "sha256": None if path is None else sha256_file(path)}  # fmt: skip
+            entries[name] = {
+                "agent": name,
+                "seats": [],
+                "source": None if path is None else str(path),
+                "sha256": None if path is None else sha256_file(path),
+            }
         entries[name]["seats"].append(seat)
     return list(entries.values())
 

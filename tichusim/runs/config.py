@@ -16,20 +16,36 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator,
-)  # fmt: skip
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from ..games import game, game_type
-from ..strategies.agents import AgentLoadError, is_agent, spec_of
 from ..games.base import GAME_OPTIONS
+from ..strategies.agents import AgentLoadError, is_agent, spec_of
 
 __all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]
 
 DEFAULT_SHARD = {"rounds": 50_000, "games": 200}  # about one to a few seconds of work per core
 MAX_SHARD = {"rounds": 1_000_000, "games": 5_000}  # keeps a shard's memory well under 1 GiB
 MAX_SHARDS = 100_000  # the manifest lists every shard and is rewritten after each one
-DATA_KEYS = ("variant", "players", "options", "mode", "rounds", "games", "target", "seed",
-             "strategies", "shard_size")  # fmt: skip
+DATA_KEYS = (
+    "variant",
+    "players",
+    "options",
+    "mode",
+    "rounds",
+    "games",
+    "target",
+    "seed",
+    "strategies",
+    "shard_size",
+)
 
 PositiveInt = Annotated[int, Field(gt=0)]
 
@@ -56,7 +72,7 @@ class DaskConfig(_Strict):
     @model_validator(mode="after")
     def _local_only(self):
         if self.n_workers is not None and self.address != "local":
-            raise ConfigError("n_workers", "only with address = \"local\" (a cluster has its own)")
+            raise ConfigError("n_workers", 'only with address = "local" (a cluster has its own)')
         return self
 
 
@@ -113,8 +129,10 @@ class RunConfig(_Strict):
         if mode == "rounds":
             for key in GAME_OPTIONS:
                 if isinstance(value, dict) and key in value:
-                    raise ValueError(f"{key}: only with mode = \"games\" (independent rounds "
-                                     "are each a game's first)")  # fmt: skip
+                    raise ValueError(
+                        f'{key}: only with mode = "games" (independent rounds '
+                        "are each a game's first)"
+                    )
         kind = game_type(variant)
         values = kind.written_options(kind.check_options(value), info.data.get("players"))
         if mode == "rounds":
@@ -143,8 +161,10 @@ class RunConfig(_Strict):
         if isinstance(value, (str, dict)) or hasattr(value, "param_row") or is_agent(value):
             value = [value] * players
         if not isinstance(value, (list, tuple)) or len(value) != players:
-            raise ValueError(f"give one strategy or a list of {players}, one per "
-                             f"{table.strategy_per} ({variant})")
+            raise ValueError(
+                f"give one strategy or a list of {players}, one per "
+                f"{table.strategy_per} ({variant})"
+            )
         specs = [s.to_dict() if hasattr(s, "to_dict") else s for s in value]
         for seat, spec in enumerate(specs):
             if is_agent(spec):
@@ -160,22 +180,28 @@ class RunConfig(_Strict):
     def _mode(self):
         mine, other = (self.mode, "games" if self.mode == "rounds" else "rounds")
         if getattr(self, other) is not None:
-            raise ConfigError(other, f"only with mode = \"{other}\" (this config plays {mine})")
+            raise ConfigError(other, f'only with mode = "{other}" (this config plays {mine})')
         if getattr(self, mine) is None:
-            raise ConfigError(mine, f"missing (mode = \"{mine}\" needs the number of {mine})")
+            raise ConfigError(mine, f'missing (mode = "{mine}" needs the number of {mine})')
         if self.mode == "rounds" and "target" in self.model_fields_set:
-            raise ConfigError("target", "only with mode = \"games\"")
+            raise ConfigError("target", 'only with mode = "games"')
         if "target" in self.model_fields_set and not game_type(self.variant).team_game:
-            raise ConfigError("target", f"a {self.variant} game lasts options.game_rounds "
-                              "rounds, not to a target score")  # fmt: skip
+            raise ConfigError(
+                "target",
+                f"a {self.variant} game lasts options.game_rounds rounds, not to a target score",
+            )
         if self.shard_size is not None and self.shard_size > MAX_SHARD[self.mode]:
-            raise ConfigError("shard_size", f"at most {MAX_SHARD[self.mode]:,} {self.mode} per "
-                              "shard (memory)")  # fmt: skip
+            raise ConfigError(
+                "shard_size", f"at most {MAX_SHARD[self.mode]:,} {self.mode} per shard (memory)"
+            )
         if self.n_shards > MAX_SHARDS:  # a typo'd count must not start an endless manifest
             key = "shard_size" if self.shard_size is not None else self.mode
-            raise ConfigError(key, f"{self.count:,} {self.mode} in shards of {self.shard:,} make "
-                              f"{self.n_shards:,} shards; at most {MAX_SHARDS:,} (a larger "
-                              f"shard_size, or fewer {self.mode})")  # fmt: skip
+            raise ConfigError(
+                key,
+                f"{self.count:,} {self.mode} in shards of {self.shard:,} make "
+                f"{self.n_shards:,} shards; at most {MAX_SHARDS:,} (a larger "
+                f"shard_size, or fewer {self.mode})",
+            )
         return self
 
     # -- derived values -------------------------------------------------------------------
@@ -239,8 +265,9 @@ class RunConfig(_Strict):
                 for key in ("rounds", "games", "target", "shard_size"):  # the other mode's
                     data.pop(key, None)
                 if mode == "rounds" and data.get("options"):
-                    data["options"] = {k: v for k, v in data["options"].items()
-                                       if k not in GAME_OPTIONS}  # fmt: skip
+                    data["options"] = {
+                        k: v for k, v in data["options"].items() if k not in GAME_OPTIONS
+                    }
                 data["mode"] = mode
         if "dask" in changes:
             changes["dask"] = {"address": changes["dask"]}
@@ -262,11 +289,13 @@ def _agent(seat: int, spec) -> dict:
             if key not in ("agent", "params"):
                 raise _SeatError(seat, "unknown key (known: agent, params)", key)
         if not isinstance(spec["agent"], str):
-            raise _SeatError(seat, f"'module:Class' or 'file.py:Class', got {spec['agent']!r}",
-                             "agent")  # fmt: skip
+            raise _SeatError(
+                seat, f"'module:Class' or 'file.py:Class', got {spec['agent']!r}", "agent"
+            )
         if "params" in spec and not isinstance(spec["params"], dict):
-            raise _SeatError(seat, f"a table of the agent's arguments, got {spec['params']!r}",
-                             "params")  # fmt: skip
+            raise _SeatError(
+                seat, f"a table of the agent's arguments, got {spec['params']!r}", "params"
+            )
     try:
         return spec_of(spec)
     except AgentLoadError as exc:
@@ -288,8 +317,9 @@ def _first_error(exc: ValidationError, fields: dict) -> ConfigError:
     if isinstance(cause, ConfigError):
         return ConfigError(".".join(loc + [cause.key]), cause.problem)
     if isinstance(cause, _SeatError):
-        return ConfigError(".".join(loc + [str(cause.seat)] + ([cause.key] if cause.key else [])),
-                           cause.problem)  # fmt: skip
+        return ConfigError(
+            ".".join(loc + [str(cause.seat)] + ([cause.key] if cause.key else [])), cause.problem
+        )
     if err["type"] == "extra_forbidden":
         known = fields.get(loc[0]) if len(loc) > 1 else fields[None]
         return ConfigError(".".join(loc), f"unknown key (known: {', '.join(known)})")

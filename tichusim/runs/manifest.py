@@ -163,8 +163,15 @@ class Manifest:
         the current session (its index in ``sessions``: which agents' sources played it, when
         a resume accepted a change to one)."""
         shard = self.shards[index]
-        shard.update(state="done", rows=rows, files=files, seconds=seconds, worker=worker,
-                     session=len(self.data["sessions"]) - 1, finished=now())  # fmt: skip
+        shard.update(
+            state="done",
+            rows=rows,
+            files=files,
+            seconds=seconds,
+            worker=worker,
+            session=len(self.data["sessions"]) - 1,
+            finished=now(),
+        )
 
     def begin_session(self, backend: str) -> dict:
         session = {"started": now(), "backend": backend, "machine": machine(), "shards": 0}
@@ -177,4 +184,3 @@ class Manifest:
         if outcome == "complete":
             self.data["state"] = "complete"
         self.save()
-

@@ -35,10 +35,12 @@ class Encoder:
         if self._writer is None:
             names = table.column_names
             self._writer = pq.ParquetWriter(
-                self._sink, table.schema, compression="zstd",
+                self._sink,
+                table.schema,
+                compression="zstd",
                 use_dictionary=[c for c in names if c not in _PLAIN],
                 write_statistics=[c for c in names if c in _STATS],
-            )  # fmt: skip
+            )
         self._writer.write_table(table, row_group_size=max(1, table.num_rows))
 
     def bytes(self) -> bytes:
@@ -59,5 +61,5 @@ def write(tables: tuple[pa.Table, pa.Table], folder) -> None:
     writes; ``tichusim.runs.read.load`` reads it), each written atomically."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    for name, table in zip(("rounds", "seats"), tables):
+    for name, table in zip(("rounds", "seats"), tables, strict=False):
         write_atomic(folder / f"{name}.parquet", encode(table))

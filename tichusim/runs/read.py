@@ -42,8 +42,9 @@ def _read(path, columns: list[str] | None) -> pd.DataFrame:
     return df
 
 
-def load(path, *, rounds_columns: list[str] | None = None,
-         seats_columns: list[str] | None = None) -> RunTables:
+def load(
+    path, *, rounds_columns: list[str] | None = None, seats_columns: list[str] | None = None
+) -> RunTables:
     """The rounds and seats tables under ``path`` (only the named columns when given; names a
     layout lacks are skipped). Raises ``ValueError`` when ``path`` holds neither layout."""
     path = Path(path)
@@ -56,15 +57,22 @@ def load(path, *, rounds_columns: list[str] | None = None,
         checked = verify(path)  # RunDirError (a ValueError) when the manifest is unreadable
         if not checked.ok:
             more = f" (and {len(checked.problems) - 1} more)" if len(checked.problems) > 1 else ""
-            raise ValueError(f"{path}: {checked.problems[0]}{more}; refusing to read a damaged "
-                             f"run (tichusim verify {path}; tichusim run --resume {path} "
-                             "replays it)")  # fmt: skip
+            raise ValueError(
+                f"{path}: {checked.problems[0]}{more}; refusing to read a damaged "
+                f"run (tichusim verify {path}; tichusim run --resume {path} "
+                "replays it)"
+            )
         manifest = json.loads((path / "manifest.json").read_text())
         shards = manifest.get("shards", [])
-        info = {"layout": "run", "run_id": manifest.get("run_id"), "mode": manifest.get("mode"),
-                "seed": manifest.get("seed"), "shards_done": sum(s.get("state") == "done"
-                                                                 for s in shards),
-                "shards": len(shards), "state": manifest.get("state")}  # fmt: skip
+        info = {
+            "layout": "run",
+            "run_id": manifest.get("run_id"),
+            "mode": manifest.get("mode"),
+            "seed": manifest.get("seed"),
+            "shards_done": sum(s.get("state") == "done" for s in shards),
+            "shards": len(shards),
+            "state": manifest.get("state"),
+        }
         if (path / "config.json").exists():
             try:
                 info["config"] = json.loads((path / "config.json").read_text())
@@ -72,8 +80,10 @@ def load(path, *, rounds_columns: list[str] | None = None,
                 pass
         if not checked.files:
             raise ValueError(f"{path}: the run has no finished shard yet")
-        sources = ([str(p) for p in checked.files_of("rounds")],
-                   [str(p) for p in checked.files_of("seats")])  # fmt: skip
+        sources = (
+            [str(p) for p in checked.files_of("rounds")],
+            [str(p) for p in checked.files_of("seats")],
+        )
     elif (path / "rounds.parquet").exists() and (path / "seats.parquet").exists():
         info = {"layout": "simulate"}
         sources = (path / "rounds.parquet", path / "seats.parquet")

@@ -23,18 +23,31 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..games import compiling
-from ..strategies.agents import AgentError
 from ..games.simulate import records
 from ..progress import Progress
+from ..strategies.agents import AgentError
 from .agent_sources import agent_sources, failing_agents
 from .config import RunConfig, validate
 from .files import write_atomic
-from .shard import (
-    MASKABLE, SIGINT_ONLY, ShardResult, ShardTask, play_settings, play_shard, worker_init,
-)  # fmt: skip
 from .manifest import (
-    CONFIG, MANIFEST, TABLES, Manifest, RunDirError, code_digest, now, part_path,
-)  # fmt: skip
+    CONFIG,
+    MANIFEST,
+    TABLES,
+    Manifest,
+    RunDirError,
+    code_digest,
+    now,
+    part_path,
+)
+from .shard import (
+    MASKABLE,
+    SIGINT_ONLY,
+    ShardResult,
+    ShardTask,
+    play_settings,
+    play_shard,
+    worker_init,
+)
 
 __all__ = ["AgentChangedError", "RunError", "RunInterrupted", "RunSummary", "resume", "run"]
 
@@ -139,8 +152,9 @@ class _Processes:
         self.name = f"{workers} local processes"
         self.window = 2 * workers  # keeps every worker busy while results are written
         ctx = multiprocessing.get_context("spawn")
-        self.pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=worker_init,
-                                           initargs=(os.getpid(),))  # fmt: skip
+        self.pool = cf.ProcessPoolExecutor(
+            workers, mp_context=ctx, initializer=worker_init, initargs=(os.getpid(),)
+        )
 
     def submit(self, fn, arg):
         # workers are spawned inside submit: with SIGINT blocked, which they inherit, so a
@@ -158,7 +172,7 @@ class _Processes:
             if isinstance(future.exception(), BrokenProcessPool):
                 raise RunError(
                     "a worker process died (killed, out of memory, or a script calling "
-                    "tichusim.run without an `if __name__ == \"__main__\":` guard)"
+                    'tichusim.run without an `if __name__ == "__main__":` guard)'
                 )
         return done
 
@@ -185,10 +199,13 @@ class _Dask:
         try:
             if address == "local":
                 self.cluster = LocalCluster(
-                    n_workers=n_workers or os.cpu_count(), threads_per_worker=1, processes=True,
-                    env={"NUMBA_NUM_THREADS": "1"}, dashboard_address=None,
+                    n_workers=n_workers or os.cpu_count(),
+                    threads_per_worker=1,
+                    processes=True,
+                    env={"NUMBA_NUM_THREADS": "1"},
+                    dashboard_address=None,
                     silence_logs=logging.ERROR,  # its shutdown chatter after a Ctrl-C
-                )  # fmt: skip
+                )
                 self.client = Client(self.cluster)
                 self.name = f"dask LocalCluster ({len(self.cluster.workers)} workers)"
             else:
@@ -218,8 +235,13 @@ class _Dask:
             self.cluster.close()
 
 
-def _backend(workers: int | None, dask: str | None, dask_workers: int | None, shards: int,
-             agents: bool = False):  # fmt: skip
+def _backend(
+    workers: int | None,
+    dask: str | None,
+    dask_workers: int | None,
+    shards: int,
+    agents: bool = False,
+):
     """Dask if asked; else one worker per core: threads of this process, or processes when
     Python agents play (``_Processes``); this process alone when there are no more shards
     than cores (then numba's threads within each shard do as well)."""
@@ -244,8 +266,10 @@ def _open_run_dir(config: RunConfig, run_dir: Path, log, accept_agents: bool) ->
     if (run_dir / MANIFEST).exists():
         manifest = Manifest.load(run_dir)
         if manifest.data.get("config_hash") != config.hash:
-            raise RunDirError(f"out: {run_dir} holds a different run; choose another --out "
-                              f"(or resume that one with --resume {run_dir})")  # fmt: skip
+            raise RunDirError(
+                f"out: {run_dir} holds a different run; choose another --out "
+                f"(or resume that one with --resume {run_dir})"
+            )
         _check_code(manifest)
         _check_agents(manifest, config, accept_agents, log)
         log(f"continuing the run in {run_dir}")
@@ -291,27 +315,36 @@ def _check_agents(manifest: Manifest, config: RunConfig, accept: bool, log) -> N
         what = "; ".join(
             f"agent {c['agent']!r} (seat {', '.join(map(str, c['seats']))}): its source "
             f"{c['source']} changed since the run started (sha256 {_short(e['sha256'])} then, "
-            f"{_short(c['sha256'])} now)" for e, c in refused
-        )  # fmt: skip
+            f"{_short(c['sha256'])} now)"
+            for e, c in refused
+        )
         raise AgentChangedError(
             f"resume: {manifest.run_dir}: {what}; the finished shards were played by the old "
             f"source: restore it, or continue with the new one: {ACCEPT_FLAG} (the manifest "
             "keeps both hashes)"
-        )  # fmt: skip
+        )
     done = sum(s["state"] == "done" for s in manifest.shards)
     for entry, current in changed:
         if entry["agent"] in fixes:  # sessions[-1]["agent_failure"] says what failed
             why = f"the fix of the failure that stopped session {len(sessions) - 1}"
         else:
             why = f"accepted explicitly ({ACCEPT_FLAG})"
-        entry.setdefault("changes", []).append({
-            "sha256_before": entry["sha256"], "sha256": current["sha256"],
-            "source": current["source"], "accepted": now(), "why": why,
-            "shards_done": done, "from_session": len(sessions),
-        })  # fmt: skip
+        entry.setdefault("changes", []).append(
+            {
+                "sha256_before": entry["sha256"],
+                "sha256": current["sha256"],
+                "source": current["source"],
+                "accepted": now(),
+                "why": why,
+                "shards_done": done,
+                "from_session": len(sessions),
+            }
+        )
         entry.update(sha256=current["sha256"], source=current["source"])
-        log(f"agent {entry['agent']!r}: its source changed since the run started; continuing "
-            f"with the new source, {why}; the manifest keeps the old sha256")
+        log(
+            f"agent {entry['agent']!r}: its source changed since the run started; continuing "
+            f"with the new source, {why}; the manifest keeps the old sha256"
+        )
 
 
 def _short(digest: str | None) -> str:
@@ -328,8 +361,16 @@ def _clean(run_dir: Path) -> None:
 # -- running ----------------------------------------------------------------------------------
 
 
-def run(config, *, out=None, workers: int | None = None, dask: str | None = None,
-        progress: bool = True, log=None, accept_changed_agents: bool = False) -> RunSummary:
+def run(
+    config,
+    *,
+    out=None,
+    workers: int | None = None,
+    dask: str | None = None,
+    progress: bool = True,
+    log=None,
+    accept_changed_agents: bool = False,
+) -> RunSummary:
     """Play a run (a ``RunConfig``, or a mapping validated into one) into its directory.
 
     ``out`` overrides ``config.out``; ``workers`` is the number of local workers, threads of
@@ -351,8 +392,15 @@ def run(config, *, out=None, workers: int | None = None, dask: str | None = None
     return _play(config, manifest, workers, dask, progress, log)
 
 
-def resume(run_dir, *, workers: int | None = None, dask: str | None = None,
-           progress: bool = True, log=None, accept_changed_agents: bool = False) -> RunSummary:
+def resume(
+    run_dir,
+    *,
+    workers: int | None = None,
+    dask: str | None = None,
+    progress: bool = True,
+    log=None,
+    accept_changed_agents: bool = False,
+) -> RunSummary:
     """Finish the run in ``run_dir``: shards whose files match their checksums are kept,
     the others (unfinished, missing or damaged) are played again.
 
@@ -390,8 +438,11 @@ def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -
         session["repaired"] = [f"shard {i}: {problem}" for i, problem in repaired]
     outcome = "failed"
     try:
-        backend = (_backend(workers, address, dask_workers, len(todo), config.python_agents)
-                   if todo else _Inline())  # fmt: skip
+        backend = (
+            _backend(workers, address, dask_workers, len(todo), config.python_agents)
+            if todo
+            else _Inline()
+        )
         session["backend"] = backend.name
         manifest.save()
         if todo:
@@ -405,13 +456,15 @@ def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -
         done = len(manifest.shards) - len(manifest.pending())
         raise RunInterrupted(run_dir, done, len(manifest.shards)) from None
     except RunError as exc:
-        raise RunError(f"{exc}; finished shards are kept: tichusim run --resume "
-                       f"{run_dir}") from None
+        raise RunError(
+            f"{exc}; finished shards are kept: tichusim run --resume {run_dir}"
+        ) from None
     except AgentError as exc:  # raised here or in a worker: the shard it was in is not written
         # which agent failed: a resume may then take its fixed source without the flag
         session["agent_failure"] = {"error": str(exc), "agents": failing_agents(config, str(exc))}
-        raise AgentError(f"{exc}; finished shards are kept: fix the agent, then tichusim run "
-                         f"--resume {run_dir}") from None
+        raise AgentError(
+            f"{exc}; finished shards are kept: fix the agent, then tichusim run --resume {run_dir}"
+        ) from None
     finally:
         if bar is not None:
             bar.close()
@@ -420,8 +473,16 @@ def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -
         manifest.end_session(session, outcome, time.perf_counter() - t0)
     rounds = sum(s["rows"]["rounds"] for s in manifest.shards)
     played = sum(s["rows"]["rounds"] for s in todo)  # the manifest's entries, now done
-    return RunSummary(run_dir, config.mode, config.count, rounds, len(todo), played,
-                      time.perf_counter() - started, backend.name)  # fmt: skip
+    return RunSummary(
+        run_dir,
+        config.mode,
+        config.count,
+        rounds,
+        len(todo),
+        played,
+        time.perf_counter() - started,
+        backend.name,
+    )
 
 
 def _compile(config: RunConfig, backend, progress: bool) -> None:
@@ -447,8 +508,14 @@ def _execute(config, manifest, backend, todo, bar, session) -> None:
             shard = next(queue, None)
             if shard is None:
                 return
-            task = ShardTask(play, manifest.run_id, shard["index"], shard["first"],
-                             shard["count"], backend.threads)  # fmt: skip
+            task = ShardTask(
+                play,
+                manifest.run_id,
+                shard["index"],
+                shard["first"],
+                shard["count"],
+                backend.threads,
+            )
             inflight[backend.submit(play_shard, task)] = shard
 
     top_up()
@@ -466,7 +533,7 @@ def _store(manifest: Manifest, result: ShardResult) -> None:
     """Both files in place (atomically), then the manifest says so: never the other way."""
     t0 = time.perf_counter()
     files = {}
-    for table, data in zip(TABLES, (result.rounds, result.seats)):
+    for table, data in zip(TABLES, (result.rounds, result.seats), strict=False):
         path = part_path(table, result.index)
         digest = write_atomic(manifest.run_dir / path, data)
         files[table] = {"path": path, "bytes": len(data), "sha256": digest}
@@ -483,9 +550,15 @@ class _Bar:
         self.games = config.mode == "games"
         self.rounds = 0
         self.t0 = time.perf_counter()
-        self.bar = Progress(config.count, f" {config.mode}", enabled=enabled, unit_scale=True,
-                            initial=sum(s["count"] for s in done), desc=str(manifest.run_dir),
-                            leave=True)  # fmt: skip
+        self.bar = Progress(
+            config.count,
+            f" {config.mode}",
+            enabled=enabled,
+            unit_scale=True,
+            initial=sum(s["count"] for s in done),
+            desc=str(manifest.run_dir),
+            leave=True,
+        )
 
     def update(self, count: int, rounds: int) -> None:
         self.rounds += rounds

@@ -19,8 +19,15 @@ from ..games.simulate import records
 from ..games.tables import tables
 from . import parquet
 
-__all__ = ["MASKABLE", "SIGINT_ONLY", "ShardResult", "ShardTask", "play_settings", "play_shard",
-           "worker_init"]
+__all__ = [
+    "MASKABLE",
+    "SIGINT_ONLY",
+    "ShardResult",
+    "ShardTask",
+    "play_settings",
+    "play_shard",
+    "worker_init",
+]
 
 
 @dataclass(frozen=True)
@@ -45,9 +52,16 @@ class ShardResult:
 
 def play_settings(config) -> dict:
     """What ``records`` needs of a validated ``RunConfig`` (all but the count and first)."""
-    return {"variant": config.variant, "games": config.mode == "games", "seed": config.seed,
-            "strategies": config.strategies, "players": config.players,
-            "options": config.options, "target": config.target, "check": config.check}  # fmt: skip
+    return {
+        "variant": config.variant,
+        "games": config.mode == "games",
+        "seed": config.seed,
+        "strategies": config.strategies,
+        "players": config.players,
+        "options": config.options,
+        "target": config.target,
+        "check": config.check,
+    }
 
 
 # rounds (or games) played and encoded at a time: a worker holds one slice's records and
@@ -73,17 +87,20 @@ def play_shard(task: ShardTask) -> ShardResult:
         t1 = time.perf_counter()
         pair = tables(rec, run_id=task.run_id, shard=task.index)
         del rec  # the records' arrays, copied into the tables: not held while encoding
-        for (name, encoder), table in zip(files.items(), pair):
+        for (name, encoder), table in zip(files.items(), pair, strict=False):
             encoder.add(table)
             rows[name] += table.num_rows
         del pair
         seconds["simulate"] += t1 - t0
         seconds["encode"] += time.perf_counter() - t1
     return ShardResult(
-        task.index, files["rounds"].bytes(), files["seats"].bytes(), rows=rows,
+        task.index,
+        files["rounds"].bytes(),
+        files["seats"].bytes(),
+        rows=rows,
         seconds={k: round(v, 4) for k, v in seconds.items()},
         worker=f"{socket.gethostname()}:{os.getpid()}",
-    )  # fmt: skip
+    )
 
 
 SIGINT_ONLY = {signal.SIGINT}

@@ -100,6 +100,7 @@ def _verify(run_dir: Path, manifest: Manifest) -> Verification:
         for path in sorted((run_dir / table).glob("part-*.parquet")):
             name = path.relative_to(run_dir).as_posix()
             if name not in recorded:  # a stop between writing a shard and recording it
-                result.notes.append(f"{name}: shard not recorded as done (ignored; "
-                                    "--resume plays it again)")  # fmt: skip
+                result.notes.append(
+                    f"{name}: shard not recorded as done (ignored; --resume plays it again)"
+                )
     return result

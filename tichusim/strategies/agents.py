@@ -29,16 +29,33 @@ import inspect
 import sys
 from pathlib import Path
 
-__all__ = ["Agent", "AgentError", "AgentLoadError", "as_agent", "from_text", "is_agent",
-           "load_agent", "spec_of", "strategies_text"]
+__all__ = [
+    "Agent",
+    "AgentError",
+    "AgentLoadError",
+    "as_agent",
+    "from_text",
+    "is_agent",
+    "load_agent",
+    "spec_of",
+    "strategies_text",
+]
 
 PREFIX = "agent:"  # on a command line: ``agent:package.module:Class`` or ``agent:file.py:Class``
 _FILES: dict[str, str] = {}  # module name -> the ``file.py`` it was loaded from (``spec_of``)
 
 # decision name (steps.DECISIONS) -> the Agent method that takes it
-METHODS = {"grand_tichu": "grand_tichu", "tichu": "tichu", "pass": "pass_cards", "play": "play",
-           "bomb": "bomb", "wish": "wish", "dragon": "dragon", "dog": "dog",
-           "give_back": "give_back"}  # fmt: skip
+METHODS = {
+    "grand_tichu": "grand_tichu",
+    "tichu": "tichu",
+    "pass": "pass_cards",
+    "play": "play",
+    "bomb": "bomb",
+    "wish": "wish",
+    "dragon": "dragon",
+    "dog": "dog",
+    "give_back": "give_back",
+}
 
 
 class AgentError(RuntimeError):
@@ -67,8 +84,9 @@ class Agent:
     @property
     def decisions(self) -> tuple[str, ...]:
         """The decisions this agent takes itself: those whose method its class defines."""
-        return tuple(d for d, m in METHODS.items() if getattr(type(self), m) is not getattr(
-            Agent, m, None))  # fmt: skip
+        return tuple(
+            d for d, m in METHODS.items() if getattr(type(self), m) is not getattr(Agent, m, None)
+        )
 
     def decide(self, decision: str, view, legal):
         """The answer of the method taking ``decision``."""
@@ -86,8 +104,11 @@ for _method in set(METHODS.values()):
 def is_agent(spec) -> bool:
     """Whether ``spec`` names a Python strategy: an Agent, an Agent class, or a table with an
     ``agent`` key."""
-    return (isinstance(spec, Agent) or (inspect.isclass(spec) and issubclass(spec, Agent))
-            or (isinstance(spec, dict) and "agent" in spec))  # fmt: skip
+    return (
+        isinstance(spec, Agent)
+        or (inspect.isclass(spec) and issubclass(spec, Agent))
+        or (isinstance(spec, dict) and "agent" in spec)
+    )
 
 
 def as_agent(spec) -> Agent:
@@ -98,9 +119,11 @@ def as_agent(spec) -> Agent:
         return spec()
     unknown = set(spec) - {"agent", "params"}
     if unknown:
-        raise AgentLoadError(f"agent {spec['agent']!r}: unknown key(s) "
-                             f"{', '.join(sorted(unknown))} (an agent table takes agent and "
-                             "params)")  # fmt: skip
+        raise AgentLoadError(
+            f"agent {spec['agent']!r}: unknown key(s) "
+            f"{', '.join(sorted(unknown))} (an agent table takes agent and "
+            "params)"
+        )
     cls = load_agent(spec["agent"])
     params = spec.get("params", {})
     if not isinstance(params, dict):
@@ -108,8 +131,10 @@ def as_agent(spec) -> Agent:
     try:
         agent = cls(**params)
     except Exception as exc:  # noqa: BLE001 - the user's constructor
-        raise AgentLoadError(f"agent {spec['agent']!r}: cannot be built with params {params}: "
-                             f"{type(exc).__name__}: {exc}") from None
+        raise AgentLoadError(
+            f"agent {spec['agent']!r}: cannot be built with params {params}: "
+            f"{type(exc).__name__}: {exc}"
+        ) from None
     if not isinstance(agent, Agent) or not hasattr(agent, "params"):
         raise AgentLoadError(f"agent {spec['agent']!r}: its __init__ must call super().__init__()")
     agent._spec = {"agent": spec["agent"], "params": dict(params)}  # how a worker rebuilds it
@@ -121,7 +146,7 @@ def from_text(text):
     ``agent:path/file.py:Class``) stands for; ``None`` for any other text."""
     if not isinstance(text, str) or not text.strip().startswith(PREFIX):
         return None
-    return {"agent": text.strip()[len(PREFIX):].strip()}
+    return {"agent": text.strip()[len(PREFIX) :].strip()}
 
 
 def spec_of(spec) -> dict:
@@ -142,15 +167,19 @@ def spec_of(spec) -> dict:
             module = _FILES.get(cls.__module__, cls.__module__)
             if module == "__main__" or "<locals>" in cls.__qualname__:
                 where = "__main__" if module == "__main__" else "a function"
-                raise AgentLoadError(f"agent {agent.name!r}: defined in {where}, so no worker or "
-                                     "resumed run can import it; put it in a module or file and "
-                                     "name it {agent = 'module:Class'}")  # fmt: skip
+                raise AgentLoadError(
+                    f"agent {agent.name!r}: defined in {where}, so no worker or "
+                    "resumed run can import it; put it in a module or file and "
+                    "name it {agent = 'module:Class'}"
+                )
             out = {"agent": f"{module}:{cls.__qualname__}", "params": dict(agent.params)}
     try:
         json.dumps(out["params"])
     except (TypeError, ValueError):
-        raise AgentLoadError(f"agent {out['agent']!r}: params must be plain data (numbers, text, "
-                             f"lists, tables), not {out['params']!r}") from None
+        raise AgentLoadError(
+            f"agent {out['agent']!r}: params must be plain data (numbers, text, "
+            f"lists, tables), not {out['params']!r}"
+        ) from None
     return out if out["params"] else {"agent": out["agent"]}
 
 
@@ -203,8 +232,9 @@ def load_agent(path: str) -> type[Agent]:
             module = importlib.import_module(where)
         cls = getattr(module, name)
     except Exception as exc:  # noqa: BLE001 - whatever the import raised, in one line
-        raise AgentLoadError(f"agent {path!r} cannot be imported: {type(exc).__name__}: "
-                             f"{exc}") from None
+        raise AgentLoadError(
+            f"agent {path!r} cannot be imported: {type(exc).__name__}: {exc}"
+        ) from None
     if not (inspect.isclass(cls) and issubclass(cls, Agent)):
         raise AgentLoadError(f"agent {path!r} is not a subclass of tichusim.Agent")
     return cls

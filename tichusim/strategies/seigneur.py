@@ -22,43 +22,79 @@ import numpy as np
 from ..kernels.seigneur import policies as P
 from .tables import Param, StrategyTables
 
-__all__ = ["DECISIONS", "PARAMS", "POLICIES", "STRATEGIES", "TABLES", "SeigneurStrategy", "build",
-           "parse_spec", "resolve"]
+__all__ = [
+    "DECISIONS",
+    "PARAMS",
+    "POLICIES",
+    "STRATEGIES",
+    "TABLES",
+    "SeigneurStrategy",
+    "build",
+    "parse_spec",
+    "resolve",
+]
 
 DECISIONS = ("play", "give_back", "wish")
 _SLOT = {"play": P.G_PLAY, "give_back": P.G_GIVE, "wish": P.G_WISH}
 
 POLICIES: dict[str, dict[str, tuple[int, str]]] = {
     "play": {
-        "random": (P.PLAY_RANDOM, "a uniformly random legal play or pass (a lead draws a kind "
-                   "first); bombs out of turn with probability 1/(bombs+1)"),
-        "lowest": (P.PLAY_LOWEST, "always the lowest legal play (a bomb only when nothing else "
-                   "beats); never bombs out of turn"),
-        "heuristic": (P.PLAY_HEURISTIC, "goes out at once when it can; leads the play holding "
-                      "its lowest card with the most cards; follows with the lowest play that "
-                      "breaks no pair or triple; keeps Dragon, Phoenix and bombs for the end "
-                      "game (passes rather than spend them); bombs out of turn only near the end"),
+        "random": (
+            P.PLAY_RANDOM,
+            "a uniformly random legal play or pass (a lead draws a kind "
+            "first); bombs out of turn with probability 1/(bombs+1)",
+        ),
+        "lowest": (
+            P.PLAY_LOWEST,
+            "always the lowest legal play (a bomb only when nothing else "
+            "beats); never bombs out of turn",
+        ),
+        "heuristic": (
+            P.PLAY_HEURISTIC,
+            "goes out at once when it can; leads the play holding "
+            "its lowest card with the most cards; follows with the lowest play that "
+            "breaks no pair or triple; keeps Dragon, Phoenix and bombs for the end "
+            "game (passes rather than spend them); bombs out of turn only near the end",
+        ),
     },
     "give_back": {
         "random": (P.GIVE_RANDOM, "random cards of the hand"),
         "lowest": (P.GIVE_LOWEST, "the lowest cards (Dog, Mah Jong, 2, 3, ...)"),
-        "loose": (P.GIVE_LOOSE, "the lowest cards that break no pair, run of five or bomb (the "
-                  "Dog first), then the lowest ranked cards"),
+        "loose": (
+            P.GIVE_LOOSE,
+            "the lowest cards that break no pair, run of five or bomb (the "
+            "Dog first), then the lowest ranked cards",
+        ),
     },
     "wish": {
         "none": (P.WISH_NONE, "no wish"),
         "random": (P.WISH_RANDOM, "no wish or a rank 2..A, uniformly"),
-        "highest-missing": (P.WISH_HIGHEST_MISSING, "the highest rank the player does not hold "
-                            "and that is still in play"),
+        "highest-missing": (
+            P.WISH_HIGHEST_MISSING,
+            "the highest rank the player does not hold and that is still in play",
+        ),
     },
 }
 
 PARAMS: dict[str, Param] = {  # read by the heuristic play policy only
-    "bomb_cards": Param(P.G_BOMB_CARDS, 4, 0, 40, "play", "bomb out of turn when at most this "
-                        "many cards are left after the bomb (always when the bomb empties the "
-                        "hand)"),
-    "endgame": Param(P.G_ENDGAME, 12, 0, 40, "play", "spend Dragon, Phoenix and bombs on a "
-                     "trick once the hand holds this many cards or fewer"),
+    "bomb_cards": Param(
+        P.G_BOMB_CARDS,
+        4,
+        0,
+        40,
+        "play",
+        "bomb out of turn when at most this "
+        "many cards are left after the bomb (always when the bomb empties the "
+        "hand)",
+    ),
+    "endgame": Param(
+        P.G_ENDGAME,
+        12,
+        0,
+        40,
+        "play",
+        "spend Dragon, Phoenix and bombs on a trick once the hand holds this many cards or fewer",
+    ),
 }
 
 
@@ -81,26 +117,49 @@ class SeigneurStrategy:
 
 
 STRATEGIES = {
-    "random": SeigneurStrategy("random", "random", "random", "random",
-                               description="a uniformly random choice at every decision"),
-    "lowest": SeigneurStrategy("lowest", "lowest", "lowest", "none",
-                               description="the lowest legal play, gives back its lowest cards, "
-                               "no wish"),
-    "heuristic": SeigneurStrategy("heuristic", "heuristic", "loose", "highest-missing",
-                                  description="sheds low cards, keeps control cards for the end, "
-                                  "gives back loose low cards, wishes the highest missing rank"),
-}  # fmt: skip
+    "random": SeigneurStrategy(
+        "random",
+        "random",
+        "random",
+        "random",
+        description="a uniformly random choice at every decision",
+    ),
+    "lowest": SeigneurStrategy(
+        "lowest",
+        "lowest",
+        "lowest",
+        "none",
+        description="the lowest legal play, gives back its lowest cards, no wish",
+    ),
+    "heuristic": SeigneurStrategy(
+        "heuristic",
+        "heuristic",
+        "loose",
+        "highest-missing",
+        description="sheds low cards, keeps control cards for the end, "
+        "gives back loose low cards, wishes the highest missing rank",
+    ),
+}
 
 _TICHU_ONLY = ("grand_tichu", "tichu", "pass", "dragon", "dog")
 # Tichu policy names someone might pass by habit (tichusim.strategies): refused with the reason
-_TICHU_NAMES = ("keep-combos", "partner-best", "support-call", "odd-even", "dog-partner",
-                "dog-opponent", "threshold")  # fmt: skip
+_TICHU_NAMES = (
+    "keep-combos",
+    "partner-best",
+    "support-call",
+    "odd-even",
+    "dog-partner",
+    "dog-opponent",
+    "threshold",
+)
 
 
 def _not_here(what: str) -> ValueError:
-    return ValueError(f"{what} does not apply to grand-seigneur: it has no calls, no passing "
-                      "to partners and no Dragon's gift (RULES.md §5); its decisions are "
-                      f"{', '.join(DECISIONS)} (strategies: {', '.join(STRATEGIES)})")  # fmt: skip
+    return ValueError(
+        f"{what} does not apply to grand-seigneur: it has no calls, no passing "
+        "to partners and no Dragon's gift (RULES.md §5); its decisions are "
+        f"{', '.join(DECISIONS)} (strategies: {', '.join(STRATEGIES)})"
+    )
 
 
 def _refuse_tichu_key(key: str) -> None:
@@ -110,9 +169,19 @@ def _refuse_tichu_key(key: str) -> None:
 
 DEFAULT = "heuristic"  # Grand Seigneur's default strategy (its own; the team tables' is expert)
 
-TABLES = StrategyTables(SeigneurStrategy, DECISIONS, _SLOT, POLICIES, PARAMS, STRATEGIES,
-                        P.N_GS_PARAMS, name_form="{base}:{changes}", default=DEFAULT,
-                        plain="heuristic", refuse=_refuse_tichu_key)
+TABLES = StrategyTables(
+    SeigneurStrategy,
+    DECISIONS,
+    _SLOT,
+    POLICIES,
+    PARAMS,
+    STRATEGIES,
+    P.N_GS_PARAMS,
+    name_form="{base}:{changes}",
+    default=DEFAULT,
+    plain="heuristic",
+    refuse=_refuse_tichu_key,
+)
 
 
 def build(spec: dict) -> SeigneurStrategy:
@@ -129,8 +198,9 @@ def parse_spec(text: str) -> SeigneurStrategy:
     if base not in STRATEGIES:
         if base in _TICHU_NAMES:
             raise _not_here(f"the Tichu strategy {base!r}")
-        raise ValueError(f"unknown grand-seigneur strategy {base!r} "
-                         f"(known: {', '.join(STRATEGIES)})")  # fmt: skip
+        raise ValueError(
+            f"unknown grand-seigneur strategy {base!r} (known: {', '.join(STRATEGIES)})"
+        )
     return TABLES.compose(text, base, changes)
 
 
@@ -153,7 +223,9 @@ def resolve(strategies, players: int) -> list[SeigneurStrategy]:
         strategies = [s.strip() for s in strategies.split(",")]
     if isinstance(strategies, (list, tuple)):
         if len(strategies) != players:
-            raise ValueError(f"{len(strategies)} strategies given for {players} players "
-                             "(give one for all, or one per player)")  # fmt: skip
+            raise ValueError(
+                f"{len(strategies)} strategies given for {players} players "
+                "(give one for all, or one per player)"
+            )
         return [_one(s) for s in strategies]
     return [_one(strategies)] * players

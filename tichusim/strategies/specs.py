@@ -76,8 +76,9 @@ def parse_strategy(text: str) -> Strategy | dict:
     base, _, changes = text.partition(":") if ":" in text else (TABLES.plain, "", text)
     base = base.strip()
     if base not in STRATEGIES:
-        raise ValueError(f"strategy {text!r}: unknown base {base!r} "
-                         f"(known: {', '.join(STRATEGIES)})")  # fmt: skip
+        raise ValueError(
+            f"strategy {text!r}: unknown base {base!r} (known: {', '.join(STRATEGIES)})"
+        )
     return TABLES.compose(text, base, changes)
 
 

@@ -18,8 +18,9 @@ meaning), its numeric parameters (``Param``) and its named strategies: the 4-pla
 from __future__ import annotations
 
 import keyword
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -129,15 +130,19 @@ class StrategyTables:
                 raise ValueError(f"strategy: unknown key {key!r} (known: {', '.join(known)})")
         base_name = spec.get("base", self.plain)
         if base_name not in self.strategies:
-            raise ValueError(f"strategy base: unknown strategy {base_name!r} "
-                             f"(known: {', '.join(self.strategies)})")  # fmt: skip
+            raise ValueError(
+                f"strategy base: unknown strategy {base_name!r} "
+                f"(known: {', '.join(self.strategies)})"
+            )
         base = self.strategies[base_name]
         chosen = {d: policy_of(base, d) for d in self.decisions}
         for d in self.decisions:
             if d in spec:
                 if not isinstance(spec[d], str) or spec[d] not in self.policies[d]:
-                    raise ValueError(f"strategy {d}: unknown policy {spec[d]!r} "
-                                     f"(known: {', '.join(self.policies[d])})")  # fmt: skip
+                    raise ValueError(
+                        f"strategy {d}: unknown policy {spec[d]!r} "
+                        f"(known: {', '.join(self.policies[d])})"
+                    )
                 chosen[d] = spec[d]
         params = spec.get("params", {})
         if not isinstance(params, dict):
@@ -145,13 +150,15 @@ class StrategyTables:
         overrides = dict(base.params)
         for key, value in params.items():
             if key not in self.params:
-                raise ValueError(f"strategy params: unknown parameter {key!r} "
-                                 f"(known: {', '.join(self.params)})")  # fmt: skip
+                raise ValueError(
+                    f"strategy params: unknown parameter {key!r} (known: {', '.join(self.params)})"
+                )
             p = self.params[key]
             value = _number(value, f"strategy params.{key}")
             if not p.low <= value <= p.high:
-                raise ValueError(f"strategy params.{key}: {value:g} is outside "
-                                 f"[{p.low:g}, {p.high:g}]")  # fmt: skip
+                raise ValueError(
+                    f"strategy params.{key}: {value:g} is outside [{p.low:g}, {p.high:g}]"
+                )
             overrides[key] = value
         changes = [f"{d}={chosen[d]}" for d in self.decisions if chosen[d] != policy_of(base, d)]
         changes += [f"{k}={v:g}" for k, v in params.items()]
@@ -160,7 +167,8 @@ class StrategyTables:
         if not isinstance(name, str):
             raise ValueError(f"strategy name: expected text, got {name!r}")
         return self.strategy_class(
-            name=name, params=tuple(sorted(overrides.items())),
+            name=name,
+            params=tuple(sorted(overrides.items())),
             description=f"{base_name} with {', '.join(changes) or 'no changes'}",
             **{_field(d): chosen[d] for d in self.decisions},
         )

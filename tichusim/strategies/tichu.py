@@ -32,99 +32,169 @@ from . import DEFAULT_STRATEGY
 from . import expert_params as _fitted
 from .tables import Param, StrategyTables, policy_of
 
-__all__ = ["DECISIONS", "DEFAULT_STRATEGY", "INAPPLICABLE", "PARAMS", "POLICIES", "STRATEGIES",
-           "TABLES", "TABLE_PARAMS", "TICHU_FEATURES", "TICHU_SHAPE", "Param", "Strategy",
-           "build", "check_variant", "resolve"]
+__all__ = [
+    "DECISIONS",
+    "DEFAULT_STRATEGY",
+    "INAPPLICABLE",
+    "PARAMS",
+    "POLICIES",
+    "STRATEGIES",
+    "TABLES",
+    "TABLE_PARAMS",
+    "TICHU_FEATURES",
+    "TICHU_SHAPE",
+    "Param",
+    "Strategy",
+    "build",
+    "check_variant",
+    "resolve",
+]
 
 DECISIONS = ("play", "grand_tichu", "tichu", "pass", "wish", "dragon", "dog")
-_DECISION_SLOT = {"play": S.P_PLAY, "grand_tichu": S.P_GRAND_TICHU, "tichu": S.P_TICHU,
-                  "pass": S.P_PASS, "wish": S.P_WISH, "dragon": S.P_DRAGON,
-                  "dog": S.P_DOG}  # fmt: skip
+_DECISION_SLOT = {
+    "play": S.P_PLAY,
+    "grand_tichu": S.P_GRAND_TICHU,
+    "tichu": S.P_TICHU,
+    "pass": S.P_PASS,
+    "wish": S.P_WISH,
+    "dragon": S.P_DRAGON,
+    "dog": S.P_DOG,
+}
 
 _CALLS = {
     "never": (P.CALL_NEVER, "never calls"),
     "always": (P.CALL_ALWAYS, "always calls"),
     "random": (P.CALL_RANDOM, "calls with probability 1/2"),
-    "threshold": (P.CALL_THRESHOLD, "calls when the hand-strength score (the w_* weights) reaches "
-                  "the threshold; a Tichu threshold policy never calls after its partner did"),
-    "value": (P.CALL_VALUE, "calls when the fitted value score of the hand and of the calls "
-              "already made (the tichu_value_*, tichu_after_* or gt_value_* coefficients, "
-              "fitted by scripts/fit_expert_calls.py) is positive; Tichu before passing "
-              "(tichu_value_*) or after it (tichu_after_*), over a partner's call only past "
-              "tichu_over_partner as well"),
-}  # fmt: skip
+    "threshold": (
+        P.CALL_THRESHOLD,
+        "calls when the hand-strength score (the w_* weights) reaches "
+        "the threshold; a Tichu threshold policy never calls after its partner did",
+    ),
+    "value": (
+        P.CALL_VALUE,
+        "calls when the fitted value score of the hand and of the calls "
+        "already made (the tichu_value_*, tichu_after_* or gt_value_* coefficients, "
+        "fitted by scripts/fit_expert_calls.py) is positive; Tichu before passing "
+        "(tichu_value_*) or after it (tichu_after_*), over a partner's call only past "
+        "tichu_over_partner as well",
+    ),
+}
 
 POLICIES: dict[str, dict[str, tuple[int, str]]] = {
     "play": {
-        "random": (P.PLAY_RANDOM, "a random legal play or pass (a lead draws a kind first); bombs "
-                   "out of turn with probability 1/(bombs+1)"),
-        "lowest": (P.PLAY_LOWEST, "always the lowest legal play (a bomb only when nothing else "
-                   "beats the trick); never bombs out of turn"),
-        "heuristic": (P.PLAY_HEURISTIC, "plans the hand into few combinations, leads the weakest, "
-                      "prices control cards, never overtakes its partner, attacks callers, bombs "
-                      "to stop an opponent going out, leads the Dog to its partner (parameters "
-                      "below)"),
-        "expert": (P.PLAY_EXPERT, "heuristic's pricing plus card tracking from the public "
-                   "record: keeps sure winners (nothing left can beat them but a bomb) for last "
-                   "and plays one first when the rest goes out, avoids leads an opponent could go "
-                   "out on, leads singles to a calling partner, the Dog to a partner who called "
-                   "or is nearer to going out, first the kinds no sure winner of its own could "
-                   "retake (retake_lead); never overtakes its partner but as a caller taking a "
-                   "cheap trick to lead (caller_overtake), never goes out ahead of a partner "
-                   "whose call is open (hold_margin); bombs a threat, an opponent's call "
-                   "getting close or a big trick (bomb_worth: bomb_threat, support_threat, "
-                   "caller_bomb, bomb_points, bomb_keep); support and attack of a call by "
-                   "caller_sure, support_sure, support_defer, attack_split"),
+        "random": (
+            P.PLAY_RANDOM,
+            "a random legal play or pass (a lead draws a kind first); bombs "
+            "out of turn with probability 1/(bombs+1)",
+        ),
+        "lowest": (
+            P.PLAY_LOWEST,
+            "always the lowest legal play (a bomb only when nothing else "
+            "beats the trick); never bombs out of turn",
+        ),
+        "heuristic": (
+            P.PLAY_HEURISTIC,
+            "plans the hand into few combinations, leads the weakest, "
+            "prices control cards, never overtakes its partner, attacks callers, bombs "
+            "to stop an opponent going out, leads the Dog to its partner (parameters "
+            "below)",
+        ),
+        "expert": (
+            P.PLAY_EXPERT,
+            "heuristic's pricing plus card tracking from the public "
+            "record: keeps sure winners (nothing left can beat them but a bomb) for last "
+            "and plays one first when the rest goes out, avoids leads an opponent could go "
+            "out on, leads singles to a calling partner, the Dog to a partner who called "
+            "or is nearer to going out, first the kinds no sure winner of its own could "
+            "retake (retake_lead); never overtakes its partner but as a caller taking a "
+            "cheap trick to lead (caller_overtake), never goes out ahead of a partner "
+            "whose call is open (hold_margin); bombs a threat, an opponent's call "
+            "getting close or a big trick (bomb_worth: bomb_threat, support_threat, "
+            "caller_bomb, bomb_points, bomb_keep); support and attack of a call by "
+            "caller_sure, support_sure, support_defer, attack_split",
+        ),
     },
     "grand_tichu": _CALLS,
     "tichu": _CALLS,
     "pass": {
         "random": (P.PASS_RANDOM, "three random cards"),
-        "lowest": (P.PASS_LOWEST, "the three lowest cards (left opponent, partner, right "
-                   "opponent, in that order; in other variants to the seats passed to, in "
-                   "turn order)"),
-        "partner-best": (P.PASS_PARTNER_BEST, "the best card (Dragon, Phoenix, then highest "
-                         "outside a bomb) to the partner, the two lowest cards to the opponents "
-                         "(two partners: the best to the one who called or holds fewer cards, "
-                         "the next best to the other)"),
-        "keep-combos": (P.PASS_KEEP_COMBOS, "only cards that break no pair, straight or bomb: the "
-                        "highest such card to the partner, the lowest (the Dog first) to the "
-                        "opponents"),
-        "odd-even": (P.PASS_ODD_EVEN, "keep-combos, but an even rank to the left opponent and an "
-                     "odd rank to the right (the signalling convention)"),
+        "lowest": (
+            P.PASS_LOWEST,
+            "the three lowest cards (left opponent, partner, right "
+            "opponent, in that order; in other variants to the seats passed to, in "
+            "turn order)",
+        ),
+        "partner-best": (
+            P.PASS_PARTNER_BEST,
+            "the best card (Dragon, Phoenix, then highest "
+            "outside a bomb) to the partner, the two lowest cards to the opponents "
+            "(two partners: the best to the one who called or holds fewer cards, "
+            "the next best to the other)",
+        ),
+        "keep-combos": (
+            P.PASS_KEEP_COMBOS,
+            "only cards that break no pair, straight or bomb: the "
+            "highest such card to the partner, the lowest (the Dog first) to the "
+            "opponents",
+        ),
+        "odd-even": (
+            P.PASS_ODD_EVEN,
+            "keep-combos, but an even rank to the left opponent and an "
+            "odd rank to the right (the signalling convention)",
+        ),
         "dog-partner": (P.PASS_DOG_PARTNER, "keep-combos, but the Dog (if held) to the partner"),
-        "dog-opponent": (P.PASS_DOG_OPPONENT, "keep-combos, the Dog (if held) always to an "
-                         "opponent (the right one when keep-combos did not already give it)"),
-        "support-call": (P.PASS_SUPPORT_CALL, "partner-best when the partner called (Grand) "
-                         "Tichu, keep-combos otherwise"),
-        "expert": (P.PASS_EXPERT, "partner-best when the partner called; after its own call "
-                   "keeps Dragon, Phoenix, Aces and Mah Jong, gives the partner the Dog (else its "
-                   "highest loose card below an Ace); keep-combos otherwise"),
+        "dog-opponent": (
+            P.PASS_DOG_OPPONENT,
+            "keep-combos, the Dog (if held) always to an "
+            "opponent (the right one when keep-combos did not already give it)",
+        ),
+        "support-call": (
+            P.PASS_SUPPORT_CALL,
+            "partner-best when the partner called (Grand) Tichu, keep-combos otherwise",
+        ),
+        "expert": (
+            P.PASS_EXPERT,
+            "partner-best when the partner called; after its own call "
+            "keeps Dragon, Phoenix, Aces and Mah Jong, gives the partner the Dog (else its "
+            "highest loose card below an Ace); keep-combos otherwise",
+        ),
     },
     "wish": {
         "none": (P.WISH_NONE, "no wish"),
         "random": (P.WISH_RANDOM, "no wish or a rank 2..A, uniformly"),
-        "passed-left": (P.WISH_PASSED_LEFT, "the rank of the card passed to the left opponent "
-                        "(none if it was a special card)"),
-        "highest-missing": (P.WISH_HIGHEST_MISSING, "the highest rank the player does not hold "
-                            "and that is not all played"),
-        "expert": (P.WISH_EXPERT, "the rank of a card passed to an opponent (one who called "
-                   "first), never a rank passed to a partner or held; else the highest such rank "
-                   "not all played"),
+        "passed-left": (
+            P.WISH_PASSED_LEFT,
+            "the rank of the card passed to the left opponent (none if it was a special card)",
+        ),
+        "highest-missing": (
+            P.WISH_HIGHEST_MISSING,
+            "the highest rank the player does not hold and that is not all played",
+        ),
+        "expert": (
+            P.WISH_EXPERT,
+            "the rank of a card passed to an opponent (one who called "
+            "first), never a rank passed to a partner or held; else the highest such rank "
+            "not all played",
+        ),
     },
     "dragon": {
         "left": (P.DRAGON_LEFT, "to the left opponent"),
         "more-cards": (P.DRAGON_MORE_CARDS, "to the opponent holding more cards"),
         "next": (P.DRAGON_NEXT, "to the opponent who plays next (the left one unless out)"),
         "random": (P.DRAGON_RANDOM, "to an opponent drawn at random"),
-        "expert": (P.DRAGON_EXPERT, "to the opponent least likely to keep it: the one holding "
-                   "more cards, ties to one who did not call"),
+        "expert": (
+            P.DRAGON_EXPERT,
+            "to the opponent least likely to keep it: the one holding "
+            "more cards, ties to one who did not call",
+        ),
     },
     "dog": {
         "next": (P.DOG_NEXT, "Tientsin: the Dog's lead to the partner next in turn order"),
         "fewer-cards": (P.DOG_FEWER_CARDS, "Tientsin: to the partner holding fewer cards"),
-        "support-call": (P.DOG_SUPPORT_CALL, "Tientsin: to the partner who called (Grand) "
-                         "Tichu, else the one holding fewer cards"),
+        "support-call": (
+            P.DOG_SUPPORT_CALL,
+            "Tientsin: to the partner who called (Grand) Tichu, else the one holding fewer cards",
+        ),
         "random": (P.DOG_RANDOM, "Tientsin: to either partner, at random"),
     },
 }
@@ -134,13 +204,13 @@ INAPPLICABLE: dict[str, dict[str, dict[str, str]]] = {
     "tientsin": {
         "pass": {
             "odd-even": "signals with the cards given to the opponents, and in Tientsin only "
-                        "partners receive cards (RULES.md §3)",
+            "partners receive cards (RULES.md §3)",
             "dog-opponent": "gives the Dog to an opponent, and in Tientsin only partners "
-                            "receive cards (RULES.md §3)",
+            "receive cards (RULES.md §3)",
         },
         "wish": {
             "passed-left": "wishes the card given to the left opponent, and in Tientsin only "
-                           "partners receive cards (RULES.md §3)",
+            "partners receive cards (RULES.md §3)",
         },
     },
 }
@@ -154,69 +224,235 @@ PARAMS: dict[str, Param] = {
     "w_bomb": Param(S.W_BOMB, 3.0, -10, 10, "calls", "score per four-of-a-kind bomb"),
     "w_dog": Param(S.W_DOG, -0.5, -10, 10, "calls", "score of the Dog"),
     "w_mah_jong": Param(S.W_MAH_JONG, 0.0, -10, 10, "calls", "score of the Mah Jong"),
-    "w_play": Param(S.W_PLAY, 1.0, 0, 10, "calls", "score lost per play the hand needs "
-                    "(greedy partition into combinations)"),
-    "gt_threshold": Param(S.GT_THRESHOLD, 2.5, -50, 50, "calls", "Grand Tichu when the score "
-                          "of the first 8 cards reaches this"),
-    "tichu_threshold": Param(S.TICHU_THRESHOLD, 0.0, -50, 50, "calls", "Tichu when the score "
-                             "of the hand reaches this"),
-    "bomb_threat": Param(S.BOMB_THREAT, 4, 0, 14, "play", "bomb an opponent's trick when that "
-                         "opponent holds this many cards or fewer"),
-    "bomb_points": Param(S.BOMB_POINTS, 15, -100, 200, "play", "bomb an opponent's trick worth "
-                         "this many points or more"),
-    "point_weight": Param(S.POINT_WEIGHT, 0.02, 0, 1, "play", "how much each point in a trick "
-                          "raises the price the player pays to win it"),
-    "follow_margin": Param(S.FOLLOW_MARGIN, 5.0, -20, 20, "play", "highest price of a play on "
-                           "an opponent's trick (plays still needed + rank/15 + control cost)"),
-    "control_cost": Param(S.CONTROL_COST, 0.0, 0, 5, "play", "price of spending a control card "
-                          "(Dragon, Phoenix, Ace; King once both are gone)"),
-    "dog_partner_cards": Param(S.DOG_PARTNER_CARDS, 14, 0, 14, "play", "lead the Dog when the "
-                               "partner holds this many cards or fewer (or called)"),
-    "attack_bonus": Param(S.ATTACK_BONUS, 0.5, 0, 5, "play", "extra price the player pays to "
-                          "beat an opponent who called, or when its partner called"),
-    "sure_keep": Param(S.SURE_KEEP, 1.0, -5, 5, "play", "expert: extra price of leading a sure "
-                       "winner while more than one play would be left after it"),
-    "sure_cost": Param(S.SURE_COST, 0.5, -5, 5, "play", "expert: extra price of spending a sure "
-                       "winner on an opponent's trick (none when an opponent is about to go out)"),
-    "short_opp": Param(S.SHORT_OPP, 2.0, -5, 10, "play", "expert: extra price of leading a "
-                       "beatable combination as long as an opponent's cards left"),
-    "partner_lead": Param(S.PARTNER_LEAD, 0.5, -5, 5, "play", "expert: how much cheaper a "
-                          "single lead is when a partner called"),
-    "caller_sure": Param(S.CALLER_SURE, 0.0, -5, 5, "play", "expert: extra price of spending a "
-                         "sure winner on an opponent's trick while its own call is open"),
-    "caller_bomb": Param(S.CALLER_BOMB, 1, 0, 14, "play", "expert: while its own call is open, "
-                         "bomb an opponent's trick when at most this many plays are left after"),
-    "support_threat": Param(S.SUPPORT_THREAT, 0, 0, 14, "play", "expert: while a partner's call "
-                            "is open, an opponent holding this many cards or fewer is stopped "
-                            "(a bomb, sure winners spent, no deferring)"),
-    "support_defer": Param(S.SUPPORT_DEFER, 100.0, -5, 100, "play", "expert: while a partner's "
-                           "call is open, highest price to take an opponent's trick that partner "
-                           "still plays on after this seat (left to them above it)"),
-    "caller_overtake": Param(S.CALLER_OVERTAKE, -100.0, -100, 10, "play", "expert: while its "
-                             "own call is open, take a partner's trick with a play priced this "
-                             "or less (-50 or less: never)"),
-    "attack_split": Param(S.ATTACK_SPLIT, 0.0, -5, 5, "play", "expert: on a calling opponent's "
-                          "trick, how much less the last of the side who can still beat it pays "
-                          "to spend a sure winner, and how much more one whose partner plays "
-                          "after it"),
-    "bomb_keep": Param(S.BOMB_KEEP, 0, 0, 3, "play", "expert: no bomb for a trick's points when "
-                       "(1) an opponent may still hold a higher bomb, (2) a call is still open "
-                       "(bits; 3 both)"),
-    "hold_margin": Param(S.HOLD_MARGIN, 0.0, -14, 14, "play", "expert: no going out while a "
-                         "calling partner is in, nobody is out and that partner holds fewer "
-                         "cards than every opponent plus this many (0: fewer than every "
-                         "opponent; 14: always)"),
-    "support_sure": Param(S.SUPPORT_SURE, 0.0, -5, 5, "play", "expert: extra price of spending "
-                          "a sure winner on an opponent's trick while a partner's call is open"),
-    "retake_lead": Param(S.RETAKE_LEAD, 0.0, -5, 5, "play", "expert: how much cheaper a lead "
-                         "that can be beaten is when the hand keeps a sure winner of its kind "
-                         "and length to win the lead back (negative: dearer, those kinds led "
-                         "last)"),
-    "caller_gift": Param(S.CALLER_GIFT, 13, 2, 13, "pass", "expert: after its own call, the "
-                         "highest rank of the loose card it gives a partner (when it has one)"),
-    "tichu_over_partner": Param(S.TICHU_OVER_PARTNER, 0.0, -50, 50, "calls", "value policy: "
-                                "extra score a Tichu needs over a partner's call (besides the "
-                                "fitted tichu_value_partner, tichu_after_partner)"),
+    "w_play": Param(
+        S.W_PLAY,
+        1.0,
+        0,
+        10,
+        "calls",
+        "score lost per play the hand needs (greedy partition into combinations)",
+    ),
+    "gt_threshold": Param(
+        S.GT_THRESHOLD,
+        2.5,
+        -50,
+        50,
+        "calls",
+        "Grand Tichu when the score of the first 8 cards reaches this",
+    ),
+    "tichu_threshold": Param(
+        S.TICHU_THRESHOLD, 0.0, -50, 50, "calls", "Tichu when the score of the hand reaches this"
+    ),
+    "bomb_threat": Param(
+        S.BOMB_THREAT,
+        4,
+        0,
+        14,
+        "play",
+        "bomb an opponent's trick when that opponent holds this many cards or fewer",
+    ),
+    "bomb_points": Param(
+        S.BOMB_POINTS,
+        15,
+        -100,
+        200,
+        "play",
+        "bomb an opponent's trick worth this many points or more",
+    ),
+    "point_weight": Param(
+        S.POINT_WEIGHT,
+        0.02,
+        0,
+        1,
+        "play",
+        "how much each point in a trick raises the price the player pays to win it",
+    ),
+    "follow_margin": Param(
+        S.FOLLOW_MARGIN,
+        5.0,
+        -20,
+        20,
+        "play",
+        "highest price of a play on "
+        "an opponent's trick (plays still needed + rank/15 + control cost)",
+    ),
+    "control_cost": Param(
+        S.CONTROL_COST,
+        0.0,
+        0,
+        5,
+        "play",
+        "price of spending a control card (Dragon, Phoenix, Ace; King once both are gone)",
+    ),
+    "dog_partner_cards": Param(
+        S.DOG_PARTNER_CARDS,
+        14,
+        0,
+        14,
+        "play",
+        "lead the Dog when the partner holds this many cards or fewer (or called)",
+    ),
+    "attack_bonus": Param(
+        S.ATTACK_BONUS,
+        0.5,
+        0,
+        5,
+        "play",
+        "extra price the player pays to beat an opponent who called, or when its partner called",
+    ),
+    "sure_keep": Param(
+        S.SURE_KEEP,
+        1.0,
+        -5,
+        5,
+        "play",
+        "expert: extra price of leading a sure "
+        "winner while more than one play would be left after it",
+    ),
+    "sure_cost": Param(
+        S.SURE_COST,
+        0.5,
+        -5,
+        5,
+        "play",
+        "expert: extra price of spending a sure "
+        "winner on an opponent's trick (none when an opponent is about to go out)",
+    ),
+    "short_opp": Param(
+        S.SHORT_OPP,
+        2.0,
+        -5,
+        10,
+        "play",
+        "expert: extra price of leading a beatable combination as long as an opponent's cards left",
+    ),
+    "partner_lead": Param(
+        S.PARTNER_LEAD,
+        0.5,
+        -5,
+        5,
+        "play",
+        "expert: how much cheaper a single lead is when a partner called",
+    ),
+    "caller_sure": Param(
+        S.CALLER_SURE,
+        0.0,
+        -5,
+        5,
+        "play",
+        "expert: extra price of spending a "
+        "sure winner on an opponent's trick while its own call is open",
+    ),
+    "caller_bomb": Param(
+        S.CALLER_BOMB,
+        1,
+        0,
+        14,
+        "play",
+        "expert: while its own call is open, "
+        "bomb an opponent's trick when at most this many plays are left after",
+    ),
+    "support_threat": Param(
+        S.SUPPORT_THREAT,
+        0,
+        0,
+        14,
+        "play",
+        "expert: while a partner's call "
+        "is open, an opponent holding this many cards or fewer is stopped "
+        "(a bomb, sure winners spent, no deferring)",
+    ),
+    "support_defer": Param(
+        S.SUPPORT_DEFER,
+        100.0,
+        -5,
+        100,
+        "play",
+        "expert: while a partner's "
+        "call is open, highest price to take an opponent's trick that partner "
+        "still plays on after this seat (left to them above it)",
+    ),
+    "caller_overtake": Param(
+        S.CALLER_OVERTAKE,
+        -100.0,
+        -100,
+        10,
+        "play",
+        "expert: while its "
+        "own call is open, take a partner's trick with a play priced this "
+        "or less (-50 or less: never)",
+    ),
+    "attack_split": Param(
+        S.ATTACK_SPLIT,
+        0.0,
+        -5,
+        5,
+        "play",
+        "expert: on a calling opponent's "
+        "trick, how much less the last of the side who can still beat it pays "
+        "to spend a sure winner, and how much more one whose partner plays "
+        "after it",
+    ),
+    "bomb_keep": Param(
+        S.BOMB_KEEP,
+        0,
+        0,
+        3,
+        "play",
+        "expert: no bomb for a trick's points when "
+        "(1) an opponent may still hold a higher bomb, (2) a call is still open "
+        "(bits; 3 both)",
+    ),
+    "hold_margin": Param(
+        S.HOLD_MARGIN,
+        0.0,
+        -14,
+        14,
+        "play",
+        "expert: no going out while a "
+        "calling partner is in, nobody is out and that partner holds fewer "
+        "cards than every opponent plus this many (0: fewer than every "
+        "opponent; 14: always)",
+    ),
+    "support_sure": Param(
+        S.SUPPORT_SURE,
+        0.0,
+        -5,
+        5,
+        "play",
+        "expert: extra price of spending "
+        "a sure winner on an opponent's trick while a partner's call is open",
+    ),
+    "retake_lead": Param(
+        S.RETAKE_LEAD,
+        0.0,
+        -5,
+        5,
+        "play",
+        "expert: how much cheaper a lead "
+        "that can be beaten is when the hand keeps a sure winner of its kind "
+        "and length to win the lead back (negative: dearer, those kinds led "
+        "last)",
+    ),
+    "caller_gift": Param(
+        S.CALLER_GIFT,
+        13,
+        2,
+        13,
+        "pass",
+        "expert: after its own call, the "
+        "highest rank of the loose card it gives a partner (when it has one)",
+    ),
+    "tichu_over_partner": Param(
+        S.TICHU_OVER_PARTNER,
+        0.0,
+        -50,
+        50,
+        "calls",
+        "value policy: "
+        "extra score a Tichu needs over a partner's call (besides the "
+        "fitted tichu_value_partner, tichu_after_partner)",
+    ),
 }
 # the value call policy's coefficients (kernels/tichu/expert.py: call_value, tichu_value),
 # fitted by scripts/fit_expert_calls.py on paired expert self-play at each team table; intercept
@@ -224,25 +460,44 @@ PARAMS: dict[str, Param] = {
 # coefficients of the hand's plan shape (expert.plan_shape) and of the public context of the
 # call (expert.call_context): a partner's call, else an opponent's Grand Tichu, else an
 # opponent's Tichu
-CALL_FEATURES = ("intercept", "aces", "kings", "dragon", "phoenix", "dog", "mah_jong", "bomb",
-                 "pairs", "plays")  # fmt: skip
+CALL_FEATURES = (
+    "intercept",
+    "aces",
+    "kings",
+    "dragon",
+    "phoenix",
+    "dog",
+    "mah_jong",
+    "bomb",
+    "pairs",
+    "plays",
+)
 TICHU_SHAPE = ("low_singles", "straights")
 CALL_CONTEXT = ("partner", "opp_grand", "opp_tichu")
 TICHU_FEATURES = CALL_FEATURES + TICHU_SHAPE + CALL_CONTEXT
-_CALL_VALUES = {"tichu_value": _fitted.TICHU_VALUE, "tichu_after": _fitted.TICHU_AFTER,
-                "gt_value": _fitted.GT_VALUE}
-_CALL_SLOTS = {"tichu_value": (S.TICHU_VALUE, S.TICHU_EXTRA),
-               "tichu_after": (S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA),
-               "gt_value": (S.GT_VALUE, None)}
-_CALL_WHAT = {"tichu_value": "Tichu score before passing (14 cards)",
-              "tichu_after": "Tichu score after passing (the hand then held)",
-              "gt_value": "Grand Tichu score (8 cards)"}
+_CALL_VALUES = {
+    "tichu_value": _fitted.TICHU_VALUE,
+    "tichu_after": _fitted.TICHU_AFTER,
+    "gt_value": _fitted.GT_VALUE,
+}
+_CALL_SLOTS = {
+    "tichu_value": (S.TICHU_VALUE, S.TICHU_EXTRA),
+    "tichu_after": (S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA),
+    "gt_value": (S.GT_VALUE, None),
+}
+_CALL_WHAT = {
+    "tichu_value": "Tichu score before passing (14 cards)",
+    "tichu_after": "Tichu score after passing (the hand then held)",
+    "gt_value": "Grand Tichu score (8 cards)",
+}
 _CONTEXT_WHAT = {
-    "partner": "when a partner called", "opp_grand": "when an opponent called Grand Tichu (no "
-    "partner's call)", "opp_tichu": "when an opponent called Tichu (no partner's call, no "
-    "opponent's Grand Tichu)", "low_singles": "per single of rank 9 or lower (the Mah Jong "
-    "too) in the hand's plan, less one the Phoenix pairs", "straights": "per straight in the "
-    "hand's plan (0 to 2)"}  # fmt: skip
+    "partner": "when a partner called",
+    "opp_grand": "when an opponent called Grand Tichu (no partner's call)",
+    "opp_tichu": "when an opponent called Tichu (no partner's call, no opponent's Grand Tichu)",
+    "low_singles": "per single of rank 9 or lower (the Mah Jong "
+    "too) in the hand's plan, less one the Phoenix pairs",
+    "straights": "per straight in the hand's plan (0 to 2)",
+}
 _DEFAULT_TABLE = "nanjing"  # the Params' defaults: the 4-player game's fit
 for _prefix, (_first, _extra) in _CALL_SLOTS.items():
     _names = CALL_FEATURES if _extra is None else TICHU_FEATURES
@@ -255,8 +510,13 @@ for _prefix, (_first, _extra) in _CALL_SLOTS.items():
         else:
             _what = f"per unit of {_f}"
         PARAMS[f"{_prefix}_{_f}"] = Param(
-            _slot, _CALL_VALUES[_prefix][_DEFAULT_TABLE][_i], -50, 50, "calls",
-            f"value policy: {_CALL_WHAT[_prefix]}, {_what}; fitted per table (Nanjing's shown)")
+            _slot,
+            _CALL_VALUES[_prefix][_DEFAULT_TABLE][_i],
+            -50,
+            50,
+            "calls",
+            f"value policy: {_CALL_WHAT[_prefix]}, {_what}; fitted per table (Nanjing's shown)",
+        )
 assert max(p.slot for p in PARAMS.values()) < S.N_SLOTS <= N_PARAMS
 
 # each team table's own defaults of the call coefficients (a strategy's override still wins):
@@ -266,7 +526,8 @@ for _prefix, _by_table in _CALL_VALUES.items():
     for _table, _coef in _by_table.items():
         _names = CALL_FEATURES if _CALL_SLOTS[_prefix][1] is None else TICHU_FEATURES
         TABLE_PARAMS.setdefault(_table, {}).update(
-            {f"{_prefix}_{_f}": _c for _f, _c in zip(_names, _coef, strict=True)})
+            {f"{_prefix}_{_f}": _c for _f, _c in zip(_names, _coef, strict=True)}
+        )
 
 
 @dataclass(frozen=True)
@@ -300,32 +561,73 @@ class Strategy:
 
 
 STRATEGIES = {
-    "random": Strategy("random", "random", "random", "random", "random", "random", "random",
-                       description="a uniformly random choice at every decision (calls, passes, "
-                       "plays, bombs, wish, Dragon, Dog's partner)", dog="random"),
-    "lowest": Strategy("lowest", "lowest", description="always the lowest legal play, never "
-                       "calls, never bombs out of turn, passes its lowest cards, no wish, "
-                       "Dragon to the left opponent, Dog to the next partner"),
-    "heuristic": Strategy("heuristic", "heuristic", "threshold", "threshold", "support-call",
-                          "highest-missing", "more-cards", description="heuristic "
-                          "play, threshold calls, support-call passing, highest-missing wish, "
-                          "Dragon to the opponent with more cards, Dog to the partner who "
-                          "called or holds fewer cards", dog="support-call"),
-    "expert": Strategy("expert", "expert", "value", "value", "expert", "expert", "expert",
-                       description="the default: card-tracking play that keeps sure winners "
-                       "for last and never overtakes its partner (but a caller takes its "
-                       "partner's low lead), never goes out ahead of a calling partner, bombs "
-                       "only a threat or a big trick, Tichu and Grand Tichu called "
-                       "by a value model fitted by simulation at each table, passing that "
-                       "supports a call, a wish at a rank given to an opponent, Dragon to the "
-                       "opponent least likely to keep it, Dog to the partner who called or holds "
-                       "fewer cards",
-                       dog="support-call", params=tuple(sorted(_fitted.PLAY.items()))),
-}  # fmt: skip
+    "random": Strategy(
+        "random",
+        "random",
+        "random",
+        "random",
+        "random",
+        "random",
+        "random",
+        description="a uniformly random choice at every decision (calls, passes, "
+        "plays, bombs, wish, Dragon, Dog's partner)",
+        dog="random",
+    ),
+    "lowest": Strategy(
+        "lowest",
+        "lowest",
+        description="always the lowest legal play, never "
+        "calls, never bombs out of turn, passes its lowest cards, no wish, "
+        "Dragon to the left opponent, Dog to the next partner",
+    ),
+    "heuristic": Strategy(
+        "heuristic",
+        "heuristic",
+        "threshold",
+        "threshold",
+        "support-call",
+        "highest-missing",
+        "more-cards",
+        description="heuristic "
+        "play, threshold calls, support-call passing, highest-missing wish, "
+        "Dragon to the opponent with more cards, Dog to the partner who "
+        "called or holds fewer cards",
+        dog="support-call",
+    ),
+    "expert": Strategy(
+        "expert",
+        "expert",
+        "value",
+        "value",
+        "expert",
+        "expert",
+        "expert",
+        description="the default: card-tracking play that keeps sure winners "
+        "for last and never overtakes its partner (but a caller takes its "
+        "partner's low lead), never goes out ahead of a calling partner, bombs "
+        "only a threat or a big trick, Tichu and Grand Tichu called "
+        "by a value model fitted by simulation at each table, passing that "
+        "supports a call, a wish at a rank given to an opponent, Dragon to the "
+        "opponent least likely to keep it, Dog to the partner who called or holds "
+        "fewer cards",
+        dog="support-call",
+        params=tuple(sorted(_fitted.PLAY.items())),
+    ),
+}
 
-TABLES = StrategyTables(Strategy, DECISIONS, _DECISION_SLOT, POLICIES, PARAMS, STRATEGIES,
-                        N_PARAMS, name_form="{base}[{changes}]", default=DEFAULT_STRATEGY,
-                        plain="heuristic", table_defaults=TABLE_PARAMS)
+TABLES = StrategyTables(
+    Strategy,
+    DECISIONS,
+    _DECISION_SLOT,
+    POLICIES,
+    PARAMS,
+    STRATEGIES,
+    N_PARAMS,
+    name_form="{base}[{changes}]",
+    default=DEFAULT_STRATEGY,
+    plain="heuristic",
+    table_defaults=TABLE_PARAMS,
+)
 
 
 def build(spec: dict) -> Strategy:
@@ -353,8 +655,10 @@ def check_variant(strategy: Strategy, variant: str) -> None:
     for decision, refused in INAPPLICABLE.get(variant, {}).items():
         policy = strategy.policy(decision)
         if policy in refused:
-            raise ValueError(f"strategy {strategy.name!r}: {decision} policy {policy!r} does not "
-                             f"apply to {variant}: it {refused[policy]}")  # fmt: skip
+            raise ValueError(
+                f"strategy {strategy.name!r}: {decision} policy {policy!r} does not "
+                f"apply to {variant}: it {refused[policy]}"
+            )
 
 
 def resolve(strategies, seats: int = 4, *, variant: str = "nanjing") -> list[Strategy]:

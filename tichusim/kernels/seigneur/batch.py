@@ -9,9 +9,9 @@ Independent rounds are games of one round: a first round, random seating and no 
 
 import numpy as np
 
-from ..jit import njit
 from ..errors import ERR_NONE
 from ..eventlog import copy_log
+from ..jit import njit
 from ..outside import start_script
 from ..parallel import in_chunks
 from .engine import play_round
@@ -39,8 +39,21 @@ def _configure(work, params, n_players, deck_kind, distinct_triples, russian_sea
 
 
 @njit(cache=True, inline="always")
-def _play_game(seed, game, rounds, logged, work, pub, privs, rounds_out, seats_out, first, ranks,
-               check, outside):  # fmt: skip
+def _play_game(
+    seed,
+    game,
+    rounds,
+    logged,
+    work,
+    pub,
+    privs,
+    rounds_out,
+    seats_out,
+    first,
+    ranks,
+    check,
+    outside,
+):
     """Rounds ``0..rounds-1`` of ``game`` into rows ``first ..`` of the outputs, the last one
     logged when ``logged``; returns its log rows. (One call of ``play_round``: each call site
     costs a copy of the engine at compile time.)"""
@@ -53,8 +66,20 @@ def _play_game(seed, game, rounds, logged, work, pub, privs, rounds_out, seats_o
     for r in range(rounds):
         i = first + r
         work.logging = logged and r == rounds - 1
-        err, nlog = play_round(seed, game * GAME_KEY_STRIDE + r, game, r, work, pub, privs,
-                               rounds_out[i], seats_out[i], ranks, check, outside)  # fmt: skip
+        err, nlog = play_round(
+            seed,
+            game * GAME_KEY_STRIDE + r,
+            game,
+            r,
+            work,
+            pub,
+            privs,
+            rounds_out[i],
+            seats_out[i],
+            ranks,
+            check,
+            outside,
+        )
         if err != ERR_NONE:
             for j in range(i + 1, first + rounds):  # the game cannot go on: mark its rest
                 rounds_out[j].error = err
@@ -67,9 +92,26 @@ def _play_game(seed, game, rounds, logged, work, pub, privs, rounds_out, seats_o
 
 
 @njit(cache=True, inline="always")
-def _games_loop(seed, games, rounds, params, n_players, deck_kind, distinct_triples,
-                russian_seating, logged, rounds_out, seats_out, n_log, log_out, kept, check, lo,
-                hi, outside):  # fmt: skip
+def _games_loop(
+    seed,
+    games,
+    rounds,
+    params,
+    n_players,
+    deck_kind,
+    distinct_triples,
+    russian_seating,
+    logged,
+    rounds_out,
+    seats_out,
+    n_log,
+    log_out,
+    kept,
+    check,
+    lo,
+    hi,
+    outside,
+):
     """Games ``lo..hi`` of ``games``; ``logged`` (a call of one game): the event log of its
     last round into ``log_out``, its row count in ``n_log[lo]``; ``kept``: the chunk's (work,
     pub, privs) (``kept_tables``): a game stepped from Python keeps its script there."""
@@ -77,8 +119,21 @@ def _games_loop(seed, games, rounds, params, n_players, deck_kind, distinct_trip
     _configure(work[0], params, n_players, deck_kind, distinct_triples, russian_seating, False)
     ranks = np.zeros(MAX_PLAYERS, np.int64)
     for g in range(lo, hi):
-        n_log[g] = _play_game(seed, games[g], rounds, logged, work[0], pub[0], privs, rounds_out,
-                              seats_out, g * rounds, ranks, check, outside)  # fmt: skip
+        n_log[g] = _play_game(
+            seed,
+            games[g],
+            rounds,
+            logged,
+            work[0],
+            pub[0],
+            privs,
+            rounds_out,
+            seats_out,
+            g * rounds,
+            ranks,
+            check,
+            outside,
+        )
     if logged and lo < hi:
         copy_log(work, n_log[lo], log_out)
 
@@ -89,21 +144,87 @@ def _games_loop(seed, games, rounds, params, n_players, deck_kind, distinct_trip
 
 
 @njit(cache=True, nogil=True)
-def _play_games(seed, games, rounds, params, n_players, deck_kind, distinct_triples,
-                russian_seating, logged, rounds_out, seats_out, n_log, log_out, kept, check, lo,
-                hi):  # fmt: skip
-    _games_loop(seed, games, rounds, params, n_players, deck_kind, distinct_triples,
-                russian_seating, logged, rounds_out, seats_out, n_log, log_out, kept, check, lo,
-                hi, False)  # fmt: skip
+def _play_games(
+    seed,
+    games,
+    rounds,
+    params,
+    n_players,
+    deck_kind,
+    distinct_triples,
+    russian_seating,
+    logged,
+    rounds_out,
+    seats_out,
+    n_log,
+    log_out,
+    kept,
+    check,
+    lo,
+    hi,
+):
+    _games_loop(
+        seed,
+        games,
+        rounds,
+        params,
+        n_players,
+        deck_kind,
+        distinct_triples,
+        russian_seating,
+        logged,
+        rounds_out,
+        seats_out,
+        n_log,
+        log_out,
+        kept,
+        check,
+        lo,
+        hi,
+        False,
+    )
 
 
 @njit(cache=True, nogil=True)
-def _step_games(seed, games, rounds, params, n_players, deck_kind, distinct_triples,
-                russian_seating, logged, rounds_out, seats_out, n_log, log_out, kept, check, lo,
-                hi):  # fmt: skip
-    _games_loop(seed, games, rounds, params, n_players, deck_kind, distinct_triples,
-                russian_seating, logged, rounds_out, seats_out, n_log, log_out, kept, check, lo,
-                hi, True)  # fmt: skip
+def _step_games(
+    seed,
+    games,
+    rounds,
+    params,
+    n_players,
+    deck_kind,
+    distinct_triples,
+    russian_seating,
+    logged,
+    rounds_out,
+    seats_out,
+    n_log,
+    log_out,
+    kept,
+    check,
+    lo,
+    hi,
+):
+    _games_loop(
+        seed,
+        games,
+        rounds,
+        params,
+        n_players,
+        deck_kind,
+        distinct_triples,
+        russian_seating,
+        logged,
+        rounds_out,
+        seats_out,
+        n_log,
+        log_out,
+        kept,
+        check,
+        lo,
+        hi,
+        True,
+    )
 
 
 def kept_tables():
@@ -112,8 +233,20 @@ def kept_tables():
     return np.zeros(1, GS_WORK), np.zeros(1, GS_PUBLIC), np.zeros(MAX_PLAYERS, GS_PRIVATE)
 
 
-def _run(seed, games, rounds, params, options, rounds_out, seats_out, check, chunks,
-         log_out=None, kept=None, stepper=None):  # fmt: skip
+def _run(
+    seed,
+    games,
+    rounds,
+    params,
+    options,
+    rounds_out,
+    seats_out,
+    check,
+    chunks,
+    log_out=None,
+    kept=None,
+    stepper=None,
+):
     """Call ``_play_games`` with its one signature's types; returns ``n_log``. With ``stepper``
     (strategies taking decisions from Python) game ``g`` is played by ``stepper(g, play)``,
     ``play(kept)`` calling the entry point for that game alone with the caller's tables
@@ -122,44 +255,98 @@ def _run(seed, games, rounds, params, options, rounds_out, seats_out, check, chu
     n_log = np.zeros(len(games), np.int64)
     logged = log_out is not None
     log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
-    args = (np.uint64(seed), np.asarray(games, np.int64), np.int64(rounds),
-            np.ascontiguousarray(params, np.float64), np.int64(n_players), np.int64(deck_kind),
-            bool(distinct_triples), bool(russian_seating), logged, rounds_out, seats_out, n_log,
-            log_out)  # fmt: skip
+    args = (
+        np.uint64(seed),
+        np.asarray(games, np.int64),
+        np.int64(rounds),
+        np.ascontiguousarray(params, np.float64),
+        np.int64(n_players),
+        np.int64(deck_kind),
+        bool(distinct_triples),
+        bool(russian_seating),
+        logged,
+        rounds_out,
+        seats_out,
+        n_log,
+        log_out,
+    )
     if stepper is None:
         kernel = _play_games if kept is None else _step_games
-        in_chunks(kernel, len(games), chunks, *args,
-                  scratch=lambda: (kept or kept_tables(), bool(check)))  # fmt: skip
+        in_chunks(
+            kernel, len(games), chunks, *args, scratch=lambda: (kept or kept_tables(), bool(check))
+        )
         return n_log
     for g in range(len(games)):
+
         def play(kept, g=g):
             _step_games(*args, kept, bool(check), g, g + 1)
-            errors = rounds_out[g * rounds:(g + 1) * rounds]["error"]
+            errors = rounds_out[g * rounds : (g + 1) * rounds]["error"]
             return int(errors[errors != 0][0]) if (errors != 0).any() else 0
 
         stepper(g, play)
     return n_log
 
 
-def play_games(seed, games, rounds, params, n_players, deck_kind, distinct_triples,
-               russian_seating, rounds_out, seats_out, check, chunks, stepper=None):  # fmt: skip
+def play_games(
+    seed,
+    games,
+    rounds,
+    params,
+    n_players,
+    deck_kind,
+    distinct_triples,
+    russian_seating,
+    rounds_out,
+    seats_out,
+    check,
+    chunks,
+    stepper=None,
+):
     """Play ``rounds`` rounds of each game ``games[g]`` into rows ``g * rounds ..`` of
     ``rounds_out`` (``GS_ROUND``) and ``seats_out`` (``GS_SEAT``, one column per player)."""
-    _run(seed, games, rounds, params, (n_players, deck_kind, distinct_triples, russian_seating),
-         rounds_out, seats_out, check, chunks, stepper=stepper)  # fmt: skip
+    _run(
+        seed,
+        games,
+        rounds,
+        params,
+        (n_players, deck_kind, distinct_triples, russian_seating),
+        rounds_out,
+        seats_out,
+        check,
+        chunks,
+        stepper=stepper,
+    )
 
 
-def play_logged(seed, game, round_in_game, params, n_players, deck_kind, distinct_triples,
-                russian_seating, check):  # fmt: skip
+def play_logged(
+    seed,
+    game,
+    round_in_game,
+    params,
+    n_players,
+    deck_kind,
+    distinct_triples,
+    russian_seating,
+    check,
+):
     """Round ``round_in_game`` of ``game`` with its event log: the game's earlier rounds are
     played first (silently) for the ranks. Returns ``(round, seats, log, error)``."""
     rounds = round_in_game + 1
     rnd = np.zeros(rounds, GS_ROUND)
     seats = np.zeros((rounds, n_players), GS_SEAT)
     log = np.zeros((LOG_ROWS, LOG_WIDTH), np.int64)
-    n_log = _run(seed, [game], rounds, params,
-                 (n_players, deck_kind, distinct_triples, russian_seating), rnd, seats, check, 1,
-                 log_out=log)  # fmt: skip
+    n_log = _run(
+        seed,
+        [game],
+        rounds,
+        params,
+        (n_players, deck_kind, distinct_triples, russian_seating),
+        rnd,
+        seats,
+        check,
+        1,
+        log_out=log,
+    )
     return rnd[-1:], seats[-1], log[: min(n_log[0], LOG_ROWS)].copy(), int(rnd[-1]["error"])
 
 

@@ -38,11 +38,21 @@ of the 52 ranked cards and one set of specials with the Dog.
 import numpy as np
 from numba import types
 
-from ..jit import njit
 from ..bits import (
-    DOG, DRAGON, NORMAL, ONE, PHOENIX, SPECIALS, U64, ZERO, lowest_bit_index, popcount,
-    rank_cards, rank_multiplicity,
-)  # fmt: skip
+    DOG,
+    DRAGON,
+    NORMAL,
+    ONE,
+    PHOENIX,
+    SPECIALS,
+    U64,
+    ZERO,
+    lowest_bit_index,
+    popcount,
+    rank_cards,
+    rank_multiplicity,
+)
+from ..jit import njit
 
 DECK_ONE = 0  # one deck, no Dog: 55 cards
 DECK_TWO = 1  # two decks, no Dogs, one Mah Jong: 109 cards
@@ -76,8 +86,11 @@ del _k, _cards
 BEST_DRAGON, BEST_PHOENIX, BEST_MAH_JONG, BEST_DOG = 18, 17, 16, 15
 
 
-@njit(types.UniTuple(types.uint64, 2)(types.uint64, types.uint64, types.uint64), cache=True,
-      inline="always")  # fmt: skip
+@njit(
+    types.UniTuple(types.uint64, 2)(types.uint64, types.uint64, types.uint64),
+    cache=True,
+    inline="always",
+)
 def add_card(a, b, bit):
     """Add one copy of the card ``bit`` (a single-bit mask) to the multiset ``(a, b)``."""
     if a & bit:
@@ -85,24 +98,33 @@ def add_card(a, b, bit):
     return a | bit, b
 
 
-@njit(types.UniTuple(types.uint64, 2)(types.uint64, types.uint64, types.uint64, types.uint64),
-      cache=True, inline="always")  # fmt: skip
+@njit(
+    types.UniTuple(types.uint64, 2)(types.uint64, types.uint64, types.uint64, types.uint64),
+    cache=True,
+    inline="always",
+)
 def ms_add(a, b, xa, xb):
     """The multiset sum ``(a, b) + (xa, xb)``; no card may exceed two copies."""
     single = xa & ~xb  # cards added once: a second copy where one is held
     return a | xa, b | xb | (single & a)
 
 
-@njit(types.UniTuple(types.uint64, 2)(types.uint64, types.uint64, types.uint64, types.uint64),
-      cache=True, inline="always")  # fmt: skip
+@njit(
+    types.UniTuple(types.uint64, 2)(types.uint64, types.uint64, types.uint64, types.uint64),
+    cache=True,
+    inline="always",
+)
 def ms_remove(a, b, xa, xb):
     """The multiset difference ``(a, b) - (xa, xb)``, ``(xa, xb)`` contained in ``(a, b)``."""
     single = xa & ~xb  # cards removed once: the last copy goes where only one is held
     return a & ~xb & ~(single & ~b), b & ~xb & ~single
 
 
-@njit(types.boolean(types.uint64, types.uint64, types.uint64, types.uint64), cache=True,
-      inline="always")  # fmt: skip
+@njit(
+    types.boolean(types.uint64, types.uint64, types.uint64, types.uint64),
+    cache=True,
+    inline="always",
+)
 def ms_contains(a, b, xa, xb):
     """Whether the multiset ``(xa, xb)`` is contained in ``(a, b)`` (both canonical)."""
     return xa & ~a == ZERO and xb & ~b == ZERO
@@ -178,9 +200,13 @@ def best_cards(a, b, k):
     return ga, gb
 
 
-@njit(types.UniTuple(types.uint64, 3)(types.uint64, types.uint64, types.uint64, types.uint64,
-                                      types.uint64),
-      cache=True, inline="always")  # fmt: skip
+@njit(
+    types.UniTuple(types.uint64, 3)(
+        types.uint64, types.uint64, types.uint64, types.uint64, types.uint64
+    ),
+    cache=True,
+    inline="always",
+)
 def tally(c0, c1, over, a, b):
     """Add the multiset ``(a, b)`` to a per-card counter kept as bit slices ``c0 + 2 * c1``;
     ``over`` collects cards counted more than three times. The invariant checker tallies every
@@ -202,8 +228,29 @@ def tally_is_deck(c0, c1, over, deck):
 
 
 __all__ = [
-    "BEST_DOG", "BEST_DRAGON", "BEST_MAH_JONG", "BEST_PHOENIX", "CARD_LISTS", "DECK_A",
-    "DECK_B", "DECK_NAMES", "DECK_ONE", "DECK_RUSSIAN", "DECK_SIZES", "DECK_TWO", "MAX_CARDS",
-    "add_card", "best_card", "best_cards", "best_value", "ms_add", "ms_contains", "ms_remove",
-    "ms_size", "rank_count", "rank_sets", "tally", "tally_is_deck",
-]  # fmt: skip
+    "BEST_DOG",
+    "BEST_DRAGON",
+    "BEST_MAH_JONG",
+    "BEST_PHOENIX",
+    "CARD_LISTS",
+    "DECK_A",
+    "DECK_B",
+    "DECK_NAMES",
+    "DECK_ONE",
+    "DECK_RUSSIAN",
+    "DECK_SIZES",
+    "DECK_TWO",
+    "MAX_CARDS",
+    "add_card",
+    "best_card",
+    "best_cards",
+    "best_value",
+    "ms_add",
+    "ms_contains",
+    "ms_remove",
+    "ms_size",
+    "rank_count",
+    "rank_sets",
+    "tally",
+    "tally_is_deck",
+]

@@ -24,12 +24,21 @@ What changes with two decks (§5) and how the classifier reads it:
 import numpy as np
 from numba import types
 
-from ..jit import njit
 from ..bits import DOG, DRAGON, MAH_JONG, PHOENIX, ZERO, popcount, rank_cards
 from ..combos import (
-    FULL_HOUSE, PAIR, RANK2_DRAGON, RANK2_PHOENIX_LED, SINGLE, STAIRS, TRIPLE, beats,
-    combo_readings, make_code, phoenix_single,
-)  # fmt: skip
+    FULL_HOUSE,
+    PAIR,
+    RANK2_DRAGON,
+    RANK2_PHOENIX_LED,
+    SINGLE,
+    STAIRS,
+    TRIPLE,
+    beats,
+    combo_readings,
+    make_code,
+    phoenix_single,
+)
+from ..jit import njit
 
 RANK2_DRAGON2 = RANK2_DRAGON + 1  # a Dragon played on a Dragon (§5)
 
@@ -186,5 +195,4 @@ def play_code(a, b, top, distinct_triples):
     return 0
 
 
-__all__ = ["RANK2_DRAGON2", "classify", "dragon_single", "phoenix_single2", "play_code",
-           "readings"]
+__all__ = ["RANK2_DRAGON2", "classify", "dragon_single", "phoenix_single2", "play_code", "readings"]

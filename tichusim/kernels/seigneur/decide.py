@@ -6,10 +6,10 @@ records, the player's stream in ``privs[0].rng`` left where the engine would hav
 
 import numpy as np
 
+from ..bits import ONE, ZERO, lowest_bit_index
 from ..jit import njit
-from . import policies
-from ..bits import ONE, U64, ZERO, lowest_bit_index
 from ..outside import D_BOMB, D_GIVE_BACK, D_PLAY, D_WISH
+from . import policies
 from .moves import MAX_MOVES
 from .records import MAX_BOMBS
 
@@ -17,9 +17,16 @@ UNKNOWN_DECISION = -(1 << 61)
 
 # decide's scratch (``scratch()``, one per caller), as ``kernels/tichu/decide.py``'s: arrays of
 # the types the engine's WORK record hands the policies, so their compile serves both (issue 17)
-SCRATCH = np.dtype([("own_a", np.uint64, (MAX_MOVES,)), ("own_b", np.uint64, (MAX_MOVES,)),
-                    ("own_c", np.int64, (MAX_MOVES,)), ("bombs_a", np.uint64, (MAX_BOMBS,)),
-                    ("bombs_c", np.int64, (MAX_BOMBS,))], align=True)  # fmt: skip
+SCRATCH = np.dtype(
+    [
+        ("own_a", np.uint64, (MAX_MOVES,)),
+        ("own_b", np.uint64, (MAX_MOVES,)),
+        ("own_c", np.int64, (MAX_MOVES,)),
+        ("bombs_a", np.uint64, (MAX_BOMBS,)),
+        ("bombs_c", np.int64, (MAX_BOMBS,)),
+    ],
+    align=True,
+)
 
 
 def scratch():

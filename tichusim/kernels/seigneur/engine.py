@@ -51,35 +51,86 @@ shares with the team games in ``kernels/turns.py``.
 
 import numpy as np
 
-from ..jit import njit
-from . import policies
 from ..bits import DOG, MAH_JONG, ONE, U64, ZERO, lowest_bit_index
 from ..combos import DOG_LEAD
 from ..errors import (
-    ERR_CARDS, ERR_FINISH, ERR_ILLEGAL, ERR_MOVES, ERR_NONE, ERR_PENDING, ERR_STRATEGY,
-)  # fmt: skip
+    ERR_CARDS,
+    ERR_FINISH,
+    ERR_ILLEGAL,
+    ERR_MOVES,
+    ERR_NONE,
+    ERR_PENDING,
+    ERR_STRATEGY,
+)
 from ..eventlog import close_round, log_multiset
+from ..jit import njit
 from ..moves import has_bomb
 from ..outside import (
-    D_BOMB, D_GIVE_BACK, D_PLAY, D_WISH, PENDING, answer, packed_card, taken_outside,
-)  # fmt: skip
+    D_BOMB,
+    D_GIVE_BACK,
+    D_PLAY,
+    D_WISH,
+    PENDING,
+    answer,
+    packed_card,
+    taken_outside,
+)
 from ..refs import borrow
 from ..rng import seed_stream, shuffle_prefix
 from ..turns import (
-    LEAD_GIVEN, PLAYED, ROUND_OVER, choice_ok, chosen_play, clear_top, go_out, is_bomb, make_wish,
-    open_turn, reset_table, seat_record, top_trick, trick_won, wish_kept, wish_missed,
-)  # fmt: skip
+    LEAD_GIVEN,
+    PLAYED,
+    ROUND_OVER,
+    choice_ok,
+    chosen_play,
+    clear_top,
+    go_out,
+    is_bomb,
+    make_wish,
+    open_turn,
+    reset_table,
+    seat_record,
+    top_trick,
+    trick_won,
+    wish_kept,
+    wish_missed,
+)
+from . import policies
 from .cards import (
-    CARD_LISTS, DECK_RUSSIAN, DECK_SIZES, add_card, best_cards, ms_add, ms_contains, ms_remove,
-    ms_size, tally, tally_is_deck,
-)  # fmt: skip
+    CARD_LISTS,
+    DECK_RUSSIAN,
+    DECK_SIZES,
+    add_card,
+    best_cards,
+    ms_add,
+    ms_contains,
+    ms_remove,
+    ms_size,
+    tally,
+    tally_is_deck,
+)
 from .combos import play_code
 from .moves import MAX_MOVES, candidate_moves, gen_bombs2, legal_moves, may_beat
 from .records import (
-    EV_BOMB, EV_DEAL, EV_DOG, EV_END, EV_GIVE, EV_GIVE_BACK, EV_LEFTOVER, EV_OUT, EV_PASS,
-    EV_PLAY, EV_TRICK, EV_WISH, EV_WISH_DONE, GS_ST_BOMBS, GS_ST_BOMBS_OOT, GS_ST_TRICKS,
-    MAX_BOMBS, N_GS_STATS,
-)  # fmt: skip
+    EV_BOMB,
+    EV_DEAL,
+    EV_DOG,
+    EV_END,
+    EV_GIVE,
+    EV_GIVE_BACK,
+    EV_LEFTOVER,
+    EV_OUT,
+    EV_PASS,
+    EV_PLAY,
+    EV_TRICK,
+    EV_WISH,
+    EV_WISH_DONE,
+    GS_ST_BOMBS,
+    GS_ST_BOMBS_OOT,
+    GS_ST_TRICKS,
+    MAX_BOMBS,
+    N_GS_STATS,
+)
 
 SEAT_STREAM = 63
 RUSSIAN_HAND = 12
@@ -160,8 +211,9 @@ def _turn_ok(work, pub, me, choice, a, b, code, wish):
         return False
     if wish_kept(top, wish, choice, code, a, me.hand_a):
         return True
-    n = candidate_moves(me.hand_a, me.hand_b, top, distinct, work.check_a, work.check_b,
-                        work.check_c)  # fmt: skip
+    n = candidate_moves(
+        me.hand_a, me.hand_b, top, distinct, work.check_a, work.check_b, work.check_c
+    )
     return not wish_missed(me.hand_a, wish, work.check_a, n)
 
 
@@ -186,8 +238,9 @@ def _clear_trick(pub):
 @njit(cache=True)
 def _collect(work, pub):
     """The trick in play leaves play (nobody keeps tricks in Grand Seigneur, §5)."""
-    work.discard_a, work.discard_b = ms_add(work.discard_a, work.discard_b, pub.trick_a,
-                                            pub.trick_b)  # fmt: skip
+    work.discard_a, work.discard_b = ms_add(
+        work.discard_a, work.discard_b, pub.trick_a, pub.trick_b
+    )
     _clear_trick(pub)
     pub.tricks += 1
 
@@ -227,36 +280,41 @@ def _seat_players(seed, key, work, ranks_before):
 
 
 @njit(cache=True, inline="always")
-def play_round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check,
-               outside):  # fmt: skip
+def play_round(
+    seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check, outside
+):
     """Play one round with the strategies and options loaded in ``work``. ``ranks_before[p]`` is
     player p's rank from the previous round (all 0 in a game's first round: no exchange).
     Fills ``rnd`` and ``seats[player]``; returns ``(error, log rows)``. With ``outside`` (a
     constant) the round reads the decisions strategies leave to Python from the script
     (``outside.py``); the batch path's round is compiled without those branches."""
     if outside:
-        return _round_stepped(seed, key, game, round_in_game, work, pub, privs, rnd, seats,
-                              ranks_before, check)  # fmt: skip
-    return _round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before,
-                  check)  # fmt: skip
+        return _round_stepped(
+            seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check
+        )
+    return _round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check)
 
 
 @njit(cache=True)
 def _round(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check):
-    return _play(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before,
-                 check, False)  # fmt: skip
+    return _play(
+        seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check, False
+    )
 
 
 @njit(cache=True)
-def _round_stepped(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before,
-                   check):  # fmt: skip
-    return _play(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before,
-                 check, True)  # fmt: skip
+def _round_stepped(
+    seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check
+):
+    return _play(
+        seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check, True
+    )
 
 
 @njit(cache=True, inline="always")
-def _play(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check,
-          outside):  # fmt: skip
+def _play(
+    seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check, outside
+):
     """The round, phase by phase. The phases take the arrays as views without a reference count
     (``refs.borrow``): counting them at every inlined call cost up to a tenth of the round with
     cheap strategies."""
@@ -341,15 +399,17 @@ def _deal(seed, key, work, pub, privs, rnd, seats, ranks_before):
     dealt = size if kind != DECK_RUSSIAN else min(size, RUSSIAN_HAND * n)
     for i in range(dealt):
         s = (dealer + 1 + i) % n
-        privs[s].hand_a, privs[s].hand_b = add_card(privs[s].hand_a, privs[s].hand_b,
-                                                    ONE << U64(deck[i]))  # fmt: skip
+        privs[s].hand_a, privs[s].hand_b = add_card(
+            privs[s].hand_a, privs[s].hand_b, ONE << U64(deck[i])
+        )
         pub.counts[s] += 1
     pub.leftover_a = ZERO
     pub.leftover_b = ZERO
     pub.holders = (np.int64(1) << n) - 1  # every seat gets cards (9 at least)
     for i in range(dealt, size):
-        pub.leftover_a, pub.leftover_b = add_card(pub.leftover_a, pub.leftover_b,
-                                                  ONE << U64(deck[i]))  # fmt: skip
+        pub.leftover_a, pub.leftover_b = add_card(
+            pub.leftover_a, pub.leftover_b, ONE << U64(deck[i])
+        )
     rnd.leftover_a = pub.leftover_a
     rnd.leftover_b = pub.leftover_b
     for s in range(n):
@@ -357,11 +417,13 @@ def _deal(seed, key, work, pub, privs, rnd, seats, ranks_before):
         seat.dealt_a = privs[s].hand_a
         seat.dealt_b = privs[s].hand_b
         seat.cards = pub.counts[s]
-        nlog = log_multiset(work, nlog, EV_DEAL, s, privs[s].hand_a, privs[s].hand_b,
-                            ranks_before[sp[s]], sp[s])  # fmt: skip
+        nlog = log_multiset(
+            work, nlog, EV_DEAL, s, privs[s].hand_a, privs[s].hand_b, ranks_before[sp[s]], sp[s]
+        )
     if dealt < size:
-        nlog = log_multiset(work, nlog, EV_LEFTOVER, -1, pub.leftover_a, pub.leftover_b,
-                            size - dealt, 0)  # fmt: skip
+        nlog = log_multiset(
+            work, nlog, EV_LEFTOVER, -1, pub.leftover_a, pub.leftover_b, size - dealt, 0
+        )
     return nlog
 
 
@@ -445,8 +507,9 @@ def _tricks(work, pub, privs, rnd, check, nlog, outside):
             if check and not _conserved(work, pub, privs):
                 return ERR_CARDS, nlog
             continue  # the Dog is never bombed (§2.9)
-        err, outcome, actor, armed, nlog = _bomb_windows(work, pub, privs, turn, armed, check,
-                                                         nlog, outside)  # fmt: skip
+        err, outcome, actor, armed, nlog = _bomb_windows(
+            work, pub, privs, turn, armed, check, nlog, outside
+        )
         if err != ERR_NONE or outcome == ROUND_OVER:
             return err, nlog
         # ---- trick over? every other holder of cards has passed since the last play ----
@@ -476,14 +539,16 @@ def _turn(work, pub, privs, rnd, p, armed, check, nlog, outside):
     me = privs[p]
     leading = open_turn(pub, p)
     wish_before = pub.wish
-    forced = not leading and not may_beat(me.hand_a, me.hand_b, pub.top_code,
-                                          pub.distinct_triples != 0)  # fmt: skip
+    forced = not leading and not may_beat(
+        me.hand_a, me.hand_b, pub.top_code, pub.distinct_triples != 0
+    )
     if forced:
         choice = -1  # nothing beats the top: a forced pass, no decision to ask for
     elif outside and _outside(work, p, D_PLAY):
         # every legal play as the rules core lists them
-        n_legal, can_pass = legal_moves(me.hand_a, me.hand_b, pub.top_code, pub.wish,
-                                        pub.distinct_triples != 0, ma, mb, mc)  # fmt: skip
+        n_legal, can_pass = legal_moves(
+            me.hand_a, me.hand_b, pub.top_code, pub.wish, pub.distinct_triples != 0, ma, mb, mc
+        )
         if n_legal > ma.shape[0]:
             return ERR_MOVES, PLAYED, armed, nlog
         choice = answer(work, me, p, D_PLAY, can_pass, n_legal)
@@ -501,9 +566,20 @@ def _turn(work, pub, privs, rnd, p, armed, check, nlog, outside):
         return ERR_STRATEGY, PLAYED, armed, nlog
     if check and not _turn_ok(work, pub, me, choice, a, b, code, wish_before):
         return ERR_ILLEGAL, PLAYED, armed, nlog
-    if check and forced and candidate_moves(me.hand_a, me.hand_b, pub.top_code,
-                                            pub.distinct_triples != 0, work.check_a,
-                                            work.check_b, work.check_c) != 0:  # fmt: skip
+    if (
+        check
+        and forced
+        and candidate_moves(
+            me.hand_a,
+            me.hand_b,
+            pub.top_code,
+            pub.distinct_triples != 0,
+            work.check_a,
+            work.check_b,
+            work.check_c,
+        )
+        != 0
+    ):
         return ERR_ILLEGAL, PLAYED, armed, nlog  # the forced-pass test missed a play
     if choice == -1:
         pub.passed |= 1 << p
@@ -553,8 +629,9 @@ def _bomb_windows(work, pub, privs, actor, armed, check, nlog, outside):
         while waiting != 0 and bomber < 0:
             q = _next_in(waiting, q)
             waiting &= ~(np.int64(1) << q)
-            nb = gen_bombs2(privs[q].hand_a, pub.top_code, work.bombs_a, work.bombs_b,
-                            work.bombs_c, 0)  # fmt: skip
+            nb = gen_bombs2(
+                privs[q].hand_a, pub.top_code, work.bombs_a, work.bombs_b, work.bombs_c, 0
+            )
             if nb == 0:
                 continue
             nb = min(nb, MAX_BOMBS)
@@ -563,8 +640,7 @@ def _bomb_windows(work, pub, privs, actor, armed, check, nlog, outside):
                 if j == PENDING:
                     return ERR_PENDING, PLAYED, actor, armed, nlog
             else:
-                j = policies.bomb(work.params[sp[q]], pub, privs[q], work.bombs_a, work.bombs_c,
-                                  nb)  # fmt: skip
+                j = policies.bomb(work.params[sp[q]], pub, privs[q], work.bombs_a, work.bombs_c, nb)
             if not choice_ok(j, nb, False):
                 return ERR_STRATEGY, PLAYED, actor, armed, nlog
             if j < 0:
@@ -573,8 +649,11 @@ def _bomb_windows(work, pub, privs, actor, armed, check, nlog, outside):
             wish_b = pub.wish
             ba = work.bombs_a[j]
             bc = work.bombs_c[j]
-            if check and (play_code(ba, ZERO, pub.top_code, False) != bc
-                          or not is_bomb(bc) or ba & ~privs[q].hand_a):  # fmt: skip
+            if check and (
+                play_code(ba, ZERO, pub.top_code, False) != bc
+                or not is_bomb(bc)
+                or ba & ~privs[q].hand_a
+            ):
                 return ERR_ILLEGAL, PLAYED, actor, armed, nlog
             done = _play_cards(pub, privs[q], q, ba, ZERO, bc)
             if not has_bomb(privs[q].hand_a):
@@ -626,6 +705,7 @@ def _end_round(work, pub, privs, rnd, seats, check, nlog):
     rnd.bombs = pub.bombs
     rnd.first_out = sp[pub.out_order[0]]
     rnd.last = sp[last]
-    nlog = log_multiset(work, nlog, EV_END, last, privs[last].hand_a, privs[last].hand_b, 0,
-                        sp[last])  # fmt: skip
+    nlog = log_multiset(
+        work, nlog, EV_END, last, privs[last].hand_a, privs[last].hand_b, 0, sp[last]
+    )
     return ERR_NONE, nlog

@@ -24,20 +24,46 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..jit import njit
 from ..bits import (
-    DOG, DRAGON, NORMAL, ONE, PHOENIX, RANK_COLUMN, U64, ZERO, lowest_bit_index, popcount,
-    rank_cards, rank_multiplicity, ranks_held,
-)  # fmt: skip
+    DOG,
+    DRAGON,
+    NORMAL,
+    ONE,
+    PHOENIX,
+    RANK_COLUMN,
+    U64,
+    ZERO,
+    lowest_bit_index,
+    popcount,
+    rank_cards,
+    rank_multiplicity,
+    ranks_held,
+)
 from ..combos import (
-    BOMB_FOUR, DOG_LEAD, FULL_HOUSE, PAIR, SINGLE, STAIRS, STRAIGHT, TRIPLE, make_code,
-)  # fmt: skip
+    BOMB_FOUR,
+    DOG_LEAD,
+    FULL_HOUSE,
+    PAIR,
+    SINGLE,
+    STAIRS,
+    STRAIGHT,
+    TRIPLE,
+    make_code,
+)
+from ..jit import njit
+from ..moves import (
+    LEAD_CATEGORIES,
+    gen_bombs,
+    gen_runs,
+    has_bomb,
+    has_run,
+    next_subset,
+    run_possible,
+    wish_binds,
+)
+from ..moves import gen_singles as gen_one_deck_singles
 from .cards import rank_sets
 from .combos import dragon_single, phoenix_single2
-from ..moves import (
-    LEAD_CATEGORIES, gen_bombs, gen_runs, has_bomb, has_run, next_subset, run_possible, wish_binds,
-)  # fmt: skip
-from ..moves import gen_singles as gen_one_deck_singles
 
 MAX_MOVES = 65536  # two-deck hands of 16 cards stay far below (tests search the worst deals)
 
@@ -72,8 +98,12 @@ def _zero_b(out_b, start, stop):
         out_b[i] = ZERO
 
 
-@njit(types.UniTuple(types.uint64, 2)(types.uint64, types.uint64, types.int64, types.int64,
-                                      types.uint64, types.uint64), cache=True)  # fmt: skip
+@njit(
+    types.UniTuple(types.uint64, 2)(
+        types.uint64, types.uint64, types.int64, types.int64, types.uint64, types.uint64
+    ),
+    cache=True,
+)
 def next_choice(avail_a, avail_b, k, max_doubled, sa, sb):
     """The next ``k``-card sub-multiset ``(sa, sb)`` of one rank's cards ``(avail_a, avail_b)``
     with at most ``max_doubled`` cards taken twice; ``(0, 0)`` at the end. Start from ``(0, 0)``.
@@ -101,8 +131,20 @@ def next_choice(avail_a, avail_b, k, max_doubled, sa, sb):
     return ZERO, ZERO
 
 
-@njit(types.int64(types.uint64, types.uint64, types.int64, types.int64, types.boolean,
-                  types.uint64[:], types.uint64[:], types.int64[:], types.int64), cache=True)  # fmt: skip
+@njit(
+    types.int64(
+        types.uint64,
+        types.uint64,
+        types.int64,
+        types.int64,
+        types.boolean,
+        types.uint64[:],
+        types.uint64[:],
+        types.int64[:],
+        types.int64,
+    ),
+    cache=True,
+)
 def gen_same_rank(ha, hb, k, min_rank2, distinct_triples, out_a, out_b, out_c, n):
     """Pairs (``k`` = 2) or triples (3) above ``min_rank2``: ``k`` cards of a rank, or ``k - 1``
     and the Phoenix; a triple's cards in three suits under the Russian Option."""
@@ -140,8 +182,19 @@ def gen_same_rank(ha, hb, k, min_rank2, distinct_triples, out_a, out_b, out_c, n
     return n
 
 
-@njit(types.int64(types.uint64, types.uint64, types.int64, types.boolean, types.uint64[:],
-                  types.uint64[:], types.int64[:], types.int64), cache=True)  # fmt: skip
+@njit(
+    types.int64(
+        types.uint64,
+        types.uint64,
+        types.int64,
+        types.boolean,
+        types.uint64[:],
+        types.uint64[:],
+        types.int64[:],
+        types.int64,
+    ),
+    cache=True,
+)
 def gen_full_houses(ha, hb, min_rank2, distinct_triples, out_a, out_b, out_c, n):
     """A triple of rank t and a pair of another rank p; the Phoenix may complete either. Two
     pairs and the Phoenix are one set, written once with its highest valid reading (§2.5)."""
@@ -198,8 +251,21 @@ def gen_full_houses(ha, hb, min_rank2, distinct_triples, out_a, out_b, out_c, n)
     return n
 
 
-@njit(types.int64(types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64,
-                  types.uint64[:], types.uint64[:], types.int64[:], types.int64), cache=True)  # fmt: skip
+@njit(
+    types.int64(
+        types.uint64,
+        types.uint64,
+        types.int64,
+        types.int64,
+        types.int64,
+        types.int64,
+        types.uint64[:],
+        types.uint64[:],
+        types.int64[:],
+        types.int64,
+    ),
+    cache=True,
+)
 def _emit_stairs(ha, hb, lo, hi, ph_rank, code, out_a, out_b, out_c, n):
     """Every choice of two cards at each rank ``lo..hi`` (one and the Phoenix at ``ph_rank``,
     -1 for none), as one combination ``code``; an odometer, the lowest rank fastest."""
@@ -235,8 +301,19 @@ def _emit_stairs(ha, hb, lo, hi, ph_rank, code, out_a, out_b, out_c, n):
             return n
 
 
-@njit(types.int64(types.uint64, types.uint64, types.int64, types.int64, types.uint64[:],
-                  types.uint64[:], types.int64[:], types.int64), cache=True)  # fmt: skip
+@njit(
+    types.int64(
+        types.uint64,
+        types.uint64,
+        types.int64,
+        types.int64,
+        types.uint64[:],
+        types.uint64[:],
+        types.int64[:],
+        types.int64,
+    ),
+    cache=True,
+)
 def gen_stairs(ha, hb, pairs, min_rank2, out_a, out_b, out_c, n):
     """Stairs of ``pairs`` consecutive pairs topping above ``min_rank2``; the Phoenix may
     complete one pair."""
@@ -270,8 +347,12 @@ def _stairs_possible(ha, hb, pairs):
     return run_possible(ge2, ge1 & ~ge2, ha & PHOENIX != ZERO, pairs)
 
 
-@njit(types.int64(types.uint64, types.int64, types.uint64[:], types.uint64[:], types.int64[:],
-                  types.int64), cache=True)  # fmt: skip
+@njit(
+    types.int64(
+        types.uint64, types.int64, types.uint64[:], types.uint64[:], types.int64[:], types.int64
+    ),
+    cache=True,
+)
 def gen_singles(ha, top, out_a, out_b, out_c, n):
     """Singles beating ``top`` (0 = lead): the one-deck singles of the normal cards and the Mah
     Jong, then the Phoenix and the Dragon valued for two decks (``gs_combos``)."""
@@ -289,8 +370,12 @@ def gen_singles(ha, top, out_a, out_b, out_c, n):
     return n
 
 
-@njit(types.int64(types.uint64, types.int64, types.uint64[:], types.uint64[:], types.int64[:],
-                  types.int64), cache=True)  # fmt: skip
+@njit(
+    types.int64(
+        types.uint64, types.int64, types.uint64[:], types.uint64[:], types.int64[:], types.int64
+    ),
+    cache=True,
+)
 def gen_bombs2(ha, top, out_a, out_b, out_c, n):
     """Bombs beating ``top`` (all when 0): four suits of a rank, straight flushes (§5)."""
     start = n
@@ -299,8 +384,19 @@ def gen_bombs2(ha, top, out_a, out_b, out_c, n):
     return n
 
 
-@njit(types.int64(types.uint64, types.uint64, types.int64, types.boolean, types.uint64[:],
-                  types.uint64[:], types.int64[:], types.int64), cache=True)  # fmt: skip
+@njit(
+    types.int64(
+        types.uint64,
+        types.uint64,
+        types.int64,
+        types.boolean,
+        types.uint64[:],
+        types.uint64[:],
+        types.int64[:],
+        types.int64,
+    ),
+    cache=True,
+)
 def lead_moves(ha, hb, category, distinct_triples, out_a, out_b, out_c, n):
     """Every lead of ``(ha, hb)`` in one of ``moves.LEAD_CATEGORIES``, appended after ``n``."""
     if category == SINGLE:
@@ -331,8 +427,18 @@ def lead_moves(ha, hb, category, distinct_triples, out_a, out_b, out_c, n):
     return gen_bombs2(ha, 0, out_a, out_b, out_c, n)
 
 
-@njit(types.int64(types.uint64, types.uint64, types.int64, types.boolean, types.uint64[:],
-                  types.uint64[:], types.int64[:]), cache=True)  # fmt: skip
+@njit(
+    types.int64(
+        types.uint64,
+        types.uint64,
+        types.int64,
+        types.boolean,
+        types.uint64[:],
+        types.uint64[:],
+        types.int64[:],
+    ),
+    cache=True,
+)
 def candidate_moves(ha, hb, top, distinct_triples, out_a, out_b, out_c):
     """Every play of ``(ha, hb)`` beating ``top`` (0 = lead), the wish ignored; returns the
     count (above the buffers' length when they were too small)."""
@@ -394,8 +500,12 @@ def may_beat(ha, hb, top, distinct_triples):
     return False  # on a bomb only a bomb, and there is none
 
 
-@njit(types.int64(types.uint64, types.boolean, types.uint64[:], types.uint64[:], types.int64[:],
-                  types.int64), cache=True)  # fmt: skip
+@njit(
+    types.int64(
+        types.uint64, types.boolean, types.uint64[:], types.uint64[:], types.int64[:], types.int64
+    ),
+    cache=True,
+)
 def keep_wished(wished, keep_bombs, out_a, out_b, out_c, n):
     """Compact the first ``n`` plays to those holding a ``wished`` card (and the bombs when
     ``keep_bombs``, §2.11); returns the new count."""
@@ -409,9 +519,19 @@ def keep_wished(wished, keep_bombs, out_a, out_b, out_c, n):
     return kept
 
 
-@njit(types.UniTuple(types.int64, 2)(types.uint64, types.uint64, types.int64, types.int64,
-                                     types.boolean, types.uint64[:], types.uint64[:],
-                                     types.int64[:]), cache=True)  # fmt: skip
+@njit(
+    types.UniTuple(types.int64, 2)(
+        types.uint64,
+        types.uint64,
+        types.int64,
+        types.int64,
+        types.boolean,
+        types.uint64[:],
+        types.uint64[:],
+        types.int64[:],
+    ),
+    cache=True,
+)
 def legal_moves(ha, hb, top, wish, distinct_triples, out_a, out_b, out_c):
     """Legal plays on a regular turn, ``(count, can_pass)``, as ``moves.legal_moves`` (§2.11:
     a binding wish keeps the plays with the wished rank, and on a trick the bombs)."""
@@ -422,6 +542,17 @@ def legal_moves(ha, hb, top, wish, distinct_triples, out_a, out_b, out_c):
     return keep_wished(rank_cards(wish), top != 0, out_a, out_b, out_c, n), 0
 
 
-__all__ = ["MAX_MOVES", "candidate_moves", "gen_bombs2", "gen_full_houses", "gen_same_rank",
-           "gen_singles", "gen_stairs", "keep_wished", "lead_moves", "legal_moves", "may_beat",
-           "next_choice"]  # fmt: skip
+__all__ = [
+    "MAX_MOVES",
+    "candidate_moves",
+    "gen_bombs2",
+    "gen_full_houses",
+    "gen_same_rank",
+    "gen_singles",
+    "gen_stairs",
+    "keep_wished",
+    "lead_moves",
+    "legal_moves",
+    "may_beat",
+    "next_choice",
+]

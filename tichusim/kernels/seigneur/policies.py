@@ -20,19 +20,32 @@ category and the answer ``MOVES_OVERFLOW`` (``policies``).
 
 import numpy as np
 
-from ..jit import njit
 from ..bits import (
-    DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_LANE, U64, ZERO, lane, lowest_bit_index,
-    popcount, rank_cards, ranks_held, runs_ending,
-)  # fmt: skip
-from ..combos import BOMB_FOUR, SINGLE, TRIPLE
-from .combos import dragon_single, phoenix_single2
-from .cards import DECK_ONE, add_card, ms_remove, ms_size, rank_count, rank_sets
-from .moves import keep_wished, lead_moves, legal_moves
-from ..hand import loose_cards_counted, lowest_card
-from ..moves import LEAD_CATEGORIES
+    DOG,
+    DRAGON,
+    MAH_JONG,
+    NORMAL,
+    ONE,
+    PHOENIX,
+    RANK_LANE,
+    U64,
+    ZERO,
+    lane,
+    lowest_bit_index,
+    popcount,
+    rank_cards,
+    ranks_held,
+    runs_ending,
+)
 from ..choices import MOVES_OVERFLOW, draw_lead_category, lowest_index, lowest_single_valued
+from ..combos import BOMB_FOUR, SINGLE, TRIPLE
+from ..hand import loose_cards_counted, lowest_card
+from ..jit import njit
+from ..moves import LEAD_CATEGORIES
 from ..rng import rand_below
+from .cards import DECK_ONE, add_card, ms_remove, ms_size, rank_count, rank_sets
+from .combos import dragon_single, phoenix_single2
+from .moves import keep_wished, lead_moves, legal_moves
 
 # slots of the strategy row
 G_PLAY, G_GIVE, G_WISH, G_BOMB_CARDS, G_ENDGAME = range(5)

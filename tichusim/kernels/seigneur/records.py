@@ -8,9 +8,9 @@ with the strategies, options, move buffers and event log. Card sets are two-deck
 
 import numpy as np
 
+from ..outside import SCRIPT_FIELDS
 from .cards import MAX_CARDS
 from .moves import MAX_MOVES
-from ..outside import SCRIPT_FIELDS
 from .policies import N_GS_PARAMS
 from .view import MAX_PLAYERS
 

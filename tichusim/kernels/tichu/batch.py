@@ -16,17 +16,24 @@ RULES.md §2.6 (a led Phoenix is worth ½, so the Mah Jong may be played on it),
 
 import numpy as np
 
-from ..jit import njit
 from ..errors import ERR_NONE
 from ..eventlog import copy_log
+from ..jit import njit
 from ..outside import start_script
 from ..parallel import in_chunks
+from ..rng import rand_below, seed_stream
 from .engine import play_round
 from .records import LOG_ROWS, LOG_WIDTH, ROUND, SEAT, WORK
-from ..rng import rand_below, seed_stream
 from .variants import (
-    KING, KING_STREAM, MAX_SEATS, NANJING, TIENTSIN, WUWANG, n_seats, wuwang_player,
-)  # fmt: skip
+    KING,
+    KING_STREAM,
+    MAX_SEATS,
+    NANJING,
+    TIENTSIN,
+    WUWANG,
+    n_seats,
+    wuwang_player,
+)
 from .view import PRIVATE, PUBLIC
 
 GAME_KEY_STRIDE = 1 << 16  # round key of round r of game g: g * stride + r
@@ -73,8 +80,7 @@ def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, ch
         work.king = king
         _seat_wuwang(work, params, king)
         first = KING
-    err, nlog = play_round(variant, seed, key, first, work, pub, privs, rnd, seats, check,
-                           outside)  # fmt: skip
+    err, nlog = play_round(variant, seed, key, first, work, pub, privs, rnd, seats, check, outside)
     if variant == WUWANG:
         rnd.king = king
     return err, nlog
@@ -97,8 +103,24 @@ def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, ch
 
 
 @njit(cache=True, inline="always")
-def _unit(variant, seed, start, first, chained, target, game_rounds, rotating, params, work,
-          pub, privs, rounds_out, seats_out, check, outside):  # fmt: skip
+def _unit(
+    variant,
+    seed,
+    start,
+    first,
+    chained,
+    target,
+    game_rounds,
+    rotating,
+    params,
+    work,
+    pub,
+    privs,
+    rounds_out,
+    seats_out,
+    check,
+    outside,
+):
     """One unit of work; returns ``(rounds played, log rows of the last round)``. Unchained:
     the round ``start`` with first drawer (Wu Wang: King) ``first``. Chained, a game: team
     games (§2.15; Tientsin the same, §3) run to ``target`` points, the first drawer of a round
@@ -118,8 +140,20 @@ def _unit(variant, seed, start, first, chained, target, game_rounds, rotating, p
     if outside:
         start_script(work)  # one script per unit: a game's rounds replay together (outside.py)
     while r < limit:
-        err, nlog = play_one(variant, seed, start + r, first, params, work, pub, privs,
-                             rounds_out[r], seats_out[r], check, outside)  # fmt: skip
+        err, nlog = play_one(
+            variant,
+            seed,
+            start + r,
+            first,
+            params,
+            work,
+            pub,
+            privs,
+            rounds_out[r],
+            seats_out[r],
+            check,
+            outside,
+        )
         r += 1
         if err != ERR_NONE or not chained:
             break
@@ -140,10 +174,32 @@ def _unit(variant, seed, start, first, chained, target, game_rounds, rotating, p
 
 
 @njit(cache=True, inline="always")
-def _play_batch(variant, seed, starts, firsts, chained, target, game_rounds, rotating,
-                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi,
-                outside):  # fmt: skip
+def _play_batch(
+    variant,
+    seed,
+    starts,
+    firsts,
+    chained,
+    target,
+    game_rounds,
+    rotating,
+    phoenix_led_half,
+    params,
+    fixed_seat,
+    fixed_cards,
+    fixed_ranks,
+    logging,
+    rounds_out,
+    seats_out,
+    n_rounds,
+    n_log,
+    log_out,
+    kept,
+    check,
+    lo,
+    hi,
+    outside,
+):
     """Play units ``lo..hi`` (``_unit``: round key ``starts[i]``, first drawer ``firsts[i]``)
     at the table ``variant`` into ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by
     position), its count in ``n_rounds[i]``. ``fixed_seat >= 0`` deals it ``fixed_cards`` and
@@ -155,9 +211,24 @@ def _play_batch(variant, seed, starts, firsts, chained, target, game_rounds, rot
     _configure(work[0], variant, params, logging, phoenix_led_half)
     _fix_deal(work[0], fixed_seat, fixed_cards, fixed_ranks)
     for i in range(lo, hi):
-        n_rounds[i], n_log[i] = _unit(variant, seed, starts[i], firsts[i], chained, target,
-                                      game_rounds, rotating, params, work[0], pub[0], privs,
-                                      rounds_out[i], seats_out[i], check, outside)  # fmt: skip
+        n_rounds[i], n_log[i] = _unit(
+            variant,
+            seed,
+            starts[i],
+            firsts[i],
+            chained,
+            target,
+            game_rounds,
+            rotating,
+            params,
+            work[0],
+            pub[0],
+            privs,
+            rounds_out[i],
+            seats_out[i],
+            check,
+            outside,
+        )
     if logging and lo < hi:
         copy_log(work, n_log[lo], log_out)
 
@@ -166,36 +237,162 @@ def _play_batch(variant, seed, starts, firsts, chained, target, game_rounds, rot
 
 
 @njit(cache=True, nogil=True)
-def play_batch_nanjing(seed, starts, firsts, chained, target, game_rounds, rotating,
-                       phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                       rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo,
-                       hi):  # fmt: skip
-    _play_batch(NANJING, seed, starts, firsts, chained, target, game_rounds, rotating,
-                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi,
-                False)  # fmt: skip
+def play_batch_nanjing(
+    seed,
+    starts,
+    firsts,
+    chained,
+    target,
+    game_rounds,
+    rotating,
+    phoenix_led_half,
+    params,
+    fixed_seat,
+    fixed_cards,
+    fixed_ranks,
+    logging,
+    rounds_out,
+    seats_out,
+    n_rounds,
+    n_log,
+    log_out,
+    kept,
+    check,
+    lo,
+    hi,
+):
+    _play_batch(
+        NANJING,
+        seed,
+        starts,
+        firsts,
+        chained,
+        target,
+        game_rounds,
+        rotating,
+        phoenix_led_half,
+        params,
+        fixed_seat,
+        fixed_cards,
+        fixed_ranks,
+        logging,
+        rounds_out,
+        seats_out,
+        n_rounds,
+        n_log,
+        log_out,
+        kept,
+        check,
+        lo,
+        hi,
+        False,
+    )
 
 
 @njit(cache=True, nogil=True)
-def play_batch_tientsin(seed, starts, firsts, chained, target, game_rounds, rotating,
-                        phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                        rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo,
-                       hi):  # fmt: skip
-    _play_batch(TIENTSIN, seed, starts, firsts, chained, target, game_rounds, rotating,
-                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi,
-                False)  # fmt: skip
+def play_batch_tientsin(
+    seed,
+    starts,
+    firsts,
+    chained,
+    target,
+    game_rounds,
+    rotating,
+    phoenix_led_half,
+    params,
+    fixed_seat,
+    fixed_cards,
+    fixed_ranks,
+    logging,
+    rounds_out,
+    seats_out,
+    n_rounds,
+    n_log,
+    log_out,
+    kept,
+    check,
+    lo,
+    hi,
+):
+    _play_batch(
+        TIENTSIN,
+        seed,
+        starts,
+        firsts,
+        chained,
+        target,
+        game_rounds,
+        rotating,
+        phoenix_led_half,
+        params,
+        fixed_seat,
+        fixed_cards,
+        fixed_ranks,
+        logging,
+        rounds_out,
+        seats_out,
+        n_rounds,
+        n_log,
+        log_out,
+        kept,
+        check,
+        lo,
+        hi,
+        False,
+    )
 
 
 @njit(cache=True, nogil=True)
-def play_batch_wuwang(seed, starts, firsts, chained, target, game_rounds, rotating,
-                      phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                      rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo,
-                      hi):  # fmt: skip
-    _play_batch(WUWANG, seed, starts, firsts, chained, target, game_rounds, rotating,
-                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi,
-                False)  # fmt: skip
+def play_batch_wuwang(
+    seed,
+    starts,
+    firsts,
+    chained,
+    target,
+    game_rounds,
+    rotating,
+    phoenix_led_half,
+    params,
+    fixed_seat,
+    fixed_cards,
+    fixed_ranks,
+    logging,
+    rounds_out,
+    seats_out,
+    n_rounds,
+    n_log,
+    log_out,
+    kept,
+    check,
+    lo,
+    hi,
+):
+    _play_batch(
+        WUWANG,
+        seed,
+        starts,
+        firsts,
+        chained,
+        target,
+        game_rounds,
+        rotating,
+        phoenix_led_half,
+        params,
+        fixed_seat,
+        fixed_cards,
+        fixed_ranks,
+        logging,
+        rounds_out,
+        seats_out,
+        n_rounds,
+        n_log,
+        log_out,
+        kept,
+        check,
+        lo,
+        hi,
+        False,
+    )
 
 
 # The same entries taking decisions from Python (``outside.py``): compiled only when a round is
@@ -203,36 +400,162 @@ def play_batch_wuwang(seed, starts, firsts, chained, target, game_rounds, rotati
 
 
 @njit(cache=True, nogil=True)
-def step_batch_nanjing(seed, starts, firsts, chained, target, game_rounds, rotating,
-                       phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                       rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo,
-                       hi):  # fmt: skip
-    _play_batch(NANJING, seed, starts, firsts, chained, target, game_rounds, rotating,
-                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi,
-                True)  # fmt: skip
+def step_batch_nanjing(
+    seed,
+    starts,
+    firsts,
+    chained,
+    target,
+    game_rounds,
+    rotating,
+    phoenix_led_half,
+    params,
+    fixed_seat,
+    fixed_cards,
+    fixed_ranks,
+    logging,
+    rounds_out,
+    seats_out,
+    n_rounds,
+    n_log,
+    log_out,
+    kept,
+    check,
+    lo,
+    hi,
+):
+    _play_batch(
+        NANJING,
+        seed,
+        starts,
+        firsts,
+        chained,
+        target,
+        game_rounds,
+        rotating,
+        phoenix_led_half,
+        params,
+        fixed_seat,
+        fixed_cards,
+        fixed_ranks,
+        logging,
+        rounds_out,
+        seats_out,
+        n_rounds,
+        n_log,
+        log_out,
+        kept,
+        check,
+        lo,
+        hi,
+        True,
+    )
 
 
 @njit(cache=True, nogil=True)
-def step_batch_tientsin(seed, starts, firsts, chained, target, game_rounds, rotating,
-                        phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                        rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo,
-                       hi):  # fmt: skip
-    _play_batch(TIENTSIN, seed, starts, firsts, chained, target, game_rounds, rotating,
-                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi,
-                True)  # fmt: skip
+def step_batch_tientsin(
+    seed,
+    starts,
+    firsts,
+    chained,
+    target,
+    game_rounds,
+    rotating,
+    phoenix_led_half,
+    params,
+    fixed_seat,
+    fixed_cards,
+    fixed_ranks,
+    logging,
+    rounds_out,
+    seats_out,
+    n_rounds,
+    n_log,
+    log_out,
+    kept,
+    check,
+    lo,
+    hi,
+):
+    _play_batch(
+        TIENTSIN,
+        seed,
+        starts,
+        firsts,
+        chained,
+        target,
+        game_rounds,
+        rotating,
+        phoenix_led_half,
+        params,
+        fixed_seat,
+        fixed_cards,
+        fixed_ranks,
+        logging,
+        rounds_out,
+        seats_out,
+        n_rounds,
+        n_log,
+        log_out,
+        kept,
+        check,
+        lo,
+        hi,
+        True,
+    )
 
 
 @njit(cache=True, nogil=True)
-def step_batch_wuwang(seed, starts, firsts, chained, target, game_rounds, rotating,
-                      phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                      rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo,
-                      hi):  # fmt: skip
-    _play_batch(WUWANG, seed, starts, firsts, chained, target, game_rounds, rotating,
-                phoenix_led_half, params, fixed_seat, fixed_cards, fixed_ranks, logging,
-                rounds_out, seats_out, n_rounds, n_log, log_out, kept, check, lo, hi,
-                True)  # fmt: skip
+def step_batch_wuwang(
+    seed,
+    starts,
+    firsts,
+    chained,
+    target,
+    game_rounds,
+    rotating,
+    phoenix_led_half,
+    params,
+    fixed_seat,
+    fixed_cards,
+    fixed_ranks,
+    logging,
+    rounds_out,
+    seats_out,
+    n_rounds,
+    n_log,
+    log_out,
+    kept,
+    check,
+    lo,
+    hi,
+):
+    _play_batch(
+        WUWANG,
+        seed,
+        starts,
+        firsts,
+        chained,
+        target,
+        game_rounds,
+        rotating,
+        phoenix_led_half,
+        params,
+        fixed_seat,
+        fixed_cards,
+        fixed_ranks,
+        logging,
+        rounds_out,
+        seats_out,
+        n_rounds,
+        n_log,
+        log_out,
+        kept,
+        check,
+        lo,
+        hi,
+        True,
+    )
 
 
 BATCH = {NANJING: play_batch_nanjing, TIENTSIN: play_batch_tientsin, WUWANG: play_batch_wuwang}
@@ -250,6 +573,8 @@ def _fix_deal(work, seat, cards, ranks):
 
 
 _NO_RANKS = np.zeros(15, np.int64)
+
+
 def kept_tables():
     """A chunk's (work, pub, privs); a round stepped from Python keeps its own across calls
     (``play_kept``)."""
@@ -263,10 +588,30 @@ def _units(array, n: int, *shape):
     return view
 
 
-def _run(variant, seed, starts, firsts, params, rounds_out, seats_out, check, chunks, *,
-          chained=False, target=0, game_rounds=0, rotating=False, phoenix_led_half=False,
-          fixed_seat=-1, fixed_cards=0, fixed_ranks=_NO_RANKS, n_rounds=None, log_out=None,
-          kept=None, stepper=None):  # fmt: skip
+def _run(
+    variant,
+    seed,
+    starts,
+    firsts,
+    params,
+    rounds_out,
+    seats_out,
+    check,
+    chunks,
+    *,
+    chained=False,
+    target=0,
+    game_rounds=0,
+    rotating=False,
+    phoenix_led_half=False,
+    fixed_seat=-1,
+    fixed_cards=0,
+    fixed_ranks=_NO_RANKS,
+    n_rounds=None,
+    log_out=None,
+    kept=None,
+    stepper=None,
+):
     """Call the table's entry point (``BATCH``) with its one signature's types; returns
     ``n_log``. With ``stepper`` (strategies taking decisions from Python) each unit ``i`` is
     played by ``stepper(i, play)``, ``play(kept)`` calling the entry point for that unit alone
@@ -276,18 +621,33 @@ def _run(variant, seed, starts, firsts, params, rounds_out, seats_out, check, ch
     n_log = np.zeros(n, np.int64)
     logging = log_out is not None
     log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
-    args = (np.uint64(seed), np.asarray(starts, np.int64), np.asarray(firsts, np.int64),
-            bool(chained), np.int64(target), np.int64(game_rounds), bool(rotating),
-            bool(phoenix_led_half), np.ascontiguousarray(params, np.float64),
-            np.int64(fixed_seat), np.uint64(fixed_cards),
-            np.ascontiguousarray(fixed_ranks, np.int64), logging, rounds_out, seats_out,
-            n_rounds, n_log, log_out)  # fmt: skip
+    args = (
+        np.uint64(seed),
+        np.asarray(starts, np.int64),
+        np.asarray(firsts, np.int64),
+        bool(chained),
+        np.int64(target),
+        np.int64(game_rounds),
+        bool(rotating),
+        bool(phoenix_led_half),
+        np.ascontiguousarray(params, np.float64),
+        np.int64(fixed_seat),
+        np.uint64(fixed_cards),
+        np.ascontiguousarray(fixed_ranks, np.int64),
+        logging,
+        rounds_out,
+        seats_out,
+        n_rounds,
+        n_log,
+        log_out,
+    )
     if stepper is None:
         kernel = BATCH[variant] if kept is None else STEP[variant]
         in_chunks(kernel, n, chunks, *args, scratch=lambda: (kept or kept_tables(), bool(check)))
         return n_log
     kernel, errors = STEP[variant], rounds_out["error"]
     for i in range(n):
+
         def play(kept, i=i):
             kernel(*args, kept, bool(check), i, i + 1)
             return int(errors[i, n_rounds[i] - 1])
@@ -296,47 +656,122 @@ def _run(variant, seed, starts, firsts, params, rounds_out, seats_out, check, ch
     return n_log
 
 
-def play_table_rounds(variant, seed, keys, firsts, params, rounds_out, seats_out, check, chunks,
-                      phoenix_led_half=False, stepper=None):  # fmt: skip
+def play_table_rounds(
+    variant,
+    seed,
+    keys,
+    firsts,
+    params,
+    rounds_out,
+    seats_out,
+    check,
+    chunks,
+    phoenix_led_half=False,
+    stepper=None,
+):
     """Play round ``keys[i]`` with first drawer (Wu Wang: King) ``firsts[i]`` into
     ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by position); with
     ``phoenix_led_half`` a led Phoenix is worth ½ (RULES.md §2.6 Option)."""
     n = len(keys)
-    _run(variant, seed, keys, firsts, params, _units(rounds_out, n, 1),
-          _units(seats_out, n, 1, seats_out.shape[-1]), check, chunks,
-          phoenix_led_half=phoenix_led_half, stepper=stepper)  # fmt: skip
+    _run(
+        variant,
+        seed,
+        keys,
+        firsts,
+        params,
+        _units(rounds_out, n, 1),
+        _units(seats_out, n, 1, seats_out.shape[-1]),
+        check,
+        chunks,
+        phoenix_led_half=phoenix_led_half,
+        stepper=stepper,
+    )
 
 
 def play_rounds(seed, keys, first_drawers, params, rounds_out, seats_out, check, chunks):
     """The 4-player game's ``play_table_rounds``."""
-    play_table_rounds(NANJING, seed, keys, first_drawers, params, rounds_out, seats_out, check,
-                      chunks)  # fmt: skip
+    play_table_rounds(
+        NANJING, seed, keys, first_drawers, params, rounds_out, seats_out, check, chunks
+    )
 
 
-def play_rounds_fixed(seed, keys, first_drawers, params, fixed_seat, fixed_cards, fixed_ranks,
-                      rounds_out, seats_out, check, chunks, variant=NANJING,
-                      phoenix_led_half=False, stepper=None):  # fmt: skip
+def play_rounds_fixed(
+    seed,
+    keys,
+    first_drawers,
+    params,
+    fixed_seat,
+    fixed_cards,
+    fixed_ranks,
+    rounds_out,
+    seats_out,
+    check,
+    chunks,
+    variant=NANJING,
+    phoenix_led_half=False,
+    stepper=None,
+):
     """``play_table_rounds`` with seat ``fixed_seat`` dealt ``fixed_cards`` and
     ``fixed_ranks[r]`` cards of each rank r (suits drawn per round) as its first 8 (Tientsin
     6), or its hand after the passing (``records.FIX_MODE``); the rest at random."""
     n = len(keys)
-    _run(variant, seed, keys, first_drawers, params, _units(rounds_out, n, 1),
-          _units(seats_out, n, 1, seats_out.shape[-1]), check, chunks, fixed_seat=fixed_seat,
-          fixed_cards=fixed_cards, fixed_ranks=fixed_ranks,
-          phoenix_led_half=phoenix_led_half, stepper=stepper)  # fmt: skip
+    _run(
+        variant,
+        seed,
+        keys,
+        first_drawers,
+        params,
+        _units(rounds_out, n, 1),
+        _units(seats_out, n, 1, seats_out.shape[-1]),
+        check,
+        chunks,
+        fixed_seat=fixed_seat,
+        fixed_cards=fixed_cards,
+        fixed_ranks=fixed_ranks,
+        phoenix_led_half=phoenix_led_half,
+        stepper=stepper,
+    )
 
 
-def play_table_games(variant, seed, games, target, game_rounds, rotating, phoenix_led_half,
-                     params, rounds_out, seats_out, n_rounds, check, chunks,
-                     stepper=None):  # fmt: skip
+def play_table_games(
+    variant,
+    seed,
+    games,
+    target,
+    game_rounds,
+    rotating,
+    phoenix_led_half,
+    params,
+    rounds_out,
+    seats_out,
+    n_rounds,
+    check,
+    chunks,
+    stepper=None,
+):
     """Play games ``games[g]``: rounds of game g go to ``rounds_out[g, :n_rounds[g]]``. Team
     games run to ``target`` points; Wu Wang games last ``game_rounds`` rounds, the King's role
     moving on as ``rotating`` says (§4); ``phoenix_led_half``: the Option of §2.6."""
     games = np.asarray(games, np.int64)
     firsts = np.full(len(games), -1 if variant == WUWANG else 0, np.int64)  # Wu Wang: drawn
-    _run(variant, seed, games * GAME_KEY_STRIDE, firsts, params, rounds_out, seats_out, check,
-          chunks, chained=True, target=target, game_rounds=game_rounds, rotating=rotating,
-          phoenix_led_half=phoenix_led_half, n_rounds=n_rounds, stepper=stepper)  # fmt: skip
+    _run(
+        variant,
+        seed,
+        games * GAME_KEY_STRIDE,
+        firsts,
+        params,
+        rounds_out,
+        seats_out,
+        check,
+        chunks,
+        chained=True,
+        target=target,
+        game_rounds=game_rounds,
+        rotating=rotating,
+        phoenix_led_half=phoenix_led_half,
+        n_rounds=n_rounds,
+        stepper=stepper,
+    )
 
 
 def play_logged(variant, seed, key, first, params, check, phoenix_led_half, kept=None):
@@ -346,20 +781,46 @@ def play_logged(variant, seed, key, first, params, check, phoenix_led_half, kept
     rnd = np.zeros((1, 1), ROUND)
     seats = np.zeros((1, 1, n_seats(variant)), SEAT)
     log = np.zeros((LOG_ROWS, LOG_WIDTH), np.int64)
-    n_log = _run(variant, seed, [key], [first], params, rnd, seats, check, 1,
-                  phoenix_led_half=phoenix_led_half, log_out=log, kept=kept)  # fmt: skip
+    n_log = _run(
+        variant,
+        seed,
+        [key],
+        [first],
+        params,
+        rnd,
+        seats,
+        check,
+        1,
+        phoenix_led_half=phoenix_led_half,
+        log_out=log,
+        kept=kept,
+    )
     return rnd[0], seats[0, 0], log[: min(n_log[0], LOG_ROWS)].copy(), int(rnd[0, 0]["error"])
 
 
-def play_kept(variant, seed, key, first, params, kept, rnd, seats, check, phoenix_led_half,
-              fixed=None):  # fmt: skip
+def play_kept(
+    variant, seed, key, first, params, kept, rnd, seats, check, phoenix_led_half, fixed=None
+):
     """Round ``key`` into ``rnd`` (``(1, 1)`` records) and ``seats`` (``(1, 1, seats)``) with the
     caller's ``kept = kept_tables()``: its script is read (``outside.py``) and the table is left
     where the round stopped, so a caller reads the decision awaited in ``kept[0][0].asked``.
     ``fixed = (seat, cards, ranks)``: a fixed deal as ``play_rounds_fixed``. Returns the round's
     error code."""
     seat, cards, ranks = (-1, 0, _NO_RANKS) if fixed is None else fixed
-    _run(variant, seed, [key], [first], params, rnd, seats, check, 1, kept=kept,
-         phoenix_led_half=phoenix_led_half, fixed_seat=seat, fixed_cards=cards,
-         fixed_ranks=ranks)  # fmt: skip
+    _run(
+        variant,
+        seed,
+        [key],
+        [first],
+        params,
+        rnd,
+        seats,
+        check,
+        1,
+        kept=kept,
+        phoenix_led_half=phoenix_led_half,
+        fixed_seat=seat,
+        fixed_cards=cards,
+        fixed_ranks=ranks,
+    )
     return int(rnd[0, 0]["error"])

@@ -9,12 +9,12 @@ script (``outside.py``); a play is answered as an index into the legal plays it 
 
 import numpy as np
 
+from ..bits import ZERO, lowest_bit_index
 from ..jit import njit
-from . import policies
-from .records import MAX_BOMBS
 from ..moves import MAX_MOVES
 from ..outside import D_BOMB, D_DOG, D_DRAGON, D_GRAND_TICHU, D_PASS, D_PLAY, D_TICHU, D_WISH
-from ..bits import ZERO, lowest_bit_index
+from . import policies
+from .records import MAX_BOMBS
 from .variants import MAX_SEATS
 
 UNKNOWN_DECISION = -(1 << 61)
@@ -23,9 +23,15 @@ UNKNOWN_DECISION = -(1 << 61)
 # offered, in arrays of the types the engine's WORK record hands the policies, so the
 # policies compiled for the engine serve here too (plain arrays made numba type and compile
 # every strategy kernel a second time: issue 17)
-SCRATCH = np.dtype([("own_m", np.uint64, (MAX_MOVES,)), ("own_c", np.int64, (MAX_MOVES,)),
-                    ("bombs_m", np.uint64, (MAX_BOMBS,)), ("bombs_c", np.int64, (MAX_BOMBS,))],
-                   align=True)  # fmt: skip
+SCRATCH = np.dtype(
+    [
+        ("own_m", np.uint64, (MAX_MOVES,)),
+        ("own_c", np.int64, (MAX_MOVES,)),
+        ("bombs_m", np.uint64, (MAX_BOMBS,)),
+        ("bombs_c", np.int64, (MAX_BOMBS,)),
+    ],
+    align=True,
+)
 
 
 def scratch():

@@ -30,43 +30,123 @@ round with a non-zero error code (``kernels/errors.py`` names them). The records
 passing, tricks, end and score), the steps a turn shares with Grand Seigneur in ``turns.py``.
 """
 
-from ..jit import njit
-from . import policies
-from ..choices import MOVES_OVERFLOW
 from ..bits import (
-    DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, SPECIALS, U64, ZERO, lowest_bit_index, popcount,
+    DOG,
+    DRAGON,
+    MAH_JONG,
+    NORMAL,
+    ONE,
+    PHOENIX,
+    SPECIALS,
+    U64,
+    ZERO,
+    lowest_bit_index,
+    popcount,
     rank_cards,
-)  # fmt: skip
+)
+from ..choices import MOVES_OVERFLOW
 from ..combos import DOG_LEAD, SINGLE, beats, classify, make_code, phoenix_single
 from ..errors import (
-    ERR_CARDS, ERR_FINISH, ERR_ILLEGAL, ERR_MOVES, ERR_NONE, ERR_PENDING, ERR_POINTS,
-    ERR_STRATEGY, ERR_VIEW,
-)  # fmt: skip
+    ERR_CARDS,
+    ERR_FINISH,
+    ERR_ILLEGAL,
+    ERR_MOVES,
+    ERR_NONE,
+    ERR_PENDING,
+    ERR_POINTS,
+    ERR_STRATEGY,
+    ERR_VIEW,
+)
 from ..eventlog import close_round, log_cards
 from ..hand import card_points
+from ..jit import njit
 from ..moves import candidate_moves, gen_bombs, has_bomb, legal_moves
 from ..outside import (
-    D_BOMB, D_DOG, D_DRAGON, D_GRAND_TICHU, D_PASS, D_PLAY, D_TICHU, D_WISH, PENDING, answer,
-    packed_card, taken_outside,
-)  # fmt: skip
+    D_BOMB,
+    D_DOG,
+    D_DRAGON,
+    D_GRAND_TICHU,
+    D_PASS,
+    D_PLAY,
+    D_TICHU,
+    D_WISH,
+    PENDING,
+    answer,
+    packed_card,
+    taken_outside,
+)
 from ..refs import borrow
 from ..rng import CARD_BITS, rand_below, seed_stream, shuffle_deck, shuffle_prefix
 from ..turns import (
-    LEAD_GIVEN, PLAYED, ROUND_OVER, VICTORY, choice_ok, chosen_play, clear_top, go_out, is_bomb,
-    make_wish, open_turn, reset_table, seat_record, top_trick, trick_won, wish_kept, wish_missed,
-)  # fmt: skip
-from .slots import P_OUTSIDE
+    LEAD_GIVEN,
+    PLAYED,
+    ROUND_OVER,
+    VICTORY,
+    choice_ok,
+    chosen_play,
+    clear_top,
+    go_out,
+    is_bomb,
+    make_wish,
+    open_turn,
+    reset_table,
+    seat_record,
+    top_trick,
+    trick_won,
+    wish_kept,
+    wish_missed,
+)
+from . import policies
 from .records import (
-    DRAGON_GIVEN, DRAGON_NONE, DRAGON_PLAYED, FIX_AFTER_PASSING, FIX_CALL_AFTER_PASSING,
-    FIX_CALL_AT_PLAYED, FIX_CALL_NEVER, FIX_MODE, FIX_RECEIVED, EV_BOMB, EV_DEAL8, EV_DEAL14,
-    EV_DOG, EV_DRAGON, EV_END, EV_GIVE, EV_GRAND_TICHU, EV_HAND_TO, EV_OUT, EV_PASS, EV_PLAY,
-    EV_SHOW, EV_TICHU, EV_TRICK, EV_TRICKS_TO, EV_WISH, EV_WISH_DONE, PHOENIX_HELD,
-    PHOENIX_IN_COMBO, PHOENIX_LED, PHOENIX_NONE, PHOENIX_ON_SINGLE,
-)  # fmt: skip
+    DRAGON_GIVEN,
+    DRAGON_NONE,
+    DRAGON_PLAYED,
+    EV_BOMB,
+    EV_DEAL8,
+    EV_DEAL14,
+    EV_DOG,
+    EV_DRAGON,
+    EV_END,
+    EV_GIVE,
+    EV_GRAND_TICHU,
+    EV_HAND_TO,
+    EV_OUT,
+    EV_PASS,
+    EV_PLAY,
+    EV_SHOW,
+    EV_TICHU,
+    EV_TRICK,
+    EV_TRICKS_TO,
+    EV_WISH,
+    EV_WISH_DONE,
+    FIX_AFTER_PASSING,
+    FIX_CALL_AFTER_PASSING,
+    FIX_CALL_AT_PLAYED,
+    FIX_CALL_NEVER,
+    FIX_MODE,
+    FIX_RECEIVED,
+    PHOENIX_HELD,
+    PHOENIX_IN_COMBO,
+    PHOENIX_LED,
+    PHOENIX_NONE,
+    PHOENIX_ON_SINGLE,
+)
+from .slots import P_OUTSIDE
 from .variants import (
-    KING, MAX_SEATS, MINISTER, NANJING, TIENTSIN, WUWANG, gt_cards, hand_size, may_call_grand,
-    n_seats, pass_offsets, victory_size, wish_free,
-)  # fmt: skip
+    KING,
+    MAX_SEATS,
+    MINISTER,
+    NANJING,
+    TIENTSIN,
+    WUWANG,
+    gt_cards,
+    hand_size,
+    may_call_grand,
+    n_seats,
+    pass_offsets,
+    victory_size,
+    wish_free,
+)
 
 
 @njit(cache=True)
@@ -108,8 +188,11 @@ def _show_minister(pub, privs):
 def _views_ok(pub, privs):
     """The checker's §4 test: what is shown of the Minister is its hand."""
     m = privs[MINISTER].hand
-    return (pub.exposed == m and privs[KING].ally_hand == m
-            and privs[MINISTER].ally_hand == privs[KING].hand)
+    return (
+        pub.exposed == m
+        and privs[KING].ally_hand == m
+        and privs[MINISTER].ally_hand == privs[KING].hand
+    )
 
 
 @njit(cache=True)
@@ -371,8 +454,14 @@ def _tichu_decision(work, pub, me, s, point, outside):
             return 0
         if call == FIX_CALL_AFTER_PASSING:
             return 1 if point == policies.TICHU_AFTER_PASSING else 0
-        return 1 if (point == policies.TICHU_BEFORE_TURN
-                     and popcount(pub.played) >= call - FIX_CALL_AT_PLAYED) else 0  # fmt: skip
+        return (
+            1
+            if (
+                point == policies.TICHU_BEFORE_TURN
+                and popcount(pub.played) >= call - FIX_CALL_AT_PLAYED
+            )
+            else 0
+        )
     if outside and _outside(work, s, D_TICHU):
         return answer(work, me, s, D_TICHU, point, 2)
     return 1 if policies.tichu(work.params[s], pub, me, point) else 0
@@ -546,8 +635,7 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check,
     if err == ERR_NONE:
         err, victory, nlog = _tricks(variant, work, pub, privs, rnd, seats, check, nlog, outside)
     if err == ERR_NONE:
-        err, nlog = _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog,
-                               outside)  # fmt: skip
+        err, nlog = _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog, outside)
     return close_round(work, rnd, err, nlog)
 
 
@@ -693,8 +781,9 @@ def _passing(variant, first_drawer, work, pub, privs, seats, nlog, outside):
     n = n_seats(variant)
     gifts = work.gifts
     err = ERR_NONE
-    nlog = _tichu_calls(n, first_drawer, work, pub, privs, seats, policies.TICHU_BEFORE_PASSING,
-                        nlog, outside)  # fmt: skip
+    nlog = _tichu_calls(
+        n, first_drawer, work, pub, privs, seats, policies.TICHU_BEFORE_PASSING, nlog, outside
+    )
     if outside and work.asked[0] != 0:
         return ERR_PENDING, nlog
     for s in range(n):
@@ -743,8 +832,9 @@ def _passing(variant, first_drawer, work, pub, privs, seats, nlog, outside):
     if variant == WUWANG:
         _show_minister(pub, privs)  # §4: face up once the passing is over
         nlog = log_cards(work, nlog, EV_SHOW, MINISTER, pub.exposed, 0, 0)
-    nlog = _tichu_calls(n, first_drawer, work, pub, privs, seats, policies.TICHU_AFTER_PASSING,
-                        nlog, outside)  # fmt: skip
+    nlog = _tichu_calls(
+        n, first_drawer, work, pub, privs, seats, policies.TICHU_AFTER_PASSING, nlog, outside
+    )
     if outside and work.asked[0] != 0:
         return ERR_PENDING, nlog
     return ERR_NONE, nlog
@@ -767,8 +857,9 @@ def _tricks(variant, work, pub, privs, rnd, seats, check, nlog, outside):
             turn = s
     pub.leader = turn
     while True:
-        err, outcome, armed, nlog = _turn(variant, work, pub, privs, rnd, seats, turn, armed,
-                                          check, nlog, outside)  # fmt: skip
+        err, outcome, armed, nlog = _turn(
+            variant, work, pub, privs, rnd, seats, turn, armed, check, nlog, outside
+        )
         if err != ERR_NONE or outcome >= ROUND_OVER:
             return err, outcome == VICTORY, nlog
         if outcome == LEAD_GIVEN:
@@ -780,8 +871,9 @@ def _tricks(variant, work, pub, privs, rnd, seats, check, nlog, outside):
             if check and not _conserved(pub, privs, work.piles):
                 return ERR_CARDS, False, nlog
             continue  # §2.9: the Dog is never bombed
-        err, outcome, actor, armed, nlog = _bomb_windows(variant, work, pub, privs, seats, turn,
-                                                         armed, nlog, outside)  # fmt: skip
+        err, outcome, actor, armed, nlog = _bomb_windows(
+            variant, work, pub, privs, seats, turn, armed, nlog, outside
+        )
         if err != ERR_NONE or outcome >= ROUND_OVER:
             return err, outcome == VICTORY, nlog
         # ---- trick over? every other holder of cards has passed since the last play ----
@@ -833,8 +925,9 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside)
     wish_before = pub.wish
     if outside and _outside(work, p, D_PLAY):
         # every legal play as the rules core lists them (the led Phoenix at its table value)
-        n_legal, can_pass = legal_moves(me.hand, pub.top_code, policies.binding_wish(pub, p),
-                                        moves_m, moves_c)  # fmt: skip
+        n_legal, can_pass = legal_moves(
+            me.hand, pub.top_code, policies.binding_wish(pub, p), moves_m, moves_c
+        )
         if n_legal > moves_m.shape[0]:
             return ERR_MOVES, PLAYED, armed, nlog
         if leading:
@@ -854,9 +947,17 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside)
         # §2.6: the lone Phoenix led is worth 1½, or ½ under the Option (the move lists
         # give it 1½); from its code on, ``beats`` lets the Mah Jong on a ½
         moves_c[choice] = make_code(SINGLE, 1, policies.led_phoenix(pub))
-    if check and not _turn_ok(pub.top_code, policies.binding_wish(pub, p), me.hand, choice,
-                              moves_m, moves_c, work.check_m, work.check_c,
-                              policies.led_phoenix(pub)):  # fmt: skip
+    if check and not _turn_ok(
+        pub.top_code,
+        policies.binding_wish(pub, p),
+        me.hand,
+        choice,
+        moves_m,
+        moves_c,
+        work.check_m,
+        work.check_c,
+        policies.led_phoenix(pub),
+    ):
         return ERR_ILLEGAL, PLAYED, armed, nlog
     if choice == -1:
         pub.passed |= 1 << p
@@ -1006,8 +1107,9 @@ def _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog, outs
         else:  # §2.13: the last player's tricks go to the first player out
             piles[first] |= piles[last]
             piles[last] = ZERO
-            nlog = log_cards(work, nlog, EV_HAND_TO, last, hand_to, card_points(hand_to),
-                             (last + 1) % n)  # fmt: skip
+            nlog = log_cards(
+                work, nlog, EV_HAND_TO, last, hand_to, card_points(hand_to), (last + 1) % n
+            )
         team_points[(last + 1) % 2] += card_points(hand_to)  # hand cards: the opponents
         for s in range(n):
             team_points[s % 2] += card_points(piles[s])
@@ -1056,8 +1158,9 @@ def _tientsin_transfers(pub, work, nlog, hand_to):
     first = pub.out_order[0]
     fifth = pub.out_order[n - 2]
     last = pub.out_order[n - 1]
-    nlog = log_cards(work, nlog, EV_TRICKS_TO, fifth, piles[fifth], card_points(piles[fifth]),
-                     first)  # fmt: skip
+    nlog = log_cards(
+        work, nlog, EV_TRICKS_TO, fifth, piles[fifth], card_points(piles[fifth]), first
+    )
     piles[first] |= piles[fifth]
     piles[fifth] = ZERO
     taker = first

@@ -69,22 +69,61 @@ partner's call only when the score also beats ``TICHU_OVER_PARTNER``.
 
 import numpy as np
 
-from ..jit import njit
 from ..bits import (
-    ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, RANK_LANE, SPECIALS, STRAIGHT_LANE,
-    U64, ZERO, highest_bit_index, lane, popcount, rank_multiplicity, ranks_held, runs_ending,
-)  # fmt: skip
+    ACES,
+    DOG,
+    DRAGON,
+    KINGS,
+    MAH_JONG,
+    NORMAL,
+    ONE,
+    PHOENIX,
+    RANK_LANE,
+    SPECIALS,
+    STRAIGHT_LANE,
+    U64,
+    ZERO,
+    highest_bit_index,
+    lane,
+    popcount,
+    rank_multiplicity,
+    ranks_held,
+    runs_ending,
+)
 from ..combos import (
-    BOMB_FOUR, DOG_LEAD, FULL_HOUSE, PAIR, RANK2_DRAGON, SINGLE, STAIRS, STRAIGHT, TRIPLE,
-)  # fmt: skip
+    BOMB_FOUR,
+    DOG_LEAD,
+    FULL_HOUSE,
+    PAIR,
+    RANK2_DRAGON,
+    SINGLE,
+    STAIRS,
+    STRAIGHT,
+    TRIPLE,
+)
 from ..hand import card_points, plan_bombs_straights, plan_size
+from ..jit import njit
 from ..moves import has_bomb
 from .heuristic import _lowest_bomb, _price, follow_margin
 from .slots import (
-    ATTACK_SPLIT, BOMB_KEEP, BOMB_POINTS, BOMB_THREAT, CALLER_BOMB, CALLER_OVERTAKE, CALLER_SURE,
-    DOG_PARTNER_CARDS, HOLD_MARGIN, PARTNER_LEAD, RETAKE_LEAD, SHORT_OPP, SUPPORT_DEFER,
-    SUPPORT_SURE, SUPPORT_THREAT, SURE_COST, SURE_KEEP,
-)  # fmt: skip
+    ATTACK_SPLIT,
+    BOMB_KEEP,
+    BOMB_POINTS,
+    BOMB_THREAT,
+    CALLER_BOMB,
+    CALLER_OVERTAKE,
+    CALLER_SURE,
+    DOG_PARTNER_CARDS,
+    HOLD_MARGIN,
+    PARTNER_LEAD,
+    RETAKE_LEAD,
+    SHORT_OPP,
+    SUPPORT_DEFER,
+    SUPPORT_SURE,
+    SUPPORT_THREAT,
+    SURE_COST,
+    SURE_KEEP,
+)
 
 ALL_CARDS = NORMAL | SPECIALS
 RANK2_PHOENIX_TOP = 29  # the Phoenix as a single: above any Ace, below the Dragon (§2.6)
@@ -321,8 +360,10 @@ def _lead(params, pub, me, moves_m, moves_c, n, out, base, hold):
     if hand & DOG:
         partner = _fewest_partner_cards(pub, seat)
         own_call = pub.tichu[seat] or pub.grand_tichu[seat]
-        if base <= 2 or _partner_called(pub, seat) or (
-            not own_call and partner <= params[DOG_PARTNER_CARDS] and partner < base
+        if (
+            base <= 2
+            or _partner_called(pub, seat)
+            or (not own_call and partner <= params[DOG_PARTNER_CARDS] and partner < base)
         ):
             for i in range(n):
                 if (moves_c[i] >> 16) == DOG_LEAD:
@@ -360,8 +401,10 @@ def _lead(params, pub, me, moves_m, moves_c, n, out, base, hold):
         else:
             if shorts >> min(length, 62) & 1:
                 cost += params[SHORT_OPP]  # an opponent could go out on it
-            if retake != 0.0 and sure_a >= 0 and (
-                moves_m[sure_a] & m == ZERO or moves_m[sure_b] & m == ZERO
+            if (
+                retake != 0.0
+                and sure_a >= 0
+                and (moves_m[sure_a] & m == ZERO or moves_m[sure_b] & m == ZERO)
             ):
                 cost -= retake  # a sure winner of its kind kept to win the lead back
         if support and kind == SINGLE:
@@ -511,8 +554,19 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
         # never overtake a partner (going out was taken above unless held back), but a
         # caller takes a partner's trick cheaply to lead (``CALLER_OVERTAKE``)
         if own_call and ts != seat and params[CALLER_OVERTAKE] > -50.0:
-            best, best_cost = _cheapest(params, pub, hand, base, moves_m, moves_c, n, hold,
-                                        out, False, params[SURE_COST] + params[CALLER_SURE])
+            best, best_cost = _cheapest(
+                params,
+                pub,
+                hand,
+                base,
+                moves_m,
+                moves_c,
+                n,
+                hold,
+                out,
+                False,
+                params[SURE_COST] + params[CALLER_SURE],
+            )
             if best >= 0 and best_cost <= params[CALLER_OVERTAKE]:
                 return best
         return -1
@@ -532,8 +586,9 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
         # the caller's play spends sure winners more freely, one whose partner plays after it
         # leaves them the trick
         sure_cost += -params[ATTACK_SPLIT] if _partners_passed(pub, seat) else params[ATTACK_SPLIT]
-    best, best_cost = _cheapest(params, pub, hand, base, moves_m, moves_c, n, hold, out, threat,
-                                sure_cost)
+    best, best_cost = _cheapest(
+        params, pub, hand, base, moves_m, moves_c, n, hold, out, threat, sure_cost
+    )
 
     # on an opponent's trick: play ``best`` within the margin of taking the trick, else a
     # bomb when one is worth it, else pass
@@ -548,6 +603,20 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
     return -1 if can_pass else 0
 
 
-__all__ = ["bomb_beatable", "bomb_out_of_turn", "bomb_possible", "bomb_worth", "call_context",
-           "call_value", "calling_partner", "choose", "combo_top", "hold_back", "is_sure",
-           "opponents_may_hold", "plan_shape", "single_top", "tichu_value"]
+__all__ = [
+    "bomb_beatable",
+    "bomb_out_of_turn",
+    "bomb_possible",
+    "bomb_worth",
+    "call_context",
+    "call_value",
+    "calling_partner",
+    "choose",
+    "combo_top",
+    "hold_back",
+    "is_sure",
+    "opponents_may_hold",
+    "plan_shape",
+    "single_top",
+    "tichu_value",
+]

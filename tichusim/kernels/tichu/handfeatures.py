@@ -6,9 +6,9 @@ the 8 cards seen before a Grand Tichu call, or a whole hand); ``plan_shapes``, t
 the expert's Tichu scores add (``expert.plan_shape``).
 """
 
-from ..jit import njit
 from ..bits import ACES, DOG, DRAGON, KINGS, MAH_JONG, PHOENIX, popcount, rank_multiplicity
 from ..hand import plan_size
+from ..jit import njit
 from ..moves import has_bomb
 from .expert import plan_shape
 from .policies import strength

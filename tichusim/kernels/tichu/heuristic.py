@@ -24,14 +24,19 @@ in ``tichusim.strategies``.
 
 import numpy as np
 
-from ..jit import njit
 from ..bits import ACES, DOG, DRAGON, KINGS, PHOENIX, popcount
 from ..combos import BOMB_FOUR, DOG_LEAD
 from ..hand import card_points, plan_size
+from ..jit import njit
 from .slots import (
-    ATTACK_BONUS, BOMB_POINTS, BOMB_THREAT, CONTROL_COST, DOG_PARTNER_CARDS, FOLLOW_MARGIN,
+    ATTACK_BONUS,
+    BOMB_POINTS,
+    BOMB_THREAT,
+    CONTROL_COST,
+    DOG_PARTNER_CARDS,
+    FOLLOW_MARGIN,
     POINT_WEIGHT,
-)  # fmt: skip
+)
 
 
 @njit(cache=True)
@@ -147,8 +152,19 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
         if cost < best_cost:
             best_cost = cost
             best = i
-    return settle(params, pub, me, moves_m, moves_c, n, can_pass, best, best_cost,
-                  partners_trick, _partner_to_help(params, pub, seat, False))
+    return settle(
+        params,
+        pub,
+        me,
+        moves_m,
+        moves_c,
+        n,
+        can_pass,
+        best,
+        best_cost,
+        partners_trick,
+        _partner_to_help(params, pub, seat, False),
+    )
 
 
 @njit(cache=True)
@@ -171,8 +187,7 @@ def follow_margin(params, pub, moves_m, best, attack):
 
 
 @njit(cache=True)
-def settle(params, pub, me, moves_m, moves_c, n, can_pass, best, best_cost, partners_trick,
-           attack):  # fmt: skip
+def settle(params, pub, me, moves_m, moves_c, n, can_pass, best, best_cost, partners_trick, attack):
     """On a trick: play ``best`` (the cheapest non-bomb, -1 when none) when its cost is within
     the margin of taking the trick (``follow_margin``; the bare ``FOLLOW_MARGIN`` on a
     partner's), else a bomb when one is worth it, else pass (or the first play when passing is

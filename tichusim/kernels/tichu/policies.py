@@ -28,24 +28,62 @@ Minister's private record (§4). The scripted play policy lives in ``heuristic.p
 
 import numpy as np
 
-from ..jit import njit
-from . import expert, heuristic
 from ..bits import (
-    ACES, DOG, DRAGON, KINGS, MAH_JONG, NORMAL, ONE, PHOENIX, U64, ZERO, lowest_bit_index,
-    popcount, rank_cards, rank_multiplicity,
-)  # fmt: skip
+    ACES,
+    DOG,
+    DRAGON,
+    KINGS,
+    MAH_JONG,
+    NORMAL,
+    ONE,
+    PHOENIX,
+    U64,
+    ZERO,
+    lowest_bit_index,
+    popcount,
+    rank_cards,
+    rank_multiplicity,
+)
 from ..choices import MOVES_OVERFLOW, draw_lead_category, lowest_index, lowest_single_valued
 from ..combos import (
-    RANK2_DRAGON, RANK2_PHOENIX_LED, RANK2_PHOENIX_LED_HALF, SINGLE, make_code, phoenix_single,
-)  # fmt: skip
+    RANK2_DRAGON,
+    RANK2_PHOENIX_LED,
+    RANK2_PHOENIX_LED_HALF,
+    SINGLE,
+    make_code,
+    phoenix_single,
+)
 from ..hand import highest_card, loose_cards, lowest_card, plan_size
+from ..jit import njit
 from ..moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
 from ..rng import rand_below
+from . import expert, heuristic
 from .slots import (
-    CALLER_GIFT, GT_THRESHOLD, GT_VALUE, P_DOG, P_DRAGON, P_GRAND_TICHU, P_PASS, P_PLAY, P_TICHU,
-    P_WISH, TICHU_AFTER_EXTRA, TICHU_AFTER_VALUE, TICHU_EXTRA, TICHU_OVER_PARTNER, TICHU_THRESHOLD,
-    TICHU_VALUE, W_ACE, W_BOMB, W_DOG, W_DRAGON, W_KING, W_MAH_JONG, W_PHOENIX, W_PLAY,
-)  # fmt: skip
+    CALLER_GIFT,
+    GT_THRESHOLD,
+    GT_VALUE,
+    P_DOG,
+    P_DRAGON,
+    P_GRAND_TICHU,
+    P_PASS,
+    P_PLAY,
+    P_TICHU,
+    P_WISH,
+    TICHU_AFTER_EXTRA,
+    TICHU_AFTER_VALUE,
+    TICHU_EXTRA,
+    TICHU_OVER_PARTNER,
+    TICHU_THRESHOLD,
+    TICHU_VALUE,
+    W_ACE,
+    W_BOMB,
+    W_DOG,
+    W_DRAGON,
+    W_KING,
+    W_MAH_JONG,
+    W_PHOENIX,
+    W_PLAY,
+)
 from .variants import pass_offsets
 
 # play policies
@@ -53,8 +91,17 @@ PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_EXPERT = 0, 1, 2, 3
 # Grand Tichu and Tichu policies
 CALL_NEVER, CALL_ALWAYS, CALL_RANDOM, CALL_THRESHOLD, CALL_VALUE = 0, 1, 2, 3, 4
 # passing policies
-(PASS_RANDOM, PASS_LOWEST, PASS_PARTNER_BEST, PASS_KEEP_COMBOS, PASS_ODD_EVEN, PASS_DOG_PARTNER,
- PASS_DOG_OPPONENT, PASS_SUPPORT_CALL, PASS_EXPERT) = range(9)  # fmt: skip
+(
+    PASS_RANDOM,
+    PASS_LOWEST,
+    PASS_PARTNER_BEST,
+    PASS_KEEP_COMBOS,
+    PASS_ODD_EVEN,
+    PASS_DOG_PARTNER,
+    PASS_DOG_OPPONENT,
+    PASS_SUPPORT_CALL,
+    PASS_EXPERT,
+) = range(9)
 # wish policies
 WISH_NONE, WISH_RANDOM, WISH_PASSED_LEFT, WISH_HIGHEST_MISSING, WISH_EXPERT = 0, 1, 2, 3, 4
 # Dragon's gift policies
@@ -65,7 +112,6 @@ DOG_NEXT, DOG_FEWER_CARDS, DOG_SUPPORT_CALL, DOG_RANDOM = 0, 1, 2, 3
 TICHU_BEFORE_PASSING = 0
 TICHU_AFTER_PASSING = 1
 TICHU_BEFORE_TURN = 2
-
 
 
 @njit(cache=True)
