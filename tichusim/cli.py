@@ -453,7 +453,7 @@ def strategies_cmd(variant):
             )
 
 
-# ---- answers: Grand Tichu odds, strategy comparisons, run reports (issue 6) ----------------
+# ---- answers: Grand Tichu odds, strategy comparisons, run reports --------------------------------
 
 
 def _strategy_option(text: str, count: tuple[int, ...], what: str):

@@ -1,5 +1,5 @@
-"""A PettingZoo environment for learning code: one round of a team game as an AEC episode
-(issue 15, item 4). Needs the ``rl`` extra (``pip install tichusim[rl]``); ``import tichusim``
+"""A PettingZoo environment for learning code: one round of a team game as an AEC episode.
+Needs the ``rl`` extra (``pip install tichusim[rl]``); ``import tichusim``
 never loads PettingZoo or Gymnasium.
 
 ``env(variant, opponents, seed, learners=...)``: the agents are the learners' players

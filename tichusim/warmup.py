@@ -13,9 +13,9 @@ Grand Seigneur's (they share nothing; Grand Seigneur's process compiles its step
 too); the other two team tables and the 4-player stepping engine reuse the strategies'
 kernels the 4-player family caches, about two thirds into its compile, and start as soon as
 those are in the cache and a process is free, not when every family of a stage has ended;
-the analyses after the 4-player engine. Against the fixed stages this replaced (a stage
-waited for its slowest family, the analyses ran alone at the end), in four alternating pairs
-on this 2-core machine: 67-76 s against 74-88 s, 5 to 18 s less in each pair (issue 17).
+the analyses after the 4-player engine. Fixed stages (a stage waiting for its slowest
+family, the analyses alone at the end) took measurably longer on two cores
+(``benchmarks/bench_startup.py --only cold`` compares two trees side by side).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""An analysis plays one round before its clock starts (issue 17): that round compiles (or
+"""An analysis plays one round before its clock starts: that round compiles (or
 loads) the kernels the analysis plays, with the notice on stderr when the cache lacks them, so
 neither the seconds an answer reports nor its progress bar counts the compile. The analysis
 then calls its ``progress(0, ...)``: play starts, and a bar made to wait for it appears.

@@ -149,7 +149,7 @@ def _card_text(bit: int) -> str:
     return RANK_CHARS[index % 16 - 2] + SUITS[index // 16]
 
 
-def format(mask: int) -> str:  # noqa: A001 - the issue names it cards.format
+def format(mask: int) -> str:  # noqa: A001 - the public name is cards.format
     """Notation of ``mask``: Dog, Mah Jong, ranks 2..A (suits j s p t), Phoenix, Dragon."""
     return " ".join(_card_text(b) for b in cards_of(mask))
 

@@ -32,12 +32,16 @@ __all__ = [
 
 
 class Family(NamedTuple):
-    """The kernels one engine compiles: what to call them, about how long a cold compile
-    takes on this 2-core machine (``tichusim warmup`` prints the real figure), and the
-    cache entries each use needs ("kernels/...py:function", ``_numba_cache.cached``). A family
-    that reuses kernels another one caches (``reuses``) compiles in ``seconds_after`` once that
-    one is cached. ``shares``: the entries of the kernels a family compiles for others to reuse
-    (the strategies'), in the cache about ``shares_after`` seconds into its cold compile."""
+    """The kernels one engine compiles: what to call them, an estimate of the seconds a cold
+    compile takes on two cores, and the cache entries each use needs ("kernels/...py:function",
+    ``_numba_cache.cached``). A family that reuses kernels another one caches (``reuses``)
+    compiles in an estimated ``seconds_after`` once that one is cached. ``shares``: the entries
+    of the kernels a family compiles for others to reuse (the strategies'), in the cache an
+    estimated ``shares_after`` seconds into its cold compile.
+
+    The estimates are weights, not promises: the compile notice says them ("about N s") and
+    ``warmup`` orders its schedule by them; their proportions matter more than their size.
+    ``tichusim warmup`` prints each family's real time on the machine at hand."""
 
     title: str
     seconds: int
@@ -82,10 +86,8 @@ FAMILIES = {
         {"import": ("kernels/moves.py:candidate_moves", "kernels/combos.py:classify")},
     ),
     # the strategies' kernels, compiled by the first team table, are cached for the others
-    # (the policies its engine calls: about 21 s of its 35 before tichusim._linkage, which made
-    # it 28, 25 once its callees had no CPython wrapper and 21 once they had no machine code,
-    # 0.86 of 25 side by side; its engine's own functions last, so they are in the cache
-    # about 14 s in, scaled from 21 of 35)
+    # (the policies its engine calls, most of its compile; its engine's own functions compile
+    # last, so the policies are in the cache about two thirds into it: shares_after)
     "nanjing": _team(
         "nanjing",
         "the 4-player game's engine (Nanjing)",
@@ -128,7 +130,7 @@ FAMILIES = {
             "steps": (f"{_GS}:_step_games",),
         },
     ),
-    # rounds stepped from Python (issue 15): the engines compiled with the branches that read
+    # rounds stepped from Python: the engines compiled with the branches that read
     # decisions from Python (Nanjing's and Grand Seigneur's here; the other tables' at first
     # use), and strategy(name).decide, the policies without an engine
     "stepping": Family(

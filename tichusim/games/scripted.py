@@ -1,5 +1,5 @@
 """Any scripted strategy asked for one decision (``strategy(name).decide``), and the replay
-command an agent's failure ends with (issue 15). Agents themselves are strategies
+command an agent's failure ends with. Agents themselves are strategies
 (``tichusim.strategies.agents``)."""
 
 from __future__ import annotations

@@ -115,10 +115,9 @@ class _Inline:
 class _Threads:
     """Threads of this process, each playing one shard at a time with numba single-threaded:
     the engines release the GIL, so the threads play at once, and the process holds numba, the
-    kernels and pyarrow once for all of them (issue 17: two worker processes held 242 MiB
-    each besides the calling process's 215). Faster than processes too, which pickle every
-    shard's Parquet back: 2 threads played 60,000 expert rounds/s where 2 processes played
-    51,000, and 210,000 ``lowest`` rounds/s where they played 134,000."""
+    kernels and pyarrow once for all of them (each worker process would hold its own copy).
+    Faster than processes too, which pickle every shard's Parquet back (most with cheap
+    strategies)."""
 
     threads = 1
 
@@ -141,8 +140,8 @@ class _Threads:
 
 class _Processes:
     """A pool of spawned processes, each numba single-threaded, for runs where Python agents
-    play: their decisions hold the GIL, which threads would share (a FirstLegal agent at one
-    seat: 2 threads played 566-612 rounds/s, 2 processes 1,884-1,963). Spawned: fork would
+    play: their decisions hold the GIL, which threads would share (with a Python agent at one
+    seat, 2 processes play several times the rounds of 2 threads). Spawned: fork would
     hang after the OpenMP layer ran a parallel loop; one thread per process keeps cores
     unshared."""
 

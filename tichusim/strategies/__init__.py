@@ -6,10 +6,10 @@ becomes the row of numbers its family's kernels read.
 
 # The team tables' default strategy (Nanjing, Tientsin, Wu Wang): wherever no strategy is named
 # (gt-odds, tichu-odds, gt-table, the shipped answers; not the base of a table that names
-# none, which stays heuristic: tables.StrategyTables.plain says why). The
-# strongest measured: expert beats heuristic in duplicate by 29.5 points per round
-# (results/ladder.md), at Tientsin by 23.0, and gains 8.6 replacing one Wu Wang player
-# (scripts/wuwang_swap.py). Kept here, importing nothing, so the command line reads it at once.
+# none, which stays heuristic: tables.StrategyTables.plain says why). The strongest
+# measured: expert beats heuristic in duplicate (results/ladder.md), and gains replacing one
+# Wu Wang player (scripts/wuwang_swap.py). Kept here, importing nothing, so the command line
+# reads it at once.
 # Grand Seigneur has its own strategies and default (seigneur.DEFAULT).
 DEFAULT_STRATEGY = "expert"
 
