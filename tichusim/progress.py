@@ -10,7 +10,10 @@ appears, and starts its clock, only then (after the compile and its notice).
 from __future__ import annotations
 
 import sys
+import threading
+from collections.abc import Callable
 from contextlib import contextmanager
+from typing import Any
 
 __all__ = ["Compiling", "Progress"]
 
@@ -31,8 +34,8 @@ class Progress:
         leave: bool = False,
         at_first_update: bool = False,
     ):
-        self._bar = None
-        self._make = None
+        self._bar: Any = None  # a tqdm bar (tqdm has no type hints), made by ``_make``
+        self._make: Callable[[], None] | None = None
         if enabled:
             from tqdm import tqdm  # only when a bar is drawn
 
@@ -53,21 +56,24 @@ class Progress:
             if not at_first_update:
                 make()
 
-    def _drawn(self) -> bool:
+    def _drawn(self) -> Any:
+        """The bar, made at the first update if it waits for one; None when none is drawn."""
         if self._bar is None and self._make is not None:
             self._make()
-        return self._bar is not None
+        return self._bar
 
     def to(self, done: int, note: str | None = None) -> None:
         """Move the bar to ``done`` units, with an optional note after it."""
-        if self._drawn():
-            self.advance(done - self._bar.n, note)
+        bar = self._drawn()
+        if bar is not None:
+            self.advance(done - bar.n, note)
 
     def advance(self, count: int = 1, note: str | None = None) -> None:
-        if self._drawn():
+        bar = self._drawn()
+        if bar is not None:
             if note is not None:
-                self._bar.set_postfix_str(note, refresh=False)
-            self._bar.update(count)
+                bar.set_postfix_str(note, refresh=False)
+            bar.update(count)
 
     def close(self) -> None:
         if self._bar is not None:
@@ -89,13 +95,13 @@ class Compiling:
     inside a block that announces the same kernels (a run's compile and its first round's)."""
 
     _reported = 0  # blocks inside ``reported()`` in this process
-    _open: set = set()  # what the blocks under way in this process announced
+    _open: set[str] = set()  # what the blocks under way in this process announced
 
     def __init__(self, what: str, seconds: float, *, cold: bool = True, enabled: bool = True):
         self.what, self.seconds = what, seconds
         self.cold = cold
         self.active = cold and enabled and not Compiling._reported and what not in Compiling._open
-        self._stop = None
+        self._stop: threading.Event | None = None
         self.elapsed = 0.0
 
     @classmethod
@@ -110,7 +116,6 @@ class Compiling:
             cls._reported -= 1
 
     def __enter__(self) -> Compiling:
-        import threading
         import time
 
         self._t0 = time.perf_counter()
@@ -135,6 +140,7 @@ class Compiling:
     def _tick(self) -> None:
         import time
 
+        assert self._stop is not None  # started by ``__enter__`` after it made the event
         while not self._stop.wait(0.5):
             sys.stderr.write(f"\r  compiling... {time.perf_counter() - self._t0:.0f} s")
             sys.stderr.flush()

@@ -79,6 +79,13 @@ def classify(cards: int | str) -> Combo | None:
     return found[0] if found else None
 
 
+def _legal(cards: int) -> Combo:
+    """The reading of a legal play, which is always a combination."""
+    combo = classify(cards)
+    assert combo is not None, f"legal play {cards:#x} is no combination"
+    return combo
+
+
 def _rank_value(value: int | str | None, what: str, low: int) -> int | None:
     if value is None:
         return None
@@ -185,6 +192,6 @@ def legal_plays(
     led = _combos.RANK2_PHOENIX_LED_HALF if phoenix_led_half else _combos.RANK2_PHOENIX_LED
     phoenix = Combo.from_code(_combos.phoenix_single(top_code, led))
     plays = [
-        Play(int(m), phoenix if m == _cards.PHOENIX else classify(int(m))) for m in masks[:count]
+        Play(int(m), phoenix if m == _cards.PHOENIX else _legal(int(m))) for m in masks[:count]
     ]
     return plays, bool(can_pass)

@@ -51,10 +51,16 @@ def _chunks(n: int) -> int:
     return max(1, min(n, numba.get_num_threads() * 8))
 
 
+def _joined(parts: list[np.ndarray | None]) -> np.ndarray | None:
+    """The parts' ids joined, or None when there are none (every unit one round)."""
+    present = [p for p in parts if p is not None]
+    return np.concatenate(present) if present else None
+
+
 def play(batch: Batch, units: np.ndarray, check: bool) -> Played:
     """Play every unit; a failed round raises ``SimulationError`` (one line, the first)."""
     per = batch.rounds_per_unit
-    parts = []
+    parts: list[Played] = []
     for start in range(0, len(units), batch.block):
         block = units[start : start + batch.block]
         g = len(block)
@@ -68,17 +74,20 @@ def play(batch: Batch, units: np.ndarray, check: bool) -> Played:
         else:
             kept = rounds[rows], seats[rows]
         ids = (np.repeat(block, played), np.nonzero(rows)[1]) if per > 1 else (None, None)
-        parts.append((*kept, *ids))
+        parts.append(Played(*kept, *ids))
     if not parts:
         empty = np.zeros(0, np.int64) if per > 1 else None
         return Played(
             np.zeros(0, batch.round_type), np.zeros((0, batch.seats), batch.seat_type), empty, empty
         )
     if len(parts) == 1:
-        out = Played(*parts[0])
+        out = parts[0]
     else:
         out = Played(
-            *(None if p[0] is None else np.concatenate(p) for p in zip(*parts, strict=False))
+            np.concatenate([p.rounds for p in parts]),
+            np.concatenate([p.seats for p in parts]),
+            _joined([p.unit for p in parts]),
+            _joined([p.round_in_unit for p in parts]),
         )
     bad = np.flatnonzero(out.rounds["error"])
     if bad.size:

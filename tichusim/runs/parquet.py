@@ -28,7 +28,7 @@ class Encoder:
 
     def __init__(self):
         self._sink = io.BytesIO()
-        self._writer = None
+        self._writer: pq.ParquetWriter | None = None
 
     def add(self, table: pa.Table) -> None:
         """``table`` as the next row group (every table of a file has the same schema)."""
@@ -45,6 +45,8 @@ class Encoder:
 
     def bytes(self) -> bytes:
         """The file (closes it)."""
+        if self._writer is None:  # its schema comes from the first table
+            raise ValueError("a Parquet file needs a table: add() one first")
         self._writer.close()
         return self._sink.getvalue()
 

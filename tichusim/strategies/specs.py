@@ -28,7 +28,7 @@ from .tichu import STRATEGIES, TABLES, Strategy, build, resolve
 __all__ = ["parse_strategy", "parse_strategy_list"]
 
 
-def _from_file(path: Path) -> Strategy:
+def _from_file(path: Path) -> Strategy | dict:
     try:
         data = tomllib.loads(path.read_text())
     except OSError as exc:

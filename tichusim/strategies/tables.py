@@ -100,7 +100,8 @@ class StrategyTables:
         """Every parameter's value for ``strategy`` at ``table`` (a game's name; ``None``: the
         Params' defaults): the default, the table's default, the strategy's override."""
         values = {name: p.default for name, p in self.params.items()}
-        values.update(self.table_defaults.get(table, {}))
+        if table is not None:
+            values.update(self.table_defaults.get(table, {}))
         values.update(strategy.params)
         return values
 

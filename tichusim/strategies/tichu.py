@@ -502,7 +502,11 @@ _DEFAULT_TABLE = "nanjing"  # the Params' defaults: the 4-player game's fit
 for _prefix, (_first, _extra) in _CALL_SLOTS.items():
     _names = CALL_FEATURES if _extra is None else TICHU_FEATURES
     for _i, _f in enumerate(_names):
-        _slot = _first + _i if _i < len(CALL_FEATURES) else _extra + _i - len(CALL_FEATURES)
+        if _i < len(CALL_FEATURES):
+            _slot = _first + _i
+        else:  # a feature of TICHU_FEATURES only: the score has its extra slots
+            assert _extra is not None
+            _slot = _extra + _i - len(CALL_FEATURES)
         if _f == "intercept":
             _what = "the constant"
         elif _f in _CONTEXT_WHAT:
