@@ -1,4 +1,4 @@
-"""How Grand Seigneur's decisions look in Python (issue 15): legal choices, the script's
+"""How Grand Seigneur's decisions look in Python: legal choices, the script's
 answers (``kernels/outside.py``), and one round as a ``steps.Unit``.
 
 Card sets are multisets of up to two decks, ``(a, b)`` masks (``tichusim.cards.seigneur``).

@@ -1,5 +1,5 @@
 """Rounds stepped from Python: the decisions a seat leaves to Python, their legal choices, the
-seat's view, and the driver that plays units whose strategies include Python agents (issue 15).
+seat's view, and the driver that plays units whose strategies include Python agents.
 
 One engine: the round's state is the script of answers given so far (``kernels/outside.py``);
 ``Unit.advance`` calls the game's batch kernel, which plays from the deal and stops at the
@@ -267,7 +267,7 @@ class Unit:
 
 
 class Round(Unit):
-    """One round of any table stepped from Python (issue 15)::
+    """One round of any table stepped from Python::
 
         r = Round(seed=7, key=12, strategies=["heuristic", None, "heuristic", None])
         while not r.done:
@@ -330,8 +330,8 @@ class Round(Unit):
 
 
 def _snapshot(records: np.ndarray) -> np.ndarray:
-    """A writable copy of contiguous records, byte for byte (``copy()`` goes field by field
-    and took 8 µs of a decision's 50)."""
+    """A writable copy of contiguous records, byte for byte (``copy()`` goes field by field,
+    a measurable share of a decision's time)."""
     return np.frombuffer(bytearray(records.tobytes()), records.dtype)
 
 

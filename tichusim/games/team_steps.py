@@ -1,4 +1,4 @@
-"""How the team games' decisions look in Python (issue 15): their legal choices, the answers
+"""How the team games' decisions look in Python: their legal choices, the answers
 the engine's script takes (``kernels/outside.py``), and one round as a ``steps.Unit``.
 
 Legal choices, by decision (``Unit.legal()``):

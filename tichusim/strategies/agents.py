@@ -1,5 +1,5 @@
-"""Strategies written in Python (``Agent``), issue 15: the class, how a table or a command line
-names one, and how it is loaded and rebuilt in a worker.
+"""Strategies written in Python (``Agent``): the class, how a table or a command line names
+one, and how it is loaded and rebuilt in a worker.
 
 An ``Agent`` subclass defines a method for each decision it takes; the engine leaves exactly
 those to it (``kernels/outside.py``) and plays every other decision with the named ``base``
