@@ -15,7 +15,8 @@ Members (``Game``), the class-level ones readable before a game is configured
   table and can swap seats: duplicate matches) and ``no_swap`` (why not, when not),
   ``chained_rounds`` (a round depends on the game's earlier rounds: §5's ranks),
   ``strategy_heading`` and ``strategy_tables`` (the family's strategies), ``summary`` and
-  ``report`` (which summary and report section of the analysis layer apply);
+  ``report`` (which summary and report section of the analysis layer apply), ``steps`` (the
+  module of its decisions as Python sees them, for rounds stepped from Python);
 * configured: ``players`` (strategies it takes), ``seats`` (seat rows per round), ``options``
   (complete and checked);
 * ``check_options(options)`` and ``written_options(values, players)`` (class methods);
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
+from types import ModuleType
 from typing import ClassVar, NamedTuple
 
 import numpy as np
@@ -123,10 +125,16 @@ class Game(ABC):
     strategy_tables: ClassVar[object]
     summary: ClassVar[str]
     report: ClassVar[str]
+    steps: ClassVar[ModuleType]  # its decisions as Python sees them (``games.steps``)
 
     players: int
     seats: int
     options: dict
+
+    @abstractmethod
+    def __init__(self, players: int | None = None, options=None) -> None:
+        """Configured for ``players`` (where the game lets them be chosen) and ``options``
+        (``check_options``)."""
 
     # -- options -----------------------------------------------------------------------
 

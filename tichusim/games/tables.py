@@ -224,5 +224,5 @@ def _table(columns: dict, extra: dict | None = None) -> pa.Table:
         if nullable
         else {}
     )
-    meta = (meta | (extra or {})) or None
-    return pa.Table.from_arrays(arrays, schema=pa.schema(fields, metadata=meta))
+    meta |= extra or {}
+    return pa.Table.from_arrays(arrays, schema=pa.schema(fields, metadata=meta or None))

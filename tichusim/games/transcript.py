@@ -4,9 +4,25 @@ event log: the game words each event (``TeamGame.transcript``), one loop walks t
 
 from __future__ import annotations
 
-from .registry import game
+from typing import TYPE_CHECKING, cast
+
+from .registry import TEAM_TABLES, game
+
+if TYPE_CHECKING:
+    from .team import TeamGame
 
 __all__ = ["play_with_log", "transcript"]
+
+
+def _team_table(variant: str, options) -> TeamGame:
+    """The team table ``variant`` with ``options``: these replays take a team table's seating
+    (``first_drawer``, ``king``); Grand Seigneur's are its game's own."""
+    if variant not in TEAM_TABLES:
+        raise ValueError(
+            f"variant must be a team table ({', '.join(TEAM_TABLES)}), not {variant!r}: "
+            "Grand Seigneur's transcripts are game('grand-seigneur', players).transcript(...)"
+        )
+    return cast("TeamGame", game(variant, options=options))
 
 
 def play_with_log(
@@ -28,7 +44,7 @@ def play_with_log(
     first round unless ``king`` is given). ``options``: the variant's switches, as in
     ``simulate`` (those that shape whole games do not change a round).
     """
-    return game(variant, options=options).play_with_log(
+    return _team_table(variant, options).play_with_log(
         seed, round, strategies=strategies, first_drawer=first_drawer, king=king, check=check
     )
 
@@ -44,6 +60,6 @@ def transcript(
     options=None,
 ) -> str:
     """The round move by move, in card notation (``options`` as in ``play_with_log``)."""
-    return game(variant, options=options).transcript(
+    return _team_table(variant, options).transcript(
         seed, round, strategies=strategies, first_drawer=first_drawer, king=king
     )
