@@ -63,7 +63,7 @@ def copy_log(work, n, log_out):
     one-record array, not the record: a record view does not keep its array alive, and
     numba frees an array after its last use, so ``f(work[0])`` as a function's last use of
     ``work`` would read freed memory (a segfault seen once malloc returned it). (Loops, not a
-    slice copy: that compiles numpy's shape-error messages, 4 s of a cold compile.)"""
+    slice copy: that compiles numpy's shape-error messages, seconds of a cold compile.)"""
     log = work[0].log
     for i in range(min(n, log.shape[0])):
         for j in range(log.shape[1]):

@@ -1,6 +1,6 @@
 """Hand helpers for strategies and the engine, jitted: rank counts, card points, the play
 order of cards, and the hand analysis the scripted strategies share (how many plays a hand
-needs, loose cards). The Grand Seigneur policies (``gs_policies``) use them too.
+needs, loose cards). The Grand Seigneur policies (``seigneur.policies``) use them too.
 
 Bombs in a hand: ``moves.has_bomb`` and ``moves.gen_bombs``.
 """
@@ -107,7 +107,7 @@ def longest_run_top(ranks):
     return 0
 
 
-@njit(cache=True, inline="always")  # in plan_size's own code: a call cost it 4% of a round
+@njit(cache=True, inline="always")  # in plan_size's own code: a call was measurably slower
 def plan_bombs_straights(hand):
     """The first steps of ``plan_size``'s partition: ``(rest, bombs, straights)``, ``hand``
     less its four-of-a-kinds (``bombs`` of them) and then less up to two straights, longest
@@ -161,7 +161,7 @@ def plan_size(hand):
 def loose_cards_counted(hand, ge1, ge2):
     """The loose cards of ``hand`` (see ``loose_cards``) from its rank sets held at least once
     (``ge1``) and at least twice (``ge2``): one deck counts them with ``rank_multiplicity``, two
-    decks with ``gs_cards.rank_sets`` (where a card held twice is a pair)."""
+    decks with ``seigneur.cards.rank_sets`` (where a card held twice is a pair)."""
     in_runs = ZERO
     tops = runs_ending(ranks_held(hand), 5)
     while tops != ZERO:

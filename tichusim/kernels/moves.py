@@ -55,14 +55,14 @@ from .combos import (
 )
 from .jit import njit
 
-MAX_MOVES = 16384  # more than any 14-card hand has (tests/test_moves.py searches for the worst)
+MAX_MOVES = 16384  # more than any 14-card hand has
 
 
 @intrinsic
 def _emit(typingctx, out_masks, out_codes, n, mask, code):
     """``out_masks[n], out_codes[n] = mask, code`` when ``n`` is inside the buffers; returns
     ``n + 1``. An intrinsic, not a jitted helper: passing the arrays to a function costs
-    reference counting at every call, which made the generators four times slower."""
+    reference counting at every call, which made the generators several times slower."""
     sig = types.int64(out_masks, out_codes, n, mask, code)
 
     def codegen(context, builder, signature, args):
@@ -361,7 +361,7 @@ def run_possible(full, fills, has_phoenix, length):
     """Whether the rank set ``full`` (ranks held completely: a card for straights, a pair for
     stairs) holds a run of ``length`` ranks, or does once the Phoenix completes one rank of
     ``fills``. Leads try lengths upwards and stop at the first without a run: a longer run
-    holds a shorter one (``gs_moves`` asks it of two-deck hands)."""
+    holds a shorter one (``seigneur.moves`` asks it of two-deck hands)."""
     if runs_ending(full, length) != ZERO:
         return True
     if not has_phoenix:
@@ -473,7 +473,7 @@ def keep_wished(wished, keep_bombs, out_masks, out_codes, n):
 def wish_binds(hand, wish, out_masks, n):
     """Whether the open wish for rank ``wish`` binds a hand whose candidate plays are the first
     ``n`` of ``out_masks`` (§2.11): the hand holds the rank and some play contains it (two-deck
-    hands ask it of the cards held at least once, ``gs_moves``)."""
+    hands ask it of the cards held at least once, ``seigneur.moves``)."""
     wished = rank_cards(wish)
     if hand & wished == ZERO:
         return False

@@ -4,11 +4,12 @@ Numba counts references to an array with two atomic operations whenever a variab
 at a function's entry for each array argument, and, in a function inlined with
 ``inline="always"``, for each array passed in (the inliner assigns it to the parameter). The
 round engines hand the seats' records (``privs``, ``seats``) to phase and turn functions that
-are inlined into the trick loop, so each turn paid for them (the ``lowest`` strategy ran 6-14%
-slower than the single long engine functions did), the reason the scratch arrays live in the
-``WORK`` record in the first place (record fields carry no count). ``borrow`` gives the engine
-a view of such an array with no owner: copying it costs nothing. The caller keeps the array
-alive for the whole call (a jitted function's arguments outlive it), so the view stays valid.
+are inlined into the trick loop, so each turn paid for them (the ``lowest`` strategy ran
+measurably slower than with the single long engine functions), the reason the scratch arrays
+live in the ``WORK`` record in the first place (record fields carry no count). ``borrow`` gives
+the engine a view of such an array with no owner: copying it costs nothing. The caller keeps
+the array alive for the whole call (a jitted function's arguments outlive it), so the view
+stays valid.
 """
 
 from numba import types

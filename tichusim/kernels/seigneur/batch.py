@@ -140,7 +140,7 @@ def _games_loop(
 
 # The entry point, and the same taking decisions from Python (``outside.py``), compiled only
 # when a game is stepped or an Agent plays. Numba links and optimises the whole engine again
-# into every jitted function that calls it, so each entry point costs a cold compile (issue 17).
+# into every jitted function that calls it, so each entry point costs a cold compile.
 
 
 @njit(cache=True, nogil=True)

@@ -26,7 +26,7 @@ about duplicates is asked of ``a`` alone with the one-deck kernels, unchanged:
 * straight flushes, which need **one suit** (§5): runs inside one lane of ``a``.
 
 Only pairs, triples, full houses and stairs may hold both copies of a card; their generators
-and the classifier look at ``b`` as well (``gs_moves``, ``gs_combos``). The count of rank
+and the classifier look at ``b`` as well (``moves``, ``combos``). The count of rank
 ``r`` is ``popcount(a & rank_cards(r)) + popcount(b & rank_cards(r))`` (0..8), and the
 bit-sliced rank sets of ``rank_sets`` answer "which ranks are held at least 1, 2, 3 times".
 

@@ -1,4 +1,4 @@
-"""One decision of a scripted Grand Seigneur strategy, asked from Python (issue 15), jitted.
+"""One decision of a scripted Grand Seigneur strategy, asked from Python, jitted.
 
 As ``kernels/tichu/decide.py``: the policy the engine would have called, on the same two
 records, the player's stream in ``privs[0].rng`` left where the engine would have left it.
@@ -16,7 +16,7 @@ from .records import MAX_BOMBS
 UNKNOWN_DECISION = -(1 << 61)
 
 # decide's scratch (``scratch()``, one per caller), as ``kernels/tichu/decide.py``'s: arrays of
-# the types the engine's WORK record hands the policies, so their compile serves both (issue 17)
+# the types the engine's WORK record hands the policies, so their compile serves both
 SCRATCH = np.dtype(
     [
         ("own_a", np.uint64, (MAX_MOVES,)),

@@ -26,8 +26,8 @@ of play.
 
 Exchange from a game's second round (§5): the last gives their 3 best cards to the Grand
 Seigneur, the second-to-last 2 to the second, the third-to-last 1 to the third (5 players: 2
-and 1); "best" is ``gs_cards.best_value``. Then every receiver gives the same number of cards
-of their choice back (``gs_policies.give_back``), from the hand it holds after receiving.
+and 1); "best" is ``cards.best_value``. Then every receiver gives the same number of cards
+of their choice back (``policies.give_back``), from the hand it holds after receiving.
 
 Play: the Mah Jong's holder leads the first trick (**Decision**: if it lies among the Russian
 leftovers, the first player dealt to leads); the wish (§2.11); bombs out of turn as §2.9's
@@ -316,8 +316,8 @@ def _play(
     seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_before, check, outside
 ):
     """The round, phase by phase. The phases take the arrays as views without a reference count
-    (``refs.borrow``): counting them at every inlined call cost up to a tenth of the round with
-    cheap strategies."""
+    (``refs.borrow``): counting them at every inlined call cost a measurable share of the round
+    with cheap strategies."""
     privs = borrow(privs)
     seats = borrow(seats)
     ranks_before = borrow(ranks_before)

@@ -1,6 +1,6 @@
 """Legal plays of two-deck hands (RULES.md §2.5-§2.11 as changed by §5), jitted.
 
-A hand is a multiset ``(ha, hb)`` (layout: ``gs_cards``). Plays are written as three parallel
+A hand is a multiset ``(ha, hb)`` (layout: ``cards``). Plays are written as three parallel
 buffers ``out_a``, ``out_b``, ``out_c`` (the play's multiset and its combination code), each
 distinct multiset once, with its highest reading, as ``moves.candidate_moves`` does for one
 deck.
@@ -16,8 +16,8 @@ Their output is copied into ``out_a`` and ``out_c`` and ``out_b`` is zeroed. Pai
 full houses and stairs may hold both copies of a card and are generated here: at each rank a
 ``k``-card choice is a sub-multiset ``(sa, sb)`` of that rank's cards, enumerated by
 ``next_choice``; consecutive ranks (stairs) advance like an odometer, lowest rank fastest.
-The Phoenix joins at most one combination card (Decision in ``gs_combos``), and its single
-never reaches the Dragon's value (``gs_combos.phoenix_single2``).
+The Phoenix joins at most one combination card (Decision in ``combos``), and its single
+never reaches the Dragon's value (``combos.phoenix_single2``).
 """
 
 from numba import types
@@ -355,7 +355,7 @@ def _stairs_possible(ha, hb, pairs):
 )
 def gen_singles(ha, top, out_a, out_b, out_c, n):
     """Singles beating ``top`` (0 = lead): the one-deck singles of the normal cards and the Mah
-    Jong, then the Phoenix and the Dragon valued for two decks (``gs_combos``)."""
+    Jong, then the Phoenix and the Dragon valued for two decks (``combos``)."""
     start = n
     n = gen_one_deck_singles(ha & ~(PHOENIX | DRAGON), top, out_a, out_c, n)
     _zero_b(out_b, start, n)

@@ -1,9 +1,9 @@
 """Grand Seigneur decision policies (RULES.md §5, §6), jitted.
 
 A player's strategy is a row of floats (``N_GS_PARAMS`` long): one slot per decision picks a
-policy, the others hold the heuristic's numbers (``tichusim.seigneur_strategies`` names them).
+policy, the others hold the heuristic's numbers (``tichusim.strategies.seigneur`` names them).
 Every decision function receives that row, the table's public record and the deciding seat's
-private record only (``gs_view``), plus the choices the engine worked out:
+private record only (``view``), plus the choices the engine worked out:
 
 * ``play``: writes the plays it considers into the move buffers and answers an index, -1 to
   pass (only when passing is allowed) or ``MOVES_OVERFLOW``;
@@ -227,7 +227,7 @@ def heuristic_choose(params, pub, me, ma, mb, mc, n, can_pass):
 def lowest_single(ha, top, wish):
     """The lowest play when it is a single or the Dog, from the bits (``(0, 0)`` when the full
     list is needed): ``policies.lowest_single`` with the Phoenix and the Dragon valued for two
-    decks (``gs_combos``: a Dragon beats a Dragon, §5)."""
+    decks (``combos``: a Dragon beats a Dragon, §5)."""
     return lowest_single_valued(ha, top, wish, phoenix_single2(top), dragon_single(top))
 
 

@@ -6,7 +6,7 @@ keeps each hand only in its seat's private record and hands a strategy the table
 record and its own private record, nothing else (the design of ``view.py`` for four seats).
 
 Seats are chairs at the table, 0..n-1 in turn order; ``player`` is who sits there (players
-change chairs with their rank, §5). Card sets are multisets ``(a, b)`` (``gs_cards``).
+change chairs with their rank, §5). Card sets are multisets ``(a, b)`` (``cards``).
 """
 
 import numpy as np
@@ -16,7 +16,7 @@ MAX_PLAYERS = 12
 GS_PUBLIC = np.dtype(
     [
         ("n_players", np.int64),
-        ("deck", np.int64),  # gs_cards.DECK_ONE / DECK_TWO / DECK_RUSSIAN
+        ("deck", np.int64),  # cards.DECK_ONE / DECK_TWO / DECK_RUSSIAN
         ("distinct_triples", np.int64),  # 1 under the Russian Option of §5
         ("dealer", np.int64),  # seat; the last-ranked player, who also gets the Dog's lead
         ("counts", np.int64, (MAX_PLAYERS,)),  # cards in hand per seat

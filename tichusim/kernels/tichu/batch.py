@@ -98,7 +98,7 @@ def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, ch
 # and ``play_one`` are inlined, the table a constant in each): numba links and optimises the
 # engine again into every jitted function that calls it, so each entry point or wrapper layer
 # costs seconds of a cold compile, and an entry point per table compiles only that table's
-# round (issue 17). The Python functions below shape the arguments; their scalar types are
+# round. The Python functions below shape the arguments; their scalar types are
 # fixed here so that every call finds the one compiled signature.
 
 

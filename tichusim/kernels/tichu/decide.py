@@ -1,4 +1,4 @@
-"""One decision of a scripted strategy, asked from Python (issue 15), jitted.
+"""One decision of a scripted strategy, asked from Python, jitted.
 
 ``decide`` answers the decision a stopped round waits for (``outside.py``) with the policy the
 engine would have called, on the same two records (the table's public record and the deciding
@@ -22,7 +22,7 @@ UNKNOWN_DECISION = -(1 << 61)
 # decide's scratch (``scratch()``, one per caller): the strategy's own plays and the bombs
 # offered, in arrays of the types the engine's WORK record hands the policies, so the
 # policies compiled for the engine serve here too (plain arrays made numba type and compile
-# every strategy kernel a second time: issue 17)
+# every strategy kernel a second time)
 SCRATCH = np.dtype(
     [
         ("own_m", np.uint64, (MAX_MOVES,)),

@@ -565,10 +565,10 @@ def play_round(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, c
     ``work.params``; fill ``rnd`` and ``seats[:n]``; return ``(error, log rows)`` (the log is
     written to ``work.log`` when ``work.logging``). Called with ``variant`` a constant, the
     other tables' branches are pruned before typing, so a caller compiles and links only its
-    own table's round (issue 17: a Nanjing run compiles a third of the team engine). With
+    own table's round (a Nanjing run compiles only its part of the team engine). With
     ``outside`` (a constant too) the round reads the decisions strategies leave to Python
     from the script (``outside.py``); without, those branches are pruned and the batch path
-    runs the engine as it was (they cost up to 8% of a round with cheap strategies)."""
+    runs the engine as it was (they cost a measurable share of a round with cheap strategies)."""
     if outside:
         if variant == TIENTSIN:
             return _step_tientsin(seed, key, first_drawer, work, pub, privs, rnd, seats, check)
@@ -585,8 +585,8 @@ def play_round(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, c
 # One compiled round per table, and per table one that takes decisions from Python: ``_play``'s
 # body, and the phases below with it, is inlined into each with its variant and ``outside``
 # constants, so the compiler folds the other tables' branches away and the loops over seats get
-# fixed bounds (a single function reading the variant at run time was 5-15% slower on the
-# 4-player game, and 12-22% with cheap strategies at the other tables).
+# fixed bounds (a single function reading the variant at run time was measurably slower, most
+# with cheap strategies at the other tables; benchmarks/bench_trees.py measures such a change).
 
 
 @njit(cache=True)
@@ -623,7 +623,8 @@ def _step_wuwang(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
 def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check, outside):
     """The round at the table ``variant`` (a constant in each caller above), phase by phase.
     The phases take the seats' records as views without a reference count (``refs.borrow``):
-    counting them at every inlined call cost up to a tenth of the round with cheap strategies."""
+    counting them at every inlined call cost a measurable share of the round with cheap
+    strategies."""
     privs = borrow(privs)
     seats = borrow(seats)
     _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats)

@@ -9,7 +9,7 @@ partners are the other seats of its parity:
 * Tientsin: 6 seats, teams {0, 2, 4} and {1, 3, 5} (§3).
 * Wu Wang: 4 positions. The King sits at ``KING`` (0) and his Minister, the dummy hand he
   plays, opposite at ``MINISTER`` (2), between the two opponents at 1 and 3 (§4). Which real
-  player holds which position changes every round; ``tichusim.kernels.batch`` maps players
+  player holds which position changes every round; ``tichusim.kernels.tichu.batch`` maps players
   to positions and back (``wuwang_player``).
 
 Passing is described by offsets: seat ``s`` gives one card to seat ``(s + d) % n`` for each
