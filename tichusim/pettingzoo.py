@@ -95,7 +95,7 @@ SEGMENTS = (
     ("phoenix_led_half", 1),
 )
 OBS_SIZE = sum(n for _, n in SEGMENTS)
-_AT = {}  # segment name -> its slice of the observation
+_AT: dict[str, slice] = {}  # segment name -> its slice of the observation
 for _name, _n in SEGMENTS:
     _start = max((s.stop for s in _AT.values()), default=0)
     _AT[_name] = slice(_start, _start + _n)
@@ -214,6 +214,13 @@ class TichuEnv(AECEnv):
         self._rng = np.random.default_rng(seed)
         self.round: Round | None = None
 
+    @property
+    def _current(self) -> Round:
+        """The round under way (``reset`` starts one)."""
+        if self.round is None:
+            raise RuntimeError("no round under way: call reset() first")
+        return self.round
+
     def observation_space(self, agent):
         return self._observation_space
 
@@ -234,24 +241,24 @@ class TichuEnv(AECEnv):
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        empty = {
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        empty: dict[str, np.ndarray] = {
             "observation": np.zeros(OBS_SIZE, np.float32),
             "action_mask": np.zeros(ACTIONS, np.int8),
         }
-        self._last = {a: empty for a in self.agents}
+        self._last: dict[str, dict[str, np.ndarray]] = {a: empty for a in self.agents}
         self._chosen: list[int] = []  # the cards picked in the passing's sub-steps so far
         self._play_on()
 
     def observe(self, agent):
-        if self.round.done or agent != self.agent_selection:
+        if self._current.done or agent != self.agent_selection:
             last = self._last[agent]
             return {
                 "observation": last["observation"].copy(),
                 "action_mask": np.zeros(ACTIONS, np.int8),
             }
-        legal = self.round.legal()
-        view = self.round.view()
+        legal = self._current.legal()
+        view = self._current.view()
         receiver = None
         if view.decision == "pass":
             receiver = legal.receivers[len(self._chosen)]
@@ -265,9 +272,9 @@ class TichuEnv(AECEnv):
     def action_mask(self) -> np.ndarray:
         """The legal actions of the awaited decision (module docstring)."""
         mask = np.zeros(ACTIONS, np.int8)
-        legal, kind = self.round.legal(), self.round.decision
+        legal, kind = self._current.legal(), self._current.decision
         if kind == "pass":
-            free = int(self.round.view().hand) & ~sum(self._chosen)
+            free = int(self._current.view().hand) & ~sum(self._chosen)
             mask[:56] = card_vector(free)
         elif kind == "wish":
             mask[legal] = 1
@@ -280,14 +287,14 @@ class TichuEnv(AECEnv):
         ``IllegalChoice`` for an action the mask excludes."""
         if not 0 <= action < ACTIONS or not self.action_mask()[action]:
             raise IllegalChoice(
-                f"{self.round.decision} ({self.agent_selection}): action {action} is masked out"
+                f"{self._current.decision} ({self.agent_selection}): action {action} is masked out"
             )
-        kind = self.round.decision
+        kind = self._current.decision
         if kind == "pass":
             return 1 << int(CARD_BITS[action])
         if kind == "wish":
             return action
-        return _kept(self.round.legal())[action]
+        return _kept(self._current.legal())[action]
 
     def step(self, action):
         agent = self.agent_selection
@@ -296,25 +303,25 @@ class TichuEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0
         choice = self.choice(int(action))
-        if self.round.decision == "pass":
+        if self._current.decision == "pass":
             self._chosen.append(choice)
-            if len(self._chosen) < len(self.round.legal().receivers):
+            if len(self._chosen) < len(self._current.legal().receivers):
                 self._clear_rewards()
                 return  # the same seat picks its next gift
             choice, self._chosen = tuple(self._chosen), []
         self._last[agent] = self.observe(agent)
-        self.round.act(choice)
+        self._current.act(choice)
         self._play_on()
         self._accumulate_rewards()
 
     def _play_on(self) -> None:
         """Play the scripted seats up to the next learner decision; score a finished round."""
         self._clear_rewards()
-        self.round.advance()
-        if not self.round.done:
-            self.agent_selection = f"seat_{self.round.player}"
+        self._current.advance()
+        if not self._current.done:
+            self.agent_selection = f"seat_{self._current.player}"
             return
-        rounds, _ = self.round.tables()
+        rounds, _ = self._current.tables()
         for agent, p in zip(self.possible_agents, self._learners, strict=False):
             self.rewards[agent] = int(rounds[_score_column(self.variant, p)].iloc[0])
             self.terminations[agent] = True
@@ -323,11 +330,11 @@ class TichuEnv(AECEnv):
     def render(self) -> str:
         """The awaited decision and what its seat sees (the view shows its own hand only), or
         the round's scores once it is over."""
-        if self.round.done:
-            rounds, _ = self.round.tables()
+        if self._current.done:
+            rounds, _ = self._current.tables()
             scores = [f"{c} {rounds[c].iloc[0]}" for c in rounds.columns if c.startswith("score_")]
             return "round over: " + ", ".join(scores)
-        return f"{self.agent_selection}: {self.round.decision}, {self.round.view()!r}"
+        return f"{self.agent_selection}: {self._current.decision}, {self._current.view()!r}"
 
     def close(self) -> None:
         """Nothing to release (a Round holds arrays only); PettingZoo's API test wants it

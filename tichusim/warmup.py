@@ -149,7 +149,8 @@ def _ready(name: str, done: set, started: set, shared_cached) -> bool:
         return True
     reused = FAMILIES[name].reuses
     return (
-        NEEDS[name] == (reused,)
+        reused is not None
+        and NEEDS[name] == (reused,)
         and reused in started
         and bool(FAMILIES[reused].shares)
         and shared_cached(reused)
@@ -171,7 +172,8 @@ def estimate(jobs: int = DEFAULT_JOBS) -> int:
     from .games.registry import FAMILIES
 
     now, free_at = 0.0, [0.0] * max(1, jobs)  # when each process is free
-    start, end = {}, {}
+    start: dict[str, float] = {}  # family -> when it starts, and ends
+    end: dict[str, float] = {}
     while len(start) < len(ORDER):
         done = {name for name in end if end[name] <= now}
 

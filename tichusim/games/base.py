@@ -35,9 +35,12 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from types import ModuleType
-from typing import ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from ..strategies.tables import StrategyTables
 
 __all__ = ["GAME_OPTIONS", "Game", "Records", "check_seed", "thread_scratch", "whole_number"]
 
@@ -122,10 +125,12 @@ class Game(ABC):
     no_swap: ClassVar[str] = ""
     chained_rounds: ClassVar[bool] = False
     strategy_heading: ClassVar[str]
-    strategy_tables: ClassVar[object]
+    strategy_tables: ClassVar[StrategyTables]
     summary: ClassVar[str]
     report: ClassVar[str]
-    steps: ClassVar[ModuleType]  # its decisions as Python sees them (``games.steps``)
+    # its decisions as Python sees them (``games.steps``): a module set in the class body, which
+    # mypy reads as an instance variable, so not declared ClassVar
+    steps: ModuleType
 
     players: int
     seats: int

@@ -209,7 +209,9 @@ class RunConfig(_Strict):
     @property
     def count(self) -> int:
         """Rounds (mode rounds) or games (mode games) to play."""
-        return self.rounds if self.mode == "rounds" else self.games
+        count = self.rounds if self.mode == "rounds" else self.games
+        assert count is not None  # the mode's count is required (``_mode``)
+        return count
 
     @property
     def shard(self) -> int:
@@ -308,7 +310,7 @@ _PROBLEMS = {
 }
 
 
-def _first_error(exc: ValidationError, fields: dict) -> ConfigError:
+def _first_error(exc: ValidationError, fields: dict[str | None, list[str]]) -> ConfigError:
     """The most useful error of a pydantic failure, as one ``ConfigError``."""
     errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
     err = errors[0]
@@ -321,7 +323,7 @@ def _first_error(exc: ValidationError, fields: dict) -> ConfigError:
             ".".join(loc + [str(cause.seat)] + ([cause.key] if cause.key else [])), cause.problem
         )
     if err["type"] == "extra_forbidden":
-        known = fields.get(loc[0]) if len(loc) > 1 else fields[None]
+        known = fields[loc[0] if len(loc) > 1 else None]  # the nested table's, or the run's
         return ConfigError(".".join(loc), f"unknown key (known: {', '.join(known)})")
     problem = _PROBLEMS.get(err["type"])
     if problem is None:
@@ -332,7 +334,10 @@ def _first_error(exc: ValidationError, fields: dict) -> ConfigError:
     return ConfigError(".".join(loc) or "config", problem)
 
 
-_FIELDS = {None: list(RunConfig.model_fields), "dask": list(DaskConfig.model_fields)}
+_FIELDS: dict[str | None, list[str]] = {
+    None: list(RunConfig.model_fields),
+    "dask": list(DaskConfig.model_fields),
+}
 
 
 def validate(data: Any) -> RunConfig:

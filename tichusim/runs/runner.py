@@ -21,6 +21,7 @@ import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..games import compiling
 from ..games.simulate import records
@@ -48,6 +49,9 @@ from .shard import (
     play_shard,
     worker_init,
 )
+
+if TYPE_CHECKING:
+    from dask.distributed import Future
 
 __all__ = ["AgentChangedError", "RunError", "RunInterrupted", "RunSummary", "resume", "run"]
 
@@ -98,7 +102,7 @@ class _Inline:
         self.name = "this process"
 
     def submit(self, fn, arg):
-        future = cf.Future()
+        future: cf.Future = cf.Future()
         try:
             future.set_result(fn(arg))
         except Exception as exc:  # noqa: BLE001 (raised again by future.result(), as a pool's)
@@ -158,12 +162,13 @@ class _Processes:
     def submit(self, fn, arg):
         # workers are spawned inside submit: with SIGINT blocked, which they inherit, so a
         # Ctrl-C while one is still importing cannot kill it (it would print a traceback)
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, SIGINT_ONLY) if MASKABLE else None
+        if not MASKABLE:
+            return self.pool.submit(fn, arg)
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, SIGINT_ONLY)
         try:
             return self.pool.submit(fn, arg)
         finally:
-            if MASKABLE:
-                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
     def wait(self, futures):
         done = cf.wait(futures, return_when=cf.FIRST_COMPLETED).done
@@ -194,7 +199,7 @@ class _Dask:
         except ImportError:
             raise RunError("dask: not installed (pip install 'tichusim[dask]')") from None
         self.cluster = None
-        self.futures = []
+        self.futures: list[Future] = []
         try:
             if address == "local":
                 self.cluster = LocalCluster(
@@ -500,7 +505,7 @@ def _execute(config, manifest, backend, todo, bar, session) -> None:
     """Keep ``backend.window`` shards in flight; write each result as it arrives."""
     play = play_settings(config)
     queue = iter(todo)
-    inflight = {}
+    inflight: dict[Any, dict] = {}  # a backend's future (a pool's or Dask's) -> its shard
 
     def top_up():
         while len(inflight) < backend.window:
