@@ -94,7 +94,7 @@ def _check_strategies(table, chosen) -> None:
 @click.group(cls=_Main)
 @click.version_option(__version__, prog_name="tichusim")
 def main():
-    """Monte Carlo simulation of Tichu (RULES.md in the project's shared specification)."""
+    """Monte Carlo simulation of Tichu (the rules as implemented: RULES.md)."""
     from . import _frame_stack
 
     _frame_stack.install()  # this process is ours alone: see docs/compile.md
@@ -457,7 +457,7 @@ def strategies_cmd(variant):
 
 
 def _strategy_option(text: str, count: tuple[int, ...], what: str):
-    """``--seat-strategy`` / ``--others``: ``count`` strategies in ``tichusim.specs`` form."""
+    """``--seat-strategy`` / ``--others``: ``count`` strategies (``strategies.specs`` form)."""
     from .strategies.specs import parse_strategy_list
 
     found = _guard(parse_strategy_list, text)
@@ -468,7 +468,7 @@ def _strategy_option(text: str, count: tuple[int, ...], what: str):
 
 SPEC_HELP = (
     "a name, base:key=value,..., a .toml file, or agent:module:Class / "
-    "agent:file.py:Class (README: Strategy arguments)"
+    "agent:file.py:Class (docs/strategies.md#strategy-arguments)"
 )
 
 

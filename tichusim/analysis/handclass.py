@@ -7,9 +7,9 @@ needs (``kernels.hand.plan_size``: the heuristic's own measure of shape) and the
 hand-strength score with default weights (``kernels.policies.strength``, the number the
 ``threshold`` call policies compare with ``gt_threshold``).
 
-``GTModel`` is fitted on paired experiments (``tichusim.gttable``): logistic regressions for
-P(out first | call) and for P(plain Tichu without the Grand Tichu), and a linear regression
-for the paired gain in points of calling on the features plus the bonus term those two
+``GTModel`` is fitted on paired experiments (``tichusim.analysis.gttable``): logistic regressions
+for P(out first | call) and for P(plain Tichu without the Grand Tichu), and a linear
+regression for the paired gain in points of calling on the features plus the bonus term those two
 probabilities imply, by Newton/IRLS and least squares in numpy. Intervals of a prediction
 carry the sampling error of the coefficients only, not the error of the model's form; the
 held-out calibration stored with the model (by decile of predicted gain and by strength

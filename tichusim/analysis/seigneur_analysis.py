@@ -1,7 +1,7 @@
 """What RULES.md §5 says to measure in Grand Seigneur: the rank-to-rank transition matrix and
 how long a Grand Seigneur keeps the title.
 
-Inputs are the tables of ``tichusim.seigneur.simulate_seigneur`` played as games of several
+Inputs are the tables of ``tichusim.games.seigneur.simulate_seigneur`` played as games of several
 rounds (``rounds_per_game`` > 1: ranks only exist from a game's second round on).
 
 * ``transitions(seats)``: counts and row-wise shares of ``rank_before -> rank_after``.

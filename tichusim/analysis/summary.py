@@ -11,7 +11,7 @@ __all__ = ["summarize", "summary"]
 
 
 def summary(game, rounds: pd.DataFrame, seats: pd.DataFrame) -> str:
-    """The summary of the tables of ``game`` (a ``tichusim.games.Game``): the one its
+    """The summary of the tables of ``game`` (a ``tichusim.games.base.Game``): the one its
     ``summary`` names."""
     return _SUMMARIES[game.summary](rounds, seats)
 

@@ -1,9 +1,9 @@
 """Python face of the two-deck card model of Grand Seigneur (RULES.md §5): notation of card
 multisets, classification and legal plays through the same kernels the round engine uses
-(``kernels.gs_cards``, ``gs_combos``, ``gs_moves``).
+(``kernels.seigneur.cards``, ``.combos``, ``.moves``).
 
 A card multiset is a pair of masks ``(a, b)`` in the layout of ``tichusim.cards``: ``a`` the
-cards held at least once, ``b`` the cards held twice (drawing in ``kernels/gs_cards.py``).
+cards held at least once, ``b`` the cards held twice (drawing in ``kernels/seigneur/cards.py``).
 Notation is the one-deck notation with a card written twice when both copies are meant:
 ``"7j 7j 7s Dr Dr"``.
 """
