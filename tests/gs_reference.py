@@ -20,7 +20,7 @@ Rules encoded here (RULES.md):
   flush is a bomb; four of a rank plus the Phoenix is no full house.
 * §5 with two decks: a second Dragon beats the first; a four-of-a-kind bomb needs four
   different suits; a straight flush one suit; Option: a triple's cards in different suits.
-* Decisions of the implementation (documented in ``tichusim/kernels/gs_combos.py``): at most
+* Decisions of the implementation (documented in ``tichusim/kernels/seigneur/combos.py``): at most
   one Phoenix per combination; a Phoenix single may not be played on a Phoenix worth A½.
 """
 

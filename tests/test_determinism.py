@@ -6,7 +6,7 @@ run split across backends (part played in this process, the rest resumed by work
 processes or on Dask), games mode on every backend, and shard sizes. Shard size is part of
 the run's identity (its hash, hence ``run_id``, and the ``shard`` column), so runs with
 different shard sizes are compared as tables without those two columns: every round's
-randomness derives from the seed and the round's key alone (README, "Batch runs").
+randomness derives from the seed and the round's key alone (docs/runs.md).
 """
 
 import json

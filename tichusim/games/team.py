@@ -547,7 +547,7 @@ class Tientsin(TeamGame):
 
 
 # Wu Wang: the position (0 King, 1, 2 Minister, 3) of each player 0..2 and the Minister (3),
-# by King, and the player at each position; the engine plays positions (kernels/variants.py)
+# by King, and the player at each position; the engine plays positions (kernels/tichu/variants.py)
 _WW_PLAYER = np.array([[V.wuwang_player(k, pos) for pos in range(4)] for k in range(3)])
 _WW_POSITION = np.argsort(_WW_PLAYER, axis=1)
 _MINISTER_ROW = 3  # the Minister's seat row in the tables

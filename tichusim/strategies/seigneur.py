@@ -8,9 +8,9 @@ apply: ``resolve`` refuses one with a ``ValueError`` saying why.
 Named strategies: ``random``, ``lowest``, ``heuristic``. Composed ones take a base and
 changes, as text (``"heuristic:give_back=lowest,bomb_cards=2"``) or a table
 (``{"base": "heuristic", "give_back": "lowest", "params": {"bomb_cards": 2}}``).
-The kernels read a row of floats (``gs_policies``: slots ``G_*``). Building and parsing are
-the 4-player game's (``tichusim.strategy_tables``); a composed strategy's name keeps the text
-form (``heuristic:bomb_cards=2``).
+The kernels read a row of floats (``kernels.seigneur.policies``: slots ``G_*``). Building and
+parsing are the team games' (``tichusim.strategies.tables``); a composed strategy's name keeps
+the text form (``heuristic:bomb_cards=2``).
 """
 
 from __future__ import annotations
@@ -211,7 +211,7 @@ def _one(item) -> SeigneurStrategy:
         return parse_spec(item)
     if isinstance(item, dict):
         return build(item)
-    if type(item).__name__ == "Strategy":  # tichusim.strategies.Strategy: a Tichu strategy
+    if type(item).__name__ == "Strategy":  # tichusim.strategies.tichu.Strategy: a Tichu strategy
         raise _not_here(f"the Tichu strategy {getattr(item, 'name', item)!r}")
     raise ValueError(f"a strategy must be a name, 'base:key=value,...' or a table, not {item!r}")
 

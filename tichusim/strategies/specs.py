@@ -9,7 +9,7 @@
 * ``agent:mypackage.mymodule:MyPasser`` or ``agent:examples/dog_passer.py:DogPasser`` — a
   strategy written in Python (``tichusim.Agent``), returned as its table ``{"agent": ...}``;
   a TOML file holding ``agent = "..."`` and ``[params]`` gives one with parameters;
-* ``mine.toml`` — a file holding the same table as ``tichusim.strategies.build`` takes
+* ``mine.toml`` — a file holding the same table as ``tichusim.strategies.tichu.build`` takes
   (``base = "heuristic"``, ``pass = "lowest"``, ``[params]``), at top level or under
   ``[strategy]``.
 

@@ -1,8 +1,8 @@
 """A game's strategy tables, and strategies composed from them: one mechanism for both games.
 
 A game names its decisions, the policies each decision may take (an id for the kernels and a
-meaning), its numeric parameters (``Param``) and its named strategies: the 4-player tables in
-``tichusim.strategies``, Grand Seigneur's (RULES.md §5) in ``tichusim.seigneur_strategies``.
+meaning), its numeric parameters (``Param``) and its named strategies: the team games' in
+``tichusim.strategies.tichu``, Grand Seigneur's (RULES.md §5) in ``tichusim.strategies.seigneur``.
 ``StrategyTables`` holds them and does what is the same in both games:
 
 * ``build`` a strategy from a table: a ``base`` (a named strategy; ``plain`` if none), a

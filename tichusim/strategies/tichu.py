@@ -2,7 +2,7 @@
 
 A ``Strategy`` picks one policy per decision (``play``, ``grand_tichu``, ``tichu``, ``pass``,
 ``wish``, ``dragon``, ``dog``) and may override parameters; ``param_row`` turns it into the row of
-floats the kernels read (layout in ``tichusim/kernels/slots.py``) at a table: the value
+floats the kernels read (layout in ``tichusim/kernels/tichu/slots.py``) at a table: the value
 policy's call coefficients default to the ones fitted at that table (``TABLE_PARAMS``). Four
 complete strategies have names (``random``, ``lowest``, ``heuristic``, ``expert``, the default:
 ``DEFAULT_STRATEGY``);
