@@ -2,7 +2,7 @@
 
     python scripts/ladder.py [--deals 100000] [--games 2000]
 
-Duplicate matches (tichusim.duplicate): every deal is played twice with the teams swapping
+Duplicate matches (tichusim.analysis.duplicate): every deal is played twice with the teams swapping
 seats, so both strategies hold the same cards; the per-deal point difference is a paired
 sample. Self-play figures of `heuristic` and of `expert` (the default strategy) come from
 independent rounds and full games to 1000 (RULES.md §2.15).

@@ -6,7 +6,7 @@ results/passing.md.
 Each contestant is the default strategy (`expert`; `--base` another) with only its pass policy
 changed (`{"base": base, "pass": X}` for every X in `POLICIES["pass"]`), so the league isolates
 the passing. Every pair plays the same deals, each twice with the teams swapped
-(`tichusim.duplicate.league`).
+(`tichusim.analysis.duplicate.league`).
 """
 
 import argparse

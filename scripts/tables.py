@@ -9,7 +9,7 @@ rates and success, victories, tricks, bombs, card points and scores per side fro
 rounds; rounds per game to 1000 (§2.15) in the two team games; who wins a Wu Wang game of 9
 rounds, the Minister or a player, with the King going to the first out (§4) and with the
 rotating King (the Option of §4); and that strategy against `lowest` at Tientsin in a duplicate
-match (tichusim.duplicate). Every interval is 95%: normal for means, Wilson for rates
+match (tichusim.analysis.duplicate). Every interval is 95%: normal for means, Wilson for rates
 (tichusim.analysis.stats).
 """
 
