@@ -1,5 +1,5 @@
-"""A one-chunk cache for CPython's frame stack: a cold compile no longer pays up to a minute of
-system time to a CPython slowdown.
+"""A one-chunk cache for CPython's frame stack: a cold compile no longer pays much of its system
+time to a CPython slowdown.
 
 CPython keeps Python frames on a per-thread stack of 16 KiB chunks. A call that does not fit in
 the current chunk maps a new one (``mmap``), and the return unmaps it at once. A loop that calls
@@ -17,9 +17,9 @@ every other block goes to ``mmap``/``munmap`` as CPython's own allocator does. T
 functions are LLVM IR compiled in-process with llvmlite (numba's own backend, no C compiler
 needed); the slot is swapped atomically, so it is correct whatever the GIL arrangement. Only on
 Linux CPython 3.11 to 3.13 with the GIL (x86-64, AArch64: the ``mmap`` flags below are theirs;
-checked on 3.11.7, 3.12.1 and 3.13.0, where a call loop on a chunk boundary faulted 20,000
-times without it and 5 with it; on a 3.13 that has CPython's own cache it changes nothing);
-elsewhere, and when ``TICHUSIM_FRAME_STACK_CACHE=0``, nothing is changed.
+checked on 3.11.7, 3.12.1 and 3.13.0, where a call loop on a chunk boundary faulted on every
+call without it and a handful of times with it; on a 3.13 that has CPython's own cache it
+changes nothing); elsewhere, and when ``TICHUSIM_FRAME_STACK_CACHE=0``, nothing is changed.
 
 The arena allocator serves every library in the process, so this cannot be scoped to our
 code: it is installed only in processes that are tichusim's alone, the command line's
