@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import pandas as pd
@@ -24,6 +25,9 @@ from ..games import DEFAULT_GAME, GAMES, game, game_type
 from ..games.simulate import simulate
 from .played_once import played_once
 from .stats import Estimate, mean_ci, wilson
+
+if TYPE_CHECKING:
+    from ..games.team import TeamGame
 
 __all__ = ["DuplicateResult", "League", "duplicate", "league", "markdown_report"]
 
@@ -46,7 +50,8 @@ STAT_COLUMNS = [
 def _labels(variant: str) -> list[str]:
     """Column headings: the game's victory that ends a round at once (Tientsin: a triple
     victory, RULES.md §3)."""
-    victory = f"{game_type(variant).victory.split('_')[0]} victories"
+    kind = cast("type[TeamGame]", game_type(variant))  # a match's table: a team game
+    victory = f"{kind.victory.split('_')[0]} victories"
     return [victory if key == "double_victories" else label for key, label, _ in STAT_COLUMNS]
 
 
@@ -57,8 +62,8 @@ class DuplicateResult:
     deals: int
     diff: Estimate  # A minus B, points per round (mean of the two tables of a deal)
     per_strategy: pd.DataFrame  # one row per strategy: points, calls and their success, ...
-    margins: np.ndarray = field(default=None, repr=False)  # A minus B per deal
-    points: tuple = field(default=None, repr=False)  # per deal, A's and B's team score
+    margins: np.ndarray | None = field(default=None, repr=False)  # A minus B per deal
+    points: tuple | None = field(default=None, repr=False)  # per deal, A's and B's team score
     bombs_per_round: Estimate | None = None  # bombs played, both teams, both tables
     variant: str = "nanjing"
     seconds: float = 0.0  # of play: after the compile (``played_once``)
@@ -72,11 +77,14 @@ class DuplicateResult:
     def to_markdown(self) -> str:
         """The match as Markdown: the difference, then one row per strategy."""
         b = self.bombs_per_round
+        bombs = (
+            ""
+            if b is None
+            else f" Bombs played per round (both teams): {b.value:.3f} [{b.low:.3f}, {b.high:.3f}]."
+        )
         lines = [
             f"**{self.a} - {self.b}: {_fmt(self.diff)} points per round** "
-            f"({self.deals:,} deals, each played with the teams swapped; 95% intervals). "
-            f"Bombs played per round (both teams): {b.value:.3f} [{b.low:.3f}, "
-            f"{b.high:.3f}].",
+            f"({self.deals:,} deals, each played with the teams swapped; 95% intervals).{bombs}",
             "",
             "| strategy | " + " | ".join(_labels(self.variant)) + " |",
             "|---" * (len(STAT_COLUMNS) + 1) + "|",
@@ -120,7 +128,7 @@ def _side_stats(
 DUPLICATE_VARIANTS = tuple(name for name in GAMES if game_type(name).symmetric_teams)
 
 
-def _teams_game(variant: str, options: dict | None = None):
+def _teams_game(variant: str, options: dict | None = None) -> TeamGame:
     """The game ``variant`` with ``options``, refused unless two teams alternate around its
     table."""
     kind = game_type(variant)
@@ -129,7 +137,7 @@ def _teams_game(variant: str, options: dict | None = None):
             f"duplicate matches swap two teams' seats: {variant} has none to swap, "
             f"{kind.no_swap}; variants: {', '.join(DUPLICATE_VARIANTS)}"
         )
-    return game(variant, options=options)
+    return cast("TeamGame", game(variant, options=options))
 
 
 def _player(table, spec):
@@ -156,15 +164,22 @@ def duplicate(
     table = _teams_game(variant, options)
     seats = table.seats
     sa, sb = _player(table, a), _player(table, b)
-    common = {"seed": seed, "check": check, "variant": variant, "options": options}
-    played_once(
-        variant,
-        (sa, sb),
-        lambda keys: simulate(len(keys), strategies=[sa, sb] * (seats // 2), **common),
-    )
+
+    def play(count: int, first, second) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """``count`` deals, ``first`` on team 0 and ``second`` on team 1."""
+        return simulate(
+            count,
+            strategies=[first, second] * (seats // 2),
+            seed=seed,
+            check=check,
+            variant=variant,
+            options=options,
+        )
+
+    played_once(variant, (sa, sb), lambda keys: play(len(keys), sa, sb))
     t0 = time.perf_counter()
-    r1, s1 = simulate(deals, strategies=[sa, sb] * (seats // 2), **common)
-    r2, s2 = simulate(deals, strategies=[sb, sa] * (seats // 2), **common)
+    r1, s1 = play(deals, sa, sb)
+    r2, s2 = play(deals, sb, sa)
     margin1 = (r1["score_team0"] - r1["score_team1"]).to_numpy()
     margin2 = (r2["score_team1"] - r2["score_team0"]).to_numpy()
     margins = (margin1 + margin2) / 2
@@ -218,10 +233,10 @@ class League:
             + " |",
             "|---" * (len(STAT_COLUMNS) + 4) + "|",
         ]
-        for i, row in enumerate(self.table.itertuples(index=False), 1):
-            cells = [_fmt(getattr(row, key), pct) for key, _, pct in STAT_COLUMNS]
+        for i, row in enumerate(self.table.to_dict("records"), 1):
+            cells = [_fmt(row[key], pct) for key, _, pct in STAT_COLUMNS]
             lines.append(
-                f"| {i} | {row.strategy} | {_fmt(row.margin)} | {row.wdl} | "
+                f"| {i} | {row['strategy']} | {_fmt(row['margin'])} | {row['wdl']} | "
                 + " | ".join(cells)
                 + " |"
             )
@@ -301,6 +316,7 @@ def league(
             if name not in (a, b):
                 continue
             sign = 1 if a == name else -1
+            assert m.margins is not None and m.points is not None  # ``duplicate`` keeps them
             per_deal += sign * m.margins
             points += m.points[0 if sign == 1 else 1]
             e = m.diff
@@ -315,14 +331,14 @@ def league(
         row.update(_pool(side_rows))
         row["points_per_round"] = mean_ci(points / (len(names) - 1))
         rows.append(row)
-    table = pd.DataFrame(rows)
-    table = table.iloc[np.argsort([-r.value for r in table["margin"]], kind="stable")]
+    standings = pd.DataFrame(rows)
+    standings = standings.iloc[np.argsort([-r.value for r in standings["margin"]], kind="stable")]
     return League(
         names,
         deals,
         seed,
         matches,
-        table.reset_index(drop=True),
+        standings.reset_index(drop=True),
         variant,
         seconds=sum(m.seconds for m in matches.values()),
     )

@@ -29,6 +29,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -38,6 +39,9 @@ from ..strategies.agents import Agent, Without, as_agent, is_agent
 from ..strategies.tichu import DEFAULT_STRATEGY, Strategy, resolve
 from .played_once import played_once
 from .stats import Estimate, mean_ci, wilson
+
+if TYPE_CHECKING:
+    from ..games.team import TeamGame
 
 __all__ = [
     "CallAnswer",
@@ -63,7 +67,7 @@ class Setup:
     row and seat row in the records) and engine position ``seat``, and the first drawers
     (Wu Wang: the King) of round keys (``firsts``)."""
 
-    game: object
+    game: TeamGame
     player: int
     seat: int
 
@@ -89,7 +93,7 @@ def setup(variant: str = "nanjing", options: dict | None = None) -> Setup:
         raise ValueError(
             f"variant must be {', '.join(TEAM_TABLES[:-1])} or {TEAM_TABLES[-1]}, not {variant!r}"
         )
-    table = game(variant, options=options)
+    table = cast("TeamGame", game(variant, options=options))
     seat = next(s for s in range(table.seats) if table.may_call_grand(s))
     return Setup(table, seat, seat)  # Wu Wang with King 0: player p sits at position p
 
@@ -210,6 +214,14 @@ class CallAnswer:
     the paired difference, and the lines of the call's figures."""
 
     ESTIMATES: tuple[str, ...] = ()
+    # what every answer holds (its dataclass's fields, declared there)
+    strategies: tuple[str, ...]
+    p_success: Estimate
+    ev_call: Estimate
+    ev_no_call: Estimate
+    ev_diff: Estimate
+    double_victory_call: Estimate
+    seconds: float
 
     def head(self) -> dict:
         """The answer's identity in ``to_dict``: hand, deals, seed, strategies, ..."""

@@ -237,8 +237,10 @@ class GTModel:
             d = json.loads(Path(path).read_text())
             if d["features"] != ["intercept", *MODEL_FEATURES]:
                 raise ValueError("its features differ from this version's")
-            arrays = (np.asarray(d[k], np.float64) for k in cls._ARRAYS)
-            return cls(*arrays, d.get("info", {}))
+            logit, logit_cov, tichu_logit, gain, gain_cov = (
+                np.asarray(d[k], np.float64) for k in cls._ARRAYS
+            )
+            return cls(logit, logit_cov, tichu_logit, gain, gain_cov, d.get("info", {}))
         except OSError as exc:
             raise ValueError(f"model {path}: {exc.strerror or exc}") from None
         except (KeyError, TypeError, ValueError) as exc:

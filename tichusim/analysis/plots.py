@@ -118,7 +118,7 @@ def score_plot(rounds: pd.DataFrame, path, labels=("team 0", "team 1")) -> Path:
     fig, ax = plt.subplots(figsize=(8, 4.5))
     lo = int(min(rounds["score_team0"].min(), rounds["score_team1"].min()))
     hi = int(max(rounds["score_team0"].max(), rounds["score_team1"].max()))
-    bins = np.arange(lo - lo % 10 - 5, hi + 15, 10)
+    bins = np.arange(lo - lo % 10 - 5, hi + 15, 10).tolist()  # edges (hist's type: a sequence)
     means = [mean_ci(rounds[f"score_team{team}"]) for team in (0, 1)]
     for team, (label, e) in enumerate(zip(labels, means, strict=False)):
         ax.hist(

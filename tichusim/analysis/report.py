@@ -555,7 +555,8 @@ def team_report(
 def _player_names(seats: pd.DataFrame) -> dict[int, str]:
     """Seat row -> name: ``player 0 (heuristic)`` .. and ``Minister`` (§4: the King plays it)."""
     own = seats[seats["seat"] < MINISTER].groupby("seat", observed=True)["strategy"].first()
-    return {**{int(p): f"player {p} ({s})" for p, s in own.items()}, MINISTER: "Minister"}
+    named = zip(own.index.tolist(), own.tolist(), strict=True)
+    return {**{int(p): f"player {p} ({s})" for p, s in named}, MINISTER: "Minister"}
 
 
 def _wuwang_rounds_section(rounds: pd.DataFrame, figs: Path) -> list[str]:
@@ -775,7 +776,7 @@ def _transition_lines(counts: pd.DataFrame, shares: pd.DataFrame) -> list[str]:
     """The matrix in %, each row with its rounds and its widest 95% half-width."""
     head = "| before \\ after | " + " | ".join(str(c) for c in shares.columns) + " | rounds | ± |"
     lines = [head, "|---" * (len(shares.columns) + 3) + "|"]
-    for r, row in shares.iterrows():
+    for r, row in zip(shares.index, shares.to_numpy(), strict=True):
         n = int(counts.loc[r].sum())
         est = [wilson(int(k), n) for k in counts.loc[r]]
         half = max(((e.high - e.low) / 2 for e in est if e.n), default=np.nan)

@@ -16,6 +16,8 @@ rounds (``rounds_per_game`` > 1: ranks only exist from a game's second round on)
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import numpy as np
 import pandas as pd
 
@@ -65,7 +67,17 @@ def reigns(rounds: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def reign_summary(rounds: pd.DataFrame) -> dict[str, Estimate | float | int]:
+class ReignSummary(TypedDict):
+    """``reign_summary``'s figures."""
+
+    mean_reign: Estimate  # completed reigns, in rounds
+    p_keep: Estimate  # the Grand Seigneur's share of keeping the title
+    memoryless_mean: float  # 1 / (1 - p_keep), NaN when undefined
+    reigns: int  # completed
+    censored: int  # still running when the games ended
+
+
+def reign_summary(rounds: pd.DataFrame) -> ReignSummary:
     """Mean completed reign (rounds) with its interval, the keep-the-title share with its
     interval, the memoryless prediction ``1 / (1 - p_keep)``, and the reign counts."""
     table = reigns(rounds)

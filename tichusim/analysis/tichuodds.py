@@ -285,10 +285,10 @@ def check_hand(
 
 def _parse_hand(hand: str, sizes: tuple[int, ...]) -> tuple[int, np.ndarray]:
     """The hand's pattern, one of ``sizes`` cards (the first size's error when none fits)."""
-    error = None
+    errors = []
     for size in sizes:
         try:
             return cards.parse_pattern(hand, size)
         except ValueError as exc:
-            error = error or exc
-    raise error
+            errors.append(exc)
+    raise errors[0]
