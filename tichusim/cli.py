@@ -116,12 +116,13 @@ def warmup(jobs):
     from .warmup import DEFAULT_JOBS, cached_after, estimate
     from .warmup import warmup as compile_all
 
-    def report(name, what, seconds):
-        notice.say(f"  {name:<9} {seconds:6.1f} s  {what}")
-
     cold = not cached(*cached_after())  # a second warmup says nothing
     jobs = jobs or DEFAULT_JOBS
-    with Compiling("every kernel family", estimate(jobs), cold=cold) as notice:
+    with Compiling("every kernel family", estimate(jobs), cold=cold) as compiling_all:
+
+        def report(name, what, seconds):
+            compiling_all.say(f"  {name:<9} {seconds:6.1f} s  {what}")
+
         seconds = compile_all(jobs, report)
     click.echo(f"kernels compiled and cached in {seconds:.1f} s")
 
@@ -479,7 +480,9 @@ ODDS_OTHERS_HELP = (
 )
 
 
-def _odds_options(strategies: str, variant: str, option_pairs) -> tuple[object, object, dict]:
+def _odds_options(
+    strategies: tuple[str, str], variant: str, option_pairs
+) -> tuple[object, object, dict | None]:
     """``--seat-strategy``, ``--others`` and ``--option`` of the odds commands, checked."""
     players = game_type(variant).players
     rest = _strategy_option(strategies[1], (1, players - 1), "--others")
