@@ -14,9 +14,12 @@
    sampled every 50 ms).
 4. Every table end to end (``--variants``): ``tichusim run`` of ``heuristic``
    (``--strategies``) at each variant (RULES.md §2-§5), rounds/s, bytes per round on disk, and
-   the rate per card dealt against the 4-player game (issue 7: within a factor of 2). It times
-   ``heuristic``, the default before ``expert`` (issue 16), so that its figures stay comparable
-   with the committed ones.
+   the rate per card dealt against the 4-player game (the target: within a factor of 2). It
+   times ``heuristic``, the default before ``expert``, so that its figures stay comparable with
+   those recorded before.
+
+What it prints goes to results/performance.md too (section ``bench_run.py``, with the date,
+commit and machine; ``--no-results``: printed only, ``--results PATH``: another page).
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from results_page import Recorder, add_arguments  # noqa: E402 (benchmarks/, the script's folder)
 
 from tichusim.runs.config import validate  # noqa: E402 (after the path insert)
 from tichusim.runs.runner import run  # noqa: E402
@@ -188,24 +193,28 @@ def main():
         help="tables for part 4 (grand-seigneur:N for N players); empty: skip",
     )
     ap.add_argument("--variant-rounds", type=int, default=200_000)
+    add_arguments(ap)
     args = ap.parse_args()
+    rec = Recorder("bench_run.py", args.results)
     config = f'rounds = {args.rounds}\nseed = 1\nstrategies = "{args.strategies}"\n'
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        print(
+        rec.print(
             f"{args.rounds:,} rounds, strategies {args.strategies}, {args.workers} workers, "
             f"{os.cpu_count()} cores"
         )
-        print("\n1. Parquet overhead: the same shards simulated only, then through tichusim.run")
+        rec.print(
+            "\n1. Parquet overhead: the same shards simulated only, then through tichusim.run"
+        )
         for o in overhead(args.rounds, args.strategies, args.workers, tmp):
             cpu = o["cpu"]
-            print(
+            rec.print(
                 f"   {o['label']}: simulate only {o['bare_s']:.2f} s "
                 f"({args.rounds / o['bare_s']:,.0f} rounds/s), run {o['run_s']:.2f} s "
                 f"({args.rounds / o['run_s']:,.0f} rounds/s): "
                 f"overhead {100 * (o['run_s'] / o['bare_s'] - 1):+.1f}%"
             )
-            print(
+            rec.print(
                 f"     in the shards: simulate {cpu['simulate']:.2f} s, tables + Parquet "
                 f"{cpu['encode']:.2f} s ({100 * cpu['encode'] / cpu['simulate']:.1f}%), "
                 f"write + fsync {cpu['write']:.2f} s; {o['bytes'] / args.rounds:.0f} bytes "
@@ -214,17 +223,17 @@ def main():
         runs = [("local", ())]
         if not args.no_dask:
             runs.append(("dask LocalCluster", ("--dask", "local", "--workers", "2")))
-        print("\n2. End-to-end `tichusim run` (wall time of the command, start-up included):")
+        rec.print("\n2. End-to-end `tichusim run` (wall time of the command, start-up included):")
         for label, extra in runs:
             e = end_to_end(config, tmp, *extra)
-            print(
+            rec.print(
                 f"   {label:<18} {e['seconds']:7.2f} s  "
                 f"{e['rounds'] / e['seconds']:>10,.0f} rounds/s"
                 f"   (inside run(): {e['rounds'] / e['inside']:,.0f} rounds/s; {e['backend']};"
                 f" peak RSS {e['peak_rss'] / 2**20:,.0f} MiB)"
             )
         if args.variants:
-            print(
+            rec.print(
                 f"\n4. Every table, `tichusim run` of {args.variant_rounds:,} rounds of "
                 f"{args.strategies}, local workers:"
             )
@@ -235,7 +244,7 @@ def main():
                 e = end_to_end(text, tmp)
                 rate = e["rounds"] / e["seconds"]
                 base = base or rate * cards
-                print(
+                rec.print(
                     f"   {spec:<18} {rate:>9,.0f} rounds/s  {e['bytes'] / e['rounds']:6.0f} "
                     f"bytes/round  per card dealt {rate * cards / base:.2f} x {specs[0]}  "
                     f"(peak RSS {e['peak_rss'] / 2**20:,.0f} MiB)"
@@ -243,12 +252,13 @@ def main():
         if args.memory_rounds:
             text = f'rounds = {args.memory_rounds}\nseed = 1\nstrategies = "{args.strategies}"\n'
             e = end_to_end(text, tmp)
-            print(
+            rec.print(
                 f"\n3. {args.memory_rounds:,} rounds: {e['seconds']:.1f} s "
                 f"({e['rounds'] / e['seconds']:,.0f} rounds/s), "
                 f"peak RSS {e['peak_rss'] / 2**20:,.0f} MiB "
                 f"summed over all processes ({e['peak_rss_main'] / 2**20:,.0f} MiB the main one)"
             )
+    rec.save()
 
 
 if __name__ == "__main__":

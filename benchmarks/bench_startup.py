@@ -1,4 +1,4 @@
-"""First use: how long a newcomer waits, and how much memory a process holds (issue 17).
+"""First use: how long a newcomer waits, and how much memory a process holds.
 
 Every figure runs in fresh subprocesses of the tree given (``--tree``, default this checkout),
 so two trees can be measured side by side in one session (a ``git worktree`` of the previous
@@ -24,6 +24,9 @@ Parts:
   for all workers) and its proportional share (PSS);
 - ``readme``: the README's main command, as written, on a fresh clone with an empty cache,
   ``pip install`` included (needs the network to PyPI, as a new user has).
+
+Each part's lines go to results/performance.md too, a section per part (for example
+``bench_startup.py: cold``), with the date, commits and machine (``--no-results``: printed only).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import time
 from pathlib import Path
 
 import psutil
+from results_page import Recorder, add_arguments
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTS = ("import", "cold", "first", "worker", "processes")
@@ -299,6 +303,7 @@ def main():
     ap.add_argument(
         "--only", default=",".join(PARTS), help=f"comma-separated parts of {', '.join(MEASURES)}"
     )
+    add_arguments(ap)
     args = ap.parse_args()
     trees = [t.resolve() for t in (args.tree or [ROOT])]
     parts = [p.strip() for p in args.only.split(",") if p.strip()]
@@ -307,8 +312,10 @@ def main():
         ap.error(f"unknown part {unknown[0]!r} (known: {', '.join(MEASURES)})")
     print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}")
     for part in parts:
+        rec = Recorder(f"bench_startup.py: {part}", args.results, trees=trees)
         for tree in trees:  # alternate trees part by part: the same moment of the machine
-            print(f"[{tree}] {MEASURES[part](tree)}", flush=True)
+            rec.print(f"[{tree}] {MEASURES[part](tree)}")
+        rec.save()
 
 
 if __name__ == "__main__":

@@ -5,6 +5,9 @@ CPU-second on one thread, and the ratio is after / before.
 
     git worktree add /work/base HEAD~1
     python benchmarks/bench_trees.py /work/base . [--rounds 30000] [--repeats 4]
+
+The table goes to results/performance.md too (section ``bench_trees.py``, with both trees'
+commits; ``--no-results``: printed only).
 """
 
 import argparse
@@ -13,6 +16,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+from results_page import Recorder, add_arguments
 
 CELLS = [
     (v, s) for v in ("nanjing", "tientsin", "wuwang") for s in ("heuristic", "random", "lowest")
@@ -49,20 +54,25 @@ def main():
     ap.add_argument("--rounds", type=int, default=30_000)
     ap.add_argument("--repeats", type=int, default=4)
     ap.add_argument("--cells", default="", help="comma-separated variant:strategy (default all)")
+    add_arguments(ap)
     args = ap.parse_args()
+    rec = Recorder(
+        "bench_trees.py", args.results, trees=(args.before.resolve(), args.after.resolve())
+    )
     cells = [tuple(c.split(":")) for c in args.cells.split(",")] if args.cells else CELLS
     best = {t: [0.0] * len(cells) for t in ("before", "after")}
     for _ in range(args.repeats):
         for name in ("before", "after"):
             got = rates(getattr(args, name).resolve(), args.rounds, cells)
             best[name] = [max(a, b) for a, b in zip(best[name], got, strict=False)]
-    print(
+    rec.print(
         f"{'cell':<22}{'before':>10}{'after':>10}{'ratio':>8}   (rounds per CPU-second, best "
         f"of {args.repeats} x {args.rounds:,})"
     )
     for i, (v, s) in enumerate(cells):
         b, a = best["before"][i], best["after"][i]
-        print(f"{v + ' ' + s:<22}{b:>10,.0f}{a:>10,.0f}{a / b:>8.3f}")
+        rec.print(f"{v + ' ' + s:<22}{b:>10,.0f}{a:>10,.0f}{a / b:>8.3f}")
+    rec.save()
 
 
 if __name__ == "__main__":
