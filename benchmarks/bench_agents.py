@@ -1,4 +1,4 @@
-"""What a decision answered in Python costs (issue 15): rounds/s per core of
+"""What a decision answered in Python costs: rounds/s per core of
 
 (a) a Python strategy taking only the passing decision, heuristic at the other seats
     (target: 5,000 rounds/s);

@@ -1,11 +1,11 @@
-"""Rounds per second of the round engine, deal to score, at every table (issues 3, 7).
+"""Rounds per second of the round engine, deal to score, at every table.
 
 Kernel throughput (``play_table_rounds`` into preallocated records) for each strategy on one
 thread and on all threads, then each variant with ``heuristic`` (the default before ``expert``,
-issue 16: kept so the figures compare; ``bench_expert.py`` times expert) and the others on
+kept so the figures compare; ``bench_expert.py`` times expert) and the others on
 one thread, in rounds per CPU-second (``time.process_time``: other processes sharing the
 machine do not count against the engine) and relative to the 4-player game per card dealt
-(issue 7's target: every variant within a factor of 2), then end-to-end
+(the target: every variant within a factor of 2), then end-to-end
 ``tichusim.simulate`` (with the DataFrames), and the process's peak memory.
 
     python benchmarks/bench_engine.py [--rounds 400000] [--variant-rounds 100000]

@@ -35,7 +35,7 @@ CASES = [
         },
     ),
     (
-        "expert, issue 16d's play knobs off",
+        "expert, the play-around-a-call knobs off",
         {
             "base": "expert",
             "params": {

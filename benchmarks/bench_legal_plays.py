@@ -1,4 +1,4 @@
-"""Nanoseconds per call of the jitted legal-play enumeration (issue: rules core).
+"""Nanoseconds per call of the jitted legal-play enumeration.
 
 States: a random 14-card hand; the top is, with probability 1/4, none (a lead), otherwise a
 random combination led from a random 14-card hand of the other cards; no wish, or a random

@@ -1,5 +1,5 @@
 """Rounds per second of Grand Seigneur (RULES.md §5) per player count, against the 4-player game
-per card dealt (issue: "each variant within a factor of 2 of the 4-player game per card").
+per card dealt (the target: each variant within a factor of 2 of the 4-player game per card).
 
 Kernel throughput on one thread (independent rounds, ``gs_batch.play_games`` into preallocated
 records), for each strategy. The 4-player engine is measured in the same process before and
