@@ -118,8 +118,8 @@ def test_a_shard_played_in_slices_holds_the_rounds_of_one_call():
 
     import pyarrow.parquet as pq
 
+    from tichusim.games.arrow import tables
     from tichusim.games.simulate import records
-    from tichusim.games.tables import tables
     from tichusim.runs.shard import SLICE, ShardTask, play_shard
 
     play = {

@@ -241,7 +241,7 @@ def test_options_in_the_parquet_metadata():
     import pyarrow.parquet as pq
 
     from tichusim.games import game
-    from tichusim.games.tables import OPTIONS_KEY, tables
+    from tichusim.games.arrow import OPTIONS_KEY, tables
     from tichusim.runs.parquet import encode
 
     for variant, options in (("nanjing", {"phoenix_led_half": True}), ("wuwang", None)):

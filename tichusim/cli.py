@@ -255,7 +255,7 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
     """Play independent rounds and print a summary with 95% confidence intervals."""
     from .analysis.summary import summary
     from .games import SimulationError
-    from .games.tables import tables as table_of
+    from .games.arrow import tables as table_of
     from .runs import parquet
 
     _players(variant, players)

@@ -4,7 +4,7 @@ become the ``rounds`` and ``seats`` tables (``simulate``, ``simulate_games``, tr
 ``game(name, players, options)`` is a configured ``Game`` (``base``): the team games of
 RULES.md §2-§4 (``team``) or Grand Seigneur §5 (``seigneur``), imported when first asked for
 (``registry``). Each plays through the one driver (``driver``), words its transcripts for the
-one loop (``narrate``) and names its table columns, which ``tables`` turns into Arrow.
+one loop (``narrate``) and names its table columns, which ``arrow`` turns into Arrow.
 """
 
 from .errors import SimulationError

@@ -25,7 +25,7 @@ Members (``Game``), the class-level ones readable before a game is configured
   command line's text reads), ``strategy_per`` (what one of a list is for: seat or player);
 * ``records(count, games=..., first=..., seed=..., strategies=..., target=..., check=...)``:
   rounds or whole games through the one driver (``driver.play``), as ``Records``;
-* ``columns(records)``: the table columns of its records (``tables.tables`` builds Arrow);
+* ``columns(records)``: the table columns of its records (``arrow.tables`` builds Arrow);
 * ``transcript(seed, round, game=..., strategies=...)``: one round move by move, worded by
   the game and walked by the one loop (``narrate.narrate``).
 """

@@ -1,7 +1,7 @@
 """Grand Seigneur (RULES.md §5, 5 to 12 players): the game, and its Python entry points.
 
 ``SeigneurGame`` is a ``base.Game`` played by its own engine (``kernels.seigneur``). Its
-tables (``tichusim.games.tables``; a batch run writes the same as Parquet):
+tables (``tichusim.games.arrow``; a batch run writes the same as Parquet):
 
 * ``rounds``, one row per round: ``variant`` ("grand-seigneur"), ``round`` (the round key),
   ``game``, ``round_in_game``, ``players``, ``deck`` ("one", "two", "russian"), ``dealer``,
@@ -34,12 +34,12 @@ from ..kernels.seigneur import cards as gc
 from ..kernels.seigneur import records as E
 from ..strategies import seigneur as seigneur_strategies
 from . import seigneur_steps
+from .arrow import array, constant, first_index, frames, text
 from .base import Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
 from .errors import SimulationError
 from .narrate import Wording, narrate
 from .steps import seated, stepper
-from .tables import array, constant, first_index, frames, text
 
 if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
     import pandas as pd

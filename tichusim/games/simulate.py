@@ -3,7 +3,7 @@
 They ask the registry for the game (``tichusim.games.game``), which validates, resolves
 strategies and plays its batch kernels through the one driver, and return two pandas
 DataFrames, ``rounds`` (one row per round) and ``seats`` (one per seat per round): the tables
-a batch run writes as Parquet (``tichusim.games.tables``; columns in docs/schema.md). Card
+a batch run writes as Parquet (``tichusim.games.arrow``; columns in docs/schema.md). Card
 sets are ``uint64`` masks in the layout of ``tichusim.cards``.
 
 Variants (``VARIANTS``): ``"nanjing"`` (RULES.md §2, 4 seats, the default), ``"tientsin"``
@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .arrow import frames
 from .base import Records
 from .errors import SimulationError
 from .registry import GAMES, game, game_type
-from .tables import frames
 
 if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
     import pandas as pd

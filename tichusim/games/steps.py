@@ -322,7 +322,7 @@ class Round(Unit):
 
     def tables(self):
         """The round's ``(rounds, seats)`` DataFrames: ``simulate``'s rows for this round."""
-        from .tables import frames
+        from .arrow import frames
 
         if not self.done:
             raise RuntimeError("the round is not over yet")

@@ -26,13 +26,13 @@ from ..kernels.tichu import variants as V
 from ..strategies import tichu as tichu_strategies
 from ..strategies.agents import strategies_text
 from . import team_steps
+from .arrow import PLACES, array, constant, first_index, text
 from .base import GAME_OPTIONS, Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
 from .errors import SimulationError
 from .narrate import Wording, narrate
 from .scripted import with_replay
 from .steps import seated, stepper
-from .tables import PLACES, array, constant, first_index, text
 
 __all__ = ["Nanjing", "TeamGame", "Tientsin", "WuWang"]
 

@@ -1,4 +1,4 @@
-"""The Parquet encoding of the two tables (``tichusim.games.tables``): run shards and
+"""The Parquet encoding of the two tables (``tichusim.games.arrow``): run shards and
 ``simulate --out``.
 
 Options are chosen for speed at a good size: zstd everywhere, dictionary encoding except for

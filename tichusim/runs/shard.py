@@ -15,8 +15,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+from ..games.arrow import tables
 from ..games.simulate import records
-from ..games.tables import tables
 from . import parquet
 
 __all__ = [
