@@ -239,6 +239,6 @@ class Game(ABC):
         *,
         game: int | None = None,
         strategies="random",
-        **seating,
     ) -> str:
-        """One round move by move in card notation."""
+        """One round move by move in card notation (a game may take more keywords: the team
+        tables' seating)."""
