@@ -59,12 +59,12 @@ def test_examples_play_through_simulate(path):
 
 
 def test_dog_passer_passes_as_it_says():
-    """The Dog goes to the left opponent, when held (RULES.md §2.4)."""
+    """The Dog goes to the right opponent, the next seat, when held (RULES.md §2.1, §2.4)."""
     _, seats = tichusim.simulate(200, seed=1, strategies=[{"agent": DOG}, "heuristic"] * 2)
     me = seats[seats["strategy"] == "DogPasser"]
     dog = tichusim.cards.DOG
-    assert (me["given_left"] == dog).sum() > 10
-    assert not ((me["given_partner"] == dog) | (me["given_right"] == dog)).any()
+    assert (me["given_right"] == dog).sum() > 10
+    assert not ((me["given_partner"] == dog) | (me["given_left"] == dog)).any()
 
 
 @pytest.mark.parametrize("path", [DOG, FIRST])

@@ -199,7 +199,7 @@ def test_tracker_knows_which_bombs_can_beat_ours():
 
 
 def _bomb_position(hand, opp_cards, points_trick=""):
-    """Seat 0 holds ``hand`` (a bomb in it), the left opponent's single 9 tops the trick (with
+    """Seat 0 holds ``hand`` (a bomb in it), the right opponent's single 9 tops the trick (with
     the cards ``points_trick`` played under it), that opponent holding ``opp_cards`` cards."""
     pub, me = _records(hand, counts=(len(hand.split()), opp_cards, 10, 10))
     _single_trick(pub, "9p", 9, 1)
@@ -274,7 +274,7 @@ def test_the_callers_partner_defers_to_the_caller_still_to_play():
     this; once the caller has passed on it, it takes it as usual."""
     pub, me = _records("Kj 9s 9p 5t 3p", counts=(5, 10, 8, 10))
     pub["tichu"][0, 2] = 1
-    _single_trick(pub, "4s", 4, 1)  # the left opponent: the caller (seat 2) plays after us
+    _single_trick(pub, "4s", 4, 1)  # the right opponent: the caller (seat 2) plays after us
     defer = _with(support_defer=-5)
     assert _play(EXPERT, pub, me) != 0
     assert _play(defer, pub, me) == 0
@@ -310,9 +310,9 @@ def test_expert_wish_never_names_a_rank_passed_to_the_partner():
     partner, even when that is the highest rank it lacks."""
     hand = "Ma Aj Ks Qp Jt Tj 2s"  # lacks 9 .. 3
     pub, me = _records(hand, played="")
-    me["given"][0, 1] = _mask("5j")  # left opponent
+    me["given"][0, 1] = _mask("5j")  # right opponent (the next seat)
     me["given"][0, 2] = _mask("9s")  # partner
-    me["given"][0, 3] = _mask("2p")  # right opponent: a rank we hold, no wish at it
+    me["given"][0, 3] = _mask("2p")  # left opponent: a rank we hold, no wish at it
     assert _wish(EXPERT, pub, me) == 5
     me["given"][0, 1] = _mask("Dog")  # nothing usable given to an opponent
     w = _wish(EXPERT, pub, me)

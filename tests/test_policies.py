@@ -99,7 +99,7 @@ def _strategy(**spec):
 
 def _pass(policy, hand, partner_called=0):
     out = _passes(_strategy(**{"pass": policy}), np.uint64(cards.parse(hand)), partner_called)
-    return [cards.format(int(c)) for c in out]  # left opponent, partner, right opponent
+    return [cards.format(int(c)) for c in out]  # right opponent, partner, left opponent
 
 
 RICH = "Dog Ma 3j 3s 5p 7t 9j Tj Js Qp Kt Ph Dr Aj"
@@ -131,7 +131,7 @@ def test_odd_even_signals_even_left_odd_right():
 
 
 @njit
-def _ask(params, hand, given_left, counts, played, which):
+def _ask(params, hand, given_right, counts, played, which):
     pub = np.zeros(1, PUBLIC)
     me = np.zeros(1, PRIVATE)
     pub[0].n_players = 4
@@ -139,7 +139,7 @@ def _ask(params, hand, given_left, counts, played, which):
         pub[0].counts[s] = counts[s]
     pub[0].played = played
     me[0].hand = hand
-    me[0].given[1] = given_left
+    me[0].given[1] = given_right  # the card given to seat 1, the right opponent
     if which == 0:
         return policies.wish(params, pub[0], me[0])
     return policies.dragon(params, pub[0], me[0])
@@ -151,7 +151,7 @@ def test_wish_policies():
     none = np.uint64(0)
     assert _ask(_strategy(wish="none"), hand, np.uint64(cards.parse("7t")), counts, none, 0) == 0
     assert (
-        _ask(_strategy(wish="passed-left"), hand, np.uint64(cards.parse("7t")), counts, none, 0)
+        _ask(_strategy(wish="passed-right"), hand, np.uint64(cards.parse("7t")), counts, none, 0)
         == 7
     )
     assert (
@@ -163,10 +163,10 @@ def test_wish_policies():
 
 def test_dragon_policies_give_to_an_opponent():
     hand = np.uint64(cards.parse("2j"))
-    counts = np.array([1, 3, 9, 8])  # seat 0 decides: opponents are 1 (left) and 3 (right)
+    counts = np.array([1, 3, 9, 8])  # seat 0 decides: opponents are 1 (right) and 3 (left)
     assert _ask(_strategy(dragon="more-cards"), hand, np.uint64(0), counts, np.uint64(0), 1) == 3
     assert _ask(_strategy(dragon="next"), hand, np.uint64(0), counts, np.uint64(0), 1) == 1
-    assert _ask(_strategy(dragon="left"), hand, np.uint64(0), counts, np.uint64(0), 1) == 1
+    assert _ask(_strategy(dragon="right"), hand, np.uint64(0), counts, np.uint64(0), 1) == 1
     gone = np.array([1, 0, 9, 8])
     assert _ask(_strategy(dragon="next"), hand, np.uint64(0), gone, np.uint64(0), 1) == 3
 

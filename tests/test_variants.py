@@ -256,7 +256,7 @@ def test_tientsin_refuses_policies_that_give_to_opponents():
     for spec, what in (
         ({"pass": "odd-even"}, "odd-even"),
         ({"pass": "dog-opponent"}, "dog-opponent"),
-        ({"wish": "passed-left"}, "passed-left"),
+        ({"wish": "passed-right"}, "passed-right"),
     ):
         with pytest.raises(ValueError, match=f"'{what}' does not apply to tientsin") as err:
             simulate(1, strategies={"base": "heuristic", **spec}, variant="tientsin")
@@ -290,8 +290,8 @@ def test_wuwang_passing_among_the_three_players():
     """§4: each real player gives one card to each other real player (2 given, 2 received);
     the Minister neither gives nor receives."""
     rounds, seats = simulate(2000, seed=11, strategies="random", variant="wuwang")
-    given = np.stack([seats[f"given_{x}"].to_numpy() for x in ("left", "partner", "right")], 1)
-    got = np.stack([seats[f"received_{x}"].to_numpy() for x in ("left", "partner", "right")], 1)
+    given = np.stack([seats[f"given_{x}"].to_numpy() for x in ("right", "partner", "left")], 1)
+    got = np.stack([seats[f"received_{x}"].to_numpy() for x in ("right", "partner", "left")], 1)
     role = seats["role"].astype(str).to_numpy()
     assert (ncards(given).sum(axis=1) == np.where(role == "minister", 0, 2)).all()
     assert (ncards(got).sum(axis=1) == np.where(role == "minister", 0, 2)).all()

@@ -98,6 +98,28 @@ def main():
     from . import _frame_stack
 
     _frame_stack.install()  # this process is ours alone: see docs/compile.md
+    _renamed_policies_in_one_line()
+
+
+def _renamed_policies_in_one_line() -> None:
+    """A policy named by its old name (``RenamedPolicyWarning``) is said on stderr in one
+    line, like the command's errors; other warnings show as Python shows them."""
+    import warnings
+
+    from .strategies.tables import RenamedPolicyWarning
+
+    shown = warnings.showwarning
+    if getattr(shown, "one_line", False):  # installed by an earlier command in this process
+        return
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, RenamedPolicyWarning):
+            click.echo(f"tichusim: warning: {message}", err=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    show.one_line = True  # type: ignore[attr-defined]
+    warnings.showwarning = show
 
 
 @main.command(cls=_OneLineErrors)
@@ -447,6 +469,8 @@ def strategies_cmd(variant):
             click.echo(f"\nPolicies for {decision}:")
             for name, (_, doc) in tables.policies[decision].items():
                 click.echo(f"  {name:<16} {doc}")
+            for old, (new, _) in tables.renamed.get(decision, {}).items():
+                click.echo(f"  {old:<16} the old name of {new}, accepted until the next release")
         click.echo("\nParameters (name, default, range: meaning):")
         for name, p in tables.params.items():
             click.echo(
@@ -476,7 +500,7 @@ SPEC_HELP = (
 _TEAM_TABLE = click.Choice(TEAM_TABLES)
 ODDS_OTHERS_HELP = (
     "one strategy for the other players, or one each in turn order from the "
-    "hand's left (nanjing: left opponent, partner, right opponent)"
+    "next player (nanjing: right opponent, partner, left opponent)"
 )
 
 
@@ -656,7 +680,7 @@ def gt_odds_cmd(
     "--received",
     default=None,
     help="the hand's cards received in the passing, one from each seat passing to "
-    "it in turn order from its left (nanjing: left opponent, partner, right "
+    "it in turn order from the next player (nanjing: right opponent, partner, left "
     "opponent); default: drawn among the hand",
 )
 @click.option(

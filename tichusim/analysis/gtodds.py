@@ -18,7 +18,7 @@ with the round key (key % 4), so the seat's position in the order of calls is av
 Every team table plays it (``variant``), with its Options (``options``, e.g.
 ``phoenix_led_half``): Tientsin's seat 0 sees 6 cards before its Grand Tichu decision and the
 first drawer rotates over the 6 seats (§3); in Wu Wang neither the King nor the Minister may
-call (§4), so the hand is an opponent's, player 1, at the King's left (player 0 is King in
+call (§4), so the hand is an opponent's, player 1, at the King's right (player 0 is King in
 every deal: the roles, not the names, matter).
 """
 
@@ -88,7 +88,7 @@ class Setup:
 def setup(variant: str = "nanjing", options: dict | None = None) -> Setup:
     """The hand's place at ``variant``'s table with ``options`` (``ValueError`` for a game
     that is no team table or an unknown option): the first seat that may call Grand Tichu,
-    player 0 being King in Wu Wang (seat 1, an opponent at the King's left: §4)."""
+    player 0 being King in Wu Wang (seat 1, an opponent at the King's right: §4)."""
     if variant not in TEAM_TABLES:
         raise ValueError(
             f"variant must be {', '.join(TEAM_TABLES[:-1])} or {TEAM_TABLES[-1]}, not {variant!r}"
@@ -109,7 +109,7 @@ def seat_strategies(
 ) -> tuple[list, list]:
     """The two tables' strategies, one per player: the hand's strategy forced to call / not
     call Grand Tichu (``grand``), ``others`` (one strategy, or one per other player in turn
-    order from the hand's left: the 4-player game's left opponent, partner, right opponent)
+    order from the hand's right: the 4-player game's right opponent, partner, left opponent)
     unchanged in both. An agent at the hand keeps its decisions but ``set_calls``, which the
     experiment sets."""
     place = setup(variant)
@@ -125,7 +125,7 @@ def seat_strategies(
         for g, x in zip(grand, suffix, strict=False)
     )
     h = place.player
-    order = [(h + 1 + i) % players for i in range(players - 1)]  # the others from the left
+    order = [(h + 1 + i) % players for i in range(players - 1)]  # the others from the right
     tables = []
     for mine in (call, no_call):
         row = [None] * players
@@ -274,7 +274,7 @@ class GTOdds(CallAnswer):
     hand: str
     deals: int
     seed: int
-    strategies: tuple[str, ...]  # the hand's, then the others' in turn order from its left
+    strategies: tuple[str, ...]  # the hand's, then the others' in turn order from its right
     p_success: Estimate  # caller out first when calling (Wilson)
     ev_call: Estimate
     ev_no_call: Estimate

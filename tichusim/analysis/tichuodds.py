@@ -57,7 +57,7 @@ class TichuOdds(CallAnswer):
     variant: str
     deals: int
     seed: int
-    strategies: tuple[str, ...]  # the hand's, then the others' in turn order from its left
+    strategies: tuple[str, ...]  # the hand's, then the others' in turn order from its right
     p_success: Estimate  # out first when calling (Wilson)
     called: Estimate  # deals in which the call was made (below 1 only with ``played``)
     ev_call: Estimate
@@ -119,7 +119,7 @@ def _hand_sizes(table) -> tuple[int, ...]:
 
 def _received_spec(place, exact: int, received: str | None) -> tuple[int, str]:
     """The ``FIX_RECEIVED`` entry for the cards named as received (in turn order from the
-    hand's left among the seats that pass to it), and their notation."""
+    hand's right, the next seat, among the seats that pass to it), and their notation."""
     if not received:
         return 0, ""
     n = place.game.seats
@@ -128,7 +128,7 @@ def _received_spec(place, exact: int, received: str | None) -> tuple[int, str]:
     if len(tokens) != len(givers):
         raise ValueError(
             f"received: give {len(givers)} cards, one from each seat passing to the "
-            f"hand in turn order from its left, not {len(tokens)}"
+            f"hand in turn order from the next player, not {len(tokens)}"
         )
     spec, seen = 0, 0
     for j, token in zip(givers, tokens, strict=False):
@@ -165,9 +165,10 @@ def tichu_odds(
     """Estimate the Tichu odds of ``hand``, the seat's cards after the passing
     (``cards.parse_pattern`` notation; 14 cards, Tientsin 10 or 9), at ``variant``'s table
     with ``options``. ``received``: the cards of the hand it received, one per seat passing
-    to it in turn order from its left (default: drawn among the hand); ``played``: call before
-    the seat's first own turn once that many cards have been played at the table (default:
-    right after the passing). ``precision`` stops early as in ``gt_odds``. Deterministic."""
+    to it in turn order from its right, the next seat (default: drawn among the hand);
+    ``played``: call before the seat's first own turn once that many cards have been played at
+    the table (default: right after the passing). ``precision`` stops early as in
+    ``gt_odds``. Deterministic."""
     place = setup(variant, options)
     sizes = _hand_sizes(place.game)
     exact, ranks = _parse_hand(hand, sizes)

@@ -54,7 +54,8 @@ class TeamGame(Game):
     seats: ClassVar[int]  # seat rows per round (Wu Wang: the Minister too)
     victory: ClassVar[str] = "double_victory"  # rounds column of a round won at once (§2.13)
     titled: ClassVar[bool] = True  # a transcript names the table (not the default game's)
-    sides: ClassVar[tuple] = ((0, "left"), (1, "partner"), (2, "right"))  # given_/received_
+    # given_/received_ columns by offset - 1: the next seat is the right-hand opponent (§2.1)
+    sides: ClassVar[tuple] = ((0, "right"), (1, "partner"), (2, "left"))
     # phoenix_led_half: the Option of §2.6 (the French edition), a led Phoenix worth ½ instead
     # of 1½, so that the Mah Jong may be played on it; every table of the team engine has it
     option_defaults: ClassVar[dict] = {"phoenix_led_half": False}

@@ -6,7 +6,8 @@ Legal choices, by decision (``Unit.legal()``):
 * ``grand_tichu``, ``tichu``: ``[False, True]`` (call or not; a Tichu's ``view.detail`` is the
   decision point: 0 before passing, 1 after, 2 before the seat's first play, §2.3);
 * ``pass``: a ``Gifts``, the tuples of distinct hand cards (``int`` masks of one card each),
-  one for each seat in ``receivers`` (4 seats: left opponent, partner, right opponent);
+  one for each seat in ``receivers`` (4 seats: right opponent, partner, left opponent: the
+  next seat is the right-hand one, as the rule books say, RULES.md §2.1);
 * ``play``: every legal play as the rules core lists them, each a ``cards.combos.Play`` (the
   cards as a mask, and the combination: a led Phoenix at the table's value, §2.6), then
   ``None`` (pass) when passing is allowed;
@@ -41,7 +42,9 @@ decisions = ("grand_tichu", "tichu", "pass", "play", "bomb", "wish", "dragon", "
 
 class Gifts:
     """The legal passings (§2.4, §3): one distinct card of ``hand`` for each seat of
-    ``receivers``, as a tuple of one-card masks in that order."""
+    ``receivers``, as a tuple of one-card masks in that order. ``receivers`` runs in turn
+    order from the next seat: at 4 seats the right opponent, the partner, the left opponent
+    (the rule books' sides, RULES.md §2.1)."""
 
     def __init__(self, hand: int, seat: int, seats: int, offsets: tuple[int, ...]):
         self.hand = hand

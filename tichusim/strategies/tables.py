@@ -18,13 +18,14 @@ meaning), its numeric parameters (``Param``) and its named strategies: the team 
 from __future__ import annotations
 
 import keyword
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-__all__ = ["Param", "StrategyTables", "policy_of"]
+__all__ = ["Param", "RenamedPolicyWarning", "StrategyTables", "policy_of", "renamed_policy"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,27 @@ def _field(decision: str) -> str:
 def policy_of(strategy, decision: str) -> str:
     """The policy a strategy takes for ``decision``."""
     return getattr(strategy, _field(decision))
+
+
+class RenamedPolicyWarning(FutureWarning):
+    """A policy named by a name it had before a rename: still played, under its new name, for
+    one release. A ``FutureWarning``, so a script or a command shows it by default."""
+
+
+def renamed_policy(renamed: dict[str, dict[str, tuple[str, str]]], decision: str, name):
+    """``name``, or the policy it was renamed to (with a ``RenamedPolicyWarning``) when
+    ``renamed[decision]`` lists it as an old name: ``old -> (new, why)``."""
+    old = renamed.get(decision, {})
+    if isinstance(name, str) and name in old:
+        new, why = old[name]
+        warnings.warn(
+            f"{decision} policy {name!r} is now called {new!r} ({why}); the old name "
+            "goes in the next release",
+            RenamedPolicyWarning,
+            stacklevel=3,
+        )
+        return new
+    return name
 
 
 def _number(value, what: str) -> float:
@@ -95,6 +117,9 @@ class StrategyTables:
     # table name -> parameter -> the default there, where it differs from the Param's (the
     # values fitted at that table: expert's call coefficients); a strategy's override still wins
     table_defaults: dict[str, dict[str, float]] = field(default_factory=dict)
+    # decision -> old policy name -> (its new name, why): the old name is still accepted, with
+    # a ``RenamedPolicyWarning``
+    renamed: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
 
     def param_values(self, strategy, table: str | None = None) -> dict[str, float]:
         """Every parameter's value for ``strategy`` at ``table`` (a game's name; ``None``: the
@@ -139,12 +164,13 @@ class StrategyTables:
         chosen = {d: policy_of(base, d) for d in self.decisions}
         for d in self.decisions:
             if d in spec:
-                if not isinstance(spec[d], str) or spec[d] not in self.policies[d]:
+                policy = renamed_policy(self.renamed, d, spec[d])
+                if not isinstance(policy, str) or policy not in self.policies[d]:
                     raise ValueError(
                         f"strategy {d}: unknown policy {spec[d]!r} "
                         f"(known: {', '.join(self.policies[d])})"
                     )
-                chosen[d] = spec[d]
+                chosen[d] = policy
         params = spec.get("params", {})
         if not isinstance(params, dict):
             raise ValueError(f"strategy params: expected a table of name = number, got {params!r}")

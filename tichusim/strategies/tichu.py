@@ -30,7 +30,7 @@ from ..kernels.tichu import slots as S
 from ..kernels.tichu.records import N_PARAMS
 from . import DEFAULT_STRATEGY
 from . import expert_params as _fitted
-from .tables import Param, StrategyTables, policy_of
+from .tables import Param, StrategyTables, _field, policy_of, renamed_policy
 
 __all__ = [
     "DECISIONS",
@@ -38,6 +38,7 @@ __all__ = [
     "INAPPLICABLE",
     "PARAMS",
     "POLICIES",
+    "RENAMED",
     "STRATEGIES",
     "TABLES",
     "TABLE_PARAMS",
@@ -120,7 +121,7 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
         "random": (P.PASS_RANDOM, "three random cards"),
         "lowest": (
             P.PASS_LOWEST,
-            "the three lowest cards (left opponent, partner, right "
+            "the three lowest cards (right opponent, partner, left "
             "opponent, in that order; in other variants to the seats passed to, in "
             "turn order)",
         ),
@@ -139,14 +140,14 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
         ),
         "odd-even": (
             P.PASS_ODD_EVEN,
-            "keep-combos, but an even rank to the left opponent and an "
-            "odd rank to the right (the signalling convention)",
+            "keep-combos, but an even rank to the right opponent (the next "
+            "player) and an odd rank to the left (the signalling convention)",
         ),
         "dog-partner": (P.PASS_DOG_PARTNER, "keep-combos, but the Dog (if held) to the partner"),
         "dog-opponent": (
             P.PASS_DOG_OPPONENT,
             "keep-combos, the Dog (if held) always to an "
-            "opponent (the right one when keep-combos did not already give it)",
+            "opponent (the left one when keep-combos did not already give it)",
         ),
         "support-call": (
             P.PASS_SUPPORT_CALL,
@@ -162,9 +163,10 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
     "wish": {
         "none": (P.WISH_NONE, "no wish"),
         "random": (P.WISH_RANDOM, "no wish or a rank 2..A, uniformly"),
-        "passed-left": (
-            P.WISH_PASSED_LEFT,
-            "the rank of the card passed to the left opponent (none if it was a special card)",
+        "passed-right": (
+            P.WISH_PASSED_RIGHT,
+            "the rank of the card passed to the right opponent, the next player (none if it "
+            "was a special card)",
         ),
         "highest-missing": (
             P.WISH_HIGHEST_MISSING,
@@ -178,9 +180,9 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
         ),
     },
     "dragon": {
-        "left": (P.DRAGON_LEFT, "to the left opponent"),
+        "right": (P.DRAGON_RIGHT, "to the right opponent, the next player in turn order"),
         "more-cards": (P.DRAGON_MORE_CARDS, "to the opponent holding more cards"),
-        "next": (P.DRAGON_NEXT, "to the opponent who plays next (the left one unless out)"),
+        "next": (P.DRAGON_NEXT, "to the opponent who plays next (the right one unless out)"),
         "random": (P.DRAGON_RANDOM, "to an opponent drawn at random"),
         "expert": (
             P.DRAGON_EXPERT,
@@ -199,6 +201,14 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
     },
 }
 
+# policies renamed when their labels took the rule books' sides (RULES.md §2.1: the next seat is
+# the right-hand opponent): the old names still work, with a notice, until the next release
+_SIDES = "RULES.md §2.1: the next player is the right-hand opponent, as the rule books say"
+RENAMED: dict[str, dict[str, tuple[str, str]]] = {
+    "wish": {"passed-left": ("passed-right", _SIDES)},
+    "dragon": {"left": ("right", _SIDES)},
+}
+
 # policies a variant refuses, with the reason (RULES.md §3: only partners receive cards)
 INAPPLICABLE: dict[str, dict[str, dict[str, str]]] = {
     "tientsin": {
@@ -209,7 +219,7 @@ INAPPLICABLE: dict[str, dict[str, dict[str, str]]] = {
             "receive cards (RULES.md §3)",
         },
         "wish": {
-            "passed-left": "wishes the card given to the left opponent, and in Tientsin only "
+            "passed-right": "wishes the card given to the right opponent, and in Tientsin only "
             "partners receive cards (RULES.md §3)",
         },
     },
@@ -544,10 +554,18 @@ class Strategy:
     tichu: str = "never"
     pass_: str = "lowest"
     wish: str = "none"
-    dragon: str = "left"
+    dragon: str = "right"
     params: tuple[tuple[str, float], ...] = field(default=())
     description: str = ""
     dog: str = "next"
+
+    def __post_init__(self) -> None:
+        # a policy given by its old name (``RENAMED``) plays under its new one, with a notice
+        for decision in RENAMED:
+            old = policy_of(self, decision)
+            new = renamed_policy(RENAMED, decision, old)
+            if new != old:
+                object.__setattr__(self, _field(decision), new)
 
     def policy(self, decision: str) -> str:
         return policy_of(self, decision)
@@ -582,7 +600,7 @@ STRATEGIES = {
         "lowest",
         description="always the lowest legal play, never "
         "calls, never bombs out of turn, passes its lowest cards, no wish, "
-        "Dragon to the left opponent, Dog to the next partner",
+        "Dragon to the right opponent, Dog to the next partner",
     ),
     "heuristic": Strategy(
         "heuristic",
@@ -631,6 +649,7 @@ TABLES = StrategyTables(
     default=DEFAULT_STRATEGY,
     plain="heuristic",
     table_defaults=TABLE_PARAMS,
+    renamed=RENAMED,
 )
 
 

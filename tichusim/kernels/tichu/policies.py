@@ -8,8 +8,8 @@ plus the choices the engine has worked out where there are some:
 
 * ``grand_tichu`` / ``tichu``: call or not (``point`` says which Tichu decision point);
 * ``passes``: one distinct card of the hand for each seat the variant's passing reaches
-  (``variants.pass_offsets``): in the 4-player game the left opponent, partner, right
-  opponent;
+  (``variants.pass_offsets``): in the 4-player game the right opponent (the next seat, as the
+  rule books say: play passes to the right), partner, left opponent;
 * ``play``: the policy generates the plays it considers into the move buffers (all legal
   plays, or only those of one lead category: enumerating every lead of a 14-card hand costs
   microseconds) and answers an index into them, -1 to pass (only when passing is allowed), or
@@ -103,9 +103,9 @@ CALL_NEVER, CALL_ALWAYS, CALL_RANDOM, CALL_THRESHOLD, CALL_VALUE = 0, 1, 2, 3, 4
     PASS_EXPERT,
 ) = range(9)
 # wish policies
-WISH_NONE, WISH_RANDOM, WISH_PASSED_LEFT, WISH_HIGHEST_MISSING, WISH_EXPERT = 0, 1, 2, 3, 4
+WISH_NONE, WISH_RANDOM, WISH_PASSED_RIGHT, WISH_HIGHEST_MISSING, WISH_EXPERT = 0, 1, 2, 3, 4
 # Dragon's gift policies
-DRAGON_LEFT, DRAGON_MORE_CARDS, DRAGON_NEXT, DRAGON_RANDOM, DRAGON_EXPERT = 0, 1, 2, 3, 4
+DRAGON_RIGHT, DRAGON_MORE_CARDS, DRAGON_NEXT, DRAGON_RANDOM, DRAGON_EXPERT = 0, 1, 2, 3, 4
 # the Dog's target between two partners (§3)
 DOG_NEXT, DOG_FEWER_CARDS, DOG_SUPPORT_CALL, DOG_RANDOM = 0, 1, 2, 3
 
@@ -310,7 +310,7 @@ def _opponent_gifts(pub, me, offsets, pool, gifts, out):
 @njit(cache=True)
 def _odd_even(pub, me, offsets, gifts, loose, out):
     """The signal: an even rank to the first opponent in turn order the passing reaches (the
-    left one), an odd rank to the next (loose cards if it can be). Returns False when the
+    right one, §2.1), an odd rank to the next (loose cards if it can be). Returns False when the
     parity pools left two opponents the same card (the plain choice is then kept)."""
     rest = me.hand & ~gifts
     parity = 0
@@ -369,8 +369,9 @@ def _expert_caller_passes(params, pub, me, offsets, loose, out):
 @njit(cache=True)
 def passes(params, pub, me, out):
     """Fill ``out[d - 1]`` with a single-card mask for each offset ``d`` of
-    ``variants.pass_offsets``: in the 4-player game ``out[0..2]`` are the left opponent, the
-    partner, the right opponent. Slots of seats the passing does not reach are not written."""
+    ``variants.pass_offsets``: in the 4-player game ``out[0..2]`` are the right opponent, the
+    partner, the left opponent (§2.1). Slots of seats the passing does not reach are not
+    written."""
     policy = _policy(params, P_PASS)
     hand = me.hand
     n = pub.n_players
@@ -399,7 +400,7 @@ def passes(params, pub, me, out):
     gifts = _partner_gifts(pub, me, offsets, policy, loose, out)
     _opponent_gifts(pub, me, offsets, loose & ~gifts, gifts, out)
     if policy == PASS_DOG_OPPONENT and hand & DOG and not gifts & DOG:
-        last = -1  # the Dog to the last opponent in turn order (the right one) unless given
+        last = -1  # the Dog to the last opponent in turn order (the left one) unless given
         given = ZERO
         for d in range(1, n, 2):
             if offsets >> d & 1:
@@ -564,8 +565,8 @@ def wish(params, pub, me):
     if policy == WISH_RANDOM:
         me.rng, j = rand_below(me.rng, 14)
         return 0 if j == 0 else j + 1
-    if policy == WISH_PASSED_LEFT:
-        # the card given to the first opponent in turn order who got one: the left opponent
+    if policy == WISH_PASSED_RIGHT:
+        # the card given to the first opponent in turn order who got one: the right opponent
         # (§2.4); Tientsin passes to partners only, and refuses this policy (strategies.py)
         n = pub.n_players
         offsets = pass_offsets(pub.variant, me.seat)
@@ -586,11 +587,11 @@ def wish(params, pub, me):
 @njit(cache=True)
 def dragon(params, pub, me):
     """The opponent who receives a trick won with the Dragon (§2.12). Opponents are the seats
-    an odd number of places away: the left one, the right one (and, in Tientsin, the one
-    opposite)."""
+    an odd number of places away: the right one (next in turn order, §2.1), the left one (and,
+    in Tientsin, the one opposite)."""
     n = pub.n_players
     seat = me.seat
-    left = _at(seat, 1, n)
+    right = _at(seat, 1, n)
     policy = _policy(params, P_DRAGON)
     if policy == DRAGON_RANDOM:
         me.rng, j = rand_below(me.rng, n // 2)
@@ -598,7 +599,7 @@ def dragon(params, pub, me):
     if policy == DRAGON_MORE_CARDS:
         # the opponent furthest from going out: their points may still change hands (§2.13);
         # ties to the first in turn order
-        best = left
+        best = right
         for d in range(3, n, 2):
             q = _at(seat, d, n)
             if pub.counts[q] > pub.counts[best]:
@@ -622,7 +623,7 @@ def dragon(params, pub, me):
             if pub.counts[q] > 0:
                 return q
         return _at(seat, n - 1, n)
-    return left
+    return right
 
 
 @njit(cache=True)

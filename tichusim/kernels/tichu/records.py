@@ -45,8 +45,8 @@ SEAT = np.dtype(
         ("hand8", np.uint64),  # the cards seen before Grand Tichu: 8 (Tientsin 6)
         ("hand14", np.uint64),  # the whole dealt hand: 14 (Tientsin 10 or 9)
         ("hand_passed", np.uint64),  # the hand after passing
-        # given[d - 1]: to the seat d places on (4 seats: left opponent, partner, right
-        # opponent); 0 where the passing gives nothing (§3, §4)
+        # given[d - 1]: to the seat d places on (4 seats: right opponent, partner, left
+        # opponent, RULES.md §2.1); 0 where the passing gives nothing (§3, §4)
         ("given", np.uint64, (MAX_SEATS - 1,)),
         ("received", np.uint64, (MAX_SEATS - 1,)),  # received[d - 1]: from the seat d places on
         ("grand_tichu", np.bool_),

@@ -14,7 +14,8 @@ partners are the other seats of its parity:
 
 Passing is described by offsets: seat ``s`` gives one card to seat ``(s + d) % n`` for each
 offset ``d`` in ``pass_offsets(variant, s)``. Strategies fill one card slot per offset
-(``out[d - 1]``), so the 4-player slots read left opponent, partner, right opponent.
+(``out[d - 1]``), so the 4-player slots read right opponent, partner, left opponent: the seat
+one place on is the right-hand opponent, as the rule books say (RULES.md §2.1).
 """
 
 from ..jit import njit
