@@ -82,3 +82,16 @@ def test_estimates_format_themselves():
     for empty in (wilson(0, 0), mean_ci([])):
         assert empty.pct() == empty.pts() == empty.num() == "n/a"
         assert empty.pct(na="n/a (no calls)") == "n/a (no calls)"
+
+
+def test_a_rare_event_never_prints_as_zero():
+    """A rate whose count is not 0 never reads 0.0% (nor a rate below 1, 100.0%): one Tichu
+    call in 5,000 seat-rounds is ``<0.1%``, aligned as the other rates are."""
+    from tichusim.analysis.stats import percent
+
+    assert wilson(1, 5000).pct() == "<0.1% [0.0, 0.1]"
+    assert wilson(1, 5000).pct(5, "  ") == " <0.1%  [0.0, 0.1]"
+    assert wilson(4999, 5000).pct() == ">99.9% [99.9, 100.0]"
+    assert wilson(0, 5000).pct().startswith("0.0% ")
+    assert wilson(5000, 5000).pct().startswith("100.0% ")
+    assert percent(0.0005) == "0.1%" and percent(0.25, 5) == " 25.0%"

@@ -29,7 +29,7 @@ from ..strategies.tichu import DEFAULT_STRATEGY
 from .gtodds import SEAT0, paired_rounds, seat_strategies
 from .handclass import GTModel, calibration, features, hand_class
 from .played_once import played_once
-from .stats import Estimate, mean_ci, wilson
+from .stats import Estimate, mean_ci, percent, wilson
 
 __all__ = ["GTTable", "by_class", "experiment", "from_run", "write"]
 
@@ -256,7 +256,7 @@ def markdown(t: GTTable, command: str) -> str:
             "minus without, per deal) [95% interval] / P(out first | call). Bold: calling "
             f"gains. `-`: fewer than {MIN_CELL} deals.",
             "",
-            f"All hands: P(out first | call) {100 * o['p_success']:.1f}% "
+            f"All hands: P(out first | call) {percent(o['p_success'])} "
             f"[{100 * o['p_low']:.1f}, {100 * o['p_high']:.1f}], gain {o['ev_diff']:+.1f} "
             f"[{o['ev_diff_low']:+.1f}, {o['ev_diff_high']:+.1f}] points per round.",
             "",
@@ -304,7 +304,7 @@ def markdown(t: GTTable, command: str) -> str:
         )
         lines.append(
             f"| {int(r['score_bin'])} to {int(r['score_bin']) + 1} | {int(r['deals']):,} "
-            f"| {100 * r['p_success']:.1f}% [{100 * r['p_low']:.1f}, "
+            f"| {percent(r['p_success'])} [{100 * r['p_low']:.1f}, "
             f"{100 * r['p_high']:.1f}] | {r['ev_call']:+.1f} | {g} |"
         )
     if t.model is not None:

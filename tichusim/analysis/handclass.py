@@ -28,7 +28,7 @@ import numpy as np
 from .. import cards
 from ..kernels.tichu.handfeatures import hand_features
 from ..strategies.tichu import STRATEGIES
-from .stats import Z95
+from .stats import Z95, percent
 
 __all__ = ["FEATURES", "GTModel", "features", "hand_class", "strength_scores"]
 
@@ -209,7 +209,7 @@ class GTModel:
             [
                 f"Grand Tichu model for {answer['hand']} (fitted on {self.info.get('deals', 0):,} "
                 f"deals; {self.info.get('strategies', '')})",
-                f"  P(out first | call)         {100 * answer['p_success']:5.1f}%  "
+                f"  P(out first | call)         {percent(answer['p_success'], 5)}  "
                 f"[{100 * answer['ci_low']:.1f}, {100 * answer['ci_high']:.1f}]",
                 f"  call - no call, points      {answer['ev_diff']:+7.1f}  "
                 f"[{answer['ev_diff_ci_low']:+.1f}, {answer['ev_diff_ci_high']:+.1f}]"

@@ -10,6 +10,17 @@ import numpy as np
 Z95 = 1.959963984540054
 
 
+def percent(rate: float, width: int = 0) -> str:
+    """A rate in percent to one decimal, ``width`` wide, never hiding a rare event or a rare
+    miss: a rate above 0 that would print as 0.0% prints as ``<0.1%``, one below 1 that would
+    print as 100.0% as ``>99.9%``."""
+    if 0 < rate < 0.0005:
+        return f"{'<0.1':>{width}}%"
+    if 0.9995 <= rate < 1:
+        return f"{'>99.9':>{width}}%"
+    return f"{100 * rate:{width}.1f}%"
+
+
 class Estimate(NamedTuple):
     value: float
     low: float
@@ -27,10 +38,11 @@ class Estimate(NamedTuple):
         return self.n == 0 or math.isnan(self.value)
 
     def pct(self, width: int = 0, sep: str = " ", na: str = "n/a") -> str:
-        """A rate and its interval in percent: ``55.9% [55.8, 56.1]`` (``width``: of the value)."""
+        """A rate and its interval in percent: ``55.9% [55.8, 56.1]`` (``width``: of the value);
+        a rate that is not 0 never prints as 0.0% (``percent``)."""
         if self.missing:
             return na
-        return f"{100 * self.value:{width}.1f}%{sep}[{100 * self.low:.1f}, {100 * self.high:.1f}]"
+        return f"{percent(self.value, width)}{sep}[{100 * self.low:.1f}, {100 * self.high:.1f}]"
 
     def pts(self, width: int = 0, sep: str = " ", na: str = "n/a") -> str:
         """Points with a sign and their interval: ``+0.3 [-0.2, +0.7]``."""
