@@ -664,6 +664,7 @@ def _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats):
         pub.played_by[s] = ZERO
         pub.out_order[s] = -1
         pub.points_taken[s] = 0
+        pub.lacks[s] = 0
         me = privs[s]
         seat_record(me, s, seed, key, s)
         me.hand = ZERO
@@ -841,40 +842,84 @@ def _passing(variant, first_drawer, work, pub, privs, seats, nlog, outside):
     return ERR_NONE, nlog
 
 
-@njit(cache=True, inline="always")
-def _tricks(variant, work, pub, privs, rnd, seats, check, nlog, outside):
-    """The play (§2.8–§2.13) from the Mah Jong's lead until the round ends: turns, each
-    followed by its out-of-turn bomb window, and the tricks they make. Returns ``(error,
-    victory, log rows)``, ``victory`` when one team's first players went out."""
-    n = n_seats(variant)
-    # seats holding a bomb; a hand changes only when its seat plays, so the test is redone then
+NOT_FORCED = -2  # ``tricks_from``: no answer is forced, every seat asks its strategy
+
+
+@njit(cache=True)
+def armed_seats(n, privs):
+    """Bitmask of the seats whose hand holds a bomb (§2.9). A hand only loses cards, so a seat
+    stays armed until a play takes its last bomb: the trick loop keeps this mask up to date."""
     armed = 0
     for s in range(n):
         if has_bomb(privs[s].hand):
             armed |= 1 << s
+    return armed
+
+
+@njit(cache=True, inline="always")
+def _tricks(variant, work, pub, privs, rnd, seats, check, nlog, outside):
+    """The play (§2.8–§2.13) from the Mah Jong's lead until the round ends (``tricks_from``).
+    The Mah Jong's holder leads (§2.8), so every other seat is known to lack it from then on
+    (``pub.lacks`` bit 1, the Mah Jong's rank)."""
+    n = n_seats(variant)
+    armed = armed_seats(n, privs)
     turn = 0
     for s in range(n):
         if privs[s].hand & MAH_JONG:
             turn = s
+    for s in range(n):
+        if s != turn:
+            pub.lacks[s] |= 1 << 1
     pub.leader = turn
+    return tricks_from(
+        variant, work, pub, privs, rnd, seats, check, nlog, outside, turn, armed, NOT_FORCED, -1
+    )
+
+
+@njit(cache=True, inline="always")
+def tricks_from(
+    variant, work, pub, privs, rnd, seats, check, nlog, outside, turn, armed, forced, window
+):
+    """The play (§2.8–§2.13) from a state until the round ends: turns, each followed by its
+    out-of-turn bomb windows, and the tricks they make. Returns ``(error, victory, log rows)``,
+    ``victory`` when one team's first players went out.
+
+    The state is the records as the engine leaves them at a decision: ``turn`` is the seat
+    that decides and ``armed`` the seats holding a bomb (``armed_seats``). With ``window``
+    -1 the decision is ``turn``'s play on its own turn; with ``window`` a seat, it is
+    ``turn``'s answer in the bomb window opened by ``window``'s play or pass (the seats between
+    them have declined). ``forced`` (``NOT_FORCED``: ask the strategy) is that first answer:
+    an index into the legal plays as ``legal_moves`` lists them (-1 to pass) or into the bombs
+    as ``gen_bombs`` lists them (-1 for none); a forced turn skips the Tichu question, already
+    asked before the play. Every later decision is the strategies' (a search's rollouts)."""
+    n = n_seats(variant)
     while True:
-        err, outcome, armed, nlog = _turn(
-            variant, work, pub, privs, rnd, seats, turn, armed, check, nlog, outside
-        )
-        if err != ERR_NONE or outcome >= ROUND_OVER:
-            return err, outcome == VICTORY, nlog
-        if outcome == LEAD_GIVEN:
-            dog = turn
-            turn = _dog_lead(pub, privs, work, dog, outside)
-            if turn < 0:
-                return (ERR_PENDING if turn == -2 else ERR_STRATEGY), False, nlog
-            nlog = log_cards(work, nlog, EV_DOG, dog, ZERO, 0, turn)
-            if check and not _conserved(pub, privs, work.piles):
-                return ERR_CARDS, False, nlog
-            continue  # §2.9: the Dog is never bombed
+        opener = turn  # whose play or pass opens the bomb window
+        asked = -1  # the seat answering ``forced`` in it (-1: none)
+        if window < 0:
+            err, outcome, armed, nlog = _turn(
+                variant, work, pub, privs, rnd, seats, turn, armed, check, nlog, outside, forced
+            )
+            if err != ERR_NONE or outcome >= ROUND_OVER:
+                return err, outcome == VICTORY, nlog
+            if outcome == LEAD_GIVEN:
+                dog = turn
+                turn = _dog_lead(pub, privs, work, dog, outside)
+                if turn < 0:
+                    return (ERR_PENDING if turn == -2 else ERR_STRATEGY), False, nlog
+                nlog = log_cards(work, nlog, EV_DOG, dog, ZERO, 0, turn)
+                if check and not _conserved(pub, privs, work.piles):
+                    return ERR_CARDS, False, nlog
+                forced = NOT_FORCED
+                continue  # §2.9: the Dog is never bombed
+        else:  # a resumed bomb window: ``turn`` answers ``forced``, then the window goes on
+            opener = window
+            asked = turn
+            window = -1
         err, outcome, actor, armed, nlog = _bomb_windows(
-            variant, work, pub, privs, seats, turn, armed, nlog, outside
+            variant, work, pub, privs, seats, opener, armed, nlog, outside, asked, forced
         )
+        forced = NOT_FORCED
         if err != ERR_NONE or outcome >= ROUND_OVER:
             return err, outcome == VICTORY, nlog
         # ---- trick over? every other holder of cards has passed since the last play ----
@@ -906,14 +951,22 @@ def _clear_trick(pub):
 
 
 @njit(cache=True, inline="always")
-def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside):
+def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside, forced):
     """Seat ``p``'s turn: a Tichu call while it has played no card (§2.3), then its play or
     pass, checked, with what follows from the play: the wish (§2.11), going out (§2.13, §3), the
-    Dog (§2.10). Returns ``(error, outcome, armed, log rows)`` with an outcome of ``turns``."""
+    Dog (§2.10). ``forced`` (``NOT_FORCED``: none) is an answer given in advance, an index into
+    the legal plays (``tricks_from``). Returns ``(error, outcome, armed, log rows)`` with an
+    outcome of ``turns``."""
     me = privs[p]
     leading = open_turn(pub, p)
-    # Tichu decision point before each own turn while no card is played (§2.3)
-    if pub.has_played[p] == 0 and pub.grand_tichu[p] == 0 and pub.tichu[p] == 0:
+    # Tichu decision point before each own turn while no card is played (§2.3); a forced
+    # answer resumes the turn after it
+    if (
+        forced == NOT_FORCED
+        and pub.has_played[p] == 0
+        and pub.grand_tichu[p] == 0
+        and pub.tichu[p] == 0
+    ):
         call = _tichu_decision(work, pub, me, p, policies.TICHU_BEFORE_TURN, outside)
         if call == PENDING:
             return ERR_PENDING, PLAYED, armed, nlog
@@ -924,7 +977,7 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside)
     moves_m = work.moves_m
     moves_c = work.moves_c
     wish_before = pub.wish
-    if outside and _outside(work, p, D_PLAY):
+    if forced != NOT_FORCED or (outside and _outside(work, p, D_PLAY)):
         # every legal play as the rules core lists them (the led Phoenix at its table value)
         n_legal, can_pass = legal_moves(
             me.hand, pub.top_code, policies.binding_wish(pub, p), moves_m, moves_c
@@ -933,9 +986,14 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside)
             return ERR_MOVES, PLAYED, armed, nlog
         if leading:
             policies.value_led_phoenix(pub, moves_m, moves_c, n_legal)
-        choice = answer(work, me, p, D_PLAY, can_pass, n_legal)
-        if choice == PENDING:
-            return ERR_PENDING, PLAYED, armed, nlog
+        if forced != NOT_FORCED:
+            if forced >= n_legal or (forced == -1 and can_pass == 0):
+                return ERR_STRATEGY, PLAYED, armed, nlog
+            choice = forced
+        else:
+            choice = answer(work, me, p, D_PLAY, can_pass, n_legal)
+            if choice == PENDING:
+                return ERR_PENDING, PLAYED, armed, nlog
     else:
         choice = policies.play(work.params[p], pub, me, moves_m, moves_c)
     if choice == MOVES_OVERFLOW:
@@ -960,12 +1018,12 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside)
         policies.led_phoenix(pub),
     ):
         return ERR_ILLEGAL, PLAYED, armed, nlog
+    mask, code = chosen_play(choice, moves_m, moves_c)
+    _note_lacks(pub, p, leading, mask, code)
     if choice == -1:
         pub.passed |= 1 << p
         nlog = log_cards(work, nlog, EV_PASS, p, ZERO, 0, 0)
         return ERR_NONE, PLAYED, armed, nlog
-    mask = moves_m[choice]
-    code = moves_c[choice]
     if is_bomb(code):
         pub.bombs += 1
         _note_bomb(seats[p], pub, code, False)
@@ -1006,6 +1064,22 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside)
 
 
 @njit(cache=True, inline="always")
+def _note_lacks(pub, p, leading, mask, code):
+    """What everybody learns from a turn that leaves a binding wish open (§2.11): a seat bound
+    by the wish must play the wished rank, and a single of that rank is a legal play on a lead
+    and on a lower single. So a seat that leads without the rank (a bomb included), or passes
+    or plays a combination other than a bomb without it on a single the rank beats, holds no
+    card of it (``pub.lacks``, a bitmask of ranks per seat)."""
+    w = policies.binding_wish(pub, p)
+    if w == 0 or mask & rank_cards(w):
+        return
+    if leading or (
+        not (mask != ZERO and is_bomb(code)) and beats(make_code(SINGLE, 1, 2 * w), pub.top_code)
+    ):
+        pub.lacks[p] |= 1 << w
+
+
+@njit(cache=True, inline="always")
 def _out(variant, work, pub, p, nlog):
     """Seat ``p`` played its last card. The round ends at once when it makes one team's first
     players out (§2.13, §3: a double or triple victory) or leaves one player holding cards
@@ -1020,11 +1094,13 @@ def _out(variant, work, pub, p, nlog):
 
 
 @njit(cache=True, inline="always")
-def _bomb_windows(variant, work, pub, privs, seats, actor, armed, nlog, outside):
+def _bomb_windows(variant, work, pub, privs, seats, actor, armed, nlog, outside, asked, forced):
     """The out-of-turn bomb windows (§2.9 Decision) after ``actor``'s play or pass: each armed
     seat after the last actor is offered its bombs in turn order; the first to bomb becomes
     the last actor and opens the next window, until a window passes without a bomb or a bomb
-    ends the round. Returns ``(error, outcome, last actor, armed, log rows)``."""
+    ends the round. ``asked`` >= 0 resumes the first window at that seat, whose answer is
+    ``forced`` (an index into the bombs, -1 for none; ``tricks_from``): the seats before it
+    have declined. Returns ``(error, outcome, last actor, armed, log rows)``."""
     n = n_seats(variant)
     bombs_m = work.bombs_m
     bombs_c = work.bombs_c
@@ -1033,13 +1109,22 @@ def _bomb_windows(variant, work, pub, privs, seats, actor, armed, nlog, outside)
         q = actor
         for _ in range(n - 1):
             q = q + 1 if q + 1 < n else 0
+            if asked >= 0 and q != asked:
+                continue  # declined before the resumed answer
             if not armed & (1 << q):
+                if asked >= 0:
+                    return ERR_STRATEGY, PLAYED, actor, armed, nlog
                 continue
             nb = gen_bombs(privs[q].hand, pub.top_code, bombs_m, bombs_c, 0)
             if nb == 0:
+                if asked >= 0:
+                    return ERR_STRATEGY, PLAYED, actor, armed, nlog
                 continue
             nb = min(nb, bombs_m.shape[0])
-            if outside and _outside(work, q, D_BOMB):
+            if asked >= 0:
+                asked = -1
+                j = forced
+            elif outside and _outside(work, q, D_BOMB):
                 j = answer(work, privs[q], q, D_BOMB, 0, nb)
                 if j == PENDING:
                     return ERR_PENDING, PLAYED, actor, armed, nlog
@@ -1147,6 +1232,25 @@ def _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog, outs
     rnd.first_out = first
     nlog = log_cards(work, nlog, EV_END, first, ZERO, score[0], score[1])
     return ERR_NONE, nlog
+
+
+@njit(cache=True, inline="always")
+def close_play(variant, work, pub, privs, rnd, seats, victory):
+    """What ``_end_round`` does before counting, for a round played on from a state by the
+    strategies alone (``rollout.py``): without a victory the trick in play goes to the seat
+    whose going out ended the round, which gives it away when its top is the Dragon (§2.12,
+    §2.13, §3), and the one seat still holding cards closes the finishing order. Returns the
+    error code."""
+    if victory:
+        return ERR_NONE
+    n = n_seats(variant)
+    closer = pub.out_order[n - 2]
+    if pub.trick_cards != ZERO:
+        err, _ = _collect_trick(pub, privs, work, rnd, seats, closer, 0, False)
+        if err != ERR_NONE:
+            return err
+    pub.out_order[n - 1] = _next_active(pub, closer)
+    return ERR_NONE
 
 
 @njit(cache=True)

@@ -41,6 +41,10 @@ PUBLIC = np.dtype(
         ("leader", np.int64),  # who led the trick in play
         ("passed", np.int64),  # bitmask of seats that passed since the last play
         ("points_taken", np.int64, (MAX_SEATS,)),  # card points in each seat's tricks
+        # bitmask of ranks each seat provably holds no card of: bit 1 the Mah Jong, known to
+        # everybody once its holder leads (§2.8), bit r a wished rank the seat did not play
+        # when the wish bound whoever held it (§2.11)
+        ("lacks", np.int64, (MAX_SEATS,)),
         ("tricks", np.int64),
         ("bombs", np.int64),
         ("exposed", np.uint64),  # Wu Wang: the Minister's hand, face up after passing (§4)
