@@ -81,7 +81,13 @@ class TeamGame(Game):
         Python agent, ``agents.from_text``)."""
         from ..strategies.agents import from_text
 
-        parts = [from_text(p) or p.strip() for p in text.split(",")]
+        groups: list[str] = []
+        for item in (t.strip() for t in text.split(",")):
+            if "=" in item and ":" not in item and groups:  # continues the previous strategy
+                groups[-1] += "," + item
+            else:
+                groups.append(item)
+        parts = [from_text(p) or p for p in groups]
         return parts[0] if len(parts) == 1 else parts
 
     # -- the table's facts, as the engine knows them (kernels/tichu/variants.py) -----------

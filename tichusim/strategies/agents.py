@@ -19,6 +19,10 @@ agent's own randomness comes from ``view.random``, a NumPy generator seeded by (
 key, player), so a run stays reproducible. In a config or a strategy table an agent is
 ``{agent = "package.module:Class", params = {...}}`` (``params`` go to its constructor); a
 file path works for the module (``"examples/dog_passer.py:DogPasser"``).
+
+Agents shipped with tichusim also have a name, as scripted strategies do (``NAMED``): the text
+``search`` or ``search:samples=64,candidates=8`` stands for the agent table of
+``tichusim.strategies.search.Search`` with those parameters, wherever a strategy is named.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import sys
 from pathlib import Path
 
 __all__ = [
+    "NAMED",
     "Agent",
     "AgentError",
     "AgentLoadError",
@@ -37,9 +42,13 @@ __all__ = [
     "from_text",
     "is_agent",
     "load_agent",
+    "named_agent",
     "spec_of",
     "strategies_text",
 ]
+
+# agents named like scripted strategies: name -> "module:Class"
+NAMED = {"search": "tichusim.strategies.search:Search"}
 
 PREFIX = "agent:"  # on a command line: ``agent:package.module:Class`` or ``agent:file.py:Class``
 _FILES: dict[str, str] = {}  # module name -> the ``file.py`` it was loaded from (``spec_of``)
@@ -101,13 +110,45 @@ for _method in set(METHODS.values()):
     setattr(Agent, _method, None)
 
 
+def _value(text: str):
+    """A named agent's parameter from its text: an integer, a number, else the text."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def named_agent(spec) -> dict | None:
+    """The agent table that the text ``name`` or ``name:key=value,...`` of a named agent
+    (``NAMED``) stands for; ``None`` for any other ``spec``. ``AgentLoadError`` for a
+    parameter that is not ``key=value``."""
+    if not isinstance(spec, str):
+        return None
+    name, _, rest = spec.strip().partition(":")
+    if name.strip() not in NAMED:
+        return None
+    params = {}
+    for item in (i.strip() for i in rest.split(",") if i.strip()):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise AgentLoadError(f"strategy {spec!r}: {item!r} is not key=value")
+        params[key.strip()] = _value(value.strip())
+    table: dict = {"agent": NAMED[name.strip()]}
+    if params:
+        table["params"] = params
+    return table
+
+
 def is_agent(spec) -> bool:
-    """Whether ``spec`` names a Python strategy: an Agent, an Agent class, or a table with an
-    ``agent`` key."""
+    """Whether ``spec`` names a Python strategy: an Agent, an Agent class, a table with an
+    ``agent`` key, or a named agent's text (``named_agent``)."""
     return (
         isinstance(spec, Agent)
         or (inspect.isclass(spec) and issubclass(spec, Agent))
         or (isinstance(spec, dict) and "agent" in spec)
+        or (isinstance(spec, str) and spec.strip().partition(":")[0].strip() in NAMED)
     )
 
 
@@ -115,6 +156,11 @@ def as_agent(spec) -> Agent:
     """The Agent ``spec`` stands for (``is_agent``); ``AgentError`` when it cannot be built."""
     if isinstance(spec, Agent):
         return spec
+    if isinstance(spec, str):
+        table = named_agent(spec)
+        if table is None:
+            raise AgentLoadError(f"{spec!r} names no agent (named agents: {', '.join(NAMED)})")
+        return as_agent(table)
     if inspect.isclass(spec):
         return spec()
     unknown = set(spec) - {"agent", "params"}
@@ -143,8 +189,14 @@ def as_agent(spec) -> Agent:
 
 def from_text(text):
     """The agent table a command line's ``agent:package.module:Class`` (or
-    ``agent:path/file.py:Class``) stands for; ``None`` for any other text."""
-    if not isinstance(text, str) or not text.strip().startswith(PREFIX):
+    ``agent:path/file.py:Class``, or a named agent: ``named_agent``) stands for; ``None`` for
+    any other text."""
+    if not isinstance(text, str):
+        return None
+    named = named_agent(text)
+    if named is not None:
+        return named
+    if not text.strip().startswith(PREFIX):
         return None
     return {"agent": text.strip()[len(PREFIX) :].strip()}
 
@@ -156,6 +208,8 @@ def spec_of(spec) -> dict:
     function) or whose params are not plain data."""
     import json
 
+    if isinstance(spec, str) and named_agent(spec) is not None:
+        spec = named_agent(spec)
     if isinstance(spec, dict):
         as_agent(spec)  # importable and buildable, or one line saying why not
         out = {"agent": spec["agent"], "params": dict(spec.get("params", {}))}

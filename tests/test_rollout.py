@@ -1,0 +1,322 @@
+"""Rounds resumed from a decision, deals consistent with a view, and the ``search`` strategy.
+
+A round resumed from the state at any decision, with the real hands and the real answer
+forced, ends exactly as the round played through (RULES.md §2.13, §2.14 scores, the first
+player out); every deal ``deal_unseen`` makes agrees with what the deciding seat knows
+(§2.4 passes, §2.8 the Mah Jong's holder leads, §2.11 a bound seat plays the wished rank,
+§4 Wu Wang's open hands) and the true deal always does; the deals are uniform over the
+consistent ones; ``search`` plays legal answers, reproducibly, wherever a strategy plays.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import tichusim
+from tichusim import Round
+from tichusim.games import registry
+from tichusim.kernels.bits import PHOENIX
+from tichusim.kernels.errors import ERR_NONE
+from tichusim.kernels.rng import seed_stream
+from tichusim.kernels.tichu import rollout as R
+from tichusim.kernels.tichu.records import ROUND, SEAT
+from tichusim.kernels.tichu.variants import MAX_SEATS
+from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
+
+ALL = (1 << 64) - 1
+
+
+def _window(pub) -> int:
+    """Whose play or pass opened the bomb window (a plain reference for ``last_actor``)."""
+    n, top, passed = int(pub["n_players"]), int(pub["top_seat"]), int(pub["passed"])
+    actor, q = top, top
+    for _ in range(n - 1):
+        q = (q + 1) % n
+        if passed >> q & 1:
+            actor = q
+    return actor
+
+
+def _play_through(variant, seed, key, strategy, stop=None):
+    """Round ``key`` stepped from Python, every decision answered by ``strategy`` as the
+    engine would; at each play or bomb decision ``stop(state)`` sees the full state (every
+    seat's real hand) with the answer about to be given. Returns the round's records."""
+    r = Round(seed=seed, key=key, strategies=None, variant=variant)
+    s = tichusim.strategy(strategy)
+    while not r.done:
+        r.advance()
+        if r.done:
+            break
+        view, legal = r.view(), r.legal()
+        choice = s.decide(view, legal)
+        if stop is not None and r.decision in ("play", "bomb"):
+            work, pub, privs = (a.copy() for a in r._kept)
+            privs[r.to_act]["rng"] = view.private[0]["rng"]  # the stream as the answer left it
+            forced = -1 if choice is None else next(i for i, p in enumerate(legal) if p is choice)
+            stop(
+                {
+                    "work": work,
+                    "pub": pub,
+                    "privs": privs,
+                    "seat": r.to_act,
+                    "decision": r.decision,
+                    "forced": forced,
+                    "view": view,
+                }
+            )
+        r.act(choice)
+    return r.rounds[0, 0]
+
+
+def _resume(variant, state, strategy):
+    game = registry.game(variant)
+    work = state["work"]
+    rows = game.param_rows(game.resolve(strategy))
+    work[0]["params"][: len(rows)] = rows  # every player the same strategy: rows by position
+    if variant == "wuwang":
+        work[0]["params"][3] = rows[0]
+    window = -1 if state["decision"] == "play" else _window(state["pub"][0])
+    rnd = np.zeros(1, ROUND)
+    seats = np.zeros(MAX_SEATS, SEAT)
+    return R.RESUME[game.table](
+        work, state["pub"], state["privs"], rnd, seats, state["seat"], state["forced"], window
+    )
+
+
+@pytest.mark.parametrize("variant", ["nanjing", "tientsin", "wuwang"])
+@pytest.mark.parametrize("strategy", ["expert", "heuristic"])
+def test_resumed_round_ends_as_played(variant, strategy):
+    """From every play and bomb decision of several rounds: the same scores and first out."""
+    checked = {"play": 0, "bomb": 0}
+    for key in range(4):
+        states = []
+        end = _play_through(variant, 11, key, strategy, states.append)
+        for state in states:
+            err, t0, t1, first = _resume(variant, state, strategy)
+            assert err == ERR_NONE
+            assert (t0, t1) == tuple(end["score"]), (key, state["decision"])
+            assert first == end["first_out"]
+            checked[state["decision"]] += 1
+    assert checked["play"] > 40
+
+
+def _constraints_hold(pub, me, hands) -> list[str]:
+    """What a deal breaks of what seat ``me`` knows (empty: consistent)."""
+    broken = []
+    n = int(pub["n_players"])
+    seat = int(me["seat"])
+    union = 0
+    for s in range(n):
+        h = int(hands[s])
+        if h & union:
+            broken.append("a card in two hands")
+        union |= h
+        if bin(h).count("1") != int(pub["counts"][s]):
+            broken.append(f"seat {s}: count")
+        if h & int(pub["played"]):
+            broken.append(f"seat {s}: a played card")
+        for b in range(64):
+            if h >> b & 1 and int(pub["lacks"][s]) >> (b & 15) & 1:
+                broken.append(f"seat {s}: a rank it lacks")
+        if s != seat and int(me["given"][s]) & ~int(pub["played"]) & ALL & ~h:
+            broken.append(f"seat {s}: a card passed to it, unplayed, elsewhere")
+    if int(hands[seat]) != int(me["hand"]):
+        broken.append("the seat's own hand")
+    if union | int(pub["played"]) != int(R.ALL_CARDS):
+        broken.append("cards missing")
+    if int(pub["variant"]) == 2 and seat % 2 == 0:
+        if int(hands[2 - seat]) != int(me["ally_hand"]):
+            broken.append("Wu Wang: the other hand the King plays")
+    if int(pub["variant"]) == 2 and seat % 2 == 1 and int(hands[2]) != int(pub["exposed"]):
+        broken.append("Wu Wang: the Minister's open hand")
+    return broken
+
+
+@pytest.mark.parametrize("variant", ["nanjing", "tientsin", "wuwang"])
+def test_true_and_sampled_deals_agree_with_the_view(variant):
+    """The real hands always satisfy the view's constraints (the inferences are sound), and
+    every sampled deal does too; a wished rank is inferred missing somewhere."""
+    hands = np.zeros(MAX_SEATS, np.uint64)
+    pool = np.zeros(56, np.int64)
+    seen = {"states": 0, "wish_lacks": 0}
+
+    def check(state):
+        pub, privs, seat = state["pub"], state["privs"], state["seat"]
+        n = int(pub[0]["n_players"])
+        truth = [int(privs[s]["hand"]) for s in range(n)]
+        assert _constraints_hold(pub[0], privs[seat], truth) == []
+        view_pub, view_me = state["view"].public, state["view"].private
+        for k in range(5):
+            _, ok = R.sample_deal(view_pub, view_me, hands, pool, np.uint64(seed_stream(7, k, 0)))
+            assert ok
+            assert _constraints_hold(view_pub[0], view_me[0], hands[:n]) == []
+        mah_jong_lacks = sum(int(pub[0]["lacks"][s]) >> 1 & 1 for s in range(n))
+        assert mah_jong_lacks == n - 1  # known from the first lead on (§2.8)
+        seen["states"] += 1
+        seen["wish_lacks"] += any(int(pub[0]["lacks"][s]) & ~0b11 for s in range(n))
+
+    for key in range(8):
+        _play_through(variant, 5, key, "expert", check)
+    assert seen["states"] > 100
+    if variant != "wuwang":
+        assert seen["wish_lacks"] > 0
+
+
+def _endgame():
+    """A hand-made Nanjing endgame seen by seat 0: six unseen cards (two 7s, two 9s, an Ace,
+    a King) for seats 1, 2 and 3 (two each); seat 3 is known to lack 7s and seat 1 9s.
+    Returns ``(pub, me, unseen cards)``."""
+    from tichusim.cards import notation
+
+    pub = np.zeros(1, PUBLIC)
+    me = np.zeros(1, PRIVATE)
+    mine = notation.parse("2j 3s")
+    unseen = notation.parse("7j 7s 9p 9t At Ks")
+    p = pub[0]
+    p["n_players"] = 4
+    p["variant"] = 0
+    p["played"] = int(R.ALL_CARDS) & ~(mine | unseen)
+    p["counts"][:4] = [2, 2, 2, 2]
+    p["lacks"][1] = 1 << 9
+    p["lacks"][3] = 1 << 7
+    me[0]["seat"] = 0
+    me[0]["hand"] = mine
+    return pub, me, unseen
+
+
+def _consistent(unseen: int, counts, lacks) -> list[tuple]:
+    """Every consistent assignment of ``unseen`` to seats 1..3, enumerated."""
+    cards = [1 << b for b in range(64) if unseen >> b & 1]
+    out = []
+    for owners in itertools.product((1, 2, 3), repeat=len(cards)):
+        if any(owners.count(s) != counts[s] for s in (1, 2, 3)):
+            continue
+        if any(
+            lacks[s] >> ((c.bit_length() - 1) & 15) & 1 for c, s in zip(cards, owners, strict=True)
+        ):
+            continue
+        out.append(owners)
+    return out
+
+
+def test_deals_are_uniform_over_the_consistent_ones():
+    """Against exact enumeration (19 consistent deals): a chi-square bound, every deal
+    seen, and none that breaks a constraint."""
+    pub, me, unseen = _endgame()
+    exact = _consistent(unseen, [2, 2, 2, 2], [0, 1 << 9, 0, 1 << 7])
+    assert len(exact) == 19
+    cards = [1 << b for b in range(64) if unseen >> b & 1]
+    index = {owners: i for i, owners in enumerate(exact)}
+    counts = np.zeros(len(exact), np.int64)
+    hands = np.zeros(MAX_SEATS, np.uint64)
+    pool = np.zeros(56, np.int64)
+    draws = 19_000
+    state = np.uint64(seed_stream(3, 0, 0))
+    for _ in range(draws):
+        state, ok = R.sample_deal(pub, me, hands, pool, state)
+        assert ok
+        owners = tuple(next(s for s in (1, 2, 3) if int(hands[s]) & c) for c in cards)
+        counts[index[owners]] += 1  # a KeyError is an inconsistent deal
+    expected = draws / len(exact)
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    assert chi2 < 45.0  # 18 degrees of freedom: p < 0.001 above 42.3
+    assert counts.min() > 0
+
+
+def test_impossible_views_are_refused():
+    """Counts that do not add up, or a rank no seat may hold: no deal."""
+    hands = np.zeros(MAX_SEATS, np.uint64)
+    pool = np.zeros(56, np.int64)
+    pub, me, _ = _endgame()
+    pub[0]["counts"][2] = 3  # seven cards for six unseen
+    assert not R.sample_deal(pub, me, hands, pool, np.uint64(seed_stream(1, 0, 0)))[1]
+    pub, me, _ = _endgame()
+    pub[0]["lacks"][1] = 1 << 7  # the two 7s fit nowhere: every other seat lacks them
+    pub[0]["lacks"][2] = 1 << 7
+    assert not R.sample_deal(pub, me, hands, pool, np.uint64(seed_stream(1, 0, 0)))[1]
+    pub, me, _ = _endgame()
+    me[0]["hand"] |= 1 << 5  # the 5 of Jade: in its hand and played
+    assert not R.sample_deal(pub, me, hands, pool, np.uint64(seed_stream(1, 0, 0)))[1]
+
+
+def _search_round(key, strategies, seed=2):
+    """Round ``key`` with ``strategies``; the answers the searching seats gave."""
+    r = Round(seed=seed, key=key, strategies=strategies)
+    while not r.done:
+        r.advance()
+    rounds, _ = r.tables()
+    return rounds
+
+
+def test_search_is_reproducible_and_legal():
+    """Same seed, same round: the same records; every answer passed the engine's checks."""
+    strategies = ["search:samples=6,candidates=4", "expert"] * 2
+    first = [_search_round(k, strategies) for k in range(2)]
+    again = [_search_round(k, strategies) for k in range(2)]
+    for a, b in zip(first, again, strict=True):
+        assert a.equals(b)
+
+
+def test_search_plays_everywhere_a_strategy_does():
+    """``simulate`` with the named strategy and its parameters, and the text forms."""
+    from tichusim.strategies.agents import as_agent, from_text
+    from tichusim.strategies.specs import parse_strategy
+
+    assert parse_strategy("search:samples=64") == {
+        "agent": "tichusim.strategies.search:Search",
+        "params": {"samples": 64},
+    }
+    assert from_text("search") == {"agent": "tichusim.strategies.search:Search"}
+    agent = as_agent("search:samples=8,searches=play")
+    assert agent.decisions == ("play",) and agent.name == "search:samples=8,searches=play"
+    with pytest.raises(ValueError, match="searches"):
+        as_agent({"agent": "tichusim.strategies.search:Search", "params": {"searches": "x"}})
+    rounds, seats = tichusim.simulate(
+        2, seed=4, strategies=["search:samples=4", "expert", "search:samples=4", "expert"]
+    )
+    assert len(rounds) == 2
+    assert set(seats["strategy"]) == {"search:samples=4", "expert"}
+
+
+def test_evaluate_plays_pairs_candidates_and_refuses_bad_ones():
+    """Margins per candidate and deal; the same seed gives the same result; a play that is
+    not legal is refused."""
+    from tichusim.strategies.search import evaluate_plays
+
+    got = {}
+
+    def grab(state):
+        if state["decision"] == "play" and "view" not in got:
+            got["view"] = state["view"]
+
+    _play_through("nanjing", 9, 1, "expert", grab)
+    view = got["view"]
+    legal = _legal_at(view)[:3]
+    res = evaluate_plays(view, legal, samples=16, seed=5)
+    again = evaluate_plays(view, legal, samples=16, seed=5)
+    assert res.margin.shape == (len(legal), 16) and res.first.shape == (len(legal), 16)
+    np.testing.assert_array_equal(res.margin, again.margin)
+    assert np.all(np.abs(res.margin) <= 800)
+    other = int(R.ALL_CARDS) & ~int(view.hand)
+    bad = type(legal[0])(other & -other, legal[0].combo)  # a card the seat does not hold
+    with pytest.raises(ValueError, match="legal"):
+        evaluate_plays(view, [bad], samples=2, seed=1)
+
+
+def _legal_at(view):
+    """The legal plays at a play decision, as the engine lists them (the lone Phoenix, whose
+    led value the engine sets by the table, left out)."""
+    from tichusim.cards.combos import Combo, Play
+    from tichusim.kernels.moves import legal_moves
+
+    masks = np.zeros(4096, np.uint64)
+    codes = np.zeros(4096, np.int64)
+    wish = 0 if int(view.wish_free) >> int(view.seat) & 1 else int(view.wish)
+    n, can_pass = legal_moves(np.uint64(view.hand), int(view.top_code), wish, masks, codes)
+    out = [
+        Play(int(m), Combo.from_code(int(c)))
+        for m, c in zip(masks[:n], codes[:n], strict=True)
+        if int(m) != int(PHOENIX)
+    ]
+    return out + ([None] if can_pass else [])
