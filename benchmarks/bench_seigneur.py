@@ -42,13 +42,13 @@ def seigneur_rate(players: int, strategy: str, rounds: int, options=None) -> tup
     table = game("grand-seigneur", players, options)
     r = np.ones(rounds, R.GS_ROUND)
     s = np.ones((rounds, players), R.GS_SEAT)
-    args = (
-        table.params(strategy),
+    rules = (
         players,
         table.deck,
         table.options["distinct_triples"],
         table.options["russian_seating"],
     )
+    args = (table.params(strategy), rules)
     gs_batch.play_games(1, np.arange(64), 1, *args, r[:64], s[:64], False, 1)
     t0 = time.perf_counter()
     gs_batch.play_games(1, np.arange(rounds), 1, *args, r, s, False, 1)

@@ -1,11 +1,17 @@
 """compare: duplicate matches and round-robin leagues on the same deals; strategy arguments."""
 
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from tichusim import cards
-from tichusim.analysis.duplicate import duplicate, league
+from tichusim.analysis.duplicate import Interrupted, duplicate, league, markdown_report
 from tichusim.cli import main
 from tichusim.kernels.moves import has_bomb
 from tichusim.strategies.specs import parse_strategy, parse_strategy_list
@@ -202,3 +208,79 @@ def test_bomb_column_is_bombs_played_and_options_apply():
     assert "--option phoenix_led_half=true" in res.output
     res = CliRunner().invoke(main, ["compare", "heuristic", "random", "--option", "nope=1"])
     assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+
+
+# -- a match's progress, workers and Ctrl-C ----------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+DOG_PASSER = {"agent": str(ROOT / "examples" / "dog_passer.py") + ":DogPasser"}
+
+
+@pytest.mark.parametrize(
+    ("a", "deals"), [("heuristic:pass=lowest", 3000), (DOG_PASSER, 60)], ids=["kernels", "agent"]
+)
+def test_workers_give_the_same_figures(a, deals):
+    """Blocks in two spawned processes, merged in deal order: the same per-deal margins and
+    table as one process, for a scripted strategy and for a Python agent."""
+    one = duplicate(parse_strategy(a) if isinstance(a, str) else a, "heuristic", deals, seed=7)
+    two = duplicate(
+        parse_strategy(a) if isinstance(a, str) else a, "heuristic", deals, seed=7, workers=2
+    )
+    assert one.deals == two.deals == deals and not two.partial
+    np.testing.assert_array_equal(one.margins, two.margins)
+    assert one.per_strategy.to_string() == two.per_strategy.to_string()
+
+
+def test_progress_reports_the_running_margin_and_ctrl_c_keeps_the_deals_played():
+    """``progress`` hears each block with the margin so far; a Ctrl-C in the middle raises
+    ``Interrupted`` holding exactly the deals finished, the same figures as a match of that
+    many deals."""
+    heard = []
+
+    def progress(done, total, margin):
+        heard.append((done, margin))
+        if len(heard) == 3:  # the compile notice, then two blocks
+            raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as stop:
+        duplicate(DOG_PASSER, "heuristic", 100, seed=2, progress=progress)
+    partial = stop.value.result
+    assert heard[0][0] == 0 and heard[2][0] == partial.deals == 20 < partial.planned == 100
+    assert partial.partial and "PARTIAL" in markdown_report(partial, "tichusim compare")
+    whole = duplicate(DOG_PASSER, "heuristic", 20, seed=2)
+    np.testing.assert_array_equal(partial.margins, whole.margins)
+    assert heard[2][1].value == pytest.approx(whole.diff.value)
+
+
+def test_cli_ctrl_c_prints_the_partial_figures_and_exits_130(tmp_path):
+    """A real SIGINT to ``tichusim compare`` with a Python agent: the deals played so far are
+    printed, marked partial; ``--out`` is not written; the exit status is 130."""
+    out = tmp_path / "match.md"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tichusim.cli",
+            "compare",
+            f"agent:{DOG_PASSER['agent']}",
+            "heuristic",
+            "--deals",
+            "5000",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    time.sleep(12)  # started, compiled (cached by the tests above) and some blocks played
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 130, stderr
+    assert "interrupted: partial figures" in stderr and "Traceback" not in stderr
+    if "PARTIAL" in stdout:
+        assert "interrupted after" in stdout and "of 5,000 deals" in stdout
+    assert not out.exists()

@@ -832,14 +832,26 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
     metavar="KEY=VALUE",
     help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="processes playing the deals (split by index, merged in order: the same figures "
+    "for any number)",
+)
+@click.option("--check/--no-check", default=False, help="verify RULES.md §7 after every action")
 @click.option("--quiet", is_flag=True, help="no progress bar")
-def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
+def compare(strategies, deals, seed, out, variant, option_pairs, workers, check, quiet):
     """Duplicate matches between STRATEGIES (two: a match; more: a round-robin league).
 
     Each STRATEGY is a name, base:key=value,... (e.g. heuristic:pass=lowest), a .toml file,
-    or a strategy written in Python: agent:package.module:Class or agent:path/file.py:Class.
+    or a strategy written in Python: agent:package.module:Class or agent:path/file.py:Class,
+    with its parameters as agent:path/file.py:Class:key=value,... (docs/agents.md). A match
+    shows its running margin; Ctrl-C prints the figures of the deals played so far, marked
+    partial, and exits with status 130.
     """
-    from .analysis.duplicate import duplicate, league, markdown_report
+    from .analysis.duplicate import Interrupted, duplicate, league, markdown_report
     from .strategies.agents import agent_name
     from .strategies.specs import parse_strategy
 
@@ -860,30 +872,43 @@ def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
             f"compare: strategies need different names ({', '.join(names)}); "
             "add name=... to tell them apart"
         )
-    if len(found) == 2:
-        result = _guard(
-            duplicate, found[0], found[1], deals, seed=seed, variant=variant, options=options
-        )
-    else:
-        matches = len(found) * (len(found) - 1) // 2
-        with Progress(matches, "match", enabled=not quiet, at_first_update=True) as bar:
-            result = _guard(
-                league,
-                found,
-                deals,
-                seed=seed,
-                variant=variant,
-                options=options,
-                progress=lambda done, total: bar.to(done),
-            )
     quoted = " ".join(f"'{s}'" if any(c in s for c in " ,;[]") else s for s in strategies)
     command = f"tichusim compare {quoted} --deals {deals} --seed {seed}"
     if variant != DEFAULT_GAME:
         command += f" --variant {variant}"
     for pair in option_pairs:
         command += f" --option {pair}"
+    if check:
+        command += " --check"
     if out is not None:
         command += f" --out {out}"
+    common = {"seed": seed, "check": check, "variant": variant, "options": options}
+    try:
+        if len(found) == 2:
+            margin = f"{names[0]} - {names[1]}"
+            with Progress(deals, "deal", enabled=not quiet, at_first_update=True) as bar:
+                result = _guard(
+                    duplicate,
+                    found[0],
+                    found[1],
+                    deals,
+                    workers=workers,
+                    progress=lambda done, total, e: bar.to(done, f"{margin} {e.pts()}"),
+                    **common,
+                )
+        else:
+            matches = len(found) * (len(found) - 1) // 2
+            with Progress(matches, "match", enabled=not quiet, at_first_update=True) as bar:
+                result = _guard(
+                    league,
+                    found,
+                    deals,
+                    workers=workers,
+                    progress=lambda done, total: bar.to(done),
+                    **common,
+                )
+    except Interrupted as stop:
+        _interrupted(stop, command, markdown_report)
     text = markdown_report(result, command)
     click.echo(text, nl=False)
     click.echo(f"({result.seconds:.1f} s of play)")
@@ -892,6 +917,23 @@ def compare(strategies, deals, seed, out, variant, option_pairs, quiet):
             out.write_text(text)
         except OSError as exc:
             raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
+def _interrupted(stop, command: str, markdown_report) -> None:
+    """Ctrl-C in ``compare``: the matches finished and the deals played so far, marked
+    partial (nothing is written to ``--out``), then exit status 130 as a shell gives."""
+    for match in stop.matches:  # a league's finished matches
+        click.echo(markdown_report(match, command))
+    if stop.result is not None:
+        click.echo(markdown_report(stop.result, command), nl=False)
+    played = stop.result.deals if stop.result is not None else 0
+    click.echo(
+        f"tichusim: interrupted: partial figures ({played:,} deals of the match under way"
+        f"{f', {len(stop.matches)} match(es) finished' if stop.matches else ''}); "
+        "--out not written",
+        err=True,
+    )
+    sys.exit(130)
 
 
 @main.command("report", cls=_OneLineErrors)

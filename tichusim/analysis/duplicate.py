@@ -14,9 +14,10 @@ them by their per-deal margin averaged over all opponents.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -29,7 +30,7 @@ from .stats import Estimate, mean_ci, wilson
 if TYPE_CHECKING:
     from ..games.team import TeamGame
 
-__all__ = ["DuplicateResult", "League", "duplicate", "league", "markdown_report"]
+__all__ = ["DuplicateResult", "Interrupted", "League", "duplicate", "league", "markdown_report"]
 
 
 def _fmt(e: Estimate, pct: bool = False) -> str:
@@ -67,6 +68,12 @@ class DuplicateResult:
     bombs_per_round: Estimate | None = None  # bombs played, both teams, both tables
     variant: str = "nanjing"
     seconds: float = 0.0  # of play: after the compile (``played_once``)
+    planned: int = 0  # the deals asked for: more than ``deals`` when interrupted
+
+    @property
+    def partial(self) -> bool:
+        """Whether the match stopped (Ctrl-C) before all its deals were played."""
+        return self.deals < self.planned
 
     def __str__(self) -> str:
         return (
@@ -148,42 +155,116 @@ def _player(table, spec):
     return as_agent(spec) if is_agent(spec) else table.resolve(spec, 1)[0]
 
 
-def duplicate(
-    a,
-    b,
-    deals: int,
-    *,
-    seed: int = 0,
-    check: bool = False,
-    variant: str = "nanjing",
-    options: dict | None = None,
-) -> DuplicateResult:
-    """Strategy ``a`` against ``b`` over ``deals`` duplicated deals (names, tables,
-    ``Strategy`` objects or Python agents: ``tichusim.Agent``), at the table of ``variant``
-    (``DUPLICATE_VARIANTS``) with its rules ``options`` (e.g. ``{"phoenix_led_half": True}``)."""
-    table = _teams_game(variant, options)
-    seats = table.seats
-    sa, sb = _player(table, a), _player(table, b)
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a match or a league: ``result`` holds the figures of the deals played
+    before it (a ``DuplicateResult`` with ``partial`` set; ``None`` when no deal was
+    complete), ``matches`` a league's matches finished before it."""
 
-    def play(count: int, first, second) -> tuple[pd.DataFrame, pd.DataFrame]:
-        """``count`` deals, ``first`` on team 0 and ``second`` on team 1."""
-        return simulate(
-            count,
-            strategies=[first, second] * (seats // 2),
-            seed=seed,
-            check=check,
-            variant=variant,
-            options=options,
-        )
+    def __init__(self, result: DuplicateResult | None, matches: tuple = ()):
+        super().__init__("interrupted")
+        self.result = result
+        self.matches = matches
 
-    played_once(variant, (sa, sb), lambda keys: play(len(keys), sa, sb))
-    t0 = time.perf_counter()
-    r1, s1 = play(deals, sa, sb)
-    r2, s2 = play(deals, sb, sa)
+
+# the columns a match reads: the rounds' scores and the seats' calls, finish and bombs
+_ROUND_COLUMNS = ("score_team0", "score_team1", "first_out", "bombs")
+_SEAT_COLUMNS = ("team", "grand_tichu", "tichu", "finish", "bombs_played")
+_AGENT_BLOCK = 10  # deals per block when a Python agent plays: the bar moves every few seconds
+_KERNEL_BLOCK = 2_000  # deals per block otherwise: a block is one fast batch of the engine
+
+
+def _block_size(players, deals: int, workers: int) -> int:
+    from ..strategies.agents import Agent
+
+    if any(isinstance(p, Agent) for p in players):
+        return _AGENT_BLOCK
+    return max(1, min(_KERNEL_BLOCK, -(-deals // (4 * workers))))
+
+
+def _both_tables(sa, sb, start: int, count: int, seats: int, victory: str, common: dict):
+    """Deals ``start`` to ``start + count - 1`` played twice: A on team 0, then on team 1;
+    the four tables keep only the columns a match reads."""
+    out = []
+    for pair in ((sa, sb), (sb, sa)):
+        r, s = simulate(count, strategies=list(pair) * (seats // 2), first_round=start, **common)
+        out += [r[[*_ROUND_COLUMNS, victory]], s[list(_SEAT_COLUMNS)]]
+    return tuple(out)
+
+
+_BUILT: dict = {}  # a worker's players, built once per process: (spec, variant) -> player
+
+
+def _worker_block(job):
+    """One block in a worker process: the players rebuilt from plain data (an agent from its
+    ``spec_of`` table), then ``_both_tables``."""
+    specs, start, count, threads, common = job
+    if threads:
+        import numba
+
+        numba.set_num_threads(threads)
+    table = _teams_game(common["variant"], common["options"])
+    players = []
+    for spec in specs:
+        key = (repr(spec), common["variant"])
+        if key not in _BUILT:
+            _BUILT[key] = _player(table, spec)
+        players.append(_BUILT[key])
+    first, second = players
+    return start, _both_tables(first, second, start, count, table.seats, table.victory, common)
+
+
+def _portable(player):
+    """What rebuilds ``player`` in another process: an agent's plain table, or the strategy."""
+    from ..strategies.agents import Agent, spec_of
+
+    return spec_of(player) if isinstance(player, Agent) else player
+
+
+def _blocks_in_workers(players, blocks, workers: int, common: dict):
+    """``(start, tables)`` of every block, in the order they finish, from ``workers`` spawned
+    processes (each numba single-threaded when they share the cores); Ctrl-C is the parent's
+    alone, which then drops the blocks not started and waits for those under way."""
+    import concurrent.futures as cf
+    import multiprocessing
+    import os
+    import signal
+
+    import numba
+
+    from ..runs.shard import MASKABLE, SIGINT_ONLY, worker_init
+
+    specs = tuple(_portable(p) for p in players)
+    threads = max(1, numba.get_num_threads() // workers)
+    ctx = multiprocessing.get_context("spawn")  # fork would hang after OpenMP ran
+    pool = cf.ProcessPoolExecutor(
+        workers, mp_context=ctx, initializer=worker_init, initargs=(os.getpid(),)
+    )
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, SIGINT_ONLY) if MASKABLE else None
+    try:  # workers start inside submit, and inherit SIGINT blocked until worker_init
+        futures = [pool.submit(_worker_block, (specs, a, n, threads, common)) for a, n in blocks]
+    finally:
+        if old is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    try:
+        for future in cf.as_completed(futures):
+            yield future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _margins(tables) -> np.ndarray:
+    """Per deal of a block, A minus B: the mean of its two tables' margins."""
+    r1, _, r2, _ = tables
     margin1 = (r1["score_team0"] - r1["score_team1"]).to_numpy()
     margin2 = (r2["score_team1"] - r2["score_team0"]).to_numpy()
-    margins = (margin1 + margin2) / 2
-    victory = table.victory
+    return (margin1 + margin2) / 2
+
+
+def _match(sa, sb, frames, victory: str, variant: str, planned: int, seconds: float):
+    """The match's figures from its blocks' tables, merged in deal order."""
+    parts = [frames[k] for k in sorted(frames)]
+    r1, s1, r2, s2 = (pd.concat([p[i] for p in parts], ignore_index=True) for i in range(4))
+    margins = _margins((r1, s1, r2, s2))
     rows = [
         _side_stats(sa.name, [r1, r2], [s1, s2], (0, 1), victory),
         _side_stats(sb.name, [r1, r2], [s1, s2], (1, 0), victory),
@@ -196,15 +277,74 @@ def duplicate(
     return DuplicateResult(
         sa.name,
         sb.name,
-        deals,
+        len(margins),
         mean_ci(margins),
         pd.DataFrame(rows),
         margins=margins,
         points=points,
         bombs_per_round=bombs,
         variant=variant,
-        seconds=time.perf_counter() - t0,
+        seconds=seconds,
+        planned=planned,
     )
+
+
+def duplicate(
+    a,
+    b,
+    deals: int,
+    *,
+    seed: int = 0,
+    check: bool = False,
+    variant: str = "nanjing",
+    options: dict | None = None,
+    workers: int = 1,
+    progress: Callable[[int, int, Estimate], None] | None = None,
+) -> DuplicateResult:
+    """Strategy ``a`` against ``b`` over ``deals`` duplicated deals (names, tables,
+    ``Strategy`` objects or Python agents: ``tichusim.Agent``), at the table of ``variant``
+    (``DUPLICATE_VARIANTS``) with its rules ``options`` (e.g. ``{"phoenix_led_half": True}``).
+
+    The deals are played in blocks of consecutive round keys, in ``workers`` spawned
+    processes when more than one, and merged in deal order: the figures are the same for any
+    ``workers``. ``check=True`` verifies RULES.md §7 after every action. ``progress(done,
+    deals, margin)`` is called with ``done`` 0 once the kernels are compiled, then after each
+    block with the deals played and the running margin (A minus B). Ctrl-C raises
+    ``Interrupted`` carrying the figures of the deals played so far (``partial``)."""
+    table = _teams_game(variant, options)
+    seats = table.seats
+    sa, sb = _player(table, a), _player(table, b)
+    common: dict[str, Any] = {"seed": seed, "check": check, "variant": variant, "options": options}
+    played_once(
+        variant,
+        (sa, sb),
+        lambda keys: simulate(len(keys), strategies=[sa, sb] * (seats // 2), **common),
+    )
+    size = _block_size((sa, sb), deals, workers)
+    blocks = [(k, min(size, deals - k)) for k in range(0, deals, size)]
+    if progress is not None:
+        progress(0, deals, Estimate(float("nan"), float("nan"), float("nan"), 0))
+    t0 = time.perf_counter()
+    frames: dict[int, tuple] = {}
+    if workers > 1 and len(blocks) > 1:
+        played = _blocks_in_workers((sa, sb), blocks, workers, common)
+    else:
+        played = ((k, _both_tables(sa, sb, k, n, seats, table.victory, common)) for k, n in blocks)
+    margins: dict[int, np.ndarray] = {}
+
+    def figures():
+        return _match(sa, sb, frames, table.victory, variant, deals, time.perf_counter() - t0)
+
+    try:
+        for start, tables in played:
+            frames[start] = tables
+            margins[start] = _margins(tables)
+            if progress is not None:
+                so_far = np.concatenate([margins[k] for k in sorted(margins)])
+                progress(len(so_far), deals, mean_ci(so_far))
+    except KeyboardInterrupt:
+        raise Interrupted(figures() if frames else None) from None
+    return figures()
 
 
 @dataclass(frozen=True)
@@ -263,6 +403,7 @@ def league(
     progress=None,
     variant: str = "nanjing",
     options: dict | None = None,
+    workers: int = 1,
 ) -> League:
     """Round robin of two or more strategies (names, tables, ``Strategy`` objects or Python
     agents; their names must differ). Every pair plays the same ``deals`` duplicated deals.
@@ -272,7 +413,8 @@ def league(
     deals, so this is paired too). W-D-L counts the matches whose interval lies above 0, spans
     it, or lies below. The other columns pool the strategy's seats over all its matches.
     ``progress(done, total)`` is called after each match, and with ``done`` 0 once the
-    kernels are compiled (``played_once``).
+    kernels are compiled (``played_once``). ``workers`` and Ctrl-C as in ``duplicate``: the
+    ``Interrupted`` carries the matches finished and the partial one.
     """
     table = _teams_game(variant, options)
     resolved = [_player(table, s) for s in strategies]
@@ -295,15 +437,19 @@ def league(
         progress(0, len(pairs))
     matches = {}
     for done, (i, j) in enumerate(pairs, 1):
-        matches[(names[i], names[j])] = duplicate(
-            resolved[i],
-            resolved[j],
-            deals,
-            seed=seed,
-            check=check,
-            variant=variant,
-            options=options,
-        )
+        try:
+            matches[(names[i], names[j])] = duplicate(
+                resolved[i],
+                resolved[j],
+                deals,
+                seed=seed,
+                check=check,
+                variant=variant,
+                options=options,
+                workers=workers,
+            )
+        except Interrupted as stop:
+            raise Interrupted(stop.result, tuple(matches.values())) from None
         if progress is not None:
             progress(done, len(pairs))
     rows = []
@@ -383,6 +529,11 @@ def markdown_report(result: DuplicateResult | League, command: str) -> str:
             f"# {result.a} vs {result.b} ({_table_name(result.variant)}duplicate match, "
             f"{result.deals:,} deals)"
         )
+        if result.partial:
+            title = (
+                f"# PARTIAL: {result.a} vs {result.b} ({_table_name(result.variant)}duplicate "
+                f"match interrupted after {result.deals:,} of {result.planned:,} deals)"
+            )
         body = result.to_markdown()
         note = (
             "Each deal is played twice with the teams' seats swapped, so both strategies "

@@ -15,8 +15,8 @@ Members (``Game``), the class-level ones readable before a game is configured
   table and can swap seats: duplicate matches) and ``no_swap`` (why not, when not),
   ``chained_rounds`` (a round depends on the game's earlier rounds: §5's ranks),
   ``strategy_heading`` and ``strategy_tables`` (the family's strategies), ``summary`` and
-  ``report`` (which summary and report section of the analysis layer apply), ``steps`` (the
-  module of its decisions as Python sees them, for rounds stepped from Python);
+  ``report`` (which summary and report section of the analysis layer apply), ``steps`` (a
+  ``games.steps.Steps``: its decisions as Python sees them, for rounds stepped from Python);
 * configured: ``players`` (strategies it takes), ``seats`` (seat rows per round), ``options``
   (complete and checked);
 * ``check_options(options)`` and ``written_options(values, players)`` (class methods);
@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
-from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 import numpy as np
 
 if TYPE_CHECKING:
     from ..strategies.tables import StrategyTables
+    from .steps import Steps
 
 __all__ = ["GAME_OPTIONS", "Game", "Records", "check_seed", "thread_scratch", "whole_number"]
 
@@ -128,9 +128,7 @@ class Game(ABC):
     strategy_tables: ClassVar[StrategyTables]
     summary: ClassVar[str]
     report: ClassVar[str]
-    # its decisions as Python sees them (``games.steps``): a module set in the class body, which
-    # mypy reads as an instance variable, so not declared ClassVar
-    steps: ModuleType
+    steps: Steps  # its decisions as Python sees them (``games.steps``), made in ``__init__``
 
     players: int
     seats: int

@@ -27,11 +27,11 @@ class Scripted:
             row = self._rows[game.name] = game.param_rows(game.resolve(self.spec, 1))[0]
         use = game.steps.decide_use
         if use in _LOADED:
-            return game.steps.decide(game, row, view, legal)
+            return game.steps.decide(row, view, legal)
         from .registry import notice
 
         with notice("stepping", use):  # a cold cache compiles the kernel here, once
-            answer = game.steps.decide(game, row, view, legal)
+            answer = game.steps.decide(row, view, legal)
         _LOADED.add(use)
         return answer
 

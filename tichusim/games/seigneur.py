@@ -33,12 +33,12 @@ from ..kernels.seigneur import batch as gs_batch
 from ..kernels.seigneur import cards as gc
 from ..kernels.seigneur import records as E
 from ..strategies import seigneur as seigneur_strategies
-from . import seigneur_steps
 from .arrow import array, constant, first_index, frames, text
 from .base import Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
 from .errors import SimulationError
 from .narrate import Wording, narrate
+from .seigneur_steps import SeigneurSteps
 from .steps import seated, stepper
 
 if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
@@ -69,7 +69,6 @@ class SeigneurGame(Game):
     no_swap = "it has no teams (RULES.md §5)"
     strategy_heading = "Grand Seigneur (grand-seigneur, RULES.md §5)"
     strategy_tables = seigneur_strategies.TABLES
-    steps = seigneur_steps  # its decisions as Python sees them (a round stepped from Python)
     summary = "seigneur"
     report = "seigneur"
     # decks: 1 or 2 (None: one for 5-6 players, two for 7-12); the three Options of §5 (the
@@ -95,6 +94,7 @@ class SeigneurGame(Game):
                 f"grand-seigneur is played by 5 to 12 players (RULES.md §5), not {players}"
             )
         self.players = self.seats = int(players)
+        self.steps = SeigneurSteps(self)  # its decisions as Python sees them (stepped rounds)
         if self.options["russian_deck"]:
             self.deck = gc.DECK_RUSSIAN
         else:
@@ -138,8 +138,9 @@ class SeigneurGame(Game):
     def resolve(self, strategies, count: int | None = None) -> list:
         return seigneur_strategies.resolve(strategies, count or self.players)
 
-    def _kernel_options(self) -> tuple:
-        """The arguments every Grand Seigneur kernel takes after the parameter rows."""
+    def kernel_options(self) -> tuple[int, int, bool, bool]:
+        """The options every Grand Seigneur kernel takes after the parameter rows:
+        ``(n_players, deck_kind, distinct_triples, russian_seating)``."""
         return (
             self.players,
             self.deck,
@@ -172,7 +173,7 @@ class SeigneurGame(Game):
                 block,
                 per,
                 params,
-                *self._kernel_options(),
+                self.kernel_options(),
                 r_out.reshape(-1),
                 s_out.reshape(-1, self.players),
                 check,
@@ -251,7 +252,7 @@ class SeigneurGame(Game):
         game = whole_number(game, "game")
         round = whole_number(round, "round")
         rnd, seats, log, err = gs_batch.play_logged(
-            seed, game, round, params, *self._kernel_options(), check
+            seed, game, round, params, self.kernel_options(), check
         )
         if err:
             raise SimulationError(f"game {game} round {round}: {ERRORS[err]}")

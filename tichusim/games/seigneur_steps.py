@@ -14,10 +14,9 @@ Legal choices, by decision (``Unit.legal()``):
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections import Counter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -28,15 +27,14 @@ from ..kernels import outside as O
 from ..kernels.seigneur import batch as gs_batch
 from ..kernels.seigneur import decide as K
 from ..kernels.seigneur.policies import G_OUTSIDE
-from ..kernels.seigneur.records import GS_ROUND, GS_SEAT
+from ..kernels.seigneur.records import GS_ROUND, GS_SEAT, LOG_ROWS, LOG_WIDTH
+from ..kernels.seigneur.view import GS_PRIVATE, GS_PUBLIC, MAX_PLAYERS
 from ..strategies.seigneur import DEFAULT as DEFAULT_STRATEGY
 from .base import Records, thread_scratch
+from .steps import CODES, Event, Kept, Logged, PlayFn, Steps, View
 
-unit_name = "game"  # what a Round's key names
-decide_use = "grand-seigneur"  # its kernel in the registry's "stepping" family
-outside_slot = G_OUTSIDE
-default_base = DEFAULT_STRATEGY
-decisions = ("give_back", "play", "bomb", "wish")
+if TYPE_CHECKING:
+    from .seigneur import SeigneurGame
 
 
 class GSPlay(NamedTuple):
@@ -84,52 +82,113 @@ class GiveBack:
         return tuple(1 << (((packed >> (6 * i)) & 63) - 1) for i in range(self.count))
 
 
-def renamed(strategy, name: str):
-    return dataclasses.replace(strategy, name=name)
+class SeigneurSteps(Steps):
+    """Grand Seigneur's decisions in Python (§5)."""
 
+    game: SeigneurGame
 
-def hand_text(view) -> str:
-    return gs_cards.format(int(view.hand_a), int(view.hand_b))
+    unit_name = "game"
+    decide_use = "grand-seigneur"
+    outside_slot = G_OUTSIDE
+    decisions = ("give_back", "play", "bomb", "wish")
+    per_seat = frozenset(
+        name
+        for dtype in (GS_PUBLIC, GS_PRIVATE)
+        for name in dtype.names or ()
+        if dtype[name].shape == (MAX_PLAYERS,)
+    )
+    has_history = False
+    log_shape = (LOG_ROWS, LOG_WIDTH)
 
+    @property
+    def seats(self) -> int:
+        return self.game.players
 
-def player_of(game, kept, seat: int) -> int:
-    return int(kept[0][0]["seat_player"][seat])
+    @property
+    def default_base(self) -> Any:
+        return DEFAULT_STRATEGY
 
+    def kept_tables(self) -> Kept:
+        return gs_batch.kept_tables()
 
-kept_tables = gs_batch.kept_tables
+    def player_of(self, kept: Kept, seat: int) -> int:
+        return int(kept[0][0]["seat_player"][seat])
 
+    def round_unit(
+        self, seed: int, key: int, params: np.ndarray, check: bool
+    ) -> tuple[PlayFn, Logged, np.ndarray, np.ndarray]:
+        """The first round of game ``key`` (``simulate``'s independent round ``key``: random
+        seating, no exchange)."""
+        rounds = np.zeros(1, GS_ROUND)
+        seats = np.zeros((1, self.game.players), GS_SEAT)
+        options = self.game.kernel_options()
 
-def round_unit(game, seed: int, key: int, params: np.ndarray, check: bool):
-    """How ``steps.Round`` plays the first round of game ``key`` (``simulate``'s independent
-    round ``key``: random seating, no exchange): ``(play(kept), rounds, seats)``."""
-    rounds = np.zeros(1, GS_ROUND)
-    seats = np.zeros((1, game.players), GS_SEAT)
-    options = game._kernel_options()
+        def play(kept: Kept) -> int:
+            return gs_batch.play_kept(seed, key, 1, params, options, kept, rounds, seats, check)
 
-    def play(kept):
-        return gs_batch.play_kept(seed, key, 1, params, options, kept, rounds, seats, check)
+        def logged(kept: Kept) -> np.ndarray:
+            raise NotImplementedError("Grand Seigneur's views carry no history")
 
-    return play, rounds, seats
+        return play, logged, rounds, seats
 
+    def records(self, rounds: np.ndarray, seats: np.ndarray, chosen: list) -> Records:
+        rounds = rounds.copy()
+        return Records(
+            rounds, seats.copy(), chosen, rounds["game"], rounds["round_in_game"], 0, self.game
+        )
 
-def records(game, rounds: np.ndarray, seats: np.ndarray, chosen: list) -> Records:
-    rounds = rounds.copy()
-    return Records(rounds, seats.copy(), chosen, rounds["game"], rounds["round_in_game"], 0, game)
+    def hand_text(self, view: View) -> str:
+        return gs_cards.format(int(view.hand_a), int(view.hand_b))
 
+    def choices(self, kept: Kept, asked: tuple[int, int, int, int]) -> Any:
+        work, privs = kept[0][0], kept[2]
+        decision, seat, detail, n = asked
+        if decision == O.D_PLAY:
+            plays = _plays(work["moves_a"], work["moves_b"], work["moves_c"], n)
+            return plays + [None] if detail else plays
+        if decision == O.D_BOMB:
+            return _plays(work["bombs_a"], work["bombs_b"], work["bombs_c"], n) + [None]
+        if decision == O.D_WISH:
+            return [0, *range(2, 15)]
+        if decision == O.D_GIVE_BACK:
+            return GiveBack(int(privs[seat]["hand_a"]), int(privs[seat]["hand_b"]), detail)
+        raise AssertionError(f"decision code {decision}")
 
-def choices(game, kept, asked):
-    work, privs = kept[0][0], kept[2]
-    decision, seat, detail, n = asked
-    if decision == O.D_PLAY:
-        plays = _plays(work["moves_a"], work["moves_b"], work["moves_c"], n)
-        return plays + [None] if detail else plays
-    if decision == O.D_BOMB:
-        return _plays(work["bombs_a"], work["bombs_b"], work["bombs_c"], n) + [None]
-    if decision == O.D_WISH:
-        return [0, *range(2, 15)]
-    if decision == O.D_GIVE_BACK:
-        return GiveBack(int(privs[seat]["hand_a"]), int(privs[seat]["hand_b"]), detail)
-    raise AssertionError(f"decision code {decision}")
+    def answer_of(self, choice: Any, legal: Any) -> int:
+        return answer_of(choice, legal)
+
+    def decide(self, row: np.ndarray, view: View, legal: Any) -> Any:
+        """The engine's choice for the strategy row ``row`` (``kernels/seigneur/decide.py``)."""
+        code = CODES[view.decision]
+        plays = [p for p in legal if p is not None] if code in (O.D_PLAY, O.D_BOMB) else []
+        a = np.array([p.a for p in plays] or [0], np.uint64)  # never empty: a typed array
+        b = np.array([p.b for p in plays] or [0], np.uint64)
+        c = np.array([p.combo.code for p in plays] or [0], np.int64)
+        answer = int(
+            K.decide(
+                np.ascontiguousarray(row, np.float64),
+                view.public,
+                view.private,
+                code,
+                int(view.detail),
+                a,
+                b,
+                c,
+                len(plays),
+                thread_scratch(K.scratch),
+            )
+        )
+        if code == O.D_GIVE_BACK:
+            return legal.unpacked(answer)
+        if code in (O.D_PLAY, O.D_BOMB):
+            return None if answer < 0 else plays[answer]
+        return answer
+
+    def history(self, log: np.ndarray, seats: tuple[int, ...]) -> tuple[Event, ...]:
+        raise NotImplementedError("Grand Seigneur's views carry no history")
+
+    def scores(self, log: np.ndarray) -> tuple[int, ...]:
+        raise NotImplementedError("Grand Seigneur's rounds end in ranks, not scores")
 
 
 def _plays(a, b, codes, n: int) -> list:
@@ -159,33 +218,3 @@ def answer_of(choice, legal) -> int:
     if isinstance(choice, (int, np.integer)) and not isinstance(choice, bool) and choice in legal:
         return int(choice)
     raise ValueError("not a legal choice")
-
-
-def decide(game, row: np.ndarray, view, legal):
-    """The engine's choice for the strategy row ``row`` (``kernels/seigneur/decide.py``)."""
-    from .steps import CODES
-
-    code = CODES[view.decision]
-    plays = [p for p in legal if p is not None] if code in (O.D_PLAY, O.D_BOMB) else []
-    a = np.array([p.a for p in plays] or [0], np.uint64)  # never empty: a typed array
-    b = np.array([p.b for p in plays] or [0], np.uint64)
-    c = np.array([p.combo.code for p in plays] or [0], np.int64)
-    answer = int(
-        K.decide(
-            np.ascontiguousarray(row, np.float64),
-            view.public,
-            view.private,
-            code,
-            int(view.detail),
-            a,
-            b,
-            c,
-            len(plays),
-            thread_scratch(K.scratch),
-        )
-    )
-    if code == O.D_GIVE_BACK:
-        return legal.unpacked(answer)
-    if code in (O.D_PLAY, O.D_BOMB):
-        return None if answer < 0 else plays[answer]
-    return answer

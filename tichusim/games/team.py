@@ -25,7 +25,6 @@ from ..kernels.tichu import records as E
 from ..kernels.tichu import variants as V
 from ..strategies import tichu as tichu_strategies
 from ..strategies.agents import strategies_text
-from . import team_steps
 from .arrow import PLACES, array, constant, first_index, text
 from .base import GAME_OPTIONS, Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
@@ -33,6 +32,7 @@ from .errors import SimulationError
 from .narrate import Wording, narrate
 from .scripted import with_replay
 from .steps import seated, stepper
+from .team_steps import TeamSteps
 
 __all__ = ["Nanjing", "TeamGame", "Tientsin", "WuWang"]
 
@@ -50,8 +50,8 @@ class TeamGame(Game):
     """A table of the team engine; subclasses set the class attributes."""
 
     table: ClassVar[int]  # the kernels' variant code (kernels.tichu.variants)
-    players: ClassVar[int]  # players that bring a strategy
-    seats: ClassVar[int]  # seat rows per round (Wu Wang: the Minister too)
+    # players (that bring a strategy) and seats (seat rows per round, Wu Wang: the Minister
+    # too) are set by each table's class
     victory: ClassVar[str] = "double_victory"  # rounds column of a round won at once (§2.13)
     titled: ClassVar[bool] = True  # a transcript names the table (not the default game's)
     # given_/received_ columns by offset - 1: the next seat is the right-hand opponent (§2.1)
@@ -61,12 +61,12 @@ class TeamGame(Game):
     option_defaults: ClassVar[dict] = {"phoenix_led_half": False}
     strategy_heading = "Tichu (nanjing, tientsin, wuwang)"
     strategy_tables = tichu_strategies.TABLES
-    steps = team_steps  # its decisions as Python sees them (a round stepped from Python)
     summary = "team"
     report = "team"
 
     def __init__(self, players: int | None = None, options=None):
         self.options = self.check_options(options)
+        self.steps = TeamSteps(self)  # its decisions as Python sees them (stepped rounds)
         if players is not None and players != self.players:
             raise ValueError(
                 f"players: {self.name} is played by {self.players}; only "
@@ -140,7 +140,7 @@ class TeamGame(Game):
             check=check,
         )
 
-    def _first_drawers(self, keys: np.ndarray) -> np.ndarray:
+    def first_drawers_of(self, keys: np.ndarray) -> np.ndarray:
         """Seat 0 draws first in every independent round."""
         return np.zeros(len(keys), np.int64)
 
@@ -156,14 +156,14 @@ class TeamGame(Game):
         fixed_seat: int = 0,
     ) -> Records:
         """Independent rounds ``keys``; ``first_drawers`` (one per key, default
-        ``_first_drawers``); ``fixed = (exact_mask, rank_counts)`` deals ``fixed_seat`` those
-        first 8 cards (the 4-player game only: ``cards.parse_pattern``)."""
+        ``first_drawers_of(keys)``); ``fixed = (exact_mask, rank_counts)`` deals ``fixed_seat``
+        those first 8 cards (the 4-player game only: ``cards.parse_pattern``)."""
         seed = check_seed(seed)
         chosen, params, agents = seated(self, strategies)
         given = strategies_text(strategies) if agents is not None else None
         keys = np.asarray(keys, np.int64)
         firsts = (
-            self._first_drawers(keys)
+            self.first_drawers_of(keys)
             if first_drawers is None
             else np.asarray(first_drawers, np.int64)
         )
@@ -208,7 +208,7 @@ class TeamGame(Game):
                 )
 
         done = play(self._batch(1, max(1, len(keys)), call), keys, check)  # one block: firsts
-        rounds, seats = self._by_player(done.rounds, done.seats)
+        rounds, seats = self.by_player(done.rounds, done.seats)
         return Records(rounds, seats, chosen, None, None, 0, self)
 
     def show_command(self, seed: int, key: int, strategies: str | None = None) -> str:
@@ -251,7 +251,7 @@ class TeamGame(Game):
 
         ids = np.arange(first, first + count, dtype=np.int64)
         done = play(self._batch(longest, _TEAMS_BLOCK, call), ids, check)
-        rounds, seats = self._by_player(done.rounds, done.seats)
+        rounds, seats = self.by_player(done.rounds, done.seats)
         return Records(rounds, seats, chosen, done.unit, done.round_in_unit, target, self)
 
     def _batch(self, rounds_per_unit: int, block: int, call) -> Batch:
@@ -266,7 +266,7 @@ class TeamGame(Game):
             lambda r: f"round key {r['round']}",
         )
 
-    def _by_player(self, rounds: np.ndarray, seats: np.ndarray):
+    def by_player(self, rounds: np.ndarray, seats: np.ndarray):
         """Records from the engine's positions to the tables' rows (the same but in Wu Wang)."""
         return rounds, seats
 
@@ -291,8 +291,8 @@ class TeamGame(Game):
         for p in range(self.players):
             r[f"strategy{p}"] = constant(names[p], n)
         calls = np.where(seats["grand_tichu"], 2, np.where(seats["tichu"], 1, 0))
-        for s in range(k):
-            r[f"call{s}"] = calls[:, s]
+        for i in range(k):
+            r[f"call{i}"] = calls[:, i]
         passed = np.bitwise_or.reduce(seats["given"], axis=2)
         for p in range(self.players):  # the Minister neither gives nor receives (§4)
             r[f"passed{p}"] = passed[:, p]
@@ -399,9 +399,9 @@ class TeamGame(Game):
         round an agent played, or failed in)."""
         from .steps import Unit
 
-        logged = []
+        logged: list[tuple] = []
 
-        def play(kept):
+        def play(kept, log_out=None):
             logged[:] = [
                 batch.play_logged(
                     self.table,
@@ -416,7 +416,12 @@ class TeamGame(Game):
             ]
             return logged[0][3]
 
-        Unit(self, play, agents, f"seed {seed} round key {key}", seed, key).advance()
+        def log(kept):
+            return batch.play_logged(
+                self.table, seed, key, first, params, check, self.options["phoenix_led_half"], kept
+            )[2]
+
+        Unit(self, play, agents, f"seed {seed} round key {key}", seed, key, log).advance()
         return logged[0]
 
     def _labels(self, rnd) -> list[str]:
@@ -589,11 +594,11 @@ class WuWang(TeamGame):
             )
         return value
 
-    def _first_drawers(self, keys: np.ndarray) -> np.ndarray:
+    def first_drawers_of(self, keys: np.ndarray) -> np.ndarray:
         """A Wu Wang King is drawn per round (-1), as in a first round (§4)."""
         return np.full(len(keys), -1, np.int64)
 
-    def _by_player(self, rounds: np.ndarray, seats: np.ndarray):
+    def by_player(self, rounds: np.ndarray, seats: np.ndarray):
         """Seat rows ordered players 0, 1, 2, then the Minister; ``first_drawer`` (the King),
         ``first_out`` and ``dragon_to`` as players."""
         king = rounds["king"]

@@ -18,8 +18,8 @@ Legal choices, by decision (``Unit.legal()``):
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,16 +28,17 @@ from ..cards.combos import Combo, Play
 from ..kernels import outside as O
 from ..kernels.tichu import batch
 from ..kernels.tichu import decide as K
+from ..kernels.tichu import records as E
 from ..kernels.tichu import variants as V
+from ..kernels.tichu.policies import TICHU_BEFORE_TURN
 from ..kernels.tichu.slots import P_OUTSIDE
+from ..kernels.tichu.view import PRIVATE, PUBLIC
 from ..strategies.tichu import DEFAULT_STRATEGY
 from .base import Records, thread_scratch
+from .steps import CODES, Event, Kept, Logged, PlayFn, Steps, View
 
-unit_name = "round key"  # what a Round's key names
-decide_use = "team"  # its kernel in the registry's "stepping" family
-outside_slot = P_OUTSIDE
-default_base = DEFAULT_STRATEGY  # the row under a seat decided from Python (never read)
-decisions = ("grand_tichu", "tichu", "pass", "play", "bomb", "wish", "dragon", "dog")
+if TYPE_CHECKING:
+    from .team import TeamGame
 
 
 class Gifts:
@@ -84,72 +85,6 @@ class Gifts:
         return f"Gifts(hand {cards.format(self.hand)!r}, one card each to seats {self.receivers})"
 
 
-def renamed(strategy, name: str):
-    return dataclasses.replace(strategy, name=name)
-
-
-def hand_text(view) -> str:
-    return cards.format(int(view.hand))
-
-
-def player_of(game, kept, seat: int) -> int:
-    """The player deciding at position ``seat`` (Wu Wang: the King for the Minister, §4)."""
-    if game.table != V.WUWANG:
-        return seat
-    king = int(kept[0][0]["king"])
-    player = int(V.wuwang_player(king, seat))
-    return king if player == 3 else player
-
-
-kept_tables = batch.kept_tables
-
-
-def round_unit(game, seed: int, key: int, params: np.ndarray, check: bool):
-    """How ``steps.Round`` plays round ``key`` (``simulate``'s round ``key``): ``(play(kept),
-    rounds, seats)``."""
-    first = int(game._first_drawers(np.array([key], np.int64))[0])
-    rounds = np.zeros((1, 1), batch.ROUND)
-    seats = np.zeros((1, 1, game.seats), batch.SEAT)
-    half = game.options["phoenix_led_half"]
-
-    def play(kept):
-        return batch.play_kept(
-            game.table, seed, key, first, params, kept, rounds, seats, check, half
-        )
-
-    return play, rounds, seats
-
-
-def records(game, rounds: np.ndarray, seats: np.ndarray, chosen: list) -> Records:
-    r, s = game._by_player(rounds.reshape(-1).copy(), seats.reshape(-1, game.seats).copy())
-    return Records(r, s, chosen, None, None, 0, game)
-
-
-# -- legal choices and answers ------------------------------------------------------------
-
-
-def choices(game, kept, asked):
-    work, privs = kept[0][0], kept[2]
-    decision, seat, detail, n = asked
-    if decision in (O.D_GRAND_TICHU, O.D_TICHU):
-        return [False, True]
-    if decision == O.D_PASS:
-        offsets = tuple(d for d in range(1, game.seats) if detail >> d & 1)
-        return Gifts(int(privs[seat]["hand"]), seat, game.seats, offsets)
-    if decision == O.D_PLAY:
-        plays = _plays(work["moves_m"], work["moves_c"], n)
-        return plays + [None] if detail else plays
-    if decision == O.D_BOMB:
-        return _plays(work["bombs_m"], work["bombs_c"], n) + [None]
-    if decision == O.D_WISH:
-        return [0, *range(2, 15)]
-    if decision == O.D_DRAGON:
-        return [q for q in range(game.seats) if (q - seat) % 2]
-    if decision == O.D_DOG:
-        return [(seat + 2) % game.seats, (seat + 4) % game.seats]
-    raise AssertionError(f"decision code {decision}")
-
-
 def _plays(masks, codes, n: int) -> list:
     return [
         Play(m, Combo.from_code(c))
@@ -193,32 +128,250 @@ def answer_of(choice, legal):
     raise ValueError("not a legal choice")
 
 
-def decide(game, row: np.ndarray, view, legal):
-    """The choice the strategy row ``row`` makes at ``view``'s decision among ``legal``, as the
-    engine would (``kernels/tichu/decide.py``); the view's stream moves on as the engine's."""
-    from .steps import CODES
+# the engine's events (kernels/tichu/records.py) as ``Event`` kinds; the deals, the passing of
+# other seats and the scoring line are left out (RULES.md §6: the hands are private)
+_KINDS = {
+    E.EV_GRAND_TICHU: "grand_tichu",
+    E.EV_TICHU: "tichu",
+    E.EV_SHOW: "shown",
+    E.EV_PLAY: "play",
+    E.EV_PASS: "pass",
+    E.EV_BOMB: "bomb",
+    E.EV_WISH: "wish",
+    E.EV_WISH_DONE: "wish_fulfilled",
+    E.EV_DOG: "dog",
+    E.EV_TRICK: "trick",
+    E.EV_DRAGON: "dragon",
+    E.EV_OUT: "out",
+    E.EV_HAND_TO: "hand_to",
+    E.EV_TRICKS_TO: "tricks_to",
+}
+_TICHU_POINTS = ("before passing", "after passing", "before its turn")  # a Tichu's detail
 
-    code = CODES[view.decision]
-    plays = [p for p in legal if p is not None] if code in (O.D_PLAY, O.D_BOMB) else []
-    masks = np.array([int(p) for p in plays] or [0], np.uint64)  # never empty: a typed array
-    codes = np.array([p.combo.code for p in plays] or [0], np.int64)
-    answer = int(
-        K.decide(
-            np.ascontiguousarray(row, np.float64),
-            view.public,
-            view.private,
-            code,
-            int(view.detail),
-            masks,
-            codes,
-            len(plays),
-            thread_scratch(K.scratch),
-        )
+
+def _per_seat(*dtypes: np.dtype) -> frozenset[str]:
+    """The fields with one entry per seat position."""
+    return frozenset(
+        name
+        for dtype in dtypes
+        for name in dtype.names or ()
+        if dtype[name].shape == (V.MAX_SEATS,)
     )
-    if code in (O.D_GRAND_TICHU, O.D_TICHU):
-        return bool(answer)
-    if code == O.D_PASS:
-        return legal.unpacked(answer)
-    if code in (O.D_PLAY, O.D_BOMB):
-        return None if answer < 0 else legal[answer]
-    return answer
+
+
+class TeamSteps(Steps):
+    """The team games' decisions in Python (Nanjing, Tientsin, Wu Wang)."""
+
+    game: TeamGame
+
+    unit_name = "round key"
+    decide_use = "team"
+    outside_slot = P_OUTSIDE
+    decisions = ("grand_tichu", "tichu", "pass", "play", "bomb", "wish", "dragon", "dog")
+    per_seat = _per_seat(PUBLIC, PRIVATE)
+    log_shape = (E.LOG_ROWS, E.LOG_WIDTH)
+
+    @property
+    def default_base(self) -> Any:
+        return DEFAULT_STRATEGY
+
+    def kept_tables(self) -> Kept:
+        return batch.kept_tables()
+
+    def player_of(self, kept: Kept, seat: int) -> int:
+        """The player deciding at position ``seat`` (Wu Wang: the King for the Minister, §4)."""
+        if self.game.table != V.WUWANG:
+            return seat
+        king = int(kept[0][0]["king"])
+        player = int(V.wuwang_player(king, seat))
+        return king if player == 3 else player
+
+    def round_unit(
+        self, seed: int, key: int, params: np.ndarray, check: bool
+    ) -> tuple[PlayFn, Logged, np.ndarray, np.ndarray]:
+        """Round ``key`` as ``simulate`` plays it."""
+        game = self.game
+        first = int(game.first_drawers_of(np.array([key], np.int64))[0])
+        rounds = np.zeros((1, 1), batch.ROUND)
+        seats = np.zeros((1, 1, game.seats), batch.SEAT)
+        half = game.options["phoenix_led_half"]
+
+        def play(kept: Kept) -> int:
+            return batch.play_kept(
+                game.table, seed, key, first, params, kept, rounds, seats, check, half
+            )
+
+        def logged(kept: Kept) -> np.ndarray:
+            return batch.play_logged(game.table, seed, key, first, params, check, half, kept)[2]
+
+        return play, logged, rounds, seats
+
+    def records(self, rounds: np.ndarray, seats: np.ndarray, chosen: list) -> Records:
+        game = self.game
+        r, s = game.by_player(rounds.reshape(-1).copy(), seats.reshape(-1, game.seats).copy())
+        return Records(r, s, chosen, None, None, 0, game)
+
+    def hand_text(self, view: View) -> str:
+        return cards.format(int(view.hand))
+
+    # -- legal choices and answers --------------------------------------------------------
+
+    def choices(self, kept: Kept, asked: tuple[int, int, int, int]) -> Any:
+        work, privs = kept[0][0], kept[2]
+        decision, seat, detail, n = asked
+        seats = self.game.seats
+        if decision in (O.D_GRAND_TICHU, O.D_TICHU):
+            return [False, True]
+        if decision == O.D_PASS:
+            offsets = tuple(d for d in range(1, seats) if detail >> d & 1)
+            return Gifts(int(privs[seat]["hand"]), seat, seats, offsets)
+        if decision == O.D_PLAY:
+            plays = _plays(work["moves_m"], work["moves_c"], n)
+            return plays + [None] if detail else plays
+        if decision == O.D_BOMB:
+            return _plays(work["bombs_m"], work["bombs_c"], n) + [None]
+        if decision == O.D_WISH:
+            return [0, *range(2, 15)]
+        if decision == O.D_DRAGON:
+            return [q for q in range(seats) if (q - seat) % 2]
+        if decision == O.D_DOG:
+            return [(seat + 2) % seats, (seat + 4) % seats]
+        raise AssertionError(f"decision code {decision}")
+
+    def answer_of(self, choice: Any, legal: Any) -> int:
+        return answer_of(choice, legal)
+
+    def decide(self, row: np.ndarray, view: View, legal: Any) -> Any:
+        """The choice the strategy row ``row`` makes at ``view``'s decision among ``legal``, as
+        the engine would (``kernels/tichu/decide.py``)."""
+        code = CODES[view.decision]
+        plays = [p for p in legal if p is not None] if code in (O.D_PLAY, O.D_BOMB) else []
+        masks = np.array([int(p) for p in plays] or [0], np.uint64)  # never empty: typed
+        codes = np.array([p.combo.code for p in plays] or [0], np.int64)
+        answer = int(
+            K.decide(
+                np.ascontiguousarray(row, np.float64),
+                view.public,
+                view.private,
+                code,
+                int(view.detail),
+                masks,
+                codes,
+                len(plays),
+                thread_scratch(K.scratch),
+            )
+        )
+        if code in (O.D_GRAND_TICHU, O.D_TICHU):
+            return bool(answer)
+        if code == O.D_PASS:
+            return legal.unpacked(answer)
+        if code in (O.D_PLAY, O.D_BOMB):
+            return None if answer < 0 else legal[answer]
+        return answer
+
+    # -- the public record ----------------------------------------------------------------
+
+    def history(self, log: np.ndarray, seats: tuple[int, ...]) -> tuple[Event, ...]:
+        """The log's public events in order, with the cards ``seats`` gave and received."""
+        out = []
+        for event, who, mask, code, extra in log.tolist():
+            held = int(np.uint64(np.int64(mask)))
+            if event == E.EV_GIVE:
+                if who in seats or extra in seats:  # private to giver and receiver (§6)
+                    out.append(Event("give", who, held, None, 0, extra))
+                continue
+            kind = _KINDS.get(event)
+            if kind is None:  # the deals and the scoring line
+                continue
+            combo = Combo.from_code(code) if event in (E.EV_PLAY, E.EV_BOMB) else None
+            value = 0 if combo is not None or event in (E.EV_DOG, E.EV_DRAGON) else code
+            to = extra if event in (E.EV_DOG, E.EV_DRAGON, E.EV_TRICK, E.EV_HAND_TO) else -1
+            if event == E.EV_TRICKS_TO:
+                to = extra
+            out.append(Event(kind, who, held, combo, value, to))
+        return tuple(out)
+
+    def scores(self, log: np.ndarray) -> tuple[int, ...]:
+        """The two teams' scores (Wu Wang: the King's side, then the opponents, §4)."""
+        ends = log[log[:, 0] == E.EV_END]
+        if not len(ends):
+            raise ValueError("the log holds no finished round")
+        return int(ends[-1, 3]), int(ends[-1, 4])
+
+    def next_turn(self, view: View) -> int:
+        seat, decision = view.seat, view.decision
+        if decision == "play" or (decision == "tichu" and view.detail == TICHU_BEFORE_TURN):
+            return seat
+        if decision not in ("bomb", "wish", "dragon"):
+            return -1
+        counts = view.counts
+        if decision == "dragon" or self.trick_over(view):
+            winner = seat if decision == "dragon" else view.top_seat
+            return winner if counts[winner] > 0 else _next_holder(counts, winner)
+        return _next_holder(counts, _last_actor(view))
+
+    def trick_over(self, view: View) -> bool:
+        """§2.8: every other holder of cards has passed on the top since it was played."""
+        if view.decision != "bomb" or view.top_code == 0:
+            return False
+        holders = sum(1 << s for s, n in enumerate(view.counts) if n > 0)
+        return holders & ~(1 << view.top_seat) & ~view.passed == 0
+
+    def view_text(self, view: View) -> str:
+        """The view as a person reads it."""
+        seat, n = view.seat, self.seats
+        what = view.decision
+        if what == "tichu":
+            what += f" ({_TICHU_POINTS[view.detail]})"
+        elif what == "play" and not view.detail:
+            what += " (must play)"
+        lines = [
+            f"Seat {seat} of {n} ({self.game.name}), {what}",
+            f"  hand: {self.hand_text(view)}",
+        ]
+        counts = view.counts
+        calls = ["GT" if view.grand_tichu[s] else "T" if view.tichu[s] else "" for s in range(n)]
+        lines.append(
+            "  seats: "
+            + ", ".join(
+                f"{s}{'*' if s == seat else ''} {counts[s]} cards"
+                + (f" {calls[s]}" if calls[s] else "")
+                for s in range(n)
+            )
+        )
+        out = [int(s) for s in view.out_order if s >= 0]
+        if out:
+            lines.append(f"  out: {', '.join(map(str, out))}")
+        if view.wish:
+            lines.append(f"  wish: {cards.RANK_CHARS[view.wish - 2]}")
+        if view.exposed:
+            lines.append(f"  the Minister's hand, face up: {cards.format(int(view.exposed))}")
+        if self.has_history and view._history is not None:
+            trick = [str(e) for e in view.trick]
+            lines.append("  trick: " + ("; ".join(trick) if trick else "(none: leading)"))
+            nxt = view.next_turn
+            if nxt >= 0:
+                collect = (
+                    f" after seat {view.top_seat} collects the trick" if view.trick_over else ""
+                )
+                lines.append(f"  next turn: seat {nxt}{collect}")
+        lines.append(f"  points taken: {', '.join(str(int(p)) for p in view.points_taken)}")
+        return "\n".join(lines)
+
+
+def _next_holder(counts: np.ndarray, seat: int) -> int:
+    """The next seat after ``seat`` in turn order that holds cards (-1: none)."""
+    n = len(counts)
+    for d in range(1, n + 1):
+        q = (seat + d) % n
+        if counts[q] > 0:
+            return q
+    return -1
+
+
+def _last_actor(view: View) -> int:
+    """The seat of the last play, pass or bomb (after which a bomb is offered, §2.9)."""
+    for event in reversed(view.history):
+        if event.kind in ("play", "pass", "bomb"):
+            return event.seat
+    return view.seat

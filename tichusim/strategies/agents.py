@@ -1,24 +1,27 @@
-"""Strategies written in Python (``Agent``): the class, how a table or a command line names
-one, and how it is loaded and rebuilt in a worker.
+"""Strategies written in Python (``Agent``): the class, how a table or a command line names one,
+and how it is loaded and rebuilt in a worker.
 
 An ``Agent`` subclass defines a method for each decision it takes; the engine leaves exactly
 those to it (``kernels/outside.py``) and plays every other decision with the named ``base``
 strategy's policies, at full speed. Each method gets the seat's ``View`` (RULES.md §6: the
-table's public record and the seat's own) and the decision's legal choices
-(``team_steps``/``seigneur_steps`` list their forms) and returns one of them::
+table's public record, the round's public history and the seat's own record;
+``docs/view.md`` lists every field) and the decision's legal choices (``TeamSteps`` and
+``SeigneurSteps`` in ``games/team_steps.py`` and ``games/seigneur_steps.py`` list their forms)
+and returns one of them::
 
-    class DogToTheLeft(tichusim.Agent):
+    class DogToPartner(tichusim.Agent):
         base = "expert"
         def pass_cards(self, view, legal):      # the passing: one card per receiver
             ...
             return choice                       # a tuple from ``legal``
 
 Methods: ``grand_tichu``, ``tichu``, ``pass_cards``, ``play``, ``bomb``, ``wish``, ``dragon``,
-``dog`` (the team games); ``give_back``, ``play``, ``bomb``, ``wish`` (Grand Seigneur). An
-agent's own randomness comes from ``view.random``, a NumPy generator seeded by (seed, round
-key, player), so a run stays reproducible. In a config or a strategy table an agent is
-``{agent = "package.module:Class", params = {...}}`` (``params`` go to its constructor); a
-file path works for the module (``"examples/dog_passer.py:DogPasser"``).
+``dog`` (the team games); ``give_back``, ``play``, ``bomb``, ``wish`` (Grand Seigneur); and
+``round_over(view, scores)``, which hears each round's outcome (the team games). An agent's
+own randomness comes from ``view.random``, a NumPy generator seeded by (seed, round key,
+player), so a run stays reproducible. In a config or a strategy table an agent is ``{agent =
+"package.module:Class", params = {...}}`` (``params`` go to its constructor); a file path
+works for the module (``"examples/dog_passer.py:DogPasser"``).
 
 Agents shipped with tichusim also have a name, as scripted strategies do (``NAMED``): the text
 ``search`` or ``search:samples=64,candidates=8`` stands for the agent table of
@@ -30,8 +33,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from ..games.steps import View
 
 __all__ = [
     "NAMED",
@@ -69,7 +77,9 @@ METHODS = {
 
 class AgentError(RuntimeError):
     """An agent that cannot be loaded, raised, or answered outside the legal choices: one line
-    naming the agent, the decision and the round."""
+    naming the agent, the decision and the round (its round key in ``key`` once known)."""
+
+    key: int | None = None
 
 
 class AgentLoadError(AgentError, ValueError):
@@ -80,12 +90,35 @@ class AgentLoadError(AgentError, ValueError):
 class Agent:
     """A strategy written in Python: define the decision methods it takes (``METHODS``), the
     others come from ``base``. ``name`` (default: the class name) appears in the tables;
-    ``params`` are the keyword arguments it was built with."""
+    ``params`` are the keyword arguments it was built with.
+
+    When each decision is asked, and how often in a round (team games, RULES.md §2):
+
+    * ``grand_tichu(view, legal)``: once per seat, on its first 8 cards (Tientsin 6), §2.2;
+    * ``tichu``: at most once per moment while the seat has played no card and not called:
+      ``view.detail`` 0 before the passing, 1 right after it, 2 before each of its own turns
+      (§2.3);
+    * ``pass_cards``: once per seat, one card for each receiver (§2.4);
+    * ``play``: at each of its turns, leading or following (§2.8); ``None`` in ``legal`` when
+      it may pass;
+    * ``bomb``: out of turn, after every play and pass (never after the Dog) while the seat
+      holds a bomb that beats the top (§2.9); ``view.next_turn`` and ``view.trick_over`` say
+      what comes if nobody bombs;
+    * ``wish``: after its Mah Jong is played (§2.11); ``dragon``: after it wins a trick with
+      the Dragon (§2.12); ``dog``: after its Dog, in Tientsin (§3).
+
+    Grand Seigneur (§5) asks ``give_back`` in the exchange (``view.detail`` cards), ``play``,
+    ``bomb`` and ``wish``. ``docs/view.md`` lists the view's fields and these decisions.
+
+    ``round_over(view, scores)``, if defined, is called once per round at its end with the
+    seat's final view (its ``history`` complete) and the round's scores (the team games: team
+    0's and team 1's); a table with no agent defining it never replays a round for it. In
+    whole games (``simulate_games``) it hears each game's last round."""
 
     base: str = "heuristic"
     name: str | None = None
 
-    def __init__(self, **params):
+    def __init__(self, **params: Any):
         self.params = params
         if self.name is None:
             self.name = type(self).__name__
@@ -97,9 +130,18 @@ class Agent:
             d for d, m in METHODS.items() if getattr(type(self), m) is not getattr(Agent, m, None)
         )
 
-    def decide(self, decision: str, view, legal):
+    @property
+    def hears_outcome(self) -> bool:
+        """Whether its class defines ``round_over``."""
+        return type(self).round_over is not Agent.round_over
+
+    def decide(self, decision: str, view: View, legal: Any) -> Any:
         """The answer of the method taking ``decision``."""
         return getattr(self, METHODS[decision])(view, legal)
+
+    def round_over(self, view: View, scores: tuple[int, ...]) -> None:
+        """A round ended: ``view`` is the seat's final view (``view.decision`` is
+        ``"round_over"``), ``scores`` the round's scores. Define it to learn from outcomes."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.params.items())})"
@@ -162,7 +204,7 @@ def as_agent(spec) -> Agent:
             raise AgentLoadError(f"{spec!r} names no agent (named agents: {', '.join(NAMED)})")
         return as_agent(table)
     if inspect.isclass(spec):
-        return spec()
+        return cast(Agent, spec())
     unknown = set(spec) - {"agent", "params"}
     if unknown:
         raise AgentLoadError(
@@ -183,7 +225,8 @@ def as_agent(spec) -> Agent:
         ) from None
     if not isinstance(agent, Agent) or not hasattr(agent, "params"):
         raise AgentLoadError(f"agent {spec['agent']!r}: its __init__ must call super().__init__()")
-    agent._spec = {"agent": spec["agent"], "params": dict(params)}  # how a worker rebuilds it
+    # how a worker rebuilds it (``spec_of``); an attribute Agent does not declare
+    agent._spec = {"agent": spec["agent"], "params": dict(params)}  # type: ignore[attr-defined]
     return agent
 
 
@@ -215,8 +258,10 @@ def spec_of(spec) -> dict:
         out = {"agent": spec["agent"], "params": dict(spec.get("params", {}))}
     else:
         agent = as_agent(spec)
-        out = getattr(agent, "_spec", None)
-        if out is None:
+        kept: dict[str, Any] | None = getattr(agent, "_spec", None)
+        if kept is not None:
+            out = kept
+        else:
             cls = type(agent)
             module = _FILES.get(cls.__module__, cls.__module__)
             if module == "__main__" or "<locals>" in cls.__qualname__:
@@ -239,7 +284,7 @@ def spec_of(spec) -> dict:
 
 def agent_name(spec) -> str:
     """The name agent ``spec`` has in the tables' strategy columns."""
-    return as_agent(spec).name
+    return str(as_agent(spec).name)  # set by Agent.__init__
 
 
 class Without(Agent):
@@ -254,8 +299,15 @@ class Without(Agent):
     def decisions(self) -> tuple[str, ...]:
         return tuple(d for d in self.agent.decisions if d not in self._dropped)
 
-    def decide(self, decision: str, view, legal):
+    @property
+    def hears_outcome(self) -> bool:
+        return self.agent.hears_outcome
+
+    def decide(self, decision: str, view: View, legal: Any) -> Any:
         return self.agent.decide(decision, view, legal)
+
+    def round_over(self, view: View, scores: tuple[int, ...]) -> None:
+        self.agent.round_over(view, scores)
 
 
 def load_agent(path: str) -> type[Agent]:
@@ -273,6 +325,8 @@ def load_agent(path: str) -> type[Agent]:
             stamp = (str(file.resolve()), file.stat().st_mtime_ns)  # an edited file loads again
             if module is None or getattr(module, "_tichusim_stamp", None) != stamp:
                 spec = importlib.util.spec_from_file_location(module_name, file.resolve())
+                if spec is None or spec.loader is None:
+                    raise ImportError(f"{where} is not a Python file")
                 module = importlib.util.module_from_spec(spec)
                 sys.modules[module_name] = module
                 try:
@@ -280,7 +334,7 @@ def load_agent(path: str) -> type[Agent]:
                 except BaseException:
                     del sys.modules[module_name]  # a fixed file loads again
                     raise
-                module._tichusim_stamp = stamp
+                module._tichusim_stamp = stamp  # type: ignore[attr-defined]
                 _FILES[module_name] = where
         else:
             module = importlib.import_module(where)
@@ -294,9 +348,50 @@ def load_agent(path: str) -> type[Agent]:
     return cls
 
 
+def _param_text(value) -> str | None:
+    """A parameter's value as ``agent:...:Class:key=value`` writes it (``specs`` reads it
+    back the same), ``None`` when it cannot be written so."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if not isinstance(value, str) or not value or any(c in value for c in ",:= "):
+        return None
+    if value.lower() in ("true", "false"):
+        return None
+    for kind in (int, float):
+        try:
+            kind(value)
+            return None  # it would read back as a number
+        except ValueError:
+            pass
+    return value
+
+
+def _runnable(where_class: str) -> str:
+    """``where:Class`` as a ``tichusim`` command started in this working directory finds it:
+    a module that is one file of its own, not installed (found through a script's folder or
+    the working directory, which the ``tichusim`` command does not search), becomes the path
+    of that file, relative to the working directory when it lies under it."""
+    where, _, name = where_class.partition(":")
+    module = sys.modules.get(where)
+    file = getattr(module, "__file__", None)
+    if (
+        where.endswith(".py")
+        or "." in where
+        or not file
+        or hasattr(module, "__path__")  # a package
+        or any(part in ("site-packages", "dist-packages") for part in Path(file).parts)
+    ):
+        return where_class
+    path = os.path.relpath(file)
+    return f"{path if not path.startswith('..') else file}:{name}"
+
+
 def strategies_text(strategies) -> str | None:
-    """The command line's ``--strategies`` for ``strategies`` (names and agents without
-    params), ``None`` when one of them has no such text."""
+    """The command line's ``--strategies`` for ``strategies`` (names, and agents with any
+    params as ``agent:...:Class:key=value,...``) that works from this working directory;
+    ``None`` when one of them has no such text."""
     specs = strategies if isinstance(strategies, (list, tuple)) else [strategies]
     out = []
     for spec in specs:
@@ -305,9 +400,17 @@ def strategies_text(strategies) -> str | None:
                 spec = spec_of(spec)
             except AgentError:
                 return None
-            if "params" in spec or "," in spec["agent"] or " " in spec["agent"]:
+            agent = _runnable(spec["agent"])
+            if "," in agent or " " in agent:
                 return None
-            out.append(PREFIX + spec["agent"])
+            params = [(k, _param_text(v)) for k, v in spec.get("params", {}).items()]
+            if any(v is None or not k.isidentifier() for k, v in params):
+                return None
+            out.append(
+                PREFIX
+                + agent
+                + "".join(f"{',' if i else ':'}{k}={v}" for i, (k, v) in enumerate(params))
+            )
         elif isinstance(spec, str) and "," not in spec and " " not in spec:
             out.append(spec)
         else:

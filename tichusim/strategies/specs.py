@@ -8,7 +8,10 @@
   the same here and in a config, where a saved table names no base);
 * ``agent:mypackage.mymodule:MyPasser`` or ``agent:examples/dog_passer.py:DogPasser`` — a
   strategy written in Python (``tichusim.Agent``), returned as its table ``{"agent": ...}``;
-  a TOML file holding ``agent = "..."`` and ``[params]`` gives one with parameters;
+  its constructor's parameters follow as ``key=value,...`` after one more colon
+  (``agent:bot.py:Bot:depth=3,greedy=true``: ``true``/``false``, integers and decimal numbers
+  are read as such, any other value as text), or come from a TOML file holding
+  ``agent = "..."`` and ``[params]``;
 * ``mine.toml`` — a file holding the same table as ``tichusim.strategies.tichu.build`` takes
   (``base = "heuristic"``, ``pass = "lowest"``, ``[params]``), at top level or under
   ``[strategy]``.
@@ -54,6 +57,39 @@ def _from_file(path: Path) -> Strategy | dict:
         raise ValueError(f"strategy file {path}: {exc}") from None
 
 
+def _agent_value(text: str):
+    """An agent parameter's value as written: a boolean, an integer, a decimal number, or
+    else the text itself."""
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _agent_params(text: str, agent: dict) -> dict:
+    """``{"agent": "where:Class:key=value,..."}`` split into the agent and its ``params``."""
+    where, _, changes = agent["agent"].partition(":")
+    name, colon, changes = changes.partition(":")
+    if not colon:
+        return agent
+    params: dict = {}
+    for item in (c.strip() for c in changes.split(",")):
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not key.isidentifier() or not value:
+            raise ValueError(
+                f"strategy {text!r}: an agent's parameters are key=value,... after its "
+                f"class (agent:file.py:Class:depth=3,greedy=true), not {item!r}"
+            )
+        if key in params:
+            raise ValueError(f"strategy {text!r}: parameter {key!r} given twice")
+        params[key] = _agent_value(value)
+    return {"agent": f"{where}:{name}", "params": params}
+
+
 def parse_strategy(text: str) -> Strategy | dict:
     """One strategy from its command-line form (see the module docstring); an agent is its
     table, checked (importable, buildable), which workers and saved configs can carry."""
@@ -64,6 +100,7 @@ def parse_strategy(text: str) -> Strategy | dict:
         raise ValueError("empty strategy")
     agent = from_text(text)
     if agent is not None:
+        agent = _agent_params(text, agent)
         try:
             as_agent(agent)
         except AgentError as exc:

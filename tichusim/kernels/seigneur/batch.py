@@ -21,42 +21,47 @@ from .view import GS_PRIVATE, GS_PUBLIC, MAX_PLAYERS
 GAME_KEY_STRIDE = 1 << 16  # round key of round r of game g: g * stride + r (as batch.py)
 
 
+# The settings every chunk of a run shares, one record (a one-element array, ``settings``).
+# ``outside`` is not among them: each entry point passes it as a constant, so the batch path's
+# engine is compiled without the branches that read decisions from Python.
+GS_RUN = np.dtype(
+    [
+        ("seed", np.uint64),
+        ("rounds", np.int64),  # rounds per game
+        ("n_players", np.int64),
+        ("deck_kind", np.int64),
+        ("distinct_triples", np.bool_),
+        ("russian_seating", np.bool_),
+        ("logged", np.bool_),  # a call of one game: log its last round
+        ("check", np.bool_),  # verify the rules' invariants after every action
+    ],
+    align=True,
+)
+
+
 @njit(cache=True)
-def _configure(work, params, n_players, deck_kind, distinct_triples, russian_seating, logging):
-    """Load strategies and options into a work record. A record holds no reference to its
-    array and numba frees an array after its last use, so a function that indexes ``work[0]``
-    must use ``work`` again after the record's last use, or pass the array on
+def _configure(work, run, params):
+    """Load strategies and the run's options into a work record. A record holds no reference
+    to its array and numba frees an array after its last use, so a function that indexes
+    ``work[0]`` must use ``work`` again after the record's last use, or pass the array on
     (``eventlog.copy_log``): else it works on freed memory (crashes seen in ``play_logged``
     with numba 0.68)."""
-    for p in range(n_players):
+    for p in range(run.n_players):
         for j in range(params.shape[1]):
             work.params[p, j] = params[p, j]
-    work.n_players = n_players
-    work.deck_kind = deck_kind
-    work.distinct_triples = distinct_triples
-    work.russian_seating = russian_seating
-    work.logging = logging
+    work.n_players = run.n_players
+    work.deck_kind = run.deck_kind
+    work.distinct_triples = run.distinct_triples
+    work.russian_seating = run.russian_seating
+    work.logging = False
 
 
 @njit(cache=True, inline="always")
-def _play_game(
-    seed,
-    game,
-    rounds,
-    logged,
-    work,
-    pub,
-    privs,
-    rounds_out,
-    seats_out,
-    first,
-    ranks,
-    check,
-    outside,
-):
-    """Rounds ``0..rounds-1`` of ``game`` into rows ``first ..`` of the outputs, the last one
-    logged when ``logged``; returns its log rows. (One call of ``play_round``: each call site
-    costs a copy of the engine at compile time.)"""
+def _play_game(run, game, work, pub, privs, rounds_out, seats_out, first, ranks, outside):
+    """Rounds ``0..run.rounds-1`` of ``game`` into rows ``first ..`` of the outputs, the last
+    one logged when ``run.logged``; returns its log rows. (One call of ``play_round``: each
+    call site costs a copy of the engine at compile time.)"""
+    seed, rounds, logged, check = run.seed, run.rounds, run.logged, run.check
     n = work.n_players
     for p in range(n):
         ranks[p] = 0
@@ -92,49 +97,31 @@ def _play_game(
 
 
 @njit(cache=True, inline="always")
-def _games_loop(
-    seed,
-    games,
-    rounds,
-    params,
-    n_players,
-    deck_kind,
-    distinct_triples,
-    russian_seating,
-    logged,
-    rounds_out,
-    seats_out,
-    n_log,
-    log_out,
-    kept,
-    check,
-    lo,
-    hi,
-    outside,
-):
-    """Games ``lo..hi`` of ``games``; ``logged`` (a call of one game): the event log of its
+def _games_loop(settings, games, params, out, kept, lo, hi, outside):
+    """Games ``lo..hi`` of ``games`` with the run's ``settings`` (``GS_RUN``). ``out =
+    (rounds_out, seats_out, n_log, log_out)``: game g into rows ``g * rounds ..`` of
+    ``rounds_out`` and ``seats_out``; ``logged`` (a call of one game): the event log of its
     last round into ``log_out``, its row count in ``n_log[lo]``; ``kept``: the chunk's (work,
     pub, privs) (``kept_tables``): a game stepped from Python keeps its script there."""
+    rounds_out, seats_out, n_log, log_out = out
     work, pub, privs = kept
-    _configure(work[0], params, n_players, deck_kind, distinct_triples, russian_seating, False)
+    run = settings[0]  # a view: ``settings`` is read again below, which keeps it alive
+    _configure(work[0], run, params)
     ranks = np.zeros(MAX_PLAYERS, np.int64)
     for g in range(lo, hi):
         n_log[g] = _play_game(
-            seed,
+            run,
             games[g],
-            rounds,
-            logged,
             work[0],
             pub[0],
             privs,
             rounds_out,
             seats_out,
-            g * rounds,
+            g * run.rounds,
             ranks,
-            check,
             outside,
         )
-    if logged and lo < hi:
+    if settings[0].logged and lo < hi:
         copy_log(work, n_log[lo], log_out)
 
 
@@ -144,87 +131,13 @@ def _games_loop(
 
 
 @njit(cache=True, nogil=True)
-def _play_games(
-    seed,
-    games,
-    rounds,
-    params,
-    n_players,
-    deck_kind,
-    distinct_triples,
-    russian_seating,
-    logged,
-    rounds_out,
-    seats_out,
-    n_log,
-    log_out,
-    kept,
-    check,
-    lo,
-    hi,
-):
-    _games_loop(
-        seed,
-        games,
-        rounds,
-        params,
-        n_players,
-        deck_kind,
-        distinct_triples,
-        russian_seating,
-        logged,
-        rounds_out,
-        seats_out,
-        n_log,
-        log_out,
-        kept,
-        check,
-        lo,
-        hi,
-        False,
-    )
+def _play_games(settings, games, params, out, kept, lo, hi):
+    _games_loop(settings, games, params, out, kept, lo, hi, False)
 
 
 @njit(cache=True, nogil=True)
-def _step_games(
-    seed,
-    games,
-    rounds,
-    params,
-    n_players,
-    deck_kind,
-    distinct_triples,
-    russian_seating,
-    logged,
-    rounds_out,
-    seats_out,
-    n_log,
-    log_out,
-    kept,
-    check,
-    lo,
-    hi,
-):
-    _games_loop(
-        seed,
-        games,
-        rounds,
-        params,
-        n_players,
-        deck_kind,
-        distinct_triples,
-        russian_seating,
-        logged,
-        rounds_out,
-        seats_out,
-        n_log,
-        log_out,
-        kept,
-        check,
-        lo,
-        hi,
-        True,
-    )
+def _step_games(settings, games, params, out, kept, lo, hi):
+    _games_loop(settings, games, params, out, kept, lo, hi, True)
 
 
 def kept_tables():
@@ -247,39 +160,38 @@ def _run(
     kept=None,
     stepper=None,
 ):
-    """Call ``_play_games`` with its one signature's types; returns ``n_log``. With ``stepper``
-    (strategies taking decisions from Python) game ``g`` is played by ``stepper(g, play)``,
-    ``play(kept)`` calling the entry point for that game alone with the caller's tables
-    ``kept`` (``kept_tables``) and returning the error code of the round it stopped in."""
-    n_players, deck_kind, distinct_triples, russian_seating = options
+    """Call ``_play_games`` with its one signature's types, the scalars in one ``GS_RUN``
+    record; returns ``n_log``. With ``stepper`` (strategies taking decisions from Python) game
+    ``g`` is played by ``stepper(g, play)``, ``play(kept)`` calling the entry point for that
+    game alone with the caller's tables ``kept`` (``kept_tables``) and returning the error
+    code of the round it stopped in."""
     n_log = np.zeros(len(games), np.int64)
-    logged = log_out is not None
+    settings = np.zeros(1, GS_RUN)
+    settings["seed"] = seed
+    settings["rounds"] = rounds
+    (
+        settings["n_players"],
+        settings["deck_kind"],
+        settings["distinct_triples"],
+        settings["russian_seating"],
+    ) = options
+    settings["logged"] = log_out is not None
+    settings["check"] = check
     log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
     args = (
-        np.uint64(seed),
+        settings,
         np.asarray(games, np.int64),
-        np.int64(rounds),
         np.ascontiguousarray(params, np.float64),
-        np.int64(n_players),
-        np.int64(deck_kind),
-        bool(distinct_triples),
-        bool(russian_seating),
-        logged,
-        rounds_out,
-        seats_out,
-        n_log,
-        log_out,
+        (rounds_out, seats_out, n_log, log_out),
     )
     if stepper is None:
         kernel = _play_games if kept is None else _step_games
-        in_chunks(
-            kernel, len(games), chunks, *args, scratch=lambda: (kept or kept_tables(), bool(check))
-        )
+        in_chunks(kernel, len(games), chunks, *args, scratch=lambda: (kept or kept_tables(),))
         return n_log
     for g in range(len(games)):
 
         def play(kept, g=g):
-            _step_games(*args, kept, bool(check), g, g + 1)
+            _step_games(*args, kept, g, g + 1)
             errors = rounds_out[g * rounds : (g + 1) * rounds]["error"]
             return int(errors[errors != 0][0]) if (errors != 0).any() else 0
 
@@ -288,65 +200,25 @@ def _run(
 
 
 def play_games(
-    seed,
-    games,
-    rounds,
-    params,
-    n_players,
-    deck_kind,
-    distinct_triples,
-    russian_seating,
-    rounds_out,
-    seats_out,
-    check,
-    chunks,
-    stepper=None,
+    seed, games, rounds, params, options, rounds_out, seats_out, check, chunks, stepper=None
 ):
     """Play ``rounds`` rounds of each game ``games[g]`` into rows ``g * rounds ..`` of
-    ``rounds_out`` (``GS_ROUND``) and ``seats_out`` (``GS_SEAT``, one column per player)."""
+    ``rounds_out`` (``GS_ROUND``) and ``seats_out`` (``GS_SEAT``, one column per player);
+    ``options = (n_players, deck_kind, distinct_triples, russian_seating)``."""
     _run(
-        seed,
-        games,
-        rounds,
-        params,
-        (n_players, deck_kind, distinct_triples, russian_seating),
-        rounds_out,
-        seats_out,
-        check,
-        chunks,
-        stepper=stepper,
+        seed, games, rounds, params, options, rounds_out, seats_out, check, chunks, stepper=stepper
     )
 
 
-def play_logged(
-    seed,
-    game,
-    round_in_game,
-    params,
-    n_players,
-    deck_kind,
-    distinct_triples,
-    russian_seating,
-    check,
-):
-    """Round ``round_in_game`` of ``game`` with its event log: the game's earlier rounds are
-    played first (silently) for the ranks. Returns ``(round, seats, log, error)``."""
+def play_logged(seed, game, round_in_game, params, options, check):
+    """Round ``round_in_game`` of game ``game`` with its event log (``options`` as
+    ``play_games``): the game's earlier rounds are played first (silently) for the ranks.
+    Returns ``(round, seats, log, error)``."""
     rounds = round_in_game + 1
     rnd = np.zeros(rounds, GS_ROUND)
-    seats = np.zeros((rounds, n_players), GS_SEAT)
+    seats = np.zeros((rounds, options[0]), GS_SEAT)
     log = np.zeros((LOG_ROWS, LOG_WIDTH), np.int64)
-    n_log = _run(
-        seed,
-        [game],
-        rounds,
-        params,
-        (n_players, deck_kind, distinct_triples, russian_seating),
-        rnd,
-        seats,
-        check,
-        1,
-        log_out=log,
-    )
+    n_log = _run(seed, [game], rounds, params, options, rnd, seats, check, 1, log_out=log)
     return rnd[-1:], seats[-1], log[: min(n_log[0], LOG_ROWS)].copy(), int(rnd[-1]["error"])
 
 

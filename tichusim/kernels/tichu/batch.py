@@ -40,16 +40,43 @@ GAME_KEY_STRIDE = 1 << 16  # round key of round r of game g: g * stride + r
 MAX_GAME_ROUNDS = 256  # a game still unfinished then is reported as such
 
 
+# The settings every chunk of a run shares, one record (a one-element array, ``settings``):
+# the scalars and the fixed deal. The table and ``outside`` are not among them: each entry
+# point passes them as constants, so the compiler prunes the other tables' rounds and the
+# branches that read decisions from Python.
+RUN = np.dtype(
+    [
+        ("seed", np.uint64),
+        ("check", np.bool_),  # verify the RULES.md §7 invariants after every action
+        ("logging", np.bool_),  # a call of one unit: log its last round
+        ("chained", np.bool_),  # a unit is a game, not one round
+        ("rotating", np.bool_),  # Wu Wang games: the King's role passes on (§4 Option)
+        ("phoenix_led_half", np.bool_),  # §2.6 Option: a led Phoenix is worth ½
+        ("target", np.int64),  # team games: points that end a game
+        ("game_rounds", np.int64),  # Wu Wang games: rounds in a game
+        ("fixed_seat", np.int64),  # the seat dealt a fixed hand (-1: none)
+        ("fixed_cards", np.uint64),  # its exact cards
+        ("fixed_ranks", np.int64, (15,)),  # and how many more of each rank, suits drawn
+    ],
+    align=True,
+)
+
+
 @njit(cache=True)
-def _configure(work, variant, params, logging, phoenix_led_half):
-    """Load the players' strategies and the table's rules options into a work record."""
+def _configure(work, variant, run, params):
+    """Load the players' strategies, the table's rules options and the fixed deal (seat
+    ``run.fixed_seat``, -1: none, is dealt ``fixed_cards`` and ``fixed_ranks[r]`` cards of
+    each rank r, suits drawn per round, as its first 8) into a work record."""
     work.variant = variant
-    work.phoenix_led_half = phoenix_led_half
+    work.phoenix_led_half = run.phoenix_led_half
     for s in range(params.shape[0]):
         for j in range(params.shape[1]):
             work.params[s, j] = params[s, j]
-    work.logging = logging
-    work.fixed_seat = -1
+    work.logging = run.logging
+    work.fixed_seat = run.fixed_seat
+    work.fixed_cards = run.fixed_cards
+    for r in range(15):
+        work.fixed_ranks[r] = run.fixed_ranks[r]
 
 
 @njit(cache=True)
@@ -103,36 +130,21 @@ def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, ch
 
 
 @njit(cache=True, inline="always")
-def _unit(
-    variant,
-    seed,
-    start,
-    first,
-    chained,
-    target,
-    game_rounds,
-    rotating,
-    params,
-    work,
-    pub,
-    privs,
-    rounds_out,
-    seats_out,
-    check,
-    outside,
-):
-    """One unit of work; returns ``(rounds played, log rows of the last round)``. Unchained:
-    the round ``start`` with first drawer (Wu Wang: King) ``first``. Chained, a game: team
-    games (§2.15; Tientsin the same, §3) run to ``target`` points, the first drawer of a round
-    being the previous first out; a Wu Wang game (§4) lasts ``game_rounds`` rounds: a random
-    first King, then the first player out becomes King (the King stays when he or the
-    Minister went out first), or with ``rotating`` (the Option) the role passes to the next
-    player each round. Round r has key ``start + r``. (One call of ``play_one``: each call
-    site costs a copy of the engine at compile time.)"""
+def _unit(variant, run, start, first, params, work, pub, privs, rounds_out, seats_out, outside):
+    """One unit of work with the run's settings ``run`` (a ``RUN`` record); returns ``(rounds
+    played, log rows of the last round)``. Unchained: the round ``start`` with first drawer
+    (Wu Wang: King) ``first``. Chained, a game: team games (§2.15; Tientsin the same, §3) run
+    to ``run.target`` points, the first drawer of a round being the previous first out; a Wu
+    Wang game (§4) lasts ``run.game_rounds`` rounds: a random first King, then the first
+    player out becomes King (the King stays when he or the Minister went out first), or with
+    ``run.rotating`` (the Option) the role passes to the next player each round. Round r has
+    key ``start + r``. (One call of ``play_one``: each call site costs a copy of the engine at
+    compile time.)"""
     wuwang = variant == WUWANG
+    seed, check, chained, target = run.seed, run.check, run.chained, run.target
     limit = 1
     if chained:
-        limit = game_rounds if wuwang else MAX_GAME_ROUNDS
+        limit = run.game_rounds if wuwang else MAX_GAME_ROUNDS
     total0 = 0
     total1 = 0
     r = 0
@@ -160,7 +172,7 @@ def _unit(
         last = rounds_out[r - 1]
         if wuwang:
             first = last.king
-            if rotating:
+            if run.rotating:
                 first = (first + 1) % 3
             elif last.first_out % 2 == 1:  # an opponent went out first
                 first = wuwang_player(first, last.first_out)
@@ -174,62 +186,33 @@ def _unit(
 
 
 @njit(cache=True, inline="always")
-def _play_batch(
-    variant,
-    seed,
-    starts,
-    firsts,
-    chained,
-    target,
-    game_rounds,
-    rotating,
-    phoenix_led_half,
-    params,
-    fixed_seat,
-    fixed_cards,
-    fixed_ranks,
-    logging,
-    rounds_out,
-    seats_out,
-    n_rounds,
-    n_log,
-    log_out,
-    kept,
-    check,
-    lo,
-    hi,
-    outside,
-):
+def _play_batch(variant, settings, starts, firsts, params, out, kept, lo, hi, outside):
     """Play units ``lo..hi`` (``_unit``: round key ``starts[i]``, first drawer ``firsts[i]``)
-    at the table ``variant`` into ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by
-    position), its count in ``n_rounds[i]``. ``fixed_seat >= 0`` deals it ``fixed_cards`` and
-    ``fixed_ranks[r]`` cards of each rank r as its first 8; ``logging`` (a call of one unit):
-    the event log of the unit's last round in ``log_out``, its row count in ``n_log[lo]``;
-    ``kept``: the chunk's (work, pub, privs) (``kept_tables``): a round stepped from Python
-    keeps its script there and reads the table where it stopped."""
+    at the table ``variant`` with the run's ``settings`` (``RUN``). ``out = (rounds_out,
+    seats_out, n_rounds, n_log, log_out)``: unit i into ``rounds_out[i]``, ``seats_out[i]``
+    (one record per seat, by position), its count in ``n_rounds[i]``; ``logging`` (a call of
+    one unit): the event log of the unit's last round in ``log_out``, its row count in
+    ``n_log[lo]``; ``kept``: the chunk's (work, pub, privs) (``kept_tables``): a round stepped
+    from Python keeps its script there and reads the table where it stopped."""
+    rounds_out, seats_out, n_rounds, n_log, log_out = out
     work, pub, privs = kept
-    _configure(work[0], variant, params, logging, phoenix_led_half)
-    _fix_deal(work[0], fixed_seat, fixed_cards, fixed_ranks)
+    run = settings[0]  # a view: ``settings`` is read again below, which keeps it alive
+    _configure(work[0], variant, run, params)
     for i in range(lo, hi):
         n_rounds[i], n_log[i] = _unit(
             variant,
-            seed,
+            run,
             starts[i],
             firsts[i],
-            chained,
-            target,
-            game_rounds,
-            rotating,
             params,
             work[0],
             pub[0],
             privs,
             rounds_out[i],
             seats_out[i],
-            check,
             outside,
         )
-    if logging and lo < hi:
+    if settings[0].logging and lo < hi:
         copy_log(work, n_log[lo], log_out)
 
 
@@ -237,162 +220,18 @@ def _play_batch(
 
 
 @njit(cache=True, nogil=True)
-def play_batch_nanjing(
-    seed,
-    starts,
-    firsts,
-    chained,
-    target,
-    game_rounds,
-    rotating,
-    phoenix_led_half,
-    params,
-    fixed_seat,
-    fixed_cards,
-    fixed_ranks,
-    logging,
-    rounds_out,
-    seats_out,
-    n_rounds,
-    n_log,
-    log_out,
-    kept,
-    check,
-    lo,
-    hi,
-):
-    _play_batch(
-        NANJING,
-        seed,
-        starts,
-        firsts,
-        chained,
-        target,
-        game_rounds,
-        rotating,
-        phoenix_led_half,
-        params,
-        fixed_seat,
-        fixed_cards,
-        fixed_ranks,
-        logging,
-        rounds_out,
-        seats_out,
-        n_rounds,
-        n_log,
-        log_out,
-        kept,
-        check,
-        lo,
-        hi,
-        False,
-    )
+def play_batch_nanjing(settings, starts, firsts, params, out, kept, lo, hi):
+    _play_batch(NANJING, settings, starts, firsts, params, out, kept, lo, hi, False)
 
 
 @njit(cache=True, nogil=True)
-def play_batch_tientsin(
-    seed,
-    starts,
-    firsts,
-    chained,
-    target,
-    game_rounds,
-    rotating,
-    phoenix_led_half,
-    params,
-    fixed_seat,
-    fixed_cards,
-    fixed_ranks,
-    logging,
-    rounds_out,
-    seats_out,
-    n_rounds,
-    n_log,
-    log_out,
-    kept,
-    check,
-    lo,
-    hi,
-):
-    _play_batch(
-        TIENTSIN,
-        seed,
-        starts,
-        firsts,
-        chained,
-        target,
-        game_rounds,
-        rotating,
-        phoenix_led_half,
-        params,
-        fixed_seat,
-        fixed_cards,
-        fixed_ranks,
-        logging,
-        rounds_out,
-        seats_out,
-        n_rounds,
-        n_log,
-        log_out,
-        kept,
-        check,
-        lo,
-        hi,
-        False,
-    )
+def play_batch_tientsin(settings, starts, firsts, params, out, kept, lo, hi):
+    _play_batch(TIENTSIN, settings, starts, firsts, params, out, kept, lo, hi, False)
 
 
 @njit(cache=True, nogil=True)
-def play_batch_wuwang(
-    seed,
-    starts,
-    firsts,
-    chained,
-    target,
-    game_rounds,
-    rotating,
-    phoenix_led_half,
-    params,
-    fixed_seat,
-    fixed_cards,
-    fixed_ranks,
-    logging,
-    rounds_out,
-    seats_out,
-    n_rounds,
-    n_log,
-    log_out,
-    kept,
-    check,
-    lo,
-    hi,
-):
-    _play_batch(
-        WUWANG,
-        seed,
-        starts,
-        firsts,
-        chained,
-        target,
-        game_rounds,
-        rotating,
-        phoenix_led_half,
-        params,
-        fixed_seat,
-        fixed_cards,
-        fixed_ranks,
-        logging,
-        rounds_out,
-        seats_out,
-        n_rounds,
-        n_log,
-        log_out,
-        kept,
-        check,
-        lo,
-        hi,
-        False,
-    )
+def play_batch_wuwang(settings, starts, firsts, params, out, kept, lo, hi):
+    _play_batch(WUWANG, settings, starts, firsts, params, out, kept, lo, hi, False)
 
 
 # The same entries taking decisions from Python (``outside.py``): compiled only when a round is
@@ -400,176 +239,22 @@ def play_batch_wuwang(
 
 
 @njit(cache=True, nogil=True)
-def step_batch_nanjing(
-    seed,
-    starts,
-    firsts,
-    chained,
-    target,
-    game_rounds,
-    rotating,
-    phoenix_led_half,
-    params,
-    fixed_seat,
-    fixed_cards,
-    fixed_ranks,
-    logging,
-    rounds_out,
-    seats_out,
-    n_rounds,
-    n_log,
-    log_out,
-    kept,
-    check,
-    lo,
-    hi,
-):
-    _play_batch(
-        NANJING,
-        seed,
-        starts,
-        firsts,
-        chained,
-        target,
-        game_rounds,
-        rotating,
-        phoenix_led_half,
-        params,
-        fixed_seat,
-        fixed_cards,
-        fixed_ranks,
-        logging,
-        rounds_out,
-        seats_out,
-        n_rounds,
-        n_log,
-        log_out,
-        kept,
-        check,
-        lo,
-        hi,
-        True,
-    )
+def step_batch_nanjing(settings, starts, firsts, params, out, kept, lo, hi):
+    _play_batch(NANJING, settings, starts, firsts, params, out, kept, lo, hi, True)
 
 
 @njit(cache=True, nogil=True)
-def step_batch_tientsin(
-    seed,
-    starts,
-    firsts,
-    chained,
-    target,
-    game_rounds,
-    rotating,
-    phoenix_led_half,
-    params,
-    fixed_seat,
-    fixed_cards,
-    fixed_ranks,
-    logging,
-    rounds_out,
-    seats_out,
-    n_rounds,
-    n_log,
-    log_out,
-    kept,
-    check,
-    lo,
-    hi,
-):
-    _play_batch(
-        TIENTSIN,
-        seed,
-        starts,
-        firsts,
-        chained,
-        target,
-        game_rounds,
-        rotating,
-        phoenix_led_half,
-        params,
-        fixed_seat,
-        fixed_cards,
-        fixed_ranks,
-        logging,
-        rounds_out,
-        seats_out,
-        n_rounds,
-        n_log,
-        log_out,
-        kept,
-        check,
-        lo,
-        hi,
-        True,
-    )
+def step_batch_tientsin(settings, starts, firsts, params, out, kept, lo, hi):
+    _play_batch(TIENTSIN, settings, starts, firsts, params, out, kept, lo, hi, True)
 
 
 @njit(cache=True, nogil=True)
-def step_batch_wuwang(
-    seed,
-    starts,
-    firsts,
-    chained,
-    target,
-    game_rounds,
-    rotating,
-    phoenix_led_half,
-    params,
-    fixed_seat,
-    fixed_cards,
-    fixed_ranks,
-    logging,
-    rounds_out,
-    seats_out,
-    n_rounds,
-    n_log,
-    log_out,
-    kept,
-    check,
-    lo,
-    hi,
-):
-    _play_batch(
-        WUWANG,
-        seed,
-        starts,
-        firsts,
-        chained,
-        target,
-        game_rounds,
-        rotating,
-        phoenix_led_half,
-        params,
-        fixed_seat,
-        fixed_cards,
-        fixed_ranks,
-        logging,
-        rounds_out,
-        seats_out,
-        n_rounds,
-        n_log,
-        log_out,
-        kept,
-        check,
-        lo,
-        hi,
-        True,
-    )
+def step_batch_wuwang(settings, starts, firsts, params, out, kept, lo, hi):
+    _play_batch(WUWANG, settings, starts, firsts, params, out, kept, lo, hi, True)
 
 
 BATCH = {NANJING: play_batch_nanjing, TIENTSIN: play_batch_tientsin, WUWANG: play_batch_wuwang}
 STEP = {NANJING: step_batch_nanjing, TIENTSIN: step_batch_tientsin, WUWANG: step_batch_wuwang}
-
-
-@njit(cache=True)
-def _fix_deal(work, seat, cards, ranks):
-    """Seat ``seat`` (``-1``: none) is dealt ``cards`` and ``ranks[r]`` cards of each rank r
-    (suits drawn per round) as its first 8 cards."""
-    work.fixed_seat = seat
-    work.fixed_cards = cards
-    for r in range(15):
-        work.fixed_ranks[r] = ranks[r]
 
 
 _NO_RANKS = np.zeros(15, np.int64)
@@ -612,45 +297,53 @@ def _run(
     kept=None,
     stepper=None,
 ):
-    """Call the table's entry point (``BATCH``) with its one signature's types; returns
-    ``n_log``. With ``stepper`` (strategies taking decisions from Python) each unit ``i`` is
-    played by ``stepper(i, play)``, ``play(kept)`` calling the entry point for that unit alone
-    with the caller's tables ``kept`` (``kept_tables``) and returning its error code."""
+    """Call the table's entry point (``BATCH``) with its one signature's types, the scalars in
+    one ``RUN`` record; returns ``n_log``. With ``stepper`` (strategies taking decisions from
+    Python) each unit ``i`` is played by ``stepper(i, play)``, ``play(kept)`` calling the
+    entry point for that unit alone with the caller's tables ``kept`` (``kept_tables``) and
+    returning its error code."""
     n = len(starts)
     n_rounds = np.zeros(n, np.int64) if n_rounds is None else n_rounds
     n_log = np.zeros(n, np.int64)
-    logging = log_out is not None
+    settings = np.zeros(1, RUN)
+    settings["seed"] = seed
+    settings["check"] = check
+    settings["logging"] = log_out is not None
+    settings["chained"] = chained
+    settings["rotating"] = rotating
+    settings["phoenix_led_half"] = phoenix_led_half
+    settings["target"] = target
+    settings["game_rounds"] = game_rounds
+    settings["fixed_seat"] = fixed_seat
+    settings["fixed_cards"] = fixed_cards
+    settings["fixed_ranks"] = fixed_ranks
     log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
     args = (
-        np.uint64(seed),
+        settings,
         np.asarray(starts, np.int64),
         np.asarray(firsts, np.int64),
-        bool(chained),
-        np.int64(target),
-        np.int64(game_rounds),
-        bool(rotating),
-        bool(phoenix_led_half),
         np.ascontiguousarray(params, np.float64),
-        np.int64(fixed_seat),
-        np.uint64(fixed_cards),
-        np.ascontiguousarray(fixed_ranks, np.int64),
-        logging,
-        rounds_out,
-        seats_out,
-        n_rounds,
-        n_log,
-        log_out,
+        (rounds_out, seats_out, n_rounds, n_log, log_out),
     )
     if stepper is None:
         kernel = BATCH[variant] if kept is None else STEP[variant]
-        in_chunks(kernel, n, chunks, *args, scratch=lambda: (kept or kept_tables(), bool(check)))
+        in_chunks(kernel, n, chunks, *args, scratch=lambda: (kept or kept_tables(),))
         return n_log
     kernel, errors = STEP[variant], rounds_out["error"]
+    logging = settings.copy()
+    logging["logging"] = True
     for i in range(n):
 
-        def play(kept, i=i):
-            kernel(*args, kept, bool(check), i, i + 1)
-            return int(errors[i, n_rounds[i] - 1])
+        def play(kept, log_out=None, i=i):
+            if log_out is None:
+                kernel(*args, kept, i, i + 1)
+                return int(errors[i, n_rounds[i] - 1])
+            # a replay with its event log on (a View's history), on records of its own
+            one = (rounds_out[i : i + 1].copy(), seats_out[i : i + 1].copy())
+            counts = (np.zeros(1, np.int64), np.zeros(1, np.int64))
+            unit = (args[1][i : i + 1], args[2][i : i + 1], args[3])
+            kernel(logging, *unit, (*one, *counts, log_out), kept, 0, 1)
+            return int(one[0]["error"][0, counts[0][0] - 1])
 
         stepper(i, play)
     return n_log
