@@ -802,6 +802,128 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
     click.echo(f"written: {', '.join(str(p) for p in paths)}")
 
 
+@main.command("advise", cls=_OneLineErrors)
+@click.argument("position_file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--hand", help='the seat\'s cards, e.g. "Dr Ph Aj As Kj 9j 9s"')
+@click.option("--seat", type=int, help="the seat to advise, 0..3 (default 0)")
+@click.option(
+    "--played",
+    multiple=True,
+    metavar="SEAT=CARDS",
+    help="cards a seat played in the tricks before this one (repeatable)",
+)
+@click.option(
+    "--trick",
+    metavar="'SEAT: CARDS; SEAT: pass; ...'",
+    help="the trick in play, in order (none: the seat leads)",
+)
+@click.option("--tichu", metavar="SEATS", help="seats that called Tichu, e.g. 1,2")
+@click.option("--grand-tichu", metavar="SEATS", help="seats that called Grand Tichu")
+@click.option("--wish", metavar="RANK", help="the open wished rank (§2.11)")
+@click.option("--out", "out_", metavar="SEATS", help="seats already out, in order")
+@click.option(
+    "--taken",
+    multiple=True,
+    metavar="SEAT=POINTS",
+    help="card points in a seat's won tricks (repeatable)",
+)
+@click.option(
+    "--gave",
+    multiple=True,
+    metavar="SEAT=CARD",
+    help="the card the seat passed to SEAT (repeatable)",
+)
+@click.option(
+    "--received",
+    multiple=True,
+    metavar="SEAT=CARD",
+    help="the card the seat received from SEAT (repeatable)",
+)
+@click.option(
+    "--samples",
+    default=2000,
+    show_default=True,
+    type=click.IntRange(2),
+    help="deals of the unseen cards, each played out once per play",
+)
+@click.option(
+    "--candidates",
+    default=40,
+    show_default=True,
+    type=click.IntRange(1),
+    help="the most plays scored (pruned as the search strategy prunes)",
+)
+@click.option(
+    "--rollout",
+    default="expert",
+    show_default=True,
+    help="the scripted strategy playing every seat after the play",
+)
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0))
+@click.option("--json", "as_json", is_flag=True, help="one JSON object")
+def advise_cmd(
+    position_file,
+    hand,
+    seat,
+    played,
+    trick,
+    tichu,
+    grand_tichu,
+    wish,
+    out_,
+    taken,
+    gave,
+    received,
+    samples,
+    candidates,
+    rollout,
+    seed,
+    as_json,
+):
+    """Rank every legal play of a seat in a 4-player position by simulation.
+
+    The position comes from POSITION_FILE (TOML: hand, seat, played, trick, tichu,
+    grand_tichu, wish, out, taken, gave, received; docs/analyses.md) and/or the flags, which
+    override the file's keys.
+    """
+    import json
+    import tomllib
+
+    from .analysis.advise import Position, advise
+
+    data: dict = {}
+    if position_file is not None:
+        try:
+            data = tomllib.loads(position_file.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise UserError(f"cannot read {position_file}: {exc.strerror or exc}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise UserError(f"{position_file}: not TOML: {exc}") from None
+    flags = {
+        "hand": hand,
+        "seat": seat,
+        "played": list(played) or None,
+        "trick": trick,
+        "tichu": tichu,
+        "grand_tichu": grand_tichu,
+        "wish": wish,
+        "out": out_,
+        "taken": list(taken) or None,
+        "gave": list(gave) or None,
+        "received": list(received) or None,
+    }
+    data.update({k: v for k, v in flags.items() if v is not None})
+    position = _guard(Position.parse, data)
+    result = _guard(advise, position, samples, candidates=candidates, rollout=rollout, seed=seed)
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    else:
+        click.echo(str(result))
+        click.echo(
+            f"({result.samples:,} deals x {len(result.ranked)} plays in {result.seconds:.2f} s)"
+        )
+
+
 @main.command(cls=_OneLineErrors)
 @click.argument("strategies", nargs=-1, required=True)
 @click.option(
