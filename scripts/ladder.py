@@ -9,6 +9,7 @@ independent rounds and full games to 1000 (RULES.md §2.15).
 """
 
 import argparse
+import re
 import time
 from pathlib import Path
 
@@ -108,6 +109,19 @@ def selfplay(rounds: int, games: int, seed: int) -> str:
     )
 
 
+def _write(page: Path, text: str) -> None:
+    """``text`` as the page, followed by the sections other scripts keep there (their heading
+    names the script: ``benchmarks/bench_search.py`` measures ``search`` on fewer deals)."""
+    kept = ""
+    if page.exists():
+        old = page.read_text()
+        starts = [m.start() for m in re.finditer(r"^## ", old, re.M)] + [len(old)]
+        for a, b in zip(starts, starts[1:], strict=False):
+            if ".py)" in old[a : old.index("\n", a)]:
+                kept += "\n" + old[a:b].rstrip("\n") + "\n"
+    page.write_text(text + kept)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=100_000)
@@ -117,8 +131,8 @@ def main():
     args = ap.parse_args()
     t0 = time.perf_counter()
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "ladder.md").write_text(ladder(args.deals, args.seed))
-    (RESULTS / "selfplay.md").write_text(selfplay(args.rounds, args.games, args.seed))
+    _write(RESULTS / "ladder.md", ladder(args.deals, args.seed))
+    _write(RESULTS / "selfplay.md", selfplay(args.rounds, args.games, args.seed))
     print(f"wrote results/ladder.md and results/selfplay.md in {time.perf_counter() - t0:.0f} s")
 
 

@@ -87,6 +87,18 @@ def _analysis() -> None:
     features([0x4000400040004000])  # kernels.tichu.handfeatures (strength scores)
 
 
+def _search() -> None:
+    from .analysis.advise import Position, advise
+
+    last_card = {
+        "hand": "Aj",
+        "played": {"0": "Ma 2j 3j 4j 5j 6j 7j 8j 9j Tj Jj Qj Kj", "1": "9s"},
+        "trick": "1: 9p; 2: pass; 3: Ks",
+        "taken": {"0": 25},
+    }
+    advise(Position.parse(last_card), 2)
+
+
 def _step_a_round(variant: str, players: int | None) -> None:
     from .games.scripted import strategy
     from .games.steps import Round
@@ -112,6 +124,7 @@ COMPILE = {
     "seigneur": _seigneur,
     "analysis": _analysis,
     "stepping": _stepping,
+    "search": _search,
 }
 NEEDS = {
     "cards": (),
@@ -121,8 +134,9 @@ NEEDS = {
     "wuwang": ("nanjing",),
     "stepping": ("nanjing",),
     "analysis": ("nanjing",),
+    "search": ("nanjing",),
 }
-ORDER = ("cards", "nanjing", "seigneur", "tientsin", "stepping", "wuwang", "analysis")
+ORDER = ("cards", "nanjing", "seigneur", "tientsin", "stepping", "wuwang", "analysis", "search")
 # seconds a family's warmup takes beyond its registry figure: Grand Seigneur's compiles its
 # stepping engine too (``_seigneur``)
 _EXTRA = {"seigneur": 9}

@@ -144,6 +144,15 @@ FAMILIES = {
         reuses="nanjing",
         seconds_after=15,
     ),
+    # the search's rollouts (the search strategy, advise): Nanjing's here, the other tables'
+    # at first use
+    "search": Family(
+        "the search's rollout kernels (search, advise)",
+        30,
+        {"nanjing": ("kernels/tichu/rollout.py:evaluate_nanjing",)},
+        reuses="nanjing",
+        seconds_after=15,
+    ),
     "analysis": Family(
         "the analyses' kernels (gt-odds, compare, gt-table)",
         2,

@@ -1,0 +1,302 @@
+"""The search strategy's speed and strength, against the targets it is held to:
+
+* ``rollouts``: rollouts per CPU-second from mid-round states, ``expert`` at every seat
+  (``evaluate_plays`` with 64 deals and up to 10 candidates at play decisions of ``expert``
+  self-play; Python's part of each call included). Target: 150,000.
+* ``decisions``: a searched decision's time at the default settings (median target 5 ms, p99
+  50 ms), over the decisions with more than one legal answer and over all of them, and rounds
+  per second with one searching team (target 10).
+* ``stepping``: rounds per second with all four seats stepped from Python (``Round``), every
+  decision answered by ``strategy("expert").decide``.
+* ``duplicate``: ``search`` against ``expert``, duplicate deals (target: +10 points per round,
+  95% interval above zero); ``--curve`` adds the strength at other numbers of deals per
+  decision and with the candidate cap lifted (pruning).
+* ``selfplay``: ``search`` at every seat, the statistics ``results/selfplay.md`` shows for the
+  scripted strategies.
+
+Each part replaces its section of ``results/search/README.md`` (``--no-results``: print only);
+``duplicate`` writes its match reports to ``results/search/`` and its row to
+``results/ladder.md``, ``selfplay`` its column to ``results/selfplay.md`` (sections that
+``scripts/ladder.py`` keeps). One thread per process (NUMBA_NUM_THREADS=1); ``duplicate``
+spreads its deals over ``--workers`` processes (the same figures for any number).
+
+    python benchmarks/bench_search.py --only rollouts decisions stepping
+    python benchmarks/bench_search.py --only duplicate --deals 4000 --workers 2 --curve
+    python benchmarks/bench_search.py --only selfplay --rounds 1000
+"""
+
+import os
+
+os.environ["NUMBA_NUM_THREADS"] = "1"
+
+import argparse  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+from results_page import ROOT, Recorder, replace_section  # noqa: E402
+
+import tichusim  # noqa: E402
+from tichusim.analysis.duplicate import duplicate, markdown_report  # noqa: E402
+from tichusim.strategies.search import Search, evaluate_plays, prune  # noqa: E402
+
+PAGE = ROOT / "results" / "search" / "README.md"
+PARTS = ("rollouts", "decisions", "stepping", "duplicate", "selfplay")
+
+
+class Collector(tichusim.Agent):
+    """``expert`` everywhere; keeps its play views that have more than one legal answer."""
+
+    base = "expert"
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.states = []
+
+    def play(self, view, legal):
+        choice = tichusim.strategy("expert").decide(view, legal)
+        if len(legal) > 1:
+            self.states.append((view, legal, choice))
+        return choice
+
+
+def rollouts(rec: Recorder, rounds: int, seed: int) -> None:
+    collectors = [Collector() for _ in range(4)]
+    for key in range(rounds):
+        tichusim.Round(seed=seed, key=key, strategies=collectors).advance()
+    states = [s for c in collectors for s in c.states]
+    view, legal, choice = states[0]
+    evaluate_plays(view, prune(legal, 10, choice), 2, 0)  # compiles, if cold
+    samples, count = 64, 0
+    t0 = time.process_time()
+    for i, (view, legal, choice) in enumerate(states):
+        candidates = prune(legal, 10, choice)
+        result = evaluate_plays(view, candidates, samples, seed=i)
+        count += result.margin.size
+    seconds = time.process_time() - t0
+    rec.print(
+        f"{len(states):,} mid-round states (play decisions of expert self-play, {rounds} rounds), "
+        f"{samples} deals x up to 10 candidates each"
+    )
+    rec.print(
+        f"rollouts, expert: {count:,} in {seconds:.2f} CPU-s = {count / seconds:,.0f} per "
+        "CPU-second (target 150,000)"
+    )
+    for rollout in ("heuristic", "lowest"):  # what the rollout strategy's own speed allows
+        evaluate_plays(view, prune(legal, 10, choice), 2, 0, rollout)
+        count = 0
+        t0 = time.process_time()
+        for i, (view, legal, choice) in enumerate(states):
+            result = evaluate_plays(view, prune(legal, 10, choice), samples, i, rollout)
+            count += result.margin.size
+        seconds = time.process_time() - t0
+        rec.print(f"rollouts, {rollout}: {count / seconds:,.0f} per CPU-second")
+
+
+def decisions(rec: Recorder, rounds: int, seed: int) -> None:
+    search = Search()
+    times: list[tuple[float, bool]] = []
+    inner = search._search
+
+    def timed(view, legal):
+        t0 = time.perf_counter()
+        out = inner(view, legal)
+        times.append((time.perf_counter() - t0, len(legal) > 1))
+        return out
+
+    search._search = timed  # type: ignore[method-assign]
+    tichusim.simulate(2, seed=seed + 1, strategies=[search, "expert"] * 2)  # compiles
+    times.clear()
+    t0 = time.perf_counter()
+    tichusim.simulate(rounds, seed=seed, strategies=[search, "expert"] * 2)
+    wall = time.perf_counter() - t0
+    real = [t for t, many in times if many]
+    every = [t for t, _ in times]
+
+    def p(xs, q):
+        return float(np.quantile(xs, q)) * 1e3
+
+    rec.print(
+        f"search (defaults: {search.samples} deals, {search.cap} candidates, rollout "
+        f"{search.rollout}) at seats 0 and 2, expert at 1 and 3, {rounds} rounds"
+    )
+    rec.print(
+        f"decisions with more than one answer: {len(real):,}, median {p(real, 0.5):.2f} ms, "
+        f"p99 {p(real, 0.99):.2f} ms (targets 5 ms, 50 ms)"
+    )
+    rec.print(
+        f"every searched decision: {len(every):,}, median {p(every, 0.5):.2f} ms, p99 "
+        f"{p(every, 0.99):.2f} ms"
+    )
+    rec.print(f"rounds per second with one searching team: {rounds / wall:.1f} (target 10)")
+
+
+def stepping(rec: Recorder, rounds: int, seed: int) -> None:
+    for name in ("heuristic", "expert"):
+        strategy = tichusim.strategy(name)
+
+        def go(n, strategy=strategy):
+            decided = 0
+            for key in range(n):
+                r = tichusim.Round(seed=seed, key=key, strategies=[None] * 4)
+                while True:
+                    r.advance()
+                    if r.done:
+                        break
+                    r.act(strategy.decide(r.view(), r.legal()))
+                decided += r.decisions
+            return decided
+
+        go(2)
+        t0 = time.perf_counter()
+        decided = go(rounds)
+        wall = time.perf_counter() - t0
+        rec.print(
+            f"4 seats stepped from Python, strategy({name!r}).decide: {rounds / wall:,.0f} "
+            f"rounds/s, {decided / rounds:.1f} decisions per round, "
+            f"{wall / decided * 1e6:.0f} us per decision"
+        )
+
+
+def _match(rec: Recorder, label: str, search: Search, deals: int, seed: int, workers: int):
+    t0 = time.perf_counter()
+    result = duplicate(search, "expert", deals, seed=seed, workers=workers)
+    wall = time.perf_counter() - t0
+    rows = result.per_strategy.set_index("strategy")
+    mine = rows.loc[search.name]
+    rec.print(
+        f"{label:<34} {result.diff.pts():>24} {mine.tichu_success.pct():>22} "
+        f"{rows.loc['expert'].tichu_success.pct():>22} {wall:>7.0f}"
+    )
+    return result
+
+
+def strength(rec: Recorder, deals: int, seed: int, workers: int, curve: bool) -> None:
+    rec.print(f"search vs expert, duplicate deals (seed {seed}), {workers} worker process(es)")
+    rec.print(
+        f"{'search settings':<34} {'search - expert, pts/round':>24} "
+        f"{'Tichu success (search)':>22} {'Tichu success (expert)':>22} {'seconds':>7}"
+    )
+    main = _match(rec, f"defaults, {deals:,} deals", Search(), deals, seed, workers)
+    out = PAGE.parent / "duplicate.md"
+    command = f"python benchmarks/bench_search.py --only duplicate --deals {deals} --seed {seed}"
+    out.write_text(markdown_report(main, command))
+    ladder_row(main, command)
+    if curve:
+        few = max(200, deals // 4)
+        for samples in (16, 64, 256):
+            n = few if samples <= 64 else max(100, few // 4)
+            _match(
+                rec, f"samples={samples}, {n:,} deals", Search(samples=samples), n, seed, workers
+            )
+        _match(
+            rec,
+            f"candidates=40 (no pruning), {few:,} deals",
+            Search(candidates=40),
+            few,
+            seed,
+            workers,
+        )
+
+
+def ladder_row(result, command: str) -> None:
+    rows = result.per_strategy.set_index("strategy")
+    a, b = rows.index[0], rows.index[1]
+    lines = [
+        f"{result.deals:,} duplicate deals, seed 0; regenerate: `{command}` (slower than the "
+        "scripted strategies' matches above, hence fewer deals).",
+        "",
+        "| A | B | A - B points/round | A points/round | B points/round |",
+        "|---|---|---|---|---|",
+        f"| {a} | {b} | {result.diff.pts()} | {rows.loc[a].points_per_round.pts()} | "
+        f"{rows.loc[b].points_per_round.pts()} |",
+        "",
+        "| strategy (in match) | Tichu calls | Tichu success | Grand Tichu calls | "
+        "Grand Tichu success | double victories |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, other in ((a, b), (b, a)):
+        r = rows.loc[name]
+        lines.append(
+            f"| {name} (vs {other}) | {r.tichu_rate.pct()} | {r.tichu_success.pct()} | "
+            f"{r.grand_tichu_rate.pct()} | {r.grand_tichu_success.pct()} | "
+            f"{r.double_victories.pct()} |"
+        )
+    _page_section(ROOT / "results" / "ladder.md", "search (benchmarks/bench_search.py)", lines)
+
+
+def _page_section(page: Path, title: str, lines: list[str]) -> None:
+    """A section of a results page in prose and tables (not a text block)."""
+    replace_section(page, title, f"## {title}\n\n" + "\n".join(lines) + "\n")
+
+
+def selfplay(rec: Recorder, rounds: int, seed: int) -> None:
+    from tichusim.analysis.stats import mean_ci, wilson
+
+    t0 = time.perf_counter()
+    r, s = tichusim.simulate(rounds, seed=seed, strategies=Search())
+    wall = time.perf_counter() - t0
+    calls = s["tichu"].to_numpy()
+    grand = s["grand_tichu"].to_numpy()
+    first = s["finish"].to_numpy() == 1
+    rows = [
+        ("rounds played", f"{rounds:,}"),
+        ("grand tichu calls per player and round", wilson(int(grand.sum()), len(grand)).pct()),
+        (
+            "grand tichu success (caller out first)",
+            wilson(int((grand & first).sum()), int(grand.sum())).pct(),
+        ),
+        ("tichu calls per player and round", wilson(int(calls.sum()), len(calls)).pct()),
+        (
+            "tichu success (caller out first)",
+            wilson(int((calls & first).sum()), int(calls.sum())).pct(),
+        ),
+        ("tricks per round", str(mean_ci(r["tricks"].to_numpy()).num())),
+        ("double victories per round", wilson(int(r["double_victory"].sum()), rounds).pct()),
+        ("bombs per round", str(mean_ci(r["bombs"].to_numpy()).num())),
+    ]
+    lines = [
+        f"Every seat `search` (its defaults), {rounds:,} rounds, seed {seed}, in "
+        f"{wall:.0f} s; regenerate: `python benchmarks/bench_search.py --only selfplay "
+        f"--rounds {rounds} --seed {seed}`. Brackets are 95% intervals; the scripted "
+        "strategies' columns above were measured on 400,000 rounds.",
+        "",
+        "| figure | `search` |",
+        "|---|---|",
+        *(f"| {name} | {value} |" for name, value in rows),
+    ]
+    _page_section(ROOT / "results" / "selfplay.md", "search (benchmarks/bench_search.py)", lines)
+    for line in lines[3:]:
+        rec.print(line)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", nargs="+", choices=PARTS, default=list(PARTS[:3]))
+    ap.add_argument("--rounds", type=int, default=60, help="rounds of each speed part")
+    ap.add_argument("--deals", type=int, default=4000, help="duplicate deals (defaults)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--curve", action="store_true", help="duplicate: other settings too")
+    ap.add_argument("--no-results", action="store_true", help="print only; write no page")
+    args = ap.parse_args()
+    results = None if args.no_results else PAGE
+    PAGE.parent.mkdir(parents=True, exist_ok=True)
+    for part in args.only:
+        rec = Recorder(f"bench_search.py {part}", results=results)
+        print(f"-- {part}")
+        if part == "rollouts":
+            rollouts(rec, args.rounds, args.seed)
+        elif part == "decisions":
+            decisions(rec, args.rounds, args.seed)
+        elif part == "stepping":
+            stepping(rec, args.rounds * 5, args.seed)
+        elif part == "duplicate":
+            strength(rec, args.deals, args.seed, args.workers, args.curve)
+        else:
+            selfplay(rec, args.rounds, args.seed)
+        rec.save()
+
+
+if __name__ == "__main__":
+    main()
