@@ -176,3 +176,10 @@ def test_bad_input_is_one_line_and_exit_2(args):
     assert res.exit_code == 2, res.output
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("tichusim: error:"), res.output
+
+
+def test_defaults_are_expert_and_the_strategy_alias():
+    params = {p.name: p for p in main.commands["pass-advice"].params}
+    assert params["seat_strategy"].default == params["others"].default == "expert"
+    assert "--strategy" in params["seat_strategy"].opts
+    assert "--deals" in params["deals"].opts
