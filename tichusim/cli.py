@@ -730,6 +730,88 @@ def tichu_odds_cmd(
     )
 
 
+# ---- pass-advice: the best passes for a 14-card hand ----------------------------------------
+
+
+@main.command("pass-advice", cls=_OneLineErrors)
+@click.option(
+    "--hand",
+    required=True,
+    help='the 14 cards dealt, before the passing, each with its suit, e.g. "Dog Ma 2j 3s 5p '
+    '7t 8j 9s Jp Qt Kj Ks Ph Dr"',
+)
+@click.option(
+    "--candidate",
+    "candidates",
+    multiple=True,
+    metavar="RIGHT,PARTNER,LEFT",
+    help="a pass to rank too: the cards to the right opponent (the next player), the "
+    "partner and the left opponent; repeatable",
+)
+@click.option("--only-given", is_flag=True, help="rank only the --candidate passes")
+@click.option(
+    "--rounds",
+    "--deals",
+    "deals",
+    default=20_000,
+    show_default=True,
+    type=click.IntRange(1),
+    help="deals the best candidates play (successive halving: the others play fewer)",
+)
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
+@click.option(
+    "--seat-strategy",
+    "--strategy",
+    "seat_strategy",
+    default=DEFAULT_STRATEGY,
+    show_default=True,
+    help=f"the hand's strategy, its passes set by the experiment ({SPEC_HELP})",
+)
+@click.option("--others", default=DEFAULT_STRATEGY, show_default=True, help=ODDS_OTHERS_HELP)
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+@click.option("--quiet", is_flag=True, help="no progress bar")
+def pass_advice_cmd(
+    hand, candidates, only_given, deals, seed, seat_strategy, others, as_json, quiet
+):
+    """Which three cards should this hand pass? Candidate passes ranked by paired simulation
+    (RULES.md §2.4)."""
+    import json
+
+    from .analysis.passadvice import check_candidates, pass_advice
+
+    me, rest, _ = _odds_options((seat_strategy, others), DEFAULT_GAME, ())
+    _guard(check_candidates, hand, candidates)  # before the progress bar appears
+    if only_given and not candidates:
+        raise UserError("--only-given: give at least one --candidate")
+    bars: list[Progress] = []  # the bar appears when play starts: the plan's rounds known
+
+    def progress(done, total, leader):
+        if not bars:
+            bars.append(Progress(total, " rounds", enabled=not (quiet or as_json)))
+        bars[0].to(done, leader)
+
+    try:
+        result = _guard(
+            pass_advice,
+            hand,
+            deals=deals,
+            seed=seed,
+            strategy=me,
+            others=rest,
+            candidates=candidates,
+            generated=not only_given,
+            progress=progress,
+        )
+    finally:
+        for bar in bars:
+            bar.close()
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    else:
+        click.echo(str(result))
+        click.echo(f"{result.rounds:,} rounds in {result.seconds:.2f} s")
+
+
 @main.command("gt-table", cls=_OneLineErrors)
 @click.option(
     "--run",

@@ -120,6 +120,7 @@ from .records import (
     EV_WISH,
     EV_WISH_DONE,
     FIX_AFTER_PASSING,
+    FIX_BEFORE_PASSING,
     FIX_CALL_AFTER_PASSING,
     FIX_CALL_AT_PLAYED,
     FIX_CALL_NEVER,
@@ -330,21 +331,25 @@ def _deal_fixed(variant, first_drawer, work, state):
     each rank r, ``work.fixed_ranks[r]`` cards of that rank drawn uniformly among the free
     ones as its first 8 (Tientsin 6); every other card is dealt uniformly at random. With
     ``FIX_AFTER_PASSING`` the cards are the seat's whole hand *after* the passing instead
-    (``_deal_after_passing``)."""
+    (``_deal_after_passing``); with ``FIX_BEFORE_PASSING`` its whole dealt hand (§2.4), in a
+    random order (its first 8 a random 8 of them). The other seats' cards come from the same
+    draws whatever ``FIX_RECEIVED`` says, so plays that differ only in the fixed seat's passes
+    deal the other seats the same cards."""
     chosen = work.fixed_cards
     for r in range(2, 15):
         for _ in range(work.fixed_ranks[r]):
             state, bit = _pick_card(state, rank_cards(r) & ~chosen)
             chosen |= bit
-    if work.fixed_ranks[FIX_MODE] & 0xFF == FIX_AFTER_PASSING:
+    mode = work.fixed_ranks[FIX_MODE] & 0xFF
+    if mode == FIX_AFTER_PASSING:
         _deal_after_passing(variant, first_drawer, work, state, chosen)
         return
     deck = work.deck
     n, state = _shuffled_rest(deck, chosen, state)
     # open a gap at the fixed seat's first places (moving backwards is safe: every card
     # moves up or stays), then put the fixed seat's cards in it
-    base, _ = _slot(variant, first_drawer, work.fixed_seat)
-    seen = gt_cards(variant)
+    base, size = _slot(variant, first_drawer, work.fixed_seat)
+    seen = size if mode == FIX_BEFORE_PASSING else gt_cards(variant)
     src = n - 1
     for i in range(55, -1, -1):
         if base <= i < base + seen:
@@ -355,6 +360,12 @@ def _deal_fixed(variant, first_drawer, work, state):
     for k in range(seen):
         deck[base + k] = lowest_bit_index(x)
         x &= x - ONE
+    if mode == FIX_BEFORE_PASSING:
+        for i in range(seen - 1, 0, -1):  # which 8 the seat sees first: drawn per round
+            state, j = rand_below(state, i + 1)
+            tmp = deck[base + i]
+            deck[base + i] = deck[base + j]
+            deck[base + j] = tmp
 
 
 @njit(cache=True)
@@ -440,6 +451,19 @@ def _fixed_passes(variant, work, s, gifts_s):
         if d != d0 and gifts_s[d - 1] == want:
             gifts_s[d - 1] = gifts_s[d0 - 1]
     gifts_s[d0 - 1] = want
+
+
+@njit(cache=True, inline="always")
+def _forced_passes(work, n, gifts_s):
+    """``pass-advice`` deals (``FIX_BEFORE_PASSING``): the fixed seat gives the cards that
+    ``work.fixed_ranks[FIX_RECEIVED]`` names, 6 bits per seat after it (card index + 1), in
+    place of its strategy's; 0 leaves its strategy's passes (RULES.md §2.4)."""
+    spec = work.fixed_ranks[FIX_RECEIVED]
+    if spec == 0:
+        return
+    for d in range(1, n):
+        c = (spec >> (6 * (d - 1))) & 63
+        gifts_s[d - 1] = ZERO if c == 0 else ONE << U64(c - 1)
 
 
 @njit(cache=True, inline="always")
@@ -801,8 +825,11 @@ def _passing(variant, first_drawer, work, pub, privs, seats, nlog, outside):
                 gifts[s, d - 1] = ZERO if c < 0 else ONE << U64(c)
         else:
             policies.passes(work.params[s], pub, privs[s], gifts[s])
-        if work.fixed_seat >= 0 and work.fixed_ranks[FIX_MODE] & 0xFF == FIX_AFTER_PASSING:
-            _fixed_passes(variant, work, s, gifts[s])
+        if work.fixed_seat >= 0:
+            if work.fixed_ranks[FIX_MODE] & 0xFF == FIX_AFTER_PASSING:
+                _fixed_passes(variant, work, s, gifts[s])
+            elif s == work.fixed_seat and work.fixed_ranks[FIX_MODE] & 0xFF == FIX_BEFORE_PASSING:
+                _forced_passes(work, n, gifts[s])
         used = ZERO
         for d in range(1, n):
             if offsets >> d & 1:

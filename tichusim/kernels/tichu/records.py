@@ -89,9 +89,13 @@ DRAGON_NONE, DRAGON_PLAYED, DRAGON_GIVEN = 0, 1, 2
 # the seat's Tichu call set by ``call``: FIX_CALL_NEVER, FIX_CALL_AFTER_PASSING, or
 # FIX_CALL_AT_PLAYED + k (before its first own turn once k cards have been played); entry
 # FIX_RECEIVED names the cards it received, 6 bits per seat after it (card index + 1, 0 =
-# drawn from the hand at random)
+# drawn from the hand at random). FIX_BEFORE_PASSING (``pass-advice``): the fixed cards are
+# the seat's whole dealt hand, before the passing (14; RULES.md §2.4), in a random order (its
+# first 8 a random 8 of them); entry FIX_RECEIVED then names the cards the seat *gives*, 6 bits
+# per seat after it (right opponent, partner, left opponent: §2.1), card index + 1, all of
+# them or 0 (the seat's strategy passes)
 FIX_MODE, FIX_RECEIVED = 0, 1
-FIX_AFTER_PASSING = 1
+FIX_AFTER_PASSING, FIX_BEFORE_PASSING = 1, 2
 FIX_CALL_NEVER, FIX_CALL_AFTER_PASSING, FIX_CALL_AT_PLAYED = 0, 1, 2
 
 EV_TRICKS_TO = 16  # Tientsin: a player's tricks handed over at the end (§3)
@@ -116,9 +120,10 @@ WORK = np.dtype(
         ("deck", np.int64, (56,)),
         ("piles", np.uint64, (MAX_SEATS,)),  # cards in the tricks each seat has taken
         ("gifts", np.uint64, (MAX_SEATS, MAX_SEATS - 1)),  # passing: [seat, offset - 1]
-        # a fixed first 8 cards for one seat (Grand Tichu odds): -1 = a free deal
+        # a fixed first 8 cards for one seat (Grand Tichu odds), or its whole hand after
+        # (Tichu odds) or before (pass advice) the passing: -1 = a free deal
         ("fixed_seat", np.int64),
-        ("fixed_cards", np.uint64),  # exact cards of the 8
+        ("fixed_cards", np.uint64),  # exact cards of the 8 (or of the hand)
         ("fixed_ranks", np.int64, (15,)),  # how many more cards of rank r, suit drawn per round
         # a tichu-odds deal (FIX_AFTER_PASSING): the card each seat gives the fixed seat, and
         # the card the fixed seat gives each seat (engine._deal_after_passing)
