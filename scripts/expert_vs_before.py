@@ -1,4 +1,4 @@
-"""Duplicate match of the committed ``expert`` against ``expert`` as it was before issue 16's
+"""Duplicate match of the committed ``expert`` against ``expert`` as it was before its
 play around a call (commit fc84436: its call coefficients and play values, the new play knobs
 at their neutral values), or with ``--calls`` against ``expert`` with the call rule it had
 before the calls read their context and could wait for the passing (commit ade55d8: its

@@ -1,4 +1,4 @@
-"""One engine, checked at scale (issue 15): rounds stepped from Python, every decision answered
+"""One engine, checked at scale: rounds stepped from Python, every decision answered
 by ``tichusim.strategy(name).decide``, must give ``simulate``'s records byte for byte.
 
 For each table (Nanjing, Tientsin, Wu Wang, Grand Seigneur at 5 and 12 players) and each of

@@ -1,6 +1,6 @@
 """Does a table's own call fit pay? `expert` with its table's call coefficients against
 `expert-nanjing`, the same player with Nanjing's (the coefficients every table used before
-issue 16's per-table fits), at Tientsin or Wu Wang.
+the per-table fits), at Tientsin or Wu Wang.
 
     python scripts/table_calls.py --variant tientsin [--rounds 200000] [--seed 2026]
                                   [--deals 20000] [--match-seed 3]

@@ -1,4 +1,4 @@
-"""Python agents wherever a strategy goes (issue 15): the examples through simulate and
+"""Python agents wherever a strategy goes: the examples through simulate and
 compare, run configs (validation, shards, workers, failures, --resume), the odds commands."""
 
 import json

@@ -1,8 +1,7 @@
 """The default strategy: `expert` at every team table (Nanjing, Tientsin, Wu Wang), wherever no
 strategy is named (a table without a base still means heuristic's: see below); Grand Seigneur
-keeps its own `heuristic`. Measured before the change
-(issue 16): expert beats heuristic in duplicate by 29.5 points per round at Nanjing
-(results/ladder.md), 12.6 at Tientsin, and gains 8.3 taking one heuristic player's place at
+keeps its own `heuristic`. Expert beats heuristic in duplicate at
+Nanjing (results/ladder.md) and at Tientsin, and gains taking one heuristic player's place at
 Wu Wang (scripts/wuwang_swap.py). Reverting any default to `heuristic` fails here."""
 
 import inspect

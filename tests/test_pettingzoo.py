@@ -1,4 +1,4 @@
-"""tichusim.pettingzoo (issue 15, item 4): PettingZoo's own API test, random masked rollouts
+"""tichusim.pettingzoo: PettingZoo's own API test, random masked rollouts
 that only ever play legal actions and are scored as the rounds' tables score them, the same
 seed giving the same episodes, and observations built from the deciding seat's view alone
 (RULES.md §6)."""

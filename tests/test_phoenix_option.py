@@ -107,7 +107,7 @@ def _lead(params, hand, half):
 
 @pytest.mark.parametrize("name", ["lowest", "heuristic", "expert"])
 def test_strategies_value_a_led_phoenix_as_the_table_does(name):
-    """Strategies take the Option into account (issue 18): at a table playing it the lone
+    """Strategies take the Option into account: at a table playing it the lone
     Phoenix they may lead is listed at ½, below the Mah Jong, so ``lowest`` leads it before
     the Mah Jong; by default it is listed at 1½ and the Mah Jong goes first."""
     params = NAMED[name].param_row()

@@ -101,7 +101,7 @@ def test_report_of_a_simulate_folder(tmp_path):
     seats = pd.read_parquet(out / "seats.parquet")
     # one strategy: finishing positions per seat, each share with its interval
     assert _row(text, "seat 0")[0] == _pct(_share(seats[seats.seat == 0].finish == 1))
-    # what the seats did (issue 18): when first bombs fall, points taken by finishing place
+    # what the seats did: when first bombs fall, points taken by finishing place
     assert "## What the seats did" in text and (out / "report" / "bombs_when.png").exists()
     bombed = seats["bombs_played"] > 0
     assert f"| seat-rounds with a bomb played | {_pct(_share(bombed))} |" in text

@@ -1,4 +1,4 @@
-"""What each seat did in a round (issue 18): the columns the engine records agree with the
+"""What each seat did in a round: the columns the engine records agree with the
 event log of the same round, read here on its own terms (as ``tests/replay.py`` does), over
 many random rounds at every team table (RULES.md §2, §3, §4).
 

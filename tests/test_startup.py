@@ -1,4 +1,4 @@
-"""First use (issue 17): ``import tichusim`` loads nothing heavy, a cold-cache command says
+"""First use: ``import tichusim`` loads nothing heavy, a cold-cache command says
 on stderr that it compiles before it does, and a reported rate never includes a compile.
 
 The cold case runs a command of the smallest kernel family (``tichusim legal``: the card

@@ -1,4 +1,4 @@
-"""Rounds stepped from Python, Python agents, one decision asked of a scripted strategy (issue 15).
+"""Rounds stepped from Python, Python agents, one decision asked of a scripted strategy.
 
 One engine: a round stepped from Python with every decision answered by
 ``tichusim.strategy(name).decide`` must give ``simulate``'s records byte for byte at every

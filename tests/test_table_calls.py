@@ -1,7 +1,7 @@
 """The value call policy's coefficients are a fact of the table: each team table's own,
 fitted there (``scripts/fit_expert_calls.py --variant``, ``expert_params``), reach the row a
 strategy plays with at that table; a strategy's own value of a coefficient still wins, and a
-saved strategy rebuilds the same row at every table (issue 16)."""
+saved strategy rebuilds the same row at every table."""
 
 import numpy as np
 import pytest
@@ -68,7 +68,7 @@ def test_the_params_defaults_are_nanjings():
 
 
 def test_tientsin_and_wuwang_play_their_own_fits():
-    """Not Nanjing's copied: the two tables were fitted (issue 16)."""
+    """Not Nanjing's copied: the two tables were fitted on their own."""
     nanjing = _calls(STRATEGIES["expert"].param_row("nanjing"))
     for variant in ("tientsin", "wuwang"):
         assert _calls(STRATEGIES["expert"].param_row(variant)) != nanjing

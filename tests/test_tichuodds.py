@@ -1,4 +1,4 @@
-"""tichu-odds (issue 18): the hand after the passing (RULES.md §2.3, §2.4), paired plays of the
+"""tichu-odds: the hand after the passing (RULES.md §2.3, §2.4), paired plays of the
 same deals, intervals that separate a strong hand from a weak one, every team table and its
 Options, JSON, one-line errors; and gt-odds at every team table (§3, §4) with Options."""
 
