@@ -11,6 +11,7 @@
 * ``duplicate``: ``search`` against ``expert``, duplicate deals (target: +10 points per round,
   95% interval above zero); ``--curve`` adds the strength at other numbers of deals per
   decision and with the candidate cap lifted (pruning).
+* ``ingredients``: the same match with the pairing, then the inference, switched off.
 * ``selfplay``: ``search`` at every seat, the statistics ``results/selfplay.md`` shows for the
   scripted strategies.
 
@@ -22,6 +23,7 @@ spreads its deals over ``--workers`` processes (the same figures for any number)
 
     python benchmarks/bench_search.py --only rollouts decisions stepping
     python benchmarks/bench_search.py --only duplicate --deals 4000 --workers 2 --curve
+    python benchmarks/bench_search.py --only ingredients --deals 1000 --workers 2
     python benchmarks/bench_search.py --only selfplay --rounds 1000
 """
 
@@ -41,7 +43,7 @@ from tichusim.analysis.duplicate import duplicate, markdown_report  # noqa: E402
 from tichusim.strategies.search import Search, evaluate_plays, prune  # noqa: E402
 
 PAGE = ROOT / "results" / "search" / "README.md"
-PARTS = ("rollouts", "decisions", "stepping", "duplicate", "selfplay")
+PARTS = ("rollouts", "decisions", "stepping", "duplicate", "ingredients", "selfplay")
 
 
 class Collector(tichusim.Agent):
@@ -171,12 +173,28 @@ def _match(rec: Recorder, label: str, search: Search, deals: int, seed: int, wor
     return result
 
 
-def strength(rec: Recorder, deals: int, seed: int, workers: int, curve: bool) -> None:
+def ingredients(rec: Recorder, deals: int, seed: int, workers: int) -> None:
+    """What the pairing and the inference add: each switched off alone, on the same deals."""
     rec.print(f"search vs expert, duplicate deals (seed {seed}), {workers} worker process(es)")
+    _heading(rec)
+    for label, kw in (
+        ("defaults", {}),
+        ("paired=false (unpaired rollouts)", {"paired": False}),
+        ("inference=false (no lacks)", {"inference": False}),
+    ):
+        _match(rec, f"{label}, {deals:,} deals", Search(**kw), deals, seed, workers)
+
+
+def _heading(rec: Recorder) -> None:
     rec.print(
         f"{'search settings':<34} {'search - expert, pts/round':>24} "
         f"{'Tichu success (search)':>22} {'Tichu success (expert)':>22} {'seconds':>7}"
     )
+
+
+def strength(rec: Recorder, deals: int, seed: int, workers: int, curve: bool) -> None:
+    rec.print(f"search vs expert, duplicate deals (seed {seed}), {workers} worker process(es)")
+    _heading(rec)
     main = _match(rec, f"defaults, {deals:,} deals", Search(), deals, seed, workers)
     out = PAGE.parent / "duplicate.md"
     command = f"python benchmarks/bench_search.py --only duplicate --deals {deals} --seed {seed}"
@@ -293,6 +311,8 @@ def main():
             stepping(rec, args.rounds * 5, args.seed)
         elif part == "duplicate":
             strength(rec, args.deals, args.seed, args.workers, args.curve)
+        elif part == "ingredients":
+            ingredients(rec, args.deals, args.seed, args.workers)
         else:
             selfplay(rec, args.rounds, args.seed)
         rec.save()

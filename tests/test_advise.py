@@ -186,3 +186,18 @@ def test_the_command_refuses_in_one_line_with_exit_2():
     assert out.exit_code == 2
     assert out.output.strip().count("\n") == 0 and "given twice" in out.output
     assert "Traceback" not in out.output
+
+
+def test_the_candidates_share_their_deals_unless_unpaired():
+    """Paired (the default), one play listed twice gets the same result deal by deal; unpaired
+    (``paired=False``, for measuring what pairing adds) each is played on deals of its own."""
+    from tichusim.strategies.search import evaluate_plays
+
+    position = Position.parse(LAST_CARD)
+    (ace,), _ = position.legal()
+    paired = evaluate_plays(position.view(), [None, None], 300, seed=3)
+    np.testing.assert_array_equal(paired.margin[0], paired.margin[1])
+    unpaired = evaluate_plays(position.view(), [None, None], 300, seed=3, paired=False)
+    assert (unpaired.margin[0] != unpaired.margin[1]).any()
+    assert unpaired.margin[0].mean() == pytest.approx(paired.margin[0].mean(), abs=25)
+    assert int(ace) == cards.parse("Aj")

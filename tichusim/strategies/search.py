@@ -83,15 +83,24 @@ def _rows(game, rollout) -> np.ndarray:
 
 
 def evaluate_plays(
-    view, candidates: list, samples: int = 48, seed: int = 0, rollout="expert"
+    view,
+    candidates: list,
+    samples: int = 48,
+    seed: int = 0,
+    rollout="expert",
+    *,
+    paired: bool = True,
+    inference: bool = True,
 ) -> SearchResult:
     """Play ``samples`` consistent deals out from ``view``'s decision (a play, or a bomb out
     of turn) once per answer of ``candidates`` (``Play`` objects among the legal choices,
     ``None`` to pass or not bomb), every seat then played by the scripted strategy
     ``rollout``. Deal ``k`` and the seats' streams come from ``(seed, k)``: the same seed gives
     the same result. Deals that cannot be made consistent in ``rollout.REJECTIONS`` shuffles
-    are left out of the result's columns; ``ValueError`` when the view admits no deal at all
-    (an impossible position) or a candidate is not a legal answer."""
+    are left out of the result's columns. ``paired=False`` plays each candidate on deals of its
+    own and ``inference=False`` deals ignoring the ranks a seat is known to lack: both only to
+    measure what the pairing and the inference add. ``ValueError`` when the view admits no
+    deal at all (an impossible position) or a candidate is not a legal answer."""
     if view.decision not in _CODES:
         raise ValueError(f"a search evaluates plays and bombs, not {view.decision!r}")
     if not candidates:
@@ -116,6 +125,7 @@ def evaluate_plays(
         margin,
         first,
         _scratch(),
+        np.int64((0 if paired else R.UNPAIRED) | (0 if inference else R.NO_INFERENCE)),
     )
     if err == R.ERR_CANDIDATE:
         raise ValueError(f"a candidate is not a legal answer at this {view.decision}")
@@ -126,7 +136,7 @@ def evaluate_plays(
         )
     if err != ERR_NONE:
         raise RuntimeError(f"a rollout stopped: {ERRORS[err]}")
-    kept = first[0] >= 0
+    kept = (first >= 0).all(axis=0)
     return SearchResult(list(candidates), margin[:, kept], first[:, kept].astype(bool))
 
 
@@ -171,21 +181,39 @@ class Search(Agent):
     * ``candidates`` (10): the most answers a decision scores (``prune``);
     * ``rollout`` ("expert"): the scripted strategy that plays every seat in the rollouts;
     * ``searches`` ("play+bomb"): the decisions it searches, ``play`` and/or ``bomb``
-      joined by ``+`` (or a list); every other decision is its base strategy's (``expert``).
+      joined by ``+`` (or a list); every other decision is its base strategy's (``expert``);
+    * ``paired`` (true) and ``inference`` (true): switched off, the candidates are played on
+      deals of their own and the deals ignore the ranks a seat is known to lack
+      (``evaluate_plays``), to measure what each adds.
     """
 
     base = "expert"
 
     def __init__(
-        self, samples: int = 48, candidates: int = 10, rollout: str = "expert", searches="play+bomb"
+        self,
+        samples: int = 48,
+        candidates: int = 10,
+        rollout: str = "expert",
+        searches="play+bomb",
+        paired: bool = True,
+        inference: bool = True,
     ):
         params = {
             "samples": samples,
             "candidates": candidates,
             "rollout": rollout,
             "searches": searches,
+            "paired": paired,
+            "inference": inference,
         }
-        defaults = {"samples": 48, "candidates": 10, "rollout": "expert", "searches": "play+bomb"}
+        defaults = {
+            "samples": 48,
+            "candidates": 10,
+            "rollout": "expert",
+            "searches": "play+bomb",
+            "paired": True,
+            "inference": True,
+        }
         super().__init__(**{k: v for k, v in params.items() if v != defaults[k]})
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise ValueError(f"samples: a whole number of deals >= 1, not {samples!r}")
@@ -195,7 +223,11 @@ class Search(Agent):
         wrong = [d for d in names if d not in SEARCHED]
         if wrong or not names:
             raise ValueError(f"searches: {'+'.join(SEARCHED)} or one of them, not {searches!r}")
+        for flag in ("paired", "inference"):
+            if not isinstance(params[flag], bool):
+                raise ValueError(f"{flag}: true or false, not {params[flag]!r}")
         resolve(rollout, 1)  # a known scripted strategy, or one line saying why not
+        self.paired, self.inference = paired, inference
         self.samples = samples
         self.cap = candidates
         self.rollout = rollout
@@ -245,7 +277,15 @@ class Search(Agent):
         if len(candidates) == 1:
             return candidates[0]
         seed = int(view.random.integers(1 << 62))
-        result = evaluate_plays(view, candidates, self.samples, seed, self.rollout)
+        result = evaluate_plays(
+            view,
+            candidates,
+            self.samples,
+            seed,
+            self.rollout,
+            paired=self.paired,
+            inference=self.inference,
+        )
         return candidates[result.best()] if result.samples else keep
 
     def play(self, view, legal):

@@ -336,11 +336,60 @@ def _answers(pub, me, decision, cand_m, cand_c, out, work):
     return ERR_STRATEGY
 
 
+UNPAIRED = 1  # ``ablate`` bit: every candidate on deals of its own (to measure the pairing)
+NO_INFERENCE = 2  # ``ablate`` bit: deals ignore ``lacks`` (to measure what inference adds)
+
+
+@njit(cache=True)
+def _dealt(variant, bp, me, base_privs, hands, pool, seed, index):
+    """Deal ``index`` of a search (``deal_unseen`` from ``seed_stream(seed, index, 0)``) into
+    the seats' records ``base_privs``, each seat's decision stream ``seed_stream(seed, index,
+    1 + seat)``; False when no consistent deal was found."""
+    state, ok = deal_unseen(bp, me, hands, pool, seed_stream(U64(seed), U64(index), U64(0)))
+    if not ok:
+        return False
+    seat = me.seat
+    for s in range(n_seats(variant)):
+        if s == seat:
+            base_privs[s] = me
+        else:
+            other = base_privs[s]
+            other.seat = s
+            for t in range(MAX_SEATS):
+                other.given[t] = ZERO
+                other.received[t] = ZERO
+            other.given[seat] = me.received[s]  # what ``me`` knows of the passing
+            other.received[seat] = me.given[s]
+            other.ally_hand = ZERO
+        base_privs[s].hand = hands[s]
+        base_privs[s].rng = seed_stream(U64(seed), U64(index), U64(1 + s))
+    if variant == WUWANG:  # §4: the King plays both hands, the Minister's face up
+        base_privs[KING].ally_hand = hands[MINISTER]
+        base_privs[MINISTER].ally_hand = hands[KING]
+        bp.exposed = hands[MINISTER]
+    return True
+
+
 @njit(cache=True, inline="always")
 def _evaluate(
-    variant, params, view_pub, view_me, decision, cand_m, cand_c, samples, seed, margin, first, sc
+    variant,
+    params,
+    view_pub,
+    view_me,
+    decision,
+    cand_m,
+    cand_c,
+    samples,
+    seed,
+    margin,
+    first,
+    sc,
+    ablate,
 ):
-    """A search's rollouts (the module docstring). Returns ``(deals played, error)``."""
+    """A search's rollouts (the module docstring). Returns ``(deals played, error)``. The
+    ``ablate`` bits switch an ingredient off, to measure what it adds: ``UNPAIRED`` plays
+    each candidate on a deal of its own (deal ``k * candidates + c``), ``NO_INFERENCE``
+    deals without the ranks the seats are known to lack."""
     work, pub, privs, rnd, seats, base_pub, base_privs, hands, pool, answers = sc
     w = work[0]
     n = n_seats(variant)
@@ -351,40 +400,29 @@ def _evaluate(
             w.params[s, j] = params[s, j]
     base_pub[0] = view_pub[0]
     bp = base_pub[0]
+    if ablate & NO_INFERENCE:
+        for s in range(MAX_SEATS):
+            bp.lacks[s] = 0
     me = view_me[0]
     seat = me.seat
     err = _answers(bp, me, decision, cand_m, cand_c, answers, w)
     if err != ERR_NONE:
         return 0, err
     window = -1 if decision == D_PLAY else last_actor(bp)
+    paired = (ablate & UNPAIRED) == 0
+    count = cand_m.shape[0]
     dealt = 0
     for k in range(samples):
-        state, ok = deal_unseen(bp, me, hands, pool, seed_stream(U64(seed), U64(k), U64(0)))
-        if not ok:
-            for c in range(cand_m.shape[0]):
+        ok = _dealt(variant, bp, me, base_privs, hands, pool, seed, k) if paired else True
+        if ok:
+            dealt += 1
+        for c in range(count):
+            if not paired:
+                ok = _dealt(variant, bp, me, base_privs, hands, pool, seed, k * count + c)
+            if not ok:
                 margin[c, k] = np.nan
                 first[c, k] = -1
-            continue
-        dealt += 1
-        for s in range(n):
-            if s == seat:
-                base_privs[s] = view_me[0]
-            else:
-                other = base_privs[s]
-                other.seat = s
-                for t in range(MAX_SEATS):
-                    other.given[t] = ZERO
-                    other.received[t] = ZERO
-                other.given[seat] = me.received[s]  # what ``me`` knows of the passing
-                other.received[seat] = me.given[s]
-                other.ally_hand = ZERO
-            base_privs[s].hand = hands[s]
-            base_privs[s].rng = seed_stream(U64(seed), U64(k), U64(1 + s))
-        if variant == WUWANG:  # §4: the King plays both hands, the Minister's face up
-            base_privs[KING].ally_hand = hands[MINISTER]
-            base_privs[MINISTER].ally_hand = hands[KING]
-            bp.exposed = hands[MINISTER]
-        for c in range(cand_m.shape[0]):
+                continue
             pub[0] = base_pub[0]
             for s in range(n):
                 privs[s] = base_privs[s]
@@ -402,7 +440,7 @@ def _evaluate(
 
 @njit(cache=True)
 def evaluate_nanjing(
-    params, view_pub, view_me, decision, cand_m, cand_c, samples, seed, margin, first, sc
+    params, view_pub, view_me, decision, cand_m, cand_c, samples, seed, margin, first, sc, ablate
 ):
     """``_evaluate`` at the Nanjing table."""
     return _evaluate(
@@ -418,12 +456,13 @@ def evaluate_nanjing(
         margin,
         first,
         sc,
+        ablate,
     )
 
 
 @njit(cache=True)
 def evaluate_tientsin(
-    params, view_pub, view_me, decision, cand_m, cand_c, samples, seed, margin, first, sc
+    params, view_pub, view_me, decision, cand_m, cand_c, samples, seed, margin, first, sc, ablate
 ):
     """``_evaluate`` at the Tientsin table."""
     return _evaluate(
@@ -439,12 +478,13 @@ def evaluate_tientsin(
         margin,
         first,
         sc,
+        ablate,
     )
 
 
 @njit(cache=True)
 def evaluate_wuwang(
-    params, view_pub, view_me, decision, cand_m, cand_c, samples, seed, margin, first, sc
+    params, view_pub, view_me, decision, cand_m, cand_c, samples, seed, margin, first, sc, ablate
 ):
     """``_evaluate`` at the Wu Wang table."""
     return _evaluate(
@@ -460,6 +500,7 @@ def evaluate_wuwang(
         margin,
         first,
         sc,
+        ablate,
     )
 
 
