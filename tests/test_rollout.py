@@ -270,6 +270,9 @@ def test_search_plays_everywhere_a_strategy_does():
     assert from_text("search") == {"agent": "tichusim.strategies.search:Search"}
     agent = as_agent("search:samples=8,searches=play")
     assert agent.decisions == ("play",) and agent.name == "search:samples=8,searches=play"
+    switched = as_agent("search:paired=false,inference=false")  # booleans as the docs write
+    assert switched.paired is False and switched.inference is False
+    assert as_agent(switched.name).name == switched.name == "search:paired=false,inference=false"
     with pytest.raises(ValueError, match="searches"):
         as_agent({"agent": "tichusim.strategies.search:Search", "params": {"searches": "x"}})
     rounds, seats = tichusim.simulate(

@@ -51,6 +51,7 @@ __all__ = [
     "is_agent",
     "load_agent",
     "named_agent",
+    "param_value",
     "spec_of",
     "strategies_text",
 ]
@@ -152,8 +153,12 @@ for _method in set(METHODS.values()):
     setattr(Agent, _method, None)
 
 
-def _value(text: str):
-    """A named agent's parameter from its text: an integer, a number, else the text."""
+def param_value(text: str):
+    """An agent parameter's value as a command line writes it (``search:samples=64``,
+    ``agent:bot.py:Bot:greedy=true``): a boolean, an integer, a decimal number, or else the
+    text itself."""
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
     for kind in (int, float):
         try:
             return kind(text)
@@ -176,7 +181,7 @@ def named_agent(spec) -> dict | None:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise AgentLoadError(f"strategy {spec!r}: {item!r} is not key=value")
-        params[key.strip()] = _value(value.strip())
+        params[key.strip()] = param_value(value.strip())
     table: dict = {"agent": NAMED[name.strip()]}
     if params:
         table["params"] = params

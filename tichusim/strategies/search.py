@@ -233,7 +233,9 @@ class Search(Agent):
         self.rollout = rollout
         self.searched = tuple(d for d in SEARCHED if d in names)
         self._base_rows: dict[str, np.ndarray] = {}
-        changes = ",".join(f"{k}={v}" for k, v in self.params.items())
+        changes = ",".join(
+            f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in self.params.items()
+        )
         self.name = f"search:{changes}" if changes else "search"
 
     @property

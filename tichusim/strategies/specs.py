@@ -57,25 +57,14 @@ def _from_file(path: Path) -> Strategy | dict:
         raise ValueError(f"strategy file {path}: {exc}") from None
 
 
-def _agent_value(text: str):
-    """An agent parameter's value as written: a boolean, an integer, a decimal number, or
-    else the text itself."""
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
 def _agent_params(text: str, agent: dict) -> dict:
     """``{"agent": "where:Class:key=value,..."}`` split into the agent and its ``params``."""
     where, _, changes = agent["agent"].partition(":")
     name, colon, changes = changes.partition(":")
     if not colon:
         return agent
+    from .agents import param_value
+
     params: dict = {}
     for item in (c.strip() for c in changes.split(",")):
         key, eq, value = (part.strip() for part in item.partition("="))
@@ -86,7 +75,7 @@ def _agent_params(text: str, agent: dict) -> dict:
             )
         if key in params:
             raise ValueError(f"strategy {text!r}: parameter {key!r} given twice")
-        params[key] = _agent_value(value)
+        params[key] = param_value(value)
     return {"agent": f"{where}:{name}", "params": params}
 
 
