@@ -3,7 +3,13 @@ seat's view, and the driver that plays units whose strategies include Python age
 
 One engine: the round's state is the script of answers given so far (``kernels/outside.py``);
 ``Unit.advance`` calls the game's batch kernel, which plays from the deal and stops at the
-first decision past the script, leaving the table where that decision is taken. A seat whose
+first decision past the script, leaving the table where that decision is taken. The team
+tables' engine keeps where it stopped at a play or a bomb answer and goes on from the table
+it left once that answer is in the script, so a round stepped from Python costs its own
+decisions rather than a replay per decision; it replays from the deal after every other stop
+(the calls, the passing, the wish, the Dragon's gift, the Dog's lead), which come early or
+seldom, and for a logged history. Both ways give the same bytes (``Unit.resume`` switches
+the going on off). A seat whose
 strategy is ``None`` leaves every decision to the caller; an ``Agent``
 (``tichusim.strategies.agents``) leaves those it defines, and ``advance`` asks it for them
 itself.
@@ -247,6 +253,12 @@ class Steps(ABC):
         """The positions player ``player`` decides for where the unit stands."""
         return [s for s in range(self.seats) if self.player_of(kept, s) == player]
 
+    def replay_next(self, kept: Kept) -> None:
+        """Make the unit's next call replay from the deal even where its engine could go on
+        from the table it left (``Unit.resume`` off); an engine that always replays has
+        nothing to forget."""
+        return None
+
     @abstractmethod
     def round_unit(
         self, seed: int, key: int, params: np.ndarray, check: bool
@@ -311,7 +323,11 @@ class Unit:
     history is asked for. ``agents[player]`` is an Agent, ``None`` (the caller decides) or
     absent (a scripted strategy, which never stops the round); ``key`` (the unit's round key
     or game id) seeds the agents' generators with ``seed``. ``logged``: how to replay the unit
-    with its log on, when ``play`` cannot."""
+    with its log on, when ``play`` cannot. ``resume`` (on by default): let the engine go on
+    from the table its last call left where it can (the module docstring); off, every call
+    replays from the deal, the reference the going on is tested against."""
+
+    resume = True
 
     def __init__(
         self,
@@ -470,6 +486,8 @@ class Unit:
 
     def _run(self) -> None:
         self._script_len[0] = self.decisions
+        if not self.resume:
+            self.game.steps.replay_next(self._kept)
         err = self._play(self._kept)
         if err == ERR_PENDING:
             self._asked = tuple(self._asked_fields.tolist())
@@ -587,19 +605,23 @@ class Round(Unit):
             strategies = [strategies] * g.players
         self._chosen, params, agents = seat_strategies(g, strategies)
         play, logged, self.rounds, self.seats = g.steps.round_unit(seed, key, params, check)
-        self._first = True
         where = f"seed {seed} {g.steps.unit_name} {key}"
         super().__init__(g, play, agents, where, seed, key, logged)
 
+    # the tables whose stepping engine this process has called: it is loaded, so no compile
+    # can come, and the cache's files need not be looked at again for every round
+    _loaded: ClassVar[set[str]] = set()
+
     def advance(self) -> None:
-        """``Unit.advance``; the first call says on stderr when the table's engine compiles."""
+        """``Unit.advance``; until a round of this table has been played on in this process,
+        a call says on stderr when the table's engine compiles."""
         from .registry import compiling
 
-        if self._first:
-            self._first = False
-            with compiling(self.game.name, "steps"):
-                return super().advance()
-        return super().advance()
+        if self.game.name in Round._loaded:
+            return super().advance()
+        with compiling(self.game.name, "steps"):
+            super().advance()
+        Round._loaded.add(self.game.name)
 
     def tables(self) -> Any:
         """The round's ``(rounds, seats)`` DataFrames: ``simulate``'s rows for this round."""

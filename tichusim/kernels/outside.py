@@ -12,9 +12,13 @@ answer and plays the round again from the deal.
 
 So there is one engine: a round is a function of (seed, key, strategies, script), the replay
 reaches the same decision in the same state, and a round whose seats are all scripted never
-stops. A replay costs the round so far (a few microseconds). The engines read these answers
-only where compiled with ``outside`` (the stepping entries); the batch entries are compiled
-with those branches pruned, and run as fast as before.
+stops. A replay costs the round so far (a few microseconds). The team engine spares it where
+the round stopped for a play or a bomb answer: it keeps that place beside the table it left,
+and when the script holds that one answer more it takes it as ``answer`` would and goes on
+from the kept table (``tichu/engine.py``, ``resume_point``), which is the state the replay
+would reach. The engines read these answers only where compiled with ``outside`` (the
+stepping entries); the batch entries are compiled with those branches pruned, and run as
+fast as before.
 
 Answers are one ``int64`` each:
 
