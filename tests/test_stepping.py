@@ -307,11 +307,12 @@ def _step_both(variant, seed, key, strategies, answerers):
 
 @pytest.mark.parametrize("variant", ["nanjing", "tientsin", "wuwang"])
 def test_resumed_rounds_equal_replayed_and_simulated_ones(variant):
-    """A stepped round goes on from the table its last stop left (a play or a bomb answer)
-    instead of replaying from the deal: for many rounds with a mix of seats decided from
-    Python, agents and scripted strategies, every decision's view, the records and the event
-    log are the replayed round's byte for byte, and the simulated one's where every seat
-    answers as a scripted strategy would (RULES.md §7 checked throughout)."""
+    """A stepped round goes on from the table its last stop in the play left (a Tichu call
+    before a turn, a play, a bomb) instead of replaying from the deal: for many rounds with
+    a mix of seats decided from Python, agents and scripted strategies, every decision's
+    view, the records and the event log are the replayed round's byte for byte, and the
+    simulated one's where every seat answers as a scripted strategy would (RULES.md §7
+    checked throughout)."""
     import numpy as np
 
     names = ["random", "lowest", "heuristic", "expert"]

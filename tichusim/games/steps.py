@@ -4,11 +4,12 @@ seat's view, and the driver that plays units whose strategies include Python age
 One engine: the round's state is the script of answers given so far (``kernels/outside.py``);
 ``Unit.advance`` calls the game's batch kernel, which plays from the deal and stops at the
 first decision past the script, leaving the table where that decision is taken. The team
-tables' engine keeps where it stopped at a play or a bomb answer and goes on from the table
-it left once that answer is in the script, so a round stepped from Python costs its own
-decisions rather than a replay per decision; it replays from the deal after every other stop
-(the calls, the passing, the wish, the Dragon's gift, the Dog's lead), which come early or
-seldom, and for a logged history. Both ways give the same bytes (``Unit.resume`` switches
+tables' engine keeps where it stopped in the play (a Tichu call before a turn, a play, a
+bomb) and goes on from the table it left once that answer is in the script, so a round
+stepped from Python costs its own decisions rather than a replay per decision; it replays
+from the deal after every other stop (Grand Tichu, the calls around the passing, the
+passing, the wish, the Dragon's gift, the Dog's lead), which come early or once a round at
+most, and for a logged history. Both ways give the same bytes (``Unit.resume`` switches
 the going on off). A seat whose
 strategy is ``None`` leaves every decision to the caller; an ``Agent``
 (``tichusim.strategies.agents``) leaves those it defines, and ``advance`` asks it for them

@@ -20,9 +20,10 @@ public record carries the switch so that strategies value the lead the same way
 
 A decision a seat's strategy leaves to Python (``outside.py``) is read from the round's script
 instead of a policy; past the script's end the round stops with ``ERR_PENDING`` right at that
-decision, so that the records show the table as the deciding seat sees it. At a play or a bomb
-answer it also keeps where the play stood (``_stop_at``), and the next call goes on from
-there (``resumable``, ``resume_point``) rather than replaying the round from the deal.
+decision, so that the records show the table as the deciding seat sees it. At a Tichu call
+before a turn, a play or a bomb answer it also keeps where the play stood (``_stop_at``), and
+the next call goes on from there (``resumable``, ``resume_point``) rather than replaying the
+round from the deal.
 
 Outputs go into one ``ROUND`` record and a ``SEAT`` record per seat; with ``work.logging``
 every event is written as a row ``(event, seat, cards, code, extra)`` for transcripts; with
@@ -889,21 +890,23 @@ NOT_FORCED = -2  # ``tricks_from``: no answer is forced, every seat asks its str
 @njit(cache=True, inline="always")
 def resumable(work):
     """Whether a round stepped from Python can go on from the table its last call left
-    (``resume_point``) instead of being replayed from the deal: it stopped at a play or a
-    bomb answer, whose place is kept (``_stop_at``), and the script holds exactly that answer
-    more. Nothing else is read from the stop: the table is the records as they were left."""
+    (``resume_point``) instead of being replayed from the deal: it stopped in the play at a
+    Tichu call before a turn, a play or a bomb answer, whose place is kept (``_stop_at``),
+    and the script holds exactly that answer more. Nothing else is read from the stop: the
+    table is the records as they were left."""
     return (
         work.resume_seat >= 0
-        and (work.asked[0] == D_PLAY or work.asked[0] == D_BOMB)
+        and (work.asked[0] == D_TICHU or work.asked[0] == D_PLAY or work.asked[0] == D_BOMB)
         and work.script_len == work.script_pos + 1
     )
 
 
 @njit(cache=True, inline="always")
 def _stop_at(work, seat, window, armed, nlog):
-    """Keep where the round stops for ``seat``'s play (``window`` -1) or its answer in the bomb
-    window opened by ``window``'s play or pass: what ``tricks_from`` needs to go on from the
-    same records, which hold everything else (the hands, the trick, the streams, the tally)."""
+    """Keep where the round stops for ``seat``'s turn (its Tichu call or its play: ``window``
+    -1) or its answer in the bomb window opened by ``window``'s play or pass: what
+    ``tricks_from`` needs to go on from the same records, which hold everything else (the
+    hands, the trick, the streams, the tally)."""
     work.resume_seat = seat
     work.resume_window = window
     work.resume_armed = armed
@@ -914,8 +917,14 @@ def _stop_at(work, seat, window, armed, nlog):
 def resume_point(work, privs):
     """Take the awaited answer from the script as ``answer`` would (the seat's stream set as
     the answer left it) and return where ``tricks_from`` goes on: ``(turn, window, armed,
-    forced answer, log rows)``. The place is used once: a later stop keeps its own."""
+    forced answer, log rows)``. A Tichu call before a turn is not taken: the turn starts
+    again (before the call it only notes who leads, which it notes again) and asks the
+    script for it. The place is used once: a later stop keeps its own."""
     seat = work.resume_seat
+    if work.asked[0] == D_TICHU:
+        work.asked[0] = 0
+        work.resume_seat = -1
+        return seat, -1, work.resume_armed, NOT_FORCED, work.resume_nlog
     i = work.script_pos
     work.script_pos = i + 1
     privs[seat].rng = work.script_rng[i]
@@ -1046,6 +1055,8 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside,
     ):
         call = _tichu_decision(work, pub, me, p, policies.TICHU_BEFORE_TURN, outside)
         if call == PENDING:
+            if outside:
+                _stop_at(work, p, -1, armed, nlog)
             return ERR_PENDING, PLAYED, armed, nlog
         if call == 1:
             pub.tichu[p] = 1

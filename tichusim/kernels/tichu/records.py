@@ -134,10 +134,11 @@ WORK = np.dtype(
         # the answers of decisions taken from Python, and the one waited for (outside.py)
         *SCRIPT_FIELDS,
         ("king", np.int64),  # Wu Wang: the player who is King this round (positions: §4)
-        # where a stepped round stopped for a play or a bomb answer from Python, kept so that
-        # the next call goes on from there (engine.resume_point): the seat answering (-1:
-        # none, replay from the deal), the seat whose play or pass opened the bomb window
-        # (-1: the seat's own play), the seats holding a bomb, the log rows so far
+        # where a stepped round stopped in the play for an answer from Python (a Tichu call
+        # before a turn, a play, a bomb), kept so that the next call goes on from there
+        # (engine.resume_point): the seat answering (-1: none, replay from the deal), the
+        # seat whose play or pass opened the bomb window (-1: the seat's own turn), the seats
+        # holding a bomb, the log rows so far
         ("resume_seat", np.int64),
         ("resume_window", np.int64),
         ("resume_armed", np.int64),
