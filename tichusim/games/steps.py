@@ -648,15 +648,22 @@ def seat_strategies(game: Game, strategies: list) -> tuple[list, np.ndarray, dic
     if len(strategies) != game.players:
         raise ValueError(f"strategies: give {game.players}, one per player, not {len(strategies)}")
     steps = game.steps
-    chosen, rows, agents = [], [], {}
+    chosen: list = []
+    rows: list[np.ndarray] = []
+    agents: dict[int, Agent | None] = {}
     for player, spec in enumerate(strategies):
-        if spec is None or is_agent(spec):
-            agent = None if spec is None else as_agent(spec)
-            base = game.resolve(steps.default_base if agent is None else agent.base, 1)[0]
-            names = steps.decisions if agent is None else agent.decisions
+        if spec is None:
+            strategy, row = _python_seat(game)
+            chosen.append(strategy)
+            agents[player] = None
+        elif is_agent(spec):
+            agent = as_agent(spec)
+            base = game.resolve(agent.base, 1)[0]
             row = game.param_rows([base])[0].copy()
-            row[steps.outside_slot] = sum(1 << CODES[d] for d in names if d in steps.decisions)
-            chosen.append(steps.renamed(base, "python" if agent is None else str(agent.name)))
+            row[steps.outside_slot] = sum(
+                1 << CODES[d] for d in agent.decisions if d in steps.decisions
+            )
+            chosen.append(steps.renamed(base, str(agent.name)))
             agents[player] = agent
         else:
             strategy = game.resolve(spec, 1)[0]
@@ -664,6 +671,24 @@ def seat_strategies(game: Game, strategies: list) -> tuple[list, np.ndarray, dic
             chosen.append(strategy)
         rows.append(row)
     return chosen, np.stack(rows), agents
+
+
+_PYTHON_SEATS: dict[tuple, tuple[Any, np.ndarray]] = {}
+
+
+def _python_seat(game: Game) -> tuple[Any, np.ndarray]:
+    """The strategy object and kernel row of a player decided from Python at every decision,
+    made once per configured table: a Round is made for every round stepped, and working the
+    row out again cost more than a few of its decisions. (The row is copied into the
+    Round's own rows; the strategy object is frozen.)"""
+    key = (type(game), game.name, game.players, repr(game.options))
+    if key not in _PYTHON_SEATS:
+        steps = game.steps
+        base = game.resolve(steps.default_base, 1)[0]
+        row = game.param_rows([base])[0].copy()
+        row[steps.outside_slot] = sum(1 << CODES[d] for d in steps.decisions)
+        _PYTHON_SEATS[key] = (steps.renamed(base, "python"), row)
+    return _PYTHON_SEATS[key]
 
 
 def seated(game: Game, strategies: Any) -> tuple[list, np.ndarray, dict | None]:
