@@ -33,15 +33,22 @@ class Combo(NamedTuple):
     @property
     def code(self) -> int:
         """The kernels' code of this reading (``kernels/combos.py``), ``from_code``'s inverse."""
-        return (
-            (_combos.KIND_NAMES.index(self.kind) << 16) | (self.length << 8) | round(self.rank * 2)
-        )
+        return _code_of(self)
 
 
 @functools.cache
 def _combo_of(code: int) -> Combo:
     """A code's reading, made once (a round stepped from Python lists thousands)."""
     return Combo(_combos.KIND_NAMES[code >> 16], (code >> 8) & 0xFF, (code & 0xFF) / 2)
+
+
+@functools.cache
+def _code_of(combo: Combo) -> int:
+    """A reading's code, made once (a scripted strategy deciding from Python reads the code
+    of every legal play at every decision)."""
+    return (
+        (_combos.KIND_NAMES.index(combo.kind) << 16) | (combo.length << 8) | round(combo.rank * 2)
+    )
 
 
 class Play(int):

@@ -3,7 +3,14 @@ seat's view, and the driver that plays units whose strategies include Python age
 
 One engine: the round's state is the script of answers given so far (``kernels/outside.py``);
 ``Unit.advance`` calls the game's batch kernel, which plays from the deal and stops at the
-first decision past the script, leaving the table where that decision is taken. A seat whose
+first decision past the script, leaving the table where that decision is taken. The team
+tables' engine keeps where it stopped in the play (a Tichu call before a turn, a play, a
+bomb) and goes on from the table it left once that answer is in the script, so a round
+stepped from Python costs its own decisions rather than a replay per decision; it replays
+from the deal after every other stop (Grand Tichu, the calls around the passing, the
+passing, the wish, the Dragon's gift, the Dog's lead), which come early or once a round at
+most, and for a logged history. Both ways give the same bytes (``Unit.resume`` switches
+the going on off). A seat whose
 strategy is ``None`` leaves every decision to the caller; an ``Agent``
 (``tichusim.strategies.agents``) leaves those it defines, and ``advance`` asks it for them
 itself.
@@ -247,6 +254,12 @@ class Steps(ABC):
         """The positions player ``player`` decides for where the unit stands."""
         return [s for s in range(self.seats) if self.player_of(kept, s) == player]
 
+    def replay_next(self, kept: Kept) -> None:
+        """Make the unit's next call replay from the deal even where its engine could go on
+        from the table it left (``Unit.resume`` off); an engine that always replays has
+        nothing to forget."""
+        return None
+
     @abstractmethod
     def round_unit(
         self, seed: int, key: int, params: np.ndarray, check: bool
@@ -311,7 +324,11 @@ class Unit:
     history is asked for. ``agents[player]`` is an Agent, ``None`` (the caller decides) or
     absent (a scripted strategy, which never stops the round); ``key`` (the unit's round key
     or game id) seeds the agents' generators with ``seed``. ``logged``: how to replay the unit
-    with its log on, when ``play`` cannot."""
+    with its log on, when ``play`` cannot. ``resume`` (on by default): let the engine go on
+    from the table its last call left where it can (the module docstring); off, every call
+    replays from the deal, the reference the going on is tested against."""
+
+    resume = True
 
     def __init__(
         self,
@@ -470,6 +487,8 @@ class Unit:
 
     def _run(self) -> None:
         self._script_len[0] = self.decisions
+        if not self.resume:
+            self.game.steps.replay_next(self._kept)
         err = self._play(self._kept)
         if err == ERR_PENDING:
             self._asked = tuple(self._asked_fields.tolist())
@@ -587,19 +606,23 @@ class Round(Unit):
             strategies = [strategies] * g.players
         self._chosen, params, agents = seat_strategies(g, strategies)
         play, logged, self.rounds, self.seats = g.steps.round_unit(seed, key, params, check)
-        self._first = True
         where = f"seed {seed} {g.steps.unit_name} {key}"
         super().__init__(g, play, agents, where, seed, key, logged)
 
+    # the tables whose stepping engine this process has called: it is loaded, so no compile
+    # can come, and the cache's files need not be looked at again for every round
+    _loaded: ClassVar[set[str]] = set()
+
     def advance(self) -> None:
-        """``Unit.advance``; the first call says on stderr when the table's engine compiles."""
+        """``Unit.advance``; until a round of this table has been played on in this process,
+        a call says on stderr when the table's engine compiles."""
         from .registry import compiling
 
-        if self._first:
-            self._first = False
-            with compiling(self.game.name, "steps"):
-                return super().advance()
-        return super().advance()
+        if self.game.name in Round._loaded:
+            return super().advance()
+        with compiling(self.game.name, "steps"):
+            super().advance()
+        Round._loaded.add(self.game.name)
 
     def tables(self) -> Any:
         """The round's ``(rounds, seats)`` DataFrames: ``simulate``'s rows for this round."""
@@ -625,15 +648,22 @@ def seat_strategies(game: Game, strategies: list) -> tuple[list, np.ndarray, dic
     if len(strategies) != game.players:
         raise ValueError(f"strategies: give {game.players}, one per player, not {len(strategies)}")
     steps = game.steps
-    chosen, rows, agents = [], [], {}
+    chosen: list = []
+    rows: list[np.ndarray] = []
+    agents: dict[int, Agent | None] = {}
     for player, spec in enumerate(strategies):
-        if spec is None or is_agent(spec):
-            agent = None if spec is None else as_agent(spec)
-            base = game.resolve(steps.default_base if agent is None else agent.base, 1)[0]
-            names = steps.decisions if agent is None else agent.decisions
+        if spec is None:
+            strategy, row = _python_seat(game)
+            chosen.append(strategy)
+            agents[player] = None
+        elif is_agent(spec):
+            agent = as_agent(spec)
+            base = game.resolve(agent.base, 1)[0]
             row = game.param_rows([base])[0].copy()
-            row[steps.outside_slot] = sum(1 << CODES[d] for d in names if d in steps.decisions)
-            chosen.append(steps.renamed(base, "python" if agent is None else str(agent.name)))
+            row[steps.outside_slot] = sum(
+                1 << CODES[d] for d in agent.decisions if d in steps.decisions
+            )
+            chosen.append(steps.renamed(base, str(agent.name)))
             agents[player] = agent
         else:
             strategy = game.resolve(spec, 1)[0]
@@ -641,6 +671,24 @@ def seat_strategies(game: Game, strategies: list) -> tuple[list, np.ndarray, dic
             chosen.append(strategy)
         rows.append(row)
     return chosen, np.stack(rows), agents
+
+
+_PYTHON_SEATS: dict[tuple, tuple[Any, np.ndarray]] = {}
+
+
+def _python_seat(game: Game) -> tuple[Any, np.ndarray]:
+    """The strategy object and kernel row of a player decided from Python at every decision,
+    made once per configured table: a Round is made for every round stepped, and working the
+    row out again cost more than a few of its decisions. (The row is copied into the
+    Round's own rows; the strategy object is frozen.)"""
+    key = (type(game), game.name, game.players, repr(game.options))
+    if key not in _PYTHON_SEATS:
+        steps = game.steps
+        base = game.resolve(steps.default_base, 1)[0]
+        row = game.param_rows([base])[0].copy()
+        row[steps.outside_slot] = sum(1 << CODES[d] for d in steps.decisions)
+        _PYTHON_SEATS[key] = (steps.renamed(base, "python"), row)
+    return _PYTHON_SEATS[key]
 
 
 def seated(game: Game, strategies: Any) -> tuple[list, np.ndarray, dict | None]:

@@ -196,15 +196,16 @@ class TeamSteps(Steps):
         seats = np.zeros((1, 1, game.seats), batch.SEAT)
         half = game.options["phoenix_led_half"]
 
-        def play(kept: Kept) -> int:
-            return batch.play_kept(
-                game.table, seed, key, first, params, kept, rounds, seats, check, half
-            )
+        play = batch.kept_player(game.table, seed, key, first, params, rounds, seats, check, half)
 
         def logged(kept: Kept) -> np.ndarray:
             return batch.play_logged(game.table, seed, key, first, params, check, half, kept)[2]
 
         return play, logged, rounds, seats
+
+    def replay_next(self, kept: Kept) -> None:
+        """Forget where the unit stopped: its next call replays the round from the deal."""
+        kept[0]["resume_seat"] = -1
 
     def records(self, rounds: np.ndarray, seats: np.ndarray, chosen: list) -> Records:
         game = self.game

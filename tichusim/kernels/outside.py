@@ -8,13 +8,17 @@ answering from Python draws from the same stream the engine would have). Past th
 script the engine writes what it waits for into ``work.asked``, leaves the buffers of that
 decision (the plays, the bombs) filled, and stops the round with ``ERR_PENDING``: the round's
 records then show the table at that decision. The driver (``games/steps.py``) appends the
-answer and plays the round again from the deal.
+answer and plays the round again from the deal (or on from there, below).
 
 So there is one engine: a round is a function of (seed, key, strategies, script), the replay
 reaches the same decision in the same state, and a round whose seats are all scripted never
-stops. A replay costs the round so far (a few microseconds). The engines read these answers
-only where compiled with ``outside`` (the stepping entries); the batch entries are compiled
-with those branches pruned, and run as fast as before.
+stops. A replay costs the round so far (a few microseconds). The team engine spares it where
+the round stopped in the play (a Tichu call before a turn, a play, a bomb): it keeps that
+place beside the table it left, and when the script holds that one answer more it goes on
+from the kept table (``tichu/engine.py``, ``resume_point``), the state the replay would
+reach, taking the answer as ``answer`` would. The engines read these answers only where
+compiled with ``outside`` (the stepping entries); the batch entries are compiled with those
+branches pruned, and run as fast as before.
 
 Answers are one ``int64`` each:
 

@@ -22,7 +22,7 @@ from ..jit import njit
 from ..outside import start_script
 from ..parallel import in_chunks
 from ..rng import rand_below, seed_stream
-from .engine import play_round
+from .engine import play_round, resumable
 from .records import LOG_ROWS, LOG_WIDTH, ROUND, SEAT, WORK
 from .variants import (
     KING,
@@ -149,8 +149,9 @@ def _unit(variant, run, start, first, params, work, pub, privs, rounds_out, seat
     total1 = 0
     r = 0
     nlog = 0
-    if outside:
+    if outside and (chained or run.logging or not resumable(work)):
         start_script(work)  # one script per unit: a game's rounds replay together (outside.py)
+        work.resume_seat = -1  # replayed from the deal; else on from the kept table
     while r < limit:
         err, nlog = play_one(
             variant,
@@ -263,7 +264,9 @@ _NO_RANKS = np.zeros(15, np.int64)
 def kept_tables():
     """A chunk's (work, pub, privs); a round stepped from Python keeps its own across calls
     (``play_kept``)."""
-    return np.zeros(1, WORK), np.zeros(1, PUBLIC), np.zeros(MAX_SEATS, PRIVATE)
+    work = np.zeros(1, WORK)
+    work["resume_seat"] = -1  # no stop kept yet: a stepped round starts from the deal
+    return work, np.zeros(1, PUBLIC), np.zeros(MAX_SEATS, PRIVATE)
 
 
 def _units(array, n: int, *shape):
@@ -305,25 +308,25 @@ def _run(
     n = len(starts)
     n_rounds = np.zeros(n, np.int64) if n_rounds is None else n_rounds
     n_log = np.zeros(n, np.int64)
-    settings = np.zeros(1, RUN)
-    settings["seed"] = seed
-    settings["check"] = check
-    settings["logging"] = log_out is not None
-    settings["chained"] = chained
-    settings["rotating"] = rotating
-    settings["phoenix_led_half"] = phoenix_led_half
-    settings["target"] = target
-    settings["game_rounds"] = game_rounds
-    settings["fixed_seat"] = fixed_seat
-    settings["fixed_cards"] = fixed_cards
-    settings["fixed_ranks"] = fixed_ranks
-    log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
-    args = (
-        settings,
-        np.asarray(starts, np.int64),
-        np.asarray(firsts, np.int64),
-        np.ascontiguousarray(params, np.float64),
-        (rounds_out, seats_out, n_rounds, n_log, log_out),
+    settings, args = _arguments(
+        seed,
+        starts,
+        firsts,
+        params,
+        rounds_out,
+        seats_out,
+        check,
+        chained,
+        target,
+        game_rounds,
+        rotating,
+        phoenix_led_half,
+        fixed_seat,
+        fixed_cards,
+        fixed_ranks,
+        n_rounds,
+        n_log,
+        log_out,
     )
     if stepper is None:
         kernel = BATCH[variant] if kept is None else STEP[variant]
@@ -347,6 +350,51 @@ def _run(
 
         stepper(i, play)
     return n_log
+
+
+def _arguments(
+    seed,
+    starts,
+    firsts,
+    params,
+    rounds_out,
+    seats_out,
+    check,
+    chained,
+    target,
+    game_rounds,
+    rotating,
+    phoenix_led_half,
+    fixed_seat,
+    fixed_cards,
+    fixed_ranks,
+    n_rounds,
+    n_log,
+    log_out,
+):
+    """The entry points' arguments before the chunk's tables and bounds, with the types of
+    their one compiled signature: ``(settings, args)``, the scalars in one ``RUN`` record."""
+    settings = np.zeros(1, RUN)
+    settings["seed"] = seed
+    settings["check"] = check
+    settings["logging"] = log_out is not None
+    settings["chained"] = chained
+    settings["rotating"] = rotating
+    settings["phoenix_led_half"] = phoenix_led_half
+    settings["target"] = target
+    settings["game_rounds"] = game_rounds
+    settings["fixed_seat"] = fixed_seat
+    settings["fixed_cards"] = fixed_cards
+    settings["fixed_ranks"] = fixed_ranks
+    log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
+    args = (
+        settings,
+        np.asarray(starts, np.int64),
+        np.asarray(firsts, np.int64),
+        np.ascontiguousarray(params, np.float64),
+        (rounds_out, seats_out, n_rounds, n_log, log_out),
+    )
+    return settings, args
 
 
 def play_table_rounds(
@@ -499,9 +547,21 @@ def play_kept(
     where the round stopped, so a caller reads the decision awaited in ``kept[0][0].asked``.
     ``fixed = (seat, cards, ranks)``: a fixed deal as ``play_rounds_fixed``. Returns the round's
     error code."""
+    play = kept_player(
+        variant, seed, key, first, params, rnd, seats, check, phoenix_led_half, fixed
+    )
+    return play(kept)
+
+
+def kept_player(variant, seed, key, first, params, rnd, seats, check, phoenix_led_half, fixed=None):
+    """``play(kept)``: ``play_kept`` for one round stepped from Python, its arguments built
+    once and the table's stepping entry called directly at every step. A round stepped
+    from Python calls it once per decision, so what a batch call costs in Python around the
+    kernel (building the settings, the chunks, the threads) would outweigh the round's own
+    work; on a cold cache the first call compiles the entry on this thread, as ``in_chunks``
+    does."""
     seat, cards, ranks = (-1, 0, _NO_RANKS) if fixed is None else fixed
-    _run(
-        variant,
+    _, args = _arguments(
         seed,
         [key],
         [first],
@@ -509,11 +569,22 @@ def play_kept(
         rnd,
         seats,
         check,
-        1,
-        kept=kept,
-        phoenix_led_half=phoenix_led_half,
-        fixed_seat=seat,
-        fixed_cards=cards,
-        fixed_ranks=ranks,
+        False,
+        0,
+        0,
+        False,
+        phoenix_led_half,
+        seat,
+        cards,
+        ranks,
+        np.zeros(1, np.int64),
+        np.zeros(1, np.int64),
+        None,
     )
-    return int(rnd[0, 0]["error"])
+    kernel, errors = STEP[variant], rnd["error"]
+
+    def play(kept):
+        kernel(*args, kept, 0, 1)
+        return int(errors[0, 0])
+
+    return play

@@ -20,7 +20,10 @@ public record carries the switch so that strategies value the lead the same way
 
 A decision a seat's strategy leaves to Python (``outside.py``) is read from the round's script
 instead of a policy; past the script's end the round stops with ``ERR_PENDING`` right at that
-decision, so that the records show the table as the deciding seat sees it.
+decision, so that the records show the table as the deciding seat sees it. At a Tichu call
+before a turn, a play or a bomb answer it also keeps where the play stood (``_stop_at``), and
+the next call goes on from there (``resumable``, ``resume_point``) rather than replaying the
+round from the deal.
 
 Outputs go into one ``ROUND`` record and a ``SEAT`` record per seat; with ``work.logging``
 every event is written as a row ``(event, seat, cards, code, extra)`` for transcripts; with
@@ -651,14 +654,26 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check,
     strategies."""
     privs = borrow(privs)
     seats = borrow(seats)
-    _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats)
-    nlog = _deal(variant, seed, key, first_drawer, work, pub, privs, seats, 0, outside)
-    if outside and work.asked[0] != 0:  # a Grand Tichu call awaited from Python
-        return close_round(work, rnd, ERR_PENDING, nlog)
-    err, nlog = _passing(variant, first_drawer, work, pub, privs, seats, nlog, outside)
+    if outside and work.resume_seat >= 0:  # the table kept where the round stopped
+        turn, window, armed, forced, nlog = resume_point(work, privs)
+        err = ERR_NONE
+    else:
+        _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats)
+        nlog = _deal(variant, seed, key, first_drawer, work, pub, privs, seats, 0, outside)
+        if outside and work.asked[0] != 0:  # a Grand Tichu call awaited from Python
+            return close_round(work, rnd, ERR_PENDING, nlog)
+        err, nlog = _passing(variant, first_drawer, work, pub, privs, seats, nlog, outside)
+        turn = 0
+        armed = 0
+        if err == ERR_NONE:
+            turn, armed = _trick_start(variant, pub, privs)
+        window = -1
+        forced = NOT_FORCED
     victory = False
     if err == ERR_NONE:
-        err, victory, nlog = _tricks(variant, work, pub, privs, rnd, seats, check, nlog, outside)
+        err, victory, nlog = tricks_from(
+            variant, work, pub, privs, rnd, seats, check, nlog, outside, turn, armed, forced, window
+        )
     if err == ERR_NONE:
         err, nlog = _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog, outside)
     return close_round(work, rnd, err, nlog)
@@ -872,6 +887,52 @@ def _passing(variant, first_drawer, work, pub, privs, seats, nlog, outside):
 NOT_FORCED = -2  # ``tricks_from``: no answer is forced, every seat asks its strategy
 
 
+@njit(cache=True, inline="always")
+def resumable(work):
+    """Whether a round stepped from Python can go on from the table its last call left
+    (``resume_point``) instead of being replayed from the deal: it stopped in the play at a
+    Tichu call before a turn, a play or a bomb answer, whose place is kept (``_stop_at``),
+    and the script holds exactly that answer more. Nothing else is read from the stop: the
+    table is the records as they were left."""
+    return (
+        work.resume_seat >= 0
+        and (work.asked[0] == D_TICHU or work.asked[0] == D_PLAY or work.asked[0] == D_BOMB)
+        and work.script_len == work.script_pos + 1
+    )
+
+
+@njit(cache=True, inline="always")
+def _stop_at(work, seat, window, armed, nlog):
+    """Keep where the round stops for ``seat``'s turn (its Tichu call or its play: ``window``
+    -1) or its answer in the bomb window opened by ``window``'s play or pass: what
+    ``tricks_from`` needs to go on from the same records, which hold everything else (the
+    hands, the trick, the streams, the tally)."""
+    work.resume_seat = seat
+    work.resume_window = window
+    work.resume_armed = armed
+    work.resume_nlog = nlog
+
+
+@njit(cache=True, inline="always")
+def resume_point(work, privs):
+    """Take the awaited answer from the script as ``answer`` would (the seat's stream set as
+    the answer left it) and return where ``tricks_from`` goes on: ``(turn, window, armed,
+    forced answer, log rows)``. A Tichu call before a turn is not taken: the turn starts
+    again (before the call it only notes who leads, which it notes again) and asks the
+    script for it. The place is used once: a later stop keeps its own."""
+    seat = work.resume_seat
+    if work.asked[0] == D_TICHU:
+        work.asked[0] = 0
+        work.resume_seat = -1
+        return seat, -1, work.resume_armed, NOT_FORCED, work.resume_nlog
+    i = work.script_pos
+    work.script_pos = i + 1
+    privs[seat].rng = work.script_rng[i]
+    work.asked[0] = 0
+    work.resume_seat = -1
+    return seat, work.resume_window, work.resume_armed, work.script[i], work.resume_nlog
+
+
 @njit(cache=True)
 def armed_seats(n, privs):
     """Bitmask of the seats whose hand holds a bomb (§2.9). A hand only loses cards, so a seat
@@ -884,10 +945,10 @@ def armed_seats(n, privs):
 
 
 @njit(cache=True, inline="always")
-def _tricks(variant, work, pub, privs, rnd, seats, check, nlog, outside):
-    """The play (§2.8–§2.13) from the Mah Jong's lead until the round ends (``tricks_from``).
-    The Mah Jong's holder leads (§2.8), so every other seat is known to lack it from then on
-    (``pub.lacks`` bit 1, the Mah Jong's rank)."""
+def _trick_start(variant, pub, privs):
+    """Where the play (§2.8–§2.13, ``tricks_from``) starts: ``(the Mah Jong's holder, who
+    leads, the seats holding a bomb)``. The Mah Jong's holder leads (§2.8), so every other
+    seat is known to lack it from then on (``pub.lacks`` bit 1, the Mah Jong's rank)."""
     n = n_seats(variant)
     armed = armed_seats(n, privs)
     turn = 0
@@ -898,9 +959,7 @@ def _tricks(variant, work, pub, privs, rnd, seats, check, nlog, outside):
         if s != turn:
             pub.lacks[s] |= 1 << 1
     pub.leader = turn
-    return tricks_from(
-        variant, work, pub, privs, rnd, seats, check, nlog, outside, turn, armed, NOT_FORCED, -1
-    )
+    return turn, armed
 
 
 @njit(cache=True, inline="always")
@@ -996,6 +1055,8 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside,
     ):
         call = _tichu_decision(work, pub, me, p, policies.TICHU_BEFORE_TURN, outside)
         if call == PENDING:
+            if outside:
+                _stop_at(work, p, -1, armed, nlog)
             return ERR_PENDING, PLAYED, armed, nlog
         if call == 1:
             pub.tichu[p] = 1
@@ -1020,6 +1081,7 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside,
         else:
             choice = answer(work, me, p, D_PLAY, can_pass, n_legal)
             if choice == PENDING:
+                _stop_at(work, p, -1, armed, nlog)
                 return ERR_PENDING, PLAYED, armed, nlog
     else:
         choice = policies.play(work.params[p], pub, me, moves_m, moves_c)
@@ -1154,6 +1216,7 @@ def _bomb_windows(variant, work, pub, privs, seats, actor, armed, nlog, outside,
             elif outside and _outside(work, q, D_BOMB):
                 j = answer(work, privs[q], q, D_BOMB, 0, nb)
                 if j == PENDING:
+                    _stop_at(work, q, actor, armed, nlog)
                     return ERR_PENDING, PLAYED, actor, armed, nlog
             else:
                 j = policies.bomb(work.params[q], pub, privs[q], bombs_m, bombs_c, nb)

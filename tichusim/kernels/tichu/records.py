@@ -134,6 +134,15 @@ WORK = np.dtype(
         # the answers of decisions taken from Python, and the one waited for (outside.py)
         *SCRIPT_FIELDS,
         ("king", np.int64),  # Wu Wang: the player who is King this round (positions: §4)
+        # where a stepped round stopped in the play for an answer from Python (a Tichu call
+        # before a turn, a play, a bomb), kept so that the next call goes on from there
+        # (engine.resume_point): the seat answering (-1: none, replay from the deal), the
+        # seat whose play or pass opened the bomb window (-1: the seat's own turn), the seats
+        # holding a bomb, the log rows so far
+        ("resume_seat", np.int64),
+        ("resume_window", np.int64),
+        ("resume_armed", np.int64),
+        ("resume_nlog", np.int64),
     ],
     align=True,
 )
