@@ -1107,12 +1107,14 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside,
         policies.led_phoenix(pub),
     ):
         return ERR_ILLEGAL, PLAYED, armed, nlog
-    mask, code = chosen_play(choice, moves_m, moves_c)
-    _note_lacks(pub, p, leading, mask, code)
+    if pub.wish != 0:  # rare: the inference reads the turn only while a wish is open
+        mask, code = chosen_play(choice, moves_m, moves_c)
+        _note_lacks(pub, p, leading, mask, code)
     if choice == -1:
         pub.passed |= 1 << p
         nlog = log_cards(work, nlog, EV_PASS, p, ZERO, 0, 0)
         return ERR_NONE, PLAYED, armed, nlog
+    mask, code = moves_m[choice], moves_c[choice]
     if is_bomb(code):
         pub.bombs += 1
         _note_bomb(seats[p], pub, code, False)
