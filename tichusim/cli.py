@@ -1113,6 +1113,8 @@ def compare(strategies, deals, seed, out, variant, option_pairs, workers, check,
                 )
     except Interrupted as stop:
         _interrupted(stop, command, markdown_report)
+    except KeyboardInterrupt:  # before any deal was played (while compiling, say)
+        _interrupted(Interrupted(None), command, markdown_report)
     text = markdown_report(result, command)
     click.echo(text, nl=False)
     click.echo(f"({result.seconds:.1f} s of play)")
