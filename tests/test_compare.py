@@ -3,7 +3,6 @@
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -253,9 +252,13 @@ def test_progress_reports_the_running_margin_and_ctrl_c_keeps_the_deals_played()
 
 
 def test_cli_ctrl_c_prints_the_partial_figures_and_exits_130(tmp_path):
-    """A real SIGINT to ``tichusim compare`` with a Python agent: the deals played so far are
-    printed, marked partial; ``--out`` is not written; the exit status is 130."""
+    """A real SIGINT to ``tichusim compare`` with a Python agent, sent once the progress bar
+    shows deals played: the deals played so far are printed, marked partial; ``--out`` is not
+    written; the exit status is 130."""
+    import threading
+
     out = tmp_path / "match.md"
+    deals = 10_000_000  # never finished before the signal, however fast the stepping
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -265,7 +268,7 @@ def test_cli_ctrl_c_prints_the_partial_figures_and_exits_130(tmp_path):
             f"agent:{DOG_PASSER['agent']}",
             "heuristic",
             "--deals",
-            "5000",
+            str(deals),
             "--workers",
             "1",
             "--out",
@@ -276,11 +279,24 @@ def test_cli_ctrl_c_prints_the_partial_figures_and_exits_130(tmp_path):
         text=True,
         cwd=tmp_path,
     )
-    time.sleep(12)  # started, compiled (cached by the tests above) and some blocks played
+    seen: list[str] = []
+    playing = threading.Event()
+
+    def watch():  # the bar shows the running margin once a block of deals is played
+        for char in iter(lambda: proc.stderr.read(1), ""):
+            seen.append(char)
+            if char == "]" and "DogPasser - heuristic" in "".join(seen[-80:]):
+                playing.set()
+
+    reader = threading.Thread(target=watch, daemon=True)
+    reader.start()
+    assert playing.wait(timeout=600), "".join(seen)[-2000:]
     proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=300)
-    assert proc.returncode == 130, stderr
+    stdout = proc.stdout.read()
+    proc.wait(timeout=300)
+    reader.join(timeout=60)
+    stderr = "".join(seen)
+    assert proc.returncode == 130, stderr[-2000:]
     assert "interrupted: partial figures" in stderr and "Traceback" not in stderr
-    if "PARTIAL" in stdout:
-        assert "interrupted after" in stdout and "of 5,000 deals" in stdout
+    assert "PARTIAL" in stdout and f"of {deals:,} deals" in stdout
     assert not out.exists()
