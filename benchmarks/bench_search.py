@@ -11,7 +11,9 @@
 * ``duplicate``: ``search`` against ``expert``, duplicate deals (target: +10 points per round,
   95% interval above zero); ``--curve`` adds the strength at other numbers of deals per
   decision and with the candidate cap lifted (pruning).
-* ``ingredients``: the same match with the pairing, then the inference, switched off.
+* ``ingredients``: the same match with the pairing, then the inference, switched off, and
+  with the Tichu calls, then the Grand Tichu calls, searched too; each row with its change
+  against the defaults, deal by deal.
 * ``selfplay``: ``search`` at every seat, the statistics ``results/selfplay.md`` shows for the
   scripted strategies.
 
@@ -40,6 +42,7 @@ from results_page import ROOT, Recorder, replace_section  # noqa: E402
 
 import tichusim  # noqa: E402
 from tichusim.analysis.duplicate import duplicate, markdown_report  # noqa: E402
+from tichusim.analysis.stats import mean_ci  # noqa: E402
 from tichusim.strategies.search import Search, evaluate_plays, prune  # noqa: E402
 
 PAGE = ROOT / "results" / "search" / "README.md"
@@ -160,35 +163,49 @@ def stepping(rec: Recorder, rounds: int, seed: int) -> None:
         )
 
 
-def _match(rec: Recorder, label: str, search: Search, deals: int, seed: int, workers: int):
+def _match(
+    rec: Recorder, label: str, search: Search, deals: int, seed: int, workers: int, against=None
+):
+    """One duplicate match of ``search`` against ``expert``, printed as a row; with
+    ``against`` (an earlier match on the same deals) the row adds the change of the margin,
+    deal by deal: a paired interval for what the settings changed."""
     t0 = time.perf_counter()
     result = duplicate(search, "expert", deals, seed=seed, workers=workers)
     wall = time.perf_counter() - t0
     rows = result.per_strategy.set_index("strategy")
     mine = rows.loc[search.name]
+    change = ""
+    if against is not None:
+        # deal k is the same in every match of one seed: a shorter match pairs with the
+        # first deals of a longer one
+        change = mean_ci(result.margins - against.margins[: result.margins.size]).pts()
     rec.print(
         f"{label:<34} {result.diff.pts():>24} {mine.tichu_success.pct():>22} "
-        f"{rows.loc['expert'].tichu_success.pct():>22} {wall:>7.0f}"
+        f"{rows.loc['expert'].tichu_success.pct():>22} {wall:>7.0f} {change:>24}"
     )
     return result
 
 
 def ingredients(rec: Recorder, deals: int, seed: int, workers: int) -> None:
-    """What the pairing and the inference add: each switched off alone, on the same deals."""
+    """What the pairing and the inference add (each switched off alone) and what searching the
+    Tichu calls adds, on the same deals."""
     rec.print(f"search vs expert, duplicate deals (seed {seed}), {workers} worker process(es)")
     _heading(rec)
+    defaults = _match(rec, f"defaults, {deals:,} deals", Search(), deals, seed, workers)
     for label, kw in (
-        ("defaults", {}),
         ("paired=false (unpaired rollouts)", {"paired": False}),
-        ("inference=false (no lacks)", {"inference": False}),
+        ("inference=false (no lacks, no calls)", {"inference": False}),
+        ("searches=play+bomb+tichu (Tichu searched)", {"searches": "play+bomb+tichu"}),
+        ("searches=play+bomb+grand_tichu", {"searches": "play+bomb+grand_tichu"}),
     ):
-        _match(rec, f"{label}, {deals:,} deals", Search(**kw), deals, seed, workers)
+        _match(rec, f"{label}, {deals:,} deals", Search(**kw), deals, seed, workers, defaults)
 
 
 def _heading(rec: Recorder) -> None:
     rec.print(
         f"{'search settings':<34} {'search - expert, pts/round':>24} "
-        f"{'Tichu success (search)':>22} {'Tichu success (expert)':>22} {'seconds':>7}"
+        f"{'Tichu success (search)':>22} {'Tichu success (expert)':>22} {'seconds':>7} "
+        f"{'change vs defaults':>24}"
     )
 
 
@@ -204,17 +221,10 @@ def strength(rec: Recorder, deals: int, seed: int, workers: int, curve: bool) ->
         few = max(200, deals // 4)
         for samples in (16, 64, 256):
             n = few if samples <= 64 else max(100, few // 4)
-            _match(
-                rec, f"samples={samples}, {n:,} deals", Search(samples=samples), n, seed, workers
-            )
-        _match(
-            rec,
-            f"candidates=40 (no pruning), {few:,} deals",
-            Search(candidates=40),
-            few,
-            seed,
-            workers,
-        )
+            label = f"samples={samples}, {n:,} deals"
+            _match(rec, label, Search(samples=samples), n, seed, workers, main)
+        label = f"candidates=40 (no pruning), {few:,} deals"
+        _match(rec, label, Search(candidates=40), few, seed, workers, main)
 
 
 def ladder_row(result, command: str) -> None:

@@ -19,7 +19,9 @@ from tichusim.games import registry
 from tichusim.kernels.bits import PHOENIX
 from tichusim.kernels.errors import ERR_NONE
 from tichusim.kernels.rng import seed_stream
+from tichusim.kernels.tichu import policies as P
 from tichusim.kernels.tichu import rollout as R
+from tichusim.kernels.tichu.engine import NOT_FORCED, TICHU_ANSWERED
 from tichusim.kernels.tichu.records import ROUND, SEAT
 from tichusim.kernels.tichu.variants import MAX_SEATS
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
@@ -50,10 +52,16 @@ def _play_through(variant, seed, key, strategy, stop=None):
             break
         view, legal = r.view(), r.legal()
         choice = s.decide(view, legal)
-        if stop is not None and r.decision in ("play", "bomb"):
+        searched = r.decision in ("play", "bomb") or (r.decision == "tichu" and view.detail)
+        if stop is not None and searched:
             work, pub, privs = (a.copy() for a in r._kept)
             privs[r.to_act]["rng"] = view.private[0]["rng"]  # the stream as the answer left it
-            forced = -1 if choice is None else next(i for i, p in enumerate(legal) if p is choice)
+            if r.decision == "tichu":  # the call, as a search's rollouts set it
+                forced = int(choice)
+            else:
+                forced = (
+                    -1 if choice is None else next(i for i, p in enumerate(legal) if p is choice)
+                )
             stop(
                 {
                     "work": work,
@@ -76,19 +84,29 @@ def _resume(variant, state, strategy):
     work[0]["params"][: len(rows)] = rows  # every player the same strategy: rows by position
     if variant == "wuwang":
         work[0]["params"][3] = rows[0]
-    window = -1 if state["decision"] == "play" else _window(state["pub"][0])
+    window = _window(state["pub"][0]) if state["decision"] == "bomb" else -1
+    turn, forced = state["seat"], state["forced"]
+    if state["decision"] == "tichu":  # the call set, the play goes on from the question
+        state["pub"][0]["tichu"][turn] = forced
+        forced = TICHU_ANSWERED
+        if state["view"].detail == P.TICHU_AFTER_PASSING:
+            turn = R.after_passing(
+                game.table, work[0]["params"], state["pub"][0], state["privs"], turn
+            )
+            forced = NOT_FORCED
     rnd = np.zeros(1, ROUND)
     seats = np.zeros(MAX_SEATS, SEAT)
     return R.RESUME[game.table](
-        work, state["pub"], state["privs"], rnd, seats, state["seat"], state["forced"], window
+        work, state["pub"], state["privs"], rnd, seats, turn, forced, window
     )
 
 
 @pytest.mark.parametrize("variant", ["nanjing", "tientsin", "wuwang"])
 @pytest.mark.parametrize("strategy", ["expert", "heuristic"])
 def test_resumed_round_ends_as_played(variant, strategy):
-    """From every play and bomb decision of several rounds: the same scores and first out."""
-    checked = {"play": 0, "bomb": 0}
+    """From every play and bomb decision, and every Tichu question after the passing and
+    before a turn (RULES.md §2.3), of several rounds: the same scores and first out."""
+    checked = {"play": 0, "bomb": 0, "tichu": 0}
     for key in range(4):
         states = []
         end = _play_through(variant, 11, key, strategy, states.append)
@@ -99,6 +117,7 @@ def test_resumed_round_ends_as_played(variant, strategy):
             assert first == end["first_out"]
             checked[state["decision"]] += 1
     assert checked["play"] > 40
+    assert checked["tichu"] > 8
 
 
 def _constraints_hold(pub, me, hands) -> list[str]:
@@ -152,7 +171,8 @@ def test_true_and_sampled_deals_agree_with_the_view(variant):
             assert ok
             assert _constraints_hold(view_pub[0], view_me[0], hands[:n]) == []
         mah_jong_lacks = sum(int(pub[0]["lacks"][s]) >> 1 & 1 for s in range(n))
-        assert mah_jong_lacks == n - 1  # known from the first lead on (§2.8)
+        after_passing = state["decision"] == "tichu" and state["view"].detail == 1
+        assert mah_jong_lacks == (0 if after_passing else n - 1)  # from the first lead (§2.8)
         seen["states"] += 1
         seen["wish_lacks"] += any(int(pub[0]["lacks"][s]) & ~0b11 for s in range(n))
 
@@ -307,6 +327,130 @@ def test_evaluate_plays_pairs_candidates_and_refuses_bad_ones():
         evaluate_plays(view, [bad], samples=2, seed=1)
 
 
+def test_searched_tichu_calls(monkeypatch):
+    """At a Tichu question after the passing or before a turn, a search scores calling and not
+    calling on the same deals (a call the seat's team makes good gains it 100 points, one it
+    does not loses 100, §2.14); before the passing, and any answer but a call or none, is
+    refused; the searching strategy overturns its base's answer only on evidence."""
+    from tichusim.strategies import search
+    from tichusim.strategies.search import Search, evaluate_plays
+
+    got = {}
+
+    def grab(state):
+        if state["decision"] == "tichu":
+            got.setdefault(state["view"].detail, state["view"])
+
+    _play_through("nanjing", 9, 1, "expert", grab)
+    assert set(got) == {1, 2}
+    for view in got.values():
+        res = evaluate_plays(view, [True, False], samples=24, seed=3)
+        again = evaluate_plays(view, [True, False], samples=24, seed=3)
+        np.testing.assert_array_equal(res.margin, again.margin)
+        assert res.samples == 24
+        # the call's 100 points, won or lost, and the play it changes: a call set but not
+        # scored or not seen by the players would leave the margins equal
+        diff = np.abs(res.margin[0] - res.margin[1])
+        assert np.mean(diff > 0) > 0.9
+    view = got[1]
+    with pytest.raises(ValueError, match="legal"):
+        evaluate_plays(view, [2], samples=2, seed=1)
+    view.detail = 0
+    with pytest.raises(ValueError, match="after the passing"):
+        evaluate_plays(view, [True, False], samples=2, seed=1)
+    agent = Search(samples=8, searches="play+bomb+tichu")
+    assert agent.decisions == ("play", "bomb", "tichu")
+    view = got[2]
+    keep = agent._expert_choice(view, [False, True])
+
+    def margins(other_minus_keep):  # a search result: the base's answer, then the other
+        d = np.asarray(other_minus_keep, np.float64)
+        return lambda *a, **k: search.SearchResult([keep, not keep], np.stack([0 * d, d]), None)
+
+    # the other answer ahead by less than CALL_EVIDENCE standard errors: the base's stands
+    monkeypatch.setattr(search, "evaluate_plays", margins([100, -100, 100, -100, 100, 0]))
+    assert agent.tichu(view, [False, True]) == keep
+    monkeypatch.setattr(search, "evaluate_plays", margins([100, -100, 100, 100, 100, 100]))
+    assert agent.tichu(view, [False, True]) == (not keep)
+    view.detail = 0  # before the passing: never searched
+    assert agent.tichu(view, [False, True]) == keep
+    monkeypatch.undo()
+    rounds, _ = tichusim.simulate(4, seed=2, strategies=[agent, "expert", agent, "expert"])
+    assert len(rounds) == 4
+
+
+def test_searched_grand_tichu_calls():
+    """At the Grand Tichu question (RULES.md §2.2) a search plays each deal from the start of
+    the round, the seat's first cards fixed, calling and not; a deal counts only where the
+    seats that answered before did as they did: with a strategy that never calls, an earlier
+    call admits no deal."""
+    from tichusim.strategies.search import Search, evaluate_plays
+
+    r = Round(seed=4, key=2, strategies=None)
+    r.advance()
+    while r.decision == "grand_tichu" and r.view().seat == int(r.view().public[0]["first_drawer"]):
+        r.act(False)  # on to the second seat to answer, one seat before it
+        r.advance()
+    view = r.view()
+    assert view.decision == "grand_tichu" and bin(int(view.hand)).count("1") == 8
+    res = evaluate_plays(view, [True, False], samples=32, seed=1)
+    again = evaluate_plays(view, [True, False], samples=32, seed=1)
+    np.testing.assert_array_equal(res.margin, again.margin)
+    assert res.samples == 32
+    diff = np.abs(res.margin[0] - res.margin[1])
+    assert np.mean(diff > 0) > 0.9  # a call's 200 points, won or lost (§2.14)
+    assert evaluate_plays(view, [True, False], samples=8, seed=1, rollout="lowest").samples == 8
+    before = int(view.public[0]["first_drawer"])
+    view.public[0]["grand_tichu"][before] = 1  # told the seat before called
+    with pytest.raises(ValueError, match="no deal"):
+        evaluate_plays(view, [True, False], samples=4, seed=1, rollout="lowest")
+    agent = Search(samples=8, searches="grand_tichu+play")
+    assert agent.decisions == ("play", "grand_tichu")
+    rounds, _ = tichusim.simulate(4, seed=2, strategies=[agent, "expert", agent, "expert"])
+    assert len(rounds) == 4
+
+
+def test_deals_agree_with_the_calls_made():
+    """A search deals a seat that called Tichu or Grand Tichu a hand its strategy calls on
+    (RULES.md §2.3: a call tells of a strong hand), uniformly among those: the plain deals
+    often do not, the told ones always do, and they keep every other constraint."""
+    from tichusim.strategies.search import _rows
+
+    views = []
+
+    def grab(state):
+        view = state["view"]
+        if state["decision"] == "play" and len(views) < 6:
+            pub = view.public[0]
+            others = [s for s in range(4) if s != view.seat]
+            if any(pub["tichu"][s] or pub["grand_tichu"][s] for s in others):
+                views.append(view)
+
+    for key in range(12):
+        _play_through("nanjing", 3, key, "expert", grab)
+        if len(views) == 6:
+            break
+    assert views
+    hands = np.zeros(MAX_SEATS, np.uint64)
+    pool = np.zeros(56, np.int64)
+    plain_agree = told_agree = told = 0
+    for view in views:
+        params = _rows(view.game, "expert")
+        pub, me = view.public, view.private
+        for k in range(40):
+            R.sample_deal(pub, me, hands, pool, np.uint64(seed_stream(5, k, 0)))
+            plain_agree += R.calls_agree(pub[0], view.seat, params, hands)
+            _, outcome = R.sample_told_deal(
+                pub, me, hands, pool, np.uint64(seed_stream(5, k, 0)), params
+            )
+            if outcome == R.DEALT:
+                told += 1
+                told_agree += R.calls_agree(pub[0], view.seat, params, hands)
+                assert _constraints_hold(pub[0], me[0], hands[:4]) == []
+    assert told > 0.8 * 40 * len(views) and told_agree == told
+    assert plain_agree < 0.6 * 40 * len(views)
+
+
 def _legal_at(view):
     """The legal plays at a play decision, as the engine lists them (the lone Phoenix, whose
     led value the engine sets by the table, left out)."""
@@ -323,3 +467,30 @@ def _legal_at(view):
         if int(m) != int(PHOENIX)
     ]
     return out + ([None] if can_pass else [])
+
+
+def test_first_search_says_its_kernels_compile(monkeypatch, capsys):
+    """The first search at a table in a process announces its own kernels on a cold cache
+    (not under the stepping engine's notice); later ones, and tables whose rollouts the
+    registry does not list, say nothing."""
+    from tichusim.games import registry as reg
+    from tichusim.strategies import search
+    from tichusim.strategies.search import evaluate_plays
+
+    got = {}
+
+    def grab(state):
+        if state["decision"] == "play" and "view" not in got:
+            got["view"] = state["view"]
+
+    _play_through("nanjing", 9, 1, "expert", grab)
+    view = got["view"]
+    legal = _legal_at(view)[:2]
+    capsys.readouterr()
+    monkeypatch.setattr(reg, "cached", lambda *entries: False)  # as on a cold cache
+    monkeypatch.setattr(search, "_called", set())
+    evaluate_plays(view, legal, samples=2, seed=1)
+    evaluate_plays(view, legal, samples=2, seed=1)
+    err = capsys.readouterr().err
+    assert err.count("tichusim: compiling the search's rollout kernels") == 1
+    assert reg.FAMILIES["search"].title in err

@@ -9,8 +9,9 @@ seat (``rollout``, ``expert`` by default), and answers the candidate whose rollo
 team the best mean score margin (card points, going out first and second, Tichu and Grand
 Tichu results: RULES.md §2.13, §2.14). The candidates share the deals and the seats' random
 streams (paired), so their difference is measured with far less noise than their values.
-Every decision it does not search is the ``expert`` strategy's, at the engine's speed (an
-``Agent``'s ``base``).
+Every decision it does not search is its ``base`` strategy's (``expert`` unless composed
+otherwise), at the engine's speed (an ``Agent``'s ``base``). The Tichu and Grand Tichu calls
+can be searched too (``searches``).
 
 Where the legal answers are many, ``prune`` keeps ``candidates`` of them: ``expert``'s own
 choice, passing, the lowest and highest play of each combination kind, then the lowest of
@@ -24,6 +25,7 @@ advice a command gives): every candidate's margin and first-out result per deal.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from dataclasses import dataclass
 
@@ -39,9 +41,20 @@ from .tichu import resolve
 
 __all__ = ["SEARCHED", "Search", "SearchResult", "evaluate_plays", "prune"]
 
-SEARCHED = ("play", "bomb")  # the decisions ``Search`` can search
-_CODES = {"play": O.D_PLAY, "bomb": O.D_BOMB}
+SEARCHED = ("play", "bomb", "tichu", "grand_tichu")  # the decisions ``Search`` can search
+_CODES = {
+    "play": O.D_PLAY,
+    "bomb": O.D_BOMB,
+    "tichu": O.D_TICHU,
+    "grand_tichu": O.D_GRAND_TICHU,
+}
+CALLS = ("tichu", "grand_tichu")  # the decisions answered by a call or none
+# the Tichu questions searched: after the passing and before a turn (RULES.md §2.3; before the
+# passing the rollouts would have to play the passing too)
+TICHU_POINTS = (1, 2)
+CALL_EVIDENCE = 1.64  # standard errors by which a searched call must beat the base's answer
 _local = threading.local()  # each thread's kernel buffers (``rollout.scratch``)
+_called: set[int] = set()  # the tables whose rollout kernels this process has called
 
 
 @dataclass
@@ -68,6 +81,23 @@ class SearchResult:
         """The index of the candidate with the highest mean margin (the first on a tie)."""
         return int(np.argmax(self.means()))
 
+    def better(self, c: int, than: int, z: float) -> bool:
+        """Whether candidate ``c``'s mean margin exceeds candidate ``than``'s by more than
+        ``z`` standard errors of their paired difference."""
+        d = self.margin[c] - self.margin[than]
+        if d.size < 2:
+            return False
+        return bool(d.mean() > z * d.std(ddof=1) / np.sqrt(d.size))
+
+
+def _announced(game):
+    """The first search at ``game``'s table in this process says on stderr when its rollout
+    kernels compile (``Game.compiling``), not under another compile's notice."""
+    if game.table in _called:
+        return contextlib.nullcontext()
+    _called.add(game.table)
+    return game.compiling("search")
+
 
 def _scratch():
     buffers = getattr(_local, "buffers", None)
@@ -92,41 +122,51 @@ def evaluate_plays(
     paired: bool = True,
     inference: bool = True,
 ) -> SearchResult:
-    """Play ``samples`` consistent deals out from ``view``'s decision (a play, or a bomb out
-    of turn) once per answer of ``candidates`` (``Play`` objects among the legal choices,
-    ``None`` to pass or not bomb), every seat then played by the scripted strategy
-    ``rollout``. Deal ``k`` and the seats' streams come from ``(seed, k)``: the same seed gives
-    the same result. Deals that cannot be made consistent in ``rollout.REJECTIONS`` shuffles
-    are left out of the result's columns. ``paired=False`` plays each candidate on deals of its
-    own and ``inference=False`` deals ignoring the ranks a seat is known to lack: both only to
-    measure what the pairing and the inference add. ``ValueError`` when the view admits no
-    deal at all (an impossible position) or a candidate is not a legal answer."""
+    """Play ``samples`` consistent deals out from ``view``'s decision (a play, a bomb out of
+    turn, a Tichu question after the passing or before a turn, or the Grand Tichu question)
+    once per answer of ``candidates`` (``Play`` objects among the legal choices, ``None`` to
+    pass or not bomb; ``True`` or ``False`` for a call), every seat then played by the
+    scripted strategy ``rollout``; a Grand Tichu search plays each deal from the start of the
+    round (``rollout._grand``). Deal ``k`` and the seats' streams come from ``(seed, k)``: the
+    same seed gives the same result. Deals that cannot be made consistent are left out of the
+    result's columns. ``paired=False`` plays each candidate on deals of its own and
+    ``inference=False`` deals ignoring what the seats' actions tell (the ranks a seat is known
+    to lack, the hands the calls announce): both only to measure what they add.
+    ``ValueError`` when the view admits no deal at all (an impossible position) or a
+    candidate is not a legal answer."""
     if view.decision not in _CODES:
-        raise ValueError(f"a search evaluates plays and bombs, not {view.decision!r}")
+        raise ValueError(
+            f"a search evaluates plays, bombs and (Grand) Tichu calls, not {view.decision!r}"
+        )
+    if view.decision == "tichu" and view.detail not in TICHU_POINTS:
+        raise ValueError("a search evaluates the Tichu calls after the passing and before a turn")
     if not candidates:
         raise ValueError("no candidates to evaluate")
     samples = int(samples)
     if samples < 1:
         raise ValueError(f"samples: at least 1, not {samples}")
     game = view.game
+    calls = view.decision in CALLS
     cand_m = np.array([0 if c is None else int(c) for c in candidates], np.uint64)
-    cand_c = np.array([0 if c is None else c.combo.code for c in candidates], np.int64)
+    cand_c = np.array([0 if c is None or calls else c.combo.code for c in candidates], np.int64)
     margin = np.zeros((len(candidates), samples), np.float64)
     first = np.zeros((len(candidates), samples), np.int8)
-    dealt, err = R.EVALUATE[game.table](
-        _rows(game, rollout),
-        view.public,
-        view.private,
-        np.int64(_CODES[view.decision]),
-        cand_m,
-        cand_c,
-        np.int64(samples),
-        np.uint64(seed),
-        margin,
-        first,
-        _scratch(),
-        np.int64((0 if paired else R.UNPAIRED) | (0 if inference else R.NO_INFERENCE)),
-    )
+    with _announced(game):
+        dealt, err = R.EVALUATE[game.table](
+            _rows(game, rollout),
+            view.public,
+            view.private,
+            np.int64(_CODES[view.decision]),
+            np.int64(view.detail),
+            cand_m,
+            cand_c,
+            np.int64(samples),
+            np.uint64(seed),
+            margin,
+            first,
+            _scratch(),
+            np.int64((0 if paired else R.UNPAIRED) | (0 if inference else R.NO_INFERENCE)),
+        )
     if err == R.ERR_CANDIDATE:
         raise ValueError(f"a candidate is not a legal answer at this {view.decision}")
     if err == R.ERR_NO_DEAL:
@@ -138,6 +178,16 @@ def evaluate_plays(
         raise RuntimeError(f"a rollout stopped: {ERRORS[err]}")
     kept = (first >= 0).all(axis=0)
     return SearchResult(list(candidates), margin[:, kept], first[:, kept].astype(bool))
+
+
+def _text(value) -> str:
+    """A parameter's value in the agent's name: booleans as the command line writes them, a
+    composed strategy by its name."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, dict):
+        return str(resolve(value, 1)[0].name)
+    return str(value)
 
 
 def _sort_key(play) -> int:
@@ -180,14 +230,17 @@ class Search(Agent):
       candidate;
     * ``candidates`` (10): the most answers a decision scores (``prune``);
     * ``rollout`` ("expert"): the scripted strategy that plays every seat in the rollouts;
-    * ``searches`` ("play+bomb"): the decisions it searches, ``play`` and/or ``bomb``
-      joined by ``+`` (or a list); every other decision is its base strategy's (``expert``);
+    * ``searches`` ("play+bomb"): the decisions it searches, among ``play``, ``bomb``,
+      ``tichu`` (the Tichu calls after the passing and before a turn) and ``grand_tichu``,
+      joined by ``+`` (or a list); every other decision is its base strategy's. A searched
+      call overturns the base's answer only when it is ahead by ``CALL_EVIDENCE`` standard
+      errors;
     * ``paired`` (true) and ``inference`` (true): switched off, the candidates are played on
       deals of their own and the deals ignore the ranks a seat is known to lack
-      (``evaluate_plays``), to measure what each adds.
+      (``evaluate_plays``), to measure what each adds;
+    * ``base`` ("expert"): the scripted strategy, named or composed (``resolve``), that takes
+      every decision it does not search, and whose choice a search keeps on a tie.
     """
-
-    base = "expert"
 
     def __init__(
         self,
@@ -197,6 +250,7 @@ class Search(Agent):
         searches="play+bomb",
         paired: bool = True,
         inference: bool = True,
+        base="expert",
     ):
         params = {
             "samples": samples,
@@ -205,6 +259,7 @@ class Search(Agent):
             "searches": searches,
             "paired": paired,
             "inference": inference,
+            "base": base,
         }
         defaults = {
             "samples": 48,
@@ -213,6 +268,7 @@ class Search(Agent):
             "searches": "play+bomb",
             "paired": True,
             "inference": True,
+            "base": "expert",
         }
         super().__init__(**{k: v for k, v in params.items() if v != defaults[k]})
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
@@ -227,15 +283,15 @@ class Search(Agent):
             if not isinstance(params[flag], bool):
                 raise ValueError(f"{flag}: true or false, not {params[flag]!r}")
         resolve(rollout, 1)  # a known scripted strategy, or one line saying why not
+        self.base = base
+        resolve(base, 1)
         self.paired, self.inference = paired, inference
         self.samples = samples
         self.cap = candidates
         self.rollout = rollout
         self.searched = tuple(d for d in SEARCHED if d in names)
         self._base_rows: dict[str, np.ndarray] = {}
-        changes = ",".join(
-            f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in self.params.items()
-        )
+        changes = ",".join(f"{k}={_text(v)}" for k, v in self.params.items())
         self.name = f"search:{changes}" if changes else "search"
 
     @property
@@ -250,7 +306,8 @@ class Search(Agent):
             row = self._base_rows[game.name] = resolve(self.base, 1, variant=game.name)[
                 0
             ].param_row(game.name)
-        plays = [p for p in legal if p is not None]
+        calls = view.decision in CALLS
+        plays = [] if calls else [p for p in legal if p is not None]
         masks = np.array([int(p) for p in plays] or [0], np.uint64)
         codes = np.array([p.combo.code for p in plays] or [0], np.int64)
         buffers = getattr(_local, "decide", None)
@@ -269,13 +326,20 @@ class Search(Agent):
                 buffers,
             )
         )
+        if calls:
+            return answer == 1
         return None if answer < 0 or answer >= len(plays) else plays[answer]
 
     def _search(self, view, legal):
         if len(legal) == 1:
             return legal[0]
         keep = self._expert_choice(view, legal)
-        candidates = prune(legal, self.cap, keep)
+        if view.decision in CALLS:
+            if view.decision == "tichu" and view.detail not in TICHU_POINTS:
+                return keep
+            candidates = [keep, not keep]
+        else:
+            candidates = prune(legal, self.cap, keep)
         if len(candidates) == 1:
             return candidates[0]
         seed = int(view.random.integers(1 << 62))
@@ -288,10 +352,20 @@ class Search(Agent):
             paired=self.paired,
             inference=self.inference,
         )
+        if view.decision in CALLS:
+            # a call overturns the base's answer only on evidence: asked before each turn
+            # with the same hand, a plain comparison of noisy means calls too often
+            return candidates[1] if result.better(1, 0, CALL_EVIDENCE) else keep
         return candidates[result.best()] if result.samples else keep
 
     def play(self, view, legal):
         return self._search(view, legal)
 
     def bomb(self, view, legal):
+        return self._search(view, legal)
+
+    def tichu(self, view, legal):
+        return self._search(view, legal)
+
+    def grand_tichu(self, view, legal):
         return self._search(view, legal)

@@ -666,7 +666,7 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check,
         turn = 0
         armed = 0
         if err == ERR_NONE:
-            turn, armed = _trick_start(variant, pub, privs)
+            turn, armed = trick_start(variant, pub, privs)
         window = -1
         forced = NOT_FORCED
     victory = False
@@ -885,6 +885,9 @@ def _passing(variant, first_drawer, work, pub, privs, seats, nlog, outside):
 
 
 NOT_FORCED = -2  # ``tricks_from``: no answer is forced, every seat asks its strategy
+# ``tricks_from``: the first turn's Tichu question is already answered (``pub.tichu`` holds
+# the answer) and its play is the strategy's: a search's rollouts of a Tichu call
+TICHU_ANSWERED = -3
 
 
 @njit(cache=True, inline="always")
@@ -945,7 +948,7 @@ def armed_seats(n, privs):
 
 
 @njit(cache=True, inline="always")
-def _trick_start(variant, pub, privs):
+def trick_start(variant, pub, privs):
     """Where the play (§2.8–§2.13, ``tricks_from``) starts: ``(the Mah Jong's holder, who
     leads, the seats holding a bomb)``. The Mah Jong's holder leads (§2.8), so every other
     seat is known to lack it from then on (``pub.lacks`` bit 1, the Mah Jong's rank)."""
@@ -977,7 +980,8 @@ def tricks_from(
     them have declined). ``forced`` (``NOT_FORCED``: ask the strategy) is that first answer:
     an index into the legal plays as ``legal_moves`` lists them (-1 to pass) or into the bombs
     as ``gen_bombs`` lists them (-1 for none); a forced turn skips the Tichu question, already
-    asked before the play. Every later decision is the strategies' (a search's rollouts)."""
+    asked before the play, as ``TICHU_ANSWERED`` does, which leaves the play to the strategy.
+    Every later decision is the strategies' (a search's rollouts)."""
     n = n_seats(variant)
     while True:
         opener = turn  # whose play or pass opens the bomb window
@@ -1041,8 +1045,8 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside,
     """Seat ``p``'s turn: a Tichu call while it has played no card (§2.3), then its play or
     pass, checked, with what follows from the play: the wish (§2.11), going out (§2.13, §3), the
     Dog (§2.10). ``forced`` (``NOT_FORCED``: none) is an answer given in advance, an index into
-    the legal plays (``tricks_from``). Returns ``(error, outcome, armed, log rows)`` with an
-    outcome of ``turns``."""
+    the legal plays (``tricks_from``), or ``TICHU_ANSWERED``: only the Tichu question is.
+    Returns ``(error, outcome, armed, log rows)`` with an outcome of ``turns``."""
     me = privs[p]
     leading = open_turn(pub, p)
     # Tichu decision point before each own turn while no card is played (§2.3); a forced
@@ -1065,7 +1069,7 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside,
     moves_m = work.moves_m
     moves_c = work.moves_c
     wish_before = pub.wish
-    if forced != NOT_FORCED or (outside and _outside(work, p, D_PLAY)):
+    if forced >= -1 or (outside and _outside(work, p, D_PLAY)):
         # every legal play as the rules core lists them (the led Phoenix at its table value)
         n_legal, can_pass = legal_moves(
             me.hand, pub.top_code, policies.binding_wish(pub, p), moves_m, moves_c
@@ -1074,7 +1078,7 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside,
             return ERR_MOVES, PLAYED, armed, nlog
         if leading:
             policies.value_led_phoenix(pub, moves_m, moves_c, n_legal)
-        if forced != NOT_FORCED:
+        if forced >= -1:
             if forced >= n_legal or (forced == -1 and can_pass == 0):
                 return ERR_STRATEGY, PLAYED, armed, nlog
             choice = forced

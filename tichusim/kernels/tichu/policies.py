@@ -236,6 +236,20 @@ def tichu(params, pub, me, point):
     return _call(policy, params, me, params[TICHU_THRESHOLD])
 
 
+@njit(cache=True)
+def call_told(params, hand):
+    """Whether ``hand`` (a caller's cards after the passing: those it holds and those it has
+    played) is one the Tichu policy of ``params`` calls on by the hand alone: the value
+    policy's score after the passing, without the context of the calls (§2.3); True for the
+    other policies, whose calls tell nothing this way. A search deals only hands that agree
+    with the calls made (``rollout._dealt``)."""
+    if _policy(params, P_TICHU) != CALL_VALUE:
+        return True
+    v = expert.call_value(params, TICHU_AFTER_VALUE, hand)
+    low, straights = expert.plan_shape(hand)
+    return v + params[TICHU_AFTER_EXTRA] * low + params[TICHU_AFTER_EXTRA + 1] * straights > 0.0
+
+
 # ---- passing (§2.4; §3 and §4 pass to fewer seats) ----
 
 

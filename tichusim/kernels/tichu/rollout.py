@@ -11,12 +11,16 @@ and in Wu Wang the other hand the King plays or the Minister's hand laid face up
 shuffles the unseen cards and deals them by the counts, and deals again while a seat receives
 a rank it lacks: every consistent assignment comes from the same number of shuffles, so the
 accepted ones are uniform. After ``REJECTIONS`` failed shuffles (or at once, when the counts
-cannot add up) it reports no deal.
+cannot add up) it reports no deal. A search's deals (``_dealt``) also agree with the calls
+made: a seat that called Tichu or Grand Tichu gets a hand its strategy would call on
+(``calls_agree``), as far as ``CALL_TRIES`` deals find one.
 
 ``resume_*`` plays a round on from such a state to its end with the strategies loaded in the
 work record (``engine.tricks_from``), the first answer given in advance (``forced``), and
 ``team_scores`` scores it as ``engine._end_round`` would (§2.13, §2.14, §3). ``evaluate_*``
-does both for a search: for each of ``samples`` deals (deal ``k`` drawn from the stream
+does both for a search of a play, a bomb out of turn or a Tichu call (after the passing or
+before a turn: the call set, the play goes on from the question, ``after_passing``): for
+each of ``samples`` deals (deal ``k`` drawn from the stream
 ``seed_stream(seed, k, 0)``), every candidate answer is played out from the same deal with the
 same decision streams for every seat (``seed_stream(seed, k, 1 + seat)``), so the candidates'
 results are paired; ``margin[c, k]`` is the deciding seat's team score minus the other team's
@@ -32,12 +36,21 @@ from ..errors import ERR_MOVES, ERR_NONE, ERR_STRATEGY
 from ..hand import card_points
 from ..jit import njit
 from ..moves import MAX_MOVES, gen_bombs, legal_moves
-from ..outside import D_BOMB, D_PLAY
+from ..outside import D_BOMB, D_GRAND_TICHU, D_PLAY, D_TICHU
 from ..refs import borrow
 from ..rng import CARD_BITS, seed_stream, shuffle_prefix
 from . import policies
-from .engine import armed_seats, close_play, tricks_from
+from .engine import (
+    NOT_FORCED,
+    TICHU_ANSWERED,
+    armed_seats,
+    close_play,
+    play_round,
+    trick_start,
+    tricks_from,
+)
 from .records import MAX_BOMBS, ROUND, SEAT, WORK
+from .slots import P_GRAND_TICHU
 from .variants import (
     KING,
     MAX_SEATS,
@@ -54,6 +67,7 @@ ALL_CARDS = NORMAL | SPECIALS
 REJECTIONS = 1000  # shuffles tried for one consistent deal before giving up
 ERR_CANDIDATE = -1  # ``evaluate_*``: a candidate that is not among the seat's legal answers
 ERR_NO_DEAL = -2  # ``evaluate_*``: no consistent deal found in any sample
+CALL = 1  # ``evaluate_*`` at a Tichu question: the candidate that calls (0: does not)
 
 
 def scratch():
@@ -316,6 +330,37 @@ def _match(ms, cs, n, can_pass, cand_m, cand_c, out):
 
 
 @njit(cache=True)
+def _calls(detail, cand_m, out):
+    """At a Tichu question (``detail``: its point, §2.3) each candidate's answer, ``CALL`` or
+    0; ``ERR_CANDIDATE`` for any other. Only the questions after the passing and before a
+    turn are searched: before the passing the rollouts would have to play the passing too."""
+    if detail != policies.TICHU_AFTER_PASSING and detail != policies.TICHU_BEFORE_TURN:
+        return ERR_STRATEGY
+    for c in range(cand_m.shape[0]):
+        if cand_m[c] != ZERO and cand_m[c] != U64(CALL):
+            return ERR_CANDIDATE
+        out[c] = np.int64(cand_m[c])
+    return ERR_NONE
+
+
+@njit(cache=True)
+def after_passing(variant, params, pub, privs, seat):
+    """From seat ``seat``'s Tichu question after the passing, answered: the seats after it in
+    the order of calls (from the first drawer) answer theirs with their strategies (§2.3),
+    then the play starts (``engine.trick_start``). Returns the seat that leads."""
+    n = n_seats(variant)
+    asked = False
+    for i in range(n):
+        s = (pub.first_drawer + i) % n
+        if asked and pub.grand_tichu[s] == 0 and pub.tichu[s] == 0:
+            if policies.tichu(params[s], pub, privs[s], policies.TICHU_AFTER_PASSING):
+                pub.tichu[s] = 1
+        asked = asked or s == seat
+    turn, _ = trick_start(variant, pub, privs)
+    return turn
+
+
+@njit(cache=True)
 def _answers(pub, me, decision, cand_m, cand_c, out, work):
     """The engine's answer for each candidate (``cand_m[c]`` 0: pass or no bomb): its index
     among the seat's legal plays (``legal_moves``, a led Phoenix at the table's value) or the
@@ -336,18 +381,145 @@ def _answers(pub, me, decision, cand_m, cand_c, out, work):
     return ERR_STRATEGY
 
 
+GRAND_TRIES = 50  # deals tried for one where the seats before agree with their Grand Tichu
+
+
+@njit(cache=True, inline="always")
+def _grand(variant, params, view_pub, view_me, cand_m, samples, seed, margin, first, sc):
+    """A search of seat ``me``'s Grand Tichu call (§2.2) on the first cards it holds: deal
+    ``k`` gives the other seats the rest of the deck (the round ``seed_stream(seed, key, 0)``
+    deals, ``me``'s first cards fixed: the engine's fixed deal), and the round is played
+    from the deal to its end once per candidate (``CALL`` or 0: ``me``'s Grand Tichu policy
+    set to always or never), every other decision the strategies' ``params``. A deal counts
+    only when every seat that answered before ``me`` answered as it did (up to
+    ``GRAND_TRIES`` keys per deal: uniform among the deals that agree, those calls being
+    their strategies'). Returns ``(deals played, error)``."""
+    work, pub, privs, rnd, seats, _, _, _, _, answers = sc
+    w = work[0]
+    vp = view_pub[0]
+    me = view_me[0]
+    seat = me.seat
+    n = n_seats(variant)
+    err = _calls(policies.TICHU_BEFORE_TURN, cand_m, answers)  # a call or none
+    if err != ERR_NONE:
+        return 0, err
+    w.variant = variant
+    w.phoenix_led_half = vp.phoenix_led_half
+    w.logging = False
+    w.fixed_seat = seat
+    w.fixed_cards = me.hand
+    for r in range(15):
+        w.fixed_ranks[r] = 0
+    before = 0  # the seats that answered before ``me``
+    for i in range(n):
+        s = (vp.first_drawer + i) % n
+        if s == seat:
+            break
+        before |= 1 << s
+    dealt = 0
+    for k in range(samples):
+        key = -1
+        for c in range(cand_m.shape[0]):
+            for s in range(n):
+                for j in range(params.shape[1]):
+                    w.params[s, j] = params[s, j]
+            w.params[seat, P_GRAND_TICHU] = (
+                policies.CALL_ALWAYS if answers[c] == CALL else policies.CALL_NEVER
+            )
+            tries = 1 if key >= 0 else GRAND_TRIES
+            agreed = False
+            for t in range(tries):
+                kk = key if key >= 0 else k * GRAND_TRIES + t
+                err, _ = play_round(
+                    variant,
+                    seed,
+                    kk,
+                    vp.first_drawer,
+                    w,
+                    pub[0],
+                    privs,
+                    rnd[0],
+                    seats,
+                    False,
+                    False,
+                )
+                if err != ERR_NONE:
+                    return dealt, err
+                agreed = True
+                for s in range(n):
+                    if before >> s & 1 and seats[s].grand_tichu != (vp.grand_tichu[s] == 1):
+                        agreed = False
+                if agreed:
+                    key = kk
+                    break
+            if not agreed:
+                margin[c, k] = np.nan
+                first[c, k] = -1
+                continue
+            t0 = rnd[0].score[0]
+            t1 = rnd[0].score[1]
+            margin[c, k] = (t0 - t1) if seat % 2 == 0 else (t1 - t0)
+            first[c, k] = 1 if rnd[0].first_out % 2 == seat % 2 else 0
+        if key >= 0:
+            dealt += 1
+    w.fixed_seat = -1
+    if dealt == 0 and samples > 0:
+        return 0, ERR_NO_DEAL
+    return dealt, ERR_NONE
+
+
 UNPAIRED = 1  # ``ablate`` bit: every candidate on deals of its own (to measure the pairing)
 NO_INFERENCE = 2  # ``ablate`` bit: deals ignore ``lacks`` (to measure what inference adds)
 
 
 @njit(cache=True)
-def _dealt(variant, bp, me, base_privs, hands, pool, seed, index):
-    """Deal ``index`` of a search (``deal_unseen`` from ``seed_stream(seed, index, 0)``) into
+def calls_agree(pub, seat, params, hands):
+    """Whether every seat but ``seat`` that called Tichu or Grand Tichu holds, with the cards
+    it has played, a hand its strategy in ``params`` calls on (``policies.call_told``)."""
+    for s in range(pub.n_players):
+        if s != seat and (pub.tichu[s] or pub.grand_tichu[s]):
+            if not policies.call_told(params[s], hands[s] | pub.played_by[s]):
+                return False
+    return True
+
+
+NO_DEAL, DEALT, UNTOLD = 0, 1, 2  # ``_dealt``'s outcomes
+CALL_TRIES = 200  # deals tried for one whose callers' hands agree with their calls
+
+
+@njit(cache=True)
+def told_deal(pub, me, hands, pool, state, params, told):
+    """``deal_unseen``, and with ``told`` made again (the same stream going on) until the
+    callers' hands agree with their calls (``calls_agree``, their strategies ``params``): the
+    deals stay uniform among those that agree. Returns ``(state, outcome)``: ``NO_DEAL``,
+    ``DEALT``, or ``UNTOLD`` when ``CALL_TRIES`` deals all disagreed and the last is kept (the
+    calls are not the value policy's, or tell of a hand the cards played rule out)."""
+    for _ in range(CALL_TRIES):
+        state, ok = deal_unseen(pub, me, hands, pool, state)
+        if not ok:
+            return state, NO_DEAL
+        if not told or calls_agree(pub, me.seat, params, hands):
+            return state, DEALT
+    return state, UNTOLD
+
+
+@njit(cache=True)
+def sample_told_deal(pubs, mes, hands, pool, state, params):
+    """``told_deal`` for one view given as arrays (``pubs[0]``, ``mes[0]``), for callers
+    outside the kernels: ``(state, outcome)``."""
+    return told_deal(pubs[0], mes[0], hands, pool, state, params, True)
+
+
+@njit(cache=True)
+def _dealt(variant, bp, me, base_privs, hands, pool, seed, index, params, told):
+    """Deal ``index`` of a search (``told_deal`` from ``seed_stream(seed, index, 0)``) into
     the seats' records ``base_privs``, each seat's decision stream ``seed_stream(seed, index,
-    1 + seat)``; False when no consistent deal was found."""
-    state, ok = deal_unseen(bp, me, hands, pool, seed_stream(U64(seed), U64(index), U64(0)))
-    if not ok:
-        return False
+    1 + seat)``. Returns ``told_deal``'s outcome."""
+    _, status = told_deal(
+        bp, me, hands, pool, seed_stream(U64(seed), U64(index), U64(0)), params, told
+    )
+    if status == NO_DEAL:
+        return status
     seat = me.seat
     for s in range(n_seats(variant)):
         if s == seat:
@@ -367,7 +539,7 @@ def _dealt(variant, bp, me, base_privs, hands, pool, seed, index):
         base_privs[KING].ally_hand = hands[MINISTER]
         base_privs[MINISTER].ally_hand = hands[KING]
         bp.exposed = hands[MINISTER]
-    return True
+    return status
 
 
 @njit(cache=True, inline="always")
@@ -377,6 +549,7 @@ def _evaluate(
     view_pub,
     view_me,
     decision,
+    detail,
     cand_m,
     cand_c,
     samples,
@@ -390,6 +563,8 @@ def _evaluate(
     ``ablate`` bits switch an ingredient off, to measure what it adds: ``UNPAIRED`` plays
     each candidate on a deal of its own (deal ``k * candidates + c``), ``NO_INFERENCE``
     deals without the ranks the seats are known to lack."""
+    if decision == D_GRAND_TICHU:
+        return _grand(variant, params, view_pub, view_me, cand_m, samples, seed, margin, first, sc)
     work, pub, privs, rnd, seats, base_pub, base_privs, hands, pool, answers = sc
     w = work[0]
     n = n_seats(variant)
@@ -405,29 +580,49 @@ def _evaluate(
             bp.lacks[s] = 0
     me = view_me[0]
     seat = me.seat
-    err = _answers(bp, me, decision, cand_m, cand_c, answers, w)
+    calls = decision == D_TICHU
+    if calls:
+        err = _calls(detail, cand_m, answers)
+    else:
+        err = _answers(bp, me, decision, cand_m, cand_c, answers, w)
     if err != ERR_NONE:
         return 0, err
-    window = -1 if decision == D_PLAY else last_actor(bp)
+    window = last_actor(bp) if decision == D_BOMB else -1
     paired = (ablate & UNPAIRED) == 0
+    told = (ablate & NO_INFERENCE) == 0  # deal hands that agree with the calls made
     count = cand_m.shape[0]
     dealt = 0
     for k in range(samples):
-        ok = _dealt(variant, bp, me, base_privs, hands, pool, seed, k) if paired else True
-        if ok:
+        status = DEALT
+        if paired:
+            status = _dealt(variant, bp, me, base_privs, hands, pool, seed, k, w.params, told)
+        if status != NO_DEAL:
             dealt += 1
         for c in range(count):
             if not paired:
-                ok = _dealt(variant, bp, me, base_privs, hands, pool, seed, k * count + c)
-            if not ok:
+                index = k * count + c
+                status = _dealt(
+                    variant, bp, me, base_privs, hands, pool, seed, index, w.params, told
+                )
+            if status == UNTOLD:
+                told = False  # no use trying again for the other deals of this decision
+            if status == NO_DEAL:
                 margin[c, k] = np.nan
                 first[c, k] = -1
                 continue
             pub[0] = base_pub[0]
             for s in range(n):
                 privs[s] = base_privs[s]
+            turn = seat
+            forced = answers[c]
+            if calls:  # the call set, the play goes on from the question
+                pub[0].tichu[seat] = answers[c]
+                forced = TICHU_ANSWERED
+                if detail == policies.TICHU_AFTER_PASSING:
+                    turn = after_passing(variant, w.params, pub[0], privs, seat)
+                    forced = NOT_FORCED
             err, t0, t1, out = _resume_at(
-                variant, w, pub[0], privs, rnd[0], seats, seat, answers[c], window
+                variant, w, pub[0], privs, rnd[0], seats, turn, forced, window
             )
             if err != ERR_NONE:
                 return dealt, err
@@ -440,7 +635,19 @@ def _evaluate(
 
 @njit(cache=True)
 def evaluate_nanjing(
-    params, view_pub, view_me, decision, cand_m, cand_c, samples, seed, margin, first, sc, ablate
+    params,
+    view_pub,
+    view_me,
+    decision,
+    detail,
+    cand_m,
+    cand_c,
+    samples,
+    seed,
+    margin,
+    first,
+    sc,
+    ablate,
 ):
     """``_evaluate`` at the Nanjing table."""
     return _evaluate(
@@ -449,6 +656,7 @@ def evaluate_nanjing(
         view_pub,
         view_me,
         decision,
+        detail,
         cand_m,
         cand_c,
         samples,
@@ -462,7 +670,19 @@ def evaluate_nanjing(
 
 @njit(cache=True)
 def evaluate_tientsin(
-    params, view_pub, view_me, decision, cand_m, cand_c, samples, seed, margin, first, sc, ablate
+    params,
+    view_pub,
+    view_me,
+    decision,
+    detail,
+    cand_m,
+    cand_c,
+    samples,
+    seed,
+    margin,
+    first,
+    sc,
+    ablate,
 ):
     """``_evaluate`` at the Tientsin table."""
     return _evaluate(
@@ -471,6 +691,7 @@ def evaluate_tientsin(
         view_pub,
         view_me,
         decision,
+        detail,
         cand_m,
         cand_c,
         samples,
@@ -484,7 +705,19 @@ def evaluate_tientsin(
 
 @njit(cache=True)
 def evaluate_wuwang(
-    params, view_pub, view_me, decision, cand_m, cand_c, samples, seed, margin, first, sc, ablate
+    params,
+    view_pub,
+    view_me,
+    decision,
+    detail,
+    cand_m,
+    cand_c,
+    samples,
+    seed,
+    margin,
+    first,
+    sc,
+    ablate,
 ):
     """``_evaluate`` at the Wu Wang table."""
     return _evaluate(
@@ -493,6 +726,7 @@ def evaluate_wuwang(
         view_pub,
         view_me,
         decision,
+        detail,
         cand_m,
         cand_c,
         samples,
