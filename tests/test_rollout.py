@@ -302,6 +302,26 @@ def test_search_plays_everywhere_a_strategy_does():
     assert set(seats["strategy"]) == {"search:samples=4", "expert"}
 
 
+def test_search_composes_with_a_base():
+    """The decisions ``search`` does not search are its base's, named or composed: a base
+    that never calls never calls, whatever the others do; a base that is not a strategy is
+    refused with one line."""
+    from tichusim.strategies.agents import as_agent
+    from tichusim.strategies.search import Search
+
+    quiet = as_agent("search:samples=2,candidates=2,base=lowest")
+    assert quiet.base == "lowest" and quiet.name == "search:samples=2,candidates=2,base=lowest"
+    composed = Search(samples=2, base={"base": "expert", "grand_tichu": "never"})
+    assert composed.name == "search:samples=2,base=expert[grand_tichu=never]"
+    with pytest.raises(ValueError, match="nobody"):
+        Search(base="nobody")
+    _, seats = tichusim.simulate(12, seed=3, strategies=[quiet, "expert", composed, "random"])
+    mine = seats[seats["seat"] == 0]
+    assert not mine["grand_tichu"].any() and not mine["tichu"].any()
+    assert not seats[seats["seat"] == 2]["grand_tichu"].any()
+    assert seats[seats["seat"] == 3]["grand_tichu"].any()  # random calls: the test can see it
+
+
 def test_evaluate_plays_pairs_candidates_and_refuses_bad_ones():
     """Margins per candidate and deal; the same seed gives the same result; a play that is
     not legal is refused."""
