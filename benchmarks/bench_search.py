@@ -11,11 +11,13 @@
 * ``duplicate``: ``search`` against ``expert``, duplicate deals (target: +10 points per round,
   95% interval above zero); ``--curve`` adds the strength at other numbers of deals per
   decision and with the candidate cap lifted (pruning).
-* ``ingredients``: the same match with the pairing, then the inference, switched off, and
-  with the Tichu calls, then the Grand Tichu calls, searched too; each row with its change
-  against the defaults, deal by deal.
+* ``ingredients``: the same match with the pairing, then the inference, switched off, then
+  without the Grand Tichu call searched, then with the Tichu calls searched too; each row
+  with its change against the defaults, deal by deal.
 * ``selfplay``: ``search`` at every seat, the statistics ``results/selfplay.md`` shows for the
   scripted strategies.
+* ``stakes``: what the decisions ``search`` leaves to ``expert`` (the wish, the Dragon, the
+  passing) are worth against plainer policies, and the noise a passing search would face.
 
 Each part replaces its section of ``results/search/README.md`` (``--no-results``: print only);
 ``duplicate`` writes its match reports to ``results/search/`` and its row to
@@ -27,6 +29,7 @@ spreads its deals over ``--workers`` processes (the same figures for any number)
     python benchmarks/bench_search.py --only duplicate --deals 4000 --workers 2 --curve
     python benchmarks/bench_search.py --only ingredients --deals 1000 --workers 2
     python benchmarks/bench_search.py --only selfplay --rounds 1000
+    python benchmarks/bench_search.py --only stakes --deals 20000
 """
 
 import os
@@ -46,7 +49,7 @@ from tichusim.analysis.stats import mean_ci  # noqa: E402
 from tichusim.strategies.search import Search, evaluate_plays, prune  # noqa: E402
 
 PAGE = ROOT / "results" / "search" / "README.md"
-PARTS = ("rollouts", "decisions", "stepping", "duplicate", "ingredients", "selfplay")
+PARTS = ("rollouts", "decisions", "stepping", "duplicate", "ingredients", "selfplay", "stakes")
 
 
 class Collector(tichusim.Agent):
@@ -187,18 +190,57 @@ def _match(
 
 
 def ingredients(rec: Recorder, deals: int, seed: int, workers: int) -> None:
-    """What the pairing and the inference add (each switched off alone) and what searching the
-    Tichu calls adds, on the same deals."""
+    """What the pairing, the inference and the searched calls add, each changed alone, on
+    the same deals."""
     rec.print(f"search vs expert, duplicate deals (seed {seed}), {workers} worker process(es)")
     _heading(rec)
     defaults = _match(rec, f"defaults, {deals:,} deals", Search(), deals, seed, workers)
     for label, kw in (
         ("paired=false (unpaired rollouts)", {"paired": False}),
         ("inference=false (no lacks, no calls)", {"inference": False}),
-        ("searches=play+bomb+tichu (Tichu searched)", {"searches": "play+bomb+tichu"}),
-        ("searches=play+bomb+grand_tichu", {"searches": "play+bomb+grand_tichu"}),
+        ("searches=play+bomb (no call searched)", {"searches": "play+bomb"}),
+        ("searches=play+bomb+grand_tichu+tichu", {"searches": "play+bomb+grand_tichu+tichu"}),
     ):
         _match(rec, f"{label}, {deals:,} deals", Search(**kw), deals, seed, workers, defaults)
+
+
+# the decisions search leaves to expert, each against a plainer policy for it: what the
+# decision is worth at most to a better answer
+STAKES = (
+    ("wish", "expert:wish=none,name=expert-no-wish"),
+    ("wish", "expert:wish=random,name=expert-random-wish"),
+    ("dragon", "expert:dragon=right,name=expert-dragon-right"),
+    ("pass", "expert:pass=keep-combos,name=expert-keep-combos"),
+)
+STAKES_HAND = "Dog Ma 2j 3s 5p 7t 8j 9s Jp Qt Kj Ks Ph Dr"  # docs/analyses.md's example
+
+
+def stakes(rec: Recorder, deals: int, seed: int, samples: int = 48) -> None:
+    """What the decisions ``search`` does not search are worth, and why the passing is not
+    searched in play: ``expert`` against itself with one policy replaced (duplicate deals),
+    then ``pass-advice`` on one hand, whose paired interval at its deals gives the standard
+    error a comparison of two passes would have on a search's ``samples`` deals."""
+    from tichusim.analysis.passadvice import pass_advice
+
+    rec.print(f"expert vs expert with one policy replaced, {deals:,} duplicate deals (seed {seed})")
+    for decision, other in STAKES:
+        result = duplicate("expert", other, deals, seed=seed)
+        rec.print(f"  {decision:<7} expert - {result.b:<22} {result.diff.pts():>24}")
+    advice = pass_advice(STAKES_HAND, deals=4000, seed=seed)
+    finals = [c for c in advice.candidates if c.deals == advice.deals and c.diff is not None]
+    se = np.mean([(c.diff.high - c.diff.low) / (2 * 1.96) for c in finals])
+    sd = se * np.sqrt(advice.deals)
+    pick = next(c for c in advice.candidates if "expert" in c.sources)
+    rec.print(
+        f"pass-advice {STAKES_HAND!r}: {advice.rounds:,} rounds in {advice.seconds:.1f} s; "
+        f"expert's pass ({pick.cards}) vs the best ({advice.best.cards}): "
+        f"{pick.diff.pts() if pick.diff else 'best'} over {pick.deals:,} deals"
+    )
+    rec.print(
+        f"  a pass's paired difference: SD {sd:.0f} points per deal, so a standard error of "
+        f"{sd / np.sqrt(samples):.0f} on {samples} deals and {sd / np.sqrt(advice.deals):.1f} "
+        f"on {advice.deals:,}"
+    )
 
 
 def _heading(rec: Recorder) -> None:
@@ -219,8 +261,8 @@ def strength(rec: Recorder, deals: int, seed: int, workers: int, curve: bool) ->
     ladder_row(main, command)
     if curve:
         few = max(200, deals // 4)
-        for samples in (16, 64, 256):
-            n = few if samples <= 64 else max(100, few // 4)
+        for samples in (16, 64, 256, 1024):
+            n = few if samples <= 64 else max(100, few // (4 if samples <= 256 else 8))
             label = f"samples={samples}, {n:,} deals"
             _match(rec, label, Search(samples=samples), n, seed, workers, main)
         label = f"candidates=40 (no pruning), {few:,} deals"
@@ -323,6 +365,8 @@ def main():
             strength(rec, args.deals, args.seed, args.workers, args.curve)
         elif part == "ingredients":
             ingredients(rec, args.deals, args.seed, args.workers)
+        elif part == "stakes":
+            stakes(rec, args.deals, args.seed)
         else:
             selfplay(rec, args.rounds, args.seed)
         rec.save()

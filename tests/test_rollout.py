@@ -309,10 +309,10 @@ def test_search_composes_with_a_base():
     from tichusim.strategies.agents import as_agent
     from tichusim.strategies.search import Search
 
-    quiet = as_agent("search:samples=2,candidates=2,base=lowest")
-    assert quiet.base == "lowest" and quiet.name == "search:samples=2,candidates=2,base=lowest"
-    composed = Search(samples=2, base={"base": "expert", "grand_tichu": "never"})
-    assert composed.name == "search:samples=2,base=expert[grand_tichu=never]"
+    quiet = as_agent("search:samples=2,searches=play,base=lowest")
+    assert quiet.base == "lowest" and quiet.name == "search:samples=2,searches=play,base=lowest"
+    composed = Search(samples=2, searches="play", base={"base": "expert", "grand_tichu": "never"})
+    assert composed.name == "search:samples=2,searches=play,base=expert[grand_tichu=never]"
     with pytest.raises(ValueError, match="nobody"):
         Search(base="nobody")
     _, seats = tichusim.simulate(12, seed=3, strategies=[quiet, "expert", composed, "random"])

@@ -1,10 +1,11 @@
 """``search``: a player that thinks with the simulator (determinised Monte Carlo search).
 
-At a decision it searches (its play, and its bombs out of turn, by default), ``Search`` deals
-the cards it has not seen to the other seats many times, each deal consistent with everything
-its view holds (``kernels/tichu/rollout.py``: its hand, the cards played, every seat's count,
-the cards it passed, the ranks a seat is known to lack, Wu Wang's open hands), plays the rest
-of the round out from each deal once per candidate answer with a scripted strategy at every
+At a decision it searches (its play, its bombs out of turn and its Grand Tichu call, by
+default), ``Search`` deals the cards it has not seen to the other seats many times, each deal
+consistent with everything its view holds (``kernels/tichu/rollout.py``: its hand, the cards
+played, every seat's count, the cards it passed, the ranks a seat is known to lack, a hand
+strong enough for each call made, Wu Wang's open hands), plays the rest of the round out
+from each deal once per candidate answer with a scripted strategy at every
 seat (``rollout``, ``expert`` by default), and answers the candidate whose rollouts gave its
 team the best mean score margin (card points, going out first and second, Tichu and Grand
 Tichu results: RULES.md §2.13, §2.14). The candidates share the deals and the seats' random
@@ -230,14 +231,15 @@ class Search(Agent):
       candidate;
     * ``candidates`` (10): the most answers a decision scores (``prune``);
     * ``rollout`` ("expert"): the scripted strategy that plays every seat in the rollouts;
-    * ``searches`` ("play+bomb"): the decisions it searches, among ``play``, ``bomb``,
-      ``tichu`` (the Tichu calls after the passing and before a turn) and ``grand_tichu``,
-      joined by ``+`` (or a list); every other decision is its base strategy's. A searched
-      call overturns the base's answer only when it is ahead by ``CALL_EVIDENCE`` standard
-      errors;
+    * ``searches`` ("play+bomb+grand_tichu"): the decisions it searches, among ``play``,
+      ``bomb``, ``tichu`` (the Tichu calls after the passing and before a turn) and
+      ``grand_tichu``, joined by ``+`` (or a list); every other decision is its base
+      strategy's. A searched call overturns the base's answer only when it is ahead by
+      ``CALL_EVIDENCE`` standard errors;
     * ``paired`` (true) and ``inference`` (true): switched off, the candidates are played on
-      deals of their own and the deals ignore the ranks a seat is known to lack
-      (``evaluate_plays``), to measure what each adds;
+      deals of their own and the deals ignore what the other seats' actions tell (the ranks
+      a seat is known to lack, the hands the calls announce: ``evaluate_plays``), to measure
+      what each adds;
     * ``base`` ("expert"): the scripted strategy, named or composed (``resolve``), that takes
       every decision it does not search, and whose choice a search keeps on a tie.
     """
@@ -247,7 +249,7 @@ class Search(Agent):
         samples: int = 48,
         candidates: int = 10,
         rollout: str = "expert",
-        searches="play+bomb",
+        searches="play+bomb+grand_tichu",
         paired: bool = True,
         inference: bool = True,
         base="expert",
@@ -265,7 +267,7 @@ class Search(Agent):
             "samples": 48,
             "candidates": 10,
             "rollout": "expert",
-            "searches": "play+bomb",
+            "searches": "play+bomb+grand_tichu",
             "paired": True,
             "inference": True,
             "base": "expert",
