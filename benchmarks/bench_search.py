@@ -104,17 +104,22 @@ def rollouts(rec: Recorder, rounds: int, seed: int) -> None:
 def decisions(rec: Recorder, rounds: int, seed: int) -> None:
     search = Search()
     times: list[tuple[float, bool]] = []
+    kinds: dict[str, list[float]] = {}
     inner = search._search
 
     def timed(view, legal):
         t0 = time.perf_counter()
         out = inner(view, legal)
-        times.append((time.perf_counter() - t0, len(legal) > 1))
+        seconds = time.perf_counter() - t0
+        times.append((seconds, len(legal) > 1))
+        if len(legal) > 1:
+            kinds.setdefault(view.decision, []).append(seconds)
         return out
 
     search._search = timed  # type: ignore[method-assign]
     tichusim.simulate(2, seed=seed + 1, strategies=[search, "expert"] * 2)  # compiles
     times.clear()
+    kinds.clear()
     t0 = time.perf_counter()
     tichusim.simulate(rounds, seed=seed, strategies=[search, "expert"] * 2)
     wall = time.perf_counter() - t0
@@ -136,6 +141,8 @@ def decisions(rec: Recorder, rounds: int, seed: int) -> None:
         f"every searched decision: {len(every):,}, median {p(every, 0.5):.2f} ms, p99 "
         f"{p(every, 0.99):.2f} ms"
     )
+    for kind, xs in sorted(kinds.items()):
+        rec.print(f"  {kind}: {len(xs):,}, median {p(xs, 0.5):.2f} ms, p99 {p(xs, 0.99):.2f} ms")
     rec.print(f"rounds per second with one searching team: {rounds / wall:.1f} (target 10)")
 
 
@@ -178,7 +185,7 @@ def _match(
     rows = result.per_strategy.set_index("strategy")
     mine = rows.loc[search.name]
     change = ""
-    if against is not None:
+    if against is not None and result.margins is not None and against.margins is not None:
         # deal k is the same in every match of one seed: a shorter match pairs with the
         # first deals of a longer one
         change = mean_ci(result.margins - against.margins[: result.margins.size]).pts()
@@ -227,8 +234,8 @@ def stakes(rec: Recorder, deals: int, seed: int, samples: int = 48) -> None:
         result = duplicate("expert", other, deals, seed=seed)
         rec.print(f"  {decision:<7} expert - {result.b:<22} {result.diff.pts():>24}")
     advice = pass_advice(STAKES_HAND, deals=4000, seed=seed)
-    finals = [c for c in advice.candidates if c.deals == advice.deals and c.diff is not None]
-    se = np.mean([(c.diff.high - c.diff.low) / (2 * 1.96) for c in finals])
+    finals = [c.diff for c in advice.candidates if c.deals == advice.deals and c.diff]
+    se = np.mean([(d.high - d.low) / (2 * 1.96) for d in finals])
     sd = se * np.sqrt(advice.deals)
     pick = next(c for c in advice.candidates if "expert" in c.sources)
     rec.print(
