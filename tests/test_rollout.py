@@ -302,6 +302,21 @@ def test_search_plays_everywhere_a_strategy_does():
     assert set(seats["strategy"]) == {"search:samples=4", "expert"}
 
 
+@pytest.mark.parametrize("variant", ["tientsin", "wuwang"])
+def test_search_plays_at_the_other_team_tables(variant):
+    """The same search serves Tientsin (§3) and Wu Wang (§4): its plays, bombs and Grand
+    Tichu calls, reproducibly."""
+    search = "search:samples=3,candidates=3"
+    if variant == "tientsin":
+        strategies = [search, "expert"] * 3
+    else:  # three players: the King (playing the Minister's hand too) and two opponents
+        strategies = [search, "expert", search]
+    first = tichusim.simulate(3, seed=8, variant=variant, strategies=strategies)
+    again = tichusim.simulate(3, seed=8, variant=variant, strategies=strategies)
+    assert first[0].equals(again[0]) and first[1].equals(again[1])
+    assert len(first[0]) == 3
+
+
 def test_search_composes_with_a_base():
     """The decisions ``search`` does not search are its base's, named or composed: a base
     that never calls never calls, whatever the others do; a base that is not a strategy is
