@@ -439,6 +439,9 @@ def test_searched_grand_tichu_calls():
     view.public[0]["grand_tichu"][before] = 1  # told the seat before called
     with pytest.raises(ValueError, match="no deal"):
         evaluate_plays(view, [True, False], samples=4, seed=1, rollout="lowest")
+    # the searching player then leaves the call to its base instead of failing the round
+    lost = Search(samples=4, rollout="lowest")
+    assert lost.grand_tichu(view, [False, True]) == lost._expert_choice(view, [False, True])
     agent = Search(samples=8, searches="grand_tichu+play")
     assert agent.decisions == ("play", "grand_tichu")
     rounds, _ = tichusim.simulate(4, seed=2, strategies=[agent, "expert", agent, "expert"])

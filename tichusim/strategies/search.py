@@ -40,7 +40,7 @@ from ..kernels.tichu.variants import n_seats
 from .agents import Agent
 from .tichu import resolve
 
-__all__ = ["SEARCHED", "Search", "SearchResult", "evaluate_plays", "prune"]
+__all__ = ["SEARCHED", "NoDeal", "Search", "SearchResult", "evaluate_plays", "prune"]
 
 SEARCHED = ("play", "bomb", "tichu", "grand_tichu")  # the decisions ``Search`` can search
 _CODES = {
@@ -56,6 +56,10 @@ TICHU_POINTS = (1, 2)
 CALL_EVIDENCE = 1.64  # standard errors by which a searched call must beat the base's answer
 _local = threading.local()  # each thread's kernel buffers (``rollout.scratch``)
 _called: set[int] = set()  # the tables whose rollout kernels this process has called
+
+
+class NoDeal(ValueError):
+    """No deal of the unseen cards agrees with what the seat knows (``evaluate_plays``)."""
 
 
 @dataclass
@@ -170,8 +174,13 @@ def evaluate_plays(
         )
     if err == R.ERR_CANDIDATE:
         raise ValueError(f"a candidate is not a legal answer at this {view.decision}")
+    if err == R.ERR_NO_DEAL and view.decision == "grand_tichu":
+        raise NoDeal(
+            "no deal found in which the seats before answered the Grand Tichu question as "
+            f"they did, their strategy {rollout!r} (in {R.GRAND_TRIES} tries a deal)"
+        )
     if err == R.ERR_NO_DEAL:
-        raise ValueError(
+        raise NoDeal(
             "no deal of the unseen cards agrees with this view (card counts, the cards "
             "passed, the ranks a seat lacks): an impossible position"
         )
@@ -345,15 +354,20 @@ class Search(Agent):
         if len(candidates) == 1:
             return candidates[0]
         seed = int(view.random.integers(1 << 62))
-        result = evaluate_plays(
-            view,
-            candidates,
-            self.samples,
-            seed,
-            self.rollout,
-            paired=self.paired,
-            inference=self.inference,
-        )
+        try:
+            result = evaluate_plays(
+                view,
+                candidates,
+                self.samples,
+                seed,
+                self.rollout,
+                paired=self.paired,
+                inference=self.inference,
+            )
+        except NoDeal:
+            if view.decision != "grand_tichu":
+                raise  # a view no deal agrees with: a fault to report
+            return keep  # rare calls before it the rollouts seldom make: the base decides
         if view.decision in CALLS:
             # a call overturns the base's answer only on evidence: asked before each turn
             # with the same hand, a plain comparison of noisy means calls too often
