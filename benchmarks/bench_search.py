@@ -228,10 +228,11 @@ def stakes(rec: Recorder, deals: int, seed: int, samples: int = 48) -> None:
     then ``pass-advice`` on one hand, whose paired interval at its deals gives the standard
     error a comparison of two passes would have on a search's ``samples`` deals."""
     from tichusim.analysis.passadvice import pass_advice
+    from tichusim.strategies.specs import parse_strategy
 
     rec.print(f"expert vs expert with one policy replaced, {deals:,} duplicate deals (seed {seed})")
     for decision, other in STAKES:
-        result = duplicate("expert", other, deals, seed=seed)
+        result = duplicate("expert", parse_strategy(other), deals, seed=seed)
         rec.print(f"  {decision:<7} expert - {result.b:<22} {result.diff.pts():>24}")
     advice = pass_advice(STAKES_HAND, deals=4000, seed=seed)
     finals = [c.diff for c in advice.candidates if c.deals == advice.deals and c.diff]
