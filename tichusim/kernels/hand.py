@@ -128,17 +128,21 @@ def longest_run_top(ranks):
     return (length << 8) | highest_bit_index(tops)
 
 
-@njit(cache=True, inline="always")  # in plan_size's own code: a call was measurably slower
-def plan_bombs_straights(hand):
-    """The first steps of ``plan_size``'s partition: ``(rest, bombs, straights)``, ``hand``
-    less its four-of-a-kinds (``bombs`` of them) and then less up to two straights, longest
-    first (``straights`` of them)."""
-    fours = rank_multiplicity(hand)[3]
+@njit(cache=True, inline="always")
+def _plan_parts(hand):
+    """``plan_bombs_straights`` with the rank sets of the rest held at least once, twice and
+    three times: ``(rest, bombs, straights, ge1, ge2, ge3)``. Without a straight (the usual
+    case) the rank sets are the hand's less its four-of-a-kinds, counted once."""
+    ge1, ge2, ge3, fours = rank_multiplicity(hand)
     bombs = popcount(fours)
     h = hand & ~(fours * RANK_COLUMN)  # the four cards of each such rank
+    ge1 &= ~fours
+    ge2 &= ~fours
+    ge3 &= ~fours
+    ranks = ge1 | (h & MAH_JONG)  # ranks_held(h)
     straights = 0
     for _ in range(2):  # at most two straights out of what is left
-        length, tops = _longest_run(ranks_held(h))
+        length, tops = _longest_run(ranks)
         if tops == ZERO:
             break
         top = highest_bit_index(tops)
@@ -155,6 +159,18 @@ def plan_bombs_straights(hand):
         taken |= (run & d & ~(a | b | c)) << U64(48)
         h &= ~taken
         straights += 1
+        ranks = ranks_held(h)
+    if straights:
+        ge1, ge2, ge3, _ = rank_multiplicity(h)
+    return h, bombs, straights, ge1, ge2, ge3
+
+
+@njit(cache=True, inline="always")  # in plan_size's own code: a call was measurably slower
+def plan_bombs_straights(hand):
+    """The first steps of ``plan_size``'s partition: ``(rest, bombs, straights)``, ``hand``
+    less its four-of-a-kinds (``bombs`` of them) and then less up to two straights, longest
+    first (``straights`` of them)."""
+    h, bombs, straights, _, _, _ = _plan_parts(hand)
     return h, bombs, straights
 
 
@@ -164,13 +180,12 @@ def plan_size(hand):
     (longest first), stairs, full houses, triples, pairs and singles; the Phoenix completes a
     single, the Dog and the Dragon are a play each. Strategies compare it before and after a
     candidate play, so an estimate that is cheap and consistent matters more than exactness."""
-    h, bombs, straights = plan_bombs_straights(hand)
+    h, bombs, straights, ge1, ge2, ge3 = _plan_parts(hand)
     plays = bombs + straights
     if h & DOG:
         plays += 1
     if h & DRAGON:
         plays += 1
-    ge1, ge2, ge3, _ = rank_multiplicity(h)
     triples = popcount(ge3)
     pairs = ge2 & ~ge3
     in_stairs = pairs & ((pairs << ONE) | (pairs >> ONE))  # pairs with a paired neighbour
