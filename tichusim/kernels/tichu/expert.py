@@ -572,11 +572,14 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
         return -1
     hand = me.hand
     seat = me.seat
-    hold = hold_back(pub, seat, params[HOLD_MARGIN])
-    if not hold:
-        for i in range(n):
-            if moves_m[i] == hand:
-                return i  # out at once
+    # out at once unless held back; ``hold`` only matters for a play of the whole hand
+    hold = False
+    for i in range(n):
+        if moves_m[i] == hand:
+            hold = hold_back(pub, seat, params[HOLD_MARGIN])
+            if not hold:
+                return i
+            break
     if pub.top_code == 0:
         base = plan_size(hand)
         out = opponents_may_hold(pub, me)
