@@ -38,6 +38,11 @@ from .slots import (
     POINT_WEIGHT,
 )
 
+# a play's rank term in its price, ``(code & 0xFF) / 30.0`` for every half-rank, looked up:
+# the same doubles (a division is rounded alike in numpy and in a kernel), without a
+# division per candidate play
+RANK_PRICE = np.arange(256) / 30.0
+
 
 @njit(cache=True)
 def _controls(pub, hand, mask):
@@ -62,7 +67,9 @@ def price_after(params, pub, hand, base, after, mask, code):
     rest, for a caller that needs it too)."""
     if after == 0:
         return -100.0
-    return (after - base) + (code & 0xFF) / 30.0 + params[CONTROL_COST] * _controls(pub, hand, mask)
+    return (
+        (after - base) + RANK_PRICE[code & 0xFF] + params[CONTROL_COST] * _controls(pub, hand, mask)
+    )
 
 
 @njit(cache=True)
