@@ -354,6 +354,16 @@ def _sure_span(moves_c, n, i, kl, top):
     return first, last
 
 
+@njit(cache=True, inline="always")
+def _same_rank_key(moves_m, moves_c, i):
+    """A bit for the single, pair or triple ``i`` by its rank and whether it holds the
+    Phoenix. Two plays with the same bit differ only in suits: the hand left after either has
+    the same ranks, so the same ``plan_size``, and the same control cards are spent
+    (``heuristic._controls`` counts ranks), so ``_lead`` and ``_cheapest`` price them alike
+    and keep the first (half-ranks reach 30: bits 0..61)."""
+    return 1 << (2 * (moves_c[i] & 0xFF) + (1 if moves_m[i] & PHOENIX else 0))
+
+
 @njit(cache=True)
 def _lead(params, pub, me, moves_m, moves_c, n, out, base, hold):
     hand = me.hand
@@ -378,6 +388,7 @@ def _lead(params, pub, me, moves_m, moves_c, n, out, base, hold):
     best_cost = np.inf
     last_kl = -1
     last_top = 0
+    seen = 0  # _same_rank_key of the plays of kind and length ``last_kl`` priced so far
     for i in range(n):
         c = moves_c[i]
         kind = c >> 16
@@ -386,14 +397,23 @@ def _lead(params, pub, me, moves_m, moves_c, n, out, base, hold):
         m = moves_m[i]
         if hold and m == hand:
             continue
-        after = plan_size(hand & ~m)
-        cost = price_after(params, pub, hand, base, after, m, c)
         kl = c >> 8
         if kl != last_kl:
             last_kl = kl
             last_top = combo_top(out, kind, kl & 0xFF)
             if retake != 0.0:
                 sure_a, sure_b = _sure_span(moves_c, n, i, kl, last_top)
+            seen = 0
+        if kind <= TRIPLE:
+            # one of the same rank as a play priced before, with the Phoenix or without as
+            # it: the same price, sure winners being of higher ranks (they share no card
+            # with it but the Phoenix), so it cannot be cheaper
+            key = _same_rank_key(moves_m, moves_c, i)
+            if seen & key:
+                continue
+            seen |= key
+        after = plan_size(hand & ~m)
+        cost = price_after(params, pub, hand, base, after, m, c)
         length = popcount(m)
         if last_top < (c & 0xFF):  # a sure winner
             if after <= 1:
@@ -516,6 +536,7 @@ def _cheapest(params, pub, hand, base, moves_m, moves_c, n, hold, out, threat, s
     best_cost = np.inf
     last_kl = -1
     last_top = 0
+    seen = 0  # _same_rank_key of the plays of kind and length ``last_kl`` priced so far
     for i in range(n):
         c = moves_c[i]
         kind = c >> 16
@@ -524,12 +545,18 @@ def _cheapest(params, pub, hand, base, moves_m, moves_c, n, hold, out, threat, s
         m = moves_m[i]
         if hold and m == hand:
             continue
-        after = plan_size(hand & ~m)
-        cost = price_after(params, pub, hand, base, after, m, c)
         kl = c >> 8
         if kl != last_kl:  # ``is_sure``: one ``combo_top`` per kind and length
             last_kl = kl
             last_top = NEVER_SURE if kind == DOG_LEAD else combo_top(out, kind, kl & 0xFF)
+            seen = 0
+        if kind <= TRIPLE:
+            key = _same_rank_key(moves_m, moves_c, i)
+            if seen & key:
+                continue  # the same price as a play priced before: not cheaper
+            seen |= key
+        after = plan_size(hand & ~m)
+        cost = price_after(params, pub, hand, base, after, m, c)
         if last_top < (c & 0xFF):
             if after <= 1:
                 cost -= 50.0
