@@ -10,9 +10,12 @@ from numba import types
 from .bits import (
     DOG,
     DRAGON,
+    LANE,
     MAH_JONG,
     ONE,
     PHOENIX,
+    RANK_COLUMN,
+    RANK_LANE,
     U64,
     ZERO,
     highest_bit_index,
@@ -96,15 +99,70 @@ def highest_card(cards):
     return best
 
 
+@njit(cache=True, inline="always")
+def _longest_run(ranks):
+    """``(length, tops)`` of the longest runs of at least 5 ranks in a 16-bit rank set: the
+    top bits of every run of that length; ``(4, 0)`` when there is none. Grown a rank at a
+    time from the runs of 5 (a run of ``k + 1`` ends at a run of ``k`` whose rank ``k`` below
+    is held), so a hand without a run of 5, the usual case, costs one test."""
+    tops = runs_ending(ranks, 5)
+    if tops == ZERO:
+        return 4, ZERO
+    length = 5
+    while length < 14:  # a straight spans 14 ranks at most (the Mah Jong to the Ace)
+        longer = tops & (ranks << U64(length))
+        if longer == ZERO:
+            break
+        tops = longer
+        length += 1
+    return length, tops
+
+
 @njit(types.int64(types.uint64), cache=True)
 def longest_run_top(ranks):
     """(length << 8) | top rank of the longest run of at least 5 ranks in a 16-bit rank set
     (bit 1 = Mah Jong), the highest such run on ties; 0 if there is none."""
-    for length in range(14, 4, -1):
-        tops = runs_ending(ranks, length)
-        if tops != ZERO:
-            return (length << 8) | highest_bit_index(tops)
-    return 0
+    length, tops = _longest_run(ranks)
+    if tops == ZERO:
+        return 0
+    return (length << 8) | highest_bit_index(tops)
+
+
+@njit(cache=True, inline="always")
+def _plan_parts(hand):
+    """``plan_bombs_straights`` with the rank sets of the rest held at least once, twice and
+    three times: ``(rest, bombs, straights, ge1, ge2, ge3)``. Without a straight (the usual
+    case) the rank sets are the hand's less its four-of-a-kinds, counted once."""
+    ge1, ge2, ge3, fours = rank_multiplicity(hand)
+    bombs = popcount(fours)
+    h = hand & ~(fours * RANK_COLUMN)  # the four cards of each such rank
+    ge1 &= ~fours
+    ge2 &= ~fours
+    ge3 &= ~fours
+    ranks = ge1 | (h & MAH_JONG)  # ranks_held(h)
+    straights = 0
+    for _ in range(2):  # at most two straights out of what is left
+        length, tops = _longest_run(ranks)
+        if tops == ZERO:
+            break
+        top = highest_bit_index(tops)
+        run = ((ONE << U64(length)) - ONE) << U64(top - length + 1)
+        # one card of each rank of the run, the lowest suit: in lane 0 (the Mah Jong for
+        # rank 1), else in the first lane above that holds the rank
+        a = h & LANE
+        b = (h >> U64(16)) & RANK_LANE
+        c = (h >> U64(32)) & RANK_LANE
+        d = (h >> U64(48)) & RANK_LANE
+        taken = run & a
+        taken |= (run & b & ~a) << U64(16)
+        taken |= (run & c & ~(a | b)) << U64(32)
+        taken |= (run & d & ~(a | b | c)) << U64(48)
+        h &= ~taken
+        straights += 1
+        ranks = ranks_held(h)
+    if straights:
+        ge1, ge2, ge3, _ = rank_multiplicity(h)
+    return h, bombs, straights, ge1, ge2, ge3
 
 
 @njit(cache=True, inline="always")  # in plan_size's own code: a call was measurably slower
@@ -112,22 +170,7 @@ def plan_bombs_straights(hand):
     """The first steps of ``plan_size``'s partition: ``(rest, bombs, straights)``, ``hand``
     less its four-of-a-kinds (``bombs`` of them) and then less up to two straights, longest
     first (``straights`` of them)."""
-    h = hand
-    fours = rank_multiplicity(h)[3]
-    bombs = popcount(fours)
-    while fours != ZERO:
-        h &= ~rank_cards(lowest_bit_index(fours))
-        fours &= fours - ONE
-    straights = 0
-    for _ in range(2):  # at most two straights out of what is left
-        run = longest_run_top(ranks_held(h))
-        if run == 0:
-            break
-        top = run & 0xFF
-        for r in range(top - (run >> 8) + 1, top + 1):
-            c = h & MAH_JONG if r == 1 else h & rank_cards(r)
-            h &= ~(c & (~c + ONE))  # one card of the rank, the lowest suit
-        straights += 1
+    h, bombs, straights, _, _, _ = _plan_parts(hand)
     return h, bombs, straights
 
 
@@ -137,13 +180,12 @@ def plan_size(hand):
     (longest first), stairs, full houses, triples, pairs and singles; the Phoenix completes a
     single, the Dog and the Dragon are a play each. Strategies compare it before and after a
     candidate play, so an estimate that is cheap and consistent matters more than exactness."""
-    h, bombs, straights = plan_bombs_straights(hand)
+    h, bombs, straights, ge1, ge2, ge3 = _plan_parts(hand)
     plays = bombs + straights
     if h & DOG:
         plays += 1
     if h & DRAGON:
         plays += 1
-    ge1, ge2, ge3, _ = rank_multiplicity(h)
     triples = popcount(ge3)
     pairs = ge2 & ~ge3
     in_stairs = pairs & ((pairs << ONE) | (pairs >> ONE))  # pairs with a paired neighbour

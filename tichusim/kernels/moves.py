@@ -423,15 +423,54 @@ def lead_moves(hand, category, out_masks, out_codes, n):
     return gen_bombs(hand, 0, out_masks, out_codes, n)
 
 
+@njit(cache=True, inline="always")
+def _may_bomb(hand, fours):
+    """Whether ``hand`` (its four-of-a-kinds ``fours``) may hold a bomb: a four of a kind, or
+    five cards of a suit (a straight flush needs them, §2.7)."""
+    if fours != ZERO:
+        return True
+    for s in range(4):
+        if popcount(lane(hand, s) & RANK_LANE) >= 5:
+            return True
+    return False
+
+
+@njit(types.int64(types.uint64, types.uint64[:], types.int64[:]), cache=True)
+def _leads(hand, out_masks, out_codes):
+    """Every lead of ``hand``, the categories in ``LEAD_CATEGORIES`` order; a category the
+    hand's rank sets show empty is not generated (a hand rarely holds more than singles and
+    pairs, and each generator costs a call)."""
+    has_ph = (hand & PHOENIX) != ZERO
+    ge1, ge2, ge3, ge4 = rank_multiplicity(hand)
+    n = gen_singles(hand, 0, out_masks, out_codes, 0)
+    if (ge1 if has_ph else ge2) != ZERO:
+        n = _gen_same_rank(hand, 2, 0, out_masks, out_codes, n)
+    triples = (ge2 if has_ph else ge3) != ZERO  # full houses need one too
+    if triples:
+        n = _gen_same_rank(hand, 3, 0, out_masks, out_codes, n)
+    # two paired ranks in a row, or with the Phoenix two ranks in a row and a pair
+    if (runs_ending(ge1, 2) != ZERO and ge2 != ZERO) if has_ph else runs_ending(ge2, 2) != ZERO:
+        n = lead_moves(hand, STAIRS, out_masks, out_codes, n)
+    if triples:
+        n = _gen_full_houses(hand, 0, out_masks, out_codes, n)
+    # five ranks in a row, or four ranks and the Phoenix
+    ranks = ranks_held(hand)
+    if runs_ending(ranks, 5) != ZERO or (has_ph and popcount(ranks) >= 4):
+        n = lead_moves(hand, STRAIGHT, out_masks, out_codes, n)
+    if hand & DOG:
+        n = _emit(out_masks, out_codes, n, DOG, make_code(DOG_LEAD, 1, 0))
+    if _may_bomb(hand, ge4):
+        n = gen_bombs(hand, 0, out_masks, out_codes, n)
+    return n
+
+
 @njit(types.int64(types.uint64, types.int64, types.uint64[:], types.int64[:]), cache=True)
 def candidate_moves(hand, top, out_masks, out_codes):
     """Every play of ``hand`` that beats ``top`` (0 = lead), ignoring the wish. Returns the count
     (which may exceed the buffers' length: then only the first ones were written)."""
-    n = 0
     if top == 0:
-        for category in LEAD_CATEGORIES:
-            n = lead_moves(hand, category, out_masks, out_codes, n)
-        return n
+        return _leads(hand, out_masks, out_codes)
+    n = 0
     kind = top >> 16
     length = (top >> 8) & 0xFF
     rank2 = top & 0xFF
@@ -449,6 +488,8 @@ def candidate_moves(hand, top, out_masks, out_codes):
         n = gen_runs(hand, STRAIGHT, 1, length, rank2, out_masks, out_codes, n)
     elif kind == DOG_LEAD:
         return 0  # §2.10: nothing is played on the Dog, not even a bomb
+    if not _may_bomb(hand, rank_multiplicity(hand)[3]):
+        return n
     return gen_bombs(hand, top, out_masks, out_codes, n)
 
 

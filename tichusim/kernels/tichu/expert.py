@@ -104,7 +104,7 @@ from ..combos import (
 from ..hand import card_points, plan_bombs_straights, plan_size
 from ..jit import njit
 from ..moves import has_bomb
-from .heuristic import _lowest_bomb, _price, follow_margin
+from .heuristic import _lowest_bomb, follow_margin, price_after
 from .slots import (
     ATTACK_SPLIT,
     BOMB_KEEP,
@@ -134,6 +134,7 @@ CONTEXT_NONE, CONTEXT_PARTNER, CONTEXT_OPP_GRAND, CONTEXT_OPP_TICHU = 0, 1, 2, 3
 N_CALL_CONTEXT = 3
 N_CALL_SHAPE = 2  # a Tichu score's plan shape (plan_shape): low singles, straights
 LOW_RANKS = U64(0x3FC)  # ranks 2..9 in a 16-bit rank set
+NEVER_SURE = 1 << 8  # above every half-rank: no play of the kind is a sure winner
 
 
 # ---- card tracking ----
@@ -353,6 +354,16 @@ def _sure_span(moves_c, n, i, kl, top):
     return first, last
 
 
+@njit(cache=True, inline="always")
+def _same_rank_key(moves_m, moves_c, i):
+    """A bit for the single, pair or triple ``i`` by its rank and whether it holds the
+    Phoenix. Two plays with the same bit differ only in suits: the hand left after either has
+    the same ranks, so the same ``plan_size``, and the same control cards are spent
+    (``heuristic._controls`` counts ranks), so ``_lead`` and ``_cheapest`` price them alike
+    and keep the first (half-ranks reach 30: bits 0..61)."""
+    return 1 << (2 * (moves_c[i] & 0xFF) + (1 if moves_m[i] & PHOENIX else 0))
+
+
 @njit(cache=True)
 def _lead(params, pub, me, moves_m, moves_c, n, out, base, hold):
     hand = me.hand
@@ -377,6 +388,7 @@ def _lead(params, pub, me, moves_m, moves_c, n, out, base, hold):
     best_cost = np.inf
     last_kl = -1
     last_top = 0
+    seen = 0  # _same_rank_key of the plays of kind and length ``last_kl`` priced so far
     for i in range(n):
         c = moves_c[i]
         kind = c >> 16
@@ -385,16 +397,26 @@ def _lead(params, pub, me, moves_m, moves_c, n, out, base, hold):
         m = moves_m[i]
         if hold and m == hand:
             continue
-        cost = _price(params, pub, hand, base, m, c)
         kl = c >> 8
         if kl != last_kl:
             last_kl = kl
             last_top = combo_top(out, kind, kl & 0xFF)
             if retake != 0.0:
                 sure_a, sure_b = _sure_span(moves_c, n, i, kl, last_top)
+            seen = 0
+        if kind <= TRIPLE:
+            # one of the same rank as a play priced before, with the Phoenix or without as
+            # it: the same price, sure winners being of higher ranks (they share no card
+            # with it but the Phoenix), so it cannot be cheaper
+            key = _same_rank_key(moves_m, moves_c, i)
+            if seen & key:
+                continue
+            seen |= key
+        after = plan_size(hand & ~m)
+        cost = price_after(params, pub, hand, base, after, m, c)
         length = popcount(m)
         if last_top < (c & 0xFF):  # a sure winner
-            if plan_size(hand & ~m) <= 1:
+            if after <= 1:
                 cost -= 50.0  # win the lead back, then out
             else:
                 cost += params[SURE_KEEP]
@@ -512,16 +534,31 @@ def _cheapest(params, pub, hand, base, moves_m, moves_c, n, hold, out, threat, s
     """The cheapest non-bomb play on a trick and its price (-1, inf when none)."""
     best = -1
     best_cost = np.inf
+    last_kl = -1
+    last_top = 0
+    seen = 0  # _same_rank_key of the plays of kind and length ``last_kl`` priced so far
     for i in range(n):
         c = moves_c[i]
-        if (c >> 16) >= BOMB_FOUR:
+        kind = c >> 16
+        if kind >= BOMB_FOUR:
             continue
         m = moves_m[i]
         if hold and m == hand:
             continue
-        cost = _price(params, pub, hand, base, m, c)
-        if is_sure(out, c):
-            if plan_size(hand & ~m) <= 1:
+        kl = c >> 8
+        if kl != last_kl:  # ``is_sure``: one ``combo_top`` per kind and length
+            last_kl = kl
+            last_top = NEVER_SURE if kind == DOG_LEAD else combo_top(out, kind, kl & 0xFF)
+            seen = 0
+        if kind <= TRIPLE:
+            key = _same_rank_key(moves_m, moves_c, i)
+            if seen & key:
+                continue  # the same price as a play priced before: not cheaper
+            seen |= key
+        after = plan_size(hand & ~m)
+        cost = price_after(params, pub, hand, base, after, m, c)
+        if last_top < (c & 0xFF):
+            if after <= 1:
                 cost -= 50.0
             elif not threat:
                 cost += sure_cost
@@ -532,20 +569,47 @@ def _cheapest(params, pub, hand, base, moves_m, moves_c, n, hold, out, threat, s
 
 
 @njit(cache=True)
+def _overtakes(params, pub, seat):
+    """Whether a play on a partner's trick is considered at all: this seat's own call is open
+    and ``CALLER_OVERTAKE`` lets a caller take the trick to lead."""
+    return _own_call(pub, seat) and pub.top_seat != seat and params[CALLER_OVERTAKE] > -50.0
+
+
+@njit(cache=True)
+def passes_unseen(params, pub, me):
+    """Whether ``choose`` passes on the trick in play whatever plays it is given, so that they
+    need not be generated, when passing is allowed (the caller checks that no wish binds,
+    §2.11): a partner's trick (or its own), no overtaking (``_overtakes``), and no going out
+    at once: held back, or the hand is no single play (not as many cards as the trick's top
+    and no bomb, §2.7)."""
+    top = pub.top_code
+    seat = me.seat
+    if top == 0 or (pub.top_seat - seat) % 2 != 0 or _overtakes(params, pub, seat):
+        return False
+    hand = me.hand
+    if popcount(hand) != (top >> 8) & 0xFF and not has_bomb(hand):
+        return True
+    return hold_back(pub, seat, params[HOLD_MARGIN])
+
+
+@njit(cache=True)
 def choose(params, pub, me, moves_m, moves_c, n, can_pass):
     """Index of the play to make among the ``n`` legal plays, or -1 to pass."""
     if n == 0:
         return -1
     hand = me.hand
     seat = me.seat
-    hold = hold_back(pub, seat, params[HOLD_MARGIN])
-    if not hold:
-        for i in range(n):
-            if moves_m[i] == hand:
-                return i  # out at once
-    base = plan_size(hand)
-    out = opponents_may_hold(pub, me)
+    # out at once unless held back; ``hold`` only matters for a play of the whole hand
+    hold = False
+    for i in range(n):
+        if moves_m[i] == hand:
+            hold = hold_back(pub, seat, params[HOLD_MARGIN])
+            if not hold:
+                return i
+            break
     if pub.top_code == 0:
+        base = plan_size(hand)
+        out = opponents_may_hold(pub, me)
         return _lead(params, pub, me, moves_m, moves_c, n, out, base, hold)
 
     ts = pub.top_seat
@@ -553,23 +617,25 @@ def choose(params, pub, me, moves_m, moves_c, n, can_pass):
     if (ts - seat) % 2 == 0 and can_pass:
         # never overtake a partner (going out was taken above unless held back), but a
         # caller takes a partner's trick cheaply to lead (``CALLER_OVERTAKE``)
-        if own_call and ts != seat and params[CALLER_OVERTAKE] > -50.0:
+        if _overtakes(params, pub, seat):
             best, best_cost = _cheapest(
                 params,
                 pub,
                 hand,
-                base,
+                plan_size(hand),
                 moves_m,
                 moves_c,
                 n,
                 hold,
-                out,
+                opponents_may_hold(pub, me),
                 False,
                 params[SURE_COST] + params[CALLER_SURE],
             )
             if best >= 0 and best_cost <= params[CALLER_OVERTAKE]:
                 return best
         return -1
+    base = plan_size(hand)
+    out = opponents_may_hold(pub, me)
     caller = calling_partner(pub, seat)
     cnt = pub.counts[ts]
     support_threat = caller >= 0 and cnt <= params[SUPPORT_THREAT]
@@ -616,6 +682,7 @@ __all__ = [
     "hold_back",
     "is_sure",
     "opponents_may_hold",
+    "passes_unseen",
     "plan_shape",
     "single_top",
     "tichu_value",

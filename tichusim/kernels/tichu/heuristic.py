@@ -38,6 +38,11 @@ from .slots import (
     POINT_WEIGHT,
 )
 
+# a play's rank term in its price, ``(code & 0xFF) / 30.0`` for every half-rank, looked up:
+# the same doubles (a division is rounded alike in numpy and in a kernel), without a
+# division per candidate play
+RANK_PRICE = np.arange(256) / 30.0
+
 
 @njit(cache=True)
 def _controls(pub, hand, mask):
@@ -53,10 +58,18 @@ def _controls(pub, hand, mask):
 def _price(params, pub, hand, base, mask, code):
     """What a play costs the hand: plays still needed after it (relative to now), rank, and
     the control cards it spends (free when it empties the hand)."""
-    after = plan_size(hand & ~mask)
+    return price_after(params, pub, hand, base, plan_size(hand & ~mask), mask, code)
+
+
+@njit(cache=True)
+def price_after(params, pub, hand, base, after, mask, code):
+    """``_price`` of a play after which the hand needs ``after`` plays (``plan_size`` of the
+    rest, for a caller that needs it too)."""
     if after == 0:
         return -100.0
-    return (after - base) + (code & 0xFF) / 30.0 + params[CONTROL_COST] * _controls(pub, hand, mask)
+    return (
+        (after - base) + RANK_PRICE[code & 0xFF] + params[CONTROL_COST] * _controls(pub, hand, mask)
+    )
 
 
 @njit(cache=True)

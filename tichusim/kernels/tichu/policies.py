@@ -502,6 +502,8 @@ def play(params, pub, me, moves_m, moves_c):
             moves_m[0] = mask
             moves_c[0] = code
             return 0
+    if policy == PLAY_EXPERT and wish == 0 and expert.passes_unseen(params, pub, me):
+        return -1  # a pass whatever the plays: no need to list them
     n, can_pass = legal_moves(me.hand, top, wish, moves_m, moves_c)
     if n > moves_m.shape[0]:
         return MOVES_OVERFLOW
