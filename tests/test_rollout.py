@@ -342,14 +342,7 @@ def test_evaluate_plays_pairs_candidates_and_refuses_bad_ones():
     not legal is refused."""
     from tichusim.strategies.search import evaluate_plays
 
-    got = {}
-
-    def grab(state):
-        if state["decision"] == "play" and "view" not in got:
-            got["view"] = state["view"]
-
-    _play_through("nanjing", 9, 1, "expert", grab)
-    view = got["view"]
+    view = _first_play_view()
     legal = _legal_at(view)[:3]
     res = evaluate_plays(view, legal, samples=16, seed=5)
     again = evaluate_plays(view, legal, samples=16, seed=5)
@@ -489,6 +482,18 @@ def test_deals_agree_with_the_calls_made():
     assert plain_agree < 0.6 * 40 * len(views)
 
 
+def _first_play_view(seed=9, key=1):
+    """The view at the first play decision of a Nanjing round played by ``expert``."""
+    got = {}
+
+    def grab(state):
+        if state["decision"] == "play" and "view" not in got:
+            got["view"] = state["view"]
+
+    _play_through("nanjing", seed, key, "expert", grab)
+    return got["view"]
+
+
 def _legal_at(view):
     """The legal plays at a play decision, as the engine lists them (the lone Phoenix, whose
     led value the engine sets by the table, left out)."""
@@ -509,20 +514,12 @@ def _legal_at(view):
 
 def test_first_search_says_its_kernels_compile(monkeypatch, capsys):
     """The first search at a table in a process announces its own kernels on a cold cache
-    (not under the stepping engine's notice); later ones, and tables whose rollouts the
-    registry does not list, say nothing."""
+    (not under the stepping engine's notice); later ones say nothing."""
     from tichusim.games import registry as reg
     from tichusim.strategies import search
     from tichusim.strategies.search import evaluate_plays
 
-    got = {}
-
-    def grab(state):
-        if state["decision"] == "play" and "view" not in got:
-            got["view"] = state["view"]
-
-    _play_through("nanjing", 9, 1, "expert", grab)
-    view = got["view"]
+    view = _first_play_view()
     legal = _legal_at(view)[:2]
     capsys.readouterr()
     monkeypatch.setattr(reg, "cached", lambda *entries: False)  # as on a cold cache
