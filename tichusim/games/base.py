@@ -32,7 +32,6 @@ Members (``Game``), the class-level ones readable before a game is configured
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
@@ -184,16 +183,6 @@ class Game(ABC):
     def written_options(cls, values: dict, players: int | None) -> dict:
         """Checked options as a run saves them: defaults that follow the players written out."""
         return values
-
-    def compiling(self, family: str):
-        """A context that says on stderr when the kernels of ``family`` (``registry.FAMILIES``)
-        for this table compile in it, on a cold cache; silent for a family that lists none
-        for this table (they compile at first use, unannounced)."""
-        from .registry import FAMILIES, notice
-
-        if self.name not in FAMILIES[family].entries:
-            return contextlib.nullcontext()
-        return notice(family, self.name)
 
     # -- strategies --------------------------------------------------------------------
 
