@@ -280,6 +280,9 @@ def test_cli_ctrl_c_prints_the_partial_figures_and_exits_130(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
+        # a shell's background job (`.ci/run &`) starts with SIGINT ignored, and a Python
+        # started so installs no KeyboardInterrupt: the child gets the default a terminal has
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     seen: list[str] = []
     playing = threading.Event()
@@ -292,10 +295,13 @@ def test_cli_ctrl_c_prints_the_partial_figures_and_exits_130(tmp_path):
 
     reader = threading.Thread(target=watch, daemon=True)
     reader.start()
-    assert playing.wait(timeout=600), "".join(seen)[-2000:]
-    proc.send_signal(signal.SIGINT)
-    stdout = proc.stdout.read()
-    proc.wait(timeout=300)
+    try:
+        assert playing.wait(timeout=600), "".join(seen)[-2000:]
+        proc.send_signal(signal.SIGINT)
+        stdout = proc.stdout.read()
+        proc.wait(timeout=300)
+    finally:
+        proc.kill()  # never left running if the test fails (a no-op once it exited)
     reader.join(timeout=60)
     stderr = "".join(seen)
     assert proc.returncode == 130, stderr[-2000:]
