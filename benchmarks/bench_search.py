@@ -45,7 +45,7 @@ from results_page import ROOT, Recorder, replace_section  # noqa: E402
 
 import tichusim  # noqa: E402
 from tichusim.analysis.duplicate import duplicate, markdown_report  # noqa: E402
-from tichusim.analysis.stats import mean_ci  # noqa: E402
+from tichusim.stats import mean_ci  # noqa: E402
 from tichusim.strategies.search import Search, evaluate_plays, prune  # noqa: E402
 
 PAGE = ROOT / "results" / "search" / "README.md"
@@ -309,7 +309,7 @@ def _page_section(page: Path, title: str, lines: list[str]) -> None:
 
 
 def selfplay(rec: Recorder, rounds: int, seed: int) -> None:
-    from tichusim.analysis.stats import mean_ci, wilson
+    from tichusim.stats import mean_ci, wilson
 
     t0 = time.perf_counter()
     r, s = tichusim.simulate(rounds, seed=seed, strategies=Search())

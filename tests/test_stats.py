@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from tichusim.analysis.stats import Z95, mean_ci, wilson
+from tichusim.stats import Z95, mean_ci, wilson
 
 EXPERIMENTS = 2000
 # Monte Carlo error of a coverage estimate from 2000 experiments is about 0.005; the tolerance
@@ -70,7 +70,7 @@ def test_paired_difference_interval_covers_and_is_narrower():
 
 def test_estimates_format_themselves():
     """One formatting of rates and points (``Estimate.pct``/``pts``/``num``) for every report."""
-    from tichusim.analysis.stats import Estimate
+    from tichusim.stats import Estimate
 
     rate = Estimate(0.559, 0.5581, 0.5612, 1000)
     assert rate.pct() == "55.9% [55.8, 56.1]"
@@ -87,7 +87,7 @@ def test_estimates_format_themselves():
 def test_a_rare_event_never_prints_as_zero():
     """A rate whose count is not 0 never reads 0.0% (nor a rate below 1, 100.0%): one Tichu
     call in 5,000 seat-rounds is ``<0.1%``, aligned as the other rates are."""
-    from tichusim.analysis.stats import percent
+    from tichusim.stats import percent
 
     assert wilson(1, 5000).pct() == "<0.1% [0.0, 0.1]"
     assert wilson(1, 5000).pct(5, "  ") == " <0.1%  [0.0, 0.1]"

@@ -34,9 +34,9 @@ from ..games import game as game_of
 from ..games.steps import View
 from ..kernels import combos as K
 from ..kernels.tichu.view import PRIVATE, PUBLIC
+from ..stats import Estimate, mean_ci, wilson
 from ..strategies.search import evaluate_plays, prune
 from ..strategies.tichu import resolve
-from .stats import Estimate, mean_ci, wilson
 
 __all__ = ["Advice", "Position", "Ranked", "advise"]
 

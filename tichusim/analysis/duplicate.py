@@ -24,8 +24,8 @@ import pandas as pd
 
 from ..games import DEFAULT_GAME, GAMES, game, game_type
 from ..games.simulate import simulate
+from ..stats import Estimate, mean_ci, wilson
 from .played_once import played_once
-from .stats import Estimate, mean_ci, wilson
 
 if TYPE_CHECKING:
     from ..games.team import TeamGame

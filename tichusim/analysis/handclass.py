@@ -27,8 +27,8 @@ import numpy as np
 
 from .. import cards
 from ..kernels.tichu.handfeatures import hand_features
+from ..stats import Z95, percent
 from ..strategies.tichu import STRATEGIES
-from .stats import Z95, percent
 
 __all__ = ["FEATURES", "GTModel", "features", "hand_class", "strength_scores"]
 

@@ -47,11 +47,11 @@ import numpy as np
 
 from .. import cards
 from ..kernels.tichu import records as E
+from ..stats import Estimate, mean_ci, percent, wilson
 from ..strategies.agents import Agent
 from ..strategies.tichu import DEFAULT_STRATEGY
 from .gtodds import MAX_BATCH, _from_hand, _one, check_run, seat_strategies, setup
 from .played_once import played_once
-from .stats import Estimate, mean_ci, percent, wilson
 
 __all__ = [
     "PassAdvice",

@@ -28,6 +28,7 @@ import numpy as np
 from .. import cards
 from ..games import DEFAULT_GAME
 from ..kernels.tichu import records as E
+from ..stats import Estimate, mean_ci, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY
 from .gtodds import (
     MAX_BATCH,
@@ -42,7 +43,6 @@ from .gtodds import (
     setup,
 )
 from .played_once import played_once
-from .stats import Estimate, mean_ci, wilson
 
 __all__ = ["TichuOdds", "check_hand", "tichu_odds"]
 
