@@ -1,8 +1,15 @@
-"""Estimates with their uncertainty: means with normal intervals, proportions with Wilson's."""
+"""Estimates with their uncertainty: means with normal intervals, proportions with Wilson's,
+and the paired comparison of candidates measured on the same deals.
+
+One JSON shape for an estimate in every ``--json`` output (``Estimate.to_json``):
+``{"value": ..., "low": ..., "high": ..., "n": ...}``, the 95% interval's bounds and the
+sample size, ``null`` for a value that does not exist (a rate of nothing).
+"""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -50,6 +57,22 @@ class Estimate(NamedTuple):
             return na
         return f"{self.value:+{width}.1f}{sep}[{self.low:+.1f}, {self.high:+.1f}]"
 
+    @property
+    def half_width(self) -> float:
+        """Half the interval's width (the precision a run stops at)."""
+        return (self.high - self.low) / 2
+
+    def to_json(self, digits: int | None = None) -> dict:
+        """The estimate as every ``--json`` output writes it: ``value``, ``low``, ``high``
+        (``null`` where not a number; rounded to ``digits`` decimals when given) and ``n``."""
+
+        def num(x: float) -> float | None:
+            if math.isnan(x):
+                return None
+            return float(x) if digits is None else round(float(x), digits)
+
+        return {"value": num(self.value), "low": num(self.low), "high": num(self.high), "n": self.n}
+
     def num(self, digits: int = 3, na: str = "n/a") -> str:
         """A mean and its interval: ``12.190 [12.130, 12.250]``."""
         if self.missing:
@@ -77,3 +100,58 @@ def wilson(successes: int, n: int, z: float = Z95) -> Estimate:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+
+
+@dataclass(frozen=True)
+class Paired:
+    """Candidates measured on the same deals: ``values[c, k]`` is candidate ``c``'s figure on
+    deal ``k`` (a score, a margin). The deals are shared, so the luck of a deal cancels in the
+    per-deal difference of two candidates: compare them by its mean and standard error, not by
+    their separate means."""
+
+    values: np.ndarray
+
+    @classmethod
+    def on_shared_deals(cls, *rows) -> Paired:
+        """Candidates that played the first deals of one sequence, some of them more than
+        others: each row cut to the deals all of them played."""
+        n = min(len(r) for r in rows)
+        return cls(np.stack([np.asarray(r, np.float64)[:n] for r in rows]))
+
+    @property
+    def deals(self) -> int:
+        return int(self.values.shape[1])
+
+    def means(self) -> np.ndarray:
+        """Each candidate's mean."""
+        return self.values.mean(axis=1)
+
+    def best(self) -> int:
+        """The candidate with the highest mean (the first on a tie)."""
+        return int(np.argmax(self.means()))
+
+    def estimate(self, c: int, z: float = Z95) -> Estimate:
+        """Candidate ``c``'s mean with its interval (``mean_ci``)."""
+        return mean_ci(self.values[c], z)
+
+    def differences(self, c: int, than: int) -> np.ndarray:
+        """Deal by deal, candidate ``c``'s figure minus candidate ``than``'s."""
+        return self.values[c] - self.values[than]
+
+    def difference(self, c: int, than: int, z: float = Z95) -> Estimate:
+        """The mean of ``differences(c, than)`` with its interval (``mean_ci``)."""
+        return mean_ci(self.differences(c, than), z)
+
+    def standard_error(self, c: int, than: int) -> float:
+        """The standard error of the mean per-deal difference (infinite below two deals)."""
+        d = self.differences(c, than)
+        return float(d.std(ddof=1) / math.sqrt(d.size)) if d.size > 1 else math.inf
+
+    def beats(self, c: int, than: int, z: float) -> bool:
+        """The evidence rule: whether candidate ``c``'s mean exceeds candidate ``than``'s by
+        more than ``z`` standard errors of their per-deal difference (never below two
+        deals)."""
+        d = self.differences(c, than)
+        if d.size < 2:
+            return False
+        return bool(d.mean() > z * d.std(ddof=1) / np.sqrt(d.size))
