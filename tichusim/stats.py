@@ -80,6 +80,19 @@ class Estimate(NamedTuple):
         return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
 
 
+def json_estimates(estimates: dict[str, Estimate], bounds: dict | None = None) -> dict:
+    """A ``--json`` answer's estimates: ``{"estimates": {name: Estimate.to_json()}}``, and
+    beside it, deprecated and kept one release, the flat keys of the odds commands and
+    pass-advice with the same values: ``name`` (the value), ``name_ci_low``, ``name_ci_high``
+    (``bounds[name]``: the bounds' own two keys)."""
+    out: dict = {}
+    shaped = {name: e.to_json() for name, e in estimates.items()}
+    for name, e in shaped.items():
+        low, high = (bounds or {}).get(name, (f"{name}_ci_low", f"{name}_ci_high"))
+        out[name], out[low], out[high] = e["value"], e["low"], e["high"]
+    return out | {"estimates": shaped}
+
+
 def mean_ci(x, z: float = Z95) -> Estimate:
     """Sample mean with a normal-approximation interval (standard error from the sample)."""
     x = np.asarray(x, dtype=np.float64)
