@@ -138,6 +138,14 @@ def test_an_estimate_has_one_json_shape():
     assert e.half_width == (e.high - e.low) / 2
 
 
+def test_an_estimate_tells_its_sign_only_when_its_interval_excludes_0():
+    assert Estimate(5.0, 1.0, 9.0, 10).sign == 1
+    assert Estimate(-5.0, -9.0, -1.0, 10).sign == -1
+    assert Estimate(1.0, -1.0, 3.0, 10).sign == 0
+    assert Estimate(0.0, 0.0, 0.0, 10).sign == 0  # an interval at 0 holds it
+    assert mean_ci([]).sign == 0  # no data, no sign
+
+
 def test_a_rare_event_never_prints_as_zero():
     """A rate whose count is not 0 never reads 0.0% (nor a rate below 1, 100.0%): one Tichu
     call in 5,000 seat-rounds is ``<0.1%``, aligned as the other rates are."""

@@ -58,6 +58,12 @@ class Estimate(NamedTuple):
         return f"{self.value:+{width}.1f}{sep}[{self.low:+.1f}, {self.high:+.1f}]"
 
     @property
+    def sign(self) -> int:
+        """1 when the whole interval lies above 0, -1 when below, 0 when it holds 0 (or
+        there is no estimate): the sign the data can tell."""
+        return 1 if self.low > 0 else -1 if self.high < 0 else 0
+
+    @property
     def half_width(self) -> float:
         """Half the interval's width (the precision a run stops at)."""
         return (self.high - self.low) / 2

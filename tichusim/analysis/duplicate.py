@@ -467,9 +467,7 @@ def league(
             assert m.margins is not None and m.points is not None  # ``duplicate`` keeps them
             per_deal += sign * m.margins
             points += m.points[0 if sign == 1 else 1]
-            e = m.diff
-            low, high = (e.low, e.high) if sign == 1 else (-e.high, -e.low)
-            wdl[0 if low > 0 else 2 if high < 0 else 1] += 1
+            wdl[1 - sign * m.diff.sign] += 1  # its margin's interval above 0: a win
             side_rows.append(m.per_strategy.iloc[0 if sign == 1 else 1])
         row = {
             "strategy": name,

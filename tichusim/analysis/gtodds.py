@@ -50,6 +50,7 @@ __all__ = [
     "Setup",
     "check_hand",
     "check_run",
+    "decision",
     "gt_odds",
     "paired_rounds",
     "seat_strategies",
@@ -216,6 +217,12 @@ def paired_rounds(
     )
 
 
+def decision(gain: Estimate) -> str:
+    """The answer to "should I call?" from the points calling gains: ``call`` or ``do not
+    call`` when its interval excludes 0 (``Estimate.sign``), else ``too close to tell``."""
+    return {1: "call", -1: "do not call", 0: "too close to tell"}[gain.sign]
+
+
 class CallAnswer:
     """What the answers to "should I call?" share (``GTOdds``, ``tichuodds.TichuOdds``): the
     estimates by name (``ESTIMATES``, each with its interval in ``to_dict``), the decision from
@@ -248,11 +255,7 @@ class CallAnswer:
     @property
     def decision(self) -> str:
         """``call`` / ``do not call`` when the interval of the paired difference excludes 0."""
-        if self.ev_diff.low > 0:
-            return "call"
-        if self.ev_diff.high < 0:
-            return "do not call"
-        return "too close to tell"
+        return decision(self.ev_diff)
 
     @property
     def others_text(self) -> str:
