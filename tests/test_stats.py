@@ -122,7 +122,7 @@ def test_candidates_on_shared_deals_are_cut_to_the_deals_all_played():
 
 def test_an_estimate_has_one_json_shape():
     """Every ``--json`` output writes an estimate as ``{"value", "low", "high", "n"}``, with
-    ``null`` where there is no number (valid JSON: no ``NaN``)."""
+    ``null`` where there is no finite number (valid JSON: no ``NaN``, no ``Infinity``)."""
     import json
 
     e = mean_ci([1.0, 2.0, 4.0])
@@ -134,6 +134,7 @@ def test_an_estimate_has_one_json_shape():
         "n": 3,
     }
     assert wilson(0, 0).to_json() == {"value": None, "low": None, "high": None, "n": 0}
+    assert mean_ci([3.0]).to_json() == {"value": 3.0, "low": None, "high": None, "n": 1}
     assert json.loads(json.dumps(wilson(0, 0).to_json()))["value"] is None
     assert e.half_width == (e.high - e.low) / 2
 

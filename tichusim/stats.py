@@ -3,7 +3,8 @@ and the paired comparison of candidates measured on the same deals.
 
 One JSON shape for an estimate in every ``--json`` output (``Estimate.to_json``):
 ``{"value": ..., "low": ..., "high": ..., "n": ...}``, the 95% interval's bounds and the
-sample size, ``null`` for a value that does not exist (a rate of nothing).
+sample size, ``null`` for a number that does not exist (a rate of nothing, the interval of
+one deal).
 """
 
 from __future__ import annotations
@@ -70,14 +71,20 @@ class Estimate(NamedTuple):
 
     def to_json(self, digits: int | None = None) -> dict:
         """The estimate as every ``--json`` output writes it: ``value``, ``low``, ``high``
-        (``null`` where not a number; rounded to ``digits`` decimals when given) and ``n``."""
+        (rounded to ``digits`` decimals when given; ``null`` where there is no finite number:
+        a rate of nothing, the interval of one deal) and ``n``."""
 
         def num(x: float) -> float | None:
-            if math.isnan(x):
+            if not math.isfinite(x):
                 return None
             return float(x) if digits is None else round(float(x), digits)
 
-        return {"value": num(self.value), "low": num(self.low), "high": num(self.high), "n": self.n}
+        return {
+            "value": num(self.value),
+            "low": num(self.low),
+            "high": num(self.high),
+            "n": int(self.n),
+        }
 
     def num(self, digits: int = 3, na: str = "n/a") -> str:
         """A mean and its interval: ``12.190 [12.130, 12.250]``."""
