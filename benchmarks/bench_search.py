@@ -45,7 +45,7 @@ from results_page import ROOT, Recorder, replace_section  # noqa: E402
 
 import tichusim  # noqa: E402
 from tichusim.analysis.duplicate import duplicate, markdown_report  # noqa: E402
-from tichusim.analysis.stats import mean_ci  # noqa: E402
+from tichusim.stats import Paired  # noqa: E402
 from tichusim.strategies.search import Search, evaluate_plays, prune  # noqa: E402
 
 PAGE = ROOT / "results" / "search" / "README.md"
@@ -188,7 +188,7 @@ def _match(
     if against is not None and result.margins is not None and against.margins is not None:
         # deal k is the same in every match of one seed: a shorter match pairs with the
         # first deals of a longer one
-        change = mean_ci(result.margins - against.margins[: result.margins.size]).pts()
+        change = Paired.on_shared_deals(result.margins, against.margins).difference(0, 1).pts()
     rec.print(
         f"{label:<34} {result.diff.pts():>24} {mine.tichu_success.pct():>22} "
         f"{rows.loc['expert'].tichu_success.pct():>22} {wall:>7.0f} {change:>24}"
@@ -309,7 +309,7 @@ def _page_section(page: Path, title: str, lines: list[str]) -> None:
 
 
 def selfplay(rec: Recorder, rounds: int, seed: int) -> None:
-    from tichusim.analysis.stats import mean_ci, wilson
+    from tichusim.stats import mean_ci, wilson
 
     t0 = time.perf_counter()
     r, s = tichusim.simulate(rounds, seed=seed, strategies=Search())

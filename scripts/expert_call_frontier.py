@@ -9,7 +9,7 @@ import sys
 
 import tichusim
 from tichusim.analysis.duplicate import duplicate
-from tichusim.analysis.stats import wilson
+from tichusim.stats import wilson
 from tichusim.strategies.expert_params import TICHU_VALUE
 
 for shift in map(float, sys.argv[1:]):

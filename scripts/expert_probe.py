@@ -14,7 +14,7 @@ import numpy as np
 
 import tichusim
 from tichusim.analysis.duplicate import duplicate
-from tichusim.analysis.stats import wilson
+from tichusim.stats import wilson
 
 
 def probe(params: dict, rounds: int, deals: int, seed: int, vs_heuristic: bool, base: str):

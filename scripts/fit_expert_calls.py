@@ -53,7 +53,6 @@ import numpy as np
 
 from tichusim.analysis.gtodds import paired_rounds, setup
 from tichusim.analysis.handclass import features, fit_logistic
-from tichusim.analysis.stats import mean_ci
 from tichusim.games import TEAM_TABLES
 from tichusim.games.team import _WW_PLAYER, _WW_POSITION
 from tichusim.kernels.tichu.expert import (
@@ -65,6 +64,7 @@ from tichusim.kernels.tichu.expert import (
 from tichusim.kernels.tichu.handfeatures import plan_shapes
 from tichusim.kernels.tichu.policies import TICHU_AFTER_PASSING as AFTER
 from tichusim.kernels.tichu.policies import TICHU_BEFORE_PASSING as BEFORE
+from tichusim.stats import mean_ci
 from tichusim.strategies import expert_params
 from tichusim.strategies.tichu import (
     CALL_CONTEXT,

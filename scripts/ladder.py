@@ -15,7 +15,7 @@ from pathlib import Path
 
 import tichusim
 from tichusim.analysis.duplicate import duplicate
-from tichusim.analysis.stats import mean_ci, wilson
+from tichusim.stats import mean_ci, wilson
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 PAIRS = [

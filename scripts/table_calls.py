@@ -19,8 +19,8 @@ from pathlib import Path
 
 import tichusim
 from tichusim.analysis.duplicate import duplicate
-from tichusim.analysis.stats import wilson
 from tichusim.games import game
+from tichusim.stats import wilson
 from tichusim.strategies import expert_params
 from tichusim.strategies.tichu import CALL_FEATURES, build
 

@@ -10,7 +10,7 @@ rounds; rounds per game to 1000 (§2.15) in the two team games; who wins a Wu Wa
 rounds, the Minister or a player, with the King going to the first out (§4) and with the
 rotating King (the Option of §4); and that strategy against `lowest` at Tientsin in a duplicate
 match (tichusim.analysis.duplicate). Every interval is 95%: normal for means, Wilson for rates
-(tichusim.analysis.stats).
+(tichusim.stats).
 """
 
 import argparse
@@ -34,7 +34,7 @@ from tichusim.analysis.report import (
     rounds_per_game,
     share_of,
 )
-from tichusim.analysis.stats import mean_ci
+from tichusim.stats import mean_ci
 from tichusim.strategies import DEFAULT_STRATEGY
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"

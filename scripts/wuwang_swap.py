@@ -16,7 +16,7 @@ import argparse
 import numpy as np
 
 import tichusim
-from tichusim.analysis.stats import mean_ci
+from tichusim.stats import mean_ci
 
 
 def swap_gain(a: str, b: str, deals: int, seed: int) -> tuple:

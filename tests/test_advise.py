@@ -132,6 +132,10 @@ def test_the_same_seed_gives_the_same_advice():
     assert first.output == runner.invoke(main, args).output
     plays = json.loads(first.output)["plays"]
     assert plays[0]["play"] == "Aj" and {p["play"] for p in plays} == {"Aj", None}
+    for p in plays:  # the one JSON shape of an estimate (stats.Estimate.to_json)
+        for name in ("margin", "vs_best", "first_out"):
+            assert set(p[name]) == {"value", "low", "high", "n"} and p[name]["n"] == 200
+    assert plays[0]["vs_best"] == {"value": 0.0, "low": 0.0, "high": 0.0, "n": 200}
     other = runner.invoke(main, [*args[:-3], "--samples", "200", "--seed", "5", "--json"])
     assert json.loads(other.output)["plays"] != plays  # another seed, other deals
 

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from tichusim import cards
-from tichusim.analysis.gtodds import gt_odds, paired_rounds, seat_strategies
+from tichusim.analysis.gtodds import GTOdds, gt_odds, paired_rounds, seat_strategies
 from tichusim.cli import main
 
 HAND = "Dr Ph A A K 9 5 3"
@@ -63,7 +63,7 @@ def test_suit_averaging_matches_fixing_each_suit():
     assert abs(rank_only.value - mean) < 3.5 * se
 
 
-def test_cli_json_keys():
+def test_cli_json_keys(estimates_json):
     res = CliRunner().invoke(main, ["gt-odds", "--hand", HAND, "--rounds", "1000", "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)  # one object, nothing else on stdout
@@ -81,6 +81,8 @@ def test_cli_json_keys():
         assert key in out, key
     assert out["deals"] == 1000 and out["ci_low"] <= out["p_success"] <= out["ci_high"]
     assert out["ev_diff_ci_low"] <= out["ev_diff"] <= out["ev_diff_ci_high"]
+    estimates_json(out, GTOdds.ESTIMATES, {"p_success": ("ci_low", "ci_high")})
+    assert out["estimates"]["ev_diff"]["n"] == 1000
 
 
 def test_cli_text_and_strategy_options():

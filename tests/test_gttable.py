@@ -56,7 +56,7 @@ def test_logistic_and_linear_fits_recover_known_coefficients():
     assert np.all(np.abs(b - [-100, 20, 60, 5]) < 4 * np.sqrt(np.diag(cov)))
 
 
-def test_model_answers_for_any_8_cards_and_round_trips(tmp_path, deals):
+def test_model_answers_for_any_8_cards_and_round_trips(tmp_path, deals, estimates_json):
     t = gttable.build(deals, source="experiment", info={"seed": 9, "strategies": "test"})
     m = t.model
     assert m is not None and m.info["holdout"]["deals"] == (deals["round"] % 5 == 0).sum()
@@ -79,6 +79,15 @@ def test_model_answers_for_any_8_cards_and_round_trips(tmp_path, deals):
         ],
     )
     assert res.exit_code == 0 and json.loads(res.output)["p_success"] == strong["p_success"]
+    estimates_json(
+        json.loads(res.output), ("p_success", "ev_diff"), {"p_success": ("ci_low", "ci_high")}
+    )
+    assert strong["estimates"]["ev_diff"]["n"] == len(deals)
+    text = m.describe(strong)
+    p, gain = strong["estimates"]["p_success"], strong["estimates"]["ev_diff"]
+    assert f"[{100 * p['low']:.1f}, {100 * p['high']:.1f}]" in text
+    verdict = "call" if gain["low"] > 0 else "do not call" if gain["high"] < 0 else "too close"
+    assert f"-> {verdict}" in text
     (tmp_path / "bad.json").write_text("{}")
     res = CliRunner().invoke(
         main, ["gt-odds", "--hand", "Dr Ph A A A K K Q", "--model", str(tmp_path / "bad.json")]

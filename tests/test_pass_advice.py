@@ -134,7 +134,7 @@ def test_giving_the_dragon_away_ranks_below_a_sensible_pass():
     assert answer.stages == ((2, 2000),)
 
 
-def test_cli_json_is_the_same_for_the_same_seed():
+def test_cli_json_is_the_same_for_the_same_seed(estimates_json):
     args = ["pass-advice", "--hand", HAND, "--rounds", "600", "--seed", "4", "--json"]
     first = CliRunner().invoke(main, args)
     assert first.exit_code == 0, first.output
@@ -145,6 +145,14 @@ def test_cli_json_is_the_same_for_the_same_seed():
     other = json.loads(CliRunner().invoke(main, [*args[:-2], "5", "--json"]).output)
     assert other["candidates"] != a["candidates"]
     assert a["deals"] == 600 and len(a["candidates"]) > 10
+    names = ("points", "diff", "first_out", "tichu", "tichu_success", "double_victory")
+    for c in a["candidates"]:
+        # tichu_success: none when a candidate never called Tichu (a rate of nothing)
+        c["estimates"] = {k: e for k, e in c["estimates"].items() if e["n"] > 0}
+        estimates_json(c, [k for k in names if k in c["estimates"]])
+        assert c["estimates"]["points"]["n"] == c["deals"]
+    zero = {"value": 0.0, "low": 0.0, "high": 0.0, "n": 600}
+    assert a["candidates"][0]["estimates"]["diff"] == zero  # the best, against itself
     text = CliRunner().invoke(
         main,
         ["pass-advice", "--hand", HAND, "--rounds", "300", "--only-given"]

@@ -10,10 +10,10 @@ from click.testing import CliRunner
 
 from tichusim.analysis.report import variant_of
 from tichusim.analysis.seigneur_analysis import transitions
-from tichusim.analysis.stats import mean_ci, wilson
 from tichusim.cli import main
 from tichusim.runs.read import load
 from tichusim.runs.runner import run
+from tichusim.stats import mean_ci, wilson
 
 FIGURES = ["bombs_when.png", "call_success.png", "finish.png", "scores.png"]
 GT = {"base": "heuristic", "grand_tichu": "always", "name": "gt"}  # calls whenever allowed

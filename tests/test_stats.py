@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from tichusim.analysis.stats import Z95, mean_ci, wilson
+from tichusim.stats import Z95, Estimate, Paired, mean_ci, wilson
 
 EXPERIMENTS = 2000
 # Monte Carlo error of a coverage estimate from 2000 experiments is about 0.005; the tolerance
@@ -62,7 +62,7 @@ def test_paired_difference_interval_covers_and_is_narrower():
         luck = rng.normal(0, 150, n)  # the deal: shared by both plays
         a = luck + gap + rng.normal(0, 30, n)
         b = luck + rng.normal(0, 30, n)
-        paired.append(mean_ci(a - b))
+        paired.append(Paired(np.stack([a, b])).difference(0, 1))
         independent.append(mean_ci(a).high - mean_ci(a).low)
     assert abs(coverage(paired, gap) - 0.95) < TOLERANCE
     assert np.mean([e.high - e.low for e in paired]) < 0.3 * np.mean(independent)
@@ -70,8 +70,6 @@ def test_paired_difference_interval_covers_and_is_narrower():
 
 def test_estimates_format_themselves():
     """One formatting of rates and points (``Estimate.pct``/``pts``/``num``) for every report."""
-    from tichusim.analysis.stats import Estimate
-
     rate = Estimate(0.559, 0.5581, 0.5612, 1000)
     assert rate.pct() == "55.9% [55.8, 56.1]"
     assert rate.pct(5, "  ") == " 55.9%  [55.8, 56.1]"
@@ -84,10 +82,75 @@ def test_estimates_format_themselves():
         assert empty.pct(na="n/a (no calls)") == "n/a (no calls)"
 
 
+def test_paired_comparison_is_the_per_deal_difference():
+    """``Paired``: the difference of two candidates is taken deal by deal (its interval and
+    standard error are those of the per-deal differences, not of the two means), and the
+    evidence rule asks for a lead of more than ``z`` standard errors."""
+    luck = np.array([100.0, -50.0, 300.0, 0.0, -200.0, 80.0])
+    noise = np.array([1.0, -2.0, 0.5, 0.0, 1.5, -1.0])
+    # candidate 1 is 3 points better on every deal, up to a little noise; 2 is candidate 0
+    p = Paired(np.stack([luck, luck + 3 + noise, luck]))
+    assert p.deals == 6 and p.best() == 1
+    assert np.allclose(p.means(), [luck.mean(), luck.mean() + 3 + noise.mean(), luck.mean()])
+    d = noise + 3
+    se = d.std(ddof=1) / math.sqrt(d.size)
+    assert math.isclose(p.standard_error(1, 0), se)
+    e = p.difference(1, 0)
+    assert math.isclose(e.value, d.mean()) and e.n == 6
+    assert math.isclose(e.high - e.value, Z95 * se) and math.isclose(e.value - e.low, Z95 * se)
+    assert p.estimate(1) == mean_ci(luck + 3 + noise)
+    # the lead is d.mean() / se standard errors: beaten just below that, not just above
+    lead = d.mean() / se
+    assert p.beats(1, 0, lead * 0.99) and not p.beats(1, 0, lead * 1.01)
+    assert not p.beats(0, 1, 0.0)
+    # equal candidates: no difference, and no evidence at any z
+    assert p.difference(2, 0) == Estimate(0.0, 0.0, 0.0, 6) and not p.beats(2, 0, 0.0)
+    # the separate means' intervals overlap widely; the paired one excludes 0
+    assert p.estimate(0).high > p.estimate(1).low and e.low > 0
+    one = Paired(np.array([[1.0], [0.0]]))
+    assert not one.beats(0, 1, 0.0) and one.standard_error(0, 1) == math.inf
+
+
+def test_candidates_on_shared_deals_are_cut_to_the_deals_all_played():
+    """A candidate dropped early played the first deals only: compared on those."""
+    long, short = np.arange(10.0), np.arange(4.0) + 1
+    p = Paired.on_shared_deals(short, long)
+    assert p.deals == 4
+    assert p.difference(0, 1) == mean_ci(short - long[:4])
+    assert p.differences(0, 1).tolist() == [1.0, 1.0, 1.0, 1.0]
+
+
+def test_an_estimate_has_one_json_shape():
+    """Every ``--json`` output writes an estimate as ``{"value", "low", "high", "n"}``, with
+    ``null`` where there is no finite number (valid JSON: no ``NaN``, no ``Infinity``)."""
+    import json
+
+    e = mean_ci([1.0, 2.0, 4.0])
+    assert e.to_json() == {"value": e.value, "low": e.low, "high": e.high, "n": 3}
+    assert e.to_json(2) == {
+        "value": 2.33,
+        "low": round(e.low, 2),
+        "high": round(e.high, 2),
+        "n": 3,
+    }
+    assert wilson(0, 0).to_json() == {"value": None, "low": None, "high": None, "n": 0}
+    assert mean_ci([3.0]).to_json() == {"value": 3.0, "low": None, "high": None, "n": 1}
+    assert json.loads(json.dumps(wilson(0, 0).to_json()))["value"] is None
+    assert e.half_width == (e.high - e.low) / 2
+
+
+def test_an_estimate_tells_its_sign_only_when_its_interval_excludes_0():
+    assert Estimate(5.0, 1.0, 9.0, 10).sign == 1
+    assert Estimate(-5.0, -9.0, -1.0, 10).sign == -1
+    assert Estimate(1.0, -1.0, 3.0, 10).sign == 0
+    assert Estimate(0.0, 0.0, 0.0, 10).sign == 0  # an interval at 0 holds it
+    assert mean_ci([]).sign == 0  # no data, no sign
+
+
 def test_a_rare_event_never_prints_as_zero():
     """A rate whose count is not 0 never reads 0.0% (nor a rate below 1, 100.0%): one Tichu
     call in 5,000 seat-rounds is ``<0.1%``, aligned as the other rates are."""
-    from tichusim.analysis.stats import percent
+    from tichusim.stats import percent
 
     assert wilson(1, 5000).pct() == "<0.1% [0.0, 0.1]"
     assert wilson(1, 5000).pct(5, "  ") == " <0.1%  [0.0, 0.1]"

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from tichusim import cards
 from tichusim.analysis.gtodds import gt_odds, paired_rounds, seat_strategies, setup
-from tichusim.analysis.tichuodds import tichu_odds
+from tichusim.analysis.tichuodds import TichuOdds, tichu_odds
 from tichusim.cli import main
 from tichusim.kernels.tichu import records as E
 
@@ -132,7 +132,7 @@ def test_gt_odds_at_every_table_with_options():
         gt_odds("Dr Ph A A K 9 5 3", deals=10, options={"nope": 1})
 
 
-def test_cli_json_and_text():
+def test_cli_json_and_text(estimates_json):
     res = CliRunner().invoke(
         main,
         ["tichu-odds", "--hand", STRONG, "--rounds", "500", "--json", "--received", "8j Qs Ph"],
@@ -153,6 +153,7 @@ def test_cli_json_and_text():
     ):
         assert key in out, key
     assert out["received"] and out["ci_low"] <= out["p_success"] <= out["ci_high"]
+    estimates_json(out, TichuOdds.ESTIMATES, {"p_success": ("ci_low", "ci_high")})
     res = CliRunner().invoke(
         main,
         [

@@ -20,7 +20,6 @@ chance its team goes out first.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -34,9 +33,9 @@ from ..games import game as game_of
 from ..games.steps import View
 from ..kernels import combos as K
 from ..kernels.tichu.view import PRIVATE, PUBLIC
+from ..stats import Estimate, wilson
 from ..strategies.search import evaluate_plays, prune
 from ..strategies.tichu import resolve
-from .stats import Estimate, mean_ci, wilson
 
 __all__ = ["Advice", "Position", "Ranked", "advise"]
 
@@ -525,9 +524,6 @@ class Advice:
     seconds: float
 
     def to_dict(self) -> dict:
-        def est(e: Estimate) -> dict:
-            return {"value": _num(e.value), "low": _num(e.low), "high": _num(e.high)}
-
         return {
             "seat": self.position.seat,
             "samples": self.samples,
@@ -537,9 +533,9 @@ class Advice:
                 {
                     "play": None if r.play is None else cards.format(int(r.play)),
                     "combination": None if r.play is None else r.play.combo.kind,
-                    "margin": est(r.margin),
-                    "vs_best": est(r.vs_best),
-                    "first_out": est(r.first_out),
+                    "margin": r.margin.to_json(4),
+                    "vs_best": r.vs_best.to_json(4),
+                    "first_out": r.first_out.to_json(4),
                     "rollout_choice": r.expert,
                 }
                 for r in self.ranked
@@ -569,10 +565,6 @@ class Advice:
             "interval; vs best: the paired difference to the first play, deal by deal.",
         ]
         return "\n".join(lines)
-
-
-def _num(x: float) -> float | None:
-    return None if math.isnan(x) else round(float(x), 4)
 
 
 def advise(
@@ -605,16 +597,16 @@ def advise(
     t0 = time.perf_counter()
     result = evaluate_plays(position.view(), chosen, samples, seed, rollout)
     seconds = time.perf_counter() - t0
-    means = result.means()
-    best = int(np.argmax(means))
+    paired = result.paired
+    best = paired.best()
     ranked = [
         Ranked(
             play=chosen[c],
-            margin=mean_ci(result.margin[c]),
-            vs_best=mean_ci(result.margin[c] - result.margin[best]),
+            margin=paired.estimate(c),
+            vs_best=paired.difference(c, best),
             first_out=wilson(int(result.first[c].sum()), result.samples),
             expert=chosen[c] is choice,
         )
-        for c in np.argsort(-means, kind="stable")
+        for c in np.argsort(-paired.means(), kind="stable")
     ]
     return Advice(position, ranked, result.samples, rollout, seed, seconds)

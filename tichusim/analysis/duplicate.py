@@ -24,8 +24,8 @@ import pandas as pd
 
 from ..games import DEFAULT_GAME, GAMES, game, game_type
 from ..games.simulate import simulate
+from ..stats import Estimate, Paired, mean_ci, wilson
 from .played_once import played_once
-from .stats import Estimate, mean_ci, wilson
 
 if TYPE_CHECKING:
     from ..games.team import TeamGame
@@ -252,36 +252,38 @@ def _blocks_in_workers(players, blocks, workers: int, common: dict):
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _margins(tables) -> np.ndarray:
-    """Per deal of a block, A minus B: the mean of its two tables' margins."""
+def _sides(tables) -> Paired:
+    """Per deal of a block, A's and B's team score, each the mean of its two tables (A on
+    team 0 at the first, on team 1 at the second): the two strategies on shared deals."""
     r1, _, r2, _ = tables
-    margin1 = (r1["score_team0"] - r1["score_team1"]).to_numpy()
-    margin2 = (r2["score_team1"] - r2["score_team0"]).to_numpy()
-    return (margin1 + margin2) / 2
+    return Paired(
+        np.stack(
+            [
+                (r1["score_team0"].to_numpy() + r2["score_team1"].to_numpy()) / 2,
+                (r1["score_team1"].to_numpy() + r2["score_team0"].to_numpy()) / 2,
+            ]
+        )
+    )
 
 
 def _match(sa, sb, frames, victory: str, variant: str, planned: int, seconds: float):
     """The match's figures from its blocks' tables, merged in deal order."""
     parts = [frames[k] for k in sorted(frames)]
     r1, s1, r2, s2 = (pd.concat([p[i] for p in parts], ignore_index=True) for i in range(4))
-    margins = _margins((r1, s1, r2, s2))
+    sides = _sides((r1, s1, r2, s2))
     rows = [
         _side_stats(sa.name, [r1, r2], [s1, s2], (0, 1), victory),
         _side_stats(sb.name, [r1, r2], [s1, s2], (1, 0), victory),
     ]
     bombs = mean_ci(np.concatenate([r1["bombs"].to_numpy(), r2["bombs"].to_numpy()]))
-    points = (
-        (r1["score_team0"].to_numpy() + r2["score_team1"].to_numpy()) / 2,
-        (r1["score_team1"].to_numpy() + r2["score_team0"].to_numpy()) / 2,
-    )
     return DuplicateResult(
         sa.name,
         sb.name,
-        len(margins),
-        mean_ci(margins),
+        sides.deals,
+        sides.difference(0, 1),
         pd.DataFrame(rows),
-        margins=margins,
-        points=points,
+        margins=sides.differences(0, 1),
+        points=(sides.values[0], sides.values[1]),
         bombs_per_round=bombs,
         variant=variant,
         seconds=seconds,
@@ -338,7 +340,7 @@ def duplicate(
     try:
         for start, tables in played:
             frames[start] = tables
-            margins[start] = _margins(tables)
+            margins[start] = _sides(tables).differences(0, 1)
             if progress is not None:
                 so_far = np.concatenate([margins[k] for k in sorted(margins)])
                 progress(len(so_far), deals, mean_ci(so_far))
@@ -465,9 +467,7 @@ def league(
             assert m.margins is not None and m.points is not None  # ``duplicate`` keeps them
             per_deal += sign * m.margins
             points += m.points[0 if sign == 1 else 1]
-            e = m.diff
-            low, high = (e.low, e.high) if sign == 1 else (-e.high, -e.low)
-            wdl[0 if low > 0 else 2 if high < 0 else 1] += 1
+            wdl[1 - sign * m.diff.sign] += 1  # its margin's interval above 0: a win
             side_rows.append(m.per_strategy.iloc[0 if sign == 1 else 1])
         row = {
             "strategy": name,

@@ -35,10 +35,10 @@ import numpy as np
 
 from .. import cards
 from ..games import TEAM_TABLES, game
+from ..stats import Estimate, Paired, json_estimates, wilson
 from ..strategies.agents import Agent, Without, as_agent, is_agent
 from ..strategies.tichu import DEFAULT_STRATEGY, Strategy, resolve
 from .played_once import played_once
-from .stats import Estimate, mean_ci, wilson
 
 if TYPE_CHECKING:
     from ..games.team import TeamGame
@@ -50,6 +50,7 @@ __all__ = [
     "Setup",
     "check_hand",
     "check_run",
+    "decision",
     "gt_odds",
     "paired_rounds",
     "seat_strategies",
@@ -83,6 +84,14 @@ class Setup:
             if sizes is None or self.game.hand_size((self.seat - f) % n) in sizes
         ]
         return np.asarray(ok, np.int64)[keys % len(ok)]
+
+    def strategy_names(self, row: list, seat_strategy) -> tuple[str, ...]:
+        """The names an answer prints for a table's strategies ``row`` (one per player): the
+        hand's ``seat_strategy`` as given (not its forced call), then the others' in turn
+        order from its right."""
+        me = _one(seat_strategy, self.game.name)
+        row = [me if i == self.player else s for i, s in enumerate(row)]
+        return tuple(s.name for s in row[self.player :] + row[: self.player])
 
 
 def setup(variant: str = "nanjing", options: dict | None = None) -> Setup:
@@ -208,6 +217,12 @@ def paired_rounds(
     )
 
 
+def decision(gain: Estimate) -> str:
+    """The answer to "should I call?" from the points calling gains: ``call`` or ``do not
+    call`` when its interval excludes 0 (``Estimate.sign``), else ``too close to tell``."""
+    return {1: "call", -1: "do not call", 0: "too close to tell"}[gain.sign]
+
+
 class CallAnswer:
     """What the answers to "should I call?" share (``GTOdds``, ``tichuodds.TichuOdds``): the
     estimates by name (``ESTIMATES``, each with its interval in ``to_dict``), the decision from
@@ -228,17 +243,11 @@ class CallAnswer:
         raise NotImplementedError
 
     def to_dict(self) -> dict:
-        """Flat JSON-ready figures (``--json``): each estimate with ``<name>_ci_low`` and
-        ``<name>_ci_high`` (``p_success``'s as ``ci_low``, ``ci_high``)."""
-        out = self.head()
-        for name in self.ESTIMATES:
-            e = getattr(self, name)
-            bounds = (
-                ("ci_low", "ci_high")
-                if name == "p_success"
-                else (f"{name}_ci_low", f"{name}_ci_high")
-            )
-            out[name], out[bounds[0]], out[bounds[1]] = e.value, e.low, e.high
+        """JSON-ready figures (``--json``): ``estimates``, each estimate by name in the one
+        shape (``stats.Estimate.to_json``); beside them, deprecated, the flat keys ``<name>``,
+        ``<name>_ci_low`` and ``<name>_ci_high`` (``p_success``'s as ``ci_low``, ``ci_high``)."""
+        estimates = {name: getattr(self, name) for name in self.ESTIMATES}
+        out = self.head() | json_estimates(estimates, {"p_success": ("ci_low", "ci_high")})
         out["decision"] = self.decision
         out["seconds"] = round(self.seconds, 3)
         return out
@@ -246,11 +255,7 @@ class CallAnswer:
     @property
     def decision(self) -> str:
         """``call`` / ``do not call`` when the interval of the paired difference excludes 0."""
-        if self.ev_diff.low > 0:
-            return "call"
-        if self.ev_diff.high < 0:
-            return "do not call"
-        return "too close to tell"
+        return decision(self.ev_diff)
 
     @property
     def others_text(self) -> str:
@@ -357,15 +362,6 @@ class _Tally:
         return wilson(int(s.sum()), s.size)
 
 
-def _from_hand(row: list, player: int) -> list:
-    """The players' row from the hand's player on (the hand first, then in turn order)."""
-    return row[player:] + row[:player]
-
-
-def _half(e: Estimate) -> float:
-    return (e.high - e.low) / 2
-
-
 def gt_odds(
     hand: str,
     *,
@@ -415,7 +411,7 @@ def gt_odds(
         p = tally.p_success()
         if progress is not None:
             progress(done, deals, p)
-        if precision and done >= MIN_DEALS and _half(p) < precision:
+        if precision and done >= MIN_DEALS and p.half_width < precision:
             break
         if precision:
             # deals needed for the half-width at the current estimate, a little over
@@ -425,7 +421,7 @@ def gt_odds(
         else:
             step = MAX_BATCH
         step = min(step, deals - done)
-    diff = tally.col("points_call") - tally.col("points_no_call")
+    points = Paired(np.stack([tally.col("points_call"), tally.col("points_no_call")]))
 
     def rate(name):
         x = tally.col(name)
@@ -435,20 +431,11 @@ def gt_odds(
         hand=cards.format_pattern(exact, ranks),
         deals=tally.n,
         seed=int(seed),
-        strategies=tuple(
-            s.name
-            for s in _from_hand(
-                [
-                    _one(seat_strategy, variant) if i == place.player else s
-                    for i, s in enumerate(call)
-                ],
-                place.player,
-            )
-        ),
+        strategies=place.strategy_names(call, seat_strategy),
         p_success=tally.p_success(),
-        ev_call=mean_ci(tally.col("points_call")),
-        ev_no_call=mean_ci(tally.col("points_no_call")),
-        ev_diff=mean_ci(diff),
+        ev_call=points.estimate(0),
+        ev_no_call=points.estimate(1),
+        ev_diff=points.difference(0, 1),
         double_victory_call=rate("dv_call"),
         double_victory_no_call=rate("dv_no_call"),
         first_out_no_call=rate("first_no_call"),

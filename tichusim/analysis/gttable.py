@@ -25,11 +25,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..stats import Estimate, mean_ci, percent, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY
 from .gtodds import SEAT0, paired_rounds, seat_strategies
 from .handclass import GTModel, calibration, features, hand_class
 from .played_once import played_once
-from .stats import Estimate, mean_ci, percent, wilson
 
 __all__ = ["GTTable", "by_class", "experiment", "from_run", "write"]
 

@@ -27,8 +27,9 @@ import numpy as np
 
 from .. import cards
 from ..kernels.tichu.handfeatures import hand_features
+from ..stats import Z95, Estimate, json_estimates, percent
 from ..strategies.tichu import STRATEGIES
-from .stats import Z95, percent
+from .gtodds import decision
 
 __all__ = ["FEATURES", "GTModel", "features", "hand_class", "strength_scores"]
 
@@ -185,35 +186,39 @@ class GTModel:
         }
 
     def predict(self, hand: str) -> dict:
-        """The model's answer for 8 cards (``cards.parse_pattern`` notation)."""
+        """The model's answer for 8 cards (``cards.parse_pattern`` notation): ``estimates``,
+        ``p_success`` and ``ev_diff`` in the one shape of an estimate (``n``: the deals the
+        model was fitted on), beside them, deprecated, their flat keys."""
         mask = _representative(hand)
         out = {k: float(v[0]) for k, v in self.predict_many([mask]).items()}
+        n = int(self.info.get("deals", 0))
+        estimates = {
+            name: Estimate(out[name], out[low], out[high], n)
+            for name, low, high in (
+                ("p_success", "ci_low", "ci_high"),
+                ("ev_diff", "ev_diff_ci_low", "ev_diff_ci_high"),
+            )
+        }
         f = features([mask])[0]
         return {
             "hand": cards.format(mask),
-            **out,
+            **json_estimates(estimates, {"p_success": ("ci_low", "ci_high")}),
             "features": {n: float(f[FEATURES.index(n)]) for n in FEATURES},
         }
 
     def describe(self, answer: dict) -> str:
         """Text for ``gt-odds --model``."""
-        decision = (
-            "call"
-            if answer["ev_diff_ci_low"] > 0
-            else "do not call"
-            if answer["ev_diff_ci_high"] < 0
-            else "too close to tell"
-        )
+        p, gain = answer["estimates"]["p_success"], answer["estimates"]["ev_diff"]
         cal = self.info.get("holdout", {})
         return "\n".join(
             [
                 f"Grand Tichu model for {answer['hand']} (fitted on {self.info.get('deals', 0):,} "
                 f"deals; {self.info.get('strategies', '')})",
-                f"  P(out first | call)         {percent(answer['p_success'], 5)}  "
-                f"[{100 * answer['ci_low']:.1f}, {100 * answer['ci_high']:.1f}]",
-                f"  call - no call, points      {answer['ev_diff']:+7.1f}  "
-                f"[{answer['ev_diff_ci_low']:+.1f}, {answer['ev_diff_ci_high']:+.1f}]"
-                f"   -> {decision}",
+                f"  P(out first | call)         {percent(p['value'], 5)}  "
+                f"[{100 * p['low']:.1f}, {100 * p['high']:.1f}]",
+                f"  call - no call, points      {gain['value']:+7.1f}  "
+                f"[{gain['low']:+.1f}, {gain['high']:+.1f}]"
+                f"   -> {decision(Estimate(**gain))}",
                 "  (intervals: coefficient sampling only; held-out calibration error "
                 f"{cal.get('p_rmse_by_decile', math.nan):.3f} in P, "
                 f"{cal.get('gain_rmse_by_decile', math.nan):.1f} points; simulate with gt-odds "

@@ -47,11 +47,11 @@ import numpy as np
 
 from .. import cards
 from ..kernels.tichu import records as E
+from ..stats import Estimate, Paired, json_estimates, percent, wilson
 from ..strategies.agents import Agent
 from ..strategies.tichu import DEFAULT_STRATEGY
-from .gtodds import MAX_BATCH, _from_hand, _one, check_run, seat_strategies, setup
+from .gtodds import MAX_BATCH, check_run, seat_strategies, setup
 from .played_once import played_once
-from .stats import Estimate, mean_ci, percent, wilson
 
 __all__ = [
     "PassAdvice",
@@ -113,20 +113,11 @@ class PassCandidate:
             "sources": list(self.sources),
             "deals": self.deals,
         }
-        for name in ("points", "diff", "first_out", "tichu", "tichu_success", "double_victory"):
-            e = getattr(self, name)
-            if e is None:
-                e = Estimate(0.0, 0.0, 0.0, self.deals)
-            out[name], out[f"{name}_ci_low"], out[f"{name}_ci_high"] = (
-                _num(e.value),
-                _num(e.low),
-                _num(e.high),
-            )
-        return out
-
-
-def _num(x: float) -> float | None:
-    return None if math.isnan(x) else float(x)
+        # the best candidate's difference to itself is 0 on each of its deals
+        diff = self.diff if self.diff is not None else Estimate(0.0, 0.0, 0.0, self.deals)
+        names = ("points", "diff", "first_out", "tichu", "tichu_success", "double_victory")
+        estimates = {name: getattr(self, name) for name in names} | {"diff": diff}
+        return out | json_estimates(estimates)
 
 
 @dataclass(frozen=True)
@@ -492,6 +483,7 @@ def _answer(hand, exact, seed, strategy, table, found, cols, plan, rounds, secon
         p, sources = found[i]
         right, partner, left = (cards.format(b) for b in p)
         called = int(c["tichu"].sum())
+        paired = Paired.on_shared_deals(c["points"], best)  # its deals: the first n
         out.append(
             PassCandidate(
                 right=right,
@@ -499,8 +491,8 @@ def _answer(hand, exact, seed, strategy, table, found, cols, plan, rounds, secon
                 left=left,
                 sources=sources,
                 deals=n,
-                points=mean_ci(c["points"]),
-                diff=None if i == order[0] else mean_ci(c["points"] - best[:n]),
+                points=paired.estimate(0),
+                diff=None if i == order[0] else paired.difference(0, 1),
                 first_out=wilson(int(c["first"].sum()), n),
                 tichu=wilson(called, n),
                 tichu_success=wilson(int(c["won"].sum()), called),
@@ -508,13 +500,11 @@ def _answer(hand, exact, seed, strategy, table, found, cols, plan, rounds, secon
             )
         )
     place = setup()
-    me = _one(strategy, "nanjing")
-    row = [me if j == place.player else s for j, s in enumerate(table)]
     return PassAdvice(
         hand=cards.format(exact),
         deals=len(best),
         seed=int(seed),
-        strategies=tuple(s.name for s in _from_hand(row, place.player)),
+        strategies=place.strategy_names(table, strategy),
         candidates=tuple(out),
         stages=tuple(plan),
         rounds=rounds,

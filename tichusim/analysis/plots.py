@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .stats import mean_ci, wilson
+from ..stats import mean_ci, wilson
 
 __all__ = [
     "call_success_plot",

@@ -31,9 +31,9 @@ import pandas as pd
 
 from ..games import DEFAULT_GAME, GAMES, game_type
 from ..runs.read import load
+from ..stats import Estimate, mean_ci, wilson
 from .handclass import strength_scores
 from .seigneur_analysis import reign_summary, reigns, transitions
-from .stats import Estimate, mean_ci, wilson
 
 __all__ = [
     "REPORT",

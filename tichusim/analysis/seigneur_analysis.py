@@ -21,7 +21,7 @@ from typing import TypedDict
 import numpy as np
 import pandas as pd
 
-from .stats import Estimate, mean_ci, wilson
+from ..stats import Estimate, mean_ci, wilson
 
 __all__ = ["reign_summary", "reigns", "summarize_seigneur", "transitions"]
 

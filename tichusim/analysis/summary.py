@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..stats import mean_ci, wilson
 from .seigneur_analysis import summarize_seigneur
-from .stats import mean_ci, wilson
 
 __all__ = ["summarize", "summary"]
 

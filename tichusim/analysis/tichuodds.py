@@ -28,21 +28,18 @@ import numpy as np
 from .. import cards
 from ..games import DEFAULT_GAME
 from ..kernels.tichu import records as E
+from ..stats import Estimate, Paired, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY
 from .gtodds import (
     MAX_BATCH,
     MIN_DEALS,
     CallAnswer,
-    _from_hand,
-    _half,
-    _one,
     check_run,
     paired_rounds,
     seat_strategies,
     setup,
 )
 from .played_once import played_once
-from .stats import Estimate, mean_ci, wilson
 
 __all__ = ["TichuOdds", "check_hand", "tichu_odds"]
 
@@ -241,7 +238,7 @@ def tichu_odds(
         p = wilson(int(success.sum()), success.size)
         if progress is not None:
             progress(done, deals, p)
-        if precision and done >= MIN_DEALS and _half(p) < precision:
+        if precision and done >= MIN_DEALS and p.half_width < precision:
             break
         step = min(MIN_DEALS if precision else MAX_BATCH, deals - done)
 
@@ -252,8 +249,7 @@ def tichu_odds(
         x = col(name)
         return wilson(int(x.sum()), x.size)
 
-    me = _one(seat_strategy, variant)
-    row = [me if i == h else s for i, s in enumerate(call)]
+    points = Paired(np.stack([col("points_call"), col("points_no_call")]))
     return TichuOdds(
         hand=cards.format_pattern(exact, ranks),
         received=got,
@@ -261,12 +257,12 @@ def tichu_odds(
         variant=variant,
         deals=len(col("success")),
         seed=int(seed),
-        strategies=tuple(s.name for s in _from_hand(row, h)),
+        strategies=place.strategy_names(call, seat_strategy),
         p_success=rate("success"),
         called=rate("called"),
-        ev_call=mean_ci(col("points_call")),
-        ev_no_call=mean_ci(col("points_no_call")),
-        ev_diff=mean_ci(col("points_call") - col("points_no_call")),
+        ev_call=points.estimate(0),
+        ev_no_call=points.estimate(1),
+        ev_diff=points.difference(0, 1),
         first_out_no_call=rate("first_no_call"),
         double_victory_call=rate("dv_call"),
         double_victory_no_call=rate("dv_no_call"),

@@ -37,6 +37,7 @@ from ..kernels.errors import ERR_NONE, ERRORS
 from ..kernels.tichu import decide as K
 from ..kernels.tichu import rollout as R
 from ..kernels.tichu.variants import n_seats
+from ..stats import Paired
 from .agents import Agent
 from .tichu import resolve
 
@@ -67,8 +68,8 @@ class SearchResult:
     """What a search measured at one decision: ``candidates`` (plays, ``None`` for a pass or
     no bomb), and for each candidate ``c`` and deal ``k`` its team's score margin
     ``margin[c, k]`` (the deciding seat's team minus the other) and ``first[c, k]``, whether
-    its team had the first player out. The deals are the columns, shared by every candidate
-    (paired): compare two candidates by the mean and spread of their per-deal difference."""
+    its team had the first player out. The deals are the columns, shared by every candidate:
+    ``paired`` compares two candidates by the mean and spread of their per-deal difference."""
 
     candidates: list
     margin: np.ndarray
@@ -78,21 +79,23 @@ class SearchResult:
     def samples(self) -> int:
         return int(self.margin.shape[1])
 
+    @property
+    def paired(self) -> Paired:
+        """The candidates' margins on the shared deals."""
+        return Paired(self.margin)
+
     def means(self) -> np.ndarray:
         """Each candidate's mean margin."""
-        return self.margin.mean(axis=1)
+        return self.paired.means()
 
     def best(self) -> int:
         """The index of the candidate with the highest mean margin (the first on a tie)."""
-        return int(np.argmax(self.means()))
+        return self.paired.best()
 
     def better(self, c: int, than: int, z: float) -> bool:
         """Whether candidate ``c``'s mean margin exceeds candidate ``than``'s by more than
-        ``z`` standard errors of their paired difference."""
-        d = self.margin[c] - self.margin[than]
-        if d.size < 2:
-            return False
-        return bool(d.mean() > z * d.std(ddof=1) / np.sqrt(d.size))
+        ``z`` standard errors of their paired difference (``Paired.beats``)."""
+        return self.paired.beats(c, than, z)
 
 
 def _announced(game):
