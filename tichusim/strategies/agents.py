@@ -38,6 +38,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from .tables import split_items
+
 if TYPE_CHECKING:
     from ..games.steps import View
 
@@ -169,7 +171,9 @@ def param_value(text: str):
 
 def named_agent(spec) -> dict | None:
     """The agent table that the text ``name`` or ``name:key=value,...`` of a named agent
-    (``NAMED``) stands for; ``None`` for any other ``spec``. ``AgentLoadError`` for a
+    (``NAMED``) stands for (a comma inside brackets separates nothing:
+    ``search:base=expert[tichu=never,grand_tichu=never]``, ``tables.split_items``); ``None``
+    for any other ``spec``. ``AgentLoadError`` for a
     parameter that is not ``key=value``."""
     if not isinstance(spec, str):
         return None
@@ -177,7 +181,7 @@ def named_agent(spec) -> dict | None:
     if name.strip() not in NAMED:
         return None
     params = {}
-    for item in (i.strip() for i in rest.split(",") if i.strip()):
+    for item in filter(None, split_items(rest)):
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise AgentLoadError(f"strategy {spec!r}: {item!r} is not key=value")
