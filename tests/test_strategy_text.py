@@ -129,9 +129,10 @@ def test_run_configs_take_the_command_lines_text(tmp_path, monkeypatch):
 
     assert strategies("expert") == ["expert"] * 4  # names stay names: a run's hash unchanged
     assert strategies("agent:bot.py:Bot") == [{"agent": "bot.py:Bot"}] * 4
-    assert strategies("agent:bot.py:Bot:depth=3") == [
-        {"agent": "bot.py:Bot", "params": {"depth": 3}}
-    ] * 4
+    assert (
+        strategies("agent:bot.py:Bot:depth=3")
+        == [{"agent": "bot.py:Bot", "params": {"depth": 3}}] * 4
+    )
     assert strategies("search:samples=4") == [{"agent": SEARCH, "params": {"samples": 4}}] * 4
     assert strategies("expert[tichu=never]") == ["expert[tichu=never]"] * 4
     file_table = TABLES.to_dict(parse_strategy("mine.toml"))
@@ -160,7 +161,11 @@ def test_run_configs_take_the_command_lines_text(tmp_path, monkeypatch):
     [
         ("nothing.toml", "strategies.0", "strategy file nothing.toml"),
         ("expert[tichu=nope]", "strategies.0", "unknown policy 'nope'"),
-        (["expert", "expert[tichu=never", "expert", "expert"], "strategies.1", "'[' without its ']'"),
+        (
+            ["expert", "expert[tichu=never", "expert", "expert"],
+            "strategies.1",
+            "'[' without its ']'",
+        ),
         ("agent:nowhere.py:Bot", "strategies.0", "cannot be imported"),
         ("nobase[tichu=never]", "strategies.0", "unknown base 'nobase'"),
         ("expert,random", "strategies", "give one strategy or a list of 4"),
