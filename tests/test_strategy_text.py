@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from tichusim.cli import main
 from tichusim.runs.config import ConfigError, validate
 from tichusim.strategies import seigneur
-from tichusim.strategies.agents import agent_name, as_agent, spec_of
+from tichusim.strategies.agents import agent_name, as_agent, spec_of, strategies_text
 from tichusim.strategies.specs import parse_strategy, parse_strategy_list, strategy_spec
 from tichusim.strategies.tables import split_items, split_strategies
 from tichusim.strategies.tichu import TABLES, resolve
@@ -102,6 +102,22 @@ def test_every_printed_name_reads_back(given, tmp_path, monkeypatch):
         "random",
         name,
         "lowest",
+    ]
+
+
+def test_the_replay_commands_strategies_read_back():
+    """``strategies_text``, the ``--strategies`` of the replay command an agent's failure
+    prints, reads back as the same strategies, composed ones with their commas too."""
+    given = [
+        "expert[grand_tichu=never,tichu=never]",
+        "heuristic:pass=lowest,bomb_points=20",
+        "search:samples=4,base=expert[grand_tichu=never,tichu=never]",
+        "random",
+    ]
+    text = strategies_text(given)
+    assert text is not None
+    assert [_printed(s) for s in parse_strategy_list(text)] == [
+        _printed(parse_strategy(g)) for g in given
     ]
 
 
