@@ -494,7 +494,7 @@ def test_gt_odds_bad_model_file(tmp_path_factory, content):
 @given(
     strategies=st.one_of(
         st.text(max_size=20), st.lists(identifier, min_size=2, max_size=6).map(",".join)
-    ).filter(lambda t: not parses(resolve, _strategies(t))),
+    ).filter(lambda t: not parses(lambda text: resolve(_strategies(text)), t)),
     command=st.sampled_from(["show", "simulate"]),
 )
 def test_show_and_simulate_strategies(strategies, command):

@@ -96,7 +96,7 @@ def test_strategy_from_toml(tmp_path):
     f = tmp_path / "mine.toml"
     f.write_text('base = "heuristic"\npass = "odd-even"\n[params]\nbomb_threat = 2\n')
     s = parse_strategy(str(f))
-    assert s.name == "mine" and s.pass_ == "odd-even" and dict(s.params)["bomb_threat"] == 2
+    assert s.name == str(f) and s.pass_ == "odd-even" and dict(s.params)["bomb_threat"] == 2
     (tmp_path / "bad.toml").write_text("base = \n")
     with pytest.raises(ValueError, match="bad.toml"):
         parse_strategy(str(tmp_path / "bad.toml"))

@@ -15,9 +15,10 @@ from .strategies import DEFAULT_STRATEGY
 
 TABLE_FILES = {"rounds.parquet", "seats.parquet"}  # what `simulate --out` writes (and may replace)
 STRATEGY_HELP = (
-    "one strategy for every seat, or four separated by commas (seat 0..3); a "
-    "strategy written in Python is agent:package.module:Class or "
-    "agent:path/file.py:Class (a tichusim.Agent subclass)"
+    "one strategy for every seat, or four separated by commas (seat 0..3); each a name, "
+    "base:key=value,... or base[key=value,...], a .toml file, search:key=value,..., or "
+    "agent:package.module:Class / agent:path/file.py:Class (a tichusim.Agent subclass; "
+    "docs/strategies.md#strategy-arguments)"
 )
 
 
@@ -236,7 +237,7 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
     _players(variant, players)
     given = _options(option_pairs) or {}
     table = _guard(game, variant, players, given)
-    chosen = table.strategy_text(strategies)
+    chosen = _guard(table.strategy_text, strategies)
     _check_strategies(table, chosen)  # bad input is refused before any compile
     # chained rounds (a round of a game, §5): without --game, --round I is the first round of
     # game I, as `simulate` plays them; other games' rounds replay alone
@@ -289,7 +290,7 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
             raise UserError(f"output directory {out} holds other files ({foreign[0]}, ...)")
     try:
         table = _guard(game, variant, players, _options(option_pairs))
-        chosen = table.strategy_text(strategies)
+        chosen = _guard(table.strategy_text, strategies)
         _check_strategies(table, chosen)  # bad input is refused before any compile
         # before the clock: the rate counts play only
         with compiling(variant, "rounds", strategies=chosen):
@@ -492,8 +493,8 @@ def _strategy_option(text: str, count: tuple[int, ...], what: str):
 
 
 SPEC_HELP = (
-    "a name, base:key=value,..., a .toml file, or agent:module:Class / "
-    "agent:file.py:Class (docs/strategies.md#strategy-arguments)"
+    "a name, base:key=value,... or base[key=value,...], a .toml file, search:key=value,..., "
+    "or agent:module:Class / agent:file.py:Class (docs/strategies.md#strategy-arguments)"
 )
 
 
@@ -1049,9 +1050,10 @@ def advise_cmd(
 def compare(strategies, deals, seed, out, variant, option_pairs, workers, check, quiet):
     """Duplicate matches between STRATEGIES (two: a match; more: a round-robin league).
 
-    Each STRATEGY is a name, base:key=value,... (e.g. heuristic:pass=lowest), a .toml file,
-    or a strategy written in Python: agent:package.module:Class or agent:path/file.py:Class,
-    with its parameters as agent:path/file.py:Class:key=value,... (docs/agents.md). A match
+    Each STRATEGY is a name, base:key=value,... (e.g. heuristic:pass=lowest) or
+    base[key=value,...] as the tables print it, a .toml file, search:key=value,..., or a
+    strategy written in Python: agent:package.module:Class or agent:path/file.py:Class, with
+    its parameters as agent:path/file.py:Class:key=value,... (docs/agents.md). A match
     shows its running margin; Ctrl-C prints the figures of the deals played so far, marked
     partial, and exits with status 130.
     """

@@ -202,11 +202,15 @@ class Game(ABC):
         return np.stack([s.param_row(self.name) for s in chosen])
 
     def strategy_text(self, text: str):
-        """What the command line's ``--strategies`` text stands for (``agent:module:Class``: a
-        Python agent, ``agents.from_text``)."""
-        from ..strategies.agents import from_text
+        """What the command line's ``--strategies`` text stands for: one strategy, or one per
+        player separated by commas (``tables.split_strategies``), each read by
+        ``specs.strategy_spec`` (a name, a composed strategy, a file, a Python agent) against
+        this game's ``strategy_tables``. ``ValueError`` (one line) for a bad file or agent."""
+        from ..strategies.specs import strategy_spec
+        from ..strategies.tables import split_strategies
 
-        return from_text(text) or text
+        parts = [strategy_spec(item, self.strategy_tables) for item in split_strategies(text)]
+        return parts[0] if len(parts) == 1 else parts
 
     # -- playing -----------------------------------------------------------------------
 

@@ -87,20 +87,6 @@ class TeamGame(Game):
     def resolve(self, strategies, count: int | None = None) -> list:
         return tichu_strategies.resolve(strategies, count or self.players, variant=self.name)
 
-    def strategy_text(self, text: str):
-        """One strategy, or one per player separated by commas (``agent:module:Class``: a
-        Python agent, ``agents.from_text``)."""
-        from ..strategies.agents import from_text
-
-        groups: list[str] = []
-        for item in (t.strip() for t in text.split(",")):
-            if "=" in item and ":" not in item and groups:  # continues the previous strategy
-                groups[-1] += "," + item
-            else:
-                groups.append(item)
-        parts = [from_text(p) or p for p in groups]
-        return parts[0] if len(parts) == 1 else parts
-
     # -- the table's facts, as the engine knows them (kernels/tichu/variants.py) -----------
 
     # in the analyses' fixed deals the first drawer argument names the King (Wu Wang, §4)

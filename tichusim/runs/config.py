@@ -28,6 +28,8 @@ from pydantic import (
 from ..games import game, game_type
 from ..games.base import GAME_OPTIONS
 from ..strategies.agents import AgentLoadError, is_agent, spec_of
+from ..strategies.specs import strategy_spec
+from ..strategies.tables import split_strategies
 
 __all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]
 
@@ -150,14 +152,19 @@ class RunConfig(_Strict):
     @field_validator("strategies", mode="before")
     @classmethod
     def _strategies(cls, value, info: ValidationInfo):
-        """Expand to one spec per player (strategy objects become their tables) and check
-        each as the variant's strategies are checked, naming the player that fails."""
+        """Expand to one spec per player (strategy objects become their tables; a text is
+        read as the command line reads ``--strategies``: ``specs.strategy_spec``, a file or
+        an agent becoming its table) and check each as the variant's strategies are checked,
+        naming the player that fails."""
         variant = info.data.get("variant")
         players = info.data.get("players")
         if variant is None or (game_type(variant).takes_players and players is None):
             return value  # their own error is reported
         table = game(variant, players)
         players = table.players
+        if isinstance(value, str):  # the command line's text: one, or one per player
+            value = split_strategies(value)
+            value = value[0] if len(value) == 1 else value
         if isinstance(value, (str, dict)) or hasattr(value, "param_row") or is_agent(value):
             value = [value] * players
         if not isinstance(value, (list, tuple)) or len(value) != players:
@@ -167,6 +174,11 @@ class RunConfig(_Strict):
             )
         specs = [s.to_dict() if hasattr(s, "to_dict") else s for s in value]
         for seat, spec in enumerate(specs):
+            if isinstance(spec, str):  # a file or an agent's text becomes its table
+                try:
+                    spec = specs[seat] = strategy_spec(spec, table.strategy_tables)
+                except ValueError as exc:
+                    raise _SeatError(seat, str(exc)) from None
             if is_agent(spec):
                 specs[seat] = _agent(seat, spec)
                 continue

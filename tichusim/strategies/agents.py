@@ -38,6 +38,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from .tables import split_items, split_strategies
+
 if TYPE_CHECKING:
     from ..games.steps import View
 
@@ -169,7 +171,9 @@ def param_value(text: str):
 
 def named_agent(spec) -> dict | None:
     """The agent table that the text ``name`` or ``name:key=value,...`` of a named agent
-    (``NAMED``) stands for; ``None`` for any other ``spec``. ``AgentLoadError`` for a
+    (``NAMED``) stands for (a comma inside brackets separates nothing:
+    ``search:base=expert[tichu=never,grand_tichu=never]``, ``tables.split_items``); ``None``
+    for any other ``spec``. ``AgentLoadError`` for a
     parameter that is not ``key=value``."""
     if not isinstance(spec, str):
         return None
@@ -177,7 +181,7 @@ def named_agent(spec) -> dict | None:
     if name.strip() not in NAMED:
         return None
     params = {}
-    for item in (i.strip() for i in rest.split(",") if i.strip()):
+    for item in filter(None, split_items(rest)):
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise AgentLoadError(f"strategy {spec!r}: {item!r} is not key=value")
@@ -360,7 +364,14 @@ def _param_text(value) -> str | None:
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
-    if not isinstance(value, str) or not value or any(c in value for c in ",:= "):
+    if not isinstance(value, str) or not value or " " in value:
+        return None
+    if "[" in value:  # a composed strategy's name: its commas inside brackets (``split_items``)
+        try:
+            return value if len(split_items(value)) == 1 else None
+        except ValueError:
+            return None
+    if any(c in value for c in ",:="):
         return None
     if value.lower() in ("true", "false"):
         return None
@@ -416,8 +427,8 @@ def strategies_text(strategies) -> str | None:
                 + agent
                 + "".join(f"{',' if i else ':'}{k}={v}" for i, (k, v) in enumerate(params))
             )
-        elif isinstance(spec, str) and "," not in spec and " " not in spec:
-            out.append(spec)
+        elif isinstance(spec, str) and " " not in spec and len(split_strategies(spec)) == 1:
+            out.append(spec)  # reads back as one strategy in the list: ``split_strategies``
         else:
             return None
     return out[0] if len(set(out)) == 1 else ",".join(out)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..kernels.seigneur import policies as P
-from .tables import Param, StrategyTables
+from .tables import Param, StrategyTables, split_strategies
 
 __all__ = [
     "DECISIONS",
@@ -191,10 +191,10 @@ def build(spec: dict) -> SeigneurStrategy:
 
 
 def parse_spec(text: str) -> SeigneurStrategy:
-    """``"base"`` or ``"base:key=value,..."``; a key is a decision (its value a policy) or a
-    parameter (its value a number)."""
-    base, _, changes = text.partition(":")
-    base = base.strip()
+    """``"base"``, ``"base:key=value,..."`` or ``"base[key=value,...]"``
+    (``StrategyTables.split_text``); a key is a decision (its value a policy) or a parameter
+    (its value a number)."""
+    base, changes = TABLES.split_text(text)
     if base not in STRATEGIES:
         if base in _TICHU_NAMES:
             raise _not_here(f"the Tichu strategy {base!r}")
@@ -217,10 +217,11 @@ def _one(item) -> SeigneurStrategy:
 
 
 def resolve(strategies, players: int) -> list[SeigneurStrategy]:
-    """One strategy per player: one for all, or a list (or comma-separated text of names
-    without parameters) of ``players`` entries."""
-    if isinstance(strategies, str) and ":" not in strategies and "," in strategies:
-        strategies = [s.strip() for s in strategies.split(",")]
+    """One strategy per player: one for all, or a list (or a comma-separated text:
+    ``split_strategies``) of ``players`` entries."""
+    if isinstance(strategies, str) and "," in strategies:
+        found = split_strategies(strategies)
+        strategies = found if len(found) > 1 else strategies
     if isinstance(strategies, (list, tuple)):
         if len(strategies) != players:
             raise ValueError(

@@ -1,4 +1,5 @@
-"""Strategies written on a command line: a name, ``base:key=value,...``, or a TOML file.
+"""Strategies written as text: one parser for every place that takes a strategy (``compare``,
+``--strategies``, ``--seat-strategy``, ``--others``, a run config's ``strategies``).
 
 * ``heuristic`` — a named strategy (``tichusim strategies`` lists them);
 * ``heuristic:pass=lowest,bomb_points=20`` — a base with changes: a decision name
@@ -6,19 +7,27 @@
   other key is a numeric parameter, ``name=...`` names the result; without a base
   (``pass=lowest``) the base is ``heuristic`` (``TABLES.plain``: a table without a base means
   the same here and in a config, where a saved table names no base);
+* ``heuristic[pass=lowest,bomb_points=20]`` — the same strategy written as the tables print
+  its name (``StrategyTables.split_text``); inside a named agent's parameters the brackets
+  keep its commas: ``search:samples=4,base=expert[grand_tichu=never,tichu=never]``;
 * ``agent:mypackage.mymodule:MyPasser`` or ``agent:examples/dog_passer.py:DogPasser`` — a
   strategy written in Python (``tichusim.Agent``), returned as its table ``{"agent": ...}``;
   its constructor's parameters follow as ``key=value,...`` after one more colon
   (``agent:bot.py:Bot:depth=3,greedy=true``: ``true``/``false``, integers and decimal numbers
   are read as such, any other value as text), or come from a TOML file holding
   ``agent = "..."`` and ``[params]``;
+* ``search`` or ``search:samples=64,candidates=8`` — an agent shipped with a name
+  (``agents.named_agent``);
 * ``mine.toml`` — a file holding the same table as ``tichusim.strategies.tichu.build`` takes
   (``base = "heuristic"``, ``pass = "lowest"``, ``[params]``), at top level or under
-  ``[strategy]``.
+  ``[strategy]``; without a ``name`` the strategy is named by the path as written, so the
+  name the tables print reads back.
 
 A list (one strategy per seat, ``--others``) separates strategies by commas; a comma followed
-by ``key=value`` continues the previous strategy, so ``heuristic:pass=lowest,bomb_points=20,
-random`` is two strategies.
+by ``key=value`` continues the previous strategy, and a comma inside brackets separates
+nothing (``tables.split_strategies``): ``heuristic:pass=lowest,bomb_points=20,random`` is two
+strategies. Every name printed for a strategy reads back as the same strategy: a composed
+one's ``base[changes]``, a named agent's ``search:key=value,...``, a file's path.
 """
 
 from __future__ import annotations
@@ -26,33 +35,36 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from .tichu import STRATEGIES, TABLES, Strategy, build, resolve
+from .agents import AgentError, as_agent, from_text, param_value
+from .tables import StrategyTables, split_items, split_strategies
+from .tichu import TABLES, Strategy, resolve
 
-__all__ = ["parse_strategy", "parse_strategy_list"]
+__all__ = ["parse_strategy", "parse_strategy_list", "strategy_spec"]
 
 
-def _from_file(path: Path) -> Strategy | dict:
+def _from_file(path: Path, tables: StrategyTables) -> dict:
+    """The table a strategy file holds: an agent's (checked: importable, buildable) or a
+    scripted strategy's, complete (``StrategyTables.to_dict``) and named by the path unless
+    it names itself."""
     try:
         data = tomllib.loads(path.read_text())
     except OSError as exc:
         raise ValueError(f"strategy file {path}: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"strategy file {path}: {exc}") from None
     table = data.get("strategy", data)
     if not isinstance(table, dict):
         raise ValueError(f"strategy file {path}: [strategy] must be a table")
     spec = dict(table)
     if "agent" in spec:  # a Python agent with its params
-        from .agents import AgentError, as_agent
-
         try:
             as_agent(spec)
         except AgentError as exc:
             raise ValueError(f"strategy file {path}: {exc}") from None
         return spec
-    spec.setdefault("name", path.stem)
+    spec.setdefault("name", str(path))
     try:
-        return build(spec)
+        return tables.to_dict(tables.build(spec))
     except ValueError as exc:
         raise ValueError(f"strategy file {path}: {exc}") from None
 
@@ -63,10 +75,8 @@ def _agent_params(text: str, agent: dict) -> dict:
     name, colon, changes = changes.partition(":")
     if not colon:
         return agent
-    from .agents import param_value
-
     params: dict = {}
-    for item in (c.strip() for c in changes.split(",")):
+    for item in split_items(changes):
         key, eq, value = (part.strip() for part in item.partition("="))
         if not eq or not key.isidentifier() or not value:
             raise ValueError(
@@ -79,11 +89,11 @@ def _agent_params(text: str, agent: dict) -> dict:
     return {"agent": f"{where}:{name}", "params": params}
 
 
-def parse_strategy(text: str) -> Strategy | dict:
-    """One strategy from its command-line form (see the module docstring); an agent is its
-    table, checked (importable, buildable), which workers and saved configs can carry."""
-    from .agents import AgentError, as_agent, from_text
-
+def strategy_spec(text: str, tables: StrategyTables = TABLES) -> str | dict:
+    """One strategy's text (see the module docstring) as the plain data a game resolves and a
+    run config keeps: an agent's table (checked: importable, buildable), a file's table
+    (checked against ``tables``, the game's: the team games' unless given), or else the text
+    itself, a scripted strategy's name or composed form, which the game's ``resolve`` reads."""
     text = text.strip()
     if not text:
         raise ValueError("empty strategy")
@@ -96,24 +106,19 @@ def parse_strategy(text: str) -> Strategy | dict:
             raise ValueError(str(exc)) from None
         return agent
     if text.lower().endswith(".toml"):
-        return _from_file(Path(text))
-    if ":" not in text and "=" not in text:
-        return resolve(text, 1)[0]
-    base, _, changes = text.partition(":") if ":" in text else (TABLES.plain, "", text)
-    base = base.strip()
-    if base not in STRATEGIES:
-        raise ValueError(
-            f"strategy {text!r}: unknown base {base!r} (known: {', '.join(STRATEGIES)})"
-        )
-    return TABLES.compose(text, base, changes)
+        return _from_file(Path(text), tables)
+    return text
+
+
+def parse_strategy(text: str) -> Strategy | dict:
+    """One team-game strategy from its text (see the module docstring); an agent is its
+    table, checked (importable, buildable), which workers and saved configs can carry."""
+    spec = strategy_spec(text)
+    if isinstance(spec, dict) and "agent" in spec:
+        return spec
+    return resolve(spec, 1)[0]
 
 
 def parse_strategy_list(text: str) -> list[Strategy | dict]:
-    """Comma-separated strategies; ``key=value`` items after a comma belong to the previous."""
-    groups: list[str] = []
-    for item in (t.strip() for t in text.split(",")):
-        if "=" in item and ":" not in item and groups:
-            groups[-1] += "," + item
-        else:
-            groups.append(item)
-    return [parse_strategy(g) for g in groups]
+    """Comma-separated strategies (``split_strategies``)."""
+    return [parse_strategy(item) for item in split_strategies(text)]

@@ -8,8 +8,12 @@ meaning), its numeric parameters (``Param``) and its named strategies: the team 
 * ``build`` a strategy from a table: a ``base`` (a named strategy; ``plain`` if none), a
   policy for any decision, ``params`` checked against their bounds, and a name derived from
   the changes unless given;
-* ``compose`` one from the text form ``base:key=value,...`` (each game checks the base itself:
-  what it says of an unknown one differs);
+* ``compose`` one from the text form ``base:key=value,...`` or ``base[key=value,...]`` (the
+  name a composed strategy is printed under), ``parse`` any strategy's text (each game checks
+  the base itself: what it says of an unknown one differs);
+* ``split_items`` and ``split_strategies``: how every strategy text is cut at its commas (a
+  comma inside brackets does not cut), for a list of strategies, a strategy's changes and a
+  named agent's parameters alike;
 * ``param_row``: the row of floats the game's kernels read, for the table it is played at:
   a parameter's default may depend on the table (``table_defaults``: the values fitted there),
   a strategy's own value of it never does.
@@ -25,7 +29,59 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Param", "RenamedPolicyWarning", "StrategyTables", "policy_of", "renamed_policy"]
+__all__ = [
+    "Param",
+    "RenamedPolicyWarning",
+    "StrategyTables",
+    "policy_of",
+    "renamed_policy",
+    "split_items",
+    "split_strategies",
+]
+
+
+def split_items(text: str) -> list[str]:
+    """``text`` cut at its commas, each item stripped; a comma inside brackets, at any depth,
+    does not cut: ``search:base=expert[tichu=never,grand_tichu=never],samples=4`` holds two
+    items, ``expert[tichu=never,grand_tichu=never]`` one. ``ValueError`` for a bracket
+    without its pair."""
+    items, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c == "[":
+            depth += 1
+        elif c == "]":
+            depth -= 1
+            if depth < 0:
+                raise ValueError(f"strategy {text!r}: a ']' without its '['")
+        elif c == "," and depth == 0:
+            items.append(text[start:i].strip())
+            start = i + 1
+    if depth:
+        raise ValueError(f"strategy {text!r}: a '[' without its ']'")
+    items.append(text[start:].strip())
+    return items
+
+
+def split_strategies(text: str) -> list[str]:
+    """A list of strategies' text (``--strategies``, ``--others``) cut into one text per
+    strategy (``split_items``): an item ``key=value`` continues the strategy before it, so
+    ``heuristic:pass=lowest,bomb_points=20,random`` is two strategies and
+    ``search:samples=4,base=expert[tichu=never],expert[tichu=never]`` two."""
+    groups: list[str] = []
+    for item in split_items(text):
+        key, eq, _ = item.partition("=")
+        if eq and key.strip().isidentifier() and groups:
+            groups[-1] += "," + item
+        else:
+            groups.append(item)
+    return groups
+
+
+def _number_text(value: float) -> str:
+    """A parameter's value in a composed strategy's name: short (``20``, ``0.5``), and exact
+    when the short form would read back as another number."""
+    short = f"{value:g}"
+    return short if float(short) == value else repr(float(value))
 
 
 @dataclass(frozen=True)
@@ -188,7 +244,7 @@ class StrategyTables:
                 )
             overrides[key] = value
         changes = [f"{d}={chosen[d]}" for d in self.decisions if chosen[d] != policy_of(base, d)]
-        changes += [f"{k}={v:g}" for k, v in params.items()]
+        changes += [f"{k}={_number_text(overrides[k])}" for k in params]
         derived = self.name_form.format(base=base_name, changes=",".join(changes))
         name = spec.get("name") or (derived if changes else base_name)
         if not isinstance(name, str):
@@ -206,7 +262,7 @@ class StrategyTables:
         value a number); without changes, the named strategy itself."""
         spec: dict = {"base": base}
         params: dict = {}
-        for item in filter(None, (c.strip() for c in changes.split(","))):
+        for item in filter(None, split_items(changes)):
             key, eq, value = item.partition("=")
             key, value = key.strip(), value.strip()
             if not eq or not key or not value:
@@ -219,3 +275,29 @@ class StrategyTables:
         if params:
             spec["params"] = params
         return self.build(spec) if len(spec) > 1 else self.strategies[base]
+
+    def split_text(self, text: str) -> tuple[str, str]:
+        """The base and the changes of a strategy's text: ``name``; ``base:key=value,...``;
+        ``base[key=value,...]``, the name a composed strategy is printed under; or
+        ``key=value,...`` alone, on the base ``plain``."""
+        text = text.strip()
+        head, bracket, _ = text.partition("[")
+        if bracket and text.endswith("]") and not any(c in head for c in ":="):
+            return head.strip(), text[len(head) + 1 : -1]
+        if ":" in text:
+            base, _, changes = text.partition(":")
+            return base.strip(), changes
+        if "=" in text:
+            return self.plain, text
+        return text, ""
+
+    def parse(self, text: str):
+        """The scripted strategy a text names (``split_text``), its changes checked
+        (``compose``)."""
+        base, changes = self.split_text(text)
+        if base not in self.strategies:
+            known = ", ".join(sorted(self.strategies))
+            if base == text.strip():
+                raise ValueError(f"unknown strategy {base!r} (known: {known})")
+            raise ValueError(f"strategy {text!r}: unknown base {base!r} (known: {known})")
+        return self.compose(text, base, changes)

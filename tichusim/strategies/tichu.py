@@ -664,10 +664,8 @@ def build(spec: dict) -> Strategy:
 def _one(spec) -> Strategy:
     if isinstance(spec, Strategy):
         return spec
-    if isinstance(spec, str):
-        if spec not in STRATEGIES:
-            raise ValueError(f"unknown strategy {spec!r} (known: {', '.join(sorted(STRATEGIES))})")
-        return STRATEGIES[spec]
+    if isinstance(spec, str):  # a name, or a composed one's text: ``TABLES.parse``
+        return STRATEGIES[spec] if spec in STRATEGIES else TABLES.parse(spec)
     if isinstance(spec, dict):
         return build(spec)
     raise ValueError(f"a strategy is a name, a table or a Strategy, not {spec!r}")
@@ -685,8 +683,9 @@ def check_variant(strategy: Strategy, variant: str) -> None:
 
 
 def resolve(strategies, seats: int = 4, *, variant: str = "nanjing") -> list[Strategy]:
-    """One strategy per seat (per player) from a name, a table, a ``Strategy``, or a list of
-    them; each checked against ``variant`` (``check_variant``)."""
+    """One strategy per seat (per player) from a name, a composed strategy's text
+    (``heuristic:pass=lowest``, ``expert[tichu=never]``), a table, a ``Strategy``, or a list
+    of them; each checked against ``variant`` (``check_variant``)."""
     if isinstance(strategies, (str, Strategy, dict)):
         strategies = [strategies] * seats
     if not isinstance(strategies, (list, tuple)) or len(strategies) != seats:
