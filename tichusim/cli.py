@@ -73,7 +73,7 @@ def _strategies(text: str):
 def _guard(fn, *args, **kwargs):
     """Bad input (``ValueError``, an agent that cannot be loaded) exits 2; an agent failing
     during play exits 1: one line each."""
-    from .strategies.agents import AgentError
+    from .games.agents import AgentError
 
     try:
         return fn(*args, **kwargs)
@@ -366,10 +366,10 @@ def run(
     --accept-changed-agents).
     """
     from .games import SimulationError
+    from .games.agents import AgentError
     from .runs.config import ConfigError, load_config
     from .runs.manifest import RunDirError
     from .runs.runner import RunError, RunInterrupted, resume, run
-    from .strategies.agents import AgentError
 
     def note(message):
         if not quiet:
@@ -482,8 +482,8 @@ def strategies_cmd(variant):
 
 
 def _strategy_option(text: str, count: tuple[int, ...], what: str):
-    """``--seat-strategy`` / ``--others``: ``count`` strategies (``strategies.specs`` form)."""
-    from .strategies.specs import parse_strategy_list
+    """``--seat-strategy`` / ``--others``: ``count`` strategies (``games.strategy_text`` form)."""
+    from .games.strategy_text import parse_strategy_list
 
     found = _guard(parse_strategy_list, text)
     if len(found) not in count:
@@ -1056,8 +1056,8 @@ def compare(strategies, deals, seed, out, variant, option_pairs, workers, check,
     partial, and exits with status 130.
     """
     from .analysis.duplicate import Interrupted, duplicate, league, markdown_report
-    from .strategies.agents import agent_name
-    from .strategies.specs import parse_strategy
+    from .games.agents import agent_name
+    from .games.strategy_text import parse_strategy
 
     if not game_type(variant).symmetric_teams:
         swap = ", ".join(n for n in GAMES if game_type(n).symmetric_teams)

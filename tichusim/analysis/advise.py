@@ -11,7 +11,7 @@ cards played.
 
 ``advise`` turns the position into the seat's view (the table's public record and its own,
 ``kernels/tichu/view.py``) and scores every legal play (passing too, when allowed) with the
-search's rollouts (``strategies.search.evaluate_plays``): many deals of the unseen cards
+search's rollouts (``search.evaluate.evaluate_plays``): many deals of the unseen cards
 consistent with the view, each candidate played out from the same deals with the same streams
 (paired), every seat then played by a scripted strategy. Each play gets its team's mean score
 margin with a 95% interval, its paired difference to the best play with an interval, and the
@@ -34,7 +34,8 @@ from ..games import game as game_of
 from ..games.steps import View
 from ..kernels import combos as K
 from ..kernels.tichu.view import PRIVATE, PUBLIC
-from ..strategies.search import evaluate_plays, prune
+from ..search.evaluate import evaluate_plays
+from ..search.prune import prune
 from ..strategies.tichu import resolve
 from .stats import Estimate, mean_ci, wilson
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from .. import cards
 from ..games import TEAM_TABLES, game
-from ..strategies.agents import Agent, Without, as_agent, is_agent
+from ..games.agents import Agent, Without, as_agent, is_agent
 from ..strategies.tichu import DEFAULT_STRATEGY, Strategy, resolve
 from .played_once import played_once
 from .stats import Estimate, mean_ci, wilson

@@ -204,7 +204,7 @@ class Game(ABC):
     def strategy_text(self, text: str):
         """What the command line's ``--strategies`` text stands for (``agent:module:Class``: a
         Python agent, ``agents.from_text``)."""
-        from ..strategies.agents import from_text
+        from .agents import from_text
 
         return from_text(text) or text
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from .tichu import STRATEGIES, TABLES, Strategy, build, resolve
+from ..strategies.tichu import STRATEGIES, TABLES, Strategy, build, resolve
 
 __all__ = ["parse_strategy", "parse_strategy_list"]
 

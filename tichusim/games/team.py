@@ -25,7 +25,7 @@ from ..kernels.tichu import batch
 from ..kernels.tichu import records as E
 from ..kernels.tichu import variants as V
 from ..strategies import tichu as tichu_strategies
-from ..strategies.agents import strategies_text
+from .agents import strategies_text
 from .arrow import PLACES, array, constant, first_index, text
 from .base import GAME_OPTIONS, Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play
@@ -90,7 +90,7 @@ class TeamGame(Game):
     def strategy_text(self, text: str):
         """One strategy, or one per player separated by commas (``agent:module:Class``: a
         Python agent, ``agents.from_text``)."""
-        from ..strategies.agents import from_text
+        from .agents import from_text
 
         groups: list[str] = []
         for item in (t.strip() for t in text.split(",")):

@@ -26,8 +26,8 @@ from pydantic import (
 )
 
 from ..games import game, game_type
+from ..games.agents import AgentLoadError, is_agent, spec_of
 from ..games.base import GAME_OPTIONS
-from ..strategies.agents import AgentLoadError, is_agent, spec_of
 
 __all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]
 
