@@ -887,7 +887,7 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
 @main.command("advise", cls=_OneLineErrors)
 @click.argument("position_file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--hand", help='the seat\'s cards, e.g. "Dr Ph Aj As Kj 9j 9s"')
-@click.option("--seat", type=int, help="the seat to advise, 0..3 (default 0)")
+@click.option("--seat", type=int, help="the seat to advise, 0..3 (Tientsin 0..5; default 0)")
 @click.option(
     "--played",
     multiple=True,
@@ -962,16 +962,17 @@ def advise_cmd(
     seed,
     as_json,
 ):
-    """Rank every legal play of a seat in a 4-player position by simulation.
+    """Rank every legal play of a seat in a position at a team table by simulation.
 
     The position comes from POSITION_FILE (TOML: hand, seat, played, trick, tichu,
-    grand_tichu, wish, out, taken, gave, received; docs/analyses.md) and/or the flags, which
-    override the file's keys.
+    grand_tichu, wish, out, taken, gave, received; variant, first_drawer, minister, king;
+    docs/analyses.md) and/or the flags, which override the file's keys.
     """
     import json
     import tomllib
 
-    from .analysis.advise import Position, advise
+    from .analysis.advise import advise
+    from .games.position import Position
 
     data: dict = {}
     if position_file is not None:
