@@ -43,7 +43,7 @@ def _swap_hidden(privs: np.ndarray, seat: int, lacks) -> tuple[int, int]:
         for rank in range(2, 15):
             if (int(lacks[a]) | int(lacks[b])) >> rank & 1:
                 continue
-            mine = [card_bit(rank, s) for s in range(4)]
+            mine = [1 << card_bit(rank, s) for s in range(4)]
             in_a = [c for c in mine if int(privs[a]["hand"]) & c and not known & c]
             in_b = [c for c in mine if int(privs[b]["hand"]) & c and not known & c]
             if in_a and in_b:
