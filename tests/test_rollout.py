@@ -288,6 +288,8 @@ def test_search_plays_everywhere_a_strategy_does():
         "params": {"samples": 64},
     }
     assert from_text("search") == {"agent": "tichusim.search.agent:Search"}
+    old = as_agent({"agent": "tichusim.strategies.search:Search"})  # the module it moved from
+    assert type(old).__module__ == "tichusim.search.agent"
     agent = as_agent("search:samples=8,searches=play")
     assert agent.decisions == ("play",) and agent.name == "search:samples=8,searches=play"
     switched = as_agent("search:paired=false,inference=false")  # booleans as the docs write
