@@ -45,8 +45,10 @@ from results_page import ROOT, Recorder, replace_section  # noqa: E402
 
 import tichusim  # noqa: E402
 from tichusim.analysis.duplicate import duplicate, markdown_report  # noqa: E402
+from tichusim.search.agent import Search  # noqa: E402
+from tichusim.search.evaluate import evaluate_plays  # noqa: E402
+from tichusim.search.prune import prune  # noqa: E402
 from tichusim.stats import Paired  # noqa: E402
-from tichusim.strategies.search import Search, evaluate_plays, prune  # noqa: E402
 
 PAGE = ROOT / "results" / "search" / "README.md"
 PARTS = ("rollouts", "decisions", "stepping", "duplicate", "ingredients", "selfplay", "stakes")
@@ -228,7 +230,7 @@ def stakes(rec: Recorder, deals: int, seed: int, samples: int = 48) -> None:
     then ``pass-advice`` on one hand, whose paired interval at its deals gives the standard
     error a comparison of two passes would have on a search's ``samples`` deals."""
     from tichusim.analysis.passadvice import pass_advice
-    from tichusim.strategies.specs import parse_strategy
+    from tichusim.games.strategy_text import parse_strategy
 
     rec.print(f"expert vs expert with one policy replaced, {deals:,} duplicate deals (seed {seed})")
     for decision, other in STAKES:

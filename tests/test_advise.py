@@ -195,7 +195,7 @@ def test_the_command_refuses_in_one_line_with_exit_2():
 def test_the_candidates_share_their_deals_unless_unpaired():
     """Paired (the default), one play listed twice gets the same result deal by deal; unpaired
     (``paired=False``, for measuring what pairing adds) each is played on deals of its own."""
-    from tichusim.strategies.search import evaluate_plays
+    from tichusim.search.evaluate import evaluate_plays
 
     position = Position.parse(LAST_CARD)
     (ace,), _ = position.legal()

@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 import tichusim
 from tichusim.cli import main
+from tichusim.games.agents import AgentError
 from tichusim.runs.config import ConfigError, validate
 from tichusim.runs.runner import run
-from tichusim.strategies.agents import AgentError
 
 ROOT = Path(__file__).resolve().parents[1]
 DOG = f"{ROOT}/examples/dog_passer.py:DogPasser"
@@ -173,7 +173,7 @@ def test_config_accepts_agent_tables_and_keeps_them():
         ({"agent": DOG, "params": 3}, "strategies.1.params", "table"),
         ({"agent": "no_such_module:X"}, "strategies.1", "cannot be imported"),
         ({"agent": f"{ROOT}/examples/dog_passer.py:Nope"}, "strategies.1", "cannot be imported"),
-        ({"agent": "tichusim.strategies.agents:Without"}, "strategies.1", "cannot be built"),
+        ({"agent": "tichusim.games.agents:Without"}, "strategies.1", "cannot be built"),
     ],
 )
 def test_config_refuses_bad_agent_tables(bad, key, words):
@@ -198,7 +198,7 @@ def test_cli_config_error_writes_nothing(tmp_path):
 def test_agent_instances_in_a_run_become_their_tables():
     from importlib import import_module  # noqa: F401
 
-    spec = validate(config(strategies=tichusim.strategies.agents.load_agent(DOG)))
+    spec = validate(config(strategies=tichusim.games.agents.load_agent(DOG)))
     assert spec.strategies == [{"agent": DOG}] * 4
 
     class Local(tichusim.Agent):

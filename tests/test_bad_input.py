@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 from tichusim.cards.notation import parse, parse_pattern
 from tichusim.cli import _strategies, main
 from tichusim.games.simulate import VARIANTS
+from tichusim.games.strategy_text import parse_strategy_list
 from tichusim.runs.config import RunConfig
-from tichusim.strategies.specs import parse_strategy_list
 from tichusim.strategies.tichu import DECISIONS, PARAMS, POLICIES, STRATEGIES, resolve
 
 ROOT = Path(__file__).resolve().parents[1]

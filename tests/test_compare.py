@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from tichusim import cards
 from tichusim.analysis.duplicate import Interrupted, duplicate, league, markdown_report
 from tichusim.cli import main
+from tichusim.games.strategy_text import parse_strategy, parse_strategy_list
 from tichusim.kernels.moves import has_bomb
-from tichusim.strategies.specs import parse_strategy, parse_strategy_list
 
 
 def test_a_strategy_against_itself_differs_by_exactly_zero():

@@ -10,10 +10,10 @@ import pytest
 
 from tichusim.analysis import gtodds, gttable, tichuodds
 from tichusim.cli import main
+from tichusim.games.strategy_text import parse_strategy
 from tichusim.strategies import DEFAULT_STRATEGY
 from tichusim.strategies import seigneur as seigneur_strategies
 from tichusim.strategies import tichu as tichu_strategies
-from tichusim.strategies.specs import parse_strategy
 
 
 def test_the_team_tables_default_is_expert():

@@ -280,21 +280,23 @@ def test_search_is_reproducible_and_legal():
 
 def test_search_plays_everywhere_a_strategy_does():
     """``simulate`` with the named strategy and its parameters, and the text forms."""
-    from tichusim.strategies.agents import as_agent, from_text
-    from tichusim.strategies.specs import parse_strategy
+    from tichusim.games.agents import as_agent, from_text
+    from tichusim.games.strategy_text import parse_strategy
 
     assert parse_strategy("search:samples=64") == {
-        "agent": "tichusim.strategies.search:Search",
+        "agent": "tichusim.search.agent:Search",
         "params": {"samples": 64},
     }
-    assert from_text("search") == {"agent": "tichusim.strategies.search:Search"}
+    assert from_text("search") == {"agent": "tichusim.search.agent:Search"}
+    old = as_agent({"agent": "tichusim.strategies.search:Search"})  # the module it moved from
+    assert type(old).__module__ == "tichusim.search.agent"
     agent = as_agent("search:samples=8,searches=play")
     assert agent.decisions == ("play",) and agent.name == "search:samples=8,searches=play"
     switched = as_agent("search:paired=false,inference=false")  # booleans as the docs write
     assert switched.paired is False and switched.inference is False
     assert as_agent(switched.name).name == switched.name == "search:paired=false,inference=false"
     with pytest.raises(ValueError, match="searches"):
-        as_agent({"agent": "tichusim.strategies.search:Search", "params": {"searches": "x"}})
+        as_agent({"agent": "tichusim.search.agent:Search", "params": {"searches": "x"}})
     rounds, seats = tichusim.simulate(
         2, seed=4, strategies=["search:samples=4", "expert", "search:samples=4", "expert"]
     )
@@ -321,8 +323,8 @@ def test_search_composes_with_a_base():
     """The decisions ``search`` does not search are its base's, named or composed: a base
     that never calls never calls, whatever the others do; a base that is not a strategy is
     refused with one line."""
-    from tichusim.strategies.agents import as_agent
-    from tichusim.strategies.search import Search
+    from tichusim.games.agents import as_agent
+    from tichusim.search.agent import Search
 
     quiet = as_agent("search:samples=2,searches=play,base=lowest")
     assert quiet.base == "lowest" and quiet.name == "search:samples=2,searches=play,base=lowest"
@@ -340,7 +342,7 @@ def test_search_composes_with_a_base():
 def test_evaluate_plays_pairs_candidates_and_refuses_bad_ones():
     """Margins per candidate and deal; the same seed gives the same result; a play that is
     not legal is refused."""
-    from tichusim.strategies.search import evaluate_plays
+    from tichusim.search.evaluate import evaluate_plays
 
     view = _first_play_view()
     legal = _legal_at(view)[:3]
@@ -360,8 +362,9 @@ def test_searched_tichu_calls(monkeypatch):
     calling on the same deals (a call the seat's team makes good gains it 100 points, one it
     does not loses 100, §2.14); before the passing, and any answer but a call or none, is
     refused; the searching strategy overturns its base's answer only on evidence."""
-    from tichusim.strategies import search
-    from tichusim.strategies.search import Search, evaluate_plays
+    from tichusim.search import agent as search
+    from tichusim.search.agent import Search
+    from tichusim.search.evaluate import SearchResult, evaluate_plays
 
     got = {}
 
@@ -389,11 +392,11 @@ def test_searched_tichu_calls(monkeypatch):
     agent = Search(samples=8, searches="play+bomb+tichu")
     assert agent.decisions == ("play", "bomb", "tichu")
     view = got[2]
-    keep = agent._expert_choice(view, [False, True])
+    keep = tichusim.strategy(agent.base).decide(view, [False, True])
 
     def margins(other_minus_keep):  # a search result: the base's answer, then the other
         d = np.asarray(other_minus_keep, np.float64)
-        return lambda *a, **k: search.SearchResult([keep, not keep], np.stack([0 * d, d]), None)
+        return lambda *a, **k: SearchResult([keep, not keep], np.stack([0 * d, d]), None)
 
     # the other answer ahead by less than CALL_EVIDENCE standard errors: the base's stands
     monkeypatch.setattr(search, "evaluate_plays", margins([100, -100, 100, -100, 100, 0]))
@@ -412,7 +415,8 @@ def test_searched_grand_tichu_calls():
     the round, the seat's first cards fixed, calling and not; a deal counts only where the
     seats that answered before did as they did: with a strategy that never calls, an earlier
     call admits no deal."""
-    from tichusim.strategies.search import Search, evaluate_plays
+    from tichusim.search.agent import Search
+    from tichusim.search.evaluate import evaluate_plays
 
     r = Round(seed=4, key=2, strategies=None)
     r.advance()
@@ -434,7 +438,9 @@ def test_searched_grand_tichu_calls():
         evaluate_plays(view, [True, False], samples=4, seed=1, rollout="lowest")
     # the searching player then leaves the call to its base instead of failing the round
     lost = Search(samples=4, rollout="lowest")
-    assert lost.grand_tichu(view, [False, True]) == lost._expert_choice(view, [False, True])
+    assert lost.grand_tichu(view, [False, True]) == tichusim.strategy(lost.base).decide(
+        view, [False, True]
+    )
     agent = Search(samples=8, searches="grand_tichu+play")
     assert agent.decisions == ("play", "grand_tichu")
     rounds, _ = tichusim.simulate(4, seed=2, strategies=[agent, "expert", agent, "expert"])
@@ -445,7 +451,7 @@ def test_deals_agree_with_the_calls_made():
     """A search deals a seat that called Tichu or Grand Tichu a hand its strategy calls on
     (RULES.md §2.3: a call tells of a strong hand), uniformly among those: the plain deals
     often do not, the told ones always do, and they keep every other constraint."""
-    from tichusim.strategies.search import _rows
+    from tichusim.search.evaluate import _rows
 
     views = []
 
@@ -516,8 +522,8 @@ def test_first_search_says_its_kernels_compile(monkeypatch, capsys):
     """The first search at a table in a process announces its own kernels on a cold cache
     (not under the stepping engine's notice); later ones say nothing."""
     from tichusim.games import registry as reg
-    from tichusim.strategies import search
-    from tichusim.strategies.search import evaluate_plays
+    from tichusim.search import evaluate as search
+    from tichusim.search.evaluate import evaluate_plays
 
     view = _first_play_view()
     legal = _legal_at(view)[:2]

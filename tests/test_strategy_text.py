@@ -1,6 +1,6 @@
 """One strategy text everywhere: every form is taken wherever a strategy is (the command line's
 ``--strategies``, ``compare``, a run config), and every name printed for a strategy reads back
-as the same strategy (``strategies.specs``, ``StrategyTables.split_text``)."""
+as the same strategy (``games.strategy_text``, ``StrategyTables.split_text``)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ import pytest
 from click.testing import CliRunner
 
 from tichusim.cli import main
+from tichusim.games.agents import agent_name, as_agent, spec_of, strategies_text
+from tichusim.games.strategy_text import parse_strategy, parse_strategy_list, strategy_spec
 from tichusim.runs.config import ConfigError, validate
 from tichusim.strategies import seigneur
-from tichusim.strategies.agents import agent_name, as_agent, spec_of, strategies_text
-from tichusim.strategies.specs import parse_strategy, parse_strategy_list, strategy_spec
 from tichusim.strategies.tables import split_items, split_strategies
 from tichusim.strategies.tichu import TABLES, resolve
 
-SEARCH = "tichusim.strategies.search:Search"
+SEARCH = "tichusim.search.agent:Search"
 FILE = 'base = "heuristic"\npass = "lowest"\n[params]\nbomb_points = 20\n'
 
 

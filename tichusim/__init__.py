@@ -27,8 +27,8 @@ _HOMES = {
     "load_config": "runs.config",
     "Round": "games.steps",
     "IllegalChoice": "games.steps",
-    "Agent": "strategies.agents",
-    "AgentError": "strategies.agents",
+    "Agent": "games.agents",
+    "AgentError": "games.agents",
     "strategy": "games.scripted",
 }
 _SUBPACKAGES = ("cards",)

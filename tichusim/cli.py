@@ -74,7 +74,7 @@ def _strategies(text: str):
 def _guard(fn, *args, **kwargs):
     """Bad input (``ValueError``, an agent that cannot be loaded) exits 2; an agent failing
     during play exits 1: one line each."""
-    from .strategies.agents import AgentError
+    from .games.agents import AgentError
 
     try:
         return fn(*args, **kwargs)
@@ -367,10 +367,10 @@ def run(
     --accept-changed-agents).
     """
     from .games import SimulationError
+    from .games.agents import AgentError
     from .runs.config import ConfigError, load_config
     from .runs.manifest import RunDirError
     from .runs.runner import RunError, RunInterrupted, resume, run
-    from .strategies.agents import AgentError
 
     def note(message):
         if not quiet:
@@ -483,8 +483,8 @@ def strategies_cmd(variant):
 
 
 def _strategy_option(text: str, count: tuple[int, ...], what: str):
-    """``--seat-strategy`` / ``--others``: ``count`` strategies (``strategies.specs`` form)."""
-    from .strategies.specs import parse_strategy_list
+    """``--seat-strategy`` / ``--others``: ``count`` strategies (``games.strategy_text`` form)."""
+    from .games.strategy_text import parse_strategy_list
 
     found = _guard(parse_strategy_list, text)
     if len(found) not in count:
@@ -888,7 +888,7 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
 @main.command("advise", cls=_OneLineErrors)
 @click.argument("position_file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--hand", help='the seat\'s cards, e.g. "Dr Ph Aj As Kj 9j 9s"')
-@click.option("--seat", type=int, help="the seat to advise, 0..3 (default 0)")
+@click.option("--seat", type=int, help="the seat to advise, 0..3 (Tientsin 0..5; default 0)")
 @click.option(
     "--played",
     multiple=True,
@@ -963,16 +963,17 @@ def advise_cmd(
     seed,
     as_json,
 ):
-    """Rank every legal play of a seat in a 4-player position by simulation.
+    """Rank every legal play of a seat in a position at a team table by simulation.
 
     The position comes from POSITION_FILE (TOML: hand, seat, played, trick, tichu,
-    grand_tichu, wish, out, taken, gave, received; docs/analyses.md) and/or the flags, which
-    override the file's keys.
+    grand_tichu, wish, out, taken, gave, received; variant, first_drawer, minister, king;
+    docs/analyses.md) and/or the flags, which override the file's keys.
     """
     import json
     import tomllib
 
-    from .analysis.advise import Position, advise
+    from .analysis.advise import advise
+    from .games.position import Position
 
     data: dict = {}
     if position_file is not None:
@@ -1058,8 +1059,8 @@ def compare(strategies, deals, seed, out, variant, option_pairs, workers, check,
     partial, and exits with status 130.
     """
     from .analysis.duplicate import Interrupted, duplicate, league, markdown_report
-    from .strategies.agents import agent_name
-    from .strategies.specs import parse_strategy
+    from .games.agents import agent_name
+    from .games.strategy_text import parse_strategy
 
     if not game_type(variant).symmetric_teams:
         swap = ", ".join(n for n in GAMES if game_type(n).symmetric_teams)

@@ -150,7 +150,7 @@ def _teams_game(variant: str, options: dict | None = None) -> TeamGame:
 def _player(table, spec):
     """A strategy as a match plays it: an Agent (``tichusim.Agent``, its class or its table
     ``{"agent": ...}``) built once, any other strategy resolved at ``table``."""
-    from ..strategies.agents import as_agent, is_agent
+    from ..games.agents import as_agent, is_agent
 
     return as_agent(spec) if is_agent(spec) else table.resolve(spec, 1)[0]
 
@@ -174,7 +174,7 @@ _KERNEL_BLOCK = 2_000  # deals per block otherwise: a block is one fast batch of
 
 
 def _block_size(players, deals: int, workers: int) -> int:
-    from ..strategies.agents import Agent
+    from ..games.agents import Agent
 
     if any(isinstance(p, Agent) for p in players):
         return _AGENT_BLOCK
@@ -215,7 +215,7 @@ def _worker_block(job):
 
 def _portable(player):
     """What rebuilds ``player`` in another process: an agent's plain table, or the strategy."""
-    from ..strategies.agents import Agent, spec_of
+    from ..games.agents import Agent, spec_of
 
     return spec_of(player) if isinstance(player, Agent) else player
 

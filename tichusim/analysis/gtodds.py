@@ -35,8 +35,8 @@ import numpy as np
 
 from .. import cards
 from ..games import TEAM_TABLES, game
+from ..games.agents import Agent, Without, as_agent, is_agent
 from ..stats import Estimate, Paired, json_estimates, wilson
-from ..strategies.agents import Agent, Without, as_agent, is_agent
 from ..strategies.tichu import DEFAULT_STRATEGY, Strategy, resolve
 from .played_once import played_once
 

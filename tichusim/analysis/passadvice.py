@@ -46,9 +46,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import cards
+from ..games.agents import Agent
 from ..kernels.tichu import records as E
 from ..stats import Estimate, Paired, json_estimates, percent, wilson
-from ..strategies.agents import Agent
 from ..strategies.tichu import DEFAULT_STRATEGY
 from .gtodds import MAX_BATCH, check_run, seat_strategies, setup
 from .played_once import played_once

@@ -204,10 +204,11 @@ class Game(ABC):
     def strategy_text(self, text: str):
         """What the command line's ``--strategies`` text stands for: one strategy, or one per
         player separated by commas (``tables.split_strategies``), each read by
-        ``specs.strategy_spec`` (a name, a composed strategy, a file, a Python agent) against
-        this game's ``strategy_tables``. ``ValueError`` (one line) for a bad file or agent."""
-        from ..strategies.specs import strategy_spec
+        ``strategy_text.strategy_spec`` (a name, a composed strategy, a file, a Python agent)
+        against this game's ``strategy_tables``. ``ValueError`` (one line) for a bad file or
+        agent."""
         from ..strategies.tables import split_strategies
+        from .strategy_text import strategy_spec
 
         parts = [strategy_spec(item, self.strategy_tables) for item in split_strategies(text)]
         return parts[0] if len(parts) == 1 else parts

@@ -198,7 +198,7 @@ def compiling(
     "games", "transcript", "steps") compile in it, when the cache does not hold them yet; with
     an Agent among ``strategies`` the stepping engine is what compiles. Validate the input
     before it (``game``, ``resolve``), and make the first kernel call inside it."""
-    from ..strategies.agents import is_agent
+    from .agents import is_agent
 
     game_type(name)
     listed = strategies if isinstance(strategies, (list, tuple)) else [strategies]

@@ -1,10 +1,10 @@
 """Any scripted strategy asked for one decision (``strategy(name).decide``), and the replay
 command an agent's failure ends with. Agents themselves are strategies
-(``tichusim.strategies.agents``)."""
+(``tichusim.games.agents``)."""
 
 from __future__ import annotations
 
-from ..strategies.agents import AgentError
+from .agents import AgentError
 
 __all__ = ["Scripted", "strategy", "with_replay"]
 

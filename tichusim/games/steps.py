@@ -12,7 +12,7 @@ passing, the wish, the Dragon's gift, the Dog's lead), which come early or once 
 most, and for a logged history. Both ways give the same bytes (``Unit.resume`` switches
 the going on off). A seat whose
 strategy is ``None`` leaves every decision to the caller; an ``Agent``
-(``tichusim.strategies.agents``) leaves those it defines, and ``advance`` asks it for them
+(``tichusim.games.agents``) leaves those it defines, and ``advance`` asks it for them
 itself.
 
 Each game says how its decisions look in Python through a ``Steps`` object (``Game.steps``:
@@ -39,7 +39,7 @@ from ..kernels.errors import ERR_NONE, ERR_PENDING, ERRORS
 from .errors import SimulationError
 
 if TYPE_CHECKING:
-    from ..strategies.agents import Agent
+    from .agents import Agent
     from .base import Game, Records
 
 __all__ = ["DECISIONS", "Event", "IllegalChoice", "Round", "Steps", "Unit", "View"]
@@ -518,7 +518,7 @@ class Unit:
                 try:
                     agent.round_over(view, scores)
                 except Exception as exc:  # noqa: BLE001 - any failure of user code is reported
-                    from ..strategies.agents import AgentError
+                    from .agents import AgentError
 
                     raise AgentError(
                         f"agent {agent.name!r} failed at round_over ({self.where}, seat "
@@ -528,7 +528,7 @@ class Unit:
     def _ask(self, agent: Agent) -> int:
         """The agent's answer as the script takes it; an agent that fails or answers outside
         the legal choices names itself, the decision and the round (``AgentError``)."""
-        from ..strategies.agents import AgentError
+        from .agents import AgentError
 
         asked = self._need_decision()
         name = DECISIONS[asked[0]]
@@ -643,7 +643,7 @@ def seat_strategies(game: Game, strategies: list) -> tuple[list, np.ndarray, dic
     """For one strategy per player (``None``: decided from Python; an Agent), the strategy
     objects the tables name, the kernels' rows (each marking the decisions taken from Python)
     and ``{player: Agent or None}`` for the players that take decisions from Python."""
-    from ..strategies.agents import as_agent, is_agent
+    from .agents import as_agent, is_agent
 
     if len(strategies) != game.players:
         raise ValueError(f"strategies: give {game.players}, one per player, not {len(strategies)}")
@@ -695,7 +695,7 @@ def seated(game: Game, strategies: Any) -> tuple[list, np.ndarray, dict | None]:
     """``(strategy objects, kernel rows, agents)`` for a batch: ``agents`` (``{player:
     Agent}``) is ``None`` unless a strategy is an Agent (then the batch is played through
     ``stepper``)."""
-    from ..strategies.agents import is_agent
+    from .agents import is_agent
 
     listed = strategies if isinstance(strategies, (list, tuple)) else [strategies]
     if any(s is None for s in listed):

@@ -25,7 +25,7 @@ from ..kernels.tichu import batch
 from ..kernels.tichu import records as E
 from ..kernels.tichu import variants as V
 from ..strategies import tichu as tichu_strategies
-from ..strategies.agents import strategies_text
+from .agents import strategies_text
 from .arrow import PLACES, array, constant, first_index, text
 from .base import GAME_OPTIONS, Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play

@@ -24,7 +24,7 @@ import inspect
 import sys
 from pathlib import Path
 
-from ..strategies.agents import as_agent, is_agent, load_agent
+from ..games.agents import as_agent, is_agent, load_agent
 from .files import sha256_file
 
 __all__ = ["agent_sources", "failing_agents", "source_file"]

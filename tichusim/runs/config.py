@@ -26,9 +26,9 @@ from pydantic import (
 )
 
 from ..games import game, game_type
+from ..games.agents import AgentLoadError, is_agent, spec_of
 from ..games.base import GAME_OPTIONS
-from ..strategies.agents import AgentLoadError, is_agent, spec_of
-from ..strategies.specs import strategy_spec
+from ..games.strategy_text import strategy_spec
 from ..strategies.tables import split_strategies
 
 __all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]

@@ -31,10 +31,11 @@ MANIFEST = "manifest.json"
 TABLES = ("rounds", "seats")
 _PACKAGE = Path(__file__).parent.parent
 # Every folder whose code can change a shard's bytes, whole: the kernels, the cards, the
-# strategies (their rows are what the kernels read), the games (records into tables) and the
-# runs (config defaults, shard cutting, Parquet encoding). Only ``analysis`` and the CLI read
+# strategies (their rows are what the kernels read), the games (records into tables), the
+# search (a strategy's decisions) and the runs (config defaults, shard cutting, Parquet
+# encoding). Only ``analysis`` and the CLI read
 # data without making it. A new module in these folders is covered without being listed.
-DATA_FOLDERS = ("kernels", "cards", "strategies", "games", "runs")
+DATA_FOLDERS = ("kernels", "cards", "strategies", "games", "search", "runs")
 
 
 class RunDirError(ValueError):

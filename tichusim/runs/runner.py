@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..games import compiling
+from ..games.agents import AgentError
 from ..games.simulate import records
 from ..progress import Progress
-from ..strategies.agents import AgentError
 from .agent_sources import agent_sources, failing_agents
 from .config import RunConfig, validate
 from .files import write_atomic

@@ -1,7 +1,8 @@
 """Strategies from Python: named, composed from a base with policies and parameters
 (``tables``: one mechanism for both families), for the team games (``tichu``) and Grand
-Seigneur (``seigneur``), and their text form on the command line (``specs``). A strategy
-becomes the row of numbers its family's kernels read.
+Seigneur (``seigneur``). A strategy becomes the row of numbers its family's kernels read;
+its text form on the command line and strategies written in Python live with the games
+(``games/strategy_text.py``, ``games/agents.py``).
 """
 
 # The team tables' default strategy (Nanjing, Tientsin, Wu Wang): wherever no strategy is named

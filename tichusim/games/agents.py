@@ -25,7 +25,7 @@ works for the module (``"examples/dog_passer.py:DogPasser"``).
 
 Agents shipped with tichusim also have a name, as scripted strategies do (``NAMED``): the text
 ``search`` or ``search:samples=64,candidates=8`` stands for the agent table of
-``tichusim.strategies.search.Search`` with those parameters, wherever a strategy is named.
+``tichusim.search.agent.Search`` with those parameters, wherever a strategy is named.
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from .tables import split_items, split_strategies
+from ..strategies.tables import split_items, split_strategies
 
 if TYPE_CHECKING:
-    from ..games.steps import View
+    from .steps import View
 
 __all__ = [
     "NAMED",
@@ -59,7 +59,14 @@ __all__ = [
 ]
 
 # agents named like scripted strategies: name -> "module:Class"
-NAMED = {"search": "tichusim.strategies.search:Search"}
+NAMED = {"search": "tichusim.search.agent:Search"}
+
+# modules that held shipped agents before, by where they are now: a table or config naming
+# the old place (``{agent = "tichusim.strategies.search:Search"}``) still loads
+MOVED = {
+    "tichusim.strategies.search": "tichusim.search.agent",
+    "tichusim.strategies.agents": "tichusim.games.agents",
+}
 
 PREFIX = "agent:"  # on a command line: ``agent:package.module:Class`` or ``agent:file.py:Class``
 _FILES: dict[str, str] = {}  # module name -> the ``file.py`` it was loaded from (``spec_of``)
@@ -324,6 +331,7 @@ def load_agent(path: str) -> type[Agent]:
     if not isinstance(path, str) or path.count(":") != 1:
         raise AgentLoadError(f"agent {path!r}: expected 'package.module:Class' or 'file.py:Class'")
     where, name = path.split(":")
+    where = MOVED.get(where, where)
     try:
         if where.endswith(".py"):
             file = Path(where)

@@ -35,9 +35,9 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from ..strategies.tables import StrategyTables, split_items, split_strategies
+from ..strategies.tichu import TABLES, Strategy, resolve
 from .agents import AgentError, as_agent, from_text, param_value
-from .tables import StrategyTables, split_items, split_strategies
-from .tichu import TABLES, Strategy, resolve
 
 __all__ = ["parse_strategy", "parse_strategy_list", "strategy_spec"]
 

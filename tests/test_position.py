@@ -1,0 +1,127 @@
+"""A rules-checked position (``games.position.Position``) at every team table: built from what a
+seat knows at its turn in a real round (RULES.md §6), it passes the checks, and its view is
+the engine's own (the records' fields, the legal plays); the rules of each table refuse what
+they forbid (§2.4, §3, §4)."""
+
+import numpy as np
+import pytest
+
+import tichusim
+from tichusim import Round
+from tichusim.analysis.advise import advise
+from tichusim.cards.notation import DOG
+from tichusim.games.position import Position
+from tichusim.kernels.tichu.variants import KING, MINISTER
+from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
+
+# every field of the records but what a position does not hold: the table's counters of
+# tricks and bombs, the ranks known lacking from a wish not followed (a position names none),
+# who led a trick not begun, the seat's random stream
+PUBLIC_FIELDS = [n for n in PUBLIC.names if n not in ("tricks", "bombs", "lacks", "leader")]
+PRIVATE_FIELDS = [n for n in PRIVATE.names if n != "rng"]
+
+
+def position_of(view) -> Position:
+    """The position a seat's view describes: its hand, its passing, the public record and the
+    trick in play read from the view's history."""
+    pub, me = view.public[0], view.private[0]
+    n = int(pub["n_players"])
+    trick = tuple((e.seat, e.cards) for e in view.trick)
+    in_trick: dict[int, int] = {}
+    for s, m in trick:
+        in_trick[s] = in_trick.get(s, 0) | m
+    played = {
+        s: int(pub["played_by"][s]) & ~in_trick.get(s, 0)
+        for s in range(n)
+        if int(pub["played_by"][s]) & ~in_trick.get(s, 0)
+    }
+    wuwang = view.variant == "wuwang"
+    return Position(
+        seat=view.seat,
+        hand=int(me["hand"]),
+        played=played,
+        trick=trick,
+        tichu=tuple(s for s in range(n) if pub["tichu"][s]),
+        grand_tichu=tuple(s for s in range(n) if pub["grand_tichu"][s]),
+        wish=int(pub["wish"]),
+        out=tuple(int(s) for s in pub["out_order"][: int(pub["n_out"])]),
+        taken={s: int(pub["points_taken"][s]) for s in range(n)},
+        gave={s: int(me["given"][s]) for s in range(n) if me["given"][s]},
+        received={s: int(me["received"][s]) for s in range(n) if me["received"][s]},
+        variant=view.variant,
+        first_drawer=int(pub["first_drawer"]),
+        minister=int(pub["exposed"]) if wuwang and view.seat != MINISTER else 0,
+        king=int(me["ally_hand"]) if wuwang and view.seat == MINISTER else 0,
+    )
+
+
+def play_views(variant: str, seed: int, key: int, wanted: int) -> list:
+    """Views at play decisions of a round played by ``expert`` at every seat, whose trick in
+    play holds no bomb (a bomb comes out of turn: a position lists the trick in turn order)
+    and that do not follow the Dog (a position lists it with the seat's played cards, §2.10)."""
+    r = Round(seed=seed, key=key, strategies=None, variant=variant)
+    expert = tichusim.strategy("expert")
+    out = []
+    while True:
+        r.advance()
+        if r.done or len(out) == wanted:
+            return out
+        view, legal = r.view(), r.legal()
+        dog = int(view.top_mask) == DOG
+        if r.decision == "play" and not dog and not any(e.kind == "bomb" for e in view.trick):
+            out.append((view, legal))
+        r.act(expert.decide(view, legal))
+
+
+@pytest.mark.parametrize("variant", ["nanjing", "tientsin", "wuwang"])
+def test_a_position_gives_the_engines_view(variant):
+    views = play_views(variant, seed=3, key=2, wanted=40)
+    assert len(views) >= 10
+    seats = set()
+    for view, legal in views:
+        position = position_of(view)
+        position.check()
+        pub, priv = position.records()
+        for name in PUBLIC_FIELDS:
+            np.testing.assert_array_equal(pub[0][name], view.public[0][name], err_msg=name)
+        if position.trick:
+            assert pub[0]["leader"] == view.public[0]["leader"]
+        for name in PRIVATE_FIELDS:
+            np.testing.assert_array_equal(priv[0][name], view.private[0][name], err_msg=name)
+        plays, can_pass = position.legal()
+        assert [int(p) for p in plays] + [None] * can_pass == [
+            None if p is None else int(p) for p in legal
+        ]
+        seats.add(view.seat)
+    assert len(seats) > 1
+    view, legal = views[-1]
+    advice = advise(position_of(view), 2, candidates=2, seed=1)
+    assert advice.ranked and advice.samples == 2
+
+
+def test_each_table_refuses_what_its_rules_forbid():
+    base = {"variant": "tientsin", "seat": 0, "hand": "2j 3j 4j 5j 6j 7j 8j 9j Tj Jj"}
+    assert Position.parse(base).counts() == [10, 10, 9, 9, 9, 9]  # the first two drew 10 (§3)
+    with pytest.raises(ValueError, match="seat 0 gives no card to seat 1"):
+        Position.parse({**base, "gave": {"1": "Qj"}})  # to partners only (§3)
+    with pytest.raises(ValueError, match="not the 9 it was dealt"):
+        Position.parse({**base, "first_drawer": 2})
+    with pytest.raises(ValueError, match="a seat 0..5"):
+        Position.parse({**base, "seat": 6})
+    wuwang = {
+        "variant": "wuwang",
+        "seat": 1,
+        "hand": "2j 3j 4j 5j 6j 7j 8j 9j Tj Jj Qj Kj Aj 2s",
+        "minister": "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As 2p 3p",
+    }
+    assert Position.parse(wuwang).view().public[0]["exposed"] != 0
+    with pytest.raises(ValueError, match="may not call Grand Tichu"):
+        Position.parse({**wuwang, "grand_tichu": [KING]})  # §4
+    with pytest.raises(ValueError, match="face up"):
+        Position.parse({k: v for k, v in wuwang.items() if k != "minister"})
+    with pytest.raises(ValueError, match="gives no card"):
+        Position.parse({**wuwang, "received": {str(MINISTER): "4p"}})  # §4
+    with pytest.raises(ValueError, match="Wu Wang only"):
+        Position.parse({"hand": wuwang["hand"], "minister": "3s"})
+    with pytest.raises(ValueError, match="variant"):
+        Position.parse({**wuwang, "variant": "grand-seigneur"})
