@@ -240,6 +240,16 @@ def test_one_row_is_a_row_of_the_decision(position):
         assert np.array_equal(row, position[i])
 
 
+def test_one_row_kept_per_decision(position):
+    """The state part written once, the candidate part rewritten for each candidate."""
+    pub, privs = _position()
+    row = np.full(N_FEATURES, -1.0, np.float32)
+    K.encode_state(pub[0], privs[0], O.D_PLAY, row)
+    for i, (mask, c) in enumerate(CANDIDATES):
+        K.encode_candidate(pub[0], privs[0], np.uint64(mask), c, row)
+        assert np.array_equal(row, position[i])
+
+
 # --- random rounds -------------------------------------------------------------------------
 
 
