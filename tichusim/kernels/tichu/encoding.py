@@ -377,10 +377,10 @@ def encode_all(pub, privs, decision, masks, codes, n, out):
     me = privs[0]
     if n == 0:
         return
-    encode_state(p, me, decision, out[0])
+    first = out[0]
+    encode_state(p, me, decision, first)
     for i in range(1, n):
         row = out[i]
-        first = out[0]
         for k in range(STATE_SIZE):
             row[k] = first[k]
     for i in range(n):
