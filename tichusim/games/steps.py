@@ -195,6 +195,14 @@ class View:
         the next turn (at a bomb offer after the last pass)."""
         return self.game.steps.trick_over(self)
 
+    def encode(self, candidates: Any) -> np.ndarray:
+        """The features a learned player scores, one row per candidate (a legal ``Play``,
+        ``None`` for a pass or no bomb, or a ``(mask, code)`` pair): a team table's view only
+        (``tichusim.games.encoding.encode``; the layout: ``docs/encoding.md``)."""
+        from .encoding import encode
+
+        return encode(self, candidates)
+
     def __repr__(self) -> str:
         return (
             f"View(seat {self.seat}, {self.decision}, detail {self.detail}, hand "
