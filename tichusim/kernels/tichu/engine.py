@@ -135,6 +135,7 @@ from .records import (
     PHOENIX_NONE,
     PHOENIX_ON_SINGLE,
 )
+from .scoring import round_score
 from .slots import P_OUTSIDE
 from .variants import (
     KING,
@@ -177,6 +178,25 @@ def _conserved(pub, privs, piles):
             total |= m
             count += popcount(m)
     return count == 56 and total == NORMAL | SPECIALS
+
+
+@njit(cache=True)
+def _points_ok(pub, piles, hand_to, p0, p1):
+    """§7: the card points scored are 100, and each team's are what its trick piles hold after
+    the hand-overs, with the last player's hand ``hand_to`` for its opponents."""
+    n = pub.n_players
+    t0 = 0
+    t1 = 0
+    for s in range(n):
+        if s % 2 == 0:
+            t0 += card_points(piles[s])
+        else:
+            t1 += card_points(piles[s])
+    if pub.out_order[n - 1] % 2 == 0:
+        t1 += card_points(hand_to)
+    else:
+        t0 += card_points(hand_to)
+    return p0 + p1 == 100 and t0 == p0 and t1 == p1
 
 
 @njit(cache=True)
@@ -1276,13 +1296,8 @@ def _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog, outs
         if check and not _conserved(pub, privs, piles):
             return ERR_CARDS, nlog
     _round_totals(n, pub, privs, rnd, seats)
-    team_points = rnd.card_points
-    team_points[0] = 0
-    team_points[1] = 0
     first = pub.out_order[0]
-    if victory:
-        team_points[first % 2] = 100 * vk
-    else:
+    if not victory:
         last = pub.out_order[n - 1]
         if variant == TIENTSIN:
             nlog = _tientsin_transfers(pub, work, nlog, hand_to)
@@ -1292,20 +1307,15 @@ def _end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog, outs
             nlog = log_cards(
                 work, nlog, EV_HAND_TO, last, hand_to, card_points(hand_to), (last + 1) % n
             )
-        team_points[(last + 1) % 2] += card_points(hand_to)  # hand cards: the opponents
-        for s in range(n):
-            team_points[s % 2] += card_points(piles[s])
-        if check and team_points[0] + team_points[1] != 100:
-            return ERR_POINTS, nlog
+    p0, p1, s0, s1 = round_score(variant, pub, privs, victory)
+    if check and not victory and not _points_ok(pub, piles, hand_to, p0, p1):
+        return ERR_POINTS, nlog
+    rnd.card_points[0] = p0
+    rnd.card_points[1] = p1
     score = rnd.score
-    score[0] = team_points[0]
-    score[1] = team_points[1]
+    score[0] = s0
+    score[1] = s1
     for s in range(n):
-        won = 1 if s == first else -1
-        if pub.grand_tichu[s]:
-            score[s % 2] += 200 * won
-        if pub.tichu[s]:
-            score[s % 2] += 100 * won
         seats[s].grand_tichu = pub.grand_tichu[s] == 1
         seats[s].tichu = pub.tichu[s] == 1
         seats[s].card_points = 0 if victory else card_points(piles[s])

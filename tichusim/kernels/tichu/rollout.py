@@ -17,7 +17,7 @@ made: a seat that called Tichu or Grand Tichu gets a hand its strategy would cal
 
 ``resume_*`` plays a round on from such a state to its end with the strategies loaded in the
 work record (``engine.tricks_from``), the first answer given in advance (``forced``), and
-``team_scores`` scores it as ``engine._end_round`` would (§2.13, §2.14, §3). ``evaluate_*``
+``scoring.round_score`` scores it as the engine's round end does (§2.13, §2.14, §3). ``evaluate_*``
 does both for a search of a play, a bomb out of turn or a Tichu call (after the passing or
 before a turn: the call set, the play goes on from the question, ``after_passing``): for
 each of ``samples`` deals (deal ``k`` drawn from the stream
@@ -33,7 +33,6 @@ import numpy as np
 
 from ..bits import NORMAL, ONE, SPECIALS, U64, ZERO, popcount
 from ..errors import ERR_MOVES, ERR_NONE, ERR_STRATEGY
-from ..hand import card_points
 from ..jit import njit
 from ..moves import MAX_MOVES, gen_bombs, legal_moves
 from ..outside import D_BOMB, D_GRAND_TICHU, D_PLAY, D_TICHU
@@ -50,6 +49,7 @@ from .engine import (
     tricks_from,
 )
 from .records import MAX_BOMBS, ROUND, SEAT, WORK
+from .scoring import round_score
 from .slots import P_GRAND_TICHU
 from .variants import (
     KING,
@@ -59,7 +59,6 @@ from .variants import (
     TIENTSIN,
     WUWANG,
     n_seats,
-    victory_size,
 )
 from .view import PRIVATE, PUBLIC
 
@@ -183,50 +182,6 @@ def sample_deal(pubs, mes, hands, pool, state):
     return deal_unseen(pubs[0], mes[0], hands, pool, state)
 
 
-@njit(cache=True)
-def team_scores(variant, pub, privs, victory):
-    """The two teams' round scores once the play is over (``engine.close_play`` done), from
-    the card points each seat took (``pub.points_taken``): §2.13's transfers (the last seat's
-    hand to its opponents, its tricks to the first player out; Tientsin, §3: the fifth's
-    tricks to the first out, the last's hand and tricks to its opponents) or a victory's
-    100 per winner, then every call's bonus or penalty (§2.14). Returns ``(team 0, team 1)``."""
-    n = n_seats(variant)
-    first = pub.out_order[0]
-    t0 = 0
-    t1 = 0
-    if victory:
-        if first % 2 == 0:
-            t0 = 100 * victory_size(variant)
-        else:
-            t1 = 100 * victory_size(variant)
-    else:
-        last = pub.out_order[n - 1]
-        fifth = pub.out_order[n - 2] if variant == TIENTSIN else -1
-        for s in range(n):
-            team = s % 2
-            if s == last:
-                team = (last + 1) % 2 if variant == TIENTSIN else first % 2
-            elif s == fifth:
-                team = first % 2
-            if team == 0:
-                t0 += pub.points_taken[s]
-            else:
-                t1 += pub.points_taken[s]
-        if last % 2 == 0:  # the last seat's hand: its opponents'
-            t1 += card_points(privs[last].hand)
-        else:
-            t0 += card_points(privs[last].hand)
-    for s in range(n):
-        bonus = 200 * pub.grand_tichu[s] + 100 * pub.tichu[s]
-        if s != first:
-            bonus = -bonus
-        if s % 2 == 0:
-            t0 += bonus
-        else:
-            t1 += bonus
-    return t0, t1
-
-
 @njit(cache=True, inline="always")
 def _resume(variant, work, pub, privs, rnd, seats, seat, forced, window):
     """Play on from the state at ``seat``'s decision (``engine.tricks_from``: its play, or its
@@ -244,7 +199,7 @@ def _resume(variant, work, pub, privs, rnd, seats, seat, forced, window):
         err = close_play(variant, work, pub, privs, rnd, seats, victory)
     if err != ERR_NONE:
         return err, 0, 0, -1
-    t0, t1 = team_scores(variant, pub, privs, victory)
+    _, _, t0, t1 = round_score(variant, pub, privs, victory)
     return ERR_NONE, t0, t1, pub.out_order[0]
 
 
@@ -753,5 +708,4 @@ __all__ = [
     "last_actor",
     "sample_deal",
     "scratch",
-    "team_scores",
 ]
