@@ -24,8 +24,9 @@ from ..jit import njit
 from ..outside import start_script
 from ..parallel import in_chunks
 from ..rng import rand_below, seed_stream
-from .engine import play_round, resumable
+from .engine import play_round
 from .records import LOG_ROWS, LOG_WIDTH, ROUND, SEAT, WORK
+from .tricks import resumable
 from .variants import (
     KING,
     KING_STREAM,

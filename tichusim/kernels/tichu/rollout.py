@@ -27,26 +27,13 @@ from ..moves import MAX_MOVES, gen_bombs, legal_moves
 from ..outside import D_BOMB, D_GRAND_TICHU, D_PLAY, D_TICHU
 from ..refs import borrow
 from . import policies
-from .engine import (
-    NOT_FORCED,
-    TICHU_ANSWERED,
-    armed_seats,
-    close_play,
-    play_round,
-    trick_start,
-    tricks_from,
-)
+from .engine import play_round
 from .records import MAX_BOMBS, ROUND, SEAT, WORK
 from .resample import DEALT, NO_DEAL, UNTOLD, search_deal
-from .scoring import round_score
+from .scoring import close_play, round_score
 from .slots import P_GRAND_TICHU
-from .variants import (
-    MAX_SEATS,
-    NANJING,
-    TIENTSIN,
-    WUWANG,
-    n_seats,
-)
+from .tricks import NOT_FORCED, TICHU_ANSWERED, armed_seats, trick_start, tricks_from
+from .variants import MAX_SEATS, NANJING, TIENTSIN, WUWANG, n_seats
 from .view import PRIVATE, PUBLIC
 
 ERR_CANDIDATE = -1  # ``evaluate_*``: a candidate that is not among the seat's legal answers
@@ -82,9 +69,8 @@ def _resume(variant, work, pub, privs, rnd, seats, seat, forced, window):
     work.logging = False
     work.fixed_seat = -1
     armed = armed_seats(n_seats(variant), privs)
-    err, victory, _ = tricks_from(
-        variant, work, pub, privs, rnd, seats, False, 0, False, seat, armed, forced, window
-    )
+    at = (seat, armed, forced, window)
+    err, victory, _ = tricks_from(variant, work, pub, privs, rnd, seats, False, 0, False, at)
     if err == ERR_NONE:
         err = close_play(variant, work, pub, privs, rnd, seats, victory)
     if err != ERR_NONE:
