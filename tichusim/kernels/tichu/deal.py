@@ -1,6 +1,7 @@
 """The deal (RULES.md §2.2, §3, §4), jitted: the shuffled deck cut into hands, the first cards
 seen before Grand Tichu, and the fixed deals the analyses ask for (a seat dealt given cards,
-or given a hand after the passing: ``work.fixed_*``, ``records.FIX_*``).
+or given a hand after the passing: ``work.fixed_*``, ``records.FIX_*``). ``left_to_python``
+says whether a seat's strategy leaves a decision to Python, as every phase asks.
 """
 
 from ..bits import NORMAL, ONE, SPECIALS, U64, ZERO, lowest_bit_index, popcount, rank_cards

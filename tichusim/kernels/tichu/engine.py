@@ -21,9 +21,9 @@ public record carries the switch so that strategies value the lead the same way
 A decision a seat's strategy leaves to Python (``outside.py``) is read from the round's script
 instead of a policy; past the script's end the round stops with ``ERR_PENDING`` right at that
 decision, so that the records show the table as the deciding seat sees it. At a Tichu call
-before a turn, a play or a bomb answer it also keeps where the play stood (``_stop_at``), and
-the next call goes on from there (``resumable``, ``resume_point``) rather than replaying the
-round from the deal.
+before a turn, a play or a bomb answer it also keeps where the play stood (``tricks.py``:
+``_stop_at``), and the next call goes on from there (``resumable``, ``resume_point``) rather
+than replaying the round from the deal.
 
 Outputs go into one ``ROUND`` record and a ``SEAT`` record per seat; with ``work.logging``
 every event is written as a row ``(event, seat, cards, code, extra)`` for transcripts; with

@@ -3,7 +3,7 @@
 A seat's view at a decision (RULES.md §6) leaves the other seats' hands unknown; each rollout
 deals them anew among the deals that agree with the view (``resample.py``). ``play_on`` plays
 a round on from such a state to its end with the strategies loaded in the work record
-(``engine.tricks_from``), the first answer given in advance (``forced``), and
+(``tricks.tricks_from``), the first answer given in advance (``forced``), and
 ``scoring.round_score`` scores it as the engine's round end does (§2.13, §2.14, §3).
 ``evaluate_*`` does both for a search of a play, a bomb out of turn or a Tichu call (after
 the passing or before a turn: the call set, the play goes on from the question,
@@ -61,7 +61,7 @@ def scratch():
 
 @njit(cache=True, inline="always")
 def _resume(variant, work, pub, privs, rnd, seats, seat, forced, window):
-    """Play on from the state at ``seat``'s decision (``engine.tricks_from``: its play, or its
+    """Play on from the state at ``seat``'s decision (``tricks.tricks_from``: its play, or its
     answer in the bomb window opened by ``window``) to the round's end, without log, check or
     Python. Returns ``(error, team 0 score, team 1 score, first out)``."""
     privs = borrow(privs)
@@ -158,7 +158,7 @@ def _calls(detail, cand_m, out):
 def after_passing(variant, params, pub, privs, seat):
     """From seat ``seat``'s Tichu question after the passing, answered: the seats after it in
     the order of calls (from the first drawer) answer theirs with their strategies (§2.3),
-    then the play starts (``engine.trick_start``). Returns the seat that leads."""
+    then the play starts (``tricks.trick_start``). Returns the seat that leads."""
     n = n_seats(variant)
     asked = False
     for i in range(n):

@@ -1,10 +1,12 @@
-"""The round's score (RULES.md §2.13, §2.14, §3, §4), jitted: the one scoring of the team games.
+"""The round's end and score (RULES.md §2.13, §2.14, §3, §4), jitted: the one scoring of the
+team games.
 
 ``round_score`` counts the two teams' card points and adds the calls' bonuses from what the
 public record holds once the play is over (the finishing order closed): the points of the
 tricks each seat took (``PUBLIC.points_taken``), the hand of the last seat, the calls. The
-engine's round end (``engine._end_round``) and a search's rollouts (``rollout.py``) both score
-with it, so a scoring Option is written here once.
+engine's round end (``end_round``, below) and a search's rollouts (``rollout.py``) both score
+with it, so a scoring Option is written here once. ``end_round`` closes the play (the trick in
+play, the last player), hands the last player's tricks and cards over and fills the records.
 """
 
 from ..bits import PHOENIX, ZERO
