@@ -10,6 +10,7 @@ consistent ones; ``search`` plays legal answers, reproducibly, wherever a strate
 
 import itertools
 
+import kernel_entries
 import numpy as np
 import pytest
 
@@ -20,6 +21,7 @@ from tichusim.kernels.bits import PHOENIX
 from tichusim.kernels.errors import ERR_NONE
 from tichusim.kernels.rng import seed_stream
 from tichusim.kernels.tichu import policies as P
+from tichusim.kernels.tichu import resample
 from tichusim.kernels.tichu import rollout as R
 from tichusim.kernels.tichu.engine import NOT_FORCED, TICHU_ANSWERED
 from tichusim.kernels.tichu.records import ROUND, SEAT
@@ -96,7 +98,7 @@ def _resume(variant, state, strategy):
             forced = NOT_FORCED
     rnd = np.zeros(1, ROUND)
     seats = np.zeros(MAX_SEATS, SEAT)
-    return R.RESUME[game.table](
+    return kernel_entries.RESUME[game.table](
         work, state["pub"], state["privs"], rnd, seats, turn, forced, window
     )
 
@@ -142,7 +144,7 @@ def _constraints_hold(pub, me, hands) -> list[str]:
             broken.append(f"seat {s}: a card passed to it, unplayed, elsewhere")
     if int(hands[seat]) != int(me["hand"]):
         broken.append("the seat's own hand")
-    if union | int(pub["played"]) != int(R.ALL_CARDS):
+    if union | int(pub["played"]) != int(resample.ALL_CARDS):
         broken.append("cards missing")
     if int(pub["variant"]) == 2 and seat % 2 == 0:
         if int(hands[2 - seat]) != int(me["ally_hand"]):
@@ -167,7 +169,9 @@ def test_true_and_sampled_deals_agree_with_the_view(variant):
         assert _constraints_hold(pub[0], privs[seat], truth) == []
         view_pub, view_me = state["view"].public, state["view"].private
         for k in range(5):
-            _, ok = R.sample_deal(view_pub, view_me, hands, pool, np.uint64(seed_stream(7, k, 0)))
+            _, ok = kernel_entries.sample_deal(
+                view_pub, view_me, hands, pool, np.uint64(seed_stream(7, k, 0))
+            )
             assert ok
             assert _constraints_hold(view_pub[0], view_me[0], hands[:n]) == []
         mah_jong_lacks = sum(int(pub[0]["lacks"][s]) >> 1 & 1 for s in range(n))
@@ -196,7 +200,7 @@ def _endgame():
     p = pub[0]
     p["n_players"] = 4
     p["variant"] = 0
-    p["played"] = int(R.ALL_CARDS) & ~(mine | unseen)
+    p["played"] = int(resample.ALL_CARDS) & ~(mine | unseen)
     p["counts"][:4] = [2, 2, 2, 2]
     p["lacks"][1] = 1 << 9
     p["lacks"][3] = 1 << 7
@@ -234,7 +238,7 @@ def test_deals_are_uniform_over_the_consistent_ones():
     draws = 19_000
     state = np.uint64(seed_stream(3, 0, 0))
     for _ in range(draws):
-        state, ok = R.sample_deal(pub, me, hands, pool, state)
+        state, ok = kernel_entries.sample_deal(pub, me, hands, pool, state)
         assert ok
         owners = tuple(next(s for s in (1, 2, 3) if int(hands[s]) & c) for c in cards)
         counts[index[owners]] += 1  # a KeyError is an inconsistent deal
@@ -250,14 +254,14 @@ def test_impossible_views_are_refused():
     pool = np.zeros(56, np.int64)
     pub, me, _ = _endgame()
     pub[0]["counts"][2] = 3  # seven cards for six unseen
-    assert not R.sample_deal(pub, me, hands, pool, np.uint64(seed_stream(1, 0, 0)))[1]
+    assert not kernel_entries.sample_deal(pub, me, hands, pool, np.uint64(seed_stream(1, 0, 0)))[1]
     pub, me, _ = _endgame()
     pub[0]["lacks"][1] = 1 << 7  # the two 7s fit nowhere: every other seat lacks them
     pub[0]["lacks"][2] = 1 << 7
-    assert not R.sample_deal(pub, me, hands, pool, np.uint64(seed_stream(1, 0, 0)))[1]
+    assert not kernel_entries.sample_deal(pub, me, hands, pool, np.uint64(seed_stream(1, 0, 0)))[1]
     pub, me, _ = _endgame()
     me[0]["hand"] |= 1 << 5  # the 5 of Jade: in its hand and played
-    assert not R.sample_deal(pub, me, hands, pool, np.uint64(seed_stream(1, 0, 0)))[1]
+    assert not kernel_entries.sample_deal(pub, me, hands, pool, np.uint64(seed_stream(1, 0, 0)))[1]
 
 
 def _search_round(key, strategies, seed=2):
@@ -351,7 +355,7 @@ def test_evaluate_plays_pairs_candidates_and_refuses_bad_ones():
     assert res.margin.shape == (len(legal), 16) and res.first.shape == (len(legal), 16)
     np.testing.assert_array_equal(res.margin, again.margin)
     assert np.all(np.abs(res.margin) <= 800)
-    other = int(R.ALL_CARDS) & ~int(view.hand)
+    other = int(resample.ALL_CARDS) & ~int(view.hand)
     bad = type(legal[0])(other & -other, legal[0].combo)  # a card the seat does not hold
     with pytest.raises(ValueError, match="legal"):
         evaluate_plays(view, [bad], samples=2, seed=1)
@@ -475,14 +479,14 @@ def test_deals_agree_with_the_calls_made():
         params = _rows(view.game, "expert")
         pub, me = view.public, view.private
         for k in range(40):
-            R.sample_deal(pub, me, hands, pool, np.uint64(seed_stream(5, k, 0)))
-            plain_agree += R.calls_agree(pub[0], view.seat, params, hands)
-            _, outcome = R.sample_told_deal(
+            kernel_entries.sample_deal(pub, me, hands, pool, np.uint64(seed_stream(5, k, 0)))
+            plain_agree += resample.calls_agree(pub[0], view.seat, params, hands)
+            _, outcome = kernel_entries.sample_told_deal(
                 pub, me, hands, pool, np.uint64(seed_stream(5, k, 0)), params
             )
-            if outcome == R.DEALT:
+            if outcome == resample.DEALT:
                 told += 1
-                told_agree += R.calls_agree(pub[0], view.seat, params, hands)
+                told_agree += resample.calls_agree(pub[0], view.seat, params, hands)
                 assert _constraints_hold(pub[0], me[0], hands[:4]) == []
     assert told > 0.8 * 40 * len(views) and told_agree == told
     assert plain_agree < 0.6 * 40 * len(views)

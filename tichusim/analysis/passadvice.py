@@ -2,7 +2,7 @@
 
 The hand's seat (seat 0 of the 4-player game) is dealt the 14 given cards as its whole hand,
 before the passing (RULES.md §2.2, §2.4); the other 42 cards are dealt at random from the
-round's deal stream (``kernels/tichu/engine._deal_fixed``, ``records.FIX_BEFORE_PASSING``),
+round's deal stream (``kernels/tichu/deal._deal_fixed``, ``records.FIX_BEFORE_PASSING``),
 which does not depend on the pass, so one round key deals the other seats the same cards
 whatever the seat passes, and their decisions draw from the same random streams. A candidate
 pass is one card to each other seat, in the rule books' order (§2.1; ``Gifts.receivers``): the

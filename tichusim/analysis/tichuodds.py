@@ -4,7 +4,7 @@ The hand's seat holds the given cards once the passing is over (14; Tientsin 10 
 every deal is made so that the seats passing to it give it cards of the hand (the ones named
 with ``received``, else drawn among the hand at random), and that it gives each seat it
 passes to a card drawn among the others; the rest of the cards are dealt at random
-(``kernels/tichu/engine._deal_after_passing``). Every deal is played twice with the same seed
+(``kernels/tichu/deal._deal_after_passing``). Every deal is played twice with the same seed
 and round key, hence the same cards and the same random streams for every seat (RULES.md
 §2.3 Tichu, §2.14 scoring):
 

@@ -137,21 +137,21 @@ def evaluate_plays(
     cand_c = np.array([0 if c is None or calls else c.combo.code for c in candidates], np.int64)
     margin = np.zeros((len(candidates), samples), np.float64)
     first = np.zeros((len(candidates), samples), np.int8)
+    settings = np.zeros(1, R.SEARCH)
+    settings["decision"] = _CODES[view.decision]
+    settings["detail"] = view.detail
+    settings["samples"] = samples
+    settings["seed"] = seed
+    settings["ablate"] = (0 if paired else R.UNPAIRED) | (0 if inference else R.NO_INFERENCE)
     with _announced(game):
         dealt, err = R.EVALUATE[game.table](
+            settings,
             _rows(game, rollout),
             view.public,
             view.private,
-            np.int64(_CODES[view.decision]),
-            np.int64(view.detail),
-            cand_m,
-            cand_c,
-            np.int64(samples),
-            np.uint64(seed),
-            margin,
-            first,
+            (cand_m, cand_c),
+            (margin, first),
             _scratch(),
-            np.int64((0 if paired else R.UNPAIRED) | (0 if inference else R.NO_INFERENCE)),
         )
     if err == R.ERR_CANDIDATE:
         raise ValueError(f"a candidate is not a legal answer at this {view.decision}")

@@ -14,6 +14,8 @@ Rules options reach the engine through ``_configure``: ``phoenix_led_half``, the
 RULES.md §2.6 (a led Phoenix is worth ½, so the Mah Jong may be played on it), at every table.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..errors import ERR_NONE
@@ -22,8 +24,9 @@ from ..jit import njit
 from ..outside import start_script
 from ..parallel import in_chunks
 from ..rng import rand_below, seed_stream
-from .engine import play_round, resumable
+from .engine import play_round
 from .records import LOG_ROWS, LOG_WIDTH, ROUND, SEAT, WORK
+from .tricks import resumable
 from .variants import (
     KING,
     KING_STREAM,
@@ -261,6 +264,33 @@ STEP = {NANJING: step_batch_nanjing, TIENTSIN: step_batch_tientsin, WUWANG: step
 _NO_RANKS = np.zeros(15, np.int64)
 
 
+class Run(NamedTuple):
+    """The settings of one batch call, as the Python functions below take them: the table, and
+    the scalars and fixed deal that ``settings`` packs into the entry points' ``RUN`` record."""
+
+    variant: int
+    seed: int
+    check: bool  # verify the RULES.md §7 invariants after every action
+    chained: bool = False  # a unit is a game, not one round
+    target: int = 0  # team games: points that end a game
+    game_rounds: int = 0  # Wu Wang games: rounds in a game
+    rotating: bool = False  # Wu Wang games: the King's role passes on (§4 Option)
+    phoenix_led_half: bool = False  # §2.6 Option: a led Phoenix is worth ½
+    fixed_seat: int = -1  # the seat dealt a fixed hand (-1: none)
+    fixed_cards: int = 0  # its exact cards
+    fixed_ranks: np.ndarray = _NO_RANKS  # and how many more of each rank, suits drawn
+
+    def settings(self, logging: bool = False) -> np.ndarray:
+        """The ``RUN`` record (a one-element array) of these settings; ``logging``: a call of
+        one unit that logs its last round."""
+        settings = np.zeros(1, RUN)
+        for name in RUN.names:
+            if name != "logging":
+                settings[name] = getattr(self, name)
+        settings["logging"] = logging
+        return settings
+
+
 def kept_tables():
     """A chunk's (work, pub, privs); a round stepped from Python keeps its own across calls
     (``play_kept``)."""
@@ -277,64 +307,38 @@ def _units(array, n: int, *shape):
 
 
 def _run(
-    variant,
-    seed,
+    run: Run,
     starts,
     firsts,
     params,
     rounds_out,
     seats_out,
-    check,
     chunks,
     *,
-    chained=False,
-    target=0,
-    game_rounds=0,
-    rotating=False,
-    phoenix_led_half=False,
-    fixed_seat=-1,
-    fixed_cards=0,
-    fixed_ranks=_NO_RANKS,
     n_rounds=None,
     log_out=None,
     kept=None,
     stepper=None,
 ):
-    """Call the table's entry point (``BATCH``) with its one signature's types, the scalars in
-    one ``RUN`` record; returns ``n_log``. With ``stepper`` (strategies taking decisions from
-    Python) each unit ``i`` is played by ``stepper(i, play)``, ``play(kept)`` calling the
-    entry point for that unit alone with the caller's tables ``kept`` (``kept_tables``) and
-    returning its error code."""
+    """Call the table's entry point (``BATCH``) with its one signature's types, the settings
+    ``run`` in one ``RUN`` record; returns ``n_log``. With ``stepper`` (strategies taking
+    decisions from Python) each unit ``i`` is played by ``stepper(i, play)``, ``play(kept)``
+    calling the entry point for that unit alone with the caller's tables ``kept``
+    (``kept_tables``) and returning its error code."""
     n = len(starts)
     n_rounds = np.zeros(n, np.int64) if n_rounds is None else n_rounds
     n_log = np.zeros(n, np.int64)
-    settings, args = _arguments(
-        seed,
-        starts,
-        firsts,
-        params,
-        rounds_out,
-        seats_out,
-        check,
-        chained,
-        target,
-        game_rounds,
-        rotating,
-        phoenix_led_half,
-        fixed_seat,
-        fixed_cards,
-        fixed_ranks,
-        n_rounds,
-        n_log,
-        log_out,
+    settings = run.settings(logging=log_out is not None)
+    log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
+    args = _arguments(
+        settings, starts, firsts, params, (rounds_out, seats_out, n_rounds, n_log, log_out)
     )
     if stepper is None:
-        kernel = BATCH[variant] if kept is None else STEP[variant]
+        kernel = BATCH[run.variant] if kept is None else STEP[run.variant]
         in_chunks(kernel, n, chunks, *args, scratch=lambda: (kept or kept_tables(),))
         return n_log
-    kernel, errors = STEP[variant], rounds_out["error"]
-    logging = settings.copy()
-    logging["logging"] = True
+    kernel, errors = STEP[run.variant], rounds_out["error"]
+    logging = run.settings(logging=True)
     for i in range(n):
 
         def play(kept, log_out=None, i=i):
@@ -352,49 +356,18 @@ def _run(
     return n_log
 
 
-def _arguments(
-    seed,
-    starts,
-    firsts,
-    params,
-    rounds_out,
-    seats_out,
-    check,
-    chained,
-    target,
-    game_rounds,
-    rotating,
-    phoenix_led_half,
-    fixed_seat,
-    fixed_cards,
-    fixed_ranks,
-    n_rounds,
-    n_log,
-    log_out,
-):
+def _arguments(settings, starts, firsts, params, out):
     """The entry points' arguments before the chunk's tables and bounds, with the types of
-    their one compiled signature: ``(settings, args)``, the scalars in one ``RUN`` record."""
-    settings = np.zeros(1, RUN)
-    settings["seed"] = seed
-    settings["check"] = check
-    settings["logging"] = log_out is not None
-    settings["chained"] = chained
-    settings["rotating"] = rotating
-    settings["phoenix_led_half"] = phoenix_led_half
-    settings["target"] = target
-    settings["game_rounds"] = game_rounds
-    settings["fixed_seat"] = fixed_seat
-    settings["fixed_cards"] = fixed_cards
-    settings["fixed_ranks"] = fixed_ranks
-    log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
-    args = (
+    their one compiled signature: the ``RUN`` record ``settings``, the units' round keys and
+    first drawers, the strategies, and ``out = (rounds_out, seats_out, n_rounds, n_log,
+    log_out)``."""
+    return (
         settings,
         np.asarray(starts, np.int64),
         np.asarray(firsts, np.int64),
         np.ascontiguousarray(params, np.float64),
-        (rounds_out, seats_out, n_rounds, n_log, log_out),
+        out,
     )
-    return settings, args
 
 
 def play_table_rounds(
@@ -415,16 +388,13 @@ def play_table_rounds(
     ``phoenix_led_half`` a led Phoenix is worth ½ (RULES.md §2.6 Option)."""
     n = len(keys)
     _run(
-        variant,
-        seed,
+        Run(variant, seed, check, phoenix_led_half=phoenix_led_half),
         keys,
         firsts,
         params,
         _units(rounds_out, n, 1),
         _units(seats_out, n, 1, seats_out.shape[-1]),
-        check,
         chunks,
-        phoenix_led_half=phoenix_led_half,
         stepper=stepper,
     )
 
@@ -456,20 +426,23 @@ def play_rounds_fixed(
     ``fixed_ranks[r]`` cards of each rank r (suits drawn per round) as its first 8 (Tientsin
     6), or its hand after the passing (``records.FIX_MODE``); the rest at random."""
     n = len(keys)
-    _run(
+    run = Run(
         variant,
         seed,
+        check,
+        phoenix_led_half=phoenix_led_half,
+        fixed_seat=fixed_seat,
+        fixed_cards=fixed_cards,
+        fixed_ranks=fixed_ranks,
+    )
+    _run(
+        run,
         keys,
         first_drawers,
         params,
         _units(rounds_out, n, 1),
         _units(seats_out, n, 1, seats_out.shape[-1]),
-        check,
         chunks,
-        fixed_seat=fixed_seat,
-        fixed_cards=fixed_cards,
-        fixed_ranks=fixed_ranks,
-        phoenix_led_half=phoenix_led_half,
         stepper=stepper,
     )
 
@@ -495,21 +468,24 @@ def play_table_games(
     moving on as ``rotating`` says (§4); ``phoenix_led_half``: the Option of §2.6."""
     games = np.asarray(games, np.int64)
     firsts = np.full(len(games), -1 if variant == WUWANG else 0, np.int64)  # Wu Wang: drawn
-    _run(
+    run = Run(
         variant,
         seed,
-        games * GAME_KEY_STRIDE,
-        firsts,
-        params,
-        rounds_out,
-        seats_out,
         check,
-        chunks,
         chained=True,
         target=target,
         game_rounds=game_rounds,
         rotating=rotating,
         phoenix_led_half=phoenix_led_half,
+    )
+    _run(
+        run,
+        games * GAME_KEY_STRIDE,
+        firsts,
+        params,
+        rounds_out,
+        seats_out,
+        chunks,
         n_rounds=n_rounds,
         stepper=stepper,
     )
@@ -523,16 +499,13 @@ def play_logged(variant, seed, key, first, params, check, phoenix_led_half, kept
     seats = np.zeros((1, 1, n_seats(variant)), SEAT)
     log = np.zeros((LOG_ROWS, LOG_WIDTH), np.int64)
     n_log = _run(
-        variant,
-        seed,
+        Run(variant, seed, check, phoenix_led_half=phoenix_led_half),
         [key],
         [first],
         params,
         rnd,
         seats,
-        check,
         1,
-        phoenix_led_half=phoenix_led_half,
         log_out=log,
         kept=kept,
     )
@@ -561,26 +534,18 @@ def kept_player(variant, seed, key, first, params, rnd, seats, check, phoenix_le
     work; on a cold cache the first call compiles the entry on this thread, as ``in_chunks``
     does."""
     seat, cards, ranks = (-1, 0, _NO_RANKS) if fixed is None else fixed
-    _, args = _arguments(
+    run = Run(
+        variant,
         seed,
-        [key],
-        [first],
-        params,
-        rnd,
-        seats,
         check,
-        False,
-        0,
-        0,
-        False,
-        phoenix_led_half,
-        seat,
-        cards,
-        ranks,
-        np.zeros(1, np.int64),
-        np.zeros(1, np.int64),
-        None,
+        phoenix_led_half=phoenix_led_half,
+        fixed_seat=seat,
+        fixed_cards=cards,
+        fixed_ranks=ranks,
     )
+    n_rounds, n_log = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    no_log = np.zeros((0, LOG_WIDTH), np.int64)
+    args = _arguments(run.settings(), [key], [first], params, (rnd, seats, n_rounds, n_log, no_log))
     kernel, errors = STEP[variant], rnd["error"]
 
     def play(kept):

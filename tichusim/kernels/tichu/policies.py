@@ -242,7 +242,7 @@ def call_told(params, hand):
     played) is one the Tichu policy of ``params`` calls on by the hand alone: the value
     policy's score after the passing, without the context of the calls (§2.3); True for the
     other policies, whose calls tell nothing this way. A search deals only hands that agree
-    with the calls made (``rollout._dealt``)."""
+    with the calls made (``resample.search_deal``)."""
     if _policy(params, P_TICHU) != CALL_VALUE:
         return True
     v = expert.call_value(params, TICHU_AFTER_VALUE, hand)

@@ -126,7 +126,7 @@ WORK = np.dtype(
         ("fixed_cards", np.uint64),  # exact cards of the 8 (or of the hand)
         ("fixed_ranks", np.int64, (15,)),  # how many more cards of rank r, suit drawn per round
         # a tichu-odds deal (FIX_AFTER_PASSING): the card each seat gives the fixed seat, and
-        # the card the fixed seat gives each seat (engine._deal_after_passing)
+        # the card the fixed seat gives each seat (deal._deal_after_passing)
         ("fixed_take", np.uint64, (MAX_SEATS,)),
         ("fixed_give", np.uint64, (MAX_SEATS,)),
         ("logging", np.bool_),
@@ -136,7 +136,7 @@ WORK = np.dtype(
         ("king", np.int64),  # Wu Wang: the player who is King this round (positions: §4)
         # where a stepped round stopped in the play for an answer from Python (a Tichu call
         # before a turn, a play, a bomb), kept so that the next call goes on from there
-        # (engine.resume_point): the seat answering (-1: none, replay from the deal), the
+        # (tricks.resume_point): the seat answering (-1: none, replay from the deal), the
         # seat whose play or pass opened the bomb window (-1: the seat's own turn), the seats
         # holding a bomb, the log rows so far
         ("resume_seat", np.int64),

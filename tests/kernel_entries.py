@@ -1,0 +1,43 @@
+"""Entry points into the search's kernels that only the tests call, built from the package's
+kernels (``kernels/tichu/resample.py``, ``kernels/tichu/rollout.py``) with its ``njit``: each
+takes a view or a table as one-element arrays, as a caller outside the kernels holds them."""
+
+from tichusim.kernels.jit import njit
+from tichusim.kernels.tichu.resample import deal_unseen, told_deal
+from tichusim.kernels.tichu.rollout import play_on
+from tichusim.kernels.tichu.variants import NANJING, TIENTSIN, WUWANG
+
+
+@njit(cache=True)
+def sample_deal(pubs, mes, hands, pool, state):
+    """``deal_unseen`` for the view ``pubs[0]``, ``mes[0]``: ``(state, ok)``."""
+    return deal_unseen(pubs[0], mes[0], hands, pool, state)
+
+
+@njit(cache=True)
+def sample_told_deal(pubs, mes, hands, pool, state, params):
+    """``told_deal`` for the view ``pubs[0]``, ``mes[0]``: ``(state, outcome)``."""
+    return told_deal(pubs[0], mes[0], hands, pool, state, params, True)
+
+
+# A round played on from a state (``rollout.play_on``) with the caller's arrays (one ``WORK``,
+# ``PUBLIC`` and ``ROUND`` record each, every seat's hand filled in, the strategies in
+# ``work[0].params``): ``(error, team 0 score, team 1 score, first out)``.
+
+
+@njit(cache=True)
+def resume_nanjing(work, pubs, privs, rnds, seats, seat, forced, window):
+    return play_on(NANJING, work[0], pubs[0], privs, rnds[0], seats, seat, forced, window)
+
+
+@njit(cache=True)
+def resume_tientsin(work, pubs, privs, rnds, seats, seat, forced, window):
+    return play_on(TIENTSIN, work[0], pubs[0], privs, rnds[0], seats, seat, forced, window)
+
+
+@njit(cache=True)
+def resume_wuwang(work, pubs, privs, rnds, seats, seat, forced, window):
+    return play_on(WUWANG, work[0], pubs[0], privs, rnds[0], seats, seat, forced, window)
+
+
+RESUME = {NANJING: resume_nanjing, TIENTSIN: resume_tientsin, WUWANG: resume_wuwang}
