@@ -367,7 +367,7 @@ def test_candidates_are_checked_against_the_hand():
     with pytest.raises(ValueError, match="do not go together"):
         view.encode([(m("Kj"), 0)])
     with pytest.raises(ValueError, match="a Play, None or"):
-        encode(view, [m("Kj")])
+        encode(view.public, view.private, O.D_PLAY, [m("Kj")])
 
 
 def test_grand_seigneur_views_have_no_encoding():

@@ -10,16 +10,12 @@ the kernels' terms. ``slot(name)`` is the slice of a row a slot fills.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from ..kernels import outside as O
 from ..kernels.tichu import encoding as K
 from ..kernels.tichu.view import PUBLIC
-
-if TYPE_CHECKING:
-    from .steps import View
 
 __all__ = ["ENCODING_VERSION", "LAYOUT_HASH", "N_FEATURES", "STATE_SIZE", "encode", "slot"]
 
@@ -27,18 +23,6 @@ ENCODING_VERSION = K.ENCODING_VERSION
 LAYOUT_HASH = K.LAYOUT_HASH
 N_FEATURES = K.N_FEATURES
 STATE_SIZE = K.STATE_SIZE
-
-# a View's decision names (games/steps.py) as the kernels' codes
-_DECISION_CODES = {
-    "grand_tichu": O.D_GRAND_TICHU,
-    "tichu": O.D_TICHU,
-    "pass": O.D_PASS,
-    "play": O.D_PLAY,
-    "bomb": O.D_BOMB,
-    "wish": O.D_WISH,
-    "dragon": O.D_DRAGON,
-    "dog": O.D_DOG,
-}
 
 
 def slot(name: str) -> slice:
@@ -72,17 +56,18 @@ def _candidate(choice: Any, hand: int) -> tuple[int, int]:
     return mask, code
 
 
-def encode(view: View, candidates: Iterable[Any]) -> np.ndarray:
-    """The features of ``view``'s decision with each of ``candidates``: a ``float32`` array
-    of shape ``(len(candidates), N_FEATURES)`` (``docs/encoding.md``)."""
-    if view.public.dtype != PUBLIC:
-        raise ValueError(f"{view.game.name}: only the team tables' views have an encoding")
-    hand = int(view.private[0]["hand"])
+def encode(public: np.ndarray, private: np.ndarray, decision: int, candidates: Iterable[Any]):
+    """The features of a seat's decision (its table's ``PUBLIC`` record, its own ``PRIVATE``
+    record and the decision's code, ``kernels/outside.py``) with each of ``candidates``: a
+    ``float32`` array of shape ``(len(candidates), N_FEATURES)`` (``docs/encoding.md``);
+    ``View.encode`` is this for a view."""
+    if public.dtype != PUBLIC:
+        raise ValueError("only the team tables' views have an encoding")
+    hand = int(private[0]["hand"])
     pairs = [_candidate(c, hand) for c in candidates]
     n = len(pairs)
     masks = np.array([m for m, _ in pairs] or [0], np.uint64)
     codes = np.array([c for _, c in pairs] or [0], np.int64)
     out = np.zeros((n, N_FEATURES), np.float32)
-    decision = _DECISION_CODES.get(view.decision, O.D_NONE)
-    K.encode_all(view.public, view.private, decision, masks, codes, n, out)
+    K.encode_all(public, private, decision, masks, codes, n, out)
     return out

@@ -201,7 +201,7 @@ class View:
         (``tichusim.games.encoding.encode``; the layout: ``docs/encoding.md``)."""
         from .encoding import encode
 
-        return encode(self, candidates)
+        return encode(self.public, self.private, CODES.get(self.decision, O.D_NONE), candidates)
 
     def __repr__(self) -> str:
         return (
