@@ -65,6 +65,7 @@ def test_on_simulated_games_rows_sum_to_one_and_keeping_matches_the_matrix():
     assert reigns(rounds)["length"].sum() == len(rounds)  # reigns partition the rounds
 
 
+@pytest.mark.slow
 def test_the_script_writes_table_csv_and_plot(tmp_path):
     out = tmp_path / "gs"
     subprocess.run(
