@@ -3,7 +3,8 @@ registered marker that ``pytest`` alone deselects, the fast tier still collects 
 folder of ``tests/``, and ``tests/`` mirrors the package's folders; CI runs the README's test
 command; the pre-commit hook runs the ruff release the dev extra pins.
 
-Nothing here compiles a kernel: the collection runs in a fresh ``pytest --collect-only``.
+Nothing here compiles a kernel: a collection is read off the session or a fresh
+``pytest --collect-only``.
 """
 
 import re
@@ -49,9 +50,8 @@ def test_tests_mirror_the_package_folders():
     assert not missing, f"package folders without a tests/ folder of their own: {missing}"
 
 
-def test_the_fast_tier_collects_tests_of_every_folder():
-    """``pytest`` as a user runs it (pyproject.toml's ``-m "not slow"``): each folder of tests
-    keeps tests in the fast tier, and the slow tier is not empty either."""
+def _collected_by_a_fresh_pytest() -> list[str]:
+    """The test ids ``pytest`` collects as a user runs it (pyproject.toml's ``-m "not slow"``)."""
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
         cwd=ROOT,
@@ -60,12 +60,27 @@ def test_the_fast_tier_collects_tests_of_every_folder():
         timeout=600,
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-    ids = [line for line in proc.stdout.splitlines() if "::" in line]
-    collected = {(ROOT / line.split("::")[0]).parent for line in ids}
-    empty = [str(f.relative_to(ROOT)) for f in _folders_with_tests() if f not in collected]
-    assert not empty, f"folders with no test in the fast tier: {empty}"
     summary = proc.stdout.strip().splitlines()[-1]
     assert re.search(r"\d+/\d+ tests collected \(\d+ deselected\)", summary), summary
+    return [line for line in proc.stdout.splitlines() if "::" in line]
+
+
+def _folders_without_tests(ids) -> list[str]:
+    collected = {(ROOT / test_id.split("::")[0]).parent for test_id in ids}
+    return [str(f.relative_to(ROOT)) for f in _folders_with_tests() if f not in collected]
+
+
+def test_the_fast_tier_collects_tests_of_every_folder(request):
+    """Each folder of tests keeps tests in the fast tier. Read off this session when it is the
+    fast tier and holds them all (free); else, or if one seems missing, from a fresh
+    ``pytest --collect-only``."""
+    session = request.session
+    if request.config.option.markexpr == "not slow":
+        ids = [item.nodeid for item in session.items]
+        if not _folders_without_tests(ids):
+            return
+    empty = _folders_without_tests(_collected_by_a_fresh_pytest())
+    assert not empty, f"folders with no test in the fast tier: {empty}"
 
 
 def test_ci_runs_the_readmes_test_command():

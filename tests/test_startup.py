@@ -115,6 +115,7 @@ def test_a_compile_is_announced_once_however_its_blocks_nest(capsys):
     ]
 
 
+@pytest.mark.slow
 def test_the_analyses_answer_with_seconds_of_play_and_start_their_bars_after_the_compile(
     monkeypatch,
 ):

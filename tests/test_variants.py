@@ -96,11 +96,15 @@ def test_wuwang_invariants_over_random_rounds(n):
     assert not (seats["grand_tichu"] & seats["tichu"]).any()
 
 
+@pytest.mark.parametrize(
+    "n", [pytest.param(12, marks=pytest.mark.slow, id="12"), pytest.param(2, id="2")]
+)
 @pytest.mark.parametrize("variant", ["tientsin", "wuwang"])
 @pytest.mark.parametrize("strategies", ["random", "lowest", "heuristic"])
-def test_replayed_rounds_follow_every_rule(variant, strategies):
-    """Each round's log replayed with the brute-force reference (§2 as amended by §3, §4)."""
-    for key in range(12):
+def test_replayed_rounds_follow_every_rule(variant, strategies, n):
+    """Each round's log replayed with the brute-force reference (§2 as amended by §3, §4): 12
+    rounds a table and strategy (the slow tier; 2 in the fast one)."""
+    for key in range(n):
         rnd, seats, log = play_with_log(13, key, strategies=strategies, variant=variant)
         check_round(rnd, seats, log, variant=variant)
 
@@ -325,6 +329,7 @@ def test_wuwang_minister_hand_is_public_after_passing():
     simulate(5000, seed=12, strategies="heuristic", variant="wuwang", check=True)
 
 
+@pytest.mark.slow
 def test_wuwang_king_decides_for_the_minister():
     """§4: the King plays the Minister's cards and may call Tichu for it: the Minister's
     decisions follow the King's strategy, whoever is King."""
@@ -354,6 +359,7 @@ def test_wuwang_king_decides_for_the_minister():
     assert seen["random"]["minister_passed_with_a_play"] > 0
 
 
+@pytest.mark.slow
 def test_wuwang_minister_is_free_of_the_wish():
     """§4: the Minister, and only the Minister, is not bound by the Mah Jong's wish. The replay
     holds every other seat to the wish and counts the Minister's turns that ignored it."""
