@@ -115,7 +115,7 @@ def test_a_users_functions_compile_link_and_cache_as_without_tichusim(tmp_path):
 
 OFF_CHECK = textwrap.dedent("""
     import hashlib, sys
-    sys.path.insert(0, "tests")
+    sys.path.insert(0, "tests/games")
     import tichusim
     from tichusim import _numba_guard
     from test_golden import regen

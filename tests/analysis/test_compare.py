@@ -212,7 +212,7 @@ def test_bomb_column_is_bombs_played_and_options_apply():
 
 # -- a match's progress, workers and Ctrl-C ----------------------------------------------------
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOG_PASSER = {"agent": str(ROOT / "examples" / "dog_passer.py") + ":DogPasser"}
 
 

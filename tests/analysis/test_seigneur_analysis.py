@@ -11,7 +11,7 @@ import pytest
 from tichusim.analysis.seigneur_analysis import reign_summary, reigns, transitions
 from tichusim.games.seigneur import simulate_seigneur
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _rounds(winners_by_game):

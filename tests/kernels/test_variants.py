@@ -21,7 +21,7 @@ from tichusim.kernels.tichu import variants as V
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim.strategies.tichu import build
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("regen_golden", ROOT / "scripts" / "regen_golden.py")
 regen = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(regen)

@@ -28,7 +28,7 @@ from tichusim.runs.verify import verify
 
 pytestmark = [pytest.mark.faults, pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = {
     "rounds": 12_000,
     "seed": 11,

@@ -19,7 +19,7 @@ from tichusim.runs.config import validate
 from tichusim.runs.files import sha256_file
 from tichusim.runs.runner import resume, run
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = {
     "rounds": 12_000,
     "seed": 11,
