@@ -208,6 +208,7 @@ def test_agent_instances_in_a_run_become_their_tables():
         validate(config(strategies=Local()))
 
 
+@pytest.mark.slow
 def test_runs_with_agents_are_the_same_however_split(tmp_path):
     """Same seed: the same data in one shard or two, the same bytes with 1 or 2 workers."""
     one = run(config(shard_size=600), out=tmp_path / "one", workers=1, progress=False)

@@ -1,7 +1,5 @@
 """The documentation cannot point at what does not exist: README.md and docs/*.md.
 
-- the site builds with ``mkdocs build --strict`` (mkdocs.yml): a broken link or anchor, a page
-  missing from the nav, a nav entry without its page, each fails the build;
 - every dotted name ``tichusim.…`` (prose or code) and every backticked ``module.name`` or
   ``Class.name`` reference to tichusim code names something that exists. Names are resolved
   from the sources with ``ast`` (top-level definitions, imports followed, class bodies), never by
@@ -11,13 +9,14 @@
   ``--option`` after it one of that command's;
 - every backticked repository path to a ``.py``, ``.toml`` or ``.md`` file exists, and every
   relative link of README.md.
+
+The site's strict build (``mkdocs build --strict``: a broken link or anchor, a page missing from
+the nav) is a step of ``scripts/check``, before the tests.
 """
 
 import ast
 import functools
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -337,30 +336,3 @@ def test_readme_links_exist():
     }
     missing = sorted(t for t in targets if t and not (ROOT / t).exists())
     assert not missing, f"README.md links to files that do not exist: {missing}"
-
-
-# --- the site ---------------------------------------------------------------------------------
-
-
-def test_site_builds_strict(tmp_path):
-    """mkdocs.yml is strict: any warning (a broken link or anchor, a page missing from the nav)
-    fails the build."""
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mkdocs",
-            "build",
-            "--strict",
-            "--config-file",
-            str(ROOT / "mkdocs.yml"),
-            "--site-dir",
-            str(tmp_path / "site"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    log = proc.stdout + proc.stderr
-    assert proc.returncode == 0 and "WARNING" not in log, log[-4000:]
-    assert (tmp_path / "site" / "index.html").is_file()

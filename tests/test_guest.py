@@ -14,6 +14,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # a user's module: a callee called with constants (literal typing), an inlined helper, caching
@@ -93,6 +95,7 @@ def _user_process(folder: Path, how: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_a_users_functions_compile_link_and_cache_as_without_tichusim(tmp_path):
     without = _user_process(tmp_path, "without")
     with_ = _user_process(tmp_path, "with")
@@ -112,7 +115,7 @@ def test_a_users_functions_compile_link_and_cache_as_without_tichusim(tmp_path):
 
 OFF_CHECK = textwrap.dedent("""
     import hashlib, sys
-    sys.path.insert(0, "tests")
+    sys.path.insert(0, "tests/games")
     import tichusim
     from tichusim import _numba_guard
     from test_golden import regen
@@ -130,6 +133,7 @@ OFF_CHECK = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_with_every_change_off_the_engines_play_the_same_rounds(tmp_path):
     env = os.environ | {"TICHUSIM_NUMBA_CHANGES": "0", "TICHUSIM_CACHE_DIR": str(tmp_path)}
     done = subprocess.run(

@@ -82,6 +82,7 @@ def test_kernels_install_it():
     assert _inliner.installed()
 
 
+@pytest.mark.slow
 def test_inlining_into_our_kernels_copies_no_block_and_computes_the_same():
     plain_copies, plain = _run("plain")
     ours_copies, ours = _run("ours")
@@ -91,6 +92,7 @@ def test_inlining_into_our_kernels_copies_no_block_and_computes_the_same():
     assert _inliner._fresh == set()
 
 
+@pytest.mark.slow
 def test_a_users_functions_are_inlined_as_numba_does():
     plain_copies, plain = _run("plain")
     users_copies, users = _run("users")  # tichusim's inliner installed, the user's own njit

@@ -165,6 +165,7 @@ inner, outer, other = njit(cache=True)(inner), njit(cache=True)(outer), njit(cac
 """
 
 
+@pytest.mark.slow
 def test_a_cached_callee_is_not_what_python_calls(tmp_path):
     (tmp_path / "probe.py").write_text(_PROBE)
     path = os.pathsep.join(filter(None, (str(tmp_path), os.environ.get("PYTHONPATH"))))

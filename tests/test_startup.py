@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 import tichusim
@@ -45,6 +46,7 @@ def test_import_loads_no_heavy_module_and_lists_the_public_names():
     assert tichusim.classify is tichusim.cards.combos.classify  # loaded on first use
 
 
+@pytest.mark.slow
 def test_a_cold_cache_command_says_it_compiles_before_it_does(tmp_path):
     legal = ["-m", "tichusim.cli", "legal", "Ma 2j 3s 4p 5t"]
     cold = tichusim_process(legal, tmp_path / "cache")
@@ -113,6 +115,7 @@ def test_a_compile_is_announced_once_however_its_blocks_nest(capsys):
     ]
 
 
+@pytest.mark.slow
 def test_the_analyses_answer_with_seconds_of_play_and_start_their_bars_after_the_compile(
     monkeypatch,
 ):

@@ -10,6 +10,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # Every command of the README, on every table, as a user types them (in one process).
@@ -76,6 +78,7 @@ def cache_files(folder: Path) -> dict[str, int]:
     return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*.nb*")}
 
 
+@pytest.mark.slow
 def test_after_warmup_no_command_compiles_anything(tmp_path):
     cache = tmp_path / "numba-cache"
     env = os.environ | {"TICHUSIM_CACHE_DIR": str(cache)}

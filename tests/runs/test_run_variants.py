@@ -13,7 +13,7 @@ import tichusim
 from tichusim.runs.config import load_config, validate
 from tichusim.runs.runner import resume, run
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 IDENTITY = ["run_id", "shard"]
 
 MIXED6 = [

@@ -9,11 +9,15 @@ from tichusim.games.transcript import play_with_log
 
 
 @pytest.mark.parametrize(
+    "n", [pytest.param(25, marks=pytest.mark.slow, id="25"), pytest.param(2, id="2")]
+)
+@pytest.mark.parametrize(
     "strategies", ["random", "lowest", "heuristic", ["heuristic", "lowest", "heuristic", "random"]]
 )
-def test_replayed_rounds_follow_every_rule(strategies):
-    """Each round's log, replayed with the brute-force reference generator (RULES.md §2.2–§2.14)."""
-    for key in range(25):
+def test_replayed_rounds_follow_every_rule(strategies, n):
+    """Each round's log, replayed with the brute-force reference generator (RULES.md §2.2–§2.14):
+    25 rounds a strategy (the slow tier; 2 in the fast one)."""
+    for key in range(n):
         rnd, seats, log = play_with_log(11, key, strategies=strategies)
         check_round(rnd, seats, log)
 
@@ -26,10 +30,14 @@ def test_many_replayed_rounds_structure():
         check_round(rnd, seats, log, legal_check=False)
 
 
-def test_invariant_checker_over_200k_random_rounds():
-    """RULES.md §7 checked in the kernel after every action, over 200,000 random rounds."""
-    rounds, seats = simulate(200_000, seed=2024, strategies="random", check=True)
-    assert len(rounds) == 200_000
+@pytest.mark.parametrize(
+    "n", [pytest.param(200_000, marks=pytest.mark.slow, id="200k"), pytest.param(10_000, id="10k")]
+)
+def test_invariant_checker_over_random_rounds(n):
+    """RULES.md §7 checked in the kernel after every action, over 200,000 random rounds (the
+    slow tier; 10,000 in the fast one)."""
+    rounds, seats = simulate(n, seed=2024, strategies="random", check=True)
+    assert len(rounds) == n
     # §7 on the tables: without a double victory card points sum to 100
     normal = ~rounds["double_victory"]
     assert (
@@ -131,9 +139,12 @@ def test_bad_arguments_are_refused():
         simulate(1, variant="nope")
 
 
-def test_heuristic_rounds_keep_the_invariants():
+@pytest.mark.parametrize(
+    "n", [pytest.param(50_000, marks=pytest.mark.slow, id="50k"), pytest.param(5_000, id="5k")]
+)
+def test_heuristic_rounds_keep_the_invariants(n):
     """RULES.md §7 with the scripted strategy (its calls, passes, bombs, Dog leads, wishes)."""
-    rounds, seats = simulate(50_000, seed=8, strategies="heuristic", check=True)
+    rounds, seats = simulate(n, seed=8, strategies="heuristic", check=True)
     assert rounds["bombs"].sum() > 0 and seats["tichu"].any() and (rounds["wish"] > 0).any()
 
 

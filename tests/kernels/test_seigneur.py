@@ -42,14 +42,18 @@ def _tally_ok(a, b, deck):
     return (over == 0) & (c1 == np.uint64(db)) & (c0 == np.uint64(da & ~db))
 
 
+@pytest.mark.parametrize(
+    "n", [pytest.param(100_000, marks=pytest.mark.slow, id="100k"), pytest.param(10_000, id="10k")]
+)
 @pytest.mark.parametrize("deck", list(SETTINGS))
-def test_100k_checked_random_rounds_per_deck_setting(deck):
-    """At least 100,000 rounds per deck setting, games of 5 rounds (so the exchange runs), with
-    the engine's invariant checker on after every action (every card in one place, every play
-    legal, forced passes really forced, the finishing order a permutation)."""
+def test_checked_random_rounds_per_deck_setting(deck, n):
+    """At least 100,000 rounds per deck setting (the slow tier; 10,000 in the fast one), games
+    of 5 rounds (so the exchange runs), with the engine's invariant checker on after every
+    action (every card in one place, every play legal, forced passes really forced, the
+    finishing order a permutation)."""
     total = 0
     for players, options in SETTINGS[deck]:
-        games = -(-100_000 // (5 * len(SETTINGS[deck])))
+        games = -(-n // (5 * len(SETTINGS[deck])))
         rec = seigneur_records(
             games,
             players=players,
@@ -86,7 +90,7 @@ def test_100k_checked_random_rounds_per_deck_setting(deck):
         for j, k in enumerate(levels):  # the last gives 3 to the first, ... (§5)
             giver = s["rank_before"] == players - j
             assert (gave[giver] == k).all()
-    assert total >= 100_000
+    assert total >= n
 
 
 @pytest.mark.parametrize(

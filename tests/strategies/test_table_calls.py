@@ -127,7 +127,7 @@ def _fit_script():
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "scripts" / "fit_expert_calls.py"
+    path = Path(__file__).resolve().parents[2] / "scripts" / "fit_expert_calls.py"
     spec = importlib.util.spec_from_file_location("fit_expert_calls", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -24,7 +24,7 @@ from tichusim.kernels.seigneur.view import GS_PRIVATE, GS_PUBLIC
 from tichusim.kernels.tichu import encoding as K
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "encoding.md"
 ROW = re.compile(r"^\| `(\w+)` \| (\d+) \| (\d+) \| (.+) \|$", re.M)
 ORDER = [name for name, _ in K.SLOTS]

@@ -26,9 +26,9 @@ from tichusim.runs.manifest import Manifest
 from tichusim.runs.runner import RunError, resume, run
 from tichusim.runs.verify import verify
 
-pytestmark = pytest.mark.faults
+pytestmark = [pytest.mark.faults, pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = {
     "rounds": 12_000,
     "seed": 11,

@@ -19,7 +19,7 @@ from tichusim.runs.config import validate
 from tichusim.runs.files import sha256_file
 from tichusim.runs.runner import resume, run
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = {
     "rounds": 12_000,
     "seed": 11,
@@ -191,6 +191,7 @@ def test_games_mode(tmp_path):
     assert data_files(tmp_path / "b") == data_files(tmp_path / "a")
 
 
+@pytest.mark.slow
 def test_resume_after_kill_9_equals_uninterrupted(reference, tmp_path):
     """A run killed (SIGKILL) mid-way, then resumed, leaves the uninterrupted run's bytes."""
     cfg = tmp_path / "c.toml"
@@ -226,6 +227,7 @@ def test_resume_after_kill_9_equals_uninterrupted(reference, tmp_path):
     assert json.loads((out / "manifest.json").read_text())["state"] == "complete"
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     cfg = tmp_path / "c.toml"
     cfg.write_text('rounds = 200_000\nshard_size = 1000\nstrategies = "random"\n')
@@ -285,6 +287,7 @@ def test_damaged_or_missing_shard_is_played_again(reference, tmp_path):
     assert json.loads((out / "manifest.json").read_text())["sessions"][-1]["repaired"]
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_the_same_bytes(reference, tmp_path):
     pytest.importorskip("dask.distributed")
     summary = run(

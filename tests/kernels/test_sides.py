@@ -16,7 +16,7 @@ from tichusim.cli import main
 from tichusim.strategies.tables import RenamedPolicyWarning
 from tichusim.strategies.tichu import Strategy, build
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _moved(seats, giver: int, receiver: int) -> np.ndarray:

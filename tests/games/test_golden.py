@@ -8,7 +8,7 @@ import pytest
 
 from tichusim.games.transcript import transcript
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("regen_golden", ROOT / "scripts" / "regen_golden.py")
 regen = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(regen)

@@ -11,7 +11,7 @@ import pytest
 from tichusim.analysis.seigneur_analysis import reign_summary, reigns, transitions
 from tichusim.games.seigneur import simulate_seigneur
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _rounds(winners_by_game):
@@ -65,6 +65,7 @@ def test_on_simulated_games_rows_sum_to_one_and_keeping_matches_the_matrix():
     assert reigns(rounds)["length"].sum() == len(rounds)  # reigns partition the rounds
 
 
+@pytest.mark.slow
 def test_the_script_writes_table_csv_and_plot(tmp_path):
     out = tmp_path / "gs"
     subprocess.run(

@@ -33,6 +33,7 @@ GAMES = {
     "shard_size": 6,
     "strategies": "heuristic",
 }
+SLOW = pytest.mark.slow  # Dask: a LocalCluster of worker processes
 IDENTITY = ["run_id", "shard"]  # what differs between runs of different shard sizes
 
 
@@ -74,7 +75,9 @@ def reference(request, tmp_path_factory):
     return config, out
 
 
-@pytest.mark.parametrize("backend", [{"workers": 2}, {"workers": 3}, {"dask": "local"}])
+@pytest.mark.parametrize(
+    "backend", [{"workers": 2}, {"workers": 3}, pytest.param({"dask": "local"}, marks=SLOW)]
+)
 def test_every_backend_gives_the_same_bytes(reference, tmp_path, backend):
     config, ref = reference
     if "dask" in backend:
@@ -85,7 +88,9 @@ def test_every_backend_gives_the_same_bytes(reference, tmp_path, backend):
     assert data_files(tmp_path / "run") == data_files(ref)
 
 
-@pytest.mark.parametrize("resumed_on", [{"workers": 1}, {"workers": 2}, {"dask": "local"}])
+@pytest.mark.parametrize(
+    "resumed_on", [{"workers": 1}, {"workers": 2}, pytest.param({"dask": "local"}, marks=SLOW)]
+)
 def test_resumed_on_another_backend_gives_the_same_bytes(reference, tmp_path, resumed_on):
     _, ref = reference
     if "dask" in resumed_on:

@@ -265,7 +265,7 @@ def test_every_view_field_is_documented():
     from tichusim.games.team_steps import _KINDS
     from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 
-    page = (Path(__file__).resolve().parents[1] / "docs" / "view.md").read_text()
+    page = (Path(__file__).resolve().parents[2] / "docs" / "view.md").read_text()
     missing = [f for dt in (PUBLIC, PRIVATE) for f in dt.names if f"`{f}`" not in page]
     missing += [k for k in (*_KINDS.values(), "give") if f"| `{k}` |" not in page]
     assert not missing, f"docs/view.md does not list {missing}"

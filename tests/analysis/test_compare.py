@@ -212,13 +212,14 @@ def test_bomb_column_is_bombs_played_and_options_apply():
 
 # -- a match's progress, workers and Ctrl-C ----------------------------------------------------
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOG_PASSER = {"agent": str(ROOT / "examples" / "dog_passer.py") + ":DogPasser"}
 
 
 @pytest.mark.parametrize(
     ("a", "deals"), [("heuristic:pass=lowest", 3000), (DOG_PASSER, 60)], ids=["kernels", "agent"]
 )
+@pytest.mark.slow
 def test_workers_give_the_same_figures(a, deals):
     """Blocks in two spawned processes, merged in deal order: the same per-deal margins and
     table as one process, for a scripted strategy and for a Python agent."""
@@ -252,6 +253,7 @@ def test_progress_reports_the_running_margin_and_ctrl_c_keeps_the_deals_played()
     assert heard[2][1].value == pytest.approx(whole.diff.value)
 
 
+@pytest.mark.slow
 def test_cli_ctrl_c_prints_the_partial_figures_and_exits_130(tmp_path):
     """A real SIGINT to ``tichusim compare`` with a Python agent, sent once the progress bar
     shows deals played: the deals played so far are printed, marked partial; ``--out`` is not

@@ -104,7 +104,7 @@ def _resume(variant, state, strategy):
 
 
 @pytest.mark.parametrize("variant", ["nanjing", "tientsin", "wuwang"])
-@pytest.mark.parametrize("strategy", ["expert", "heuristic"])
+@pytest.mark.parametrize("strategy", [pytest.param("expert", marks=pytest.mark.slow), "heuristic"])
 def test_resumed_round_ends_as_played(variant, strategy):
     """From every play and bomb decision, and every Tichu question after the passing and
     before a turn (RULES.md §2.3), of several rounds: the same scores and first out."""
@@ -308,6 +308,7 @@ def test_search_plays_everywhere_a_strategy_does():
     assert set(seats["strategy"]) == {"search:samples=4", "expert"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["tientsin", "wuwang"])
 def test_search_plays_at_the_other_team_tables(variant):
     """The same search serves Tientsin (§3) and Wu Wang (§4): its plays, bombs and Grand
