@@ -41,7 +41,7 @@ SESSION = textwrap.dedent("""
         result = CliRunner().invoke(main, command)
         assert result.exit_code == 0, (command, result.output)
 
-    # tichusim._linkage compiles a callee without the module pipeline or a CPython wrapper,
+    # tichusim._compile.linkage compiles a callee without the module pipeline or a CPython wrapper,
     # and a kernel that Python calls with a callee's signature again, whole: no kernel that
     # Python calls (loaded here, lazily typed) and that calls kernels itself may be another
     # kernel's callee, or a cold start compiles it twice (a leaf, such as the tables' seat

@@ -95,9 +95,9 @@ def _check_strategies(table, chosen) -> None:
 @click.version_option(__version__, prog_name="tichusim")
 def main():
     """Monte Carlo simulation of Tichu (the rules as implemented: RULES.md)."""
-    from . import _frame_stack
+    from ._compile import frame_stack
 
-    _frame_stack.install()  # this process is ours alone: see docs/compile.md
+    frame_stack.install()  # this process is ours alone: see docs/compile.md
     _renamed_policies_in_one_line()
 
 
@@ -133,7 +133,7 @@ def _renamed_policies_in_one_line() -> None:
 def warmup(jobs):
     """Compile and cache every kernel once (run after installing): one line per kernel
     family, with its seconds."""
-    from ._numba_cache import cached
+    from ._compile.cache import cached
     from .progress import Compiling
     from .warmup import DEFAULT_JOBS, cached_after, estimate
     from .warmup import warmup as compile_all
@@ -1184,9 +1184,9 @@ def doctor_cmd():
     import importlib.metadata
     import platform
 
-    from . import _frame_stack
-    from ._numba_cache import cache_dir
-    from ._numba_guard import CHANGES, CHECKED, checked_versions, status
+    from ._compile import frame_stack
+    from ._compile.cache import cache_dir
+    from ._compile.guard import CHANGES, CHECKED, checked_versions, status
 
     rows = [
         ("tichusim", __version__),
@@ -1207,7 +1207,7 @@ def doctor_cmd():
         rows.append((f"change: {name}", f"{state} [{CHANGES[name].switch}] {CHANGES[name].what}"))
     frame = (
         "on"
-        if _frame_stack.installed()
+        if frame_stack.installed()
         else "off: TICHUSIM_FRAME_STACK_CACHE=0 or not CPython 3.11-3.13 on Linux"
     )
     rows.append(

@@ -25,7 +25,7 @@ import multiprocessing
 import os
 import time
 
-from . import _frame_stack
+from ._compile import frame_stack
 
 __all__ = ["COMPILE", "DEFAULT_JOBS", "NEEDS", "ORDER", "cached_after", "estimate", "warmup"]
 
@@ -235,7 +235,7 @@ def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:
     """Compile (or load) every kernel, up to ``jobs`` families at once in spawned processes,
     each as soon as what it needs is cached (see the module's docstring); ``report(name,
     what, seconds)`` hears of each family as it ends. The seconds of all."""
-    from ._numba_cache import cached
+    from ._compile.cache import cached
     from .games.registry import FAMILIES
 
     report = report or (lambda name, what, seconds: None)
@@ -246,7 +246,7 @@ def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:
         return time.perf_counter() - t0
     ctx = multiprocessing.get_context("spawn")  # a fresh interpreter, no numba threads inherited
     pool = cf.ProcessPoolExecutor(
-        jobs, mp_context=ctx, max_tasks_per_child=1, initializer=_frame_stack.install
+        jobs, mp_context=ctx, max_tasks_per_child=1, initializer=frame_stack.install
     )  # ours alone, as the CLI
     running: dict = {}
     started: set = set()

@@ -15,7 +15,7 @@ import importlib
 import sys
 from typing import NamedTuple
 
-from .._numba_cache import cached
+from .._compile.cache import cached
 from ..progress import Compiling
 from .base import Game
 
@@ -34,7 +34,7 @@ __all__ = [
 class Family(NamedTuple):
     """The kernels one engine compiles: what to call them, an estimate of the seconds a cold
     compile takes on two cores, and the cache entries each use needs ("kernels/...py:function",
-    ``_numba_cache.cached``). A family that reuses kernels another one caches (``reuses``)
+    ``_compile.cache.cached``). A family that reuses kernels another one caches (``reuses``)
     compiles in an estimated ``seconds_after`` once that one is cached. ``shares``: the entries
     of the kernels a family compiles for others to reuse (the strategies'), in the cache an
     estimated ``shares_after`` seconds into its cold compile.
