@@ -30,6 +30,7 @@ _HOMES = {
     "Agent": "strategies.agents",
     "AgentError": "strategies.agents",
     "strategy": "games.scripted",
+    "compile_notices": "_compile.notice",
 }
 _SUBPACKAGES = ("cards",)
 

@@ -210,10 +210,10 @@ class Steps(ABC):
     """How one game's decisions look in Python: the contract between a stepped unit (``Unit``,
     ``Round``) and the game's engine. One object per configured game (``Game.steps``).
 
-    Class attributes: ``unit_name`` (what a Round's key names), ``decide_use`` (its decide
-    kernel in the registry's "stepping" family), ``outside_slot`` (the strategy row's slot
-    marking the decisions taken from Python), ``decisions`` (those the game asks) and
-    ``per_seat`` (the view's fields with one entry per seat)."""
+    Class attributes: ``unit_name`` (what a Round's key names), ``decide_use`` (which decide
+    kernel, "team" or "grand-seigneur"), ``outside_slot`` (the strategy row's slot marking
+    the decisions taken from Python), ``decisions`` (those the game asks) and ``per_seat``
+    (the view's fields with one entry per seat)."""
 
     unit_name: ClassVar[str]
     decide_use: ClassVar[str]
@@ -609,21 +609,6 @@ class Round(Unit):
         where = f"seed {seed} {g.steps.unit_name} {key}"
         super().__init__(g, play, agents, where, seed, key, logged)
 
-    # the tables whose stepping engine this process has called: it is loaded, so no compile
-    # can come, and the cache's files need not be looked at again for every round
-    _loaded: ClassVar[set[str]] = set()
-
-    def advance(self) -> None:
-        """``Unit.advance``; until a round of this table has been played on in this process,
-        a call says on stderr when the table's engine compiles."""
-        from .registry import compiling
-
-        if self.game.name in Round._loaded:
-            return super().advance()
-        with compiling(self.game.name, "steps"):
-            super().advance()
-        Round._loaded.add(self.game.name)
-
     def tables(self) -> Any:
         """The round's ``(rounds, seats)`` DataFrames: ``simulate``'s rows for this round."""
         from .arrow import frames
@@ -719,14 +704,8 @@ def stepper(
     if agents is None:
         return None
 
-    from .registry import compiling
-
     def step(i: int, play: PlayFn) -> None:
         key = int(units[i])
-        unit = Unit(game, play, agents, f"seed {seed} {what} {key}", seed, key)
-        if i == 0:  # the stepping engine compiles at its first call
-            with compiling(game.name, "steps"):
-                return unit.advance()
-        unit.advance()
+        Unit(game, play, agents, f"seed {seed} {what} {key}", seed, key).advance()
 
     return step

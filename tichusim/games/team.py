@@ -12,7 +12,6 @@ Card sets are ``uint64`` masks in the layout of ``tichusim.cards``.
 
 from __future__ import annotations
 
-import contextlib
 from typing import ClassVar
 
 import numpy as np
@@ -64,16 +63,6 @@ class TeamGame(Game):
     strategy_tables = tichu_strategies.TABLES
     summary = "team"
     report = "team"
-
-    def compiling(self, family: str):
-        """A context that says on stderr when the kernels of ``family`` (``registry.FAMILIES``)
-        for this table compile in it, on a cold cache; silent for a family that lists none
-        for this table (they compile at first use, unannounced): the search's rollouts."""
-        from .registry import FAMILIES, notice
-
-        if self.name not in FAMILIES[family].entries:
-            return contextlib.nullcontext()
-        return notice(family, self.name)
 
     def __init__(self, players: int | None = None, options=None):
         self.options = self.check_options(options)

@@ -26,7 +26,6 @@ advice a command gives): every candidate's margin and first-out result per deal.
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from dataclasses import dataclass
 
@@ -55,7 +54,6 @@ CALLS = ("tichu", "grand_tichu")  # the decisions answered by a call or none
 TICHU_POINTS = (1, 2)
 CALL_EVIDENCE = 1.64  # standard errors by which a searched call must beat the base's answer
 _local = threading.local()  # each thread's kernel buffers (``rollout.scratch``)
-_called: set[int] = set()  # the tables whose rollout kernels this process has called
 
 
 class NoDeal(ValueError):
@@ -93,15 +91,6 @@ class SearchResult:
         if d.size < 2:
             return False
         return bool(d.mean() > z * d.std(ddof=1) / np.sqrt(d.size))
-
-
-def _announced(game):
-    """The first search at ``game``'s table in this process says on stderr when its rollout
-    kernels compile (``Game.compiling``), not under another compile's notice."""
-    if game.table in _called:
-        return contextlib.nullcontext()
-    _called.add(game.table)
-    return game.compiling("search")
 
 
 def _scratch():
@@ -156,22 +145,21 @@ def evaluate_plays(
     cand_c = np.array([0 if c is None or calls else c.combo.code for c in candidates], np.int64)
     margin = np.zeros((len(candidates), samples), np.float64)
     first = np.zeros((len(candidates), samples), np.int8)
-    with _announced(game):
-        dealt, err = R.EVALUATE[game.table](
-            _rows(game, rollout),
-            view.public,
-            view.private,
-            np.int64(_CODES[view.decision]),
-            np.int64(view.detail),
-            cand_m,
-            cand_c,
-            np.int64(samples),
-            np.uint64(seed),
-            margin,
-            first,
-            _scratch(),
-            np.int64((0 if paired else R.UNPAIRED) | (0 if inference else R.NO_INFERENCE)),
-        )
+    dealt, err = R.EVALUATE[game.table](
+        _rows(game, rollout),
+        view.public,
+        view.private,
+        np.int64(_CODES[view.decision]),
+        np.int64(view.detail),
+        cand_m,
+        cand_c,
+        np.int64(samples),
+        np.uint64(seed),
+        margin,
+        first,
+        _scratch(),
+        np.int64((0 if paired else R.UNPAIRED) | (0 if inference else R.NO_INFERENCE)),
+    )
     if err == R.ERR_CANDIDATE:
         raise ValueError(f"a candidate is not a legal answer at this {view.decision}")
     if err == R.ERR_NO_DEAL and view.decision == "grand_tichu":
