@@ -20,10 +20,10 @@ family, the analyses alone at the end) took measurably longer on two cores
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import multiprocessing
 import os
 import time
+from concurrent import futures
 
 from ._compile import frame_stack
 
@@ -205,7 +205,7 @@ def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:
             report(name, TITLES[name], compile_family(name))
         return time.perf_counter() - t0
     ctx = multiprocessing.get_context("spawn")  # a fresh interpreter, no numba threads inherited
-    pool = cf.ProcessPoolExecutor(
+    pool = futures.ProcessPoolExecutor(
         jobs, mp_context=ctx, max_tasks_per_child=1, initializer=frame_stack.install
     )  # ours alone, as the CLI
     running: dict = {}
@@ -222,8 +222,8 @@ def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:
                     running[pool.submit(compile_family, name)] = name
                     started.add(name)
             waiting = len(started) < len(ORDER)  # a family may become ready by the cache alone
-            finished, _ = cf.wait(
-                running, timeout=0.5 if waiting else None, return_when=cf.FIRST_COMPLETED
+            finished, _ = futures.wait(
+                running, timeout=0.5 if waiting else None, return_when=futures.FIRST_COMPLETED
             )
             for future in finished:
                 name = running.pop(future)

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 import numpy as np
 
 from ..cards.combos import Combo
-from ..kernels import outside as O
+from ..kernels import outside
 from ..kernels.errors import ERR_NONE, ERR_PENDING, ERRORS
 from .errors import SimulationError
 
@@ -46,15 +46,15 @@ __all__ = ["DECISIONS", "Event", "IllegalChoice", "Round", "Steps", "Unit", "Vie
 
 # the decisions by the engine's code (kernels/outside.py) and the Agent method taking each
 DECISIONS = {
-    O.D_GRAND_TICHU: "grand_tichu",
-    O.D_TICHU: "tichu",
-    O.D_PASS: "pass",
-    O.D_PLAY: "play",
-    O.D_BOMB: "bomb",
-    O.D_WISH: "wish",
-    O.D_DRAGON: "dragon",
-    O.D_DOG: "dog",
-    O.D_GIVE_BACK: "give_back",
+    outside.D_GRAND_TICHU: "grand_tichu",
+    outside.D_TICHU: "tichu",
+    outside.D_PASS: "pass",
+    outside.D_PLAY: "play",
+    outside.D_BOMB: "bomb",
+    outside.D_WISH: "wish",
+    outside.D_DRAGON: "dragon",
+    outside.D_DOG: "dog",
+    outside.D_GIVE_BACK: "give_back",
 }
 CODES = {name: code for code, name in DECISIONS.items()}
 
@@ -459,8 +459,10 @@ class Unit:
         view's, which a scripted strategy's ``decide`` moves on as the engine would)."""
         asked = self._need_decision()
         n = self.decisions
-        if n >= O.MAX_SCRIPT:
-            raise SimulationError(f"{self.where}: more than {O.MAX_SCRIPT} decisions from Python")
+        if n >= outside.MAX_SCRIPT:
+            raise SimulationError(
+                f"{self.where}: more than {outside.MAX_SCRIPT} decisions from Python"
+            )
         privs = self._kept[2]
         view = self._view
         self._answers[n] = answer
