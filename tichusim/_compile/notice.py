@@ -28,7 +28,7 @@ _on = True  # the switch (``compile_notices``)
 _loading = 0  # inside ``loading()``: a module compiling its declared signatures
 
 
-class compile_notices:  # noqa: N801 - a switch used as a function and as a context manager
+class compile_notices:  # lower case: a switch called as a function, or used with `with`
     """``compile_notices(False)`` switches the compile notice off for the rest of the process,
     ``compile_notices(True)`` back on; ``with compile_notices(False):`` for a block only."""
 
@@ -121,7 +121,14 @@ def _close() -> None:
         done.close()
 
 
-atexit.register(_close)
+@atexit.register
+def _close_at_exit() -> None:
+    """The notice of the modules loading, if still open, when the process ends (a closed
+    stderr, as after ``| head``, has nothing to say it on)."""
+    try:
+        _close()
+    except (OSError, ValueError):
+        pass
 
 
 @contextmanager
