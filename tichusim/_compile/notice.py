@@ -6,9 +6,10 @@ compiled for its caller, which the caller's notice covers): numba announces a re
 after a cache miss, with its ``numba:compile`` event, which a listener here hears for that
 compile only, so a user's own numba functions never print anything. A kernel compiled from
 Python says ``tichusim: compiling kernels.tichu.batch.play_batch_nanjing: once, cached for
-later runs`` and then ``compiled ... in N s``; the kernels a module compiles as it loads (a
-declared signature, ``kernels/jit.py``) share one notice until another kernel's compile (or
-the process's end) closes it. On a terminal an elapsed counter runs while a kernel compiles.
+later runs`` and then ``compiled ... in N s``; the kernels compiled while modules load (a
+declared signature compiles as its module loads, ``kernels/jit.py``, and a module may call a
+kernel at its top) share one notice until another kernel's compile, or the process's end,
+closes it. On a terminal an elapsed counter runs while a kernel compiles.
 
 ``compile_notices(False)`` switches the notice off, for the process or, as a context manager,
 for a block (the command line's ``--quiet``; ``tichusim warmup`` reports its own times).
@@ -22,10 +23,9 @@ import threading
 import time
 from contextlib import contextmanager, nullcontext
 
-__all__ = ["compile_notices", "loading", "watching"]
+__all__ = ["compile_notices", "watching"]
 
 _on = True  # the switch (``compile_notices``)
-_loading = 0  # inside ``loading()``: a module compiling its declared signatures
 
 
 class compile_notices:  # lower case: a switch called as a function, or used with `with`
@@ -44,15 +44,14 @@ class compile_notices:  # lower case: a switch called as a function, or used wit
         _on = self._before
 
 
-@contextmanager
-def loading():
-    """Around the compiles of a kernel's declared signatures, as its module loads."""
-    global _loading
-    _loading += 1
-    try:
-        yield
-    finally:
-        _loading -= 1
+def _modules_loading() -> bool:
+    """Whether a module is loading: Python's import machinery is on the stack."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _say(line: str) -> None:
@@ -139,7 +138,7 @@ def watching(dispatcher):
     from numba.core import event
 
     global _open
-    on_load = _loading > 0
+    on_load = _modules_loading()
     if not on_load:
         _close()  # a kernel called from Python: the modules' compiles are over
     if not _on:

@@ -28,7 +28,7 @@ from numba.core import caching, config, typeinfer
 from numba.core.registry import CPUDispatcher
 
 from .._compile import cache as kernel_cache
-from .._compile import inliner, notice
+from .._compile import inliner
 from .._compile.guard import usable
 from .._compile.scope import TracksCompiles
 
@@ -111,8 +111,8 @@ def njit(*args, **options):
         )
         if cache:
             dispatcher.enable_caching()
-        if sigs is not None:  # compiled as the module loads: one notice for them all
-            with typeinfer.register_dispatcher(dispatcher), notice.loading():
+        if sigs is not None:
+            with typeinfer.register_dispatcher(dispatcher):
                 for sig in sigs:
                     dispatcher.compile(sig)
                 dispatcher.disable_compile()
