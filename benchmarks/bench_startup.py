@@ -101,7 +101,7 @@ def import_time(tree: Path) -> str:
 
 def _cpu_timed(cmd: list[str], env: dict, cwd: Path) -> str:
     """Wall seconds of ``cmd``, with its processes' user and system CPU seconds: a compile
-    with much system time is paging (the frame-stack slowdown ``tichusim/_frame_stack.py``
+    with much system time is paging (the frame-stack slowdown ``tichusim/_compile/frame_stack.py``
     removes made 4-8 million mmap/munmap pairs and doubled a cold compile)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = _timed(cmd, env, cwd)

@@ -1,4 +1,4 @@
-"""The frame-stack chunk cache (``tichusim._frame_stack``): a call loop sitting on a chunk
+"""The frame-stack chunk cache (``tichusim._compile.frame_stack``): a call loop sitting on a chunk
 boundary no longer maps and unmaps a chunk per call, the interpreter still works, and it is in
 place in tichusim's own command-line processes only (``tests/test_guest.py``: never on import)."""
 
@@ -9,10 +9,10 @@ import textwrap
 
 import pytest
 
-from tichusim import _frame_stack
+from tichusim._compile import frame_stack
 
 pytestmark = pytest.mark.skipif(
-    not _frame_stack._applies(), reason="CPython 3.11 to 3.13 on Linux only"
+    not frame_stack._applies(), reason="CPython 3.11 to 3.13 on Linux only"
 )
 
 # Calls g() 20,000 times at every depth 0..399: at some depths the call crosses into a new
@@ -30,7 +30,7 @@ SWEEP = textwrap.dedent("""
     def faults():
         return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     if sys.argv[1] == "install":
-        from tichusim._frame_stack import install
+        from tichusim._compile.frame_stack import install
         assert install()
     worst = 0
     for d in range(400):
@@ -73,7 +73,7 @@ def test_the_interpreter_still_works_with_it():
     chunk handed out again is a whole, writable one."""
     script = textwrap.dedent("""
         import gc, sys, threading
-        from tichusim._frame_stack import install
+        from tichusim._compile.frame_stack import install
         assert install()
         sys.setrecursionlimit(20000)
         def depth(n):
@@ -97,7 +97,7 @@ def test_the_interpreter_still_works_with_it():
 
 
 def test_switched_off_by_the_environment():
-    script = "from tichusim._frame_stack import install; print(install())"
+    script = "from tichusim._compile.frame_stack import install; print(install())"
     out = subprocess.run(
         [sys.executable, "-c", script],
         capture_output=True,

@@ -117,10 +117,10 @@ OFF_CHECK = textwrap.dedent("""
     import hashlib, sys
     sys.path.insert(0, "tests/games")
     import tichusim
-    from tichusim import _numba_guard
+    from tichusim._compile import guard
     from test_golden import regen
     from tichusim.games.transcript import transcript
-    status = _numba_guard.status()
+    status = guard.status()
     assert all(state.startswith("off") for state in status.values()), status
     for seed, round_, strategies in regen.CASES:
         parts = strategies.split(",")

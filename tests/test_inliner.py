@@ -1,6 +1,6 @@
-"""Numba's inliner without its wasted copies (``tichusim._inliner``): inlining into our kernels
-no longer deep-copies the callee's blocks and computes the same, while a user's own functions
-are inlined by numba's own code, copies and all. (The engine itself is held to the same
+"""Numba's inliner without its wasted copies (``tichusim._compile.inliner``): inlining into our
+kernels no longer deep-copies the callee's blocks and computes the same, while a user's own
+functions are inlined by numba's own code, copies and all. (The engine itself is held to the same
 results by the golden transcripts.)"""
 
 import json
@@ -10,9 +10,9 @@ import textwrap
 
 import pytest
 
-from tichusim import _inliner, _numba_guard
+from tichusim._compile import guard, inliner
 
-pytestmark = pytest.mark.skipif(not _numba_guard.usable("inliner"), reason="switched off here")
+pytestmark = pytest.mark.skipif(not guard.usable("inliner"), reason="switched off here")
 
 # Nested inline="always" functions with loops and branches; prints the block copies the
 # inliner made and the results on a few inputs.
@@ -79,7 +79,7 @@ def _run(how: str):
 def test_kernels_install_it():
     import tichusim.kernels.jit  # noqa: F401  (the first kernel installs it)
 
-    assert _inliner.installed()
+    assert inliner.installed()
 
 
 @pytest.mark.slow
@@ -89,7 +89,7 @@ def test_inlining_into_our_kernels_copies_no_block_and_computes_the_same():
     assert plain_copies > 0  # numba's own inliner copies the callee's blocks ...
     assert ours_copies == 0  # ... and into our kernels none is copied
     assert ours == plain
-    assert _inliner._fresh == set()
+    assert inliner._fresh == set()
 
 
 @pytest.mark.slow
@@ -100,7 +100,7 @@ def test_a_users_functions_are_inlined_as_numba_does():
 
 
 def test_switched_off_by_the_environment():
-    script = "from tichusim import _inliner; print(_inliner.install())"
+    script = "from tichusim._compile import inliner; print(inliner.install())"
     out = subprocess.run(
         [sys.executable, "-c", script],
         capture_output=True,

@@ -1,4 +1,4 @@
-"""``tichusim._linkage``: the functions one of our kernels links in from its callees become
+"""``tichusim._compile.linkage``: the functions one of our kernels links in from its callees become
 its own (``internal``, renamed), while its callers still link numba's module; our callees skip
 LLVM's module pipeline and are never made into machine code (their callers make theirs), with
 no CPython wrapper, so a call from Python compiles the kernel again, whole, and the cache keeps
@@ -16,10 +16,10 @@ import pytest
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import cpu_target
 
-from tichusim import _linkage, _numba_guard
+from tichusim._compile import guard, linkage
 from tichusim.kernels.jit import njit
 
-pytestmark = pytest.mark.skipif(not _numba_guard.usable("linkage"), reason="switched off here")
+pytestmark = pytest.mark.skipif(not guard.usable("linkage"), reason="switched off here")
 
 
 def _kernel():
@@ -46,13 +46,13 @@ def test_the_linked_callees_become_internal_and_callers_still_link_numbas_module
         "entry",
         "declare i64 @callee(i64)\n"
         "define i64 @entry(i64 %x) {\n %y = call i64 @callee(i64 %x)\n ret i64 %y\n}",
-        _linkage.KernelLibrary,
+        linkage.KernelLibrary,
     )
     entry.add_linking_library(callee)
     entry._final_module.link_in(callee._get_module_for_linking(), preserve=True)
     assert entry._final_module.get_function("callee").linkage == ll.Linkage.linkonce_odr
-    _linkage._share_as_numba_does(entry)
-    _linkage._make_linked_internal(entry)
+    linkage._share_as_numba_does(entry)
+    linkage._make_linked_internal(entry)
     own = entry._final_module
     (copy,) = [fn for fn in own.functions if fn.name.startswith("callee.own.")]
     assert copy.linkage == ll.Linkage.internal  # its own, under a name of its own
@@ -82,11 +82,11 @@ def test_a_callee_has_no_wrapper_and_python_calling_it_compiles_it_whole():
 
     assert outer(3) == 7
     (callee,) = inner.overloads.values()
-    assert not _linkage.callable_overload(callee)  # typed and linked by `outer`, no wrapper
+    assert not linkage.callable_overload(callee)  # typed and linked by `outer`, no wrapper
     assert callee.library.get_pointer_to_function(callee.fndesc.llvm_cpython_wrapper_name) == 0
     assert inner(5) == 10  # from Python: compiled again at the top, with its wrapper
     (whole,) = inner.overloads.values()
-    assert _linkage.callable_overload(whole) and whole is not callee
+    assert linkage.callable_overload(whole) and whole is not callee
 
 
 def test_a_callee_has_no_machine_code_and_its_errors_still_reach_python(monkeypatch):
@@ -110,7 +110,7 @@ def test_a_callee_has_no_machine_code_and_its_errors_still_reach_python(monkeypa
     # the JIT made machine code of its caller's module only, which holds a copy of it
     assert entry.library.name in made and callee.library.name not in made
     # its callers link its module, which is all its cache entry holds
-    assert callee.library.serialize_using_object_code()[1] == _linkage.LINKING_ONLY
+    assert callee.library.serialize_using_object_code()[1] == linkage.LINKING_ONLY
     with pytest.raises(ValueError, match="negative"):  # its caller set its environment
         outer(-5)
 
@@ -137,9 +137,9 @@ def test_a_users_function_links_our_kernels_whole_as_numba_links_anything():
     with pytest.raises(ValueError, match="negative"):
         users(-1)
     (entry,) = ours.overloads.values()
-    assert _linkage.callable_overload(entry)  # whole: it was compiled at the top
+    assert linkage.callable_overload(entry)  # whole: it was compiled at the top
     (mine,) = users.overloads.values()
-    assert type(mine.library) is not _linkage.KernelLibrary
+    assert type(mine.library) is not linkage.KernelLibrary
     module = mine.library._final_module
     assert not [fn.name for fn in module.functions if ".own." in fn.name]  # no copies made ours
     # (that its code is numba's own, byte for byte, is tests/test_guest.py's)
@@ -172,7 +172,7 @@ def test_a_cached_callee_is_not_what_python_calls(tmp_path):
     env = os.environ | {"TICHUSIM_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": path}
 
     def run(code: str) -> list[str]:
-        script = f"from tichusim import _linkage\nimport probe\n{code}"
+        script = f"from tichusim._compile import linkage\nimport probe\n{code}"
         done = subprocess.run(
             [sys.executable, "-c", script],
             env=env,
@@ -189,7 +189,7 @@ def test_a_cached_callee_is_not_what_python_calls(tmp_path):
     assert run("print(probe.other(3), sum(probe.inner.stats.cache_hits.values()))") == ["5", "1"]
     # 2: Python calls `inner`: the cached callee won't do, so it compiles whole and replaces it
     calls = (
-        "print(probe.inner(5), _linkage.callable_overload(*probe.inner.overloads.values()), "
+        "print(probe.inner(5), linkage.callable_overload(*probe.inner.overloads.values()), "
         "sum(probe.inner.stats.cache_hits.values()))"
     )
     assert run(calls) == ["10", "True", "0"]
@@ -211,7 +211,7 @@ def test_turning_it_off_gives_its_own_cache_folder():
     def folder(**switches) -> str:
         drop = ("NUMBA_CACHE_DIR", "TICHUSIM_CACHE_DIR")
         env = {k: v for k, v in os.environ.items() if k not in drop} | switches
-        code = "from tichusim import _numba_cache as c; print(c.cache_dir())"
+        code = "from tichusim._compile.cache import cache_dir; print(cache_dir())"
         return subprocess.run(
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
         ).stdout

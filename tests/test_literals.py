@@ -1,4 +1,4 @@
-"""``tichusim._literals``: one of our kernels compiles once whatever constants its jitted
+"""``tichusim._compile.literals``: one of our kernels compiles once whatever constants its jitted
 callers pass, while a user's own jitted functions keep numba's literal typing."""
 
 import numba

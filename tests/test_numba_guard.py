@@ -1,4 +1,4 @@
-"""``tichusim._numba_guard``: a compile change whose numba source or version differs from the
+"""``tichusim._compile.guard``: a compile change whose numba source or version differs from the
 checked one is switched off with one warning naming what differs and what it costs; the
 hashes recorded are those of the numba installed (the pins in pyproject.toml hold)."""
 
@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from tichusim import _numba_guard as guard
+from tichusim._compile import guard
 
 
 @pytest.mark.parametrize("name", sorted(guard.CHANGES))
@@ -24,11 +24,11 @@ def test_the_installed_versions_are_the_checked_ones():
 def _kernels_with(tamper: str) -> subprocess.CompletedProcess:
     script = textwrap.dedent(f"""
         import dataclasses
-        from tichusim import _numba_guard as g
+        from tichusim._compile import guard
         {tamper}
         from tichusim.kernels import jit
-        from tichusim import _inliner
-        print(jit._PIPELINE is None, _inliner.installed(), sorted(g.status().items()))
+        from tichusim._compile import inliner
+        print(jit._PIPELINE is None, inliner.installed(), sorted(guard.status().items()))
     """)
     return subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
@@ -38,7 +38,7 @@ def _kernels_with(tamper: str) -> subprocess.CompletedProcess:
 def test_a_changed_numba_function_switches_its_change_off_with_one_warning():
     where = "numba.core.codegen:CPUCodeLibrary._optimize_final_module"
     tamper = (
-        f"c = g.CHANGES['linkage']; g.CHANGES['linkage'] = dataclasses.replace("
+        f"c = guard.CHANGES['linkage']; guard.CHANGES['linkage'] = dataclasses.replace("
         f"c, relies_on=c.relies_on | {{{where!r}: '0' * 16}})"
     )
     done = _kernels_with(tamper)
@@ -50,7 +50,7 @@ def test_a_changed_numba_function_switches_its_change_off_with_one_warning():
 
 
 def test_an_unchecked_numba_version_switches_every_change_off():
-    done = _kernels_with("g.CHECKED['numba'] = '0.1'")
+    done = _kernels_with("guard.CHECKED['numba'] = '0.1'")
     assert done.stdout.startswith("True False")
     assert done.stderr.count("NumbaChangeWarning") == 3
     assert "not checked on numba" in done.stderr

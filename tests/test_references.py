@@ -118,7 +118,7 @@ def test_docstrings_and_comments_name_what_exists():
 
 
 def test_the_checker_sees_a_missing_module_and_file(tmp_path):
-    assert exists("tichusim.games.registry.FAMILIES")
+    assert exists("tichusim.games.registry.GAMES")
     assert exists("tichusim.cards.parse")  # re-exported with ``from .notation import *``
     assert exists("tichusim.Round")  # a lazy name of the package's ``__getattr__``
     assert not exists("tichusim.games.registry.NO_SUCH_NAME")

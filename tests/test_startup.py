@@ -1,8 +1,9 @@
 """First use: ``import tichusim`` loads nothing heavy, a cold-cache command says
 on stderr that it compiles before it does, and a reported rate never includes a compile.
 
-The cold case runs a command of the smallest kernel family (``tichusim legal``: the card
-combinations, about 15-20 s) in a fresh numba cache folder of its own."""
+The cold case runs a command that compiles only the kernels its modules compile as they load
+(``tichusim legal``: the card combinations, about 15-20 s) in a fresh kernel cache folder of
+its own (``tests/test_compile_notice.py`` tests the notice itself)."""
 
 import os
 import re
@@ -51,36 +52,42 @@ def test_a_cold_cache_command_says_it_compiles_before_it_does(tmp_path):
     legal = ["-m", "tichusim.cli", "legal", "Ma 2j 3s 4p 5t"]
     cold = tichusim_process(legal, tmp_path / "cache")
     lines = cold.stderr.splitlines()
-    assert lines[0].startswith("tichusim: compiling the card-combination kernels")
-    assert "once" in lines[0] and re.search(r"about \d+ s", lines[0])
-    assert re.match(r"tichusim: compiled .* in \d+ s$", lines[-1])
+    assert lines[0] == (
+        "tichusim: compiling the kernels of the modules loading: once, cached for later runs"
+    )
+    # measured, and said when the process ends (nothing compiles after the modules load)
+    assert re.match(r"tichusim: compiled \d+ kernels of kernels\.\w+.* in \d+ s$", lines[-1])
+    assert len(lines) == 2
     assert cold.stdout.endswith("plays; pass not allowed\n")  # the answer, on stdout
     warm = tichusim_process(legal, tmp_path / "cache")
     assert warm.stderr == "" and warm.stdout == cold.stdout  # cached: nothing to say
 
 
-class _SlowCompile:
-    """Stands in for a cold compile: a notice, then seconds of work before the clock starts."""
+def _slow_first_call(play):
+    """``play`` whose first call takes 1.5 s more, as a cold compile would."""
+    calls = []
 
-    cold = active = True
+    def slow(*args, **kwargs):
+        if not calls:
+            calls.append(1)
+            time.sleep(1.5)
+        return play(*args, **kwargs)
 
-    def __enter__(self):
-        time.sleep(1.5)
-        return self
-
-    def __exit__(self, *exc):
-        pass
+    return slow
 
 
 def test_a_reported_rate_excludes_the_compile(tmp_path, monkeypatch):
     # a compile of 1.5 s before 200 rounds (milliseconds): a rate whose window held it would
     # report at most 200 / 1.5 rounds/s
-    monkeypatch.setattr(cli, "compiling", lambda *a, **k: _SlowCompile())
+    from tichusim.games import game
+
+    kind = type(game("nanjing"))
+    monkeypatch.setattr(kind, "records", _slow_first_call(kind.records))
     res = CliRunner().invoke(cli.main, ["simulate", "--rounds", "200"])
     seconds = float(re.search(r"200 rounds in ([\d.]+) s", res.output).group(1))
     assert res.exit_code == 0 and seconds < 1.0, res.output
 
-    monkeypatch.setattr(runner, "compiling", lambda *a, **k: _SlowCompile())
+    monkeypatch.setattr(runner, "records", _slow_first_call(runner.records))
     summary = runner.run(
         {"rounds": 200, "seed": 1, "strategies": "random"},
         out=tmp_path / "run",
@@ -88,31 +95,6 @@ def test_a_reported_rate_excludes_the_compile(tmp_path, monkeypatch):
         progress=False,
     )
     assert summary.rounds_played == 200 and summary.seconds < 1.0
-
-
-def test_a_compile_is_announced_once_however_its_blocks_nest(capsys):
-    # a run's compile holds its first round's, which announces the same engine (an Agent's
-    # stepping engine): one notice and one "compiled"; a different kernel family still speaks
-    from tichusim.progress import Compiling
-
-    with Compiling("the engine", 20):
-        with Compiling("the engine", 20):
-            with Compiling("the cards", 9):
-                pass
-    with Compiling("the engine", 20):  # a later compile of the same kernels (another cache)
-        pass
-    said = [
-        re.match(r"tichusim: (compil\w+ the \w+)", line)[1]
-        for line in capsys.readouterr().err.splitlines()
-    ]
-    assert said == [
-        "compiling the engine",
-        "compiling the cards",
-        "compiled the cards",
-        "compiled the engine",
-        "compiling the engine",
-        "compiled the engine",
-    ]
 
 
 @pytest.mark.slow
@@ -123,12 +105,13 @@ def test_the_analyses_answer_with_seconds_of_play_and_start_their_bars_after_the
 
     events = []
 
-    class Compile(_SlowCompile):
-        def __enter__(self):
-            events.append("compile")
-            return super().__enter__()
+    def compile_first(variant, strategies, play):
+        events.append("compile")
+        time.sleep(1.5)  # as a cold compile would
+        played_once.played_once(variant, strategies, play)
 
-    monkeypatch.setattr(played_once, "compiling", lambda *a, **k: Compile())
+    for module in (duplicate, gtodds, gttable, tichuodds):
+        monkeypatch.setattr(module, "played_once", compile_first)
 
     def started(done, total, *estimate):
         events.append(done)

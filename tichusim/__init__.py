@@ -30,6 +30,7 @@ _HOMES = {
     "Agent": "games.agents",
     "AgentError": "games.agents",
     "strategy": "games.scripted",
+    "compile_notices": "_compile.notice",
 }
 _SUBPACKAGES = ("cards",)
 

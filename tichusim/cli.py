@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .games import DEFAULT_GAME, GAMES, TEAM_TABLES, compiling, game, game_type, notice
+from .games import DEFAULT_GAME, GAMES, TEAM_TABLES, game, game_type
 from .progress import Progress
 from .strategies import DEFAULT_STRATEGY
 
@@ -92,13 +92,23 @@ def _check_strategies(table, chosen) -> None:
     _guard(seated, table, chosen)
 
 
+def _quiet(context, parameter, quiet: bool) -> bool:
+    """``--quiet``: no compile notice either (``tichusim.compile_notices``)."""
+    if quiet:
+        from ._compile.notice import compile_notices
+
+        switch = compile_notices(False)
+        context.call_on_close(lambda: switch.__exit__(None, None, None))  # as it was after
+    return quiet
+
+
 @click.group(cls=_Main)
 @click.version_option(__version__, prog_name="tichusim")
 def main():
     """Monte Carlo simulation of Tichu (the rules as implemented: RULES.md)."""
-    from . import _frame_stack
+    from ._compile import frame_stack
 
-    _frame_stack.install()  # this process is ours alone: see docs/compile.md
+    frame_stack.install()  # this process is ours alone: see docs/compile.md
     _renamed_policies_in_one_line()
 
 
@@ -133,20 +143,17 @@ def _renamed_policies_in_one_line() -> None:
 )
 def warmup(jobs):
     """Compile and cache every kernel once (run after installing): one line per kernel
-    family, with its seconds."""
-    from ._numba_cache import cached
-    from .progress import Compiling
-    from .warmup import DEFAULT_JOBS, cached_after, estimate
+    family, with the seconds it took (a family already cached loads in a second or so)."""
+    from .warmup import DEFAULT_JOBS
     from .warmup import warmup as compile_all
 
-    cold = not cached(*cached_after())  # a second warmup says nothing
     jobs = jobs or DEFAULT_JOBS
-    with Compiling("every kernel family", estimate(jobs), cold=cold) as compiling_all:
+    click.echo(f"tichusim: compiling every kernel family, {jobs} at a time", err=True)
 
-        def report(name, what, seconds):
-            compiling_all.say(f"  {name:<9} {seconds:6.1f} s  {what}")
+    def report(name, what, seconds):
+        click.echo(f"  {name:<9} {seconds:6.1f} s  {what}", err=True)
 
-        seconds = compile_all(jobs, report)
+    seconds = compile_all(jobs, report)
     click.echo(f"kernels compiled and cached in {seconds:.1f} s")
 
 
@@ -162,8 +169,7 @@ def warmup(jobs):
 )
 def legal(hand, top, wish, phoenix_on, phoenix_led_half):
     """List the legal plays of HAND (card notation) on TOP."""
-    with notice("cards", "import"):  # the rules core compiles as its module loads
-        from . import cards, legal_plays
+    from . import cards, legal_plays
 
     plays, can_pass = _guard(
         legal_plays, hand, top, wish=wish, phoenix_on=phoenix_on, phoenix_led_half=phoenix_led_half
@@ -253,8 +259,7 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
                 f"--option {games_only[0]}: shapes whole games, and show plays one "
                 "independent round"
             )
-    with compiling(variant, "transcript", strategies=chosen):
-        text = _guard(table.transcript, seed, round_, game=game_no, strategies=chosen)
+    text = _guard(table.transcript, seed, round_, game=game_no, strategies=chosen)
     click.echo(text, nl=False)
 
 
@@ -292,9 +297,8 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
         table = _guard(game, variant, players, _options(option_pairs))
         chosen = _guard(table.strategy_text, strategies)
         _check_strategies(table, chosen)  # bad input is refused before any compile
-        # before the clock: the rate counts play only
-        with compiling(variant, "rounds", strategies=chosen):
-            _guard(table.records, 1, seed=seed, check=check, strategies=chosen)
+        # before the clock: the rate counts play only, not a compile
+        _guard(table.records, 1, seed=seed, check=check, strategies=chosen)
         t0 = time.perf_counter()
         rec = _guard(table.records, rounds, seed=seed, check=check, strategies=chosen)
     except SimulationError as exc:
@@ -346,7 +350,12 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
     "started (refused otherwise: the finished shards were played by the old "
     "source); the manifest records the new sha256 and keeps the old one",
 )
-@click.option("--quiet", is_flag=True, help="no progress bar and no summary")
+@click.option(
+    "--quiet",
+    is_flag=True,
+    callback=_quiet,
+    help="no compile notice, no progress bar and no summary",
+)
 def run(
     config,
     rounds,
@@ -579,7 +588,9 @@ def _odds_table(fn):
                 help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)",
             ),
             click.option("--json", "as_json", is_flag=True, help="print one JSON object"),
-            click.option("--quiet", is_flag=True, help="no progress bar"),
+            click.option(
+                "--quiet", is_flag=True, callback=_quiet, help="no compile notice, no progress bar"
+            ),
         )
     ):
         fn = option(fn)
@@ -770,7 +781,7 @@ def tichu_odds_cmd(
 )
 @click.option("--others", default=DEFAULT_STRATEGY, show_default=True, help=ODDS_OTHERS_HELP)
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-@click.option("--quiet", is_flag=True, help="no progress bar")
+@click.option("--quiet", is_flag=True, callback=_quiet, help="no compile notice, no progress bar")
 def pass_advice_cmd(
     hand, candidates, only_given, deals, seed, seat_strategy, others, as_json, quiet
 ):
@@ -837,7 +848,7 @@ def pass_advice_cmd(
     default=None,
     help="write table.md, by_class.csv, by_score.csv, gt_odds.png, model.json here",
 )
-@click.option("--quiet", is_flag=True, help="no progress bar")
+@click.option("--quiet", is_flag=True, callback=_quiet, help="no compile notice, no progress bar")
 def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
     """Grand Tichu success and value of calling by hand class, with a plot and a model."""
     from .analysis import gttable
@@ -1047,7 +1058,7 @@ def advise_cmd(
     "for any number)",
 )
 @click.option("--check/--no-check", default=False, help="verify RULES.md §7 after every action")
-@click.option("--quiet", is_flag=True, help="no progress bar")
+@click.option("--quiet", is_flag=True, callback=_quiet, help="no compile notice, no progress bar")
 def compare(strategies, deals, seed, out, variant, option_pairs, workers, check, quiet):
     """Duplicate matches between STRATEGIES (two: a match; more: a round-robin league).
 
@@ -1187,9 +1198,9 @@ def doctor_cmd():
     import importlib.metadata
     import platform
 
-    from . import _frame_stack
-    from ._numba_cache import cache_dir
-    from ._numba_guard import CHANGES, CHECKED, checked_versions, status
+    from ._compile import frame_stack
+    from ._compile.cache import cache_dir
+    from ._compile.guard import CHANGES, CHECKED, checked_versions, status
 
     rows = [
         ("tichusim", __version__),
@@ -1210,7 +1221,7 @@ def doctor_cmd():
         rows.append((f"change: {name}", f"{state} [{CHANGES[name].switch}] {CHANGES[name].what}"))
     frame = (
         "on"
-        if _frame_stack.installed()
+        if frame_stack.installed()
         else "off: TICHUSIM_FRAME_STACK_CACHE=0 or not CPython 3.11-3.13 on Linux"
     )
     rows.append(

@@ -20,14 +20,14 @@ family, the analyses alone at the end) took measurably longer on two cores
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import multiprocessing
 import os
 import time
+from concurrent import futures
 
-from . import _frame_stack
+from ._compile import frame_stack
 
-__all__ = ["COMPILE", "DEFAULT_JOBS", "NEEDS", "ORDER", "cached_after", "estimate", "warmup"]
+__all__ = ["COMPILE", "DEFAULT_JOBS", "NEEDS", "ORDER", "TITLES", "warmup"]
 
 # engines in parallel processes, one per core (each compile is single-threaded; the cost is
 # each process's memory); more than two would mostly wait for what they reuse
@@ -112,10 +112,10 @@ def _stepping() -> None:
     _step_a_round("nanjing", None)  # Grand Seigneur's stepping engine: with its family above
 
 
-# how to compile each kernel family of ``games.registry.FAMILIES`` (which names and times
-# them); NEEDS: the families whose kernels must be cached before one starts (one that reuses
-# another's, ``Family.reuses``, may start once that one's ``shares`` are cached); ORDER: which
-# ready family starts first when a process frees, and the order with one process
+# how to compile each kernel family and what it is; NEEDS: the families whose kernels must be
+# cached before one starts (one that reuses the 4-player family's strategies' kernels may
+# start once those are cached, ``SHARED``); ORDER: which ready family starts first when a
+# process frees, and the order with one process
 COMPILE = {
     "cards": _cards,
     "nanjing": _nanjing,
@@ -125,6 +125,16 @@ COMPILE = {
     "analysis": _analysis,
     "stepping": _stepping,
     "search": _search,
+}
+TITLES = {
+    "cards": "the card-combination kernels (the rules core every game shares)",
+    "nanjing": "the 4-player game's engine (Nanjing)",
+    "tientsin": "Tientsin's engine (6 players)",
+    "wuwang": "Wu Wang's engine (3 players and the Minister)",
+    "seigneur": "Grand Seigneur's engine, and its stepping engine",
+    "analysis": "the analyses' kernels (gt-odds, compare, gt-table)",
+    "stepping": "the engine that takes decisions from Python, and strategy(...).decide",
+    "search": "the search's rollout kernels (search, advise)",
 }
 NEEDS = {
     "cards": (),
@@ -137,116 +147,66 @@ NEEDS = {
     "search": ("nanjing",),
 }
 ORDER = ("cards", "nanjing", "seigneur", "tientsin", "stepping", "wuwang", "analysis", "search")
-# seconds a family's warmup takes beyond its registry figure: Grand Seigneur's compiles its
-# stepping engine too (``_seigneur``)
-_EXTRA = {"seigneur": 9}
+# the families that reuse the 4-player family's strategies' kernels, and those kernels' cache
+# entries ("kernels/...py:function", ``_compile.cache.cached``): its engine's own functions
+# compile last, so the strategies' are in the cache about two thirds into its compile
+REUSE = ("tientsin", "wuwang", "stepping")
+SHARED = tuple(
+    f"kernels/tichu/policies.py:{policy}"
+    for policy in (
+        "grand_tichu",
+        "passes",
+        "tichu",
+        "play",
+        "wish",
+        "dog_target",
+        "dragon",
+        "bomb",
+        "led_phoenix",
+        "value_led_phoenix",
+        "binding_wish",
+    )
+)
 
 
 def compile_family(name: str) -> float:
     """Compile (or load) one family, without the notices of what it calls (``warmup``
-    reports the family); its seconds. Runs in a worker process with ``jobs``."""
-    from .progress import Compiling
+    reports the family); its seconds, measured. Runs in a worker process with ``jobs``."""
+    from ._compile.notice import compile_notices
 
     t0 = time.perf_counter()
-    with Compiling.reported():
+    with compile_notices(False):
         COMPILE[name]()
     return time.perf_counter() - t0
 
 
 def _ready(name: str, done: set, started: set, shared_cached) -> bool:
-    """Whether family ``name`` may start: what it needs is compiled, or it needs only the
-    family it reuses and that one has started and cached its shared kernels
-    (``shared_cached(family)``)."""
-    from .games.registry import FAMILIES
-
+    """Whether family ``name`` may start: what it needs is compiled, or it reuses the 4-player
+    family's strategies' kernels, needs only that family, and that one has started and cached
+    them (``shared_cached()``)."""
     if all(need in done for need in NEEDS[name]):
         return True
-    reused = FAMILIES[name].reuses
     return (
-        reused is not None
-        and NEEDS[name] == (reused,)
-        and reused in started
-        and bool(FAMILIES[reused].shares)
-        and shared_cached(reused)
-    )
-
-
-def _seconds(name: str) -> int:
-    """A family's estimated seconds in ``warmup`` (one that reuses another's kernels starts
-    once they are cached)."""
-    from .games.registry import FAMILIES
-
-    family = FAMILIES[name]
-    return (family.seconds_after if family.reuses else family.seconds) + _EXTRA.get(name, 0)
-
-
-def estimate(jobs: int = DEFAULT_JOBS) -> int:
-    """About how many seconds a cold ``warmup(jobs)`` takes: ``warmup``'s schedule played out
-    with ``FAMILIES``' figures."""
-    from .games.registry import FAMILIES
-
-    now, free_at = 0.0, [0.0] * max(1, jobs)  # when each process is free
-    start: dict[str, float] = {}  # family -> when it starts, and ends
-    end: dict[str, float] = {}
-    while len(start) < len(ORDER):
-        done = {name for name in end if end[name] <= now}
-
-        def shared_cached(family, now=now):
-            return start[family] + FAMILIES[family].shares_after <= now
-
-        for name in ORDER:
-            slot = next((i for i, t in enumerate(free_at) if t <= now), None)
-            if slot is None:
-                break
-            if name not in start and _ready(name, done, set(start), shared_cached):
-                start[name] = now
-                end[name] = free_at[slot] = now + _seconds(name)
-        # the next moment anything changes: a process frees, or a family's shares are cached
-        moments = [
-            t
-            for t in [
-                *free_at,
-                *end.values(),
-                *(start[f] + FAMILIES[f].shares_after for f in start),
-            ]
-            if t > now
-        ]
-        if not moments:
-            break
-        now = min(moments)
-    return round(max(end.values()))
-
-
-def cached_after() -> tuple[str, ...]:
-    """The cache entries ``warmup`` leaves: every family's, but the team tables' stepping
-    engines (the stepping family names the 4-player one; the others compile at first use)."""
-    from .games.registry import FAMILIES
-
-    return tuple(
-        entry
-        for family in FAMILIES.values()
-        for use, entries in family.entries.items()
-        if use != "steps"
-        for entry in entries
+        name in REUSE and NEEDS[name] == ("nanjing",) and "nanjing" in started and shared_cached()
     )
 
 
 def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:
     """Compile (or load) every kernel, up to ``jobs`` families at once in spawned processes,
     each as soon as what it needs is cached (see the module's docstring); ``report(name,
-    what, seconds)`` hears of each family as it ends. The seconds of all."""
-    from ._numba_cache import cached
-    from .games.registry import FAMILIES
+    what, seconds)`` hears of each family as it ends, with the seconds it took. The seconds
+    of all."""
+    from ._compile.cache import cached
 
     report = report or (lambda name, what, seconds: None)
     t0 = time.perf_counter()
     if jobs < 2:
         for name in ORDER:  # every family's needs come before it
-            report(name, FAMILIES[name].title, compile_family(name))
+            report(name, TITLES[name], compile_family(name))
         return time.perf_counter() - t0
     ctx = multiprocessing.get_context("spawn")  # a fresh interpreter, no numba threads inherited
-    pool = cf.ProcessPoolExecutor(
-        jobs, mp_context=ctx, max_tasks_per_child=1, initializer=_frame_stack.install
+    pool = futures.ProcessPoolExecutor(
+        jobs, mp_context=ctx, max_tasks_per_child=1, initializer=frame_stack.install
     )  # ours alone, as the CLI
     running: dict = {}
     started: set = set()
@@ -257,17 +217,17 @@ def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:
                 if (
                     len(running) < jobs
                     and name not in started
-                    and _ready(name, done, started, lambda f: cached(*FAMILIES[f].shares))
+                    and _ready(name, done, started, lambda: cached(*SHARED))
                 ):
                     running[pool.submit(compile_family, name)] = name
                     started.add(name)
             waiting = len(started) < len(ORDER)  # a family may become ready by the cache alone
-            finished, _ = cf.wait(
-                running, timeout=0.5 if waiting else None, return_when=cf.FIRST_COMPLETED
+            finished, _ = futures.wait(
+                running, timeout=0.5 if waiting else None, return_when=futures.FIRST_COMPLETED
             )
             for future in finished:
                 name = running.pop(future)
-                report(name, FAMILIES[name].title, future.result())
+                report(name, TITLES[name], future.result())
                 done.add(name)
     finally:
         pool.shutdown(cancel_futures=True)

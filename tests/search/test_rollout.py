@@ -521,22 +521,3 @@ def _legal_at(view):
         if int(m) != int(PHOENIX)
     ]
     return out + ([None] if can_pass else [])
-
-
-def test_first_search_says_its_kernels_compile(monkeypatch, capsys):
-    """The first search at a table in a process announces its own kernels on a cold cache
-    (not under the stepping engine's notice); later ones say nothing."""
-    from tichusim.games import registry as reg
-    from tichusim.search import evaluate as search
-    from tichusim.search.evaluate import evaluate_plays
-
-    view = _first_play_view()
-    legal = _legal_at(view)[:2]
-    capsys.readouterr()
-    monkeypatch.setattr(reg, "cached", lambda *entries: False)  # as on a cold cache
-    monkeypatch.setattr(search, "_called", set())
-    evaluate_plays(view, legal, samples=2, seed=1)
-    evaluate_plays(view, legal, samples=2, seed=1)
-    err = capsys.readouterr().err
-    assert err.count("tichusim: compiling the search's rollout kernels") == 1
-    assert reg.FAMILIES["search"].title in err

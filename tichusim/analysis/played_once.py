@@ -1,7 +1,9 @@
 """An analysis plays one round before its clock starts: that round compiles (or
-loads) the kernels the analysis plays, with the notice on stderr when the cache lacks them, so
-neither the seconds an answer reports nor its progress bar counts the compile. The analysis
-then calls its ``progress(0, ...)``: play starts, and a bar made to wait for it appears.
+loads) the kernels the analysis plays (with the compile notice on stderr, ``_compile.notice``,
+when the cache lacks them), so neither the seconds an answer reports nor its progress bar
+counts the compile, and the workers of a match load what this process compiled instead of
+each compiling it. The analysis then calls its ``progress(0, ...)``: play starts, and a bar
+made to wait for it appears.
 """
 
 from __future__ import annotations
@@ -10,13 +12,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..games.registry import compiling
-
 __all__ = ["played_once"]
 
 
 def played_once(variant: str, strategies, play: Callable[[np.ndarray], object]) -> None:
     """``play(keys)``, the analysis's rounds with ``strategies`` at ``variant``'s table, for
-    the one round key 0, under the compile notice; what it returns is not used."""
-    with compiling(variant, "rounds", strategies=list(strategies)):
-        play(np.zeros(1, np.int64))
+    the one round key 0; what it returns is not used."""
+    play(np.zeros(1, np.int64))

@@ -8,15 +8,6 @@ one loop (``narrate``) and names its table columns, which ``arrow`` turns into A
 """
 
 from .errors import SimulationError
-from .registry import DEFAULT_GAME, GAMES, TEAM_TABLES, compiling, game, game_type, notice
+from .registry import DEFAULT_GAME, GAMES, TEAM_TABLES, game, game_type
 
-__all__ = [
-    "DEFAULT_GAME",
-    "GAMES",
-    "TEAM_TABLES",
-    "SimulationError",
-    "compiling",
-    "game",
-    "game_type",
-    "notice",
-]
+__all__ = ["DEFAULT_GAME", "GAMES", "TEAM_TABLES", "SimulationError", "game", "game_type"]

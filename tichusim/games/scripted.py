@@ -8,8 +8,6 @@ from .agents import AgentError
 
 __all__ = ["Scripted", "strategy", "with_replay"]
 
-_LOADED: set[str] = set()  # decide kernels this process has loaded (no cache check after)
-
 
 class Scripted:
     """A scripted strategy (a name, a table or a strategy object) asked for one decision."""
@@ -25,15 +23,7 @@ class Scripted:
         row = self._rows.get(game.name)
         if row is None:
             row = self._rows[game.name] = game.param_rows(game.resolve(self.spec, 1))[0]
-        use = game.steps.decide_use
-        if use in _LOADED:
-            return game.steps.decide(row, view, legal)
-        from .registry import notice
-
-        with notice("stepping", use):  # a cold cache compiles the kernel here, once
-            answer = game.steps.decide(row, view, legal)
-        _LOADED.add(use)
-        return answer
+        return game.steps.decide(row, view, legal)
 
     def __repr__(self) -> str:
         return f"strategy({self.spec!r})"

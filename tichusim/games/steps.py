@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 import numpy as np
 
 from ..cards.combos import Combo
-from ..kernels import outside as O
+from ..kernels import outside
 from ..kernels.errors import ERR_NONE, ERR_PENDING, ERRORS
 from .errors import SimulationError
 
@@ -46,15 +46,15 @@ __all__ = ["DECISIONS", "Event", "IllegalChoice", "Round", "Steps", "Unit", "Vie
 
 # the decisions by the engine's code (kernels/outside.py) and the Agent method taking each
 DECISIONS = {
-    O.D_GRAND_TICHU: "grand_tichu",
-    O.D_TICHU: "tichu",
-    O.D_PASS: "pass",
-    O.D_PLAY: "play",
-    O.D_BOMB: "bomb",
-    O.D_WISH: "wish",
-    O.D_DRAGON: "dragon",
-    O.D_DOG: "dog",
-    O.D_GIVE_BACK: "give_back",
+    outside.D_GRAND_TICHU: "grand_tichu",
+    outside.D_TICHU: "tichu",
+    outside.D_PASS: "pass",
+    outside.D_PLAY: "play",
+    outside.D_BOMB: "bomb",
+    outside.D_WISH: "wish",
+    outside.D_DRAGON: "dragon",
+    outside.D_DOG: "dog",
+    outside.D_GIVE_BACK: "give_back",
 }
 CODES = {name: code for code, name in DECISIONS.items()}
 
@@ -201,7 +201,7 @@ class View:
         (``tichusim.games.encoding.encode``; the layout: ``docs/encoding.md``)."""
         from .encoding import encode
 
-        return encode(self.public, self.private, CODES.get(self.decision, O.D_NONE), candidates)
+        return encode(self.public, self.private, CODES.get(self.decision, outside.D_NONE), candidates)
 
     def __repr__(self) -> str:
         return (
@@ -218,10 +218,10 @@ class Steps(ABC):
     """How one game's decisions look in Python: the contract between a stepped unit (``Unit``,
     ``Round``) and the game's engine. One object per configured game (``Game.steps``).
 
-    Class attributes: ``unit_name`` (what a Round's key names), ``decide_use`` (its decide
-    kernel in the registry's "stepping" family), ``outside_slot`` (the strategy row's slot
-    marking the decisions taken from Python), ``decisions`` (those the game asks) and
-    ``per_seat`` (the view's fields with one entry per seat)."""
+    Class attributes: ``unit_name`` (what a Round's key names), ``decide_use`` (which decide
+    kernel, "team" or "grand-seigneur"), ``outside_slot`` (the strategy row's slot marking
+    the decisions taken from Python), ``decisions`` (those the game asks) and ``per_seat``
+    (the view's fields with one entry per seat)."""
 
     unit_name: ClassVar[str]
     decide_use: ClassVar[str]
@@ -467,8 +467,10 @@ class Unit:
         view's, which a scripted strategy's ``decide`` moves on as the engine would)."""
         asked = self._need_decision()
         n = self.decisions
-        if n >= O.MAX_SCRIPT:
-            raise SimulationError(f"{self.where}: more than {O.MAX_SCRIPT} decisions from Python")
+        if n >= outside.MAX_SCRIPT:
+            raise SimulationError(
+                f"{self.where}: more than {outside.MAX_SCRIPT} decisions from Python"
+            )
         privs = self._kept[2]
         view = self._view
         self._answers[n] = answer
@@ -617,21 +619,6 @@ class Round(Unit):
         where = f"seed {seed} {g.steps.unit_name} {key}"
         super().__init__(g, play, agents, where, seed, key, logged)
 
-    # the tables whose stepping engine this process has called: it is loaded, so no compile
-    # can come, and the cache's files need not be looked at again for every round
-    _loaded: ClassVar[set[str]] = set()
-
-    def advance(self) -> None:
-        """``Unit.advance``; until a round of this table has been played on in this process,
-        a call says on stderr when the table's engine compiles."""
-        from .registry import compiling
-
-        if self.game.name in Round._loaded:
-            return super().advance()
-        with compiling(self.game.name, "steps"):
-            super().advance()
-        Round._loaded.add(self.game.name)
-
     def tables(self) -> Any:
         """The round's ``(rounds, seats)`` DataFrames: ``simulate``'s rows for this round."""
         from .arrow import frames
@@ -727,14 +714,8 @@ def stepper(
     if agents is None:
         return None
 
-    from .registry import compiling
-
     def step(i: int, play: PlayFn) -> None:
         key = int(units[i])
-        unit = Unit(game, play, agents, f"seed {seed} {what} {key}", seed, key)
-        if i == 0:  # the stepping engine compiles at its first call
-            with compiling(game.name, "steps"):
-                return unit.advance()
-        unit.advance()
+        Unit(game, play, agents, f"seed {seed} {what} {key}", seed, key).advance()
 
     return step

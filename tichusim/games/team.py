@@ -12,7 +12,6 @@ Card sets are ``uint64`` masks in the layout of ``tichusim.cards``.
 
 from __future__ import annotations
 
-import contextlib
 from typing import ClassVar
 
 import numpy as np
@@ -21,9 +20,8 @@ import pyarrow as pa
 from ..cards import notation as cards
 from ..kernels.combos import BOMB_SF
 from ..kernels.errors import ERRORS
-from ..kernels.tichu import batch
-from ..kernels.tichu import records as E
-from ..kernels.tichu import variants as V
+from ..kernels.tichu import batch, variants
+from ..kernels.tichu import records as engine_records
 from ..strategies import tichu as tichu_strategies
 from .agents import strategies_text
 from .arrow import PLACES, array, constant, first_index, text
@@ -65,16 +63,6 @@ class TeamGame(Game):
     summary = "team"
     report = "team"
 
-    def compiling(self, family: str):
-        """A context that says on stderr when the kernels of ``family`` (``registry.FAMILIES``)
-        for this table compile in it, on a cold cache; silent for a family that lists none
-        for this table (they compile at first use, unannounced): the search's rollouts."""
-        from .registry import FAMILIES, notice
-
-        if self.name not in FAMILIES[family].entries:
-            return contextlib.nullcontext()
-        return notice(family, self.name)
-
     def __init__(self, players: int | None = None, options=None):
         self.options = self.check_options(options)
         self.steps = TeamSteps(self)  # its decisions as Python sees them (stepped rounds)
@@ -95,21 +83,21 @@ class TeamGame(Game):
     @property
     def grand_tichu_cards(self) -> int:
         """Cards seen before a Grand Tichu call: 8 (§2.2), Tientsin 6 (§3)."""
-        return int(V.gt_cards(self.table))
+        return int(variants.gt_cards(self.table))
 
     def hand_size(self, draw_position: int) -> int:
         """Cards dealt to the seat ``draw_position`` places after the first drawer: 14,
         Tientsin 10 for the first two, then 9 (§3)."""
-        return int(V.hand_size(self.table, draw_position))
+        return int(variants.hand_size(self.table, draw_position))
 
     def passes_to(self, giver: int, receiver: int) -> bool:
         """Whether seat ``giver`` passes a card to seat ``receiver`` (§2.4, §3, §4)."""
         offset = (receiver - giver) % self.seats
-        return offset != 0 and bool(V.pass_offsets(self.table, giver) >> offset & 1)
+        return offset != 0 and bool(variants.pass_offsets(self.table, giver) >> offset & 1)
 
     def may_call_grand(self, seat: int) -> bool:
         """Whether seat ``seat`` may call Grand Tichu (Wu Wang: not the King's side, §4)."""
-        return bool(V.may_call_grand(self.table, seat))
+        return bool(variants.may_call_grand(self.table, seat))
 
     # -- records -------------------------------------------------------------------------
 
@@ -253,8 +241,8 @@ class TeamGame(Game):
 
     def _batch(self, rounds_per_unit: int, block: int, call) -> Batch:
         return Batch(
-            E.ROUND,
-            E.SEAT,
+            engine_records.ROUND,
+            engine_records.SEAT,
             self.seats,
             rounds_per_unit,
             block,
@@ -474,31 +462,31 @@ class TeamGame(Game):
 
         def say(row) -> list[str]:
             event, seat, hand, code, extra = read(row)
-            if event == E.EV_DEAL8:
+            if event == engine_records.EV_DEAL8:
                 return [f"{who[seat]}{self._side(seat)} first {len(hand.split())}: {hand}"]
-            if event == E.EV_GRAND_TICHU:
+            if event == engine_records.EV_GRAND_TICHU:
                 return [f"{who[seat]} calls GRAND TICHU"]
-            if event == E.EV_DEAL14:
+            if event == engine_records.EV_DEAL14:
                 return [f"{who[seat]} holds {len(hand.split())}: {hand}"]
-            if event == E.EV_TICHU:
+            if event == engine_records.EV_TICHU:
                 return [f"{who[seat]} calls TICHU ({_POINT[code]})" + self._tichu_note(seat)]
-            if event == E.EV_GIVE:
+            if event == engine_records.EV_GIVE:
                 return [f"{who[seat]} gives {hand} to {who[extra]}"]
-            if event == E.EV_SHOW:
+            if event == engine_records.EV_SHOW:
                 return [f"{who[seat]}'s hand is laid face up: {hand}"]
-            if event == E.EV_OUT:
+            if event == engine_records.EV_OUT:
                 return [f"  {who[seat]} is out ({_ORDINAL[code]})"]
-            if event == E.EV_DOG:
+            if event == engine_records.EV_DOG:
                 return [f"  the Dog passes the lead to {who[extra]}"]
-            if event == E.EV_DRAGON:
+            if event == engine_records.EV_DRAGON:
                 return [f"  {who[seat]} gives the Dragon's trick to {who[extra]}"]
-            if event == E.EV_TRICK:
+            if event == engine_records.EV_TRICK:
                 return [f"  {who[seat]} wins the trick ({code} points) -> pile of {who[extra]}"]
-            if event == E.EV_HAND_TO:
+            if event == engine_records.EV_HAND_TO:
                 return [self._hand_to(who, seat, hand or "-", code, extra)]
-            if event == E.EV_TRICKS_TO:
+            if event == engine_records.EV_TRICKS_TO:
                 return [f"{who[seat]} gives its tricks ({code} points) to {who[extra]}"]
-            if event == E.EV_END:
+            if event == engine_records.EV_END:
                 won = f" ({victory} victory)" if rnd["double_victory"] else ""
                 points = f"card points {rnd['card_points'][0]} / {rnd['card_points'][1]}{won}"
                 return self._end(who, rnd, seat, points, code, extra)
@@ -508,12 +496,12 @@ class TeamGame(Game):
             header,
             log,
             Wording(
-                E.EV_PLAY,
-                E.EV_BOMB,
-                E.EV_PASS,
-                E.EV_WISH,
-                E.EV_WISH_DONE,
-                frozenset((E.EV_DOG, E.EV_TRICK)),
+                engine_records.EV_PLAY,
+                engine_records.EV_BOMB,
+                engine_records.EV_PASS,
+                engine_records.EV_WISH,
+                engine_records.EV_WISH_DONE,
+                frozenset((engine_records.EV_DOG, engine_records.EV_TRICK)),
                 read,
                 who.__getitem__,
                 say,
@@ -529,7 +517,7 @@ class Nanjing(TeamGame):
 
     name = "nanjing"
     rules = "RULES.md §2"
-    table = V.NANJING
+    table = variants.NANJING
     players = 4
     seats = 4
     strategy_per = "seat"
@@ -543,7 +531,7 @@ class Tientsin(TeamGame):
 
     name = "tientsin"
     rules = "RULES.md §3"
-    table = V.TIENTSIN
+    table = variants.TIENTSIN
     players = 6
     seats = 6
     team_game = True
@@ -557,7 +545,7 @@ class Tientsin(TeamGame):
 
 # Wu Wang: the position (0 King, 1, 2 Minister, 3) of each player 0..2 and the Minister (3),
 # by King, and the player at each position; the engine plays positions (kernels/tichu/variants.py)
-_WW_PLAYER = np.array([[V.wuwang_player(k, pos) for pos in range(4)] for k in range(3)])
+_WW_PLAYER = np.array([[variants.wuwang_player(k, pos) for pos in range(4)] for k in range(3)])
 _WW_POSITION = np.argsort(_WW_PLAYER, axis=1)
 _MINISTER_ROW = 3  # the Minister's seat row in the tables
 
@@ -569,7 +557,7 @@ class WuWang(TeamGame):
 
     name = "wuwang"
     rules = "RULES.md §4"
-    table = V.WUWANG
+    table = variants.WUWANG
     players = 3
     seats = 4
     no_swap = "the King changes sides every round (RULES.md §4)"
@@ -656,11 +644,11 @@ class WuWang(TeamGame):
         king = int(rnd["king"])
         names = []
         for pos in range(self.seats):
-            player = V.wuwang_player(king, pos)
+            player = variants.wuwang_player(king, pos)
             names.append(
                 "the Minister"
                 if player == 3
-                else f"player {player}{' (King)' if pos == V.KING else ''}"
+                else f"player {player}{' (King)' if pos == variants.KING else ''}"
             )
         return names
 
@@ -678,7 +666,7 @@ class WuWang(TeamGame):
         return " (opponent)" if seat % 2 else ""
 
     def _tichu_note(self, seat: int) -> str:
-        return " (called by the King)" if seat == V.MINISTER else ""
+        return " (called by the King)" if seat == variants.MINISTER else ""
 
     def _hand_to(self, who, seat, hand, code, extra) -> str:
         side = "the King's side" if extra % 2 == 0 else "the opponents"
@@ -689,7 +677,9 @@ class WuWang(TeamGame):
 
     def _end(self, who, rnd, seat, points, code, extra) -> list[str]:
         k = int(rnd["king"])
-        per = {V.wuwang_player(k, pos): (code if pos % 2 == 0 else extra) for pos in range(4)}
+        per = {
+            variants.wuwang_player(k, pos): (code if pos % 2 == 0 else extra) for pos in range(4)
+        }
         return [
             f"End: first out {who[seat]}; {points}; score King's side: {code}, opponents: {extra}",
             "Scores: "

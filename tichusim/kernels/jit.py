@@ -3,16 +3,16 @@
 ``njit`` makes a numba dispatcher of our own class (``KernelDispatcher``) with our own
 pipeline and cache, through numba's per-dispatcher hooks (a dispatcher class, a
 ``pipeline_class``, a function cache with its locator). What each adds, when
-``_numba_guard`` finds it may run here (``docs/compile.md``):
+``_compile.guard`` finds it may run here (``docs/compile.md``):
 
 - always: no C-callable wrapper (``no_cfunc_wrapper``, a numba option: it serves a kernel
   passed as a first-class function value or a ``cfunc``, and none is), and the cache in
-  tichusim's own folder (``_numba_cache``), keyed by the kernel sources;
-- ``_literals``: one compiled version per argument types, not per constant passed;
-- ``_linkage``: entry points optimise their callees as their own; callees get no wrapper and
-  no machine code of their own;
-- ``_inliner`` (installed with the first kernel): inlining into our kernels does not copy the
-  inlined function twice.
+  tichusim's own folder (``_compile.cache``), keyed by the kernel sources;
+- ``_compile.literals``: one compiled version per argument types, not per constant passed;
+- ``_compile.linkage``: entry points optimise their callees as their own; callees get no
+  wrapper and no machine code of their own;
+- ``_compile.inliner`` (installed with the first kernel): inlining into our kernels does not
+  copy the inlined function twice.
 
 A declared signature (``@njit(types.int64(types.uint64), ...)``) compiles a kernel when its
 module is imported, whole. An ``inline="always"`` kernel is inlined into each caller before
@@ -27,21 +27,22 @@ import inspect
 from numba.core import caching, config, typeinfer
 from numba.core.registry import CPUDispatcher
 
-from .. import _inliner, _numba_cache
-from .._numba_guard import usable
-from .._numba_scope import TracksCompiles
+from .._compile import cache as kernel_cache
+from .._compile import inliner
+from .._compile.guard import usable
+from .._compile.scope import TracksCompiles
 
 __all__ = ["KernelDispatcher", "njit"]
 
 
 class _KernelCacheLocator(caching.UserProvidedCacheLocator):
     """Our kernels' cache entries live in tichusim's folder, laid out as numba lays out a
-    ``NUMBA_CACHE_DIR`` (``_numba_cache.cached`` reads that layout)."""
+    ``NUMBA_CACHE_DIR`` (``_compile.cache.cached`` reads that layout)."""
 
     def __init__(self, py_func, py_file):
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        self._cache_path = str(_numba_cache.cache_dir() / self.get_suitable_cache_subpath(py_file))
+        self._cache_path = str(kernel_cache.cache_dir() / self.get_suitable_cache_subpath(py_file))
 
     @classmethod
     def from_function(cls, py_func, py_file):  # any function, whatever numba's config says
@@ -56,17 +57,17 @@ def _assemble():
     dispatcher_bases = [TracksCompiles, CPUDispatcher]
     pipeline = None
     if usable("linkage"):
-        from .. import _linkage
+        from .._compile import linkage
 
-        impl_bases.insert(0, _linkage.LinkingOnlyCacheImpl)
-        cache_bases.insert(0, _linkage.OwnCalleesCache)
-        dispatcher_bases.insert(0, _linkage.OwnCallees)
-        pipeline = _linkage.KernelCompiler
+        impl_bases.insert(0, linkage.LinkingOnlyCacheImpl)
+        cache_bases.insert(0, linkage.OwnCalleesCache)
+        dispatcher_bases.insert(0, linkage.OwnCallees)
+        pipeline = linkage.KernelCompiler
     if usable("literals"):
-        from .._literals import PlainCalls
+        from .._compile.literals import PlainCalls
 
         dispatcher_bases.insert(0, PlainCalls)
-    _inliner.install()
+    inliner.install()
     # our folder first; numba's own places if it cannot be written
     locators = [_KernelCacheLocator, *caching.CompileResultCacheImpl._locator_classes]
     impl = type("KernelCacheImpl", tuple(impl_bases), {"_locator_classes": locators})

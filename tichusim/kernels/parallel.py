@@ -11,7 +11,7 @@ tables are the same whatever the thread count.
 A cold kernel compiles on the calling thread (its first chunk runs there): compiled in a pool
 thread, numba's allocations went through one of glibc's secondary arenas, which hands memory
 back to the system eagerly, and the compile page-faulted far more often and spent much more
-system time. (That was measured before ``_frame_stack``; the frame-stack slowdown it removes
+system time. (That was measured before ``_compile.frame_stack``; the frame-stack slowdown it removes
 shows the same symptoms and may have been the cause.)
 """
 

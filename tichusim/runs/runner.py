@@ -19,11 +19,12 @@ import os
 import signal
 import time
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..games import compiling
+from .._compile.notice import compile_notices
 from ..games.agents import AgentError
 from ..games.simulate import records
 from ..progress import Progress
@@ -491,13 +492,13 @@ def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -
 
 def _compile(config: RunConfig, backend, progress: bool) -> None:
     """Compile (or load) the kernels the shards use here, before the clock and the bar start:
-    one round (or game) of the run's own settings reaches exactly their argument types. On a
-    cold cache this says so on stderr, and local workers then load what it compiled instead of
-    each compiling it; with a warm cache only this process's own shards need it loaded."""
-    use = "games" if config.mode == "games" else "rounds"
-    with compiling(config.variant, use, enabled=progress, strategies=config.strategies) as notice:
-        remote = isinstance(backend, _Dask) and backend.cluster is None  # its own caches
-        if isinstance(backend, (_Inline, _Threads)) or (notice.cold and not remote):
+    one round (or game) of the run's own settings reaches exactly their argument types, and
+    local workers then load what it compiled instead of each compiling it (a remote cluster
+    keeps caches of its own). A compile says so on stderr (``_compile.notice``), unless
+    ``progress`` is off."""
+    remote = isinstance(backend, _Dask) and backend.cluster is None
+    if not remote:
+        with nullcontext() if progress else compile_notices(False):
             records(count=1, **play_settings(config))
 
 

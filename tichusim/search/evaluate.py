@@ -17,7 +17,6 @@ far less noise than their values.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,7 +35,6 @@ CALLS = ("tichu", "grand_tichu")  # the decisions answered by a call or none
 # the Tichu questions searched: after the passing and before a turn (RULES.md §2.3; before the
 # passing the rollouts would have to play the passing too)
 TICHU_POINTS = (1, 2)
-_called: set[int] = set()  # the tables whose rollout kernels this process has called
 
 
 class NoDeal(ValueError):
@@ -76,15 +74,6 @@ class SearchResult:
         """Whether candidate ``c``'s mean margin exceeds candidate ``than``'s by more than
         ``z`` standard errors of their paired difference (``Paired.beats``)."""
         return self.paired.beats(c, than, z)
-
-
-def _announced(game):
-    """The first search at ``game``'s table in this process says on stderr when its rollout
-    kernels compile (``Game.compiling``), not under another compile's notice."""
-    if game.table in _called:
-        return contextlib.nullcontext()
-    _called.add(game.table)
-    return game.compiling("search")
 
 
 def _scratch() -> np.ndarray:
@@ -143,16 +132,15 @@ def evaluate_plays(
     settings["samples"] = samples
     settings["seed"] = seed
     settings["ablate"] = (0 if paired else R.UNPAIRED) | (0 if inference else R.NO_INFERENCE)
-    with _announced(game):
-        dealt, err = R.EVALUATE[game.table](
-            settings,
-            _rows(game, rollout),
-            view.public,
-            view.private,
-            (cand_m, cand_c),
-            (margin, first),
-            _scratch(),
-        )
+    dealt, err = R.EVALUATE[game.table](
+        settings,
+        _rows(game, rollout),
+        view.public,
+        view.private,
+        (cand_m, cand_c),
+        (margin, first),
+        _scratch(),
+    )
     if err == R.ERR_CANDIDATE:
         raise ValueError(f"a candidate is not a legal answer at this {view.decision}")
     if err == R.ERR_NO_DEAL and view.decision == "grand_tichu":

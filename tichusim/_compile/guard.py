@@ -1,7 +1,7 @@
 """Whether each of our compile changes may run here: its switch, the numba and llvmlite versions
 it was checked on, and the source of every numba function it extends or stands in for.
 
-The changes (``_inliner``, ``_literals``, ``_linkage``) rest on numba internals that a numba
+The changes (``inliner``, ``literals``, ``linkage``) rest on numba internals that a numba
 release may change without notice. Each names the functions it relies on, with a hash of their
 source as of the checked versions; a change whose versions or hashes differ is switched off
 with one ``NumbaChangeWarning`` (on stderr unless filtered) that names what differs and what

@@ -24,10 +24,9 @@ from pathlib import Path
 
 __all__ = ["cache_dir", "cached"]
 
-_PACKAGE = Path(__file__).parent
-# the changes to numba's compiler that shape the compiled code, beside the kernels themselves
-_COMPILER = ("_inliner.py", "_literals.py", "_linkage.py", "_numba_guard.py", "_numba_scope.py")
-# the switches of those changes: numba alone cannot load what ``_linkage`` cached (a callee's
+_COMPILE = Path(__file__).parent  # this package: the changes to numba's compiler
+_PACKAGE = _COMPILE.parent
+# the switches of those changes: numba alone cannot load what ``linkage`` cached (a callee's
 # module, without machine code), so each setting has its own folder
 _SWITCHES = (
     "TICHUSIM_NUMBA_CHANGES",
@@ -38,9 +37,11 @@ _SWITCHES = (
 
 
 def _sources():
-    kernels = _PACKAGE / "kernels"
-    yield from ((p.relative_to(kernels).as_posix(), p) for p in sorted(kernels.rglob("*.py")))
-    yield from ((name, _PACKAGE / name) for name in _COMPILER)
+    """The kernels and every module of this package (what shapes the compiled code), by their
+    paths in the package."""
+    for folder in (_PACKAGE / "kernels", _COMPILE):
+        for path in sorted(folder.rglob("*.py")):
+            yield path.relative_to(_PACKAGE).as_posix(), path
 
 
 @functools.cache

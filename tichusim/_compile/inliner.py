@@ -10,14 +10,14 @@ variable scope again with every block, so the copies grow with blocks times vari
 profile of the 4-player engine's compile they were nearly half of it.
 
 ``install()`` wraps ``inline_function``. While one of our kernels compiles
-(``_numba_scope``), ``inline_ir``'s copies hand back the fresh IR's blocks themselves: for the
+(``scope``), ``inline_ir``'s copies hand back the fresh IR's blocks themselves: for the
 length of the call, numba's module ``inline_closurecall`` sees, as ``copy``, a stand-in whose
 ``deepcopy`` returns a block of that fresh IR unchanged and copies everything else as
 ``copy.deepcopy`` does. Nothing else reads the fresh IR, and the "original" it returns is the
 inlined IR, which its only caller ignores. The compiled code is the same (the golden transcripts
 and the engine tests hold it to that). Any other compile, a user's, calls numba's own
 ``inline_function`` and sees numba's own ``copy``. This is the one change that cannot be a
-per-kernel option (numba builds its ``InlineWorker`` inside the pass); ``_numba_guard`` checks
+per-kernel option (numba builds its ``InlineWorker`` inside the pass); ``guard`` checks
 the two functions it relies on.
 """
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import copy
 
-from ._numba_scope import compiling_ours
+from .scope import compiling_ours
 
 __all__ = ["install", "installed"]
 
@@ -67,19 +67,19 @@ def installed() -> bool:
 
 
 def install() -> bool:
-    """Put the wrapper in place (once per process, where ``_numba_guard`` allows it); whether
+    """Put the wrapper in place (once per process, where ``guard`` allows it); whether
     it is in place."""
     global _original
     if _original is not None:
         return True
     from numba.core import inline_closurecall
 
-    from ._numba_guard import usable
+    from .guard import usable
 
     if not usable("inliner"):
         return False
     _original = inline_closurecall.InlineWorker.inline_function
     _inline_function.__doc__ = _original.__doc__
-    _inline_function.__wrapped__ = _original  # what _numba_guard hashes, installed or not
+    _inline_function.__wrapped__ = _original  # what guard hashes, installed or not
     inline_closurecall.InlineWorker.inline_function = _inline_function
     return True

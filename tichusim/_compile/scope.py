@@ -4,6 +4,7 @@ Every compile change applies to our kernels only. A kernel's dispatcher (``kerne
 pushes itself here for the length of its compile, so a change can ask whether the compile in
 hand is ours, and whether it is nested in another of ours (a callee, typed for its caller).
 Numba compiles under one global lock, so the stack is never shared by two compiles at once.
+The outermost compile is the one a notice speaks of (``notice``).
 """
 
 from __future__ import annotations
@@ -24,14 +25,21 @@ def nested_in_ours() -> bool:
 
 
 class TracksCompiles:
-    """Dispatcher mixin: the dispatcher is on the stack while it compiles."""
+    """Dispatcher mixin: the dispatcher is on the stack while it compiles; a top-level compile
+    (not a callee's) says so on stderr if it compiles rather than loads (``notice``)."""
 
     def compile(self, sig):
         from numba.core.compiler_lock import global_compiler_lock
 
+        from .notice import watching
+
         with global_compiler_lock:
+            top = not _compiling
             _compiling.append(self)
             try:
+                if top:
+                    with watching(self):
+                        return super().compile(sig)
                 return super().compile(sig)
             finally:
                 _compiling.pop()

@@ -52,7 +52,7 @@ from numba.core.compiler_machinery import AnalysisPass, register_pass
 from numba.core.environment import lookup_environment
 from numba.core.typed_passes import AnnotateTypes
 
-from ._numba_scope import compiling_ours, nested_in_ours
+from .scope import compiling_ours, nested_in_ours
 
 __all__ = [
     "LINKING_ONLY",

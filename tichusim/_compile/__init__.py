@@ -1,0 +1,13 @@
+"""How our kernels compile: the changes tichusim makes to numba's compiler, for its own kernels
+only, and where the compiled kernels are cached. ``docs/compile.md`` describes them.
+
+- ``cache``: the kernel cache folder, keyed by the kernel sources and this package's;
+- ``guard``: whether each change may run with the numba and llvmlite installed;
+- ``scope``: which compile is one of our kernels' (every change asks it);
+- ``notice``: the notice of a cold compile on stderr, and its switch (``compile_notices``);
+- ``literals``, ``linkage``, ``inliner``: the changes to numba's compiler;
+- ``frame_stack``: CPython's frame-stack chunk cache, for processes that are ours alone.
+
+``kernels/jit.py`` assembles our dispatcher from them. Every module here is part of the
+kernel cache's key (``cache``): an edit to any of them compiles the kernels afresh.
+"""

@@ -1,0 +1,173 @@
+"""The notice of a cold compile: one of our kernels that compiles (not one loaded from the
+cache) says so on stderr before the wait, and how long it took after.
+
+``scope.TracksCompiles`` watches each top-level compile of our kernels (not a callee's,
+compiled for its caller, which the caller's notice covers): numba announces a real compile,
+after a cache miss, with its ``numba:compile`` event, which a listener here hears for that
+compile only, so a user's own numba functions never print anything. A kernel compiled from
+Python says ``tichusim: compiling kernels.tichu.batch.play_batch_nanjing: once, cached for
+later runs`` and then ``compiled ... in N s``; the kernels compiled while modules load (a
+declared signature compiles as its module loads, ``kernels/jit.py``, and a module may call a
+kernel at its top) share one notice until another kernel's compile, or the process's end,
+closes it. On a terminal an elapsed counter runs while a kernel compiles.
+
+``compile_notices(False)`` switches the notice off, for the process or, as a context manager,
+for a block (the command line's ``--quiet``; ``tichusim warmup`` reports its own times).
+"""
+
+from __future__ import annotations
+
+import atexit
+import sys
+import threading
+import time
+from contextlib import contextmanager, nullcontext
+
+__all__ = ["compile_notices", "watching"]
+
+_on = True  # the switch (``compile_notices``)
+
+
+class compile_notices:  # lower case: a switch called as a function, or used with `with`
+    """``compile_notices(False)`` switches the compile notice off for the rest of the process,
+    ``compile_notices(True)`` back on; ``with compile_notices(False):`` for a block only."""
+
+    def __init__(self, on: bool):
+        global _on
+        self._before, _on = _on, bool(on)
+
+    def __enter__(self) -> compile_notices:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        global _on
+        _on = self._before
+
+
+def _modules_loading() -> bool:
+    """Whether a module is loading: Python's import machinery is on the stack."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _say(line: str) -> None:
+    """A line on stderr, above a progress bar if one is drawn (tqdm moves it)."""
+    tqdm = sys.modules.get("tqdm")
+    with tqdm.tqdm.external_write_mode(file=sys.stderr) if tqdm else nullcontext():
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+
+def _name(dispatcher) -> str:
+    function = dispatcher.py_func
+    return f"{function.__module__.removeprefix('tichusim.')}.{function.__qualname__}"
+
+
+class _Notice:
+    """One notice: a kernel compiled from Python, or the kernels modules compile as they load
+    (``on_load``), from the first line to the time taken."""
+
+    def __init__(self, first: str, on_load: bool):
+        self.on_load = on_load
+        self.kernels = [first]
+        self.t0 = self.t1 = time.perf_counter()
+        what = "the kernels of the modules loading" if on_load else first
+        _say(f"tichusim: compiling {what}: once, cached for later runs")
+        self._stop: threading.Event | None = None
+
+    def compiling(self) -> None:
+        """A kernel of this notice starts compiling: the elapsed counter, on a terminal."""
+        if sys.stderr.isatty():  # a counter a pipe or a log would not want
+            self._stop = threading.Event()
+            self._ticker = threading.Thread(target=self._tick, daemon=True)
+            self._ticker.start()
+
+    def _tick(self) -> None:
+        assert self._stop is not None  # started by ``compiling`` after it made the event
+        while not self._stop.wait(0.5):
+            sys.stderr.write(f"\r  compiling... {time.perf_counter() - self.t0:.0f} s")
+            sys.stderr.flush()
+
+    def compiled(self) -> None:
+        """A kernel of this notice is compiled."""
+        self.t1 = time.perf_counter()
+        if self._stop is not None:
+            self._stop.set()
+            self._ticker.join()
+            self._stop = None
+            sys.stderr.write("\r\033[K")
+
+    def close(self) -> None:
+        if self.on_load:
+            modules = ", ".join(dict.fromkeys(k.rpartition(".")[0] for k in self.kernels))
+            what = f"{len(self.kernels)} kernels of {modules}"
+        else:
+            what = self.kernels[0]
+        _say(f"tichusim: compiled {what} in {self.t1 - self.t0:.0f} s")
+
+
+_open: _Notice | None = None  # the notice of the modules loading, until another closes it
+
+
+def _close() -> None:
+    global _open
+    if _open is not None:
+        _open, done = None, _open
+        done.close()
+
+
+@atexit.register
+def _close_at_exit() -> None:
+    """The notice of the modules loading, if still open, when the process ends (a closed
+    stderr, as after ``| head``, has nothing to say it on)."""
+    try:
+        _close()
+    except (OSError, ValueError):
+        pass
+
+
+@contextmanager
+def watching(dispatcher):
+    """Around a top-level compile of one of our kernels (``scope.TracksCompiles``): its notice
+    if it compiles (not if the cache or an earlier compile has it), with the compile lock held
+    (so this compile is numba's only one)."""
+    from numba.core import event
+
+    global _open
+    on_load = _modules_loading()
+    if not on_load:
+        _close()  # a kernel called from Python: the modules' compiles are over
+    if not _on:
+        yield
+        return
+    notice: list[_Notice] = []
+
+    class Listener(event.Listener):
+        def on_start(self, heard):
+            global _open
+            if heard.data["dispatcher"] is not dispatcher:
+                return
+            if on_load and _open is not None:
+                _open.kernels.append(_name(dispatcher))
+            else:
+                _open = _Notice(_name(dispatcher), on_load)
+            notice.append(_open)
+            _open.compiling()
+
+        def on_end(self, heard):
+            if heard.data["dispatcher"] is dispatcher and notice:
+                notice[0].compiled()
+
+    with event.install_listener("numba:compile", Listener()):
+        try:
+            yield
+        except BaseException:
+            if notice and not on_load:
+                _open = None  # failed: no "compiled" line
+            raise
+    if notice and not on_load:
+        _close()
