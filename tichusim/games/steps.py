@@ -201,7 +201,9 @@ class View:
         (``tichusim.games.encoding.encode``; the layout: ``docs/encoding.md``)."""
         from .encoding import encode
 
-        return encode(self.public, self.private, CODES.get(self.decision, outside.D_NONE), candidates)
+        return encode(
+            self.public, self.private, CODES.get(self.decision, outside.D_NONE), candidates
+        )
 
     def __repr__(self) -> str:
         return (
