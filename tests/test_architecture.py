@@ -1,6 +1,7 @@
-"""What the code digest covers. The import layers are enforced by ``lint-imports``, a step of
-``scripts/check`` before the tests."""
+"""What the code digest covers, and docs/architecture.md's module table held to the tree. The
+import layers are enforced by ``lint-imports``, a step of ``scripts/check`` before the tests."""
 
+import re
 import shutil
 from pathlib import Path
 
@@ -61,3 +62,31 @@ def test_the_reading_layer_is_outside_the_digest(package_copy):
             assert manifest.code_digest(package_copy) == before, path
         finally:
             path.write_bytes(text)
+
+
+def _module_table() -> dict[str, set[str]]:
+    """docs/architecture.md's module table: folder (``tichusim/games/``) -> the modules its
+    row names."""
+    rows: dict[str, set[str]] = {}
+    for line in (ROOT / "docs" / "architecture.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not re.fullmatch(r"`tichusim/[\w/]*`", cells[0]):
+            continue
+        folder = cells[0].strip("`")
+        assert folder not in rows, f"{folder} has two rows in docs/architecture.md"
+        rows[folder] = set(re.findall(r"`(\w+\.py)`", " ".join(cells[1:])))
+    return rows
+
+
+def test_the_architecture_page_lists_exactly_the_packages_modules():
+    package: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "tichusim").rglob("*.py")):
+        if path.name != "__init__.py":
+            package.setdefault(path.parent.relative_to(ROOT).as_posix() + "/", set()).add(path.name)
+    rows = _module_table()
+    assert sorted(rows) == sorted(package), "the folders of docs/architecture.md's table"
+    for folder, modules in package.items():
+        assert rows[folder] == modules, (
+            f"docs/architecture.md, {folder}: lists {sorted(rows[folder] - modules)} that do not "
+            f"exist and misses {sorted(modules - rows[folder])}"
+        )
