@@ -65,6 +65,14 @@ class _Main(click.Group):
         except click.UsageError as exc:
             raise UserError(exc.format_message()) from None
 
+    def invoke(self, ctx):
+        """The command, with the compile notice's switch as it was restored after it, however
+        it ends: a ``--quiet`` parsed before another option's error turns it off too."""
+        from ._compile.notice import compile_notices, notices_on
+
+        with compile_notices(notices_on()):
+            return super().invoke(ctx)
+
 
 def _strategies(text: str):
     """A team game's ``--strategies`` text: one, or one per player separated by commas."""
@@ -94,11 +102,10 @@ def _check_strategies(table, chosen) -> None:
 
 def _quiet(context, parameter, quiet: bool) -> bool:
     """``--quiet``: no compile notice either (``tichusim.compile_notices``)."""
-    if quiet:
+    if quiet:  # ``_Main.invoke`` restores the switch after the command
         from ._compile.notice import compile_notices
 
-        switch = compile_notices(False)
-        context.call_on_close(lambda: switch.__exit__(None, None, None))  # as it was after
+        compile_notices(False)
     return quiet
 
 

@@ -23,7 +23,7 @@ import threading
 import time
 from contextlib import contextmanager, nullcontext
 
-__all__ = ["compile_notices", "watching"]
+__all__ = ["compile_notices", "notices_on", "watching"]
 
 _on = True  # the switch (``compile_notices``)
 
@@ -42,6 +42,11 @@ class compile_notices:  # lower case: a switch called as a function, or used wit
     def __exit__(self, *exc) -> None:
         global _on
         _on = self._before
+
+
+def notices_on() -> bool:
+    """Whether the compile notice is on now (``compile_notices``)."""
+    return _on
 
 
 def _modules_loading() -> bool:
