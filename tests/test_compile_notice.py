@@ -7,6 +7,7 @@ import importlib
 import re
 import sys
 import textwrap
+import time
 
 import numba
 import pytest
@@ -50,6 +51,7 @@ def kernels(tmp_path, monkeypatch):
     (tmp_path / "src" / "notice_probe.py").write_text(KERNELS)
     monkeypatch.setenv("TICHUSIM_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.syspath_prepend(str(tmp_path / "src"))
+    monkeypatch.setattr(notice, "ANNOUNCE_AFTER", 0)  # the probe's compiles are quick
 
     def load():
         sys.modules.pop("notice_probe", None)
@@ -120,3 +122,30 @@ def test_quiet_switches_the_notice_off_for_the_command(monkeypatch):
         CliRunner().invoke(cli.main, ["gt-odds", "--hand", "Dr Ph A A K 9 5 3", *flags])
     assert heard == [False, True]
     assert notice._on  # as it was after the command
+
+
+def test_compiles_quicker_than_the_grace_say_nothing(kernels, capsys, monkeypatch):
+    monkeypatch.setattr(notice, "ANNOUNCE_AFTER", 600)  # far longer than the probe's compiles
+    probe = kernels()
+    assert probe.entry(3) == 8
+    notice._close()
+    assert said(capsys) == []
+
+
+def test_a_notice_speaks_once_its_compiles_have_run_the_grace(monkeypatch, capsys):
+    monkeypatch.setattr(notice, "ANNOUNCE_AFTER", 0.2)
+    long = notice._Notice("kernels.probe.long", on_load=False)
+    long.compiling()
+    time.sleep(0.6)  # a compile of more than the grace: the notice speaks while it runs
+    assert said(capsys) == ["tichusim: compiling kernels.probe.long: once, cached for later runs"]
+    long.compiled()
+    long.close()
+    assert re.fullmatch(r"tichusim: compiled kernels.probe.long in \d+ s", *said(capsys))
+    several = notice._Notice("kernels.probe.a", on_load=True)
+    for _ in range(4):  # quick compiles: the fourth starts past the grace, the notice speaks
+        several.compiling()
+        time.sleep(0.09)
+        several.compiled()
+    assert said(capsys) == [
+        "tichusim: compiling the kernels of the modules loading: once, cached for later runs"
+    ]

@@ -9,7 +9,9 @@ Python says ``tichusim: compiling kernels.tichu.batch.play_batch_nanjing: once, 
 later runs`` and then ``compiled ... in N s``; the kernels compiled while modules load (a
 declared signature compiles as its module loads, ``kernels/jit.py``, and a module may call a
 kernel at its top) share one notice until another kernel's compile, or the process's end,
-closes it. On a terminal an elapsed counter runs while a kernel compiles.
+closes it. A notice speaks only once its compiles have run ``ANNOUNCE_AFTER`` seconds: the
+many kernels that compile in a fraction of a second keep the terminal quiet. On a terminal an
+elapsed counter runs while a kernel compiles.
 
 ``compile_notices(False)`` switches the notice off, for the process or, as a context manager,
 for a block (the command line's ``--quiet``; ``tichusim warmup`` reports its own times).
@@ -26,6 +28,7 @@ from contextlib import contextmanager, nullcontext
 __all__ = ["compile_notices", "notices_on", "watching"]
 
 _on = True  # the switch (``compile_notices``)
+ANNOUNCE_AFTER = 1.0  # seconds of compiling before a notice speaks (0: at once)
 
 
 class compile_notices:  # lower case: a switch called as a function, or used with `with`
@@ -74,25 +77,47 @@ def _name(dispatcher) -> str:
 
 class _Notice:
     """One notice: a kernel compiled from Python, or the kernels modules compile as they load
-    (``on_load``), from the first line to the time taken."""
+    (``on_load``), from the first line to the time taken. It speaks once its compiles have run
+    ``ANNOUNCE_AFTER`` seconds, and then says the time they took when it closes."""
 
     def __init__(self, first: str, on_load: bool):
         self.on_load = on_load
         self.kernels = [first]
         self.t0 = self.t1 = time.perf_counter()
-        what = "the kernels of the modules loading" if on_load else first
-        _say(f"tichusim: compiling {what}: once, cached for later runs")
+        self.announced = False
+        self.spent = 0.0  # seconds its compiles have run so far
+        self._started = self.t0
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
         self._stop: threading.Event | None = None
 
-    def compiling(self) -> None:
-        """A kernel of this notice starts compiling: the elapsed counter, on a terminal."""
+    def _announce(self) -> None:
+        with self._lock:
+            if self.announced:
+                return
+            self.announced = True
+        what = "the kernels of the modules loading" if self.on_load else self.kernels[0]
+        _say(f"tichusim: compiling {what}: once, cached for later runs")
         if sys.stderr.isatty():  # a counter a pipe or a log would not want
             self._stop = threading.Event()
             self._ticker = threading.Thread(target=self._tick, daemon=True)
             self._ticker.start()
 
+    def compiling(self) -> None:
+        """A kernel of this notice starts compiling: the notice speaks at once if it has
+        spoken before or its compiles have run ``ANNOUNCE_AFTER`` seconds, else when they
+        will have."""
+        self._started = time.perf_counter()
+        wait = ANNOUNCE_AFTER - self.spent
+        if self.announced or wait <= 0:
+            self._announce()
+            return
+        self._timer = threading.Timer(wait, self._announce)
+        self._timer.daemon = True
+        self._timer.start()
+
     def _tick(self) -> None:
-        assert self._stop is not None  # started by ``compiling`` after it made the event
+        assert self._stop is not None  # started by ``_announce`` after it made the event
         while not self._stop.wait(0.5):
             sys.stderr.write(f"\r  compiling... {time.perf_counter() - self.t0:.0f} s")
             sys.stderr.flush()
@@ -100,6 +125,11 @@ class _Notice:
     def compiled(self) -> None:
         """A kernel of this notice is compiled."""
         self.t1 = time.perf_counter()
+        self.spent += self.t1 - self._started
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer.join()
+            self._timer = None
         if self._stop is not None:
             self._stop.set()
             self._ticker.join()
@@ -107,6 +137,8 @@ class _Notice:
             sys.stderr.write("\r\033[K")
 
     def close(self) -> None:
+        if not self.announced:  # its compiles were quick: nothing was said, nothing to add
+            return
         if self.on_load:
             modules = ", ".join(dict.fromkeys(k.rpartition(".")[0] for k in self.kernels))
             what = f"{len(self.kernels)} kernels of {modules}"
