@@ -20,8 +20,7 @@ import numpy as np
 
 import tichusim
 from tichusim.games import GAMES, game, game_type
-from tichusim.kernels.tichu import batch
-from tichusim.kernels.tichu import variants as V
+from tichusim.kernels.tichu import batch, variants
 from tichusim.kernels.tichu.records import ROUND, SEAT
 
 CARDS_DEALT = {"nanjing": 56, "tientsin": 56, "wuwang": 56}  # the whole deck at every table
@@ -33,9 +32,9 @@ def kernel_rate(strategy, rounds, threads, check=False, variant="nanjing", cpu=F
     code = table.table
     seed, params = 1, table.params(strategy)
     keys = np.arange(rounds, dtype=np.int64)
-    firsts = np.full(rounds, -1 if code == V.WUWANG else 0, np.int64)  # Wu Wang: random King
+    firsts = np.full(rounds, -1 if code == variants.WUWANG else 0, np.int64)  # Wu Wang: random King
     r_out = np.ones(rounds, ROUND)  # ones, not zeros: touch the pages before the clock starts
-    s_out = np.ones((rounds, V.n_seats(code)), SEAT)
+    s_out = np.ones((rounds, variants.n_seats(code)), SEAT)
     numba.set_num_threads(threads)
     batch.play_table_rounds(
         code, seed, keys[:64], firsts[:64], params, r_out[:64], s_out[:64], check, 1

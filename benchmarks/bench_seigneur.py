@@ -18,7 +18,7 @@ import numpy as np
 from tichusim.games import game
 from tichusim.kernels.seigneur import batch as gs_batch
 from tichusim.kernels.seigneur import cards as gc
-from tichusim.kernels.seigneur import records as R
+from tichusim.kernels.seigneur import records
 from tichusim.kernels.seigneur.engine import RUSSIAN_HAND
 from tichusim.kernels.tichu import batch
 from tichusim.kernels.tichu.records import ROUND, SEAT
@@ -40,8 +40,8 @@ def nanjing_rate(strategy: str, rounds: int) -> float:
 def seigneur_rate(players: int, strategy: str, rounds: int, options=None) -> tuple[float, int]:
     """(rounds/s, cards dealt) of Grand Seigneur on one thread, independent rounds."""
     table = game("grand-seigneur", players, options)
-    r = np.ones(rounds, R.GS_ROUND)
-    s = np.ones((rounds, players), R.GS_SEAT)
+    r = np.ones(rounds, records.GS_ROUND)
+    s = np.ones((rounds, players), records.GS_SEAT)
     rules = (
         players,
         table.deck,

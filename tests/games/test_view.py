@@ -14,7 +14,7 @@ from tichusim.cards.notation import RANK_CHARS
 from tichusim.games import game
 from tichusim.games.narrate import combo_name
 from tichusim.games.steps import Event, Steps, Unit, View
-from tichusim.kernels.tichu import variants as V
+from tichusim.kernels.tichu import variants
 
 
 class Watcher(Agent):
@@ -45,7 +45,7 @@ def _labels(variant: str, king: int) -> list[str]:
         return [f"seat {s}" for s in range(g.seats)]
     names = []
     for pos in range(g.seats):
-        player = V.wuwang_player(king, pos)
+        player = variants.wuwang_player(king, pos)
         names.append(
             "the Minister" if player == 3 else f"player {player}{' (King)' if pos == 0 else ''}"
         )

@@ -20,8 +20,7 @@ from tichusim import cards, legal_plays, simulate, simulate_games
 from tichusim.cli import main
 from tichusim.games.transcript import play_with_log, transcript
 from tichusim.kernels import combos, moves
-from tichusim.kernels.tichu import policies
-from tichusim.kernels.tichu import records as E
+from tichusim.kernels.tichu import policies, records
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim.strategies.tichu import STRATEGIES as NAMED
 
@@ -221,12 +220,12 @@ def _mah_jong_on_led_phoenix(variant, strategies, keys, seed, options=OPTION):
         )
         top, top_led = None, False
         for event, _, mask, _, _ in log.tolist():
-            if event in (E.EV_PLAY, E.EV_BOMB):
+            if event in (records.EV_PLAY, records.EV_BOMB):
                 if mask == cards.MAH_JONG and top == cards.PHOENIX and top_led:
                     found.append(key)
                 top_led, top = top is None, mask
                 led += top_led and mask == cards.PHOENIX
-            elif event in (E.EV_TRICK, E.EV_DOG):
+            elif event in (records.EV_TRICK, records.EV_DOG):
                 top = None
     return found, led
 

@@ -131,7 +131,7 @@ def test_logged_rounds_replay_against_the_reference(players, options, strategies
 def test_replays_see_every_kind_of_event():
     """The replayed settings above exercise the rules they check: bombs out of turn, the wish
     fulfilled, the Dog, a second Dragon on a first."""
-    from tichusim.kernels.seigneur import records as E
+    from tichusim.kernels.seigneur import records
 
     seen = set()
     second_dragon = False
@@ -139,9 +139,15 @@ def test_replays_see_every_kind_of_event():
         for game in range(40):
             _, _, log, _ = play_with_log(5, game, 1, players=players, options=options)
             seen |= set(log[:, 0].tolist())
-            plays = log[(log[:, 0] == E.EV_PLAY) | (log[:, 0] == E.EV_BOMB)]
+            plays = log[(log[:, 0] == records.EV_PLAY) | (log[:, 0] == records.EV_BOMB)]
             second_dragon |= bool(((plays[:, 4] & 0xFF) == 31).any())
-    assert {E.EV_BOMB, E.EV_WISH_DONE, E.EV_DOG, E.EV_GIVE, E.EV_GIVE_BACK} <= seen
+    assert {
+        records.EV_BOMB,
+        records.EV_WISH_DONE,
+        records.EV_DOG,
+        records.EV_GIVE,
+        records.EV_GIVE_BACK,
+    } <= seen
     assert second_dragon
 
 

@@ -18,7 +18,7 @@ from tichusim.kernels.combos import (
     STRAIGHT,
     make_code,
 )
-from tichusim.kernels.seigneur import records as E
+from tichusim.kernels.seigneur import records
 
 DRAGON = make_code(SINGLE, 1, 30)
 PLAY_VALUE = {"Dog": 0, "Ma": 1, "Ph": 15, "Dr": 16}
@@ -103,7 +103,7 @@ def test_russian_option_triples_of_different_suits():
 def test_decks_by_player_count_without_dogs(players, deck, total):
     # §5: one deck for 5-6 players, two for 7-12; the Dogs and the second Mah Jong removed
     _rnd, _seats, log, _ = play_with_log(1, 0, 0, players=players)
-    dealt = sum((toks(r[2], r[3]) for r in log if r[0] == E.EV_DEAL), Counter())
+    dealt = sum((toks(r[2], r[3]) for r in log if r[0] == records.EV_DEAL), Counter())
     assert dealt == ref.deck(deck) and sum(dealt.values()) == total
     assert dealt["Dog"] == 0 and dealt["Ma"] == 1
 
@@ -115,10 +115,10 @@ def test_russian_deck_twelve_each_leftovers_face_up(players, sizes):
     # §5 Option: 108 cards, 12 to each player, the rest face up and out of play (ten players:
     # eight get 11 and two 10, as the Russian book says)
     rnd, _seats, log, _ = play_with_log(2, 0, 1, players=players, options="russian")
-    dealer = next(r[1] for r in log if r[0] == E.EV_DEAL and r[4] == players)
-    by_seat = {r[1]: sum(toks(r[2], r[3]).values()) for r in log if r[0] == E.EV_DEAL}
+    dealer = next(r[1] for r in log if r[0] == records.EV_DEAL and r[4] == players)
+    by_seat = {r[1]: sum(toks(r[2], r[3]).values()) for r in log if r[0] == records.EV_DEAL}
     assert [by_seat[(dealer + 1 + k) % players] for k in range(players)] == sizes
-    left = [toks(r[2], r[3]) for r in log if r[0] == E.EV_LEFTOVER]
+    left = [toks(r[2], r[3]) for r in log if r[0] == records.EV_LEFTOVER]
     assert sum(sum(c.values()) for c in left) == 108 - sum(sizes)
     if left:
         assert toks(rnd["leftover_a"], rnd["leftover_b"]) == left[0]
@@ -127,8 +127,8 @@ def test_russian_deck_twelve_each_leftovers_face_up(players, sizes):
 def test_deal_round_robin_from_the_seat_after_the_dealer():
     # §5: all cards dealt round-robin starting after the dealer: earlier seats may get one more
     rnd, seats, log, _ = play_with_log(3, 0, 2, players=6)  # 55 cards: one seat gets 10
-    dealer = next(r[1] for r in log if r[0] == E.EV_DEAL and r[4] == 6)  # the last deals
-    tens = [r[1] for r in log if r[0] == E.EV_DEAL and sum(toks(r[2], r[3]).values()) == 10]
+    dealer = next(r[1] for r in log if r[0] == records.EV_DEAL and r[4] == 6)  # the last deals
+    tens = [r[1] for r in log if r[0] == records.EV_DEAL and sum(toks(r[2], r[3]).values()) == 10]
     assert tens == [(dealer + 1) % 6]
     assert seats[rnd["dealer"]]["rank_before"] == 6
 
@@ -200,13 +200,13 @@ def test_mah_jong_holder_leads_the_first_trick():
     # §5: the Mah Jong's holder leads the first trick (after the exchange)
     for game in range(10):
         rnd, seats, log, _ = play_with_log(4, game, 1, players=9)
-        hands = {r[1]: toks(r[2], r[3]) for r in log if r[0] == E.EV_DEAL}
+        hands = {r[1]: toks(r[2], r[3]) for r in log if r[0] == records.EV_DEAL}
         for r in log:
-            if r[0] in (E.EV_GIVE, E.EV_GIVE_BACK):
+            if r[0] in (records.EV_GIVE, records.EV_GIVE_BACK):
                 hands[r[1]] -= toks(r[2], r[3])
                 hands[r[5]] += toks(r[2], r[3])
         holder = next(s for s, h in hands.items() if h["Ma"])
-        first_play = next(r for r in log if r[0] == E.EV_PLAY)
+        first_play = next(r for r in log if r[0] == records.EV_PLAY)
         assert first_play[1] == holder and seats[rnd["leader"]]["seat"] == holder
 
 
@@ -214,9 +214,9 @@ def test_round_ends_when_one_player_still_holds_cards():
     # §5: the round ends at once when one player still holds cards; that player is last
     for players in (5, 9, 12):
         rnd, seats, log, _ = play_with_log(5, 0, 0, players=players)
-        outs = [r[1] for r in log if r[0] == E.EV_OUT]
-        end = [r for r in log if r[0] == E.EV_END]
-        assert len(outs) == players - 1 and len(end) == 1 and log[-1][0] == E.EV_END
+        outs = [r[1] for r in log if r[0] == records.EV_OUT]
+        end = [r for r in log if r[0] == records.EV_END]
+        assert len(outs) == players - 1 and len(end) == 1 and log[-1][0] == records.EV_END
         last = end[0][1]
         assert last not in outs and toks(end[0][2], end[0][3])  # it holds cards
         assert seats[rnd["last"]]["rank_after"] == players
@@ -231,9 +231,9 @@ def test_russian_dog_gives_the_lead_to_the_last_ranked_player():
         last_seat = int(seats[np.argmax(seats["rank_before"])]["seat"])
         out = set()
         for r in log:
-            if r[0] == E.EV_OUT:
+            if r[0] == records.EV_OUT:
                 out.add(r[1])
-            if r[0] == E.EV_DOG and last_seat not in out:
+            if r[0] == records.EV_DOG and last_seat not in out:
                 found += 1
                 assert r[5] == last_seat
     assert found > 0

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tichusim.games import TEAM_TABLES, game
-from tichusim.kernels.tichu import slots as S
+from tichusim.kernels.tichu import slots
 from tichusim.strategies import expert_params
 from tichusim.strategies.tichu import (
     CALL_FEATURES,
@@ -29,9 +29,9 @@ def _calls(row):
     score after passing."""
     n = len(CALL_FEATURES)
     return (
-        _tichu_row(row, S.TICHU_VALUE, S.TICHU_EXTRA),
-        tuple(row[S.GT_VALUE : S.GT_VALUE + n]),
-        _tichu_row(row, S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA),
+        _tichu_row(row, slots.TICHU_VALUE, slots.TICHU_EXTRA),
+        tuple(row[slots.GT_VALUE : slots.GT_VALUE + n]),
+        _tichu_row(row, slots.TICHU_AFTER_VALUE, slots.TICHU_AFTER_EXTRA),
     )
 
 

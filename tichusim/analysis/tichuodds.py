@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import cards
 from ..games import DEFAULT_GAME
-from ..kernels.tichu import records as E
+from ..kernels.tichu import records
 from ..stats import Estimate, Paired, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY
 from .gtodds import (
@@ -183,11 +183,15 @@ def tichu_odds(
         if played is None
         else f"before its first turn once {played} cards are played"
     )
-    call_code = E.FIX_CALL_AFTER_PASSING if played is None else E.FIX_CALL_AT_PLAYED + int(played)
+    call_code = (
+        records.FIX_CALL_AFTER_PASSING
+        if played is None
+        else records.FIX_CALL_AT_PLAYED + int(played)
+    )
     r_call, r_no = ranks.copy(), ranks.copy()
-    r_call[E.FIX_MODE] = E.FIX_AFTER_PASSING + 256 * call_code
-    r_no[E.FIX_MODE] = E.FIX_AFTER_PASSING + 256 * E.FIX_CALL_NEVER
-    r_call[E.FIX_RECEIVED] = r_no[E.FIX_RECEIVED] = spec
+    r_call[records.FIX_MODE] = records.FIX_AFTER_PASSING + 256 * call_code
+    r_no[records.FIX_MODE] = records.FIX_AFTER_PASSING + 256 * records.FIX_CALL_NEVER
+    r_call[records.FIX_RECEIVED] = r_no[records.FIX_RECEIVED] = spec
     call, no_call = seat_strategies(
         seat_strategy,
         others,

@@ -27,8 +27,8 @@ import numpy as np
 
 from ..cards import notation as cards
 from ..cards.combos import Play, legal_plays
-from ..kernels import combos as K
-from ..kernels.tichu import variants as V
+from ..kernels import combos
+from ..kernels.tichu import variants
 from ..kernels.tichu.view import PRIVATE, PUBLIC
 from .registry import TEAM_TABLES
 from .registry import game as game_of
@@ -227,14 +227,14 @@ class Position:
         return self.game.hand_size((seat - self.first_drawer) % self.seats)
 
     def _wuwang(self) -> bool:
-        return self.game.table == V.WUWANG
+        return self.game.table == variants.WUWANG
 
     def ally_hand(self) -> int:
         """The other hand the seat's strategy plays (Wu Wang §4: the King plays the
         Minister's, and the Minister's seat is the King's); 0 at the other tables."""
-        if self._wuwang() and self.seat == V.KING:
+        if self._wuwang() and self.seat == variants.KING:
             return self.minister
-        if self._wuwang() and self.seat == V.MINISTER:
+        if self._wuwang() and self.seat == variants.MINISTER:
             return self.king
         return 0
 
@@ -242,7 +242,7 @@ class Position:
         """The Minister's hand, face up for everybody after the passing (Wu Wang §4)."""
         if not self._wuwang():
             return 0
-        return self.hand if self.seat == V.MINISTER else self.minister
+        return self.hand if self.seat == variants.MINISTER else self.minister
 
     # -- what follows from the position ---------------------------------------------------
 
@@ -343,7 +343,7 @@ class Position:
                 f"out: the seats with no cards left are {sorted(emptied) or 'none'}, "
                 f"but out names {list(self.out) or 'none'}"
             )
-        victory = int(V.victory_size(self.game.table))
+        victory = int(variants.victory_size(self.game.table))
         first = self.out[:victory]
         if len(self.out) >= n - 1 or (len(first) == victory and len({s % 2 for s in first}) == 1):
             raise ValueError("out: the round is already over (§2.13, §2.14, §3)")
@@ -376,7 +376,7 @@ class Position:
             if self.minister or self.king:
                 raise ValueError("minister, king: hands of Wu Wang only (§4)")
             return
-        if self.seat == V.MINISTER:
+        if self.seat == variants.MINISTER:
             if self.minister:
                 raise ValueError("minister: at the Minister's seat its hand is the hand")
             if not self.king:
@@ -385,10 +385,12 @@ class Position:
         else:
             if self.king:
                 raise ValueError("king: the King's hand is known only at the Minister's seat")
-            if not self.minister and self._played_count(V.MINISTER) < self.dealt(V.MINISTER):
+            if not self.minister and self._played_count(variants.MINISTER) < self.dealt(
+                variants.MINISTER
+            ):
                 raise ValueError("minister: the Minister's hand lies face up: give it (§4)")
             own(self.minister, "seat 2's hand (face up)")
-        held = {V.KING: self.king, V.MINISTER: self.minister}
+        held = {variants.KING: self.king, variants.MINISTER: self.minister}
         for s, mask in held.items():
             if mask and s != self.seat:
                 left = self.dealt(s) - self._played_count(s)
@@ -488,7 +490,7 @@ class Position:
         counts = self.counts()
         p["n_players"] = self.seats
         p["variant"] = g.table
-        p["wish_free"] = V.wish_free(g.table)
+        p["wish_free"] = variants.wish_free(g.table)
         p["first_drawer"] = self.first_drawer
         p["phoenix_led_half"] = g.options["phoenix_led_half"]
         p["exposed"] = self.exposed()
@@ -535,8 +537,8 @@ class Position:
         plays = self.played_codes()
         on = None
         if top == cards.PHOENIX and len(plays) > 1:  # valued on the single before it (§2.6)
-            on = K.code_rank2(plays[-2][2]) // 2
-        bound = not V.wish_free(self.game.table) >> self.seat & 1
+            on = combos.code_rank2(plays[-2][2]) // 2
+        bound = not variants.wish_free(self.game.table) >> self.seat & 1
         wish = self.wish if bound and self.wish else None
         return legal_plays(self.hand, top or None, wish=wish, phoenix_on=on)
 
@@ -572,10 +574,10 @@ def _played_as(mask: int, top_code: int) -> int:
     highest reading that beats the top; a lone Phoenix worth ½ more than the single it is
     played on, or its led value (§2.6); 0 when it is no combination or beats nothing."""
     if mask == cards.PHOENIX:
-        return int(K.phoenix_single(top_code, K.RANK2_PHOENIX_LED))
+        return int(combos.phoenix_single(top_code, combos.RANK2_PHOENIX_LED))
     readings = np.zeros(2, np.int64)
-    count = K.combo_readings(np.uint64(mask), readings)
-    codes = [int(c) for c in readings[:count] if not top_code or K.beats(int(c), top_code)]
+    count = combos.combo_readings(np.uint64(mask), readings)
+    codes = [int(c) for c in readings[:count] if not top_code or combos.beats(int(c), top_code)]
     return max(codes, default=0)
 
 

@@ -31,7 +31,7 @@ from ..cards import seigneur as seigneur_cards
 from ..kernels.errors import ERRORS
 from ..kernels.seigneur import batch as gs_batch
 from ..kernels.seigneur import cards as gc
-from ..kernels.seigneur import records as E
+from ..kernels.seigneur import records as gs_records
 from ..strategies import seigneur as seigneur_strategies
 from .arrow import array, constant, first_index, frames, text
 from .base import Game, Records, check_game_rounds, check_seed, whole_number
@@ -182,8 +182,8 @@ class SeigneurGame(Game):
             )
 
         batch = Batch(
-            E.GS_ROUND,
-            E.GS_SEAT,
+            gs_records.GS_ROUND,
+            gs_records.GS_SEAT,
             self.players,
             per,
             max(1, _BLOCK_ROUNDS // per),
@@ -291,21 +291,21 @@ class SeigneurGame(Game):
 
         def say(row) -> list[str]:
             event, seat, hand, code, extra = read(row)
-            if event == E.EV_DEAL:
+            if event == gs_records.EV_DEAL:
                 return [f"{who(seat)} dealt {int(seats[seat_player[seat]]['cards'])}: {hand}"]
-            if event == E.EV_LEFTOVER:
+            if event == gs_records.EV_LEFTOVER:
                 return [f"out of play, face up ({code}): {hand}"]
-            if event == E.EV_GIVE:
+            if event == gs_records.EV_GIVE:
                 return [f"{who(seat)} gives its {code} best to {who(extra)}: {hand}"]
-            if event == E.EV_GIVE_BACK:
+            if event == gs_records.EV_GIVE_BACK:
                 return [f"{who(seat)} gives back {code} to {who(extra)}: {hand}"]
-            if event == E.EV_OUT:
+            if event == gs_records.EV_OUT:
                 return [f"  {who(seat)} is out ({_place(code)})"]
-            if event == E.EV_DOG:
+            if event == gs_records.EV_DOG:
                 return [f"  the Dog gives the lead to {who(extra)}"]
-            if event == E.EV_TRICK:
+            if event == gs_records.EV_TRICK:
                 return [f"  {who(seat)} wins the trick"]
-            if event == E.EV_END:
+            if event == gs_records.EV_END:
                 order = sorted(range(n), key=lambda p: int(seats[p]["rank_after"]))
                 return [
                     f"End: {who(seat)} is last, holding {hand}",
@@ -318,12 +318,12 @@ class SeigneurGame(Game):
             header,
             log,
             Wording(
-                E.EV_PLAY,
-                E.EV_BOMB,
-                E.EV_PASS,
-                E.EV_WISH,
-                E.EV_WISH_DONE,
-                frozenset((E.EV_DOG, E.EV_TRICK)),
+                gs_records.EV_PLAY,
+                gs_records.EV_BOMB,
+                gs_records.EV_PASS,
+                gs_records.EV_WISH,
+                gs_records.EV_WISH_DONE,
+                frozenset((gs_records.EV_DOG, gs_records.EV_TRICK)),
                 read,
                 who,
                 say,

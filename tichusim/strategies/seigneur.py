@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..kernels.seigneur import policies as P
+from ..kernels.seigneur import policies
 from .tables import Param, StrategyTables, split_strategies
 
 __all__ = [
@@ -35,22 +35,22 @@ __all__ = [
 ]
 
 DECISIONS = ("play", "give_back", "wish")
-_SLOT = {"play": P.G_PLAY, "give_back": P.G_GIVE, "wish": P.G_WISH}
+_SLOT = {"play": policies.G_PLAY, "give_back": policies.G_GIVE, "wish": policies.G_WISH}
 
 POLICIES: dict[str, dict[str, tuple[int, str]]] = {
     "play": {
         "random": (
-            P.PLAY_RANDOM,
+            policies.PLAY_RANDOM,
             "a uniformly random legal play or pass (a lead draws a kind "
             "first); bombs out of turn with probability 1/(bombs+1)",
         ),
         "lowest": (
-            P.PLAY_LOWEST,
+            policies.PLAY_LOWEST,
             "always the lowest legal play (a bomb only when nothing else "
             "beats); never bombs out of turn",
         ),
         "heuristic": (
-            P.PLAY_HEURISTIC,
+            policies.PLAY_HEURISTIC,
             "goes out at once when it can; leads the play holding "
             "its lowest card with the most cards; follows with the lowest play that "
             "breaks no pair or triple; keeps Dragon, Phoenix and bombs for the end "
@@ -58,19 +58,19 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
         ),
     },
     "give_back": {
-        "random": (P.GIVE_RANDOM, "random cards of the hand"),
-        "lowest": (P.GIVE_LOWEST, "the lowest cards (Dog, Mah Jong, 2, 3, ...)"),
+        "random": (policies.GIVE_RANDOM, "random cards of the hand"),
+        "lowest": (policies.GIVE_LOWEST, "the lowest cards (Dog, Mah Jong, 2, 3, ...)"),
         "loose": (
-            P.GIVE_LOOSE,
+            policies.GIVE_LOOSE,
             "the lowest cards that break no pair, run of five or bomb (the "
             "Dog first), then the lowest ranked cards",
         ),
     },
     "wish": {
-        "none": (P.WISH_NONE, "no wish"),
-        "random": (P.WISH_RANDOM, "no wish or a rank 2..A, uniformly"),
+        "none": (policies.WISH_NONE, "no wish"),
+        "random": (policies.WISH_RANDOM, "no wish or a rank 2..A, uniformly"),
         "highest-missing": (
-            P.WISH_HIGHEST_MISSING,
+            policies.WISH_HIGHEST_MISSING,
             "the highest rank the player does not hold and that is still in play",
         ),
     },
@@ -78,7 +78,7 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
 
 PARAMS: dict[str, Param] = {  # read by the heuristic play policy only
     "bomb_cards": Param(
-        P.G_BOMB_CARDS,
+        policies.G_BOMB_CARDS,
         4,
         0,
         40,
@@ -88,7 +88,7 @@ PARAMS: dict[str, Param] = {  # read by the heuristic play policy only
         "hand)",
     ),
     "endgame": Param(
-        P.G_ENDGAME,
+        policies.G_ENDGAME,
         12,
         0,
         40,
@@ -176,7 +176,7 @@ TABLES = StrategyTables(
     POLICIES,
     PARAMS,
     STRATEGIES,
-    P.N_GS_PARAMS,
+    policies.N_GS_PARAMS,
     name_form="{base}:{changes}",
     default=DEFAULT,
     plain="heuristic",
