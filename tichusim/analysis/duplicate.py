@@ -318,8 +318,6 @@ def duplicate(
     sa, sb = _player(table, a), _player(table, b)
     common: dict[str, Any] = {"seed": seed, "check": check, "variant": variant, "options": options}
     played_once(
-        variant,
-        (sa, sb),
         lambda keys: simulate(len(keys), strategies=[sa, sb] * (seats // 2), **common),
     )
     size = _block_size((sa, sb), deals, workers)
@@ -428,8 +426,6 @@ def league(
     pairs = list(combinations(range(len(resolved)), 2))
     seats = table.seats
     played_once(
-        variant,
-        resolved,
         lambda keys: [  # a round of each: every engine they need
             simulate(len(keys), strategies=[s] * seats, seed=seed, variant=variant, options=options)
             for s in resolved

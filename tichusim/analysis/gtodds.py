@@ -390,8 +390,6 @@ def gt_odds(
     check_run(deals, precision, seed)
     call, no_call = seat_strategies(seat_strategy, others, variant=variant)
     played_once(
-        variant,
-        call + no_call,
         lambda keys: paired_rounds(
             seed, keys, call, no_call, fixed=(exact, ranks), check=check, place=place
         ),

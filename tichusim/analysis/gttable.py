@@ -51,7 +51,7 @@ def experiment(
     ``progress(done, deals)`` after each batch, and with ``done`` 0 once the kernels are
     compiled (``analysis.played_once``)."""
     call, no_call = seat_strategies(seat_strategy, others)
-    played_once("nanjing", call + no_call, lambda keys: paired_rounds(seed, keys, call, no_call))
+    played_once(lambda keys: paired_rounds(seed, keys, call, no_call))
     if progress is not None:
         progress(0, deals)
     parts = []

@@ -411,8 +411,6 @@ def pass_advice(
         strategy, others, grand=("never", "never"), suffix=("", ""), set_calls=("grand_tichu",)
     )
     played_once(
-        "nanjing",
-        table,
         lambda keys: _play(place, seed, keys, table, exact, 0, check),
     )
     found = pass_candidates(

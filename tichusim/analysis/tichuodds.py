@@ -214,7 +214,7 @@ def tichu_odds(
             ranks=(r_call, r_no),
         )
 
-    played_once(variant, call + no_call, pairs_of)
+    played_once(pairs_of)
     if progress is not None:
         progress(0, deals, None)
     t0 = time.perf_counter()
