@@ -385,24 +385,7 @@ def run(
         if not quiet:
             click.echo(f"tichusim: {message}", err=True)
 
-    if resume_dir is not None:
-        given = [
-            n
-            for n, v in [
-                ("CONFIG", config),
-                ("--rounds", rounds),
-                ("--games", games),
-                ("--seed", seed),
-                ("--out", out),
-            ]
-            if v is not None
-        ]
-        if given:
-            raise UserError(f"--resume: a run resumes as configured; drop {', '.join(given)}")
-    elif config is None:
-        raise UserError("config: give a CONFIG file (see configs/) or --resume DIR")
-    if rounds is not None and games is not None:
-        raise UserError("--rounds and --games: give one (it sets the mode)")
+    _check_run_arguments(config, rounds, games, seed, out, resume_dir)
     target = resume_dir
     try:
         if resume_dir is not None:
@@ -439,14 +422,42 @@ def run(
         click.echo("\ntichusim: interrupted", err=True)
         sys.exit(130)
     if not quiet:
-        what = f"{summary.count:,} {summary.mode}"
-        if summary.mode == "games":
-            what += f" ({summary.rounds:,} rounds)"
-        rate = summary.rounds_played / summary.seconds
-        click.echo(
-            f"{what} in {summary.run_dir}/ ({summary.played} shards played in "
-            f"{summary.seconds:.1f} s, {rate:,.0f} rounds/s, {summary.backend})"
-        )
+        _echo_run(summary)
+
+
+def _check_run_arguments(config, rounds, games, seed, out, resume_dir) -> None:
+    """``UserError`` for arguments ``run`` refuses: a resumed run takes no settings, a new one
+    needs its CONFIG, and --rounds and --games are one or the other."""
+    if resume_dir is not None:
+        given = [
+            n
+            for n, v in [
+                ("CONFIG", config),
+                ("--rounds", rounds),
+                ("--games", games),
+                ("--seed", seed),
+                ("--out", out),
+            ]
+            if v is not None
+        ]
+        if given:
+            raise UserError(f"--resume: a run resumes as configured; drop {', '.join(given)}")
+    elif config is None:
+        raise UserError("config: give a CONFIG file (see configs/) or --resume DIR")
+    if rounds is not None and games is not None:
+        raise UserError("--rounds and --games: give one (it sets the mode)")
+
+
+def _echo_run(summary) -> None:
+    """The line a finished run prints: what it played, where, and how fast."""
+    what = f"{summary.count:,} {summary.mode}"
+    if summary.mode == "games":
+        what += f" ({summary.rounds:,} rounds)"
+    rate = summary.rounds_played / summary.seconds
+    click.echo(
+        f"{what} in {summary.run_dir}/ ({summary.played} shards played in "
+        f"{summary.seconds:.1f} s, {rate:,.0f} rounds/s, {summary.backend})"
+    )
 
 
 @main.command("strategies")
@@ -1090,16 +1101,7 @@ def compare(strategies, deals, seed, out, variant, option_pairs, workers, check,
             f"compare: strategies need different names ({', '.join(names)}); "
             "add name=... to tell them apart"
         )
-    quoted = " ".join(f"'{s}'" if any(c in s for c in " ,;[]") else s for s in strategies)
-    command = f"tichusim compare {quoted} --deals {deals} --seed {seed}"
-    if variant != DEFAULT_GAME:
-        command += f" --variant {variant}"
-    for pair in option_pairs:
-        command += f" --option {pair}"
-    if check:
-        command += " --check"
-    if out is not None:
-        command += f" --out {out}"
+    command = _compare_command(strategies, deals, seed, variant, option_pairs, check, out)
     common = {"seed": seed, "check": check, "variant": variant, "options": options}
     try:
         if len(found) == 2:
@@ -1137,6 +1139,22 @@ def compare(strategies, deals, seed, out, variant, option_pairs, workers, check,
             out.write_text(text)
         except OSError as exc:
             raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
+def _compare_command(strategies, deals, seed, variant, option_pairs, check, out) -> str:
+    """The ``tichusim compare`` command that gives this report again (its ``Regenerate``
+    line): strategies with a space, comma, semicolon or bracket quoted."""
+    quoted = " ".join(f"'{s}'" if any(c in s for c in " ,;[]") else s for s in strategies)
+    command = f"tichusim compare {quoted} --deals {deals} --seed {seed}"
+    if variant != DEFAULT_GAME:
+        command += f" --variant {variant}"
+    for pair in option_pairs:
+        command += f" --option {pair}"
+    if check:
+        command += " --check"
+    if out is not None:
+        command += f" --out {out}"
+    return command
 
 
 def _interrupted(stop, command: str, markdown_report) -> None:

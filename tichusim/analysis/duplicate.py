@@ -450,30 +450,7 @@ def league(
             raise Interrupted(stop.result, tuple(matches.values())) from None
         if progress is not None:
             progress(done, len(pairs))
-    rows = []
-    for name in names:
-        per_deal = np.zeros(deals)
-        points = np.zeros(deals)
-        wdl = [0, 0, 0]
-        side_rows = []
-        for (a, b), m in matches.items():
-            if name not in (a, b):
-                continue
-            sign = 1 if a == name else -1
-            assert m.margins is not None and m.points is not None  # ``duplicate`` keeps them
-            per_deal += sign * m.margins
-            points += m.points[0 if sign == 1 else 1]
-            wdl[1 - sign * m.diff.sign] += 1  # its margin's interval above 0: a win
-            side_rows.append(m.per_strategy.iloc[0 if sign == 1 else 1])
-        row = {
-            "strategy": name,
-            "margin": mean_ci(per_deal / (len(names) - 1)),
-            "wdl": "-".join(map(str, wdl)),
-        }
-        row.update(_pool(side_rows))
-        row["points_per_round"] = mean_ci(points / (len(names) - 1))
-        rows.append(row)
-    standings = pd.DataFrame(rows)
+    standings = pd.DataFrame([_standing(name, matches, deals, len(names)) for name in names])
     standings = standings.iloc[np.argsort([-r.value for r in standings["margin"]], kind="stable")]
     return League(
         names,
@@ -484,6 +461,32 @@ def league(
         variant,
         seconds=sum(m.seconds for m in matches.values()),
     )
+
+
+def _standing(name: str, matches: dict, deals: int, entrants: int) -> dict:
+    """Strategy ``name``'s row of a league's standings from its matches: its margin vs the
+    field deal by deal, its wins-draws-losses, its pooled rates and its points per round."""
+    per_deal = np.zeros(deals)
+    points = np.zeros(deals)
+    wdl = [0, 0, 0]
+    side_rows = []
+    for (a, b), m in matches.items():
+        if name not in (a, b):
+            continue
+        sign = 1 if a == name else -1
+        assert m.margins is not None and m.points is not None  # ``duplicate`` keeps them
+        per_deal += sign * m.margins
+        points += m.points[0 if sign == 1 else 1]
+        wdl[1 - sign * m.diff.sign] += 1  # its margin's interval above 0: a win
+        side_rows.append(m.per_strategy.iloc[0 if sign == 1 else 1])
+    row = {
+        "strategy": name,
+        "margin": mean_ci(per_deal / (entrants - 1)),
+        "wdl": "-".join(map(str, wdl)),
+    }
+    row.update(_pool(side_rows))
+    row["points_per_round"] = mean_ci(points / (entrants - 1))
+    return row
 
 
 def _pool(rows: list[pd.Series]) -> dict:

@@ -411,14 +411,7 @@ def gt_odds(
             progress(done, deals, p)
         if precision and done >= MIN_DEALS and p.half_width < precision:
             break
-        if precision:
-            # deals needed for the half-width at the current estimate, a little over
-            q = min(max(p.value, 0.02), 0.98)
-            need = math.ceil(1.1 * (1.959964**2) * q * (1 - q) / precision**2)
-            step = max(MIN_DEALS, min(need - done, MAX_BATCH))
-        else:
-            step = MAX_BATCH
-        step = min(step, deals - done)
+        step = _next_batch(p, done, deals, precision)
     points = Paired(np.stack([tally.col("points_call"), tally.col("points_no_call")]))
 
     def rate(name):
@@ -440,6 +433,20 @@ def gt_odds(
         tichu_no_call=rate("tichu_no_call"),
         seconds=time.perf_counter() - t0,
     )
+
+
+def _next_batch(p: Estimate, done: int, deals: int, precision: float | None) -> int:
+    """How many deals the next batch plays: with a ``precision``, about as many as the success
+    rate ``p`` needs for an interval that narrow (at least ``MIN_DEALS``); else ``MAX_BATCH``;
+    never past ``deals``."""
+    if precision:
+        # deals needed for the half-width at the current estimate, a little over
+        q = min(max(p.value, 0.02), 0.98)
+        need = math.ceil(1.1 * (1.959964**2) * q * (1 - q) / precision**2)
+        step = max(MIN_DEALS, min(need - done, MAX_BATCH))
+    else:
+        step = MAX_BATCH
+    return min(step, deals - done)
 
 
 def check_run(deals, precision, seed) -> None:
