@@ -117,7 +117,7 @@ def _renamed_policies_in_one_line() -> None:
     line, like the command's errors; other warnings show as Python shows them."""
     import warnings
 
-    from .strategies.tables import RenamedPolicyWarning
+    from .strategies.book import RenamedPolicyWarning
 
     shown = warnings.showwarning
     if getattr(shown, "one_line", False):  # installed by an earlier command in this process
@@ -465,35 +465,35 @@ def _echo_run(summary) -> None:
     "--variant",
     default=None,
     type=_VARIANT,
-    help="only the strategies of this table's game (grand-seigneur has its own)",
+    help="only the strategies of this game (grand-seigneur has its own)",
 )
 def strategies_cmd(variant):
     """List the named strategies, every policy of each decision, and every parameter: Tichu's
-    (every team table) and Grand Seigneur's."""
-    from .strategies.tables import policy_of
+    (every team game) and Grand Seigneur's."""
+    from .strategies.book import policy_of
 
     kinds = [game_type(name) for name in ([variant] if variant else GAMES)]
-    families = {k.strategy_heading: k.strategy_tables for k in kinds}  # one per family
-    for i, (heading, tables) in enumerate(families.items()):
+    families = {k.strategy_heading: k.strategy_book for k in kinds}  # one per family
+    for i, (heading, book) in enumerate(families.items()):
         click.echo(("\n" if i else "") + f"== {heading}")
         click.echo(
-            f"Named strategies (the default: {tables.default}; use one name, or a table "
+            f"Named strategies (the default: {book.default}; use one name, or a table "
             "with base = NAME to change parts):"
         )
-        for s in tables.strategies.values():
-            parts = ", ".join(f"{d}={policy_of(s, d)}" for d in tables.decisions)
+        for s in book.strategies.values():
+            parts = ", ".join(f"{d}={policy_of(s, d)}" for d in book.decisions)
             click.echo(f"  {s.name:<10} {s.description}\n  {'':<10} ({parts})")
             if s.params:  # tuned values that differ from the defaults below
                 tuned = ", ".join(f"{k}={v:g}" for k, v in s.params)
                 click.echo(f"  {'':<10} (parameters: {tuned})")
-        for decision in tables.decisions:
+        for decision in book.decisions:
             click.echo(f"\nPolicies for {decision}:")
-            for name, (_, doc) in tables.policies[decision].items():
+            for name, (_, doc) in book.policies[decision].items():
                 click.echo(f"  {name:<16} {doc}")
-            for old, (new, _) in tables.renamed.get(decision, {}).items():
+            for old, (new, _) in book.renamed.get(decision, {}).items():
                 click.echo(f"  {old:<16} the old name of {new}, accepted until the next release")
         click.echo("\nParameters (name, default, range: meaning):")
-        for name, p in tables.params.items():
+        for name, p in book.params.items():
             click.echo(
                 f"  {name:<18} {p.default:<6g} [{p.low:g}, {p.high:g}]  ({p.decision}) {p.doc}"
             )

@@ -1,6 +1,6 @@
 """One strategy text everywhere: every form is taken wherever a strategy is (the command line's
 ``--strategies``, ``compare``, a run config), and every name printed for a strategy reads back
-as the same strategy (``games.strategy_text``, ``StrategyTables.split_text``)."""
+as the same strategy (``games.strategy_text``, ``StrategyBook.split_text``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tichusim.games.agents import agent_name, as_agent, spec_of, strategies_text
 from tichusim.games.strategy_text import parse_strategy, parse_strategy_list, strategy_spec
 from tichusim.runs.config import ConfigError, validate
 from tichusim.strategies import seigneur
-from tichusim.strategies.tables import split_items, split_strategies
+from tichusim.strategies.book import split_items, split_strategies
 from tichusim.strategies.tichu import TABLES, resolve
 
 SEARCH = "tichusim.search.agent:Search"

@@ -18,7 +18,7 @@ from tichusim.strategies import tichu as tichu_strategies
 
 def test_the_team_tables_default_is_expert():
     assert DEFAULT_STRATEGY == "expert"
-    assert tichu_strategies.TABLES.default == "expert"
+    assert tichu_strategies.BOOK.default == "expert"
     assert tichu_strategies.STRATEGIES[DEFAULT_STRATEGY].description.startswith("the default")
 
 
@@ -64,7 +64,7 @@ def test_a_table_without_a_base_stays_heuristic_so_saved_tables_rebuild():
     """Not the default, deliberately: a saved strategy (``to_dict``, as in a run's
     config.json) names every policy and override but no base, so the base must carry no tuned
     parameters of its own, or expert's would be added to it on the way back."""
-    assert tichu_strategies.TABLES.plain == "heuristic"
+    assert tichu_strategies.BOOK.plain == "heuristic"
     assert tichu_strategies.build({"pass": "lowest"}).play == "heuristic"
     assert parse_strategy("pass=lowest").name == "heuristic[pass=lowest]"
     for spec in (
@@ -80,5 +80,5 @@ def test_a_table_without_a_base_stays_heuristic_so_saved_tables_rebuild():
 
 def test_grand_seigneur_keeps_its_own_default():
     """Grand Seigneur has no expert (RULES.md §5: its own strategies); its default stays."""
-    assert seigneur_strategies.DEFAULT == seigneur_strategies.TABLES.default == "heuristic"
+    assert seigneur_strategies.DEFAULT == seigneur_strategies.BOOK.default == "heuristic"
     assert seigneur_strategies.build({"give_back": "lowest"}).play == "heuristic"

@@ -68,7 +68,7 @@ class SeigneurGame(Game):
     chained_rounds = True
     no_swap = "it has no teams (RULES.md §5)"
     strategy_heading = "Grand Seigneur (grand-seigneur, RULES.md §5)"
-    strategy_tables = seigneur_strategies.TABLES
+    strategy_book = seigneur_strategies.BOOK
     summary = "seigneur"
     report = "seigneur"
     # decks: 1 or 2 (None: one for 5-6 players, two for 7-12); the three Options of §5 (the

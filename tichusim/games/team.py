@@ -59,7 +59,7 @@ class TeamGame(Game):
     # of 1½, so that the Mah Jong may be played on it; every table of the team engine has it
     option_defaults: ClassVar[dict] = {"phoenix_led_half": False}
     strategy_heading = "Tichu (nanjing, tientsin, wuwang)"
-    strategy_tables = tichu_strategies.TABLES
+    strategy_book = tichu_strategies.BOOK
     summary = "team"
     report = "team"
 

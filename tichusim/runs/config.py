@@ -29,7 +29,7 @@ from ..games import game, game_type
 from ..games.agents import AgentLoadError, is_agent, spec_of
 from ..games.base import GAME_OPTIONS
 from ..games.strategy_text import strategy_spec
-from ..strategies.tables import split_strategies
+from ..strategies.book import split_strategies
 
 __all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]
 
@@ -176,7 +176,7 @@ class RunConfig(_Strict):
         for seat, spec in enumerate(specs):
             if isinstance(spec, str):  # a file or an agent's text becomes its table
                 try:
-                    spec = specs[seat] = strategy_spec(spec, table.strategy_tables)
+                    spec = specs[seat] = strategy_spec(spec, table.strategy_book)
                 except ValueError as exc:
                     raise _SeatError(seat, str(exc)) from None
             if is_agent(spec):

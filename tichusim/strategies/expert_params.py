@@ -6,7 +6,7 @@ the call's public context) and ``tichu.CALL_FEATURES`` (Grand Tichu), intercept 
 per team table (the games' names): a call's worth depends on the table (hand sizes,
 Tientsin's 6-card Grand Tichu, Wu Wang's King playing two hands), so each table's are fitted
 there by ``scripts/fit_expert_calls.py --variant``, and
-a strategy's parameter row is built for the table it plays (``tichu.TABLE_PARAMS``);
+a strategy's parameter row is built for the table it plays (``tichu.VARIANT_PARAMS``);
 ``PLAY``: play parameters tuned by ``scripts/tune_expert.py`` (CMA-ES on duplicate matches,
 Nanjing).
 """

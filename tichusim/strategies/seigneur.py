@@ -9,7 +9,7 @@ Named strategies: ``random``, ``lowest``, ``heuristic``. Composed ones take a ba
 changes, as text (``"heuristic:give_back=lowest,bomb_cards=2"``) or a table
 (``{"base": "heuristic", "give_back": "lowest", "params": {"bomb_cards": 2}}``).
 The kernels read a row of floats (``kernels.seigneur.policies``: slots ``G_*``). Building and
-parsing are the team games' (``tichusim.strategies.tables``); a composed strategy's name keeps
+parsing are the team games' (``tichusim.strategies.book``); a composed strategy's name keeps
 the text form (``heuristic:bomb_cards=2``).
 """
 
@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..kernels.seigneur import policies
-from .tables import Param, StrategyTables, split_strategies
+from .book import Param, StrategyBook, split_strategies
 
 __all__ = [
+    "BOOK",
     "DECISIONS",
     "PARAMS",
     "POLICIES",
     "STRATEGIES",
-    "TABLES",
     "SeigneurStrategy",
     "build",
     "parse_spec",
@@ -109,11 +109,11 @@ class SeigneurStrategy:
     params: tuple[tuple[str, float], ...] = field(default=())
     description: str = ""
 
-    def param_row(self, table: str | None = None) -> np.ndarray:
-        return TABLES.param_row(self, table)
+    def param_row(self, variant: str | None = None) -> np.ndarray:
+        return BOOK.param_row(self, variant)
 
     def to_dict(self) -> dict:
-        return TABLES.to_dict(self)
+        return BOOK.to_dict(self)
 
 
 STRATEGIES = {
@@ -167,9 +167,9 @@ def _refuse_tichu_key(key: str) -> None:
         raise _not_here(f"the Tichu decision {key!r}")
 
 
-DEFAULT = "heuristic"  # Grand Seigneur's default strategy (its own; the team tables' is expert)
+DEFAULT = "heuristic"  # Grand Seigneur's default strategy (its own; the team games' is expert)
 
-TABLES = StrategyTables(
+BOOK = StrategyBook(
     SeigneurStrategy,
     DECISIONS,
     _SLOT,
@@ -187,21 +187,21 @@ TABLES = StrategyTables(
 def build(spec: dict) -> SeigneurStrategy:
     """A strategy from a table: ``base`` (default ``heuristic``), any decision with a policy
     name, ``params`` (name -> number), an optional ``name``."""
-    return TABLES.build(spec)
+    return BOOK.build(spec)
 
 
 def parse_spec(text: str) -> SeigneurStrategy:
     """``"base"``, ``"base:key=value,..."`` or ``"base[key=value,...]"``
-    (``StrategyTables.split_text``); a key is a decision (its value a policy) or a parameter
+    (``StrategyBook.split_text``); a key is a decision (its value a policy) or a parameter
     (its value a number)."""
-    base, changes = TABLES.split_text(text)
+    base, changes = BOOK.split_text(text)
     if base not in STRATEGIES:
         if base in _TICHU_NAMES:
             raise _not_here(f"the Tichu strategy {base!r}")
         raise ValueError(
             f"unknown grand-seigneur strategy {base!r} (known: {', '.join(STRATEGIES)})"
         )
-    return TABLES.compose(text, base, changes)
+    return BOOK.compose(text, base, changes)
 
 
 def _one(item) -> SeigneurStrategy:

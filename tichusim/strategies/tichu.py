@@ -2,11 +2,11 @@
 
 A ``Strategy`` picks one policy per decision (``play``, ``grand_tichu``, ``tichu``, ``pass``,
 ``wish``, ``dragon``, ``dog``) and may override parameters; ``param_row`` turns it into the row of
-floats the kernels read (layout in ``tichusim/kernels/tichu/slots.py``) at a table: the value
-policy's call coefficients default to the ones fitted at that table (``TABLE_PARAMS``). Four
+floats the kernels read (layout in ``tichusim/kernels/tichu/slots.py``) at a variant: the value
+policy's call coefficients default to the ones fitted at that variant (``VARIANT_PARAMS``). Four
 complete strategies have names (``random``, ``lowest``, ``heuristic``, ``expert``, the default:
 ``DEFAULT_STRATEGY``);
-users compose others from a base (``heuristic`` when none is named: ``TABLES.plain``)::
+users compose others from a base (``heuristic`` when none is named: ``BOOK.plain``)::
 
     resolve({"base": "heuristic", "pass": "lowest", "params": {"bomb_points": 20}})
 
@@ -29,9 +29,10 @@ from ..kernels.tichu import policies, slots
 from ..kernels.tichu.records import N_PARAMS
 from . import DEFAULT_STRATEGY
 from . import expert_params as _fitted
-from .tables import Param, StrategyTables, _field, policy_of, renamed_policy
+from .book import Param, StrategyBook, _field, policy_of, renamed_policy
 
 __all__ = [
+    "BOOK",
     "DECISIONS",
     "DEFAULT_STRATEGY",
     "INAPPLICABLE",
@@ -39,10 +40,9 @@ __all__ = [
     "POLICIES",
     "RENAMED",
     "STRATEGIES",
-    "TABLES",
-    "TABLE_PARAMS",
     "TICHU_FEATURES",
     "TICHU_SHAPE",
+    "VARIANT_PARAMS",
     "Param",
     "Strategy",
     "build",
@@ -472,7 +472,7 @@ PARAMS: dict[str, Param] = {
     ),
 }
 # the value call policy's coefficients (kernels/tichu/expert.py: call_value, tichu_value),
-# fitted by scripts/fit_expert_calls.py on paired expert self-play at each team table; intercept
+# fitted by scripts/fit_expert_calls.py on paired expert self-play at each team game; intercept
 # first. Tichu's scores (before passing on the 14 cards, after passing on the hand then held) add
 # coefficients of the hand's plan shape (expert.plan_shape) and of the public context of the
 # call (expert.call_context): a partner's call, else an opponent's Grand Tichu, else an
@@ -540,13 +540,13 @@ for _prefix, (_first, _extra) in _CALL_SLOTS.items():
         )
 assert max(p.slot for p in PARAMS.values()) < slots.N_SLOTS <= N_PARAMS
 
-# each team table's own defaults of the call coefficients (a strategy's override still wins):
-# the row a strategy plays with is built for its table (TeamGame passes its name)
-TABLE_PARAMS: dict[str, dict[str, float]] = {}
+# each team game's own defaults of the call coefficients (a strategy's override still wins):
+# the row a strategy plays with is built for its variant (TeamGame passes its name)
+VARIANT_PARAMS: dict[str, dict[str, float]] = {}
 for _prefix, _by_table in _CALL_VALUES.items():
     for _table, _coef in _by_table.items():
         _names = CALL_FEATURES if _CALL_SLOTS[_prefix][1] is None else TICHU_FEATURES
-        TABLE_PARAMS.setdefault(_table, {}).update(
+        VARIANT_PARAMS.setdefault(_table, {}).update(
             {f"{_prefix}_{_f}": _c for _f, _c in zip(_names, _coef, strict=True)}
         )
 
@@ -577,16 +577,16 @@ class Strategy:
     def policy(self, decision: str) -> str:
         return policy_of(self, decision)
 
-    def param_values(self, table: str | None = None) -> dict[str, float]:
-        return TABLES.param_values(self, table)
+    def param_values(self, variant: str | None = None) -> dict[str, float]:
+        return BOOK.param_values(self, variant)
 
-    def param_row(self, table: str | None = None) -> np.ndarray:
-        """The kernels' row at ``table`` (a team game's name; ``None``: the Params' defaults,
+    def param_row(self, variant: str | None = None) -> np.ndarray:
+        """The kernels' row at ``variant`` (a team game's name; ``None``: the Params' defaults,
         Nanjing's)."""
-        return TABLES.param_row(self, table)
+        return BOOK.param_row(self, variant)
 
     def to_dict(self) -> dict[str, Any]:
-        return TABLES.to_dict(self)
+        return BOOK.to_dict(self)
 
 
 STRATEGIES = {
@@ -644,7 +644,7 @@ STRATEGIES = {
     ),
 }
 
-TABLES = StrategyTables(
+BOOK = StrategyBook(
     Strategy,
     DECISIONS,
     _DECISION_SLOT,
@@ -655,24 +655,24 @@ TABLES = StrategyTables(
     name_form="{base}[{changes}]",
     default=DEFAULT_STRATEGY,
     plain="heuristic",
-    table_defaults=TABLE_PARAMS,
+    variant_defaults=VARIANT_PARAMS,
     renamed=RENAMED,
 )
 
 
 def build(spec: dict) -> Strategy:
     """A strategy from a table: ``base`` (a named strategy, default ``heuristic``:
-    ``TABLES.plain``), any of the decisions with a policy name, ``params`` (name -> number) and
+    ``BOOK.plain``), any of the decisions with a policy name, ``params`` (name -> number) and
     an optional ``name``; the name derived from the changes reads
     ``heuristic[pass=lowest,bomb_points=20]``."""
-    return TABLES.build(spec)
+    return BOOK.build(spec)
 
 
 def _one(spec) -> Strategy:
     if isinstance(spec, Strategy):
         return spec
-    if isinstance(spec, str):  # a name, or a composed one's text: ``TABLES.parse``
-        return STRATEGIES[spec] if spec in STRATEGIES else TABLES.parse(spec)
+    if isinstance(spec, str):  # a name, or a composed one's text: ``BOOK.parse``
+        return STRATEGIES[spec] if spec in STRATEGIES else BOOK.parse(spec)
     if isinstance(spec, dict):
         return build(spec)
     raise ValueError(f"a strategy is a name, a table or a Strategy, not {spec!r}")
