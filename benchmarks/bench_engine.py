@@ -28,9 +28,9 @@ CARDS_DEALT = {"nanjing": 56, "tientsin": 56, "wuwang": 56}  # the whole deck at
 
 def kernel_rate(strategy, rounds, threads, check=False, variant="nanjing", cpu=False):
     """Rounds per second (wall clock), or per CPU-second with ``cpu``; best of 3 with ``cpu``."""
-    table = game(variant)
-    code = table.table
-    seed, params = 1, table.params(strategy)
+    played = game(variant)
+    code = played.variant_code
+    seed, params = 1, played.params(strategy)
     keys = np.arange(rounds, dtype=np.int64)
     firsts = np.full(rounds, -1 if code == variants.WUWANG else 0, np.int64)  # Wu Wang: random King
     r_out = np.ones(rounds, ROUND)  # ones, not zeros: touch the pages before the clock starts

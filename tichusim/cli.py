@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .games import DEFAULT_GAME, GAMES, TEAM_TABLES, game, game_type
+from .games import DEFAULT_GAME, GAMES, TEAM_GAMES, game, game_type
 from .progress import Progress
 from .strategies import DEFAULT_STRATEGY
 
@@ -518,7 +518,7 @@ SPEC_HELP = (
 )
 
 
-_TEAM_TABLE = click.Choice(TEAM_TABLES)
+_TEAM_GAME = click.Choice(TEAM_GAMES)
 ODDS_OTHERS_HELP = (
     "one strategy for the other players, or one each in turn order from the "
     "next player (nanjing: right opponent, partner, left opponent)"
@@ -588,7 +588,7 @@ def _odds_table(fn):
                 "--variant",
                 default="nanjing",
                 show_default=True,
-                type=_TEAM_TABLE,
+                type=_TEAM_GAME,
                 help="the table (wuwang: the hand is an opponent's, RULES.md §4)",
             ),
             click.option(

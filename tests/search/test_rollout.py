@@ -91,12 +91,12 @@ def _resume(variant, state, strategy):
         forced = TICHU_ANSWERED
         if state["view"].detail == policies.TICHU_AFTER_PASSING:
             turn = rollout.after_passing(
-                game.table, work[0]["params"], state["pub"][0], state["privs"], turn
+                game.variant_code, work[0]["params"], state["pub"][0], state["privs"], turn
             )
             forced = NOT_FORCED
     rnd = np.zeros(1, ROUND)
     seats = np.zeros(MAX_SEATS, SEAT)
-    return kernel_entries.RESUME[game.table](
+    return kernel_entries.RESUME[game.variant_code](
         work, state["pub"], state["privs"], rnd, seats, turn, forced, window
     )
 

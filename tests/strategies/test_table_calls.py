@@ -6,7 +6,7 @@ saved strategy rebuilds the same row at every table."""
 import numpy as np
 import pytest
 
-from tichusim.games import TEAM_TABLES, game
+from tichusim.games import TEAM_GAMES, game
 from tichusim.kernels.tichu import slots
 from tichusim.strategies import expert_params
 from tichusim.strategies.tichu import (
@@ -41,11 +41,11 @@ def test_every_team_table_has_its_coefficients():
         (expert_params.TICHU_AFTER, TICHU_FEATURES),
         (expert_params.GT_VALUE, CALL_FEATURES),
     ):
-        assert set(fitted) == set(TEAM_TABLES)
+        assert set(fitted) == set(TEAM_GAMES)
         assert all(len(c) == len(names) for c in fitted.values())
 
 
-@pytest.mark.parametrize("variant", TEAM_TABLES)
+@pytest.mark.parametrize("variant", TEAM_GAMES)
 def test_expert_plays_with_its_tables_coefficients(variant):
     """The rows the game hands its kernels (``Game.params``, every path: rounds, games,
     transcripts) carry that table's fit."""
@@ -74,7 +74,7 @@ def test_tientsin_and_wuwang_play_their_own_fits():
         assert _calls(STRATEGIES["expert"].param_row(variant)) != nanjing
 
 
-@pytest.mark.parametrize("variant", TEAM_TABLES)
+@pytest.mark.parametrize("variant", TEAM_GAMES)
 def test_a_strategys_own_coefficient_wins_at_every_table(variant):
     mine = build(
         {"base": "expert", "params": {"tichu_value_intercept": -7.5, "gt_value_aces": 2.25}}
@@ -102,11 +102,11 @@ def test_the_old_coefficients_as_an_override_are_nanjings_everywhere():
         for f, c in zip(CALL_FEATURES, expert_params.GT_VALUE["nanjing"], strict=False)
     }
     s = build({"base": "expert", "params": old, "name": "expert-old"})
-    for variant in TEAM_TABLES:
+    for variant in TEAM_GAMES:
         assert (game(variant).params(s)[0] == STRATEGIES["expert"].param_row("nanjing")).all()
 
 
-@pytest.mark.parametrize("variant", TEAM_TABLES)
+@pytest.mark.parametrize("variant", TEAM_GAMES)
 def test_saved_strategies_rebuild_the_same_row_at_every_table(variant):
     """``to_dict`` (a run's config.json) saves overrides, not the table's defaults: the rebuilt
     strategy plays the same row at every table, the table's fit included."""

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from .. import cards
-from ..games import TEAM_TABLES, game
+from ..games import TEAM_GAMES, game
 from ..games.agents import Agent, Without, as_agent, is_agent
 from ..stats import Estimate, Paired, json_estimates, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY, Strategy, resolve
@@ -98,9 +98,9 @@ def setup(variant: str = "nanjing", options: dict | None = None) -> Setup:
     """The hand's place at ``variant``'s table with ``options`` (``ValueError`` for a game
     that is no team table or an unknown option): the first seat that may call Grand Tichu,
     player 0 being King in Wu Wang (seat 1, an opponent at the King's right: §4)."""
-    if variant not in TEAM_TABLES:
+    if variant not in TEAM_GAMES:
         raise ValueError(
-            f"variant must be {', '.join(TEAM_TABLES[:-1])} or {TEAM_TABLES[-1]}, not {variant!r}"
+            f"variant must be {', '.join(TEAM_GAMES[:-1])} or {TEAM_GAMES[-1]}, not {variant!r}"
         )
     table = cast("TeamGame", game(variant, options=options))
     seat = next(s for s in range(table.seats) if table.may_call_grand(s))

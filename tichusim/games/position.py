@@ -30,7 +30,7 @@ from ..cards.combos import Play, legal_plays
 from ..kernels import combos
 from ..kernels.tichu import variants
 from ..kernels.tichu.view import PRIVATE, PUBLIC
-from .registry import TEAM_TABLES
+from .registry import TEAM_GAMES
 from .registry import game as game_of
 from .steps import View
 
@@ -174,9 +174,9 @@ class Position:
         if "hand" not in data:
             raise ValueError('position: the hand is missing (hand = "..." or --hand)')
         variant = str(data.get("variant", "nanjing")).strip().lower()
-        if variant not in TEAM_TABLES:
+        if variant not in TEAM_GAMES:
             raise ValueError(
-                f"variant: a team table ({', '.join(TEAM_TABLES)}), not {data['variant']!r}"
+                f"variant: a team table ({', '.join(TEAM_GAMES)}), not {data['variant']!r}"
             )
         n = game_of(variant).seats
         seat = _seat(data.get("seat", 0), "seat", n)
@@ -227,7 +227,7 @@ class Position:
         return self.game.hand_size((seat - self.first_drawer) % self.seats)
 
     def _wuwang(self) -> bool:
-        return self.game.table == variants.WUWANG
+        return self.game.variant_code == variants.WUWANG
 
     def ally_hand(self) -> int:
         """The other hand the seat's strategy plays (Wu Wang §4: the King plays the
@@ -343,7 +343,7 @@ class Position:
                 f"out: the seats with no cards left are {sorted(emptied) or 'none'}, "
                 f"but out names {list(self.out) or 'none'}"
             )
-        victory = int(variants.victory_size(self.game.table))
+        victory = int(variants.victory_size(self.game.variant_code))
         first = self.out[:victory]
         if len(self.out) >= n - 1 or (len(first) == victory and len({s % 2 for s in first}) == 1):
             raise ValueError("out: the round is already over (§2.13, §2.14, §3)")
@@ -489,8 +489,8 @@ class Position:
         p = pub[0]
         counts = self.counts()
         p["n_players"] = self.seats
-        p["variant"] = g.table
-        p["wish_free"] = variants.wish_free(g.table)
+        p["variant"] = g.variant_code
+        p["wish_free"] = variants.wish_free(g.variant_code)
         p["first_drawer"] = self.first_drawer
         p["phoenix_led_half"] = g.options["phoenix_led_half"]
         p["exposed"] = self.exposed()
@@ -538,7 +538,7 @@ class Position:
         on = None
         if top == cards.PHOENIX and len(plays) > 1:  # valued on the single before it (§2.6)
             on = combos.code_rank2(plays[-2][2]) // 2
-        bound = not variants.wish_free(self.game.table) >> self.seat & 1
+        bound = not variants.wish_free(self.game.variant_code) >> self.seat & 1
         wish = self.wish if bound and self.wish else None
         return legal_plays(self.hand, top or None, wish=wish, phoenix_on=on)
 

@@ -178,7 +178,7 @@ class TeamSteps(Steps):
 
     def player_of(self, kept: Kept, seat: int) -> int:
         """The player deciding at position ``seat`` (Wu Wang: the King for the Minister, §4)."""
-        if self.game.table != variants.WUWANG:
+        if self.game.variant_code != variants.WUWANG:
             return seat
         king = int(kept[0][0]["king"])
         player = int(variants.wuwang_player(king, seat))
@@ -194,10 +194,14 @@ class TeamSteps(Steps):
         seats = np.zeros((1, 1, game.seats), batch.SEAT)
         half = game.options["phoenix_led_half"]
 
-        play = batch.kept_player(game.table, seed, key, first, params, rounds, seats, check, half)
+        play = batch.kept_player(
+            game.variant_code, seed, key, first, params, rounds, seats, check, half
+        )
 
         def logged(kept: Kept) -> np.ndarray:
-            return batch.play_logged(game.table, seed, key, first, params, check, half, kept)[2]
+            return batch.play_logged(
+                game.variant_code, seed, key, first, params, check, half, kept
+            )[2]
 
         return play, logged, rounds, seats
 

@@ -134,7 +134,7 @@ def evaluate_plays(
     settings["ablate"] = (0 if paired else rollout_kernel.UNPAIRED) | (
         0 if inference else rollout_kernel.NO_INFERENCE
     )
-    dealt, err = rollout_kernel.EVALUATE[game.table](
+    dealt, err = rollout_kernel.EVALUATE[game.variant_code](
         settings,
         _rows(game, rollout),
         view.public,
