@@ -15,7 +15,7 @@ import time
 
 import tichusim
 
-TABLES = [
+VARIANTS = [
     ("nanjing", None),
     ("tientsin", None),
     ("wuwang", None),
@@ -62,7 +62,7 @@ def main() -> int:
     failed = 0
     print("| table | strategy | rounds | decisions from Python | mismatches | seconds |")
     print("|---|---|---|---|---|---|")
-    for variant, players in TABLES:
+    for variant, players in VARIANTS:
         for strategy in ("random", "lowest", "heuristic"):
             t0 = time.perf_counter()
             decisions, bad = check(variant, players, strategy, args.rounds, args.seed)

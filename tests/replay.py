@@ -29,8 +29,8 @@ KING, MINISTER = 0, 2
 
 
 @dataclass(frozen=True)
-class Table:
-    """What differs between the tables, read off RULES.md."""
+class Variant:
+    """What differs between the team games, read off RULES.md."""
 
     seats: int
     seen: int  # cards seen before the Grand Tichu decision (§2.2; §3: 6)
@@ -42,13 +42,13 @@ class Table:
         return 14
 
 
-TABLES = {"nanjing": Table(4, 8, 2), "tientsin": Table(6, 6, 3), "wuwang": Table(4, 8, 2)}
+VARIANTS = {"nanjing": Variant(4, 8, 2), "tientsin": Variant(6, 6, 3), "wuwang": Variant(4, 8, 2)}
 
 
 def passes_expected(variant: str) -> set[tuple[int, int]]:
     """(giver, receiver) pairs of the passing: every other player (§2.4), the two partners
     (§3), the three real players among themselves (§4: the Minister neither gives nor takes)."""
-    n = TABLES[variant].seats
+    n = VARIANTS[variant].seats
     pairs = {(a, b) for a in range(n) for b in range(n) if a != b}
     if variant == "tientsin":
         return {(a, b) for a, b in pairs if (b - a) % 2 == 0}
@@ -80,8 +80,8 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_le
     passes while it had a legal play; ``dog_choice`` and ``dog_to_offset2/4`` the Tientsin
     Dog leads with both partners holding cards, §3; these need ``legal_check``;
     ``mah_jong_on_led_phoenix`` the Mah Jong played on a led Phoenix, §2.6 Option)."""
-    table = TABLES[variant]
-    n = table.seats
+    rules = VARIANTS[variant]
+    n = rules.seats
     seen = Counter()
     wuwang = variant == "wuwang"
     first_drawer = int(rnd["first_drawer"])
@@ -89,9 +89,9 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_le
     assert frozenset().union(*hands) == frozenset(ref.ALL_CARDS)  # §2.2 / §7
     assert sum(len(h) for h in hands) == 56
     for s in range(n):
-        assert len(hands[s]) == table.hand_size((s - first_drawer) % n), s  # §2.2, §3
+        assert len(hands[s]) == rules.hand_size((s - first_drawer) % n), s  # §2.2, §3
         h8 = toks(seats[s]["hand8"])
-        assert len(h8) == table.seen and h8 <= hands[s]  # §2.2, §3: 6 cards before GT
+        assert len(h8) == rules.seen and h8 <= hands[s]  # §2.2, §3: 6 cards before GT
     pass_pairs = passes_expected(variant)
     gt = [False] * n
     tichu = [False] * n
@@ -264,7 +264,7 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_le
             end = (code, extra)
     assert end is not None, "no end event"
     # §2.13, §2.14, §3: the end and the score, recomputed
-    k = table.victory
+    k = rules.victory
     victory = len(out) >= k and all((q - out[0]) % 2 == 0 for q in out[:k])
     assert bool(rnd["double_victory"]) == victory
     card = [0, 0]

@@ -14,7 +14,7 @@ from tichusim import Agent, AgentError, IllegalChoice, Round
 from tichusim.cards import notation as cards
 from tichusim.cards.combos import Combo, Play
 
-TABLES = [
+VARIANTS = [
     ("nanjing", None),
     ("tientsin", None),
     ("wuwang", None),
@@ -40,7 +40,7 @@ def _stepped(variant, players, strategy, key, seed=3):
     return r, kinds
 
 
-@pytest.mark.parametrize("variant,players", TABLES)
+@pytest.mark.parametrize("variant,players", VARIANTS)
 @pytest.mark.parametrize("strategy", ["random", "lowest", "heuristic"])
 def test_stepped_rounds_equal_simulate(variant, players, strategy):
     """Every decision from Python, answered as the engine would: the same records."""

@@ -96,10 +96,10 @@ def _transcript_events(text: str, seat_label: str, who) -> list[str]:
     return out
 
 
-TABLES = [("nanjing", [3, 8, 21]), ("tientsin", [1, 5]), ("wuwang", [2, 6])]
+VARIANTS = [("nanjing", [3, 8, 21]), ("tientsin", [1, 5]), ("wuwang", [2, 6])]
 
 
-@pytest.mark.parametrize(("variant", "keys"), TABLES)
+@pytest.mark.parametrize(("variant", "keys"), VARIANTS)
 def test_history_is_the_transcript(variant, keys):
     """At every decision the history is the round so far; at the end it is what ``show``
     prints for the same round, event for event, the seat's own passing only (§6)."""

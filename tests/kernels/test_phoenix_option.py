@@ -25,7 +25,7 @@ from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim.strategies.tichu import STRATEGIES as NAMED
 
 OPTION = {"phoenix_led_half": True}
-TABLES = ("nanjing", "tientsin", "wuwang")
+VARIANTS = ("nanjing", "tientsin", "wuwang")
 TOKENS = list(ref.ALL_CARDS)
 LED = combos.make_code(combos.SINGLE, 1, combos.RANK2_PHOENIX_LED)  # 1½
 LED_HALF = combos.make_code(combos.SINGLE, 1, combos.RANK2_PHOENIX_LED_HALF)  # ½
@@ -305,7 +305,7 @@ def test_engine_with_the_option_at_every_table(variant):
 @pytest.mark.parametrize(
     "n", [pytest.param(50_000, marks=pytest.mark.slow, id="50k"), pytest.param(10_000, id="10k")]
 )
-@pytest.mark.parametrize("variant", TABLES)
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_invariant_checker_with_the_option_over_random_rounds(variant, n):
     """RULES.md §7 checked in the kernel after every action (the checker re-deriving the led
     Phoenix's §2.6 value under the Option), over 50,000 random rounds per table (the slow
@@ -320,7 +320,7 @@ def test_invariant_checker_with_the_option_over_random_rounds(variant, n):
     assert 0.9 < same < 1.0, same
 
 
-@pytest.mark.parametrize("variant", TABLES)
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_games_with_the_option(variant):
     """Whole games (§2.15, §3; §4's rounds) with the Option and the checker on."""
     target = {} if variant == "wuwang" else {"target": 500}
