@@ -368,13 +368,7 @@ class TeamGame(Game):
         first = self._first(first_drawer, king)
         if agents is None:
             rnd, seats, log, err = batch.play_logged(
-                self.variant_code,
-                seed,
-                round,
-                first,
-                params,
-                check,
-                self.options["phoenix_led_half"],
+                *self._logged_args(seed, round, first, params, check)
             )
         else:
             rnd, seats, log, err = self._logged_with_agents(
@@ -384,6 +378,20 @@ class TeamGame(Game):
             raise SimulationError(f"round {round}: {ERRORS[err]}")
         return rnd[0], seats, log
 
+    def _logged_args(
+        self, seed, key, first, params, check
+    ) -> tuple[int, int, int, int, np.ndarray, bool, bool]:
+        """``batch.play_logged``'s arguments for round ``key`` at this variant, before ``kept``."""
+        return (
+            self.variant_code,
+            seed,
+            key,
+            first,
+            params,
+            check,
+            self.options["phoenix_led_half"],
+        )
+
     def _logged_with_agents(self, seed, key, first, params, agents, check):
         """``batch.play_logged`` with Python agents: the round stepped as ``simulate`` plays
         it (``steps.Unit``), the log of its last, complete replay kept (``show`` replays a
@@ -391,33 +399,14 @@ class TeamGame(Game):
         from .steps import Unit
 
         logged: list[tuple] = []
+        args = self._logged_args(seed, key, first, params, check)
 
         def play(kept, log_out=None):
-            logged[:] = [
-                batch.play_logged(
-                    self.variant_code,
-                    seed,
-                    key,
-                    first,
-                    params,
-                    check,
-                    self.options["phoenix_led_half"],
-                    kept=kept,
-                )
-            ]
+            logged[:] = [batch.play_logged(*args, kept=kept)]
             return logged[0][3]
 
         def log(kept):
-            return batch.play_logged(
-                self.variant_code,
-                seed,
-                key,
-                first,
-                params,
-                check,
-                self.options["phoenix_led_half"],
-                kept,
-            )[2]
+            return batch.play_logged(*args, kept)[2]
 
         Unit(self, play, agents, f"seed {seed} round key {key}", seed, key, log).advance()
         return logged[0]
