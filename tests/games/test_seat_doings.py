@@ -116,7 +116,7 @@ def _cases(variant):
 
 @pytest.mark.parametrize("variant", list(SEATS))
 def test_seat_columns_agree_with_the_event_log(variant):
-    """Over 300 random rounds per table (strategies mixed, some under the §2.6 Option): every
+    """Over 300 random rounds per variant (strategies mixed, some under the §2.6 Option): every
     new seat field equals what the log says, the round's totals too, and the sums close:
     bombs over the seats = the round's bombs, tricks over the seats = its tricks, card points
     won + points still in hands + a trick left in play by a victory = 100 (§7)."""

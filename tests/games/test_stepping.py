@@ -276,10 +276,10 @@ class _Mixed(Agent):
 
 
 def _step_both(variant, seed, key, strategies, answerers):
-    """Round ``key`` stepped twice, going on from the kept table (``resume``) and replayed
+    """Round ``key`` stepped twice, going on from the kept records (``resume``) and replayed
     from the deal at every decision, the ``None`` seats answered by ``answerers[player]``'s
     ``decide``: the views, legal choices and scripts agree at every decision. Returns both
-    rounds and how many of the resumed round's calls went on from its kept table."""
+    rounds and how many of the resumed round's calls went on from its kept records."""
     rounds = []
     went_on = 0
     for resume in (True, False):

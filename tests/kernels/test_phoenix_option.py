@@ -308,7 +308,7 @@ def test_engine_with_the_option_at_every_table(variant):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_invariant_checker_with_the_option_over_random_rounds(variant, n):
     """RULES.md §7 checked in the kernel after every action (the checker re-deriving the led
-    Phoenix's §2.6 value under the Option), over 50,000 random rounds per table (the slow
+    Phoenix's §2.6 value under the Option), over 50,000 random rounds per variant (the slow
     tier; 10,000 in the fast one); the Option changes some rounds and leaves most alone (a
     Phoenix is seldom led)."""
     with_option, _ = simulate(

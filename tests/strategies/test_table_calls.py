@@ -1,7 +1,7 @@
 """The value call policy's coefficients are a fact of the table: each team table's own,
 fitted there (``scripts/fit_expert_calls.py --variant``, ``expert_params``), reach the row a
 strategy plays with at that table; a strategy's own value of a coefficient still wins, and a
-saved strategy rebuilds the same row at every table."""
+saved strategy rebuilds the same row in every variant."""
 
 import numpy as np
 import pytest

@@ -108,8 +108,8 @@ class SeigneurSteps(Steps):
     def default_base(self) -> Any:
         return DEFAULT_STRATEGY
 
-    def kept_tables(self) -> Kept:
-        return gs_batch.kept_tables()
+    def kept_records(self) -> Kept:
+        return gs_batch.kept_records()
 
     def player_of(self, kept: Kept, seat: int) -> int:
         return int(kept[0][0]["seat_player"][seat])

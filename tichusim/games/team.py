@@ -160,7 +160,7 @@ class TeamGame(Game):
             if fixed is None and first_drawers is None:  # simulate's rounds: show replays them
                 step = with_replay(step, block, lambda key: self.show_command(seed, key, given))
             if fixed is None:
-                batch.play_table_rounds(
+                batch.play_variant_rounds(
                     self.variant_code,
                     seed,
                     block,
@@ -217,7 +217,7 @@ class TeamGame(Game):
         longest = batch.MAX_GAME_ROUNDS if self.team_game else game_rounds
 
         def call(block, r_out, s_out, played, chunks):
-            batch.play_table_games(
+            batch.play_variant_games(
                 self.variant_code,
                 seed,
                 block,

@@ -173,8 +173,8 @@ class TeamSteps(Steps):
     def default_base(self) -> Any:
         return DEFAULT_STRATEGY
 
-    def kept_tables(self) -> Kept:
-        return batch.kept_tables()
+    def kept_records(self) -> Kept:
+        return batch.kept_records()
 
     def player_of(self, kept: Kept, seat: int) -> int:
         """The player deciding at position ``seat`` (Wu Wang: the King for the Minister, §4)."""

@@ -536,7 +536,7 @@ for _prefix, (_first, _extra) in _CALL_SLOTS.items():
             -50,
             50,
             "calls",
-            f"value policy: {_CALL_WHAT[_prefix]}, {_what}; fitted per table (Nanjing's shown)",
+            f"value policy: {_CALL_WHAT[_prefix]}, {_what}; fitted per variant (Nanjing's shown)",
         )
 assert max(p.slot for p in PARAMS.values()) < slots.N_SLOTS <= N_PARAMS
 
