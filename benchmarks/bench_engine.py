@@ -23,7 +23,7 @@ from tichusim.games import GAMES, game, game_type
 from tichusim.kernels.tichu import batch, variants
 from tichusim.kernels.tichu.records import ROUND, SEAT
 
-CARDS_DEALT = {"nanjing": 56, "tientsin": 56, "wuwang": 56}  # the whole deck at every table
+CARDS_DEALT = {"nanjing": 56, "tientsin": 56, "wuwang": 56}  # the whole deck in every game
 
 
 def kernel_rate(strategy, rounds, threads, check=False, variant="nanjing", cpu=False):

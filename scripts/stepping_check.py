@@ -1,7 +1,7 @@
 """One engine, checked at scale: rounds stepped from Python, every decision answered
 by ``tichusim.strategy(name).decide``, must give ``simulate``'s records byte for byte.
 
-For each table (Nanjing, Tientsin, Wu Wang, Grand Seigneur at 5 and 12 players) and each of
+For each game (Nanjing, Tientsin, Wu Wang, Grand Seigneur at 5 and 12 players) and each of
 ``random``, ``lowest``, ``heuristic``, ``--rounds`` rounds are stepped with every seat decided
 from Python and compared with ``simulate``'s rows for the same seed and keys. Prints one line
 per cell (rounds, decisions, mismatching rounds, seconds) and exits 1 on any mismatch.

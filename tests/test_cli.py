@@ -52,7 +52,7 @@ def test_show_and_legal():
 
 
 def test_simulate_out_holds_the_tables_of_every_variant(tmp_path):
-    """simulate --out writes the tables simulate() returns, for every table (RULES.md §3-§5),
+    """simulate --out writes the tables simulate() returns, for every game (RULES.md §3-§5),
     with the variant's options."""
     import tichusim
 

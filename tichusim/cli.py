@@ -138,7 +138,7 @@ def _renamed_policies_in_one_line() -> None:
     "--jobs",
     type=click.IntRange(1),
     default=None,
-    help="compile the engines (one per team table, and Grand Seigneur's) in this "
+    help="compile the engines (one per team game, and Grand Seigneur's) in this "
     "many processes at once [default: 2 on a machine with 2 cores or more]",
 )
 def warmup(jobs):
@@ -589,7 +589,7 @@ def _odds_table(fn):
                 default="nanjing",
                 show_default=True,
                 type=_TEAM_GAME,
-                help="the table (wuwang: the hand is an opponent's, RULES.md §4)",
+                help="the game (wuwang: the hand is an opponent's, RULES.md §4)",
             ),
             click.option(
                 "--option",
@@ -985,7 +985,7 @@ def advise_cmd(
     seed,
     as_json,
 ):
-    """Rank every legal play of a seat in a position at a team table by simulation.
+    """Rank every legal play of a seat in a position in a team game by simulation.
 
     The position comes from POSITION_FILE (TOML: hand, seat, played, trick, tichu,
     grand_tichu, wish, out, taken, gave, received; variant, first_drawer, minister, king;

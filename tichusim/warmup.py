@@ -10,7 +10,7 @@ Families compile in up to ``jobs`` spawned processes at once, each family as soo
 reuses is in the cache (``NEEDS``), the ready ones in the order of ``ORDER``: the rules core
 first (every other family's modules compile it as they load); then the 4-player engine and
 Grand Seigneur's (they share nothing; Grand Seigneur's process compiles its stepping engine
-too); the other two team tables and the 4-player stepping engine reuse the strategies'
+too); the other two team games and the 4-player stepping engine reuse the strategies'
 kernels the 4-player family caches, about two thirds into its compile, and start as soon as
 those are in the cache and a process is free, not when every family of a stage has ended;
 the analyses after the 4-player engine. Fixed stages (a stage waiting for its slowest

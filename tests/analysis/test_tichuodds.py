@@ -1,6 +1,6 @@
 """tichu-odds: the hand after the passing (RULES.md §2.3, §2.4), paired plays of the
-same deals, intervals that separate a strong hand from a weak one, every team table and its
-Options, JSON, one-line errors; and gt-odds at every team table (§3, §4) with Options."""
+same deals, intervals that separate a strong hand from a weak one, every team game and its
+Options, JSON, one-line errors; and gt-odds in every team game (§3, §4) with Options."""
 
 import json
 

@@ -1,7 +1,7 @@
 """The encoding of a decision (docs/encoding.md, ``tichusim/kernels/tichu/encoding.py``): the
 page's table is the kernel's layout; a hand-built position encodes as the page says; the kernel
 equals a plain reference (``tests/encoding_reference.py``) on views of random rounds at every
-team table; it reads nothing but the deciding seat's two records (RULES.md §6); one length
+team game; it reads nothing but the deciding seat's two records (RULES.md §6); one length
 everywhere."""
 
 import re

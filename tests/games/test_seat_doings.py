@@ -1,6 +1,6 @@
 """What each seat did in a round: the columns the engine records agree with the
 event log of the same round, read here on its own terms (as ``tests/replay.py`` does), over
-many random rounds at every team table (RULES.md §2, §3, §4).
+many random rounds in every team game (RULES.md §2, §3, §4).
 
 The log is read independently of the engine's counting: bombs are the plays and out-of-turn
 bombs whose cards make a bomb (§2.7, §2.9), tricks and their points are the ``EV_TRICK`` rows

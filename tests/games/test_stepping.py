@@ -307,7 +307,7 @@ def _step_both(variant, seed, key, strategies, answerers):
 
 @pytest.mark.parametrize("variant", ["nanjing", "tientsin", "wuwang"])
 def test_resumed_rounds_equal_replayed_and_simulated_ones(variant):
-    """A stepped round goes on from the table its last stop in the play left (a Tichu call
+    """A stepped round goes on from the records its last stop in the play left (a Tichu call
     before a turn, a play, a bomb) instead of replaying from the deal: for many rounds with
     a mix of seats decided from Python, agents and scripted strategies, every decision's
     view, the records and the event log are the replayed round's byte for byte, and the

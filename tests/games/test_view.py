@@ -1,5 +1,5 @@
 """The View a seat decides from (docs/view.md): the round's public record as a sequence, equal
-to what the transcript (``tichusim show``) prints for the same round at every team table; the
+to what the transcript (``tichusim show``) prints for the same round in every team game; the
 seat's own passing and no other (RULES.md §6); fields sized to the table; who acts next at a
 bomb offer (§2.9); and the round's outcome heard by the agents that ask for it."""
 

@@ -459,7 +459,7 @@ def test_expert_reads_only_the_public_record_and_its_own_hand():
 
 @pytest.mark.parametrize("variant", ["nanjing", "tientsin", "wuwang"])
 def test_expert_rounds_keep_the_invariants(variant):
-    """RULES.md §7 with expert at every seat (and against heuristic) at each team table."""
+    """RULES.md §7 with expert at every seat (and against heuristic) in each team game."""
     seats = {"nanjing": 4, "tientsin": 6, "wuwang": 3}[variant]
     rounds, table = simulate(3000, seed=5, strategies="expert", check=True, variant=variant)
     assert (rounds["error"] == 0).all() if "error" in rounds else True

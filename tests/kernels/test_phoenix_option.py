@@ -266,7 +266,7 @@ def test_engine_plays_the_mah_jong_on_a_half_phoenix_only_under_the_option():
 
 
 # each plays 6,000 logged rounds one by one to find the rare play: Tientsin, the quickest, in
-# the fast tier, the other tables in the slow one
+# the fast tier, the other games in the slow one
 @pytest.mark.parametrize(
     "variant",
     [

@@ -1,4 +1,4 @@
-"""The other tables: Tientsin (RULES.md §3, 6 players) and Wu Wang (§4, 3 players and the
+"""The other games: Tientsin (RULES.md §3, 6 players) and Wu Wang (§4, 3 players and the
 Minister). Invariants of §7 adapted to each, independent replays of the event logs
 (``replay.check_round``), one test per rule clause that differs from §2, golden transcripts."""
 

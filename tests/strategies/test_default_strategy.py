@@ -1,4 +1,4 @@
-"""The default strategy: `expert` at every team table (Nanjing, Tientsin, Wu Wang), wherever no
+"""The default strategy: `expert` in every team game (Nanjing, Tientsin, Wu Wang), wherever no
 strategy is named (a table without a base still means heuristic's: see below); Grand Seigneur
 keeps its own `heuristic`. Expert beats heuristic in duplicate at
 Nanjing (results/ladder.md) and at Tientsin, and gains taking one heuristic player's place at
@@ -44,7 +44,7 @@ def test_analysis_functions_default_to_expert(function):
 
 
 def test_the_odds_tables_seat_expert_by_default():
-    """At every team table the hand's seat and the others play expert unless told otherwise
+    """At every team game the hand's seat and the others play expert unless told otherwise
     (only the hand's Grand Tichu policy is set by the experiment)."""
     for variant in ("nanjing", "tientsin", "wuwang"):
         call, no_call = gtodds.seat_strategies(variant=variant)

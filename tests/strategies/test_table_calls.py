@@ -1,4 +1,4 @@
-"""The value call policy's coefficients are a fact of the table: each team table's own,
+"""The value call policy's coefficients are a fact of the game: each team game's own,
 fitted there (``scripts/fit_expert_calls.py --variant``, ``expert_params``), reach the row a
 strategy plays with at that table; a strategy's own value of a coefficient still wins, and a
 saved strategy rebuilds the same row in every variant."""
@@ -109,7 +109,7 @@ def test_the_old_coefficients_as_an_override_are_nanjings_everywhere():
 @pytest.mark.parametrize("variant", TEAM_GAMES)
 def test_saved_strategies_rebuild_the_same_row_at_every_table(variant):
     """``to_dict`` (a run's config.json) saves overrides, not the table's defaults: the rebuilt
-    strategy plays the same row at every table, the table's fit included."""
+    strategy plays the same row in every game, the game's fit included."""
     for spec in (
         "expert",
         "heuristic",

@@ -51,7 +51,7 @@ STAT_COLUMNS = [
 def _labels(variant: str) -> list[str]:
     """Column headings: the game's victory that ends a round at once (Tientsin: a triple
     victory, RULES.md §3)."""
-    kind = cast("type[TeamGame]", game_type(variant))  # a match's table: a team game
+    kind = cast("type[TeamGame]", game_type(variant))  # a match's game: a team game
     victory = f"{kind.victory.split('_')[0]} victories"
     return [victory if key == "double_victories" else label for key, label, _ in STAT_COLUMNS]
 
@@ -304,7 +304,7 @@ def duplicate(
     progress: Callable[[int, int, Estimate], None] | None = None,
 ) -> DuplicateResult:
     """Strategy ``a`` against ``b`` over ``deals`` duplicated deals (names, tables,
-    ``Strategy`` objects or Python agents: ``tichusim.Agent``), at the table of ``variant``
+    ``Strategy`` objects or Python agents: ``tichusim.Agent``), in the game ``variant``
     (``DUPLICATE_VARIANTS``) with its rules ``options`` (e.g. ``{"phoenix_led_half": True}``).
 
     The deals are played in blocks of consecutive round keys, in ``workers`` spawned

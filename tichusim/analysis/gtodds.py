@@ -15,7 +15,7 @@ The number that decides is the paired difference of the caller's team round scor
 deal by deal; pairing removes the luck of the deal from its variance. The first drawer rotates
 with the round key (key % 4), so the seat's position in the order of calls is averaged over.
 
-Every team table plays it (``variant``), with its Options (``options``, e.g.
+Every team game plays it (``variant``), with its Options (``options``, e.g.
 ``phoenix_led_half``): Tientsin's seat 0 sees 6 cards before its Grand Tichu decision and the
 first drawer rotates over the 6 seats (§3); in Wu Wang neither the King nor the Minister may
 call (§4), so the hand is an opponent's, player 1, at the King's right (player 0 is King in
@@ -64,7 +64,7 @@ MAX_BATCH = 50_000
 
 @dataclass(frozen=True)
 class Setup:
-    """Where the hand sits at a team table: the ``game``, the hand's ``player`` (its strategy
+    """Where the hand sits in a team game: the ``game``, the hand's ``player`` (its strategy
     row and seat row in the records) and engine position ``seat``, and the first drawers
     (Wu Wang: the King) of round keys (``firsts``)."""
 
@@ -95,8 +95,8 @@ class Setup:
 
 
 def setup(variant: str = "nanjing", options: dict | None = None) -> Setup:
-    """The hand's place at ``variant``'s table with ``options`` (``ValueError`` for a game
-    that is no team table or an unknown option): the first seat that may call Grand Tichu,
+    """The hand's place in the game ``variant`` with ``options`` (``ValueError`` for a game
+    that is no team game or an unknown option): the first seat that may call Grand Tichu,
     player 0 being King in Wu Wang (seat 1, an opponent at the King's right: §4)."""
     if variant not in TEAM_GAMES:
         raise ValueError(
@@ -376,7 +376,7 @@ def gt_odds(
     options: dict | None = None,
 ) -> GTOdds:
     """Estimate the Grand Tichu odds of ``hand`` (``cards.parse_pattern`` notation) at the
-    team table ``variant`` with its ``options`` (8 cards; Tientsin 6).
+    team game ``variant`` with its ``options`` (8 cards; Tientsin 6).
 
     Plays up to ``deals`` deals (each twice). With ``precision`` (e.g. ``0.01`` for ±1
     percentage point) it stops as soon as the 95% interval of ``p_success`` has a half-width

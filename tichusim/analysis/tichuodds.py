@@ -160,7 +160,7 @@ def tichu_odds(
     progress: Callable[[int, int, Estimate | None], None] | None = None,
 ) -> TichuOdds:
     """Estimate the Tichu odds of ``hand``, the seat's cards after the passing
-    (``cards.parse_pattern`` notation; 14 cards, Tientsin 10 or 9), at ``variant``'s table
+    (``cards.parse_pattern`` notation; 14 cards, Tientsin 10 or 9), in the game ``variant``
     with ``options``. ``received``: the cards of the hand it received, one per seat passing
     to it in turn order from its right, the next seat (default: drawn among the hand);
     ``played``: call before the seat's first own turn once that many cards have been played at

@@ -1,6 +1,6 @@
 """What a game is to the rest of tichusim: the ``Game`` protocol and the records it plays.
 
-A game is one table of RULES.md: Nanjing (§2), Tientsin (§3), Wu Wang (§4) or Grand Seigneur
+A game is one of RULES.md's games: Nanjing (§2), Tientsin (§3), Wu Wang (§4) or Grand Seigneur
 (§5). It owns all that differs between tables: its players and seat rows, its options, the
 strategies it takes, the records its batch kernels fill, the columns they become, the wording
 of its transcripts, and which run summary and report section describe it. The rest of the
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = ["GAME_OPTIONS", "Game", "Records", "check_seed", "thread_scratch", "whole_number"]
 
-# Options that shape whole games, not independent rounds (at any table that has them)
+# Options that shape whole games, not independent rounds (in any game that has them)
 GAME_OPTIONS = ("rotating_king", "game_rounds")
 
 
@@ -113,7 +113,7 @@ class Records(NamedTuple):
 
 
 class Game(ABC):
-    """One table of RULES.md, configured (players and options); see the module's docstring
+    """One game of RULES.md, configured (players and options); see the module's docstring
     for the members. Instances come from ``tichusim.games.game(name, players, options)``."""
 
     name: ClassVar[str]
@@ -193,11 +193,11 @@ class Game(ABC):
         """One strategy object per player (or ``count`` of them), checked against this game."""
 
     def params(self, strategies) -> np.ndarray:
-        """The parameter rows the kernels read at this table, one per player."""
+        """The parameter rows the kernels read in this game, one per player."""
         return self.param_rows(self.resolve(strategies))
 
     def param_rows(self, chosen: list) -> np.ndarray:
-        """The rows of resolved strategies at this table: a parameter's default may be the
+        """The rows of resolved strategies in this game: a parameter's default may be the
         table's own (``StrategyBook.variant_defaults``)."""
         return np.stack([s.param_row(self.name) for s in chosen])
 

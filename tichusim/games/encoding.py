@@ -1,4 +1,4 @@
-"""The encoding of a decision offered to Python: a team table's ``View`` and candidate answers
+"""The encoding of a decision offered to Python: a team game's ``View`` and candidate answers
 in, one ``float32`` row of features per candidate out, computed by the kernel a player in the
 engine calls (``kernels/tichu/encoding.py``; the layout, slot by slot: ``docs/encoding.md``).
 

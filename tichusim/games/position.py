@@ -1,16 +1,16 @@
-"""A rules-checked position: what one seat knows at its turn in the play at a team table
+"""A rules-checked position: what one seat knows at its turn in the play in a team game
 (Nanjing RULES.md §2, Tientsin §3, Wu Wang §4; what a seat knows: §6).
 
 A ``Position`` holds the seat's hand, the cards each seat played in the tricks before this
 one, the trick in play (each play or pass in order), the calls, the open wish, the seats out,
-the card points each seat has taken, the cards it passed and received, and the table's own
+the card points each seat has taken, the cards it passed and received, and the game's own
 facts: Tientsin's first drawer (whose first two in draw order hold 10 cards), Wu Wang's
 Minister's hand lying face up and, when the King decides for the Minister, the King's hand.
 ``Position.parse`` reads one from plain data (a TOML file's table, or a command's flags) and
 refuses an impossible one with one line naming the problem: a card twice, counts that do not
 add up, a trick out of turn or whose plays do not beat each other, a wish without the Mah
-Jong, points taken that do not match the cards played, a passing the table does not have, a
-call the table forbids.
+Jong, points taken that do not match the cards played, a passing the game does not have, a
+call the game forbids.
 
 ``Position.view`` is the seat's ``View`` as the engine would hand it (the table's public
 record and the seat's own, ``kernels/tichu/view.py``): what a strategy or a search
@@ -135,7 +135,7 @@ def _where(mask: int) -> str:
 
 @dataclass(frozen=True)
 class Position:
-    """One seat's knowledge at its turn in the play at a team table (RULES.md §2-§4, §6); the
+    """One seat's knowledge at its turn in the play in a team game (RULES.md §2-§4, §6); the
     module docstring says what each field holds. Build one with ``Position.parse``, which
     checks it, or build it directly and call ``check``."""
 
@@ -157,7 +157,7 @@ class Position:
 
     @classmethod
     def parse(cls, data: Mapping[str, Any]) -> Position:
-        """A checked position from plain data: ``variant`` (a team table, default
+        """A checked position from plain data: ``variant`` (a team game, default
         nanjing), ``hand`` (cards), ``seat`` (default 0), ``played`` ({seat: cards}: the
         cards of the tricks before this one), ``trick`` ("SEAT: CARDS; SEAT: pass; ..."),
         ``counts`` ({seat: n}, optional: checked against the cards played), ``tichu``,
@@ -176,7 +176,7 @@ class Position:
         variant = str(data.get("variant", "nanjing")).strip().lower()
         if variant not in TEAM_GAMES:
             raise ValueError(
-                f"variant: a team table ({', '.join(TEAM_GAMES)}), not {data['variant']!r}"
+                f"variant: a team game ({', '.join(TEAM_GAMES)}), not {data['variant']!r}"
             )
         n = game_of(variant).seats
         seat = _seat(data.get("seat", 0), "seat", n)
@@ -211,11 +211,11 @@ class Position:
         position.check(_per_seat(data.get("counts"), "counts", n))
         return position
 
-    # -- the table -----------------------------------------------------------------------
+    # -- the game ------------------------------------------------------------------------
 
     @property
     def game(self) -> TeamGame:
-        """The table played (``games.game``)."""
+        """The game played (``games.game``)."""
         return cast("TeamGame", game_of(self.variant))
 
     @property
@@ -231,7 +231,7 @@ class Position:
 
     def ally_hand(self) -> int:
         """The other hand the seat's strategy plays (Wu Wang §4: the King plays the
-        Minister's, and the Minister's seat is the King's); 0 at the other tables."""
+        Minister's, and the Minister's seat is the King's); 0 in the other games."""
         if self._wuwang() and self.seat == variants.KING:
             return self.minister
         if self._wuwang() and self.seat == variants.MINISTER:

@@ -3,7 +3,7 @@ seat's view, and the driver that plays units whose strategies include Python age
 
 One engine: the round's state is the script of answers given so far (``kernels/outside.py``);
 ``Unit.advance`` calls the game's batch kernel, which plays from the deal and stops at the
-first decision past the script, leaving the table where that decision is taken. The team
+first decision past the script, leaving the records where that decision is taken. The team
 games' engine keeps where it stopped in the play (a Tichu call before a turn, a play, a
 bomb) and goes on from the records it left once that answer is in the script, so a round
 stepped from Python costs its own decisions rather than a replay per decision; it replays
@@ -197,7 +197,7 @@ class View:
 
     def encode(self, candidates: Any) -> np.ndarray:
         """The features a learned player scores, one row per candidate (a legal ``Play``,
-        ``None`` for a pass or no bomb, or a ``(mask, code)`` pair): a team table's view only
+        ``None`` for a pass or no bomb, or a ``(mask, code)`` pair): a team game's view only
         (``tichusim.games.encoding.encode``; the layout: ``docs/encoding.md``)."""
         from .encoding import encode
 
@@ -266,7 +266,7 @@ class Steps(ABC):
 
     def replay_next(self, kept: Kept) -> None:
         """Make the unit's next call replay from the deal even where its engine could go on
-        from the table it left (``Unit.resume`` off); an engine that always replays has
+        from the records it left (``Unit.resume`` off); an engine that always replays has
         nothing to forget."""
         return None
 
@@ -578,7 +578,7 @@ class Unit:
 
 
 class Round(Unit):
-    """One round of any table stepped from Python::
+    """One round of any game stepped from Python::
 
         r = Round(seed=7, key=12, strategies=["heuristic", None, "heuristic", None])
         while not r.done:

@@ -82,7 +82,7 @@ def _scratch() -> np.ndarray:
 
 
 def _rows(game, rollout) -> np.ndarray:
-    """The rollout strategy's kernel row at every seat of ``game``'s table."""
+    """The rollout strategy's kernel row at every seat of ``game``."""
     row = game.param_rows(game.resolve(rollout, 1))
     return np.ascontiguousarray(np.tile(row, (game.seats, 1)), np.float64)
 

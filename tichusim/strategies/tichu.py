@@ -12,7 +12,7 @@ users compose others from a base (``heuristic`` when none is named: ``BOOK.plain
 
 ``tichusim strategies`` prints every policy and parameter documented here.
 
-Every policy is defined for every table (partners are the seats of one's own parity, RULES.md
+Every policy is defined for every variant (partners are the seats of one's own parity, RULES.md
 §3, §4), except a few that name a card given to an opponent: Tientsin passes to partners only
 (§3), so ``resolve(..., variant="tientsin")`` refuses them (``INAPPLICABLE``). The ``dog``
 decision is only asked in Tientsin, where the Dog goes to a partner of the player's choice.
@@ -635,7 +635,7 @@ STRATEGIES = {
         "for last and never overtakes its partner (but a caller takes its "
         "partner's low lead), never goes out ahead of a calling partner, bombs "
         "only a threat or a big trick, Tichu and Grand Tichu called "
-        "by a value model fitted by simulation at each table, passing that "
+        "by a value model fitted by simulation in each variant, passing that "
         "supports a call, a wish at a rank given to an opponent, Dragon to the "
         "opponent least likely to keep it, Dog to the partner who called or holds "
         "fewer cards",
