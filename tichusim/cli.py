@@ -242,12 +242,12 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
 
     _players(variant, players)
     given = _options(option_pairs) or {}
-    table = _guard(game, variant, players, given)
-    chosen = _guard(table.strategy_text, strategies)
-    _check_strategies(table, chosen)  # bad input is refused before any compile
+    played = _guard(game, variant, players, given)
+    chosen = _guard(played.strategy_text, strategies)
+    _check_strategies(played, chosen)  # bad input is refused before any compile
     # chained rounds (a round of a game, §5): without --game, --round I is the first round of
     # game I, as `simulate` plays them; other games' rounds replay alone
-    if not table.chained_rounds:
+    if not played.chained_rounds:
         if game_no is not None:
             raise UserError(
                 "--game applies to grand-seigneur only (a team game's rounds "
@@ -259,7 +259,7 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
                 f"--option {games_only[0]}: shapes whole games, and show plays one "
                 "independent round"
             )
-    text = _guard(table.transcript, seed, round_, game=game_no, strategies=chosen)
+    text = _guard(played.transcript, seed, round_, game=game_no, strategies=chosen)
     click.echo(text, nl=False)
 
 
@@ -294,18 +294,18 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
         if foreign:
             raise UserError(f"output directory {out} holds other files ({foreign[0]}, ...)")
     try:
-        table = _guard(game, variant, players, _options(option_pairs))
-        chosen = _guard(table.strategy_text, strategies)
-        _check_strategies(table, chosen)  # bad input is refused before any compile
+        played = _guard(game, variant, players, _options(option_pairs))
+        chosen = _guard(played.strategy_text, strategies)
+        _check_strategies(played, chosen)  # bad input is refused before any compile
         # before the clock: the rate counts play only, not a compile
-        _guard(table.records, 1, seed=seed, check=check, strategies=chosen)
+        _guard(played.records, 1, seed=seed, check=check, strategies=chosen)
         t0 = time.perf_counter()
-        rec = _guard(table.records, rounds, seed=seed, check=check, strategies=chosen)
+        rec = _guard(played.records, rounds, seed=seed, check=check, strategies=chosen)
     except SimulationError as exc:
         raise UserError(str(exc)) from None
     tables = table_of(rec)
     elapsed = time.perf_counter() - t0
-    click.echo(summary(table, *(t.to_pandas() for t in tables)))
+    click.echo(summary(played, *(t.to_pandas() for t in tables)))
     click.echo(f"{rounds} rounds in {elapsed:.2f} s ({rounds / elapsed:,.0f} rounds/s)")
     if out is not None:
         try:

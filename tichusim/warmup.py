@@ -44,14 +44,14 @@ def _games(names) -> None:
     from .games import game, game_type
 
     for name in names:  # every game's batch kernels (rounds, games) and its logged round
-        table = game(
+        played = game(
             name,
             6 if game_type(name).takes_players else None,
             {"game_rounds": 2} if game_type(name).chained_rounds else None,
         )
-        table.records(4, strategies="heuristic", check=True)
-        table.records(2, games=True, strategies="lowest", target=100)
-        table.transcript(0, 1)
+        played.records(4, strategies="heuristic", check=True)
+        played.records(2, games=True, strategies="lowest", target=100)
+        played.transcript(0, 1)
 
 
 def _nanjing() -> None:

@@ -247,7 +247,7 @@ def test_options_in_the_parquet_metadata():
     from tichusim.runs.parquet import encode
 
     for variant, options in (("nanjing", {"phoenix_led_half": True}), ("wuwang", None)):
-        table = game(variant, options=options)
-        for part in tables(table.records(20, seed=1)):
+        played = game(variant, options=options)
+        for part in tables(played.records(20, seed=1)):
             meta = pq.read_schema(io.BytesIO(encode(part))).metadata
-            assert json.loads(meta[OPTIONS_KEY]) == table.options
+            assert json.loads(meta[OPTIONS_KEY]) == played.options

@@ -202,15 +202,15 @@ def _worker_block(job):
         import numba
 
         numba.set_num_threads(threads)
-    table = _teams_game(common["variant"], common["options"])
+    played = _teams_game(common["variant"], common["options"])
     players = []
     for spec in specs:
         key = (repr(spec), common["variant"])
         if key not in _BUILT:
-            _BUILT[key] = _player(table, spec)
+            _BUILT[key] = _player(played, spec)
         players.append(_BUILT[key])
     first, second = players
-    return start, _both_tables(first, second, start, count, table.seats, table.victory, common)
+    return start, _both_tables(first, second, start, count, played.seats, played.victory, common)
 
 
 def _portable(player):
@@ -313,9 +313,9 @@ def duplicate(
     deals, margin)`` is called with ``done`` 0 once the kernels are compiled, then after each
     block with the deals played and the running margin (A minus B). Ctrl-C raises
     ``Interrupted`` carrying the figures of the deals played so far (``partial``)."""
-    table = _teams_game(variant, options)
-    seats = table.seats
-    sa, sb = _player(table, a), _player(table, b)
+    match_game = _teams_game(variant, options)
+    seats = match_game.seats
+    sa, sb = _player(match_game, a), _player(match_game, b)
     common: dict[str, Any] = {"seed": seed, "check": check, "variant": variant, "options": options}
     played_once(
         lambda keys: simulate(len(keys), strategies=[sa, sb] * (seats // 2), **common),
@@ -329,11 +329,13 @@ def duplicate(
     if workers > 1 and len(blocks) > 1:
         played = _blocks_in_workers((sa, sb), blocks, workers, common)
     else:
-        played = ((k, _both_tables(sa, sb, k, n, seats, table.victory, common)) for k, n in blocks)
+        played = (
+            (k, _both_tables(sa, sb, k, n, seats, match_game.victory, common)) for k, n in blocks
+        )
     margins: dict[int, np.ndarray] = {}
 
     def figures():
-        return _match(sa, sb, frames, table.victory, variant, deals, time.perf_counter() - t0)
+        return _match(sa, sb, frames, match_game.victory, variant, deals, time.perf_counter() - t0)
 
     try:
         for start, tables in played:
@@ -416,15 +418,15 @@ def league(
     kernels are compiled (``played_once``). ``workers`` and Ctrl-C as in ``duplicate``: the
     ``Interrupted`` carries the matches finished and the partial one.
     """
-    table = _teams_game(variant, options)
-    resolved = [_player(table, s) for s in strategies]
+    played = _teams_game(variant, options)
+    resolved = [_player(played, s) for s in strategies]
     names = [s.name for s in resolved]
     if len(names) < 2:
         raise ValueError("a league needs at least two strategies")
     if len(set(names)) != len(names):
         raise ValueError(f"strategies need different names, got {', '.join(names)}")
     pairs = list(combinations(range(len(resolved)), 2))
-    seats = table.seats
+    seats = played.seats
     played_once(
         lambda keys: [  # a round of each: every engine they need
             simulate(len(keys), strategies=[s] * seats, seed=seed, variant=variant, options=options)

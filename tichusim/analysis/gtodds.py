@@ -102,9 +102,9 @@ def setup(variant: str = "nanjing", options: dict | None = None) -> Setup:
         raise ValueError(
             f"variant must be {', '.join(TEAM_GAMES[:-1])} or {TEAM_GAMES[-1]}, not {variant!r}"
         )
-    table = cast("TeamGame", game(variant, options=options))
-    seat = next(s for s in range(table.seats) if table.may_call_grand(s))
-    return Setup(table, seat, seat)  # Wu Wang with King 0: player p sits at position p
+    played = cast("TeamGame", game(variant, options=options))
+    seat = next(s for s in range(played.seats) if played.may_call_grand(s))
+    return Setup(played, seat, seat)  # Wu Wang with King 0: player p sits at position p
 
 
 def seat_strategies(

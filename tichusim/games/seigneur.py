@@ -459,10 +459,10 @@ def play_with_log(
 ):
     """``SeigneurGame.play_with_log`` with the game's options given as arguments; the fourth
     element is the players' strategies."""
-    table = _game(players, decks, 1, options)
+    played = _game(players, decks, 1, options)
     return (
-        *table.play_with_log(seed, game, round, strategies=strategies, check=check),
-        table.resolve(strategies),
+        *played.play_with_log(seed, game, round, strategies=strategies, check=check),
+        played.resolve(strategies),
     )
 
 
