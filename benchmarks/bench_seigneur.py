@@ -17,7 +17,7 @@ import numpy as np
 
 from tichusim.games import game
 from tichusim.kernels.seigneur import batch as gs_batch
-from tichusim.kernels.seigneur import cards as gc
+from tichusim.kernels.seigneur import cards as gs_cards
 from tichusim.kernels.seigneur import records
 from tichusim.kernels.seigneur.engine import RUSSIAN_HAND
 from tichusim.kernels.tichu import batch
@@ -54,8 +54,8 @@ def seigneur_rate(players: int, strategy: str, rounds: int, options=None) -> tup
     gs_batch.play_games(1, np.arange(rounds), 1, *args, r, s, False, 1)
     elapsed = time.perf_counter() - t0
     assert (r["error"] == 0).all()
-    cards = int(gc.DECK_SIZES[played.deck])
-    if played.deck == gc.DECK_RUSSIAN:
+    cards = int(gs_cards.DECK_SIZES[played.deck])
+    if played.deck == gs_cards.DECK_RUSSIAN:
         cards = min(cards, RUSSIAN_HAND * players)  # 12 each, the rest out of play
     return rounds / elapsed, cards
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from gs_replay import check_round, toks
 
-from tichusim.cards import seigneur as sr
+from tichusim.cards import seigneur as seigneur_cards
 from tichusim.games.seigneur import (
     SeigneurOptions,
     play_with_log,
@@ -29,7 +29,7 @@ SETTINGS = {
 def _tally_ok(a, b, deck):
     """Vectorised §7 on the records: per round, the dealt hands plus the leftovers are the
     deck, each card exactly as often as the deck holds it."""
-    da, db = sr.deck(deck)
+    da, db = seigneur_cards.deck(deck)
     rows = a.shape[0]
     c0 = np.zeros(rows, np.uint64)
     c1 = np.zeros(rows, np.uint64)
@@ -167,7 +167,7 @@ def test_tables_and_variant_columns():
         == s[s.rank_after == 1].set_index("round").loc[r["round"], "player"].to_numpy()
     ).all()
     # the cards each player was dealt, in notation
-    hand = sr.format(int(s.dealt_a.iloc[0]), int(s.dealt_b.iloc[0])).split()
+    hand = seigneur_cards.format(int(s.dealt_a.iloc[0]), int(s.dealt_b.iloc[0])).split()
     assert len(hand) == s.cards.iloc[0] in (15, 16)
 
 

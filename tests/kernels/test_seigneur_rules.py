@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from gs_replay import seat_of_rank, toks
 
-from tichusim.cards import seigneur as sr
+from tichusim.cards import seigneur as seigneur_cards
 from tichusim.games.seigneur import play_with_log, simulate_seigneur
 from tichusim.kernels.combos import (
     BOMB_FOUR,
@@ -33,8 +33,8 @@ DRAGON2 = make_code(SINGLE, 1, 31)
 
 
 def codes_of(hand, **kw):
-    plays, _ = sr.legal_plays(hand, **kw)
-    return {sr.format(a, b): code for a, b, code in plays}
+    plays, _ = seigneur_cards.legal_plays(hand, **kw)
+    return {seigneur_cards.format(a, b): code for a, b, code in plays}
 
 
 def test_second_dragon_beats_the_first():
@@ -52,8 +52,8 @@ def test_second_dragon_beats_the_first():
 
 def test_four_of_a_kind_bomb_needs_four_different_suits():
     # §5: with two decks, four cards of a rank are a bomb only in four different suits
-    assert sr.classify("7j 7j 7s 7p") is None
-    assert sr.classify("7j 7s 7p 7t").kind == "four-of-a-kind bomb"
+    assert seigneur_cards.classify("7j 7j 7s 7p") is None
+    assert seigneur_cards.classify("7j 7s 7p 7t").kind == "four-of-a-kind bomb"
     leads = codes_of("7j 7j 7s 7s 7p 7t")
     bombs = [cards for cards, code in leads.items() if code >> 16 >= BOMB_FOUR]
     assert bombs == ["7j 7s 7p 7t"]  # one bomb: the doubled Jade and Sword add none
@@ -62,9 +62,9 @@ def test_four_of_a_kind_bomb_needs_four_different_suits():
 
 def test_straight_flush_needs_one_suit():
     # §5: a straight flush needs one suit; a doubled card cannot be in it (ranks differ)
-    assert sr.classify("3j 4j 5j 6j 7j").kind == "straight-flush bomb"
-    assert sr.classify("3j 4j 5j 6j 7s").kind == "straight"
-    assert sr.classify("3j 3j 4j 5j 6j 7j") is None
+    assert seigneur_cards.classify("3j 4j 5j 6j 7j").kind == "straight-flush bomb"
+    assert seigneur_cards.classify("3j 4j 5j 6j 7s").kind == "straight"
+    assert seigneur_cards.classify("3j 3j 4j 5j 6j 7j") is None
     leads = codes_of("3j 3j 4j 5j 6j 7j")
     assert {c for c, code in leads.items() if code >> 16 == BOMB_SF} == {"3j 4j 5j 6j 7j"}
     assert not {c for c, code in leads.items() if code >> 16 == STRAIGHT}
@@ -72,12 +72,12 @@ def test_straight_flush_needs_one_suit():
 
 def test_both_copies_of_a_card_make_pairs_triples_full_houses_stairs():
     # §5 keeps the §2.5 combinations; with two decks a card may be held twice
-    assert sr.classify("7j 7j") == sr.classify("7j 7s")
-    assert sr.classify("7j 7j 7s").kind == "triple"
-    assert sr.classify("7j 7j 8s 8s").kind == "stairs"
-    assert sr.classify("7j 7j 7s 8j 8j").kind == "full house"
-    assert sr.classify("7j 7j 7s 7s 8j") is None  # four of a rank and one: nothing
-    assert sr.classify("Ph Ph") is None  # Decision: one Phoenix per combination
+    assert seigneur_cards.classify("7j 7j") == seigneur_cards.classify("7j 7s")
+    assert seigneur_cards.classify("7j 7j 7s").kind == "triple"
+    assert seigneur_cards.classify("7j 7j 8s 8s").kind == "stairs"
+    assert seigneur_cards.classify("7j 7j 7s 8j 8j").kind == "full house"
+    assert seigneur_cards.classify("7j 7j 7s 7s 8j") is None  # four of a rank and one: nothing
+    assert seigneur_cards.classify("Ph Ph") is None  # Decision: one Phoenix per combination
     leads = codes_of("7j 7j 8j 8s")
     assert leads["7j 7j 8j 8s"] == make_code(STAIRS, 4, 16)
 
@@ -85,16 +85,16 @@ def test_both_copies_of_a_card_make_pairs_triples_full_houses_stairs():
 def test_russian_option_triples_of_different_suits():
     # §5 Option (Russian edition): a triple's cards, alone or in a full house, differ in suit
     opt = {"distinct_triples": True}
-    assert sr.classify("7j 7j 7s", **opt) is None
-    assert sr.classify("7j 7s 7p", **opt).kind == "triple"
-    assert sr.classify("7j 7j Ph", **opt) is None
-    assert sr.classify("7j 7s Ph", **opt).kind == "triple"
-    assert sr.classify("7j 7j 7s 8j 8s", **opt) is None
-    assert sr.classify("7j 7s 7p 8j 8j", **opt).rank == 7
+    assert seigneur_cards.classify("7j 7j 7s", **opt) is None
+    assert seigneur_cards.classify("7j 7s 7p", **opt).kind == "triple"
+    assert seigneur_cards.classify("7j 7j Ph", **opt) is None
+    assert seigneur_cards.classify("7j 7s Ph", **opt).kind == "triple"
+    assert seigneur_cards.classify("7j 7j 7s 8j 8s", **opt) is None
+    assert seigneur_cards.classify("7j 7s 7p 8j 8j", **opt).rank == 7
     # two pairs and the Phoenix: only the pair of two suits can be the triple
-    assert [c.rank for c in sr.readings("7j 7s 8j 8j Ph", **opt)] == [7]
-    assert [c.rank for c in sr.readings("7j 7s 8j 8j Ph")] == [8, 7]
-    assert sr.classify("7j 7j", **opt).kind == "pair"  # pairs are untouched
+    assert [c.rank for c in seigneur_cards.readings("7j 7s 8j 8j Ph", **opt)] == [7]
+    assert [c.rank for c in seigneur_cards.readings("7j 7s 8j 8j Ph")] == [8, 7]
+    assert seigneur_cards.classify("7j 7j", **opt).kind == "pair"  # pairs are untouched
 
 
 @pytest.mark.parametrize(
@@ -250,7 +250,9 @@ def test_no_teams_points_or_calls():
 
 def test_the_wish_binds_with_two_decks():
     # §5 keeps the play rules, the Mah Jong's wish among them (§2.11)
-    plays, can_pass = sr.legal_plays("5j 5j 9s Ks", top_code=make_code(SINGLE, 1, 8), wish=5)
-    assert {sr.format(a, b) for a, b, _ in plays} == {"5j"} and not can_pass
-    plays, can_pass = sr.legal_plays("5j 5j 9s", top_code=make_code(PAIR, 2, 6), wish=5)
-    assert {sr.format(a, b) for a, b, _ in plays} == {"5j 5j"} and not can_pass
+    plays, can_pass = seigneur_cards.legal_plays(
+        "5j 5j 9s Ks", top_code=make_code(SINGLE, 1, 8), wish=5
+    )
+    assert {seigneur_cards.format(a, b) for a, b, _ in plays} == {"5j"} and not can_pass
+    plays, can_pass = seigneur_cards.legal_plays("5j 5j 9s", top_code=make_code(PAIR, 2, 6), wish=5)
+    assert {seigneur_cards.format(a, b) for a, b, _ in plays} == {"5j 5j"} and not can_pass

@@ -30,7 +30,7 @@ import pyarrow as pa
 from ..cards import seigneur as seigneur_cards
 from ..kernels.errors import ERRORS
 from ..kernels.seigneur import batch as gs_batch
-from ..kernels.seigneur import cards as gc
+from ..kernels.seigneur import cards as gs_cards
 from ..kernels.seigneur import records as gs_records
 from ..strategies import seigneur as seigneur_strategies
 from .arrow import array, constant, first_index, frames, text
@@ -96,10 +96,10 @@ class SeigneurGame(Game):
         self.players = self.seats = int(players)
         self.steps = SeigneurSteps(self)  # its decisions as Python sees them (stepped rounds)
         if self.options["russian_deck"]:
-            self.deck = gc.DECK_RUSSIAN
+            self.deck = gs_cards.DECK_RUSSIAN
         else:
             decks = self.options["decks"] or (1 if players <= 6 else 2)
-            self.deck = gc.DECK_ONE if decks == 1 else gc.DECK_TWO
+            self.deck = gs_cards.DECK_ONE if decks == 1 else gs_cards.DECK_TWO
 
     @classmethod
     def _shorthand(cls, options):
@@ -276,7 +276,7 @@ class SeigneurGame(Game):
 
         on = [k for k in RULE_OPTIONS if self.options[k]]
         header = [
-            f"Grand Seigneur, {n} players, {gc.DECK_NAMES[self.deck]}"
+            f"Grand Seigneur, {n} players, {gs_cards.DECK_NAMES[self.deck]}"
             + (f", options: {', '.join(on)}" if on else "")
             + f"; seed {seed}, game {game}, round {round}",
             "Strategies: " + ", ".join(f"P{i} {s.name}" for i, s in enumerate(names)),
