@@ -296,9 +296,26 @@ class Position:
 
     def check(self, counts: Mapping[int, Any] | None = None) -> None:
         """``ValueError`` naming the first thing that makes the position impossible."""
-        me, n = self.seat, self.seats
+        me = self.seat
         if not self.hand:
             raise ValueError("hand: empty (a seat that is out has no decision)")
+        owners = self._check_each_card_once()
+        have = self._check_counts(counts)
+        self._check_out(have)
+        self._check_calls()
+        self._check_wish_and_dog()
+        self._check_trick(have)
+        self._check_passing(owners)
+        self._check_taken()
+        if self.next_turn() != me:
+            raise ValueError(
+                f"trick: after its last entry it is seat {self.next_turn()}'s turn, not seat "
+                f"{me}'s (play passes to the next seat holding cards, §2.8)"
+            )
+
+    def _check_each_card_once(self) -> dict[int, str]:
+        """Each card in one place only (the hand, Wu Wang's open hands, the played cards, the
+        trick); returns where each card is."""
         owners: dict[int, str] = {}
 
         def own(mask: int, where: str) -> None:
@@ -313,6 +330,12 @@ class Position:
             own(m, f"seat {s}'s played cards")
         for i, (s, m) in enumerate(self.trick):
             own(m, f"the trick's entry {i + 1} (seat {s})")
+        return owners
+
+    def _check_counts(self, counts: Mapping[int, Any] | None) -> list[int]:
+        """The seat's cards add up to its deal, no seat played more than it was dealt, and
+        ``counts`` (seat -> cards held), where given, agree; returns each seat's cards held."""
+        me, n = self.seat, self.seats
         mine = len(self.hand_cards()) + self._played_count(me)
         if mine != self.dealt(me):
             raise ValueError(
@@ -337,6 +360,11 @@ class Position:
                     f"counts: seat {s} holds {have[s]} cards after playing "
                     f"{self._played_count(s)} of {self.dealt(s)}, not {given}"
                 )
+        return have
+
+    def _check_out(self, have: list[int]) -> None:
+        """The seats out are those with no cards left, and the round is not over yet."""
+        n = self.seats
         emptied = {s for s in range(n) if have[s] == 0}
         if set(self.out) != emptied:
             raise ValueError(
@@ -347,12 +375,18 @@ class Position:
         first = self.out[:victory]
         if len(self.out) >= n - 1 or (len(first) == victory and len({s % 2 for s in first}) == 1):
             raise ValueError("out: the round is already over (§2.13, §2.14, §3)")
+
+    def _check_calls(self) -> None:
+        """No seat called both, and only seats that may call Grand Tichu did (§4)."""
         both = set(self.tichu) & set(self.grand_tichu)
         if both:
             raise ValueError(f"seat {min(both)} called both Tichu and Grand Tichu")
         for s in self.grand_tichu:
             if not self.game.may_call_grand(s):
                 raise ValueError(f"grand_tichu: seat {s} may not call Grand Tichu (§4)")
+
+    def _check_wish_and_dog(self) -> None:
+        """A wish only after the Mah Jong (§2.11); the Dog never in a trick (§2.10)."""
         played_all = self.trick_cards() | sum(self.played.values())
         if self.wish and not played_all & cards.MAH_JONG:
             raise ValueError("wish: no wish is open before the Mah Jong is played (§2.11)")
@@ -360,14 +394,6 @@ class Position:
             raise ValueError(
                 "trick: the Dog hands the lead on at once (§2.10): list it with the seat's "
                 "played cards and start the trick at the seat that leads"
-            )
-        self._check_trick(have)
-        self._check_passing(owners)
-        self._check_taken()
-        if self.next_turn() != me:
-            raise ValueError(
-                f"trick: after its last entry it is seat {self.next_turn()}'s turn, not seat "
-                f"{me}'s (play passes to the next seat holding cards, §2.8)"
             )
 
     def _check_wuwang(self, own) -> None:
