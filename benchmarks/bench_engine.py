@@ -1,6 +1,6 @@
-"""Rounds per second of the round engine, deal to score, at every table.
+"""Rounds per second of the round engine, deal to score, in every variant.
 
-Kernel throughput (``play_table_rounds`` into preallocated records) for each strategy on one
+Kernel throughput (``play_variant_rounds`` into preallocated records) for each strategy on one
 thread and on all threads, then each variant with ``heuristic`` (the default before ``expert``,
 kept so the figures compare; ``bench_expert.py`` times expert) and the others on
 one thread, in rounds per CPU-second (``time.process_time``: other processes sharing the
@@ -20,31 +20,32 @@ import numpy as np
 
 import tichusim
 from tichusim.games import GAMES, game, game_type
-from tichusim.kernels.tichu import batch
-from tichusim.kernels.tichu import variants as V
+from tichusim.kernels.tichu import batch, variants
 from tichusim.kernels.tichu.records import ROUND, SEAT
 
-CARDS_DEALT = {"nanjing": 56, "tientsin": 56, "wuwang": 56}  # the whole deck at every table
+CARDS_DEALT = {"nanjing": 56, "tientsin": 56, "wuwang": 56}  # the whole deck in every game
 
 
 def kernel_rate(strategy, rounds, threads, check=False, variant="nanjing", cpu=False):
     """Rounds per second (wall clock), or per CPU-second with ``cpu``; best of 3 with ``cpu``."""
-    table = game(variant)
-    code = table.table
-    seed, params = 1, table.params(strategy)
+    played = game(variant)
+    code = played.variant_code
+    seed, params = 1, played.params(strategy)
     keys = np.arange(rounds, dtype=np.int64)
-    firsts = np.full(rounds, -1 if code == V.WUWANG else 0, np.int64)  # Wu Wang: random King
+    firsts = np.full(rounds, -1 if code == variants.WUWANG else 0, np.int64)  # Wu Wang: random King
     r_out = np.ones(rounds, ROUND)  # ones, not zeros: touch the pages before the clock starts
-    s_out = np.ones((rounds, V.n_seats(code)), SEAT)
+    s_out = np.ones((rounds, variants.n_seats(code)), SEAT)
     numba.set_num_threads(threads)
-    batch.play_table_rounds(
+    batch.play_variant_rounds(
         code, seed, keys[:64], firsts[:64], params, r_out[:64], s_out[:64], check, 1
     )
     clock = time.process_time if cpu else time.perf_counter
     best = 0.0
     for _ in range(3 if cpu else 1):
         t0 = clock()
-        batch.play_table_rounds(code, seed, keys, firsts, params, r_out, s_out, check, threads * 8)
+        batch.play_variant_rounds(
+            code, seed, keys, firsts, params, r_out, s_out, check, threads * 8
+        )
         best = max(best, rounds / (clock() - t0))
     return best
 

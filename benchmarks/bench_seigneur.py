@@ -17,8 +17,8 @@ import numpy as np
 
 from tichusim.games import game
 from tichusim.kernels.seigneur import batch as gs_batch
-from tichusim.kernels.seigneur import cards as gc
-from tichusim.kernels.seigneur import records as R
+from tichusim.kernels.seigneur import cards as gs_cards
+from tichusim.kernels.seigneur import records
 from tichusim.kernels.seigneur.engine import RUSSIAN_HAND
 from tichusim.kernels.tichu import batch
 from tichusim.kernels.tichu.records import ROUND, SEAT
@@ -39,23 +39,23 @@ def nanjing_rate(strategy: str, rounds: int) -> float:
 
 def seigneur_rate(players: int, strategy: str, rounds: int, options=None) -> tuple[float, int]:
     """(rounds/s, cards dealt) of Grand Seigneur on one thread, independent rounds."""
-    table = game("grand-seigneur", players, options)
-    r = np.ones(rounds, R.GS_ROUND)
-    s = np.ones((rounds, players), R.GS_SEAT)
+    played = game("grand-seigneur", players, options)
+    r = np.ones(rounds, records.GS_ROUND)
+    s = np.ones((rounds, players), records.GS_SEAT)
     rules = (
         players,
-        table.deck,
-        table.options["distinct_triples"],
-        table.options["russian_seating"],
+        played.deck,
+        played.options["distinct_triples"],
+        played.options["russian_seating"],
     )
-    args = (table.params(strategy), rules)
+    args = (played.params(strategy), rules)
     gs_batch.play_games(1, np.arange(64), 1, *args, r[:64], s[:64], False, 1)
     t0 = time.perf_counter()
     gs_batch.play_games(1, np.arange(rounds), 1, *args, r, s, False, 1)
     elapsed = time.perf_counter() - t0
     assert (r["error"] == 0).all()
-    cards = int(gc.DECK_SIZES[table.deck])
-    if table.deck == gc.DECK_RUSSIAN:
+    cards = int(gs_cards.DECK_SIZES[played.deck])
+    if played.deck == gs_cards.DECK_RUSSIAN:
         cards = min(cards, RUSSIAN_HAND * players)  # 12 each, the rest out of play
     return rounds / elapsed, cards
 

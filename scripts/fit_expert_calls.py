@@ -53,7 +53,7 @@ import numpy as np
 
 from tichusim.analysis.gtodds import paired_rounds, setup
 from tichusim.analysis.handclass import features, fit_logistic
-from tichusim.games import TEAM_TABLES
+from tichusim.games import TEAM_GAMES
 from tichusim.games.team import _WW_PLAYER, _WW_POSITION
 from tichusim.kernels.tichu.expert import (
     CONTEXT_NONE,
@@ -342,7 +342,7 @@ def main():
     ap.add_argument(
         "--variant",
         default="nanjing",
-        choices=TEAM_TABLES,
+        choices=TEAM_GAMES,
         help="the table whose coefficients are fitted",
     )
     ap.add_argument("--deals", type=int, default=150_000)
@@ -374,12 +374,12 @@ def main():
         args.kinds.split(",")
         if args.kinds
         else list(KINDS)
-        if args.variant == TEAM_TABLES[0]
+        if args.variant == TEAM_GAMES[0]
         else ["tichu", "grand_tichu"]
     )
-    name = "calls.json" if args.variant == TEAM_TABLES[0] else f"calls_{args.variant}.json"
+    name = "calls.json" if args.variant == TEAM_GAMES[0] else f"calls_{args.variant}.json"
     out = Path(args.out or ROOT / "results" / "expert" / name)
-    flag = "" if args.variant == TEAM_TABLES[0] else f" --variant {args.variant}"
+    flag = "" if args.variant == TEAM_GAMES[0] else f" --variant {args.variant}"
     report = {
         "variant": args.variant,
         "deals": args.deals,

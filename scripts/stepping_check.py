@@ -1,7 +1,7 @@
 """One engine, checked at scale: rounds stepped from Python, every decision answered
 by ``tichusim.strategy(name).decide``, must give ``simulate``'s records byte for byte.
 
-For each table (Nanjing, Tientsin, Wu Wang, Grand Seigneur at 5 and 12 players) and each of
+For each game (Nanjing, Tientsin, Wu Wang, Grand Seigneur at 5 and 12 players) and each of
 ``random``, ``lowest``, ``heuristic``, ``--rounds`` rounds are stepped with every seat decided
 from Python and compared with ``simulate``'s rows for the same seed and keys. Prints one line
 per cell (rounds, decisions, mismatching rounds, seconds) and exits 1 on any mismatch.
@@ -15,7 +15,7 @@ import time
 
 import tichusim
 
-TABLES = [
+VARIANTS = [
     ("nanjing", None),
     ("tientsin", None),
     ("wuwang", None),
@@ -62,7 +62,7 @@ def main() -> int:
     failed = 0
     print("| table | strategy | rounds | decisions from Python | mismatches | seconds |")
     print("|---|---|---|---|---|---|")
-    for variant, players in TABLES:
+    for variant, players in VARIANTS:
         for strategy in ("random", "lowest", "heuristic"):
             t0 = time.perf_counter()
             decisions, bad = check(variant, players, strategy, args.rounds, args.seed)

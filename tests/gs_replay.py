@@ -20,7 +20,7 @@ import numpy as np
 
 from tichusim.cards import seigneur as seigneur_rules
 from tichusim.cards.combos import Combo
-from tichusim.kernels.seigneur import records as E
+from tichusim.kernels.seigneur import records
 
 
 def toks(a, b) -> Counter:
@@ -95,9 +95,9 @@ def check_round(rnd, seats, log, *, n, deck, distinct=False, russian_seating=Fal
     leftover = Counter()
     order = []
     i = 0
-    while i < len(rows) and rows[i][0] in (E.EV_DEAL, E.EV_LEFTOVER):
+    while i < len(rows) and rows[i][0] in (records.EV_DEAL, records.EV_LEFTOVER):
         ev, seat, a, b, code, extra = rows[i]
-        if ev == E.EV_DEAL:
+        if ev == records.EV_DEAL:
             hands[seat] = toks(a, b)
             assert extra == player_at[seat] and code == before[player_at[seat]]
             order.append(seat)
@@ -120,7 +120,7 @@ def check_round(rnd, seats, log, *, n, deck, distinct=False, russian_seating=Fal
         for j in range(levels):
             ev, seat, a, b, code, extra = rows[i + j]
             k = levels - j
-            assert ev == E.EV_GIVE and seat == seat_of[n - j] and extra == seat_of[1 + j]
+            assert ev == records.EV_GIVE and seat == seat_of[n - j] and extra == seat_of[1 + j]
             gift = toks(a, b)
             want = ref.best_cards(tup(hands[seat]), k, russian=deck == "russian")
 
@@ -134,14 +134,14 @@ def check_round(rnd, seats, log, *, n, deck, distinct=False, russian_seating=Fal
         for j in range(levels):
             ev, seat, a, b, code, extra = rows[i + levels + j]
             k = levels - j
-            assert ev == E.EV_GIVE_BACK and seat == seat_of[1 + j] and extra == seat_of[n - j]
+            assert ev == records.EV_GIVE_BACK and seat == seat_of[1 + j] and extra == seat_of[n - j]
             back = toks(a, b)
             assert sum(back.values()) == k == code and back <= hands[seat]
             hands[seat] -= back
             hands[extra] += back
         i += 2 * levels
     else:
-        assert all(r[0] not in (E.EV_GIVE, E.EV_GIVE_BACK) for r in rows)
+        assert all(r[0] not in (records.EV_GIVE, records.EV_GIVE_BACK) for r in rows)
 
     def next_holder(seat):
         return next((seat + k) % n for k in range(1, n + 1) if hands[(seat + k) % n])
@@ -162,12 +162,12 @@ def check_round(rnd, seats, log, *, n, deck, distinct=False, russian_seating=Fal
         cs = toks(a, b)
         ctx = f"event {j} {ev} seat {seat} {tup(cs)}"
         assert not ended, ctx
-        if ev in (E.EV_PLAY, E.EV_PASS):
+        if ev in (records.EV_PLAY, records.EV_PASS):
             want = expect if lead else next_holder(last_actor)
             assert seat == want, f"{ctx}: expected seat {want}"
             hand = hands[seat]
             keeps_wish = wish is not None and ref.has_rank(tup(hand), wish)
-            if ev == E.EV_PASS:
+            if ev == records.EV_PASS:
                 assert not lead, ctx
                 if keeps_wish:  # §2.11: a pass is allowed only without a fulfilling play
                     assert not fulfilling_play_exists(hand, top, wish, distinct), ctx
@@ -182,12 +182,12 @@ def check_round(rnd, seats, log, *, n, deck, distinct=False, russian_seating=Fal
                     assert not lead, f"{ctx}: leads without the wished rank {wish}"
                     if not ref.is_bomb(best):
                         assert not fulfilling_play_exists(hand, top, wish, distinct), ctx
-        elif ev == E.EV_BOMB:  # §2.9: any time after a play or pass, never on the Dog
+        elif ev == records.EV_BOMB:  # §2.9: any time after a play or pass, never on the Dog
             assert top is not None and top.kind != "dog" and seat != last_actor, ctx
             assert cs <= hands[seat], ctx
             best = ref.best_reading(tup(cs), top, distinct)
             assert best is not None and ref.is_bomb(best) and reading_of(code) == best, ctx
-        if ev in (E.EV_PLAY, E.EV_BOMB):
+        if ev in (records.EV_PLAY, records.EV_BOMB):
             hands[seat] -= cs
             top, top_cards, top_seat = reading_of(code), cs, seat
             trick += cs
@@ -196,29 +196,31 @@ def check_round(rnd, seats, log, *, n, deck, distinct=False, russian_seating=Fal
             lead = False
             if wish is not None and ref.has_rank(tup(cs), wish):
                 nxt = [r[0] for r in rows[j + 1 : j + 3]]
-                assert E.EV_WISH_DONE in nxt, ctx
+                assert records.EV_WISH_DONE in nxt, ctx
                 wish = None
-        elif ev == E.EV_WISH:  # §2.11: named by whoever played the Mah Jong
+        elif ev == records.EV_WISH:  # §2.11: named by whoever played the Mah Jong
             assert top_cards["Ma"] and top_seat == seat, ctx
             assert code == 0 or 2 <= code <= 14, ctx
             wish = code or None
-        elif ev == E.EV_OUT:
+        elif ev == records.EV_OUT:
             assert not hands[seat] and seat not in out, ctx
             out.append(seat)
             assert code == len(out), ctx
-        elif ev == E.EV_DOG:  # Russian Option: the lead to the last-ranked player (the dealer)
+        elif (
+            ev == records.EV_DOG
+        ):  # Russian Option: the lead to the last-ranked player (the dealer)
             assert deck == "russian" and tup(top_cards) == ("Dog",) and top_seat == seat, ctx
             want = dealer if hands[dealer] else next_holder(dealer)
             assert extra == want, ctx
             trick, top, top_cards, top_seat, passed = Counter(), None, None, None, set()
             expect, lead = extra, True
-        elif ev == E.EV_TRICK:  # §2.8: every other holder of cards passed since the last play
+        elif ev == records.EV_TRICK:  # §2.8: every other holder of cards passed since the last play
             assert seat == top_seat and cs == trick, ctx
             assert {q for q in range(n) if hands[q] and q != top_seat} <= passed, ctx
             trick, top, top_cards, top_seat, passed = Counter(), None, None, None, set()
             expect = seat if hands[seat] else next_holder(seat)
             lead = True
-        elif ev == E.EV_END:  # §5: the round ends when one player still holds cards
+        elif ev == records.EV_END:  # §5: the round ends when one player still holds cards
             holders = [q for q in range(n) if hands[q]]
             assert holders == [seat] and cs == hands[seat] and len(out) == n - 1, ctx
             ended = True

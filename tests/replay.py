@@ -22,15 +22,15 @@ import numpy as np
 import reference as ref
 
 from tichusim import cards
-from tichusim.kernels.tichu import records as E
+from tichusim.kernels.tichu import records
 
 POINTS = {"5": 5, "T": 10, "K": 10}
 KING, MINISTER = 0, 2
 
 
 @dataclass(frozen=True)
-class Table:
-    """What differs between the tables, read off RULES.md."""
+class Variant:
+    """What differs between the team games, read off RULES.md."""
 
     seats: int
     seen: int  # cards seen before the Grand Tichu decision (§2.2; §3: 6)
@@ -42,13 +42,13 @@ class Table:
         return 14
 
 
-TABLES = {"nanjing": Table(4, 8, 2), "tientsin": Table(6, 6, 3), "wuwang": Table(4, 8, 2)}
+VARIANTS = {"nanjing": Variant(4, 8, 2), "tientsin": Variant(6, 6, 3), "wuwang": Variant(4, 8, 2)}
 
 
 def passes_expected(variant: str) -> set[tuple[int, int]]:
     """(giver, receiver) pairs of the passing: every other player (§2.4), the two partners
     (§3), the three real players among themselves (§4: the Minister neither gives nor takes)."""
-    n = TABLES[variant].seats
+    n = VARIANTS[variant].seats
     pairs = {(a, b) for a in range(n) for b in range(n) if a != b}
     if variant == "tientsin":
         return {(a, b) for a, b in pairs if (b - a) % 2 == 0}
@@ -80,8 +80,8 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_le
     passes while it had a legal play; ``dog_choice`` and ``dog_to_offset2/4`` the Tientsin
     Dog leads with both partners holding cards, §3; these need ``legal_check``;
     ``mah_jong_on_led_phoenix`` the Mah Jong played on a led Phoenix, §2.6 Option)."""
-    table = TABLES[variant]
-    n = table.seats
+    rules = VARIANTS[variant]
+    n = rules.seats
     seen = Counter()
     wuwang = variant == "wuwang"
     first_drawer = int(rnd["first_drawer"])
@@ -89,9 +89,9 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_le
     assert frozenset().union(*hands) == frozenset(ref.ALL_CARDS)  # §2.2 / §7
     assert sum(len(h) for h in hands) == 56
     for s in range(n):
-        assert len(hands[s]) == table.hand_size((s - first_drawer) % n), s  # §2.2, §3
+        assert len(hands[s]) == rules.hand_size((s - first_drawer) % n), s  # §2.2, §3
         h8 = toks(seats[s]["hand8"])
-        assert len(h8) == table.seen and h8 <= hands[s]  # §2.2, §3: 6 cards before GT
+        assert len(h8) == rules.seen and h8 <= hands[s]  # §2.2, §3: 6 cards before GT
     pass_pairs = passes_expected(variant)
     gt = [False] * n
     tichu = [False] * n
@@ -116,17 +116,17 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_le
     for i, (ev, seat, mask, code, extra) in enumerate(rows):
         cs = toks(mask)
         ctx = f"event {i} {ev} seat {seat} {sorted(cs)}"
-        if ev == E.EV_DEAL14:
+        if ev == records.EV_DEAL14:
             dealt = True
-        elif ev == E.EV_GRAND_TICHU:
+        elif ev == records.EV_GRAND_TICHU:
             assert not dealt, ctx  # §2.2: after the first 8 (§3: 6) cards, before the rest
             assert not (wuwang and seat in (KING, MINISTER)), ctx  # §4
             assert not played_any[seat] and not tichu[seat], ctx
             gt[seat] = True
-        elif ev == E.EV_TICHU:
+        elif ev == records.EV_TICHU:
             assert not gt[seat] and not played_any[seat] and not tichu[seat], ctx  # §2.2, §2.3
             tichu[seat] = True
-        elif ev == E.EV_GIVE:
+        elif ev == records.EV_GIVE:
             assert len(cs) == 1 and cs <= hands[seat], ctx  # §2.4
             assert (seat, extra) in pass_pairs and (seat, extra) not in given, ctx  # §3, §4
             given[(seat, extra)] = cs
@@ -140,11 +140,11 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_le
                     if "Ma" in hands[s]:
                         mah_jong_holder = s
                 expect, lead = mah_jong_holder, True  # §2.8: the Mah Jong's holder leads
-        elif ev == E.EV_SHOW:
+        elif ev == records.EV_SHOW:
             assert wuwang and not shown and len(given) == len(pass_pairs), ctx  # §4
             assert seat == MINISTER and cs == hands[MINISTER], ctx
             shown = True
-        elif ev in (E.EV_PLAY, E.EV_PASS):
+        elif ev in (records.EV_PLAY, records.EV_PASS):
             assert len(given) == len(pass_pairs) and shown, ctx
             want = expect if lead else _next_holder(hands, last_actor)
             assert seat == want, f"{ctx}: expected seat {want}"
@@ -154,30 +154,30 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_le
                 plays, can_pass = ref.legal_plays(
                     hands[seat], top_now, None if free else wish, phoenix_on, phoenix_led_half
                 )
-                if ev == E.EV_PASS:
+                if ev == records.EV_PASS:
                     assert can_pass, ctx
                 else:
                     assert cs in plays, f"{ctx}: not legal"
-                if free and ev == E.EV_PASS and plays:
+                if free and ev == records.EV_PASS and plays:
                     seen["minister_passed_with_a_play"] += 1
                 if free and wish is not None:
                     bound, bound_pass = ref.legal_plays(
                         hands[seat], top_now, wish, phoenix_on, phoenix_led_half
                     )
-                    if (ev == E.EV_PASS and not bound_pass) or (
-                        ev == E.EV_PLAY and cs not in bound
+                    if (ev == records.EV_PASS and not bound_pass) or (
+                        ev == records.EV_PLAY and cs not in bound
                     ):
                         seen["minister_ignored_wish"] += 1
-            if ev == E.EV_PASS:
+            if ev == records.EV_PASS:
                 assert not lead, ctx
                 passed.add(seat)
                 last_actor = seat
-        elif ev == E.EV_BOMB:
+        elif ev == records.EV_BOMB:
             assert top is not None and top.kind != "dog" and seat != last_actor, ctx  # §2.9
             assert cs <= hands[seat], ctx
             reading = ref.top_reading(cs)
             assert ref.is_bomb(reading) and ref.beats(reading, top), ctx
-        if ev in (E.EV_PLAY, E.EV_BOMB):
+        if ev in (records.EV_PLAY, records.EV_BOMB):
             assert cs <= hands[seat], ctx
             if cs == {"Ma"} and top_cards == {"Ph"} and phoenix_on is None:
                 assert phoenix_led_half, ctx  # §2.6: the Mah Jong (1) never beats 1½
@@ -201,19 +201,19 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_le
             last_actor = seat
             lead = False
             if wish is not None and ref.has_wished_rank(cs, wish):
-                assert rows[i + 1][0] == E.EV_WISH_DONE or (
-                    rows[i + 1][0] == E.EV_WISH and rows[i + 2][0] == E.EV_WISH_DONE
+                assert rows[i + 1][0] == records.EV_WISH_DONE or (
+                    rows[i + 1][0] == records.EV_WISH and rows[i + 2][0] == records.EV_WISH_DONE
                 ), ctx
                 wish = None
-        if ev == E.EV_WISH:
+        if ev == records.EV_WISH:
             assert "Ma" in top_cards and top_seat == seat, ctx  # §2.11
             assert code == 0 or 2 <= code <= 14, ctx
             wish = code or None
-        elif ev == E.EV_OUT:
+        elif ev == records.EV_OUT:
             assert not hands[seat], ctx
             out.append(seat)
             assert code == len(out), ctx
-        elif ev == E.EV_DOG:
+        elif ev == records.EV_DOG:
             assert top_cards == {"Dog"} and top_seat == seat, ctx  # §2.10
             holders = [q for q in range(n) if hands[q]]
             if variant == "tientsin":  # §3: a partner of the player's choice who holds cards
@@ -230,11 +230,11 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_le
             piles[seat] |= trick
             trick, top, top_cards, top_seat = set(), None, None, None
             expect, lead = extra, True
-        elif ev == E.EV_DRAGON:
+        elif ev == records.EV_DRAGON:
             assert top_cards == {"Dr"} and top_seat == seat, ctx  # §2.12
             assert (extra - seat) % 2 == 1, ctx  # an opponent
             dragon_pending = extra
-        elif ev == E.EV_TRICK:
+        elif ev == records.EV_TRICK:
             assert seat == top_seat, ctx
             ending = len(out) == n - 1
             if not ending:  # §2.8: every other holder of cards has passed since the last play
@@ -251,20 +251,20 @@ def check_round(rnd, seats, log, legal_check=True, variant="nanjing", phoenix_le
             if not ending:  # the winner leads, or the next holder after them (§2.8)
                 expect = seat if hands[seat] else _next_holder(hands, seat)
                 lead = True
-        elif ev == E.EV_HAND_TO:
+        elif ev == records.EV_HAND_TO:
             assert len(out) == n - 1 and set(out) | {seat} == set(range(n)), ctx  # §2.13
             assert cs == hands[seat] and code == pts(cs), ctx
             assert (extra - seat) % 2 == 1, ctx  # to the opposing team
             hand_to = (seat, extra)
-        elif ev == E.EV_TRICKS_TO:
+        elif ev == records.EV_TRICKS_TO:
             assert variant == "tientsin" and len(out) == n - 1, ctx
             assert cs == frozenset(piles[seat]) and code == pts(cs), ctx
             transfers.append((seat, extra))
-        elif ev == E.EV_END:
+        elif ev == records.EV_END:
             end = (code, extra)
     assert end is not None, "no end event"
     # §2.13, §2.14, §3: the end and the score, recomputed
-    k = table.victory
+    k = rules.victory
     victory = len(out) >= k and all((q - out[0]) % 2 == 0 for q in out[:k])
     assert bool(rnd["double_victory"]) == victory
     card = [0, 0]

@@ -52,7 +52,7 @@ def test_show_and_legal():
 
 
 def test_simulate_out_holds_the_tables_of_every_variant(tmp_path):
-    """simulate --out writes the tables simulate() returns, for every table (RULES.md §3-§5),
+    """simulate --out writes the tables simulate() returns, for every game (RULES.md §3-§5),
     with the variant's options."""
     import tichusim
 
@@ -131,11 +131,11 @@ def test_strategies_lists_both_games():
     from tichusim.strategies import tichu as strategies
 
     text = run("strategies").output
-    for tables in (strategies.TABLES, seigneur_strategies.TABLES):
-        for decision in tables.decisions:
+    for book in (strategies.BOOK, seigneur_strategies.BOOK):
+        for decision in book.decisions:
             assert f"Policies for {decision}:" in text
-            assert all(f"  {policy} " in text for policy in tables.policies[decision])
-        assert all(f"  {name} " in text for name in tables.params)
+            assert all(f"  {policy} " in text for policy in book.policies[decision])
+        assert all(f"  {name} " in text for name in book.params)
     only = run("strategies", "--variant", "grand-seigneur").output
     assert "give_back" in only and "grand_tichu" not in only
     assert "give_back" not in run("strategies", "--variant", "tientsin").output

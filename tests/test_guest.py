@@ -52,18 +52,20 @@ PROBE = textwrap.dedent("""
         import tichusim
         tichusim.simulate(300, seed=1, strategies="expert")
     import numba
-    import user_module as u
-    result = int(u.total(50))
-    sig = u.total.signatures[0]
+    import user_module
+    result = int(user_module.total(50))
+    sig = user_module.total.signatures[0]
     print(json.dumps({
         "result": result,
-        "ir": u.total.inspect_llvm(sig),
-        "callee_signatures": [str(s) for s in u.scaled.signatures],
+        "ir": user_module.total.inspect_llvm(sig),
+        "callee_signatures": [str(s) for s in user_module.scaled.signatures],
         "cache_dir": numba.config.CACHE_DIR,
         "env_changed": sorted(k for k in set(os.environ) | set(env_before)
                               if os.environ.get(k) != env_before.get(k)),
         "arena_unchanged": arena() == before,
-        "cache_files": sorted(os.listdir(os.path.join(os.path.dirname(u.__file__), "__pycache__"))),
+        "cache_files": sorted(
+            os.listdir(os.path.join(os.path.dirname(user_module.__file__), "__pycache__"))
+        ),
     }))
 """)
 

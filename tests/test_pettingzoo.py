@@ -10,7 +10,7 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test  # noqa: E402
 
 from tichusim import IllegalChoice  # noqa: E402
-from tichusim import pettingzoo as tp  # noqa: E402
+from tichusim import pettingzoo as tichu_pettingzoo  # noqa: E402
 
 VARIANTS = ["nanjing", "tientsin", "wuwang"]
 
@@ -49,7 +49,7 @@ def play_episode(env, pick, seed=None) -> tuple[dict, list]:
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")  # a Dict, as classic's
 def test_api(variant):
-    api_test(tp.env(variant, seed=1), num_cycles=1000)
+    api_test(tichu_pettingzoo.env(variant, seed=1), num_cycles=1000)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -57,21 +57,21 @@ def test_random_masked_rollouts_are_legal_and_scored_as_the_rounds(variant):
     """50 rounds of random masked actions: each mask holds exactly the awaited decision's legal
     choices (the Round rejects anything else with IllegalChoice), and each agent's rewards sum
     to its round score."""
-    env = tp.env(variant, seed=3)
+    env = tichu_pettingzoo.env(variant, seed=3)
     rng = np.random.default_rng(0)
 
     def pick(obs, env):
         mask, kind, legal = obs["action_mask"], env.round.decision, env.round.legal()
         if kind == "pass":
             chosen = sum(int(c) for c in env._chosen)
-            assert tp.card_vector(int(env.round.view().hand) & ~chosen).tolist() == (
+            assert tichu_pettingzoo.card_vector(int(env.round.view().hand) & ~chosen).tolist() == (
                 mask[:56].tolist()
             )
             assert not mask[56:].any()
         elif kind == "wish":
             assert np.flatnonzero(mask).tolist() == legal
         else:
-            kept = len(tp._kept(legal))
+            kept = len(tichu_pettingzoo._kept(legal))
             assert mask.sum() == kept and mask[:kept].all()
         return int(rng.choice(np.flatnonzero(mask)))
 
@@ -81,7 +81,7 @@ def test_random_masked_rollouts_are_legal_and_scored_as_the_rounds(variant):
 
 
 def test_a_masked_out_action_is_refused():
-    env = tp.env(seed=2)
+    env = tichu_pettingzoo.env(seed=2)
     env.reset()
     obs = env.observe(env.agent_selection)
     with pytest.raises(IllegalChoice):
@@ -91,7 +91,7 @@ def test_a_masked_out_action_is_refused():
 
 def test_same_seed_same_episodes_and_episodes_differ():
     first = lambda obs, env: int(np.flatnonzero(obs["action_mask"])[0])  # noqa: E731
-    a, b = tp.env(seed=5), tp.env(seed=99)
+    a, b = tichu_pettingzoo.env(seed=5), tichu_pettingzoo.env(seed=99)
     runs_a = [play_episode(a, first), play_episode(a, first)]
     runs_b = [play_episode(b, first, seed=5), play_episode(b, first)]  # reseeded: as a
     for (ta, sa), (tb, sb) in zip(runs_a, runs_b, strict=False):
@@ -101,9 +101,9 @@ def test_same_seed_same_episodes_and_episodes_differ():
 
 
 def test_learners_name_the_agents_and_wu_wang_agents_are_players():
-    env = tp.env("tientsin", learners=(1,))
+    env = tichu_pettingzoo.env("tientsin", learners=(1,))
     assert env.possible_agents == ["seat_1"]
-    env = tp.env("wuwang", learners=(0, 1, 2), seed=4)
+    env = tichu_pettingzoo.env("wuwang", learners=(0, 1, 2), seed=4)
     env.reset()
     seen = set()
     for agent in env.agent_iter():
@@ -117,7 +117,7 @@ def test_learners_name_the_agents_and_wu_wang_agents_are_players():
     king = int(env.round.tables()[0].king.iloc[0])
     assert (f"seat_{king}", 2) in seen  # the King decides for his Minister's position (§4)
     with pytest.raises(ValueError):
-        tp.env("nanjing", learners=(0, 4))
+        tichu_pettingzoo.env("nanjing", learners=(0, 4))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -125,7 +125,7 @@ def test_observation_reads_only_the_deciding_seats_view(variant):
     """Scrambling the other seats' private records (their hands, gifts, ally hands) never
     changes an observation; scrambling the deciding seat's own hand does (so the check can
     fail). And the card segments decode back to the view's fields."""
-    env = tp.env(variant, seed=6, learners=tp.DEFAULT_LEARNERS[variant])
+    env = tichu_pettingzoo.env(variant, seed=6, learners=tichu_pettingzoo.DEFAULT_LEARNERS[variant])
     env.reset()
     rng = np.random.default_rng(1)
     checked = 0
@@ -158,12 +158,14 @@ def test_observation_reads_only_the_deciding_seats_view(variant):
 def _decodes(o: np.ndarray, view) -> None:
     at = {}
     start = 0
-    for name, n in tp.SEGMENTS:
+    for name, n in tichu_pettingzoo.SEGMENTS:
         at[name] = o[start : start + n]
         start += n
 
     def mask(seg):
-        return sum(1 << int(b) for b, on in zip(tp.CARD_BITS, seg, strict=False) if on)
+        return sum(
+            1 << int(b) for b, on in zip(tichu_pettingzoo.CARD_BITS, seg, strict=False) if on
+        )
 
     assert mask(at["hand"]) == view.hand and mask(at["played"]) == view.played
     assert mask(at["top_cards"]) == view.top_mask
@@ -171,12 +173,12 @@ def _decodes(o: np.ndarray, view) -> None:
     n, seat = view.n_players, view.seat
     counts = view.counts
     assert np.allclose(at["counts"][:n] * 14, [counts[(seat + j) % n] for j in range(n)])
-    assert tp.DECISIONS[int(np.argmax(at["decision"]))] == view.decision
+    assert tichu_pettingzoo.DECISIONS[int(np.argmax(at["decision"]))] == view.decision
     assert int(np.argmax(at["wish"])) == view.wish
 
 
 def test_play_lists_past_the_action_space_keep_the_pass():
-    plays = list(range(tp.ACTIONS + 500))
-    assert tp._kept(plays + [None]) == plays[: tp.ACTIONS - 1] + [None]
-    assert tp._kept(plays) == plays[: tp.ACTIONS]
-    assert tp._kept(plays[:5] + [None]) == plays[:5] + [None]
+    plays = list(range(tichu_pettingzoo.ACTIONS + 500))
+    assert tichu_pettingzoo._kept(plays + [None]) == plays[: tichu_pettingzoo.ACTIONS - 1] + [None]
+    assert tichu_pettingzoo._kept(plays) == plays[: tichu_pettingzoo.ACTIONS]
+    assert tichu_pettingzoo._kept(plays[:5] + [None]) == plays[:5] + [None]

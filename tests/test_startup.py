@@ -105,10 +105,10 @@ def test_the_analyses_answer_with_seconds_of_play_and_start_their_bars_after_the
 
     events = []
 
-    def compile_first(variant, strategies, play):
+    def compile_first(play):
         events.append("compile")
         time.sleep(1.5)  # as a cold compile would
-        played_once.played_once(variant, strategies, play)
+        played_once.played_once(play)
 
     for module in (duplicate, gtodds, gttable, tichuodds):
         monkeypatch.setattr(module, "played_once", compile_first)

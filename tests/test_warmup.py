@@ -17,7 +17,7 @@ from tichusim.warmup import ORDER
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Every command of the README, on every table, as a user types them (in one process).
+# Every command of the README, in every game, as a user types them (in one process).
 SESSION = textwrap.dedent("""
     import sys
     from click.testing import CliRunner

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .games import DEFAULT_GAME, GAMES, TEAM_TABLES, game, game_type
+from .games import DEFAULT_GAME, GAMES, TEAM_GAMES, game, game_type
 from .progress import Progress
 from .strategies import DEFAULT_STRATEGY
 
@@ -124,7 +124,7 @@ def _renamed_policies_in_one_line() -> None:
     line, like the command's errors; other warnings show as Python shows them."""
     import warnings
 
-    from .strategies.tables import RenamedPolicyWarning
+    from .strategies.book import RenamedPolicyWarning
 
     shown = warnings.showwarning
     if getattr(shown, "one_line", False):  # installed by an earlier command in this process
@@ -145,7 +145,7 @@ def _renamed_policies_in_one_line() -> None:
     "--jobs",
     type=click.IntRange(1),
     default=None,
-    help="compile the engines (one per team table, and Grand Seigneur's) in this "
+    help="compile the engines (one per team game, and Grand Seigneur's) in this "
     "many processes at once [default: 2 on a machine with 2 cores or more]",
 )
 def warmup(jobs):
@@ -249,12 +249,12 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
 
     _players(variant, players)
     given = _options(option_pairs) or {}
-    table = _guard(game, variant, players, given)
-    chosen = _guard(table.strategy_text, strategies)
-    _check_strategies(table, chosen)  # bad input is refused before any compile
+    played = _guard(game, variant, players, given)
+    chosen = _guard(played.strategy_text, strategies)
+    _check_strategies(played, chosen)  # bad input is refused before any compile
     # chained rounds (a round of a game, §5): without --game, --round I is the first round of
     # game I, as `simulate` plays them; other games' rounds replay alone
-    if not table.chained_rounds:
+    if not played.chained_rounds:
         if game_no is not None:
             raise UserError(
                 "--game applies to grand-seigneur only (a team game's rounds "
@@ -266,7 +266,7 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
                 f"--option {games_only[0]}: shapes whole games, and show plays one "
                 "independent round"
             )
-    text = _guard(table.transcript, seed, round_, game=game_no, strategies=chosen)
+    text = _guard(played.transcript, seed, round_, game=game_no, strategies=chosen)
     click.echo(text, nl=False)
 
 
@@ -301,18 +301,18 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
         if foreign:
             raise UserError(f"output directory {out} holds other files ({foreign[0]}, ...)")
     try:
-        table = _guard(game, variant, players, _options(option_pairs))
-        chosen = _guard(table.strategy_text, strategies)
-        _check_strategies(table, chosen)  # bad input is refused before any compile
+        played = _guard(game, variant, players, _options(option_pairs))
+        chosen = _guard(played.strategy_text, strategies)
+        _check_strategies(played, chosen)  # bad input is refused before any compile
         # before the clock: the rate counts play only, not a compile
-        _guard(table.records, 1, seed=seed, check=check, strategies=chosen)
+        _guard(played.records, 1, seed=seed, check=check, strategies=chosen)
         t0 = time.perf_counter()
-        rec = _guard(table.records, rounds, seed=seed, check=check, strategies=chosen)
+        rec = _guard(played.records, rounds, seed=seed, check=check, strategies=chosen)
     except SimulationError as exc:
         raise UserError(str(exc)) from None
     tables = table_of(rec)
     elapsed = time.perf_counter() - t0
-    click.echo(summary(table, *(t.to_pandas() for t in tables)))
+    click.echo(summary(played, *(t.to_pandas() for t in tables)))
     click.echo(f"{rounds} rounds in {elapsed:.2f} s ({rounds / elapsed:,.0f} rounds/s)")
     if out is not None:
         try:
@@ -392,24 +392,7 @@ def run(
         if not quiet:
             click.echo(f"tichusim: {message}", err=True)
 
-    if resume_dir is not None:
-        given = [
-            n
-            for n, v in [
-                ("CONFIG", config),
-                ("--rounds", rounds),
-                ("--games", games),
-                ("--seed", seed),
-                ("--out", out),
-            ]
-            if v is not None
-        ]
-        if given:
-            raise UserError(f"--resume: a run resumes as configured; drop {', '.join(given)}")
-    elif config is None:
-        raise UserError("config: give a CONFIG file (see configs/) or --resume DIR")
-    if rounds is not None and games is not None:
-        raise UserError("--rounds and --games: give one (it sets the mode)")
+    _check_run_arguments(config, rounds, games, seed, out, resume_dir)
     target = resume_dir
     try:
         if resume_dir is not None:
@@ -446,14 +429,42 @@ def run(
         click.echo("\ntichusim: interrupted", err=True)
         sys.exit(130)
     if not quiet:
-        what = f"{summary.count:,} {summary.mode}"
-        if summary.mode == "games":
-            what += f" ({summary.rounds:,} rounds)"
-        rate = summary.rounds_played / summary.seconds
-        click.echo(
-            f"{what} in {summary.run_dir}/ ({summary.played} shards played in "
-            f"{summary.seconds:.1f} s, {rate:,.0f} rounds/s, {summary.backend})"
-        )
+        _echo_run(summary)
+
+
+def _check_run_arguments(config, rounds, games, seed, out, resume_dir) -> None:
+    """``UserError`` for arguments ``run`` refuses: a resumed run takes no settings, a new one
+    needs its CONFIG, and --rounds and --games are one or the other."""
+    if resume_dir is not None:
+        given = [
+            n
+            for n, v in [
+                ("CONFIG", config),
+                ("--rounds", rounds),
+                ("--games", games),
+                ("--seed", seed),
+                ("--out", out),
+            ]
+            if v is not None
+        ]
+        if given:
+            raise UserError(f"--resume: a run resumes as configured; drop {', '.join(given)}")
+    elif config is None:
+        raise UserError("config: give a CONFIG file (see configs/) or --resume DIR")
+    if rounds is not None and games is not None:
+        raise UserError("--rounds and --games: give one (it sets the mode)")
+
+
+def _echo_run(summary) -> None:
+    """The line a finished run prints: what it played, where, and how fast."""
+    what = f"{summary.count:,} {summary.mode}"
+    if summary.mode == "games":
+        what += f" ({summary.rounds:,} rounds)"
+    rate = summary.rounds_played / summary.seconds
+    click.echo(
+        f"{what} in {summary.run_dir}/ ({summary.played} shards played in "
+        f"{summary.seconds:.1f} s, {rate:,.0f} rounds/s, {summary.backend})"
+    )
 
 
 @main.command("strategies")
@@ -461,35 +472,35 @@ def run(
     "--variant",
     default=None,
     type=_VARIANT,
-    help="only the strategies of this table's game (grand-seigneur has its own)",
+    help="only the strategies of this game (grand-seigneur has its own)",
 )
 def strategies_cmd(variant):
     """List the named strategies, every policy of each decision, and every parameter: Tichu's
-    (every team table) and Grand Seigneur's."""
-    from .strategies.tables import policy_of
+    (every team game) and Grand Seigneur's."""
+    from .strategies.book import policy_of
 
     kinds = [game_type(name) for name in ([variant] if variant else GAMES)]
-    families = {k.strategy_heading: k.strategy_tables for k in kinds}  # one per family
-    for i, (heading, tables) in enumerate(families.items()):
+    families = {k.strategy_heading: k.strategy_book for k in kinds}  # one per family
+    for i, (heading, book) in enumerate(families.items()):
         click.echo(("\n" if i else "") + f"== {heading}")
         click.echo(
-            f"Named strategies (the default: {tables.default}; use one name, or a table "
+            f"Named strategies (the default: {book.default}; use one name, or a table "
             "with base = NAME to change parts):"
         )
-        for s in tables.strategies.values():
-            parts = ", ".join(f"{d}={policy_of(s, d)}" for d in tables.decisions)
+        for s in book.strategies.values():
+            parts = ", ".join(f"{d}={policy_of(s, d)}" for d in book.decisions)
             click.echo(f"  {s.name:<10} {s.description}\n  {'':<10} ({parts})")
             if s.params:  # tuned values that differ from the defaults below
                 tuned = ", ".join(f"{k}={v:g}" for k, v in s.params)
                 click.echo(f"  {'':<10} (parameters: {tuned})")
-        for decision in tables.decisions:
+        for decision in book.decisions:
             click.echo(f"\nPolicies for {decision}:")
-            for name, (_, doc) in tables.policies[decision].items():
+            for name, (_, doc) in book.policies[decision].items():
                 click.echo(f"  {name:<16} {doc}")
-            for old, (new, _) in tables.renamed.get(decision, {}).items():
+            for old, (new, _) in book.renamed.get(decision, {}).items():
                 click.echo(f"  {old:<16} the old name of {new}, accepted until the next release")
         click.echo("\nParameters (name, default, range: meaning):")
-        for name, p in tables.params.items():
+        for name, p in book.params.items():
             click.echo(
                 f"  {name:<18} {p.default:<6g} [{p.low:g}, {p.high:g}]  ({p.decision}) {p.doc}"
             )
@@ -514,7 +525,7 @@ SPEC_HELP = (
 )
 
 
-_TEAM_TABLE = click.Choice(TEAM_TABLES)
+_TEAM_GAME = click.Choice(TEAM_GAMES)
 ODDS_OTHERS_HELP = (
     "one strategy for the other players, or one each in turn order from the "
     "next player (nanjing: right opponent, partner, left opponent)"
@@ -584,8 +595,8 @@ def _odds_table(fn):
                 "--variant",
                 default="nanjing",
                 show_default=True,
-                type=_TEAM_TABLE,
-                help="the table (wuwang: the hand is an opponent's, RULES.md §4)",
+                type=_TEAM_GAME,
+                help="the game (wuwang: the hand is an opponent's, RULES.md §4)",
             ),
             click.option(
                 "--option",
@@ -981,7 +992,7 @@ def advise_cmd(
     seed,
     as_json,
 ):
-    """Rank every legal play of a seat in a position at a team table by simulation.
+    """Rank every legal play of a seat in a position in a team game by simulation.
 
     The position comes from POSITION_FILE (TOML: hand, seat, played, trick, tichu,
     grand_tichu, wish, out, taken, gave, received; variant, first_drawer, minister, king;
@@ -1097,16 +1108,7 @@ def compare(strategies, deals, seed, out, variant, option_pairs, workers, check,
             f"compare: strategies need different names ({', '.join(names)}); "
             "add name=... to tell them apart"
         )
-    quoted = " ".join(f"'{s}'" if any(c in s for c in " ,;[]") else s for s in strategies)
-    command = f"tichusim compare {quoted} --deals {deals} --seed {seed}"
-    if variant != DEFAULT_GAME:
-        command += f" --variant {variant}"
-    for pair in option_pairs:
-        command += f" --option {pair}"
-    if check:
-        command += " --check"
-    if out is not None:
-        command += f" --out {out}"
+    command = _compare_command(strategies, deals, seed, variant, option_pairs, check, out)
     common = {"seed": seed, "check": check, "variant": variant, "options": options}
     try:
         if len(found) == 2:
@@ -1144,6 +1146,22 @@ def compare(strategies, deals, seed, out, variant, option_pairs, workers, check,
             out.write_text(text)
         except OSError as exc:
             raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
+def _compare_command(strategies, deals, seed, variant, option_pairs, check, out) -> str:
+    """The ``tichusim compare`` command that gives this report again (its ``Regenerate``
+    line): strategies with a space, comma, semicolon or bracket quoted."""
+    quoted = " ".join(f"'{s}'" if any(c in s for c in " ,;[]") else s for s in strategies)
+    command = f"tichusim compare {quoted} --deals {deals} --seed {seed}"
+    if variant != DEFAULT_GAME:
+        command += f" --variant {variant}"
+    for pair in option_pairs:
+        command += f" --option {pair}"
+    if check:
+        command += " --check"
+    if out is not None:
+        command += f" --out {out}"
+    return command
 
 
 def _interrupted(stop, command: str, markdown_report) -> None:

@@ -103,7 +103,7 @@ for _name, _n in SEGMENTS:
 
 def env(variant: str = "nanjing", opponents="heuristic", seed: int | None = None, **options):
     """The AEC environment of ``variant`` (``TichuEnv``; ``learners=`` picks the agents'
-    players, the rest of ``options`` are the game's table options)."""
+    players, the rest of ``options`` are the game's options)."""
     return TichuEnv(variant, opponents, seed, **options)
 
 

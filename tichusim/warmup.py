@@ -10,7 +10,7 @@ Families compile in up to ``jobs`` spawned processes at once, each family as soo
 reuses is in the cache (``NEEDS``), the ready ones in the order of ``ORDER``: the rules core
 first (every other family's modules compile it as they load); then the 4-player engine and
 Grand Seigneur's (they share nothing; Grand Seigneur's process compiles its stepping engine
-too); the other two team tables and the 4-player stepping engine reuse the strategies'
+too); the other two team games and the 4-player stepping engine reuse the strategies'
 kernels the 4-player family caches, about two thirds into its compile, and start as soon as
 those are in the cache and a process is free, not when every family of a stage has ended;
 the analyses after the 4-player engine. Fixed stages (a stage waiting for its slowest
@@ -44,14 +44,14 @@ def _games(names) -> None:
     from .games import game, game_type
 
     for name in names:  # every game's batch kernels (rounds, games) and its logged round
-        table = game(
+        played = game(
             name,
             6 if game_type(name).takes_players else None,
             {"game_rounds": 2} if game_type(name).chained_rounds else None,
         )
-        table.records(4, strategies="heuristic", check=True)
-        table.records(2, games=True, strategies="lowest", target=100)
-        table.transcript(0, 1)
+        played.records(4, strategies="heuristic", check=True)
+        played.records(2, games=True, strategies="lowest", target=100)
+        played.transcript(0, 1)
 
 
 def _nanjing() -> None:

@@ -19,7 +19,7 @@ from tichusim.analysis.passadvice import (
     pass_candidates,
 )
 from tichusim.cli import main
-from tichusim.kernels.tichu import records as E
+from tichusim.kernels.tichu import records
 
 HAND = "Dog Ma 2j 3s 5p 7t 8j 9s Jp Qt Kj Ks Ph Dr"
 DRAGON_AWAY = "Dr, Ks, 2j"  # the Dragon to the right opponent
@@ -28,8 +28,8 @@ SENSIBLE = "2j, Ks, Dog"  # low cards to the opponents, a King to the partner
 
 def _ranks(spec: int) -> np.ndarray:
     r = np.zeros(15, np.int64)
-    r[E.FIX_MODE] = E.FIX_BEFORE_PASSING
-    r[E.FIX_RECEIVED] = spec
+    r[records.FIX_MODE] = records.FIX_BEFORE_PASSING
+    r[records.FIX_RECEIVED] = spec
     return r
 
 

@@ -1,6 +1,6 @@
 """tichu-odds: the hand after the passing (RULES.md §2.3, §2.4), paired plays of the
-same deals, intervals that separate a strong hand from a weak one, every team table and its
-Options, JSON, one-line errors; and gt-odds at every team table (§3, §4) with Options."""
+same deals, intervals that separate a strong hand from a weak one, every team game and its
+Options, JSON, one-line errors; and gt-odds in every team game (§3, §4) with Options."""
 
 import json
 
@@ -12,7 +12,7 @@ from tichusim import cards
 from tichusim.analysis.gtodds import gt_odds, paired_rounds, seat_strategies, setup
 from tichusim.analysis.tichuodds import TichuOdds, tichu_odds
 from tichusim.cli import main
-from tichusim.kernels.tichu import records as E
+from tichusim.kernels.tichu import records
 
 STRONG = "Dr Ph Aj As Ap Kj Ks Kp Qj Qs Jj Tj 9j 8j"
 WEAK = "Dog 2j 2s 3p 4t 5j 6s 7p 8t 9j Ts Jp Qt 3s"
@@ -20,7 +20,7 @@ WEAK = "Dog 2j 2s 3p 4t 5j 6s 7p 8t 9j Ts Jp Qt 3s"
 
 def _fixed_ranks(call):
     ranks = np.zeros(15, np.int64)
-    ranks[E.FIX_MODE] = E.FIX_AFTER_PASSING + 256 * call
+    ranks[records.FIX_MODE] = records.FIX_AFTER_PASSING + 256 * call
     return ranks
 
 
@@ -53,7 +53,7 @@ def test_the_seat_holds_the_hand_after_the_passing(variant, hand):
         check=True,
         place=place,
         firsts=place.firsts(keys, (len(hand.split()),)),
-        ranks=(_fixed_ranks(E.FIX_CALL_AFTER_PASSING), _fixed_ranks(E.FIX_CALL_NEVER)),
+        ranks=(_fixed_ranks(records.FIX_CALL_AFTER_PASSING), _fixed_ranks(records.FIX_CALL_NEVER)),
     )
     (_, sc), (_, sn) = pairs.call, pairs.no_call
     me_c, me_n = sc[:, place.player], sn[:, place.player]
@@ -73,8 +73,8 @@ def test_named_received_cards():
     place = setup("nanjing")
     exact, ranks = cards.parse_pattern(STRONG, 14)
     named = [cards.parse(c) for c in ("8j", "Qs", "Ph")]
-    r = _fixed_ranks(E.FIX_CALL_NEVER)
-    r[E.FIX_RECEIVED] = sum(b.bit_length() << (6 * j) for j, b in enumerate(named))
+    r = _fixed_ranks(records.FIX_CALL_NEVER)
+    r[records.FIX_RECEIVED] = sum(b.bit_length() << (6 * j) for j, b in enumerate(named))
     call, _ = seat_strategies("heuristic", "heuristic", grand=("never", "never"))
     rec = place.game.rounds(
         np.arange(200), seed=1, strategies=call, check=True, fixed=(exact, r), fixed_seat=0

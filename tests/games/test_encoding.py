@@ -1,7 +1,7 @@
 """The encoding of a decision (docs/encoding.md, ``tichusim/kernels/tichu/encoding.py``): the
 page's table is the kernel's layout; a hand-built position encodes as the page says; the kernel
 equals a plain reference (``tests/encoding_reference.py``) on views of random rounds at every
-team table; it reads nothing but the deciding seat's two records (RULES.md §6); one length
+team game; it reads nothing but the deciding seat's two records (RULES.md §6); one length
 everywhere."""
 
 import re
@@ -18,16 +18,15 @@ from tichusim.cards.combos import classify
 from tichusim.games import game
 from tichusim.games.encoding import N_FEATURES, STATE_SIZE, encode, slot
 from tichusim.games.steps import View
-from tichusim.kernels import combos as C
-from tichusim.kernels import outside as O
+from tichusim.kernels import combos, outside
 from tichusim.kernels.seigneur.view import GS_PRIVATE, GS_PUBLIC
-from tichusim.kernels.tichu import encoding as K
+from tichusim.kernels.tichu import encoding
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "encoding.md"
 ROW = re.compile(r"^\| `(\w+)` \| (\d+) \| (\d+) \| (.+) \|$", re.M)
-ORDER = [name for name, _ in K.SLOTS]
+ORDER = [name for name, _ in encoding.SLOTS]
 
 
 def m(text: str) -> int:
@@ -47,9 +46,9 @@ def test_the_page_table_is_the_kernel_layout():
     rows = [
         (name, int(first), int(width)) for name, first, width, _ in ROW.findall(PAGE.read_text())
     ]
-    assert rows == [(name, K.OFFSET[name], width) for name, width in K.SLOTS]
+    assert rows == [(name, encoding.OFFSET[name], width) for name, width in encoding.SLOTS]
     last = rows[-1]
-    assert last[1] + last[2] == N_FEATURES == K.N_FEATURES
+    assert last[1] + last[2] == N_FEATURES == encoding.N_FEATURES
 
 
 def test_the_page_names_the_bounds_of_the_two_parts():
@@ -58,12 +57,12 @@ def test_the_page_names_the_bounds_of_the_two_parts():
     assert f"Indices `{STATE_SIZE}` to `{N_FEATURES - 1}` are the **candidate**" in text
     assert f"({STATE_SIZE:,})" in text and f"({N_FEATURES:,})" in text
     assert f"fixed length, {N_FEATURES:,}" in text
-    assert K.OFFSET[K.FIRST_CANDIDATE_SLOT] == STATE_SIZE
+    assert encoding.OFFSET[encoding.FIRST_CANDIDATE_SLOT] == STATE_SIZE
 
 
 def test_the_layout_hash_names_version_and_slots():
-    assert re.fullmatch(r"[0-9a-f]{16}", K.LAYOUT_HASH)
-    assert K.ENCODING_VERSION >= 1
+    assert re.fullmatch(r"[0-9a-f]{16}", encoding.LAYOUT_HASH)
+    assert encoding.ENCODING_VERSION >= 1
 
 
 def test_the_page_example_runs():
@@ -132,7 +131,7 @@ def position():
     masks = np.array([c for c, _ in CANDIDATES], np.uint64)
     codes = np.array([c for _, c in CANDIDATES], np.int64)
     out = np.full((len(CANDIDATES), N_FEATURES), 7.0, np.float32)  # every entry is written
-    K.encode_all(pub, privs, O.D_PLAY, masks, codes, len(CANDIDATES), out)
+    encoding.encode_all(pub, privs, outside.D_PLAY, masks, codes, len(CANDIDATES), out)
     return out
 
 
@@ -186,7 +185,7 @@ def test_position_trick_wish_and_table(position):
     x = position[0]
     assert np.array_equal(_at(x, "top_seat"), _hot(6, 1))
     assert np.array_equal(_at(x, "leader"), _hot(6, 3))
-    assert np.array_equal(_at(x, "top_kind"), _hot(10, C.PAIR))
+    assert np.array_equal(_at(x, "top_kind"), _hot(10, combos.PAIR))
     assert _at(x, "top_length")[0] == pytest.approx(2 / 14)
     assert np.array_equal(_at(x, "top_rank"), _hot(16, 12))
     assert _at(x, "top_half")[0] == 0
@@ -221,7 +220,7 @@ def test_position_candidates(position):
     assert not _at(passing, "cand_cards").any() and not _at(passing, "cand_rank").any()
     assert np.array_equal(_at(passing, "after"), _at(passing, "hand"))
     assert np.array_equal(_at(passing, "after_count"), _hot(15, 9))
-    assert np.array_equal(_at(bomb, "cand_kind"), _hot(10, C.BOMB_FOUR))
+    assert np.array_equal(_at(bomb, "cand_kind"), _hot(10, combos.BOMB_FOUR))
     assert _at(bomb, "cand_length")[0] == pytest.approx(4 / 14)
     assert np.array_equal(_at(bomb, "cand_rank"), _hot(16, 2))
     assert np.array_equal(np.flatnonzero(_at(bomb, "cand_cards")), [2, 17, 30, 43])
@@ -236,7 +235,7 @@ def test_one_row_is_a_row_of_the_decision(position):
     pub, privs = _position()
     row = np.full(N_FEATURES, -1.0, np.float32)
     for i, (mask, c) in enumerate(CANDIDATES):
-        K.encode(pub, privs, O.D_PLAY, np.uint64(mask), c, row)
+        encoding.encode(pub, privs, outside.D_PLAY, np.uint64(mask), c, row)
         assert np.array_equal(row, position[i])
 
 
@@ -244,9 +243,9 @@ def test_one_row_kept_per_decision(position):
     """The state part written once, the candidate part rewritten for each candidate."""
     pub, privs = _position()
     row = np.full(N_FEATURES, -1.0, np.float32)
-    K.encode_state(pub[0], privs[0], O.D_PLAY, row)
+    encoding.encode_state(pub[0], privs[0], outside.D_PLAY, row)
     for i, (mask, c) in enumerate(CANDIDATES):
-        K.encode_candidate(pub[0], privs[0], np.uint64(mask), c, row)
+        encoding.encode_candidate(pub[0], privs[0], np.uint64(mask), c, row)
         assert np.array_equal(row, position[i])
 
 
@@ -336,9 +335,9 @@ def test_only_the_seats_own_records_are_read():
         codes = np.array([c for _, c in chosen], np.int64)
         a = np.zeros((len(chosen), N_FEATURES), np.float32)
         b = np.ones((len(chosen), N_FEATURES), np.float32)
-        decision = O.D_PLAY if view.decision == "play" else O.D_BOMB
-        K.encode_all(pub, privs[seat : seat + 1], decision, masks, codes, len(chosen), a)
-        K.encode_all(pub, table, decision, masks, codes, len(chosen), b)
+        decision = outside.D_PLAY if view.decision == "play" else outside.D_BOMB
+        encoding.encode_all(pub, privs[seat : seat + 1], decision, masks, codes, len(chosen), a)
+        encoding.encode_all(pub, table, decision, masks, codes, len(chosen), b)
         assert np.array_equal(a, b)
         assert np.array_equal(a, view.encode(legal))
         seen += 1
@@ -367,7 +366,7 @@ def test_candidates_are_checked_against_the_hand():
     with pytest.raises(ValueError, match="do not go together"):
         view.encode([(m("Kj"), 0)])
     with pytest.raises(ValueError, match="a Play, None or"):
-        encode(view.public, view.private, O.D_PLAY, [m("Kj")])
+        encode(view.public, view.private, outside.D_PLAY, [m("Kj")])
 
 
 def test_grand_seigneur_views_have_no_encoding():

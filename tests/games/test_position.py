@@ -1,4 +1,4 @@
-"""A rules-checked position (``games.position.Position``) at every team table: built from what a
+"""A rules-checked position (``games.position.Position``) in every team game: built from what a
 seat knows at its turn in a real round (RULES.md §6), it passes the checks, and its view is
 the engine's own (the records' fields, the legal plays); the rules of each table refuse what
 they forbid (§2.4, §3, §4)."""

@@ -1,6 +1,6 @@
 """What each seat did in a round: the columns the engine records agree with the
 event log of the same round, read here on its own terms (as ``tests/replay.py`` does), over
-many random rounds at every team table (RULES.md §2, §3, §4).
+many random rounds in every team game (RULES.md §2, §3, §4).
 
 The log is read independently of the engine's counting: bombs are the plays and out-of-turn
 bombs whose cards make a bomb (§2.7, §2.9), tricks and their points are the ``EV_TRICK`` rows
@@ -19,7 +19,7 @@ from replay import check_round, pts, toks
 from tichusim import simulate
 from tichusim.games import team
 from tichusim.games.transcript import play_with_log
-from tichusim.kernels.tichu import records as E
+from tichusim.kernels.tichu import records
 
 SEATS = {"nanjing": 4, "tientsin": 6, "wuwang": 4}
 
@@ -37,8 +37,8 @@ def doings_from_log(rnd, seats, log, n):
         "tichu_when": [-1] * n,
         "tichu_cards": [-1] * n,
         "tichu_trick": [-1] * n,
-        "phoenix_as": [E.PHOENIX_NONE] * n,
-        "dragon": [E.DRAGON_NONE] * n,
+        "phoenix_as": [records.PHOENIX_NONE] * n,
+        "dragon": [records.DRAGON_NONE] * n,
         "dog_led": [False] * n,
         "mahjong_wish": [-1] * n,
         "wish_fulfilled": [False] * n,
@@ -47,52 +47,52 @@ def doings_from_log(rnd, seats, log, n):
     trick: set = set()
     for ev, seat, mask, code, extra in (tuple(int(v) for v in row) for row in log):
         cs = set(toks(mask))
-        if ev == E.EV_TICHU:
+        if ev == records.EV_TICHU:
             out["tichu_when"][seat] = code  # §2.3: before passing, after, before a turn
             out["tichu_cards"][seat] = len(hands[seat])
             out["tichu_trick"][seat] = tricks
-        elif ev == E.EV_GIVE:
+        elif ev == records.EV_GIVE:
             hands[seat] -= cs
             hands[extra] |= cs
-        elif ev in (E.EV_PLAY, E.EV_BOMB):
+        elif ev in (records.EV_PLAY, records.EV_BOMB):
             if ref.is_bomb(ref.top_reading(frozenset(cs))):  # §2.7
                 if out["bombs_played"][seat] == 0:
                     out["first_bomb"][seat] = code
                     out["first_bomb_trick"][seat] = tricks
                 out["bombs_played"][seat] += 1
-                out["bombs_out_of_turn"][seat] += ev == E.EV_BOMB  # §2.9
+                out["bombs_out_of_turn"][seat] += ev == records.EV_BOMB  # §2.9
             if "Ph" in cs:  # §2.6
                 out["phoenix_as"][seat] = (
-                    E.PHOENIX_IN_COMBO
+                    records.PHOENIX_IN_COMBO
                     if len(cs) > 1
-                    else E.PHOENIX_LED
+                    else records.PHOENIX_LED
                     if not trick
-                    else E.PHOENIX_ON_SINGLE
+                    else records.PHOENIX_ON_SINGLE
                 )
             if "Dr" in cs:
-                out["dragon"][seat] = E.DRAGON_PLAYED
+                out["dragon"][seat] = records.DRAGON_PLAYED
             if "Dog" in cs:
                 out["dog_led"][seat] = True
             hands[seat] -= cs
             trick |= cs
-        elif ev == E.EV_WISH:
+        elif ev == records.EV_WISH:
             out["mahjong_wish"][seat] = code  # §2.11
-        elif ev == E.EV_WISH_DONE:
+        elif ev == records.EV_WISH_DONE:
             out["wish_fulfilled"][seat] = True
-        elif ev == E.EV_DRAGON:
-            out["dragon"][seat] = E.DRAGON_GIVEN  # §2.12
-        elif ev == E.EV_DOG:  # §2.10: the Dog's trick stays with its player
+        elif ev == records.EV_DRAGON:
+            out["dragon"][seat] = records.DRAGON_GIVEN  # §2.12
+        elif ev == records.EV_DOG:  # §2.10: the Dog's trick stays with its player
             out["tricks_won"][seat] += 1
             tricks += 1
             trick = set()
-        elif ev == E.EV_TRICK:
+        elif ev == records.EV_TRICK:
             out["tricks_won"][extra] += 1
             out["card_points_won"][extra] += code
             tricks += 1
             trick = set()
     for s in range(n):
         if "Ph" in hands[s]:
-            out["phoenix_as"][s] = E.PHOENIX_HELD
+            out["phoenix_as"][s] = records.PHOENIX_HELD
     out["cards_left"] = [len(h) for h in hands]
     fulfilled = [s for s in range(n) if out["wish_fulfilled"][s]]
     totals = {
@@ -116,7 +116,7 @@ def _cases(variant):
 
 @pytest.mark.parametrize("variant", list(SEATS))
 def test_seat_columns_agree_with_the_event_log(variant):
-    """Over 300 random rounds per table (strategies mixed, some under the §2.6 Option): every
+    """Over 300 random rounds per variant (strategies mixed, some under the §2.6 Option): every
     new seat field equals what the log says, the round's totals too, and the sums close:
     bombs over the seats = the round's bombs, tricks over the seats = its tricks, card points
     won + points still in hands + a trick left in play by a victory = 100 (§7)."""
@@ -203,7 +203,7 @@ def test_grand_seigneur_players_agree_with_the_event_log(players, options):
     from gs_replay import toks as gs_toks
 
     from tichusim.games.seigneur import play_with_log as gs_play
-    from tichusim.kernels.seigneur import records as G
+    from tichusim.kernels.seigneur import records as seigneur_records
 
     bombs = 0
     for game in range(12):
@@ -215,19 +215,21 @@ def test_grand_seigneur_players_agree_with_the_event_log(players, options):
                 for k in ("bombs_played", "bombs_out_of_turn", "tricks_won", "cards_left")
             }
             for ev, seat, a, b, code, _extra in (tuple(int(v) for v in row) for row in log):
-                if ev in (G.EV_PLAY, G.EV_BOMB) and (code >> 16) >= 8:  # a bomb's kind (§2.7)
+                if (
+                    ev in (seigneur_records.EV_PLAY, seigneur_records.EV_BOMB) and (code >> 16) >= 8
+                ):  # a bomb's kind (§2.7)
                     want["bombs_played"][player_of[seat]] += 1
-                    want["bombs_out_of_turn"][player_of[seat]] += ev == G.EV_BOMB
-                elif ev == G.EV_TRICK:
+                    want["bombs_out_of_turn"][player_of[seat]] += ev == seigneur_records.EV_BOMB
+                elif ev == seigneur_records.EV_TRICK:
                     want["tricks_won"][player_of[seat]] += 1
-                elif ev == G.EV_END:
+                elif ev == seigneur_records.EV_END:
                     want["cards_left"][player_of[seat]] = sum(gs_toks(a, b).values())
             for name, values in want.items():
                 assert [int(seats[p][name]) for p in range(players)] == values, (game, r, name)
             assert seats["bombs_played"][:players].sum() == rnd["bombs"]
             assert seats["bombs_out_of_turn"][:players].sum() == rnd["bombs_out_of_turn"]
             assert seats["tricks_won"][:players].sum() == rnd["tricks"] - sum(
-                1 for row in log if int(row[0]) == G.EV_DOG
+                1 for row in log if int(row[0]) == seigneur_records.EV_DOG
             )  # a Dog's lead is no trick won
             bombs += int(rnd["bombs"])
     assert bombs > 0
@@ -245,7 +247,7 @@ def test_options_in_the_parquet_metadata():
     from tichusim.runs.parquet import encode
 
     for variant, options in (("nanjing", {"phoenix_led_half": True}), ("wuwang", None)):
-        table = game(variant, options=options)
-        for part in tables(table.records(20, seed=1)):
+        played = game(variant, options=options)
+        for part in tables(played.records(20, seed=1)):
             meta = pq.read_schema(io.BytesIO(encode(part))).metadata
-            assert json.loads(meta[OPTIONS_KEY]) == table.options
+            assert json.loads(meta[OPTIONS_KEY]) == played.options

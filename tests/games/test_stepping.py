@@ -14,7 +14,7 @@ from tichusim import Agent, AgentError, IllegalChoice, Round
 from tichusim.cards import notation as cards
 from tichusim.cards.combos import Combo, Play
 
-TABLES = [
+VARIANTS = [
     ("nanjing", None),
     ("tientsin", None),
     ("wuwang", None),
@@ -40,7 +40,7 @@ def _stepped(variant, players, strategy, key, seed=3):
     return r, kinds
 
 
-@pytest.mark.parametrize("variant,players", TABLES)
+@pytest.mark.parametrize("variant,players", VARIANTS)
 @pytest.mark.parametrize("strategy", ["random", "lowest", "heuristic"])
 def test_stepped_rounds_equal_simulate(variant, players, strategy):
     """Every decision from Python, answered as the engine would: the same records."""
@@ -276,10 +276,10 @@ class _Mixed(Agent):
 
 
 def _step_both(variant, seed, key, strategies, answerers):
-    """Round ``key`` stepped twice, going on from the kept table (``resume``) and replayed
+    """Round ``key`` stepped twice, going on from the kept records (``resume``) and replayed
     from the deal at every decision, the ``None`` seats answered by ``answerers[player]``'s
     ``decide``: the views, legal choices and scripts agree at every decision. Returns both
-    rounds and how many of the resumed round's calls went on from its kept table."""
+    rounds and how many of the resumed round's calls went on from its kept records."""
     rounds = []
     went_on = 0
     for resume in (True, False):
@@ -307,7 +307,7 @@ def _step_both(variant, seed, key, strategies, answerers):
 
 @pytest.mark.parametrize("variant", ["nanjing", "tientsin", "wuwang"])
 def test_resumed_rounds_equal_replayed_and_simulated_ones(variant):
-    """A stepped round goes on from the table its last stop in the play left (a Tichu call
+    """A stepped round goes on from the records its last stop in the play left (a Tichu call
     before a turn, a play, a bomb) instead of replaying from the deal: for many rounds with
     a mix of seats decided from Python, agents and scripted strategies, every decision's
     view, the records and the event log are the replayed round's byte for byte, and the

@@ -1,6 +1,6 @@
 """One strategy text everywhere: every form is taken wherever a strategy is (the command line's
 ``--strategies``, ``compare``, a run config), and every name printed for a strategy reads back
-as the same strategy (``games.strategy_text``, ``StrategyTables.split_text``)."""
+as the same strategy (``games.strategy_text``, ``StrategyBook.split_text``)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from tichusim.games.agents import agent_name, as_agent, spec_of, strategies_text
 from tichusim.games.strategy_text import parse_strategy, parse_strategy_list, strategy_spec
 from tichusim.runs.config import ConfigError, validate
 from tichusim.strategies import seigneur
-from tichusim.strategies.tables import split_items, split_strategies
-from tichusim.strategies.tichu import TABLES, resolve
+from tichusim.strategies.book import split_items, split_strategies
+from tichusim.strategies.tichu import BOOK, resolve
 
 SEARCH = "tichusim.search.agent:Search"
 FILE = 'base = "heuristic"\npass = "lowest"\n[params]\nbomb_points = 20\n'
@@ -128,7 +128,7 @@ def test_a_file_is_named_by_its_path_unless_it_names_itself(tmp_path):
     (tmp_path / "mine.toml").write_text(FILE)
     table = strategy_spec(str(tmp_path / "mine.toml"))
     assert isinstance(table, dict) and table["name"] == str(tmp_path / "mine.toml")
-    assert TABLES.build(table) == parse_strategy(str(tmp_path / "mine.toml"))
+    assert BOOK.build(table) == parse_strategy(str(tmp_path / "mine.toml"))
 
 
 def test_run_configs_take_the_command_lines_text(tmp_path, monkeypatch):
@@ -151,7 +151,7 @@ def test_run_configs_take_the_command_lines_text(tmp_path, monkeypatch):
     )
     assert strategies("search:samples=4") == [{"agent": SEARCH, "params": {"samples": 4}}] * 4
     assert strategies("expert[tichu=never]") == ["expert[tichu=never]"] * 4
-    file_table = TABLES.to_dict(parse_strategy("mine.toml"))
+    file_table = BOOK.to_dict(parse_strategy("mine.toml"))
     assert strategies("mine.toml") == [file_table] * 4
     mixed = strategies(
         ["heuristic:pass=lowest", "search:base=expert[grand_tichu=never,tichu=never]"] * 2

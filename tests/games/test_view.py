@@ -1,5 +1,5 @@
 """The View a seat decides from (docs/view.md): the round's public record as a sequence, equal
-to what the transcript (``tichusim show``) prints for the same round at every team table; the
+to what the transcript (``tichusim show``) prints for the same round in every team game; the
 seat's own passing and no other (RULES.md §6); fields sized to the table; who acts next at a
 bomb offer (§2.9); and the round's outcome heard by the agents that ask for it."""
 
@@ -14,7 +14,7 @@ from tichusim.cards.notation import RANK_CHARS
 from tichusim.games import game
 from tichusim.games.narrate import combo_name
 from tichusim.games.steps import Event, Steps, Unit, View
-from tichusim.kernels.tichu import variants as V
+from tichusim.kernels.tichu import variants
 
 
 class Watcher(Agent):
@@ -45,7 +45,7 @@ def _labels(variant: str, king: int) -> list[str]:
         return [f"seat {s}" for s in range(g.seats)]
     names = []
     for pos in range(g.seats):
-        player = V.wuwang_player(king, pos)
+        player = variants.wuwang_player(king, pos)
         names.append(
             "the Minister" if player == 3 else f"player {player}{' (King)' if pos == 0 else ''}"
         )
@@ -96,10 +96,10 @@ def _transcript_events(text: str, seat_label: str, who) -> list[str]:
     return out
 
 
-TABLES = [("nanjing", [3, 8, 21]), ("tientsin", [1, 5]), ("wuwang", [2, 6])]
+VARIANTS = [("nanjing", [3, 8, 21]), ("tientsin", [1, 5]), ("wuwang", [2, 6])]
 
 
-@pytest.mark.parametrize(("variant", "keys"), TABLES)
+@pytest.mark.parametrize(("variant", "keys"), VARIANTS)
 def test_history_is_the_transcript(variant, keys):
     """At every decision the history is the round so far; at the end it is what ``show``
     prints for the same round, event for event, the seat's own passing only (§6)."""

@@ -10,8 +10,7 @@ from numba import njit
 from tichusim import cards, simulate
 from tichusim.kernels.combos import BOMB_FOUR, PAIR, SINGLE, STRAIGHT, make_code
 from tichusim.kernels.moves import MAX_MOVES
-from tichusim.kernels.tichu import expert, policies
-from tichusim.kernels.tichu import slots as S
+from tichusim.kernels.tichu import expert, policies, slots
 from tichusim.kernels.tichu.expert import ALL_CARDS
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim.strategies.tichu import PARAMS, STRATEGIES, resolve
@@ -359,7 +358,9 @@ def _tichu(params, pub, me, point):
 @njit
 def _tichu_value(params, pub, me, after):
     first, extra = (
-        (S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA) if after else (S.TICHU_VALUE, S.TICHU_EXTRA)
+        (slots.TICHU_AFTER_VALUE, slots.TICHU_AFTER_EXTRA)
+        if after
+        else (slots.TICHU_VALUE, slots.TICHU_EXTRA)
     )
     return expert.tichu_value(params, first, extra, pub[0], me[0])
 
@@ -458,7 +459,7 @@ def test_expert_reads_only_the_public_record_and_its_own_hand():
 
 @pytest.mark.parametrize("variant", ["nanjing", "tientsin", "wuwang"])
 def test_expert_rounds_keep_the_invariants(variant):
-    """RULES.md §7 with expert at every seat (and against heuristic) at each team table."""
+    """RULES.md §7 with expert at every seat (and against heuristic) in each team game."""
     seats = {"nanjing": 4, "tientsin": 6, "wuwang": 3}[variant]
     rounds, table = simulate(3000, seed=5, strategies="expert", check=True, variant=variant)
     assert (rounds["error"] == 0).all() if "error" in rounds else True

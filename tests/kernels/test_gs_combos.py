@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tichusim.cards import seigneur as sr
+from tichusim.cards import seigneur as seigneur_cards
 from tichusim.cards.combos import Combo
 from tichusim.kernels.combos import make_code
-from tichusim.kernels.seigneur import cards as gc
+from tichusim.kernels.seigneur import cards as gs_cards
 from tichusim.kernels.seigneur import combos as gs_combos
 
 # every card of the three decks of §5 (two Dragons and Phoenixes, one Mah Jong, the Dog)
@@ -34,11 +34,11 @@ KIND_CODE = {
 
 
 def pair_of(tokens):
-    return sr.parse(" ".join(tokens)) if tokens else (0, 0)
+    return seigneur_cards.parse(" ".join(tokens)) if tokens else (0, 0)
 
 
 def tokens_of(a, b):
-    text = sr.format(a, b)
+    text = seigneur_cards.format(a, b)
     return tuple(sorted(text.split())) if text else ()
 
 
@@ -112,7 +112,7 @@ def test_every_sub_multiset_of_rich_hands_reads_like_the_reference(hand, distinc
 @pytest.mark.parametrize("distinct", [False, True])
 def test_leads_of_rich_hands_match_the_reference(hand, distinct):
     for wish in (None, 5, 7, 9):
-        mine, can_pass = sr.legal_plays(hand, wish=wish or 0, distinct_triples=distinct)
+        mine, can_pass = seigneur_cards.legal_plays(hand, wish=wish or 0, distinct_triples=distinct)
         theirs, their_pass = ref.legal_plays(hand.split(), None, wish, distinct)
         assert {tokens_of(a, b) for a, b, _ in mine} == theirs
         assert len(mine) == len(theirs) and can_pass == their_pass
@@ -149,7 +149,7 @@ def states(draw):
 def test_legal_plays_match_the_reference_on_random_two_deck_states(state):
     hand, top, wish, distinct = state
     code = 0 if top is None else to_code(top)
-    mine, can_pass = sr.legal_plays(
+    mine, can_pass = seigneur_cards.legal_plays(
         " ".join(hand), top_code=code, wish=wish or 0, distinct_triples=distinct
     )
     theirs, their_pass = ref.legal_plays(hand, top, wish, distinct)
@@ -168,25 +168,29 @@ def test_multiset_arithmetic_matches_counters(xs, ys):
     take = Counter(ys) & hand  # a sub-multiset of the hand
     a, b = pair_of(sorted(hand.elements()))
     ta, tb = pair_of(sorted(take.elements()))
-    ra, rb = gc.ms_remove(np.uint64(a), np.uint64(b), np.uint64(ta), np.uint64(tb))
+    ra, rb = gs_cards.ms_remove(np.uint64(a), np.uint64(b), np.uint64(ta), np.uint64(tb))
     assert Counter(tokens_of(int(ra), int(rb))) == hand - take
     assert int(rb) & ~int(ra) == 0
-    sa, sb = gc.ms_add(ra, rb, np.uint64(ta), np.uint64(tb))
+    sa, sb = gs_cards.ms_add(ra, rb, np.uint64(ta), np.uint64(tb))
     assert (int(sa), int(sb)) == (a, b)
-    assert gc.ms_contains(np.uint64(a), np.uint64(b), np.uint64(ta), np.uint64(tb))
-    assert gc.ms_size(np.uint64(a), np.uint64(b)) == sum(hand.values())
+    assert gs_cards.ms_contains(np.uint64(a), np.uint64(b), np.uint64(ta), np.uint64(tb))
+    assert gs_cards.ms_size(np.uint64(a), np.uint64(b)) == sum(hand.values())
     for r in range(2, 15):
         want = sum(k for t, k in hand.items() if t not in ref.SPECIALS and ref.VALUE[t[0]] == r)
-        assert gc.rank_count(np.uint64(a), np.uint64(b), r) == want
+        assert gs_cards.rank_count(np.uint64(a), np.uint64(b), r) == want
 
 
 def test_decks_hold_the_cards_of_rules_section_5():
     # §5: one deck without the Dog (55), two without Dogs and the second Mah Jong (109);
     # Option (Russian edition): 2 x 52 ranked cards and one set of specials with the Dog (108)
     for name, size in (("one", 55), ("two", 109), ("russian", 108)):
-        a, b = sr.deck(name)
+        a, b = seigneur_cards.deck(name)
         assert Counter(tokens_of(a, b)) == ref.deck(name)
-        assert int(gc.DECK_SIZES[sr.DECKS[name]]) == size == sum(ref.deck(name).values())
+        assert (
+            int(gs_cards.DECK_SIZES[seigneur_cards.DECKS[name]])
+            == size
+            == sum(ref.deck(name).values())
+        )
 
 
 @given(
@@ -197,7 +201,7 @@ def test_forced_gift_takes_the_best_cards(cards, k):
     hand = Counter(cards)
     hand = Counter({t: min(n, 2) for t, n in hand.items()})
     a, b = pair_of(sorted(hand.elements()))
-    ga, gb = gc.best_cards(np.uint64(a), np.uint64(b), k)
+    ga, gb = gs_cards.best_cards(np.uint64(a), np.uint64(b), k)
     gift = tokens_of(int(ga), int(gb))
     rank = {c: c if c in ref.SPECIALS else c[0] for c in gift}
     want = ref.best_cards(sorted(hand.elements()), k, russian=True)
@@ -218,7 +222,7 @@ def test_lowest_policy_fast_path_picks_what_the_full_list_picks(state):
     card, got = gs_policies.lowest_single(np.uint64(a), code, wish or 0)
     if card == 0:
         return
-    plays, _ = sr.legal_plays(
+    plays, _ = seigneur_cards.legal_plays(
         " ".join(hand), top_code=code, wish=wish or 0, distinct_triples=distinct
     )
     codes = np.array([c for _, _, c in plays], np.int64)

@@ -20,13 +20,12 @@ from tichusim import cards, legal_plays, simulate, simulate_games
 from tichusim.cli import main
 from tichusim.games.transcript import play_with_log, transcript
 from tichusim.kernels import combos, moves
-from tichusim.kernels.tichu import policies
-from tichusim.kernels.tichu import records as E
+from tichusim.kernels.tichu import policies, records
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim.strategies.tichu import STRATEGIES as NAMED
 
 OPTION = {"phoenix_led_half": True}
-TABLES = ("nanjing", "tientsin", "wuwang")
+VARIANTS = ("nanjing", "tientsin", "wuwang")
 TOKENS = list(ref.ALL_CARDS)
 LED = combos.make_code(combos.SINGLE, 1, combos.RANK2_PHOENIX_LED)  # 1½
 LED_HALF = combos.make_code(combos.SINGLE, 1, combos.RANK2_PHOENIX_LED_HALF)  # ½
@@ -221,12 +220,12 @@ def _mah_jong_on_led_phoenix(variant, strategies, keys, seed, options=OPTION):
         )
         top, top_led = None, False
         for event, _, mask, _, _ in log.tolist():
-            if event in (E.EV_PLAY, E.EV_BOMB):
+            if event in (records.EV_PLAY, records.EV_BOMB):
                 if mask == cards.MAH_JONG and top == cards.PHOENIX and top_led:
                     found.append(key)
                 top_led, top = top is None, mask
                 led += top_led and mask == cards.PHOENIX
-            elif event in (E.EV_TRICK, E.EV_DOG):
+            elif event in (records.EV_TRICK, records.EV_DOG):
                 top = None
     return found, led
 
@@ -267,7 +266,7 @@ def test_engine_plays_the_mah_jong_on_a_half_phoenix_only_under_the_option():
 
 
 # each plays 6,000 logged rounds one by one to find the rare play: Tientsin, the quickest, in
-# the fast tier, the other tables in the slow one
+# the fast tier, the other games in the slow one
 @pytest.mark.parametrize(
     "variant",
     [
@@ -306,10 +305,10 @@ def test_engine_with_the_option_at_every_table(variant):
 @pytest.mark.parametrize(
     "n", [pytest.param(50_000, marks=pytest.mark.slow, id="50k"), pytest.param(10_000, id="10k")]
 )
-@pytest.mark.parametrize("variant", TABLES)
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_invariant_checker_with_the_option_over_random_rounds(variant, n):
     """RULES.md §7 checked in the kernel after every action (the checker re-deriving the led
-    Phoenix's §2.6 value under the Option), over 50,000 random rounds per table (the slow
+    Phoenix's §2.6 value under the Option), over 50,000 random rounds per variant (the slow
     tier; 10,000 in the fast one); the Option changes some rounds and leaves most alone (a
     Phoenix is seldom led)."""
     with_option, _ = simulate(
@@ -321,7 +320,7 @@ def test_invariant_checker_with_the_option_over_random_rounds(variant, n):
     assert 0.9 < same < 1.0, same
 
 
-@pytest.mark.parametrize("variant", TABLES)
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_games_with_the_option(variant):
     """Whole games (§2.15, §3; §4's rounds) with the Option and the checker on."""
     target = {} if variant == "wuwang" else {"target": 500}

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from gs_replay import check_round, toks
 
-from tichusim.cards import seigneur as sr
+from tichusim.cards import seigneur as seigneur_cards
 from tichusim.games.seigneur import (
     SeigneurOptions,
     play_with_log,
@@ -29,7 +29,7 @@ SETTINGS = {
 def _tally_ok(a, b, deck):
     """Vectorised §7 on the records: per round, the dealt hands plus the leftovers are the
     deck, each card exactly as often as the deck holds it."""
-    da, db = sr.deck(deck)
+    da, db = seigneur_cards.deck(deck)
     rows = a.shape[0]
     c0 = np.zeros(rows, np.uint64)
     c1 = np.zeros(rows, np.uint64)
@@ -131,7 +131,7 @@ def test_logged_rounds_replay_against_the_reference(players, options, strategies
 def test_replays_see_every_kind_of_event():
     """The replayed settings above exercise the rules they check: bombs out of turn, the wish
     fulfilled, the Dog, a second Dragon on a first."""
-    from tichusim.kernels.seigneur import records as E
+    from tichusim.kernels.seigneur import records
 
     seen = set()
     second_dragon = False
@@ -139,9 +139,15 @@ def test_replays_see_every_kind_of_event():
         for game in range(40):
             _, _, log, _ = play_with_log(5, game, 1, players=players, options=options)
             seen |= set(log[:, 0].tolist())
-            plays = log[(log[:, 0] == E.EV_PLAY) | (log[:, 0] == E.EV_BOMB)]
+            plays = log[(log[:, 0] == records.EV_PLAY) | (log[:, 0] == records.EV_BOMB)]
             second_dragon |= bool(((plays[:, 4] & 0xFF) == 31).any())
-    assert {E.EV_BOMB, E.EV_WISH_DONE, E.EV_DOG, E.EV_GIVE, E.EV_GIVE_BACK} <= seen
+    assert {
+        records.EV_BOMB,
+        records.EV_WISH_DONE,
+        records.EV_DOG,
+        records.EV_GIVE,
+        records.EV_GIVE_BACK,
+    } <= seen
     assert second_dragon
 
 
@@ -161,7 +167,7 @@ def test_tables_and_variant_columns():
         == s[s.rank_after == 1].set_index("round").loc[r["round"], "player"].to_numpy()
     ).all()
     # the cards each player was dealt, in notation
-    hand = sr.format(int(s.dealt_a.iloc[0]), int(s.dealt_b.iloc[0])).split()
+    hand = seigneur_cards.format(int(s.dealt_a.iloc[0]), int(s.dealt_b.iloc[0])).split()
     assert len(hand) == s.cards.iloc[0] in (15, 16)
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from gs_replay import seat_of_rank, toks
 
-from tichusim.cards import seigneur as sr
+from tichusim.cards import seigneur as seigneur_cards
 from tichusim.games.seigneur import play_with_log, simulate_seigneur
 from tichusim.kernels.combos import (
     BOMB_FOUR,
@@ -18,7 +18,7 @@ from tichusim.kernels.combos import (
     STRAIGHT,
     make_code,
 )
-from tichusim.kernels.seigneur import records as E
+from tichusim.kernels.seigneur import records
 
 DRAGON = make_code(SINGLE, 1, 30)
 PLAY_VALUE = {"Dog": 0, "Ma": 1, "Ph": 15, "Dr": 16}
@@ -33,8 +33,8 @@ DRAGON2 = make_code(SINGLE, 1, 31)
 
 
 def codes_of(hand, **kw):
-    plays, _ = sr.legal_plays(hand, **kw)
-    return {sr.format(a, b): code for a, b, code in plays}
+    plays, _ = seigneur_cards.legal_plays(hand, **kw)
+    return {seigneur_cards.format(a, b): code for a, b, code in plays}
 
 
 def test_second_dragon_beats_the_first():
@@ -52,8 +52,8 @@ def test_second_dragon_beats_the_first():
 
 def test_four_of_a_kind_bomb_needs_four_different_suits():
     # §5: with two decks, four cards of a rank are a bomb only in four different suits
-    assert sr.classify("7j 7j 7s 7p") is None
-    assert sr.classify("7j 7s 7p 7t").kind == "four-of-a-kind bomb"
+    assert seigneur_cards.classify("7j 7j 7s 7p") is None
+    assert seigneur_cards.classify("7j 7s 7p 7t").kind == "four-of-a-kind bomb"
     leads = codes_of("7j 7j 7s 7s 7p 7t")
     bombs = [cards for cards, code in leads.items() if code >> 16 >= BOMB_FOUR]
     assert bombs == ["7j 7s 7p 7t"]  # one bomb: the doubled Jade and Sword add none
@@ -62,9 +62,9 @@ def test_four_of_a_kind_bomb_needs_four_different_suits():
 
 def test_straight_flush_needs_one_suit():
     # §5: a straight flush needs one suit; a doubled card cannot be in it (ranks differ)
-    assert sr.classify("3j 4j 5j 6j 7j").kind == "straight-flush bomb"
-    assert sr.classify("3j 4j 5j 6j 7s").kind == "straight"
-    assert sr.classify("3j 3j 4j 5j 6j 7j") is None
+    assert seigneur_cards.classify("3j 4j 5j 6j 7j").kind == "straight-flush bomb"
+    assert seigneur_cards.classify("3j 4j 5j 6j 7s").kind == "straight"
+    assert seigneur_cards.classify("3j 3j 4j 5j 6j 7j") is None
     leads = codes_of("3j 3j 4j 5j 6j 7j")
     assert {c for c, code in leads.items() if code >> 16 == BOMB_SF} == {"3j 4j 5j 6j 7j"}
     assert not {c for c, code in leads.items() if code >> 16 == STRAIGHT}
@@ -72,12 +72,12 @@ def test_straight_flush_needs_one_suit():
 
 def test_both_copies_of_a_card_make_pairs_triples_full_houses_stairs():
     # §5 keeps the §2.5 combinations; with two decks a card may be held twice
-    assert sr.classify("7j 7j") == sr.classify("7j 7s")
-    assert sr.classify("7j 7j 7s").kind == "triple"
-    assert sr.classify("7j 7j 8s 8s").kind == "stairs"
-    assert sr.classify("7j 7j 7s 8j 8j").kind == "full house"
-    assert sr.classify("7j 7j 7s 7s 8j") is None  # four of a rank and one: nothing
-    assert sr.classify("Ph Ph") is None  # Decision: one Phoenix per combination
+    assert seigneur_cards.classify("7j 7j") == seigneur_cards.classify("7j 7s")
+    assert seigneur_cards.classify("7j 7j 7s").kind == "triple"
+    assert seigneur_cards.classify("7j 7j 8s 8s").kind == "stairs"
+    assert seigneur_cards.classify("7j 7j 7s 8j 8j").kind == "full house"
+    assert seigneur_cards.classify("7j 7j 7s 7s 8j") is None  # four of a rank and one: nothing
+    assert seigneur_cards.classify("Ph Ph") is None  # Decision: one Phoenix per combination
     leads = codes_of("7j 7j 8j 8s")
     assert leads["7j 7j 8j 8s"] == make_code(STAIRS, 4, 16)
 
@@ -85,16 +85,16 @@ def test_both_copies_of_a_card_make_pairs_triples_full_houses_stairs():
 def test_russian_option_triples_of_different_suits():
     # §5 Option (Russian edition): a triple's cards, alone or in a full house, differ in suit
     opt = {"distinct_triples": True}
-    assert sr.classify("7j 7j 7s", **opt) is None
-    assert sr.classify("7j 7s 7p", **opt).kind == "triple"
-    assert sr.classify("7j 7j Ph", **opt) is None
-    assert sr.classify("7j 7s Ph", **opt).kind == "triple"
-    assert sr.classify("7j 7j 7s 8j 8s", **opt) is None
-    assert sr.classify("7j 7s 7p 8j 8j", **opt).rank == 7
+    assert seigneur_cards.classify("7j 7j 7s", **opt) is None
+    assert seigneur_cards.classify("7j 7s 7p", **opt).kind == "triple"
+    assert seigneur_cards.classify("7j 7j Ph", **opt) is None
+    assert seigneur_cards.classify("7j 7s Ph", **opt).kind == "triple"
+    assert seigneur_cards.classify("7j 7j 7s 8j 8s", **opt) is None
+    assert seigneur_cards.classify("7j 7s 7p 8j 8j", **opt).rank == 7
     # two pairs and the Phoenix: only the pair of two suits can be the triple
-    assert [c.rank for c in sr.readings("7j 7s 8j 8j Ph", **opt)] == [7]
-    assert [c.rank for c in sr.readings("7j 7s 8j 8j Ph")] == [8, 7]
-    assert sr.classify("7j 7j", **opt).kind == "pair"  # pairs are untouched
+    assert [c.rank for c in seigneur_cards.readings("7j 7s 8j 8j Ph", **opt)] == [7]
+    assert [c.rank for c in seigneur_cards.readings("7j 7s 8j 8j Ph")] == [8, 7]
+    assert seigneur_cards.classify("7j 7j", **opt).kind == "pair"  # pairs are untouched
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ def test_russian_option_triples_of_different_suits():
 def test_decks_by_player_count_without_dogs(players, deck, total):
     # §5: one deck for 5-6 players, two for 7-12; the Dogs and the second Mah Jong removed
     _rnd, _seats, log, _ = play_with_log(1, 0, 0, players=players)
-    dealt = sum((toks(r[2], r[3]) for r in log if r[0] == E.EV_DEAL), Counter())
+    dealt = sum((toks(r[2], r[3]) for r in log if r[0] == records.EV_DEAL), Counter())
     assert dealt == ref.deck(deck) and sum(dealt.values()) == total
     assert dealt["Dog"] == 0 and dealt["Ma"] == 1
 
@@ -115,10 +115,10 @@ def test_russian_deck_twelve_each_leftovers_face_up(players, sizes):
     # §5 Option: 108 cards, 12 to each player, the rest face up and out of play (ten players:
     # eight get 11 and two 10, as the Russian book says)
     rnd, _seats, log, _ = play_with_log(2, 0, 1, players=players, options="russian")
-    dealer = next(r[1] for r in log if r[0] == E.EV_DEAL and r[4] == players)
-    by_seat = {r[1]: sum(toks(r[2], r[3]).values()) for r in log if r[0] == E.EV_DEAL}
+    dealer = next(r[1] for r in log if r[0] == records.EV_DEAL and r[4] == players)
+    by_seat = {r[1]: sum(toks(r[2], r[3]).values()) for r in log if r[0] == records.EV_DEAL}
     assert [by_seat[(dealer + 1 + k) % players] for k in range(players)] == sizes
-    left = [toks(r[2], r[3]) for r in log if r[0] == E.EV_LEFTOVER]
+    left = [toks(r[2], r[3]) for r in log if r[0] == records.EV_LEFTOVER]
     assert sum(sum(c.values()) for c in left) == 108 - sum(sizes)
     if left:
         assert toks(rnd["leftover_a"], rnd["leftover_b"]) == left[0]
@@ -127,8 +127,8 @@ def test_russian_deck_twelve_each_leftovers_face_up(players, sizes):
 def test_deal_round_robin_from_the_seat_after_the_dealer():
     # §5: all cards dealt round-robin starting after the dealer: earlier seats may get one more
     rnd, seats, log, _ = play_with_log(3, 0, 2, players=6)  # 55 cards: one seat gets 10
-    dealer = next(r[1] for r in log if r[0] == E.EV_DEAL and r[4] == 6)  # the last deals
-    tens = [r[1] for r in log if r[0] == E.EV_DEAL and sum(toks(r[2], r[3]).values()) == 10]
+    dealer = next(r[1] for r in log if r[0] == records.EV_DEAL and r[4] == 6)  # the last deals
+    tens = [r[1] for r in log if r[0] == records.EV_DEAL and sum(toks(r[2], r[3]).values()) == 10]
     assert tens == [(dealer + 1) % 6]
     assert seats[rnd["dealer"]]["rank_before"] == 6
 
@@ -200,13 +200,13 @@ def test_mah_jong_holder_leads_the_first_trick():
     # §5: the Mah Jong's holder leads the first trick (after the exchange)
     for game in range(10):
         rnd, seats, log, _ = play_with_log(4, game, 1, players=9)
-        hands = {r[1]: toks(r[2], r[3]) for r in log if r[0] == E.EV_DEAL}
+        hands = {r[1]: toks(r[2], r[3]) for r in log if r[0] == records.EV_DEAL}
         for r in log:
-            if r[0] in (E.EV_GIVE, E.EV_GIVE_BACK):
+            if r[0] in (records.EV_GIVE, records.EV_GIVE_BACK):
                 hands[r[1]] -= toks(r[2], r[3])
                 hands[r[5]] += toks(r[2], r[3])
         holder = next(s for s, h in hands.items() if h["Ma"])
-        first_play = next(r for r in log if r[0] == E.EV_PLAY)
+        first_play = next(r for r in log if r[0] == records.EV_PLAY)
         assert first_play[1] == holder and seats[rnd["leader"]]["seat"] == holder
 
 
@@ -214,9 +214,9 @@ def test_round_ends_when_one_player_still_holds_cards():
     # §5: the round ends at once when one player still holds cards; that player is last
     for players in (5, 9, 12):
         rnd, seats, log, _ = play_with_log(5, 0, 0, players=players)
-        outs = [r[1] for r in log if r[0] == E.EV_OUT]
-        end = [r for r in log if r[0] == E.EV_END]
-        assert len(outs) == players - 1 and len(end) == 1 and log[-1][0] == E.EV_END
+        outs = [r[1] for r in log if r[0] == records.EV_OUT]
+        end = [r for r in log if r[0] == records.EV_END]
+        assert len(outs) == players - 1 and len(end) == 1 and log[-1][0] == records.EV_END
         last = end[0][1]
         assert last not in outs and toks(end[0][2], end[0][3])  # it holds cards
         assert seats[rnd["last"]]["rank_after"] == players
@@ -231,9 +231,9 @@ def test_russian_dog_gives_the_lead_to_the_last_ranked_player():
         last_seat = int(seats[np.argmax(seats["rank_before"])]["seat"])
         out = set()
         for r in log:
-            if r[0] == E.EV_OUT:
+            if r[0] == records.EV_OUT:
                 out.add(r[1])
-            if r[0] == E.EV_DOG and last_seat not in out:
+            if r[0] == records.EV_DOG and last_seat not in out:
                 found += 1
                 assert r[5] == last_seat
     assert found > 0
@@ -250,7 +250,9 @@ def test_no_teams_points_or_calls():
 
 def test_the_wish_binds_with_two_decks():
     # §5 keeps the play rules, the Mah Jong's wish among them (§2.11)
-    plays, can_pass = sr.legal_plays("5j 5j 9s Ks", top_code=make_code(SINGLE, 1, 8), wish=5)
-    assert {sr.format(a, b) for a, b, _ in plays} == {"5j"} and not can_pass
-    plays, can_pass = sr.legal_plays("5j 5j 9s", top_code=make_code(PAIR, 2, 6), wish=5)
-    assert {sr.format(a, b) for a, b, _ in plays} == {"5j 5j"} and not can_pass
+    plays, can_pass = seigneur_cards.legal_plays(
+        "5j 5j 9s Ks", top_code=make_code(SINGLE, 1, 8), wish=5
+    )
+    assert {seigneur_cards.format(a, b) for a, b, _ in plays} == {"5j"} and not can_pass
+    plays, can_pass = seigneur_cards.legal_plays("5j 5j 9s", top_code=make_code(PAIR, 2, 6), wish=5)
+    assert {seigneur_cards.format(a, b) for a, b, _ in plays} == {"5j 5j"} and not can_pass

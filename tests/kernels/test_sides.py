@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import tichusim
 from tichusim.cards import DOG, NORMAL
 from tichusim.cli import main
-from tichusim.strategies.tables import RenamedPolicyWarning
+from tichusim.strategies.book import RenamedPolicyWarning
 from tichusim.strategies.tichu import Strategy, build
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""The other tables: Tientsin (RULES.md §3, 6 players) and Wu Wang (§4, 3 players and the
+"""The other games: Tientsin (RULES.md §3, 6 players) and Wu Wang (§4, 3 players and the
 Minister). Invariants of §7 adapted to each, independent replays of the event logs
 (``replay.check_round``), one test per rule clause that differs from §2, golden transcripts."""
 
@@ -15,9 +15,7 @@ from replay import check_round
 from tichusim import cards, simulate, simulate_games
 from tichusim.games.transcript import play_with_log
 from tichusim.kernels.moves import MAX_MOVES
-from tichusim.kernels.tichu import policies
-from tichusim.kernels.tichu import records as E
-from tichusim.kernels.tichu import variants as V
+from tichusim.kernels.tichu import policies, records, variants
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim.strategies.tichu import build
 
@@ -188,7 +186,7 @@ def _dog_answer(params, seat, counts, calls):
     pub = np.zeros(1, PUBLIC)
     me = np.zeros(1, PRIVATE)
     pub[0].n_players = 6
-    pub[0].variant = V.TIENTSIN
+    pub[0].variant = variants.TIENTSIN
     for s in range(6):
         pub[0].counts[s] = counts[s]
         pub[0].tichu[s] = calls[s]
@@ -246,14 +244,18 @@ def test_tientsin_fifth_out_ends_the_round_and_the_transfers():
         if rnd["double_victory"]:
             continue
         rows = [tuple(int(v) for v in r) for r in log]
-        outs = [r[1] for r in rows if r[0] == E.EV_OUT]
+        outs = [r[1] for r in rows if r[0] == records.EV_OUT]
         assert len(outs) == 5
-        transfers = [r for r in rows if r[0] in (E.EV_HAND_TO, E.EV_TRICKS_TO)]
+        transfers = [r for r in rows if r[0] in (records.EV_HAND_TO, records.EV_TRICKS_TO)]
         (e1, g1, _, p1, to1), (e2, g2, _, p2, to2), (e3, g3, _, p3, to3) = transfers
-        assert (e1, g1, to1) == (E.EV_TRICKS_TO, outs[4], outs[0])  # fifth's tricks: first out
+        assert (e1, g1, to1) == (
+            records.EV_TRICKS_TO,
+            outs[4],
+            outs[0],
+        )  # fifth's tricks: first out
         last = ({*range(6)} - set(outs)).pop()
-        assert e2 == E.EV_HAND_TO and g2 == last and (to2 - last) % 2 == 1  # hand: opponents
-        assert e3 == E.EV_TRICKS_TO and g3 == last and to3 == to2  # tricks: opponents
+        assert e2 == records.EV_HAND_TO and g2 == last and (to2 - last) % 2 == 1  # hand: opponents
+        assert e3 == records.EV_TRICKS_TO and g3 == last and to3 == to2  # tricks: opponents
         moved["points"] += abs(p1) + abs(p2) + abs(p3)
     assert moved["points"] > 0
 
@@ -322,9 +324,9 @@ def test_wuwang_minister_hand_is_public_after_passing():
     private record both hands (RULES.md §6's exception)."""
     for key in range(20):
         rnd, seats, log = play_with_log(12, key, strategies="random", variant="wuwang")
-        shown = [r for r in log.tolist() if r[0] == E.EV_SHOW]
-        assert len(shown) == 1 and shown[0][1] == V.MINISTER
-        assert int(np.uint64(np.int64(shown[0][2]))) == int(seats[V.MINISTER]["hand_passed"])
+        shown = [r for r in log.tolist() if r[0] == records.EV_SHOW]
+        assert len(shown) == 1 and shown[0][1] == variants.MINISTER
+        assert int(np.uint64(np.int64(shown[0][2]))) == int(seats[variants.MINISTER]["hand_passed"])
         check_round(rnd, seats, log, legal_check=False, variant="wuwang")
     simulate(5000, seed=12, strategies="heuristic", variant="wuwang", check=True)
 
@@ -377,10 +379,10 @@ def _lowest_play(params, hand, wish, free):
     pub = np.zeros(1, PUBLIC)
     me = np.zeros(1, PRIVATE)
     pub[0].n_players = 4
-    pub[0].variant = V.WUWANG
+    pub[0].variant = variants.WUWANG
     pub[0].wish = wish
-    pub[0].wish_free = V.wish_free(V.WUWANG) if free else 0
-    me[0].seat = V.MINISTER
+    pub[0].wish_free = variants.wish_free(variants.WUWANG) if free else 0
+    me[0].seat = variants.MINISTER
     me[0].hand = hand
     m = np.empty(MAX_MOVES, np.uint64)
     c = np.empty(MAX_MOVES, np.int64)
@@ -425,11 +427,11 @@ def test_wuwang_tables_name_players_not_positions():
             7, key, strategies=["random", "lowest", "heuristic"], variant="wuwang"
         )
         king = int(rnd["king"])
-        player = [V.wuwang_player(king, q) for q in range(4)]
+        player = [variants.wuwang_player(king, q) for q in range(4)]
         row = rounds.iloc[key]
         assert row["king"] == king == row["first_drawer"]
         assert row["first_out"] == player[int(rnd["first_out"])]
-        gifts = [int(e[4]) for e in log.tolist() if e[0] == E.EV_DRAGON]
+        gifts = [int(e[4]) for e in log.tolist() if e[0] == records.EV_DRAGON]
         assert row["dragon_to"] == (player[gifts[-1]] if gifts else -1)
         mine = seats[seats["round"] == key].set_index("seat")
         for q in range(4):

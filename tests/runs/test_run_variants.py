@@ -1,4 +1,4 @@
-"""Batch runs of every table (RULES.md §3 Tientsin, §4 Wu Wang, §5 Grand Seigneur): a run
+"""Batch runs of every game (RULES.md §3 Tientsin, §4 Wu Wang, §5 Grand Seigneur): a run
 directory holds exactly the tables ``simulate`` returns, one schema across its parts, every
 column documented, the same bytes however the run is split, and the shipped configs run."""
 

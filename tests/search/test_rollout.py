@@ -20,9 +20,7 @@ from tichusim.games import registry
 from tichusim.kernels.bits import PHOENIX
 from tichusim.kernels.errors import ERR_NONE
 from tichusim.kernels.rng import seed_stream
-from tichusim.kernels.tichu import policies as P
-from tichusim.kernels.tichu import resample
-from tichusim.kernels.tichu import rollout as R
+from tichusim.kernels.tichu import policies, resample, rollout
 from tichusim.kernels.tichu.engine import NOT_FORCED, TICHU_ANSWERED
 from tichusim.kernels.tichu.records import ROUND, SEAT
 from tichusim.kernels.tichu.variants import MAX_SEATS
@@ -91,14 +89,14 @@ def _resume(variant, state, strategy):
     if state["decision"] == "tichu":  # the call set, the play goes on from the question
         state["pub"][0]["tichu"][turn] = forced
         forced = TICHU_ANSWERED
-        if state["view"].detail == P.TICHU_AFTER_PASSING:
-            turn = R.after_passing(
-                game.table, work[0]["params"], state["pub"][0], state["privs"], turn
+        if state["view"].detail == policies.TICHU_AFTER_PASSING:
+            turn = rollout.after_passing(
+                game.variant_code, work[0]["params"], state["pub"][0], state["privs"], turn
             )
             forced = NOT_FORCED
     rnd = np.zeros(1, ROUND)
     seats = np.zeros(MAX_SEATS, SEAT)
-    return kernel_entries.RESUME[game.table](
+    return kernel_entries.RESUME[game.variant_code](
         work, state["pub"], state["privs"], rnd, seats, turn, forced, window
     )
 

@@ -1,4 +1,4 @@
-"""The default strategy: `expert` at every team table (Nanjing, Tientsin, Wu Wang), wherever no
+"""The default strategy: `expert` in every team game (Nanjing, Tientsin, Wu Wang), wherever no
 strategy is named (a table without a base still means heuristic's: see below); Grand Seigneur
 keeps its own `heuristic`. Expert beats heuristic in duplicate at
 Nanjing (results/ladder.md) and at Tientsin, and gains taking one heuristic player's place at
@@ -18,7 +18,7 @@ from tichusim.strategies import tichu as tichu_strategies
 
 def test_the_team_tables_default_is_expert():
     assert DEFAULT_STRATEGY == "expert"
-    assert tichu_strategies.TABLES.default == "expert"
+    assert tichu_strategies.BOOK.default == "expert"
     assert tichu_strategies.STRATEGIES[DEFAULT_STRATEGY].description.startswith("the default")
 
 
@@ -44,7 +44,7 @@ def test_analysis_functions_default_to_expert(function):
 
 
 def test_the_odds_tables_seat_expert_by_default():
-    """At every team table the hand's seat and the others play expert unless told otherwise
+    """At every team game the hand's seat and the others play expert unless told otherwise
     (only the hand's Grand Tichu policy is set by the experiment)."""
     for variant in ("nanjing", "tientsin", "wuwang"):
         call, no_call = gtodds.seat_strategies(variant=variant)
@@ -64,7 +64,7 @@ def test_a_table_without_a_base_stays_heuristic_so_saved_tables_rebuild():
     """Not the default, deliberately: a saved strategy (``to_dict``, as in a run's
     config.json) names every policy and override but no base, so the base must carry no tuned
     parameters of its own, or expert's would be added to it on the way back."""
-    assert tichu_strategies.TABLES.plain == "heuristic"
+    assert tichu_strategies.BOOK.plain == "heuristic"
     assert tichu_strategies.build({"pass": "lowest"}).play == "heuristic"
     assert parse_strategy("pass=lowest").name == "heuristic[pass=lowest]"
     for spec in (
@@ -80,5 +80,5 @@ def test_a_table_without_a_base_stays_heuristic_so_saved_tables_rebuild():
 
 def test_grand_seigneur_keeps_its_own_default():
     """Grand Seigneur has no expert (RULES.md §5: its own strategies); its default stays."""
-    assert seigneur_strategies.DEFAULT == seigneur_strategies.TABLES.default == "heuristic"
+    assert seigneur_strategies.DEFAULT == seigneur_strategies.BOOK.default == "heuristic"
     assert seigneur_strategies.build({"give_back": "lowest"}).play == "heuristic"

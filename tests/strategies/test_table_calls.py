@@ -1,13 +1,13 @@
-"""The value call policy's coefficients are a fact of the table: each team table's own,
+"""The value call policy's coefficients are a fact of the game: each team game's own,
 fitted there (``scripts/fit_expert_calls.py --variant``, ``expert_params``), reach the row a
 strategy plays with at that table; a strategy's own value of a coefficient still wins, and a
-saved strategy rebuilds the same row at every table."""
+saved strategy rebuilds the same row in every variant."""
 
 import numpy as np
 import pytest
 
-from tichusim.games import TEAM_TABLES, game
-from tichusim.kernels.tichu import slots as S
+from tichusim.games import TEAM_GAMES, game
+from tichusim.kernels.tichu import slots
 from tichusim.strategies import expert_params
 from tichusim.strategies.tichu import (
     CALL_FEATURES,
@@ -29,9 +29,9 @@ def _calls(row):
     score after passing."""
     n = len(CALL_FEATURES)
     return (
-        _tichu_row(row, S.TICHU_VALUE, S.TICHU_EXTRA),
-        tuple(row[S.GT_VALUE : S.GT_VALUE + n]),
-        _tichu_row(row, S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA),
+        _tichu_row(row, slots.TICHU_VALUE, slots.TICHU_EXTRA),
+        tuple(row[slots.GT_VALUE : slots.GT_VALUE + n]),
+        _tichu_row(row, slots.TICHU_AFTER_VALUE, slots.TICHU_AFTER_EXTRA),
     )
 
 
@@ -41,11 +41,11 @@ def test_every_team_table_has_its_coefficients():
         (expert_params.TICHU_AFTER, TICHU_FEATURES),
         (expert_params.GT_VALUE, CALL_FEATURES),
     ):
-        assert set(fitted) == set(TEAM_TABLES)
+        assert set(fitted) == set(TEAM_GAMES)
         assert all(len(c) == len(names) for c in fitted.values())
 
 
-@pytest.mark.parametrize("variant", TEAM_TABLES)
+@pytest.mark.parametrize("variant", TEAM_GAMES)
 def test_expert_plays_with_its_tables_coefficients(variant):
     """The rows the game hands its kernels (``Game.params``, every path: rounds, games,
     transcripts) carry that table's fit."""
@@ -74,7 +74,7 @@ def test_tientsin_and_wuwang_play_their_own_fits():
         assert _calls(STRATEGIES["expert"].param_row(variant)) != nanjing
 
 
-@pytest.mark.parametrize("variant", TEAM_TABLES)
+@pytest.mark.parametrize("variant", TEAM_GAMES)
 def test_a_strategys_own_coefficient_wins_at_every_table(variant):
     mine = build(
         {"base": "expert", "params": {"tichu_value_intercept": -7.5, "gt_value_aces": 2.25}}
@@ -102,14 +102,14 @@ def test_the_old_coefficients_as_an_override_are_nanjings_everywhere():
         for f, c in zip(CALL_FEATURES, expert_params.GT_VALUE["nanjing"], strict=False)
     }
     s = build({"base": "expert", "params": old, "name": "expert-old"})
-    for variant in TEAM_TABLES:
+    for variant in TEAM_GAMES:
         assert (game(variant).params(s)[0] == STRATEGIES["expert"].param_row("nanjing")).all()
 
 
-@pytest.mark.parametrize("variant", TEAM_TABLES)
+@pytest.mark.parametrize("variant", TEAM_GAMES)
 def test_saved_strategies_rebuild_the_same_row_at_every_table(variant):
     """``to_dict`` (a run's config.json) saves overrides, not the table's defaults: the rebuilt
-    strategy plays the same row at every table, the table's fit included."""
+    strategy plays the same row in every game, the game's fit included."""
     for spec in (
         "expert",
         "heuristic",

@@ -10,7 +10,7 @@ Our kernels' dispatchers (``kernels/jit.py``) carry ``PlainCalls``: their numba 
 ``Literal[int](7)``), so each kernel compiles once per real signature and the call site
 converts its constant as it would any ``int64``. LLVM still sees the constant: it inlines the
 small callees and folds it there, so the machine code is as before. What may depend on a
-constant does not go through this: the engines' phases fold away the other tables' branches by
+constant does not go through this: the engines' phases fold away the other variants' branches by
 the table's constant because they are inlined into their caller (``inline="always"``), which
 happens before typing. Nothing else in the process is typed differently: the type belongs to
 our dispatchers alone.

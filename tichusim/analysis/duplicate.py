@@ -51,7 +51,7 @@ STAT_COLUMNS = [
 def _labels(variant: str) -> list[str]:
     """Column headings: the game's victory that ends a round at once (Tientsin: a triple
     victory, RULES.md §3)."""
-    kind = cast("type[TeamGame]", game_type(variant))  # a match's table: a team game
+    kind = cast("type[TeamGame]", game_type(variant))  # a match's game: a team game
     victory = f"{kind.victory.split('_')[0]} victories"
     return [victory if key == "double_victories" else label for key, label, _ in STAT_COLUMNS]
 
@@ -202,15 +202,15 @@ def _worker_block(job):
         import numba
 
         numba.set_num_threads(threads)
-    table = _teams_game(common["variant"], common["options"])
+    played = _teams_game(common["variant"], common["options"])
     players = []
     for spec in specs:
         key = (repr(spec), common["variant"])
         if key not in _BUILT:
-            _BUILT[key] = _player(table, spec)
+            _BUILT[key] = _player(played, spec)
         players.append(_BUILT[key])
     first, second = players
-    return start, _both_tables(first, second, start, count, table.seats, table.victory, common)
+    return start, _both_tables(first, second, start, count, played.seats, played.victory, common)
 
 
 def _portable(player):
@@ -304,7 +304,7 @@ def duplicate(
     progress: Callable[[int, int, Estimate], None] | None = None,
 ) -> DuplicateResult:
     """Strategy ``a`` against ``b`` over ``deals`` duplicated deals (names, tables,
-    ``Strategy`` objects or Python agents: ``tichusim.Agent``), at the table of ``variant``
+    ``Strategy`` objects or Python agents: ``tichusim.Agent``), in the game ``variant``
     (``DUPLICATE_VARIANTS``) with its rules ``options`` (e.g. ``{"phoenix_led_half": True}``).
 
     The deals are played in blocks of consecutive round keys, in ``workers`` spawned
@@ -313,13 +313,11 @@ def duplicate(
     deals, margin)`` is called with ``done`` 0 once the kernels are compiled, then after each
     block with the deals played and the running margin (A minus B). Ctrl-C raises
     ``Interrupted`` carrying the figures of the deals played so far (``partial``)."""
-    table = _teams_game(variant, options)
-    seats = table.seats
-    sa, sb = _player(table, a), _player(table, b)
+    match_game = _teams_game(variant, options)
+    seats = match_game.seats
+    sa, sb = _player(match_game, a), _player(match_game, b)
     common: dict[str, Any] = {"seed": seed, "check": check, "variant": variant, "options": options}
     played_once(
-        variant,
-        (sa, sb),
         lambda keys: simulate(len(keys), strategies=[sa, sb] * (seats // 2), **common),
     )
     size = _block_size((sa, sb), deals, workers)
@@ -331,11 +329,13 @@ def duplicate(
     if workers > 1 and len(blocks) > 1:
         played = _blocks_in_workers((sa, sb), blocks, workers, common)
     else:
-        played = ((k, _both_tables(sa, sb, k, n, seats, table.victory, common)) for k, n in blocks)
+        played = (
+            (k, _both_tables(sa, sb, k, n, seats, match_game.victory, common)) for k, n in blocks
+        )
     margins: dict[int, np.ndarray] = {}
 
     def figures():
-        return _match(sa, sb, frames, table.victory, variant, deals, time.perf_counter() - t0)
+        return _match(sa, sb, frames, match_game.victory, variant, deals, time.perf_counter() - t0)
 
     try:
         for start, tables in played:
@@ -418,18 +418,16 @@ def league(
     kernels are compiled (``played_once``). ``workers`` and Ctrl-C as in ``duplicate``: the
     ``Interrupted`` carries the matches finished and the partial one.
     """
-    table = _teams_game(variant, options)
-    resolved = [_player(table, s) for s in strategies]
+    played = _teams_game(variant, options)
+    resolved = [_player(played, s) for s in strategies]
     names = [s.name for s in resolved]
     if len(names) < 2:
         raise ValueError("a league needs at least two strategies")
     if len(set(names)) != len(names):
         raise ValueError(f"strategies need different names, got {', '.join(names)}")
     pairs = list(combinations(range(len(resolved)), 2))
-    seats = table.seats
+    seats = played.seats
     played_once(
-        variant,
-        resolved,
         lambda keys: [  # a round of each: every engine they need
             simulate(len(keys), strategies=[s] * seats, seed=seed, variant=variant, options=options)
             for s in resolved
@@ -454,30 +452,7 @@ def league(
             raise Interrupted(stop.result, tuple(matches.values())) from None
         if progress is not None:
             progress(done, len(pairs))
-    rows = []
-    for name in names:
-        per_deal = np.zeros(deals)
-        points = np.zeros(deals)
-        wdl = [0, 0, 0]
-        side_rows = []
-        for (a, b), m in matches.items():
-            if name not in (a, b):
-                continue
-            sign = 1 if a == name else -1
-            assert m.margins is not None and m.points is not None  # ``duplicate`` keeps them
-            per_deal += sign * m.margins
-            points += m.points[0 if sign == 1 else 1]
-            wdl[1 - sign * m.diff.sign] += 1  # its margin's interval above 0: a win
-            side_rows.append(m.per_strategy.iloc[0 if sign == 1 else 1])
-        row = {
-            "strategy": name,
-            "margin": mean_ci(per_deal / (len(names) - 1)),
-            "wdl": "-".join(map(str, wdl)),
-        }
-        row.update(_pool(side_rows))
-        row["points_per_round"] = mean_ci(points / (len(names) - 1))
-        rows.append(row)
-    standings = pd.DataFrame(rows)
+    standings = pd.DataFrame([_standing(name, matches, deals, len(names)) for name in names])
     standings = standings.iloc[np.argsort([-r.value for r in standings["margin"]], kind="stable")]
     return League(
         names,
@@ -488,6 +463,32 @@ def league(
         variant,
         seconds=sum(m.seconds for m in matches.values()),
     )
+
+
+def _standing(name: str, matches: dict, deals: int, entrants: int) -> dict:
+    """Strategy ``name``'s row of a league's standings from its matches: its margin vs the
+    field deal by deal, its wins-draws-losses, its pooled rates and its points per round."""
+    per_deal = np.zeros(deals)
+    points = np.zeros(deals)
+    wdl = [0, 0, 0]
+    side_rows = []
+    for (a, b), m in matches.items():
+        if name not in (a, b):
+            continue
+        sign = 1 if a == name else -1
+        assert m.margins is not None and m.points is not None  # ``duplicate`` keeps them
+        per_deal += sign * m.margins
+        points += m.points[0 if sign == 1 else 1]
+        wdl[1 - sign * m.diff.sign] += 1  # its margin's interval above 0: a win
+        side_rows.append(m.per_strategy.iloc[0 if sign == 1 else 1])
+    row = {
+        "strategy": name,
+        "margin": mean_ci(per_deal / (entrants - 1)),
+        "wdl": "-".join(map(str, wdl)),
+    }
+    row.update(_pool(side_rows))
+    row["points_per_round"] = mean_ci(points / (entrants - 1))
+    return row
 
 
 def _pool(rows: list[pd.Series]) -> dict:

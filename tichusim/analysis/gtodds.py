@@ -15,7 +15,7 @@ The number that decides is the paired difference of the caller's team round scor
 deal by deal; pairing removes the luck of the deal from its variance. The first drawer rotates
 with the round key (key % 4), so the seat's position in the order of calls is averaged over.
 
-Every team table plays it (``variant``), with its Options (``options``, e.g.
+Every team game plays it (``variant``), with its Options (``options``, e.g.
 ``phoenix_led_half``): Tientsin's seat 0 sees 6 cards before its Grand Tichu decision and the
 first drawer rotates over the 6 seats (§3); in Wu Wang neither the King nor the Minister may
 call (§4), so the hand is an opponent's, player 1, at the King's right (player 0 is King in
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from .. import cards
-from ..games import TEAM_TABLES, game
+from ..games import TEAM_GAMES, game
 from ..games.agents import Agent, Without, as_agent, is_agent
 from ..stats import Estimate, Paired, json_estimates, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY, Strategy, resolve
@@ -64,7 +64,7 @@ MAX_BATCH = 50_000
 
 @dataclass(frozen=True)
 class Setup:
-    """Where the hand sits at a team table: the ``game``, the hand's ``player`` (its strategy
+    """Where the hand sits in a team game: the ``game``, the hand's ``player`` (its strategy
     row and seat row in the records) and engine position ``seat``, and the first drawers
     (Wu Wang: the King) of round keys (``firsts``)."""
 
@@ -95,16 +95,16 @@ class Setup:
 
 
 def setup(variant: str = "nanjing", options: dict | None = None) -> Setup:
-    """The hand's place at ``variant``'s table with ``options`` (``ValueError`` for a game
-    that is no team table or an unknown option): the first seat that may call Grand Tichu,
+    """The hand's place in the game ``variant`` with ``options`` (``ValueError`` for a game
+    that is no team game or an unknown option): the first seat that may call Grand Tichu,
     player 0 being King in Wu Wang (seat 1, an opponent at the King's right: §4)."""
-    if variant not in TEAM_TABLES:
+    if variant not in TEAM_GAMES:
         raise ValueError(
-            f"variant must be {', '.join(TEAM_TABLES[:-1])} or {TEAM_TABLES[-1]}, not {variant!r}"
+            f"variant must be {', '.join(TEAM_GAMES[:-1])} or {TEAM_GAMES[-1]}, not {variant!r}"
         )
-    table = cast("TeamGame", game(variant, options=options))
-    seat = next(s for s in range(table.seats) if table.may_call_grand(s))
-    return Setup(table, seat, seat)  # Wu Wang with King 0: player p sits at position p
+    played = cast("TeamGame", game(variant, options=options))
+    seat = next(s for s in range(played.seats) if played.may_call_grand(s))
+    return Setup(played, seat, seat)  # Wu Wang with King 0: player p sits at position p
 
 
 def seat_strategies(
@@ -376,7 +376,7 @@ def gt_odds(
     options: dict | None = None,
 ) -> GTOdds:
     """Estimate the Grand Tichu odds of ``hand`` (``cards.parse_pattern`` notation) at the
-    team table ``variant`` with its ``options`` (8 cards; Tientsin 6).
+    team game ``variant`` with its ``options`` (8 cards; Tientsin 6).
 
     Plays up to ``deals`` deals (each twice). With ``precision`` (e.g. ``0.01`` for ±1
     percentage point) it stops as soon as the 95% interval of ``p_success`` has a half-width
@@ -390,8 +390,6 @@ def gt_odds(
     check_run(deals, precision, seed)
     call, no_call = seat_strategies(seat_strategy, others, variant=variant)
     played_once(
-        variant,
-        call + no_call,
         lambda keys: paired_rounds(
             seed, keys, call, no_call, fixed=(exact, ranks), check=check, place=place
         ),
@@ -413,14 +411,7 @@ def gt_odds(
             progress(done, deals, p)
         if precision and done >= MIN_DEALS and p.half_width < precision:
             break
-        if precision:
-            # deals needed for the half-width at the current estimate, a little over
-            q = min(max(p.value, 0.02), 0.98)
-            need = math.ceil(1.1 * (1.959964**2) * q * (1 - q) / precision**2)
-            step = max(MIN_DEALS, min(need - done, MAX_BATCH))
-        else:
-            step = MAX_BATCH
-        step = min(step, deals - done)
+        step = _next_batch(p, done, deals, precision)
     points = Paired(np.stack([tally.col("points_call"), tally.col("points_no_call")]))
 
     def rate(name):
@@ -442,6 +433,20 @@ def gt_odds(
         tichu_no_call=rate("tichu_no_call"),
         seconds=time.perf_counter() - t0,
     )
+
+
+def _next_batch(p: Estimate, done: int, deals: int, precision: float | None) -> int:
+    """How many deals the next batch plays: with a ``precision``, about as many as the success
+    rate ``p`` needs for an interval that narrow (at least ``MIN_DEALS``); else ``MAX_BATCH``;
+    never past ``deals``."""
+    if precision:
+        # deals needed for the half-width at the current estimate, a little over
+        q = min(max(p.value, 0.02), 0.98)
+        need = math.ceil(1.1 * (1.959964**2) * q * (1 - q) / precision**2)
+        step = max(MIN_DEALS, min(need - done, MAX_BATCH))
+    else:
+        step = MAX_BATCH
+    return min(step, deals - done)
 
 
 def check_run(deals, precision, seed) -> None:

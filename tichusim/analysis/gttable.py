@@ -51,7 +51,7 @@ def experiment(
     ``progress(done, deals)`` after each batch, and with ``done`` 0 once the kernels are
     compiled (``analysis.played_once``)."""
     call, no_call = seat_strategies(seat_strategy, others)
-    played_once("nanjing", call + no_call, lambda keys: paired_rounds(seed, keys, call, no_call))
+    played_once(lambda keys: paired_rounds(seed, keys, call, no_call))
     if progress is not None:
         progress(0, deals)
     parts = []
@@ -234,8 +234,9 @@ def _pivot(classes: pd.DataFrame, bomb: bool, gain: bool) -> list[str]:
 
 
 def markdown(t: GTTable, command: str) -> str:
+    """``table.md``: how the table was made, the classes without and with a bomb, the table by
+    strength score and the model's section; ``command`` regenerates it."""
     gain = t.source == "experiment"
-    o = t.overall
     seen = t.info.get("cards_seen", 8)
     lines = [
         f"# Grand Tichu odds by hand class ({t.deals:,} {'deals' if gain else 'calls'})",
@@ -243,31 +244,7 @@ def markdown(t: GTTable, command: str) -> str:
         f"Regenerate: `{command}`",
         "",
     ]
-    if gain:
-        lines += [
-            f"Seat 0 plays `{t.info.get('seat_strategy')}` and is forced to call Grand Tichu in "
-            "one play of each deal and forbidden to in the other (its ordinary Tichu policy "
-            f"stays); the other seats play `{t.info.get('others')}`; same deals and random "
-            "streams in both plays (seed "
-            f"{t.info.get('seed')}). Seat 0's first 8 cards are random, so classes appear as "
-            "often as they are dealt.",
-            "",
-            "Cells: **points gained per round by calling** (caller's team score with the call "
-            "minus without, per deal) [95% interval] / P(out first | call). Bold: calling "
-            f"gains. `-`: fewer than {MIN_CELL} deals.",
-            "",
-            f"All hands: P(out first | call) {percent(o['p_success'])} "
-            f"[{100 * o['p_low']:.1f}, {100 * o['p_high']:.1f}], gain {o['ev_diff']:+.1f} "
-            f"[{o['ev_diff_low']:+.1f}, {o['ev_diff_high']:+.1f}] points per round.",
-            "",
-        ]
-    else:
-        lines += [
-            "Observational: only seat-rounds that called Grand Tichu in the run, so the rates "
-            "are those of the hands its strategies chose to call (no value of calling: a run "
-            "holds no play of the same deal without the call). Cells: P(out first) and calls.",
-            "",
-        ]
+    lines += _how(t, gain)
     if seen != 8:
         lines += [
             f"The calls were made after {seen} cards (Tientsin, RULES.md §3), so the classes "
@@ -287,6 +264,45 @@ def markdown(t: GTTable, command: str) -> str:
         "",
         *_pivot(t.classes, True, gain),
         "",
+    ]
+    lines += _score_rows(t, gain)
+    if t.model is not None:
+        lines += _model_rows(t.model)
+    return "\n".join(lines) + "\n"
+
+
+def _how(t: GTTable, gain: bool) -> list[str]:
+    """How the table was made: a paired experiment, or the calls of a run."""
+    o = t.overall
+    if gain:
+        return [
+            f"Seat 0 plays `{t.info.get('seat_strategy')}` and is forced to call Grand Tichu in "
+            "one play of each deal and forbidden to in the other (its ordinary Tichu policy "
+            f"stays); the other seats play `{t.info.get('others')}`; same deals and random "
+            "streams in both plays (seed "
+            f"{t.info.get('seed')}). Seat 0's first 8 cards are random, so classes appear as "
+            "often as they are dealt.",
+            "",
+            "Cells: **points gained per round by calling** (caller's team score with the call "
+            "minus without, per deal) [95% interval] / P(out first | call). Bold: calling "
+            f"gains. `-`: fewer than {MIN_CELL} deals.",
+            "",
+            f"All hands: P(out first | call) {percent(o['p_success'])} "
+            f"[{100 * o['p_low']:.1f}, {100 * o['p_high']:.1f}], gain {o['ev_diff']:+.1f} "
+            f"[{o['ev_diff_low']:+.1f}, {o['ev_diff_high']:+.1f}] points per round.",
+            "",
+        ]
+    return [
+        "Observational: only seat-rounds that called Grand Tichu in the run, so the rates "
+        "are those of the hands its strategies chose to call (no value of calling: a run "
+        "holds no play of the same deal without the call). Cells: P(out first) and calls.",
+        "",
+    ]
+
+
+def _score_rows(t: GTTable, gain: bool) -> list[str]:
+    """The table by hand-strength score, with its heading."""
+    lines = [
         "## By hand-strength score (heuristic's weights; heuristic calls at 2.5)",
         "",
         f"| score | {'deals' if gain else 'calls'} | P(out first \\| call) | "
@@ -307,45 +323,49 @@ def markdown(t: GTTable, command: str) -> str:
             f"| {percent(r['p_success'])} [{100 * r['p_low']:.1f}, "
             f"{100 * r['p_high']:.1f}] | {r['ev_call']:+.1f} | {g} |"
         )
-    if t.model is not None:
-        cal = t.model.info["holdout"]
-        lines += [
-            "",
-            "## Model",
-            "",
-            "`model.json`: logistic regressions of P(out first | call) and of P(plain "
-            "Tichu without the Grand Tichu), and a linear regression of the gain, on Aces, "
-            "Kings, Dragon, Phoenix, Dog, Mah Jong, bomb, pairs and plays needed (the gain "
-            "also on the bonus term (200 - 100 P(Tichu)) (2 P(out first) - 1)). Ask it "
-            'with `tichusim gt-odds --hand "..." --model model.json`. Fitted on 4/5 of '
-            "the deals and checked on the other fifth, by decile of predicted gain "
-            f"(RMSE {cal['p_rmse_by_decile']:.3f} in P, {cal['gain_rmse_by_decile']:.1f} "
-            f"points; the noise of the observed means alone would give about "
-            f"{cal['p_noise']:.3f} and {cal['gain_noise']:.1f}):",
-            "",
-            "| decile | predicted P | observed P | predicted gain | observed gain |",
-            "|---|---|---|---|---|",
-        ]
-        for i, d in enumerate(cal["deciles"]):
-            lines.append(
-                f"| {i + 1} | {d['p_pred']:.3f} | {d['p_obs']:.3f} | "
-                f"{d['gain_pred']:+.1f} | {d['gain_obs']:+.1f} |"
-            )
-        lines += [
-            "",
-            "and by strength score (held-out bins of 200 deals or more; ± one standard "
-            "error of the observed mean):",
-            "",
-            "| score | deals | predicted gain | observed gain |",
-            "|---|---|---|---|",
-        ]
-        for d in cal["by_score"]:
-            lines.append(
-                f"| {d['score_bin']} to {d['score_bin'] + 1} | {d['n']:,} | "
-                f"{d['gain_pred']:+.1f} | {d['gain_obs']:+.1f} ± "
-                f"{d['gain_obs_se']:.1f} |"
-            )
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _model_rows(model) -> list[str]:
+    """The fitted model's section: what it is and how it held out."""
+    cal = model.info["holdout"]
+    lines = [
+        "",
+        "## Model",
+        "",
+        "`model.json`: logistic regressions of P(out first | call) and of P(plain "
+        "Tichu without the Grand Tichu), and a linear regression of the gain, on Aces, "
+        "Kings, Dragon, Phoenix, Dog, Mah Jong, bomb, pairs and plays needed (the gain "
+        "also on the bonus term (200 - 100 P(Tichu)) (2 P(out first) - 1)). Ask it "
+        'with `tichusim gt-odds --hand "..." --model model.json`. Fitted on 4/5 of '
+        "the deals and checked on the other fifth, by decile of predicted gain "
+        f"(RMSE {cal['p_rmse_by_decile']:.3f} in P, {cal['gain_rmse_by_decile']:.1f} "
+        f"points; the noise of the observed means alone would give about "
+        f"{cal['p_noise']:.3f} and {cal['gain_noise']:.1f}):",
+        "",
+        "| decile | predicted P | observed P | predicted gain | observed gain |",
+        "|---|---|---|---|---|",
+    ]
+    for i, d in enumerate(cal["deciles"]):
+        lines.append(
+            f"| {i + 1} | {d['p_pred']:.3f} | {d['p_obs']:.3f} | "
+            f"{d['gain_pred']:+.1f} | {d['gain_obs']:+.1f} |"
+        )
+    lines += [
+        "",
+        "and by strength score (held-out bins of 200 deals or more; ± one standard "
+        "error of the observed mean):",
+        "",
+        "| score | deals | predicted gain | observed gain |",
+        "|---|---|---|---|",
+    ]
+    for d in cal["by_score"]:
+        lines.append(
+            f"| {d['score_bin']} to {d['score_bin'] + 1} | {d['n']:,} | "
+            f"{d['gain_pred']:+.1f} | {d['gain_obs']:+.1f} ± "
+            f"{d['gain_obs_se']:.1f} |"
+        )
+    return lines
 
 
 def write(t: GTTable, out: Path, command: str) -> list[Path]:

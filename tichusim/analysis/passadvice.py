@@ -47,7 +47,7 @@ import numpy as np
 
 from .. import cards
 from ..games.agents import Agent
-from ..kernels.tichu import records as E
+from ..kernels.tichu import records
 from ..stats import Estimate, Paired, json_estimates, percent, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY
 from .gtodds import MAX_BATCH, check_run, seat_strategies, setup
@@ -300,8 +300,8 @@ def _spec(p: Pass) -> int:
 
 def _ranks(spec: int) -> np.ndarray:
     r = np.zeros(15, np.int64)
-    r[E.FIX_MODE] = E.FIX_BEFORE_PASSING
-    r[E.FIX_RECEIVED] = spec
+    r[records.FIX_MODE] = records.FIX_BEFORE_PASSING
+    r[records.FIX_RECEIVED] = spec
     return r
 
 
@@ -411,8 +411,6 @@ def pass_advice(
         strategy, others, grand=("never", "never"), suffix=("", ""), set_calls=("grand_tichu",)
     )
     played_once(
-        "nanjing",
-        table,
         lambda keys: _play(place, seed, keys, table, exact, 0, check),
     )
     found = pass_candidates(

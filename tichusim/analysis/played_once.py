@@ -15,7 +15,8 @@ import numpy as np
 __all__ = ["played_once"]
 
 
-def played_once(variant: str, strategies, play: Callable[[np.ndarray], object]) -> None:
-    """``play(keys)``, the analysis's rounds with ``strategies`` at ``variant``'s table, for
-    the one round key 0; what it returns is not used."""
+def played_once(play: Callable[[np.ndarray], object]) -> None:
+    """``play(keys)``, the analysis's rounds, for the one round key 0: what the analysis will
+    play is compiled (or loaded) before its clock and its progress bar start, and its workers
+    load what this process compiled. What ``play`` returns is not used."""
     play(np.zeros(1, np.int64))

@@ -405,7 +405,6 @@ def _doings_section(rules: TeamRules, seats: pd.DataFrame, figs: Path) -> list[s
         return []
     from .plots import estimate_bars
 
-    n = len(seats)
     bombed = seats[seats["bombs_played"] > 0]
     trick = bombed["first_bomb_trick"].to_numpy()
     when = [
@@ -419,6 +418,25 @@ def _doings_section(rules: TeamRules, seats: pd.DataFrame, figs: Path) -> list[s
         ylabel="% of first bombs",
         title="When a seat plays its first bomb (tricks completed before it + 1)",
     )
+    return [
+        "## What the seats did",
+        "",
+        *_figure_table(_doings_rows(seats, bombed)),
+        "",
+        _image(figs, "bombs_when.png", "when first bombs are played"),
+        "",
+        "Who takes the points, by finishing place (card points in the tricks a seat took, "
+        "before the end-of-round hand-overs):",
+        "",
+        *markdown_table(pd.DataFrame(_by_place(rules, seats))),
+        "",
+    ]
+
+
+def _doings_rows(seats: pd.DataFrame, bombed: pd.DataFrame) -> list[tuple[str, str]]:
+    """The rates of what the seats did: bombs (``bombed``: the seat-rounds with one), the
+    Phoenix, the Dragon and the wish."""
+    n = len(seats)
     rows = [
         ("seat-rounds with a bomb played", fmt_pct(share_of(seats["bombs_played"] > 0, n))),
         (
@@ -453,6 +471,11 @@ def _doings_section(rules: TeamRules, seats: pd.DataFrame, figs: Path) -> list[s
     rows.append(
         ("wishes fulfilled (§2.11)", fmt_pct(share_of(seats["wish_fulfilled"], len(wished))))
     )
+    return rows
+
+
+def _by_place(rules: TeamRules, seats: pd.DataFrame) -> list[dict]:
+    """Who takes the points and tricks, one row per finishing place that occurs."""
     by_place = []
     for place, label in rules.places.items():
         at = seats[seats["finish"] == place]
@@ -467,19 +490,7 @@ def _doings_section(rules: TeamRules, seats: pd.DataFrame, figs: Path) -> list[s
                     "cards left": fmt_num(mean_ci(at["cards_left"])),
                 }
             )
-    return [
-        "## What the seats did",
-        "",
-        *_figure_table(rows),
-        "",
-        _image(figs, "bombs_when.png", "when first bombs are played"),
-        "",
-        "Who takes the points, by finishing place (card points in the tricks a seat took, "
-        "before the end-of-round hand-overs):",
-        "",
-        *markdown_table(pd.DataFrame(by_place)),
-        "",
-    ]
+    return by_place
 
 
 # ---- Nanjing and Tientsin ------------------------------------------------------------------

@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import cards
 from ..games import DEFAULT_GAME
-from ..kernels.tichu import records as E
+from ..kernels.tichu import records
 from ..stats import Estimate, Paired, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY
 from .gtodds import (
@@ -160,7 +160,7 @@ def tichu_odds(
     progress: Callable[[int, int, Estimate | None], None] | None = None,
 ) -> TichuOdds:
     """Estimate the Tichu odds of ``hand``, the seat's cards after the passing
-    (``cards.parse_pattern`` notation; 14 cards, Tientsin 10 or 9), at ``variant``'s table
+    (``cards.parse_pattern`` notation; 14 cards, Tientsin 10 or 9), in the game ``variant``
     with ``options``. ``received``: the cards of the hand it received, one per seat passing
     to it in turn order from its right, the next seat (default: drawn among the hand);
     ``played``: call before the seat's first own turn once that many cards have been played at
@@ -170,12 +170,7 @@ def tichu_odds(
     sizes = _hand_sizes(place.game)
     exact, ranks = _parse_hand(hand, sizes)
     check_run(deals, precision, seed)
-    if played is not None and (
-        isinstance(played, bool)
-        or not isinstance(played, (int, np.integer))
-        or not 0 <= played <= 56
-    ):
-        raise ValueError(f"played must be a number of cards 0..56, not {played!r}")
+    _check_played(played)
     spec, got = _received_spec(place, exact, received)
     count = bin(exact).count("1") + int(ranks.sum())
     when = (
@@ -183,11 +178,7 @@ def tichu_odds(
         if played is None
         else f"before its first turn once {played} cards are played"
     )
-    call_code = E.FIX_CALL_AFTER_PASSING if played is None else E.FIX_CALL_AT_PLAYED + int(played)
-    r_call, r_no = ranks.copy(), ranks.copy()
-    r_call[E.FIX_MODE] = E.FIX_AFTER_PASSING + 256 * call_code
-    r_no[E.FIX_MODE] = E.FIX_AFTER_PASSING + 256 * E.FIX_CALL_NEVER
-    r_call[E.FIX_RECEIVED] = r_no[E.FIX_RECEIVED] = spec
+    r_call, r_no = _call_ranks(ranks, spec, played)
     call, no_call = seat_strategies(
         seat_strategy,
         others,
@@ -210,19 +201,75 @@ def tichu_odds(
             ranks=(r_call, r_no),
         )
 
-    played_once(variant, call + no_call, pairs_of)
+    played_once(pairs_of)
     if progress is not None:
         progress(0, deals, None)
     t0 = time.perf_counter()
+    columns = _play_deals(pairs_of, place.player, deals, precision, progress)
+
+    def rate(name):
+        x = columns[name]
+        return wilson(int(x.sum()), x.size)
+
+    points = Paired(np.stack([columns["points_call"], columns["points_no_call"]]))
+    return TichuOdds(
+        hand=cards.format_pattern(exact, ranks),
+        received=got,
+        when=when,
+        variant=variant,
+        deals=len(columns["success"]),
+        seed=int(seed),
+        strategies=place.strategy_names(call, seat_strategy),
+        p_success=rate("success"),
+        called=rate("called"),
+        ev_call=points.estimate(0),
+        ev_no_call=points.estimate(1),
+        ev_diff=points.difference(0, 1),
+        first_out_no_call=rate("first_no_call"),
+        double_victory_call=rate("dv_call"),
+        double_victory_no_call=rate("dv_no_call"),
+        seconds=time.perf_counter() - t0,
+    )
+
+
+def _check_played(played) -> None:
+    """``ValueError`` unless ``played`` is ``None`` or a number of cards 0..56."""
+    if played is not None and (
+        isinstance(played, bool)
+        or not isinstance(played, (int, np.integer))
+        or not 0 <= played <= 56
+    ):
+        raise ValueError(f"played must be a number of cards 0..56, not {played!r}")
+
+
+def _call_ranks(ranks: np.ndarray, spec, played: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """The fixed deal's rows of the two sides, both receiving ``spec``: the seat calls Tichu
+    before its first own turn once ``played`` cards are played (right after the passing if
+    ``None``), or it never calls."""
+    call_code = (
+        records.FIX_CALL_AFTER_PASSING
+        if played is None
+        else records.FIX_CALL_AT_PLAYED + int(played)
+    )
+    r_call, r_no = ranks.copy(), ranks.copy()
+    r_call[records.FIX_MODE] = records.FIX_AFTER_PASSING + 256 * call_code
+    r_no[records.FIX_MODE] = records.FIX_AFTER_PASSING + 256 * records.FIX_CALL_NEVER
+    r_call[records.FIX_RECEIVED] = r_no[records.FIX_RECEIVED] = spec
+    return r_call, r_no
+
+
+def _play_deals(pairs_of, seat: int, deals: int, precision, progress) -> dict[str, np.ndarray]:
+    """The seat's columns the odds are made of, over ``deals`` paired deals played in batches
+    by ``pairs_of(keys)``; with a ``precision``, until the success rate's interval is that
+    narrow. ``progress(done, deals, estimate)`` after each batch."""
     parts: dict[str, list[np.ndarray]] = {}
     done = 0
     step = min(deals, 2 * MIN_DEALS if precision else MAX_BATCH)
-    h = place.player
     while done < deals:
         keys = np.arange(done, done + step, dtype=np.int64)
         pairs = pairs_of(keys)
         (rc, sc), (rn, sn) = pairs.call, pairs.no_call
-        me_c, me_n = sc[:, h], sn[:, h]
+        me_c, me_n = sc[:, seat], sn[:, seat]
         for name, v in (
             ("success", me_c["finish"] == 1),
             ("called", me_c["tichu"]),
@@ -241,33 +288,7 @@ def tichu_odds(
         if precision and done >= MIN_DEALS and p.half_width < precision:
             break
         step = min(MIN_DEALS if precision else MAX_BATCH, deals - done)
-
-    def col(name):
-        return np.concatenate(parts[name])
-
-    def rate(name):
-        x = col(name)
-        return wilson(int(x.sum()), x.size)
-
-    points = Paired(np.stack([col("points_call"), col("points_no_call")]))
-    return TichuOdds(
-        hand=cards.format_pattern(exact, ranks),
-        received=got,
-        when=when,
-        variant=variant,
-        deals=len(col("success")),
-        seed=int(seed),
-        strategies=place.strategy_names(call, seat_strategy),
-        p_success=rate("success"),
-        called=rate("called"),
-        ev_call=points.estimate(0),
-        ev_no_call=points.estimate(1),
-        ev_diff=points.difference(0, 1),
-        first_out_no_call=rate("first_no_call"),
-        double_victory_call=rate("dv_call"),
-        double_victory_no_call=rate("dv_no_call"),
-        seconds=time.perf_counter() - t0,
-    )
+    return {name: np.concatenate(v) for name, v in parts.items()}
 
 
 def check_hand(

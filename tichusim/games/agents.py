@@ -38,7 +38,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from ..strategies.tables import split_items, split_strategies
+from ..strategies.book import split_items, split_strategies
 
 if TYPE_CHECKING:
     from .steps import View
@@ -179,7 +179,7 @@ def param_value(text: str):
 def named_agent(spec) -> dict | None:
     """The agent table that the text ``name`` or ``name:key=value,...`` of a named agent
     (``NAMED``) stands for (a comma inside brackets separates nothing:
-    ``search:base=expert[tichu=never,grand_tichu=never]``, ``tables.split_items``); ``None``
+    ``search:base=expert[tichu=never,grand_tichu=never]``, ``book.split_items``); ``None``
     for any other ``spec``. ``AgentLoadError`` for a
     parameter that is not ``key=value``."""
     if not isinstance(spec, str):

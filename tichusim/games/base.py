@@ -1,6 +1,6 @@
 """What a game is to the rest of tichusim: the ``Game`` protocol and the records it plays.
 
-A game is one table of RULES.md: Nanjing (§2), Tientsin (§3), Wu Wang (§4) or Grand Seigneur
+A game is one of RULES.md's games: Nanjing (§2), Tientsin (§3), Wu Wang (§4) or Grand Seigneur
 (§5). It owns all that differs between tables: its players and seat rows, its options, the
 strategies it takes, the records its batch kernels fill, the columns they become, the wording
 of its transcripts, and which run summary and report section describe it. The rest of the
@@ -14,7 +14,7 @@ Members (``Game``), the class-level ones readable before a game is configured
   teams play to a target score, §2.15), ``symmetric_teams`` (two teams alternate around the
   table and can swap seats: duplicate matches) and ``no_swap`` (why not, when not),
   ``chained_rounds`` (a round depends on the game's earlier rounds: §5's ranks),
-  ``strategy_heading`` and ``strategy_tables`` (the family's strategies), ``summary`` and
+  ``strategy_heading`` and ``strategy_book`` (the family's strategies), ``summary`` and
   ``report`` (which summary and report section of the analysis layer apply), ``steps`` (a
   ``games.steps.Steps``: its decisions as Python sees them, for rounds stepped from Python);
 * configured: ``players`` (strategies it takes), ``seats`` (seat rows per round), ``options``
@@ -39,12 +39,12 @@ from typing import TYPE_CHECKING, ClassVar, NamedTuple
 import numpy as np
 
 if TYPE_CHECKING:
-    from ..strategies.tables import StrategyTables
+    from ..strategies.book import StrategyBook
     from .steps import Steps
 
 __all__ = ["GAME_OPTIONS", "Game", "Records", "check_seed", "thread_scratch", "whole_number"]
 
-# Options that shape whole games, not independent rounds (at any table that has them)
+# Options that shape whole games, not independent rounds (in any game that has them)
 GAME_OPTIONS = ("rotating_king", "game_rounds")
 
 
@@ -113,7 +113,7 @@ class Records(NamedTuple):
 
 
 class Game(ABC):
-    """One table of RULES.md, configured (players and options); see the module's docstring
+    """One game of RULES.md, configured (players and options); see the module's docstring
     for the members. Instances come from ``tichusim.games.game(name, players, options)``."""
 
     name: ClassVar[str]
@@ -125,7 +125,7 @@ class Game(ABC):
     no_swap: ClassVar[str] = ""
     chained_rounds: ClassVar[bool] = False
     strategy_heading: ClassVar[str]
-    strategy_tables: ClassVar[StrategyTables]
+    strategy_book: ClassVar[StrategyBook]
     summary: ClassVar[str]
     report: ClassVar[str]
     steps: Steps  # its decisions as Python sees them (``games.steps``), made in ``__init__``
@@ -193,24 +193,24 @@ class Game(ABC):
         """One strategy object per player (or ``count`` of them), checked against this game."""
 
     def params(self, strategies) -> np.ndarray:
-        """The parameter rows the kernels read at this table, one per player."""
+        """The parameter rows the kernels read in this game, one per player."""
         return self.param_rows(self.resolve(strategies))
 
     def param_rows(self, chosen: list) -> np.ndarray:
-        """The rows of resolved strategies at this table: a parameter's default may be the
-        table's own (``StrategyTables.table_defaults``)."""
+        """The rows of resolved strategies in this game: a parameter's default may be the
+        table's own (``StrategyBook.variant_defaults``)."""
         return np.stack([s.param_row(self.name) for s in chosen])
 
     def strategy_text(self, text: str):
         """What the command line's ``--strategies`` text stands for: one strategy, or one per
-        player separated by commas (``tables.split_strategies``), each read by
+        player separated by commas (``book.split_strategies``), each read by
         ``strategy_text.strategy_spec`` (a name, a composed strategy, a file, a Python agent)
-        against this game's ``strategy_tables``. ``ValueError`` (one line) for a bad file or
+        against this game's ``strategy_book``. ``ValueError`` (one line) for a bad file or
         agent."""
-        from ..strategies.tables import split_strategies
+        from ..strategies.book import split_strategies
         from .strategy_text import strategy_spec
 
-        parts = [strategy_spec(item, self.strategy_tables) for item in split_strategies(text)]
+        parts = [strategy_spec(item, self.strategy_book) for item in split_strategies(text)]
         return parts[0] if len(parts) == 1 else parts
 
     # -- playing -----------------------------------------------------------------------

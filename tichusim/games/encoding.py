@@ -1,4 +1,4 @@
-"""The encoding of a decision offered to Python: a team table's ``View`` and candidate answers
+"""The encoding of a decision offered to Python: a team game's ``View`` and candidate answers
 in, one ``float32`` row of features per candidate out, computed by the kernel a player in the
 engine calls (``kernels/tichu/encoding.py``; the layout, slot by slot: ``docs/encoding.md``).
 
@@ -14,23 +14,23 @@ from typing import Any
 
 import numpy as np
 
-from ..kernels.tichu import encoding as K
+from ..kernels.tichu import encoding
 from ..kernels.tichu.view import PUBLIC
 
 __all__ = ["ENCODING_VERSION", "LAYOUT_HASH", "N_FEATURES", "STATE_SIZE", "encode", "slot"]
 
-ENCODING_VERSION = K.ENCODING_VERSION
-LAYOUT_HASH = K.LAYOUT_HASH
-N_FEATURES = K.N_FEATURES
-STATE_SIZE = K.STATE_SIZE
+ENCODING_VERSION = encoding.ENCODING_VERSION
+LAYOUT_HASH = encoding.LAYOUT_HASH
+N_FEATURES = encoding.N_FEATURES
+STATE_SIZE = encoding.STATE_SIZE
 
 
 def slot(name: str) -> slice:
     """The entries of a row that slot ``name`` fills (``docs/encoding.md``)."""
-    widths = dict(K.SLOTS)
+    widths = dict(encoding.SLOTS)
     if name not in widths:
         raise KeyError(f"the encoding has no slot {name!r}")
-    start = K.OFFSET[name]
+    start = encoding.OFFSET[name]
     return slice(start, start + widths[name])
 
 
@@ -69,5 +69,5 @@ def encode(public: np.ndarray, private: np.ndarray, decision: int, candidates: I
     masks = np.array([m for m, _ in pairs] or [0], np.uint64)
     codes = np.array([c for _, c in pairs] or [0], np.int64)
     out = np.zeros((n, N_FEATURES), np.float32)
-    K.encode_all(public, private, decision, masks, codes, n, out)
+    encoding.encode_all(public, private, decision, masks, codes, n, out)
     return out

@@ -1,16 +1,16 @@
-"""A rules-checked position: what one seat knows at its turn in the play at a team table
+"""A rules-checked position: what one seat knows at its turn in the play in a team game
 (Nanjing RULES.md §2, Tientsin §3, Wu Wang §4; what a seat knows: §6).
 
 A ``Position`` holds the seat's hand, the cards each seat played in the tricks before this
 one, the trick in play (each play or pass in order), the calls, the open wish, the seats out,
-the card points each seat has taken, the cards it passed and received, and the table's own
+the card points each seat has taken, the cards it passed and received, and the game's own
 facts: Tientsin's first drawer (whose first two in draw order hold 10 cards), Wu Wang's
 Minister's hand lying face up and, when the King decides for the Minister, the King's hand.
 ``Position.parse`` reads one from plain data (a TOML file's table, or a command's flags) and
 refuses an impossible one with one line naming the problem: a card twice, counts that do not
 add up, a trick out of turn or whose plays do not beat each other, a wish without the Mah
-Jong, points taken that do not match the cards played, a passing the table does not have, a
-call the table forbids.
+Jong, points taken that do not match the cards played, a passing the game does not have, a
+call the game forbids.
 
 ``Position.view`` is the seat's ``View`` as the engine would hand it (the table's public
 record and the seat's own, ``kernels/tichu/view.py``): what a strategy or a search
@@ -27,10 +27,10 @@ import numpy as np
 
 from ..cards import notation as cards
 from ..cards.combos import Play, legal_plays
-from ..kernels import combos as K
-from ..kernels.tichu import variants as V
+from ..kernels import combos
+from ..kernels.tichu import variants
 from ..kernels.tichu.view import PRIVATE, PUBLIC
-from .registry import TEAM_TABLES
+from .registry import TEAM_GAMES
 from .registry import game as game_of
 from .steps import View
 
@@ -135,7 +135,7 @@ def _where(mask: int) -> str:
 
 @dataclass(frozen=True)
 class Position:
-    """One seat's knowledge at its turn in the play at a team table (RULES.md §2-§4, §6); the
+    """One seat's knowledge at its turn in the play in a team game (RULES.md §2-§4, §6); the
     module docstring says what each field holds. Build one with ``Position.parse``, which
     checks it, or build it directly and call ``check``."""
 
@@ -157,7 +157,7 @@ class Position:
 
     @classmethod
     def parse(cls, data: Mapping[str, Any]) -> Position:
-        """A checked position from plain data: ``variant`` (a team table, default
+        """A checked position from plain data: ``variant`` (a team game, default
         nanjing), ``hand`` (cards), ``seat`` (default 0), ``played`` ({seat: cards}: the
         cards of the tricks before this one), ``trick`` ("SEAT: CARDS; SEAT: pass; ..."),
         ``counts`` ({seat: n}, optional: checked against the cards played), ``tichu``,
@@ -174,9 +174,9 @@ class Position:
         if "hand" not in data:
             raise ValueError('position: the hand is missing (hand = "..." or --hand)')
         variant = str(data.get("variant", "nanjing")).strip().lower()
-        if variant not in TEAM_TABLES:
+        if variant not in TEAM_GAMES:
             raise ValueError(
-                f"variant: a team table ({', '.join(TEAM_TABLES)}), not {data['variant']!r}"
+                f"variant: a team game ({', '.join(TEAM_GAMES)}), not {data['variant']!r}"
             )
         n = game_of(variant).seats
         seat = _seat(data.get("seat", 0), "seat", n)
@@ -211,11 +211,11 @@ class Position:
         position.check(_per_seat(data.get("counts"), "counts", n))
         return position
 
-    # -- the table -----------------------------------------------------------------------
+    # -- the game ------------------------------------------------------------------------
 
     @property
     def game(self) -> TeamGame:
-        """The table played (``games.game``)."""
+        """The game played (``games.game``)."""
         return cast("TeamGame", game_of(self.variant))
 
     @property
@@ -227,14 +227,14 @@ class Position:
         return self.game.hand_size((seat - self.first_drawer) % self.seats)
 
     def _wuwang(self) -> bool:
-        return self.game.table == V.WUWANG
+        return self.game.variant_code == variants.WUWANG
 
     def ally_hand(self) -> int:
         """The other hand the seat's strategy plays (Wu Wang §4: the King plays the
-        Minister's, and the Minister's seat is the King's); 0 at the other tables."""
-        if self._wuwang() and self.seat == V.KING:
+        Minister's, and the Minister's seat is the King's); 0 in the other games."""
+        if self._wuwang() and self.seat == variants.KING:
             return self.minister
-        if self._wuwang() and self.seat == V.MINISTER:
+        if self._wuwang() and self.seat == variants.MINISTER:
             return self.king
         return 0
 
@@ -242,7 +242,7 @@ class Position:
         """The Minister's hand, face up for everybody after the passing (Wu Wang §4)."""
         if not self._wuwang():
             return 0
-        return self.hand if self.seat == V.MINISTER else self.minister
+        return self.hand if self.seat == variants.MINISTER else self.minister
 
     # -- what follows from the position ---------------------------------------------------
 
@@ -296,9 +296,26 @@ class Position:
 
     def check(self, counts: Mapping[int, Any] | None = None) -> None:
         """``ValueError`` naming the first thing that makes the position impossible."""
-        me, n = self.seat, self.seats
+        me = self.seat
         if not self.hand:
             raise ValueError("hand: empty (a seat that is out has no decision)")
+        owners = self._check_each_card_once()
+        have = self._check_counts(counts)
+        self._check_out(have)
+        self._check_calls()
+        self._check_wish_and_dog()
+        self._check_trick(have)
+        self._check_passing(owners)
+        self._check_taken()
+        if self.next_turn() != me:
+            raise ValueError(
+                f"trick: after its last entry it is seat {self.next_turn()}'s turn, not seat "
+                f"{me}'s (play passes to the next seat holding cards, §2.8)"
+            )
+
+    def _check_each_card_once(self) -> dict[int, str]:
+        """Each card in one place only (the hand, Wu Wang's open hands, the played cards, the
+        trick); returns where each card is."""
         owners: dict[int, str] = {}
 
         def own(mask: int, where: str) -> None:
@@ -313,6 +330,12 @@ class Position:
             own(m, f"seat {s}'s played cards")
         for i, (s, m) in enumerate(self.trick):
             own(m, f"the trick's entry {i + 1} (seat {s})")
+        return owners
+
+    def _check_counts(self, counts: Mapping[int, Any] | None) -> list[int]:
+        """The seat's cards add up to its deal, no seat played more than it was dealt, and
+        ``counts`` (seat -> cards held), where given, agree; returns each seat's cards held."""
+        me, n = self.seat, self.seats
         mine = len(self.hand_cards()) + self._played_count(me)
         if mine != self.dealt(me):
             raise ValueError(
@@ -337,22 +360,33 @@ class Position:
                     f"counts: seat {s} holds {have[s]} cards after playing "
                     f"{self._played_count(s)} of {self.dealt(s)}, not {given}"
                 )
+        return have
+
+    def _check_out(self, have: list[int]) -> None:
+        """The seats out are those with no cards left, and the round is not over yet."""
+        n = self.seats
         emptied = {s for s in range(n) if have[s] == 0}
         if set(self.out) != emptied:
             raise ValueError(
                 f"out: the seats with no cards left are {sorted(emptied) or 'none'}, "
                 f"but out names {list(self.out) or 'none'}"
             )
-        victory = int(V.victory_size(self.game.table))
+        victory = int(variants.victory_size(self.game.variant_code))
         first = self.out[:victory]
         if len(self.out) >= n - 1 or (len(first) == victory and len({s % 2 for s in first}) == 1):
             raise ValueError("out: the round is already over (§2.13, §2.14, §3)")
+
+    def _check_calls(self) -> None:
+        """No seat called both, and only seats that may call Grand Tichu did (§4)."""
         both = set(self.tichu) & set(self.grand_tichu)
         if both:
             raise ValueError(f"seat {min(both)} called both Tichu and Grand Tichu")
         for s in self.grand_tichu:
             if not self.game.may_call_grand(s):
                 raise ValueError(f"grand_tichu: seat {s} may not call Grand Tichu (§4)")
+
+    def _check_wish_and_dog(self) -> None:
+        """A wish only after the Mah Jong (§2.11); the Dog never in a trick (§2.10)."""
         played_all = self.trick_cards() | sum(self.played.values())
         if self.wish and not played_all & cards.MAH_JONG:
             raise ValueError("wish: no wish is open before the Mah Jong is played (§2.11)")
@@ -361,14 +395,6 @@ class Position:
                 "trick: the Dog hands the lead on at once (§2.10): list it with the seat's "
                 "played cards and start the trick at the seat that leads"
             )
-        self._check_trick(have)
-        self._check_passing(owners)
-        self._check_taken()
-        if self.next_turn() != me:
-            raise ValueError(
-                f"trick: after its last entry it is seat {self.next_turn()}'s turn, not seat "
-                f"{me}'s (play passes to the next seat holding cards, §2.8)"
-            )
 
     def _check_wuwang(self, own) -> None:
         """§4: the Minister's hand lies face up, and the King, who plays it, holds both."""
@@ -376,7 +402,7 @@ class Position:
             if self.minister or self.king:
                 raise ValueError("minister, king: hands of Wu Wang only (§4)")
             return
-        if self.seat == V.MINISTER:
+        if self.seat == variants.MINISTER:
             if self.minister:
                 raise ValueError("minister: at the Minister's seat its hand is the hand")
             if not self.king:
@@ -385,10 +411,12 @@ class Position:
         else:
             if self.king:
                 raise ValueError("king: the King's hand is known only at the Minister's seat")
-            if not self.minister and self._played_count(V.MINISTER) < self.dealt(V.MINISTER):
+            if not self.minister and self._played_count(variants.MINISTER) < self.dealt(
+                variants.MINISTER
+            ):
                 raise ValueError("minister: the Minister's hand lies face up: give it (§4)")
             own(self.minister, "seat 2's hand (face up)")
-        held = {V.KING: self.king, V.MINISTER: self.minister}
+        held = {variants.KING: self.king, variants.MINISTER: self.minister}
         for s, mask in held.items():
             if mask and s != self.seat:
                 left = self.dealt(s) - self._played_count(s)
@@ -487,8 +515,8 @@ class Position:
         p = pub[0]
         counts = self.counts()
         p["n_players"] = self.seats
-        p["variant"] = g.table
-        p["wish_free"] = V.wish_free(g.table)
+        p["variant"] = g.variant_code
+        p["wish_free"] = variants.wish_free(g.variant_code)
         p["first_drawer"] = self.first_drawer
         p["phoenix_led_half"] = g.options["phoenix_led_half"]
         p["exposed"] = self.exposed()
@@ -535,8 +563,8 @@ class Position:
         plays = self.played_codes()
         on = None
         if top == cards.PHOENIX and len(plays) > 1:  # valued on the single before it (§2.6)
-            on = K.code_rank2(plays[-2][2]) // 2
-        bound = not V.wish_free(self.game.table) >> self.seat & 1
+            on = combos.code_rank2(plays[-2][2]) // 2
+        bound = not variants.wish_free(self.game.variant_code) >> self.seat & 1
         wish = self.wish if bound and self.wish else None
         return legal_plays(self.hand, top or None, wish=wish, phoenix_on=on)
 
@@ -572,10 +600,10 @@ def _played_as(mask: int, top_code: int) -> int:
     highest reading that beats the top; a lone Phoenix worth ½ more than the single it is
     played on, or its led value (§2.6); 0 when it is no combination or beats nothing."""
     if mask == cards.PHOENIX:
-        return int(K.phoenix_single(top_code, K.RANK2_PHOENIX_LED))
+        return int(combos.phoenix_single(top_code, combos.RANK2_PHOENIX_LED))
     readings = np.zeros(2, np.int64)
-    count = K.combo_readings(np.uint64(mask), readings)
-    codes = [int(c) for c in readings[:count] if not top_code or K.beats(int(c), top_code)]
+    count = combos.combo_readings(np.uint64(mask), readings)
+    codes = [int(c) for c in readings[:count] if not top_code or combos.beats(int(c), top_code)]
     return max(codes, default=0)
 
 

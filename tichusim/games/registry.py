@@ -15,7 +15,7 @@ import sys
 
 from .base import Game
 
-__all__ = ["DEFAULT_GAME", "GAMES", "TEAM_TABLES", "game", "game_type"]
+__all__ = ["DEFAULT_GAME", "GAMES", "TEAM_GAMES", "game", "game_type"]
 
 # name -> (module, class); the class's ``name`` is the key (checked on import)
 _HOMES = {
@@ -25,7 +25,7 @@ _HOMES = {
     "grand-seigneur": ("seigneur", "SeigneurGame"),
 }
 GAMES = tuple(_HOMES)
-TEAM_TABLES = tuple(name for name, home in _HOMES.items() if home[0] == "team")  # team engine
+TEAM_GAMES = tuple(name for name, home in _HOMES.items() if home[0] == "team")  # team engine
 DEFAULT_GAME = "nanjing"
 
 

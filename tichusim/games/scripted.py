@@ -14,7 +14,7 @@ class Scripted:
 
     def __init__(self, spec):
         self.spec = spec
-        self._rows: dict[str, object] = {}  # the kernels' row at each table, made once
+        self._rows: dict[str, object] = {}  # the kernels' row in each game, made once
 
     def decide(self, view, legal):
         """The choice the engine would make with this strategy at ``view``'s decision, among

@@ -30,8 +30,8 @@ import pyarrow as pa
 from ..cards import seigneur as seigneur_cards
 from ..kernels.errors import ERRORS
 from ..kernels.seigneur import batch as gs_batch
-from ..kernels.seigneur import cards as gc
-from ..kernels.seigneur import records as E
+from ..kernels.seigneur import cards as gs_cards
+from ..kernels.seigneur import records as gs_records
 from ..strategies import seigneur as seigneur_strategies
 from .arrow import array, constant, first_index, frames, text
 from .base import Game, Records, check_game_rounds, check_seed, whole_number
@@ -68,7 +68,7 @@ class SeigneurGame(Game):
     chained_rounds = True
     no_swap = "it has no teams (RULES.md §5)"
     strategy_heading = "Grand Seigneur (grand-seigneur, RULES.md §5)"
-    strategy_tables = seigneur_strategies.TABLES
+    strategy_book = seigneur_strategies.BOOK
     summary = "seigneur"
     report = "seigneur"
     # decks: 1 or 2 (None: one for 5-6 players, two for 7-12); the three Options of §5 (the
@@ -96,10 +96,10 @@ class SeigneurGame(Game):
         self.players = self.seats = int(players)
         self.steps = SeigneurSteps(self)  # its decisions as Python sees them (stepped rounds)
         if self.options["russian_deck"]:
-            self.deck = gc.DECK_RUSSIAN
+            self.deck = gs_cards.DECK_RUSSIAN
         else:
             decks = self.options["decks"] or (1 if players <= 6 else 2)
-            self.deck = gc.DECK_ONE if decks == 1 else gc.DECK_TWO
+            self.deck = gs_cards.DECK_ONE if decks == 1 else gs_cards.DECK_TWO
 
     @classmethod
     def _shorthand(cls, options):
@@ -182,8 +182,8 @@ class SeigneurGame(Game):
             )
 
         batch = Batch(
-            E.GS_ROUND,
-            E.GS_SEAT,
+            gs_records.GS_ROUND,
+            gs_records.GS_SEAT,
             self.players,
             per,
             max(1, _BLOCK_ROUNDS // per),
@@ -276,7 +276,7 @@ class SeigneurGame(Game):
 
         on = [k for k in RULE_OPTIONS if self.options[k]]
         header = [
-            f"Grand Seigneur, {n} players, {gc.DECK_NAMES[self.deck]}"
+            f"Grand Seigneur, {n} players, {gs_cards.DECK_NAMES[self.deck]}"
             + (f", options: {', '.join(on)}" if on else "")
             + f"; seed {seed}, game {game}, round {round}",
             "Strategies: " + ", ".join(f"P{i} {s.name}" for i, s in enumerate(names)),
@@ -291,21 +291,21 @@ class SeigneurGame(Game):
 
         def say(row) -> list[str]:
             event, seat, hand, code, extra = read(row)
-            if event == E.EV_DEAL:
+            if event == gs_records.EV_DEAL:
                 return [f"{who(seat)} dealt {int(seats[seat_player[seat]]['cards'])}: {hand}"]
-            if event == E.EV_LEFTOVER:
+            if event == gs_records.EV_LEFTOVER:
                 return [f"out of play, face up ({code}): {hand}"]
-            if event == E.EV_GIVE:
+            if event == gs_records.EV_GIVE:
                 return [f"{who(seat)} gives its {code} best to {who(extra)}: {hand}"]
-            if event == E.EV_GIVE_BACK:
+            if event == gs_records.EV_GIVE_BACK:
                 return [f"{who(seat)} gives back {code} to {who(extra)}: {hand}"]
-            if event == E.EV_OUT:
+            if event == gs_records.EV_OUT:
                 return [f"  {who(seat)} is out ({_place(code)})"]
-            if event == E.EV_DOG:
+            if event == gs_records.EV_DOG:
                 return [f"  the Dog gives the lead to {who(extra)}"]
-            if event == E.EV_TRICK:
+            if event == gs_records.EV_TRICK:
                 return [f"  {who(seat)} wins the trick"]
-            if event == E.EV_END:
+            if event == gs_records.EV_END:
                 order = sorted(range(n), key=lambda p: int(seats[p]["rank_after"]))
                 return [
                     f"End: {who(seat)} is last, holding {hand}",
@@ -318,12 +318,12 @@ class SeigneurGame(Game):
             header,
             log,
             Wording(
-                E.EV_PLAY,
-                E.EV_BOMB,
-                E.EV_PASS,
-                E.EV_WISH,
-                E.EV_WISH_DONE,
-                frozenset((E.EV_DOG, E.EV_TRICK)),
+                gs_records.EV_PLAY,
+                gs_records.EV_BOMB,
+                gs_records.EV_PASS,
+                gs_records.EV_WISH,
+                gs_records.EV_WISH_DONE,
+                frozenset((gs_records.EV_DOG, gs_records.EV_TRICK)),
                 read,
                 who,
                 say,
@@ -459,10 +459,10 @@ def play_with_log(
 ):
     """``SeigneurGame.play_with_log`` with the game's options given as arguments; the fourth
     element is the players' strategies."""
-    table = _game(players, decks, 1, options)
+    played = _game(players, decks, 1, options)
     return (
-        *table.play_with_log(seed, game, round, strategies=strategies, check=check),
-        table.resolve(strategies),
+        *played.play_with_log(seed, game, round, strategies=strategies, check=check),
+        played.resolve(strategies),
     )
 
 

@@ -23,9 +23,9 @@ import numpy as np
 from ..cards import notation as cards
 from ..cards import seigneur as gs_cards
 from ..cards.combos import Combo
-from ..kernels import outside as O
+from ..kernels import outside
 from ..kernels.seigneur import batch as gs_batch
-from ..kernels.seigneur import decide as K
+from ..kernels.seigneur import decide as decide_kernel
 from ..kernels.seigneur.policies import G_OUTSIDE
 from ..kernels.seigneur.records import GS_ROUND, GS_SEAT, LOG_ROWS, LOG_WIDTH
 from ..kernels.seigneur.view import GS_PRIVATE, GS_PUBLIC, MAX_PLAYERS
@@ -108,8 +108,8 @@ class SeigneurSteps(Steps):
     def default_base(self) -> Any:
         return DEFAULT_STRATEGY
 
-    def kept_tables(self) -> Kept:
-        return gs_batch.kept_tables()
+    def kept_records(self) -> Kept:
+        return gs_batch.kept_records()
 
     def player_of(self, kept: Kept, seat: int) -> int:
         return int(kept[0][0]["seat_player"][seat])
@@ -143,14 +143,14 @@ class SeigneurSteps(Steps):
     def choices(self, kept: Kept, asked: tuple[int, int, int, int]) -> Any:
         work, privs = kept[0][0], kept[2]
         decision, seat, detail, n = asked
-        if decision == O.D_PLAY:
+        if decision == outside.D_PLAY:
             plays = _plays(work["moves_a"], work["moves_b"], work["moves_c"], n)
             return plays + [None] if detail else plays
-        if decision == O.D_BOMB:
+        if decision == outside.D_BOMB:
             return _plays(work["bombs_a"], work["bombs_b"], work["bombs_c"], n) + [None]
-        if decision == O.D_WISH:
+        if decision == outside.D_WISH:
             return [0, *range(2, 15)]
-        if decision == O.D_GIVE_BACK:
+        if decision == outside.D_GIVE_BACK:
             return GiveBack(int(privs[seat]["hand_a"]), int(privs[seat]["hand_b"]), detail)
         raise AssertionError(f"decision code {decision}")
 
@@ -160,12 +160,14 @@ class SeigneurSteps(Steps):
     def decide(self, row: np.ndarray, view: View, legal: Any) -> Any:
         """The engine's choice for the strategy row ``row`` (``kernels/seigneur/decide.py``)."""
         code = CODES[view.decision]
-        plays = [p for p in legal if p is not None] if code in (O.D_PLAY, O.D_BOMB) else []
+        plays = (
+            [p for p in legal if p is not None] if code in (outside.D_PLAY, outside.D_BOMB) else []
+        )
         a = np.array([p.a for p in plays] or [0], np.uint64)  # never empty: a typed array
         b = np.array([p.b for p in plays] or [0], np.uint64)
         c = np.array([p.combo.code for p in plays] or [0], np.int64)
         answer = int(
-            K.decide(
+            decide_kernel.decide(
                 np.ascontiguousarray(row, np.float64),
                 view.public,
                 view.private,
@@ -175,12 +177,12 @@ class SeigneurSteps(Steps):
                 b,
                 c,
                 len(plays),
-                thread_scratch(K.scratch),
+                thread_scratch(decide_kernel.scratch),
             )
         )
-        if code == O.D_GIVE_BACK:
+        if code == outside.D_GIVE_BACK:
             return legal.unpacked(answer)
-        if code in (O.D_PLAY, O.D_BOMB):
+        if code in (outside.D_PLAY, outside.D_BOMB):
             return None if answer < 0 else plays[answer]
         return answer
 

@@ -3,9 +3,9 @@ seat's view, and the driver that plays units whose strategies include Python age
 
 One engine: the round's state is the script of answers given so far (``kernels/outside.py``);
 ``Unit.advance`` calls the game's batch kernel, which plays from the deal and stops at the
-first decision past the script, leaving the table where that decision is taken. The team
-tables' engine keeps where it stopped in the play (a Tichu call before a turn, a play, a
-bomb) and goes on from the table it left once that answer is in the script, so a round
+first decision past the script, leaving the records where that decision is taken. The team
+games' engine keeps where it stopped in the play (a Tichu call before a turn, a play, a
+bomb) and goes on from the records it left once that answer is in the script, so a round
 stepped from Python costs its own decisions rather than a replay per decision; it replays
 from the deal after every other stop (Grand Tichu, the calls around the passing, the
 passing, the wish, the Dragon's gift, the Dog's lead), which come early or once a round at
@@ -16,7 +16,7 @@ strategy is ``None`` leaves every decision to the caller; an ``Agent``
 itself.
 
 Each game says how its decisions look in Python through a ``Steps`` object (``Game.steps``:
-``team_steps.TeamSteps`` or ``seigneur_steps.SeigneurSteps``): the tables a stepped unit
+``team_steps.TeamSteps`` or ``seigneur_steps.SeigneurSteps``): the records a stepped unit
 keeps, its legal choices and the script's answers, the engine's own choice for a strategy
 row, and the round's public record read from the engine's event log. That record (``View.
 history``) is built only when a view is asked for it: a logged replay of the script so far,
@@ -197,7 +197,7 @@ class View:
 
     def encode(self, candidates: Any) -> np.ndarray:
         """The features a learned player scores, one row per candidate (a legal ``Play``,
-        ``None`` for a pass or no bomb, or a ``(mask, code)`` pair): a team table's view only
+        ``None`` for a pass or no bomb, or a ``(mask, code)`` pair): a team game's view only
         (``tichusim.games.encoding.encode``; the layout: ``docs/encoding.md``)."""
         from .encoding import encode
 
@@ -253,8 +253,8 @@ class Steps(ABC):
         return dataclasses.replace(strategy, name=name)
 
     @abstractmethod
-    def kept_tables(self) -> Kept:
-        """Fresh ``(work, public, privates)`` tables a stepped unit keeps across calls."""
+    def kept_records(self) -> Kept:
+        """Fresh ``(work, public, privates)`` records a stepped unit keeps across calls."""
 
     @abstractmethod
     def player_of(self, kept: Kept, seat: int) -> int:
@@ -266,7 +266,7 @@ class Steps(ABC):
 
     def replay_next(self, kept: Kept) -> None:
         """Make the unit's next call replay from the deal even where its engine could go on
-        from the table it left (``Unit.resume`` off); an engine that always replays has
+        from the records it left (``Unit.resume`` off); an engine that always replays has
         nothing to forget."""
         return None
 
@@ -328,14 +328,14 @@ class Unit:
     """One unit of a game's batch kernel (a round, or a whole game) stepped from Python.
 
     ``play(kept) -> error`` calls the kernel for this unit with the tables ``kept``
-    (``steps.kept_tables()``), which keep the script and the table where the unit stopped;
+    (``steps.kept_records()``), which keep the script and the records where the unit stopped;
     ``play(kept, log_out=rows)`` does the same with the event log of the unit's round in play
     written to ``rows`` (a zeroed array; no event's row is all zeros), read only when a view's
     history is asked for. ``agents[player]`` is an Agent, ``None`` (the caller decides) or
     absent (a scripted strategy, which never stops the round); ``key`` (the unit's round key
     or game id) seeds the agents' generators with ``seed``. ``logged``: how to replay the unit
     with its log on, when ``play`` cannot. ``resume`` (on by default): let the engine go on
-    from the table its last call left where it can (the module docstring); off, every call
+    from the records its last call left where it can (the module docstring); off, every call
     replays from the deal, the reference the going on is tested against."""
 
     resume = True
@@ -353,7 +353,7 @@ class Unit:
         self.game = game
         self._play = play
         self._logged = logged
-        self._kept = game.steps.kept_tables()
+        self._kept = game.steps.kept_records()
         work = self._kept[0]
         # views of the script's fields: an answer is written once, where the engine reads it
         self._answers = work["script"][0]
@@ -436,7 +436,7 @@ class Unit:
 
     def _replayed_log(self, script: int) -> np.ndarray:
         """The event log of the unit's round in play, replayed with the script's first
-        ``script`` answers on tables of its own (the unit's own are left as they are)."""
+        ``script`` answers on records of its own (the unit's own are left as they are)."""
         kept = tuple(a.copy() for a in self._kept)
         kept[0]["script_len"] = script
         if self._logged is not None:
@@ -578,7 +578,7 @@ class Unit:
 
 
 class Round(Unit):
-    """One round of any table stepped from Python::
+    """One round of any game stepped from Python::
 
         r = Round(seed=7, key=12, strategies=["heuristic", None, "heuristic", None])
         while not r.done:

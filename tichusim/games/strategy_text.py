@@ -5,10 +5,10 @@
 * ``heuristic:pass=lowest,bomb_points=20`` — a base with changes: a decision name
   (``play``, ``grand_tichu``, ``tichu``, ``pass``, ``wish``, ``dragon``) takes a policy, any
   other key is a numeric parameter, ``name=...`` names the result; without a base
-  (``pass=lowest``) the base is ``heuristic`` (``TABLES.plain``: a table without a base means
+  (``pass=lowest``) the base is ``heuristic`` (``BOOK.plain``: a table without a base means
   the same here and in a config, where a saved table names no base);
 * ``heuristic[pass=lowest,bomb_points=20]`` — the same strategy written as the tables print
-  its name (``StrategyTables.split_text``); inside a named agent's parameters the brackets
+  its name (``StrategyBook.split_text``); inside a named agent's parameters the brackets
   keep its commas: ``search:samples=4,base=expert[grand_tichu=never,tichu=never]``;
 * ``agent:mypackage.mymodule:MyPasser`` or ``agent:examples/dog_passer.py:DogPasser`` — a
   strategy written in Python (``tichusim.Agent``), returned as its table ``{"agent": ...}``;
@@ -25,7 +25,7 @@
 
 A list (one strategy per seat, ``--others``) separates strategies by commas; a comma followed
 by ``key=value`` continues the previous strategy, and a comma inside brackets separates
-nothing (``tables.split_strategies``): ``heuristic:pass=lowest,bomb_points=20,random`` is two
+nothing (``book.split_strategies``): ``heuristic:pass=lowest,bomb_points=20,random`` is two
 strategies. Every name printed for a strategy reads back as the same strategy: a composed
 one's ``base[changes]``, a named agent's ``search:key=value,...``, a file's path.
 """
@@ -35,16 +35,16 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from ..strategies.tables import StrategyTables, split_items, split_strategies
-from ..strategies.tichu import TABLES, Strategy, resolve
+from ..strategies.book import StrategyBook, split_items, split_strategies
+from ..strategies.tichu import BOOK, Strategy, resolve
 from .agents import AgentError, as_agent, from_text, param_value
 
 __all__ = ["parse_strategy", "parse_strategy_list", "strategy_spec"]
 
 
-def _from_file(path: Path, tables: StrategyTables) -> dict:
+def _from_file(path: Path, book: StrategyBook) -> dict:
     """The table a strategy file holds: an agent's (checked: importable, buildable) or a
-    scripted strategy's, complete (``StrategyTables.to_dict``) and named by the path unless
+    scripted strategy's, complete (``StrategyBook.to_dict``) and named by the path unless
     it names itself."""
     try:
         data = tomllib.loads(path.read_text())
@@ -64,7 +64,7 @@ def _from_file(path: Path, tables: StrategyTables) -> dict:
         return spec
     spec.setdefault("name", str(path))
     try:
-        return tables.to_dict(tables.build(spec))
+        return book.to_dict(book.build(spec))
     except ValueError as exc:
         raise ValueError(f"strategy file {path}: {exc}") from None
 
@@ -89,10 +89,10 @@ def _agent_params(text: str, agent: dict) -> dict:
     return {"agent": f"{where}:{name}", "params": params}
 
 
-def strategy_spec(text: str, tables: StrategyTables = TABLES) -> str | dict:
+def strategy_spec(text: str, book: StrategyBook = BOOK) -> str | dict:
     """One strategy's text (see the module docstring) as the plain data a game resolves and a
     run config keeps: an agent's table (checked: importable, buildable), a file's table
-    (checked against ``tables``, the game's: the team games' unless given), or else the text
+    (checked against ``book``, the game's: the team games' unless given), or else the text
     itself, a scripted strategy's name or composed form, which the game's ``resolve`` reads."""
     text = text.strip()
     if not text:
@@ -106,7 +106,7 @@ def strategy_spec(text: str, tables: StrategyTables = TABLES) -> str | dict:
             raise ValueError(str(exc)) from None
         return agent
     if text.lower().endswith(".toml"):
-        return _from_file(Path(text), tables)
+        return _from_file(Path(text), book)
     return text
 
 

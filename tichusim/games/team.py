@@ -1,10 +1,10 @@
 """The team games, played by one engine: Nanjing (RULES.md §2), Tientsin (§3), Wu Wang (§4).
 
-``TeamGame`` is a ``base.Game`` whose table is a field (``table``, the kernels' variant code);
-the three small subclasses hold each table's facts. Nanjing: 4 seats, partners opposite.
-Tientsin: 6 seats, teams {0, 2, 4} and {1, 3, 5}. Wu Wang: three players 0..2 and the
-Minister (seat 3 in the tables); team 0 is the King's side that round, team 1 the two
-opponents. The engine plays Wu Wang by *position* (King at 0, Minister at 2), so ``WuWang``
+``TeamGame`` is a ``base.Game`` whose variant is a field (``variant_code``, the kernels'
+code for it); the three small subclasses hold each variant's facts. Nanjing: 4 seats,
+partners opposite. Tientsin: 6 seats, teams {0, 2, 4} and {1, 3, 5}. Wu Wang: three players
+0..2 and the Minister (seat 3 in the tables); team 0 is the King's side that round, team 1
+the two opponents. The engine plays Wu Wang by *position* (King at 0, Minister at 2), so ``WuWang``
 maps its records back to players.
 
 Card sets are ``uint64`` masks in the layout of ``tichusim.cards``.
@@ -46,20 +46,20 @@ _TEAMS_BLOCK = 128  # games per kernel call: bounds the scratch arrays (256 roun
 
 
 class TeamGame(Game):
-    """A table of the team engine; subclasses set the class attributes."""
+    """A game of the team engine; subclasses set the class attributes."""
 
-    table: ClassVar[int]  # the kernels' variant code (kernels.tichu.variants)
+    variant_code: ClassVar[int]  # the kernels' variant code (kernels.tichu.variants)
     # players (that bring a strategy) and seats (seat rows per round, Wu Wang: the Minister
-    # too) are set by each table's class
+    # too) are set by each variant's class
     victory: ClassVar[str] = "double_victory"  # rounds column of a round won at once (§2.13)
-    titled: ClassVar[bool] = True  # a transcript names the table (not the default game's)
+    titled: ClassVar[bool] = True  # a transcript names the game (not the default game's)
     # given_/received_ columns by offset - 1: the next seat is the right-hand opponent (§2.1)
     sides: ClassVar[tuple] = ((0, "right"), (1, "partner"), (2, "left"))
     # phoenix_led_half: the Option of §2.6 (the French edition), a led Phoenix worth ½ instead
-    # of 1½, so that the Mah Jong may be played on it; every table of the team engine has it
+    # of 1½, so that the Mah Jong may be played on it; every game of the team engine has it
     option_defaults: ClassVar[dict] = {"phoenix_led_half": False}
     strategy_heading = "Tichu (nanjing, tientsin, wuwang)"
-    strategy_tables = tichu_strategies.TABLES
+    strategy_book = tichu_strategies.BOOK
     summary = "team"
     report = "team"
 
@@ -75,7 +75,7 @@ class TeamGame(Game):
     def resolve(self, strategies, count: int | None = None) -> list:
         return tichu_strategies.resolve(strategies, count or self.players, variant=self.name)
 
-    # -- the table's facts, as the engine knows them (kernels/tichu/variants.py) -----------
+    # -- the variant's facts, as the engine knows them (kernels/tichu/variants.py) ---------
 
     # in the analyses' fixed deals the first drawer argument names the King (Wu Wang, §4)
     drawer_is_king: ClassVar[bool] = False
@@ -83,21 +83,21 @@ class TeamGame(Game):
     @property
     def grand_tichu_cards(self) -> int:
         """Cards seen before a Grand Tichu call: 8 (§2.2), Tientsin 6 (§3)."""
-        return int(variants.gt_cards(self.table))
+        return int(variants.gt_cards(self.variant_code))
 
     def hand_size(self, draw_position: int) -> int:
         """Cards dealt to the seat ``draw_position`` places after the first drawer: 14,
         Tientsin 10 for the first two, then 9 (§3)."""
-        return int(variants.hand_size(self.table, draw_position))
+        return int(variants.hand_size(self.variant_code, draw_position))
 
     def passes_to(self, giver: int, receiver: int) -> bool:
         """Whether seat ``giver`` passes a card to seat ``receiver`` (§2.4, §3, §4)."""
         offset = (receiver - giver) % self.seats
-        return offset != 0 and bool(variants.pass_offsets(self.table, giver) >> offset & 1)
+        return offset != 0 and bool(variants.pass_offsets(self.variant_code, giver) >> offset & 1)
 
     def may_call_grand(self, seat: int) -> bool:
         """Whether seat ``seat`` may call Grand Tichu (Wu Wang: not the King's side, §4)."""
-        return bool(variants.may_call_grand(self.table, seat))
+        return bool(variants.may_call_grand(self.variant_code, seat))
 
     # -- records -------------------------------------------------------------------------
 
@@ -160,8 +160,8 @@ class TeamGame(Game):
             if fixed is None and first_drawers is None:  # simulate's rounds: show replays them
                 step = with_replay(step, block, lambda key: self.show_command(seed, key, given))
             if fixed is None:
-                batch.play_table_rounds(
-                    self.table,
+                batch.play_variant_rounds(
+                    self.variant_code,
                     seed,
                     block,
                     firsts,
@@ -187,7 +187,7 @@ class TeamGame(Game):
                     s_out,
                     check,
                     chunks,
-                    self.table,
+                    self.variant_code,
                     half,
                     stepper=step,
                 )
@@ -217,8 +217,8 @@ class TeamGame(Game):
         longest = batch.MAX_GAME_ROUNDS if self.team_game else game_rounds
 
         def call(block, r_out, s_out, played, chunks):
-            batch.play_table_games(
-                self.table,
+            batch.play_variant_games(
+                self.variant_code,
                 seed,
                 block,
                 target,
@@ -368,7 +368,7 @@ class TeamGame(Game):
         first = self._first(first_drawer, king)
         if agents is None:
             rnd, seats, log, err = batch.play_logged(
-                self.table, seed, round, first, params, check, self.options["phoenix_led_half"]
+                *self._logged_args(seed, round, first, params, check)
             )
         else:
             rnd, seats, log, err = self._logged_with_agents(
@@ -378,6 +378,20 @@ class TeamGame(Game):
             raise SimulationError(f"round {round}: {ERRORS[err]}")
         return rnd[0], seats, log
 
+    def _logged_args(
+        self, seed, key, first, params, check
+    ) -> tuple[int, int, int, int, np.ndarray, bool, bool]:
+        """``batch.play_logged``'s arguments for round ``key`` at this variant, before ``kept``."""
+        return (
+            self.variant_code,
+            seed,
+            key,
+            first,
+            params,
+            check,
+            self.options["phoenix_led_half"],
+        )
+
     def _logged_with_agents(self, seed, key, first, params, agents, check):
         """``batch.play_logged`` with Python agents: the round stepped as ``simulate`` plays
         it (``steps.Unit``), the log of its last, complete replay kept (``show`` replays a
@@ -385,26 +399,14 @@ class TeamGame(Game):
         from .steps import Unit
 
         logged: list[tuple] = []
+        args = self._logged_args(seed, key, first, params, check)
 
         def play(kept, log_out=None):
-            logged[:] = [
-                batch.play_logged(
-                    self.table,
-                    seed,
-                    key,
-                    first,
-                    params,
-                    check,
-                    self.options["phoenix_led_half"],
-                    kept=kept,
-                )
-            ]
+            logged[:] = [batch.play_logged(*args, kept=kept)]
             return logged[0][3]
 
         def log(kept):
-            return batch.play_logged(
-                self.table, seed, key, first, params, check, self.options["phoenix_led_half"], kept
-            )[2]
+            return batch.play_logged(*args, kept)[2]
 
         Unit(self, play, agents, f"seed {seed} round key {key}", seed, key, log).advance()
         return logged[0]
@@ -517,7 +519,7 @@ class Nanjing(TeamGame):
 
     name = "nanjing"
     rules = "RULES.md §2"
-    table = variants.NANJING
+    variant_code = variants.NANJING
     players = 4
     seats = 4
     strategy_per = "seat"
@@ -531,7 +533,7 @@ class Tientsin(TeamGame):
 
     name = "tientsin"
     rules = "RULES.md §3"
-    table = variants.TIENTSIN
+    variant_code = variants.TIENTSIN
     players = 6
     seats = 6
     team_game = True
@@ -557,7 +559,7 @@ class WuWang(TeamGame):
 
     name = "wuwang"
     rules = "RULES.md §4"
-    table = variants.WUWANG
+    variant_code = variants.WUWANG
     players = 3
     seats = 4
     no_swap = "the King changes sides every round (RULES.md §4)"

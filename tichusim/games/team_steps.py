@@ -25,11 +25,9 @@ import numpy as np
 
 from ..cards import notation as cards
 from ..cards.combos import Combo, Play
-from ..kernels import outside as O
-from ..kernels.tichu import batch
-from ..kernels.tichu import decide as K
-from ..kernels.tichu import records as E
-from ..kernels.tichu import variants as V
+from ..kernels import outside
+from ..kernels.tichu import batch, records, variants
+from ..kernels.tichu import decide as decide_kernel
 from ..kernels.tichu.policies import TICHU_BEFORE_TURN
 from ..kernels.tichu.slots import P_OUTSIDE
 from ..kernels.tichu.view import PRIVATE, PUBLIC
@@ -131,20 +129,20 @@ def answer_of(choice, legal):
 # the engine's events (kernels/tichu/records.py) as ``Event`` kinds; the deals, the passing of
 # other seats and the scoring line are left out (RULES.md §6: the hands are private)
 _KINDS = {
-    E.EV_GRAND_TICHU: "grand_tichu",
-    E.EV_TICHU: "tichu",
-    E.EV_SHOW: "shown",
-    E.EV_PLAY: "play",
-    E.EV_PASS: "pass",
-    E.EV_BOMB: "bomb",
-    E.EV_WISH: "wish",
-    E.EV_WISH_DONE: "wish_fulfilled",
-    E.EV_DOG: "dog",
-    E.EV_TRICK: "trick",
-    E.EV_DRAGON: "dragon",
-    E.EV_OUT: "out",
-    E.EV_HAND_TO: "hand_to",
-    E.EV_TRICKS_TO: "tricks_to",
+    records.EV_GRAND_TICHU: "grand_tichu",
+    records.EV_TICHU: "tichu",
+    records.EV_SHOW: "shown",
+    records.EV_PLAY: "play",
+    records.EV_PASS: "pass",
+    records.EV_BOMB: "bomb",
+    records.EV_WISH: "wish",
+    records.EV_WISH_DONE: "wish_fulfilled",
+    records.EV_DOG: "dog",
+    records.EV_TRICK: "trick",
+    records.EV_DRAGON: "dragon",
+    records.EV_OUT: "out",
+    records.EV_HAND_TO: "hand_to",
+    records.EV_TRICKS_TO: "tricks_to",
 }
 _TICHU_POINTS = ("before passing", "after passing", "before its turn")  # a Tichu's detail
 
@@ -155,7 +153,7 @@ def _per_seat(*dtypes: np.dtype) -> frozenset[str]:
         name
         for dtype in dtypes
         for name in dtype.names or ()
-        if dtype[name].shape == (V.MAX_SEATS,)
+        if dtype[name].shape == (variants.MAX_SEATS,)
     )
 
 
@@ -169,21 +167,21 @@ class TeamSteps(Steps):
     outside_slot = P_OUTSIDE
     decisions = ("grand_tichu", "tichu", "pass", "play", "bomb", "wish", "dragon", "dog")
     per_seat = _per_seat(PUBLIC, PRIVATE)
-    log_shape = (E.LOG_ROWS, E.LOG_WIDTH)
+    log_shape = (records.LOG_ROWS, records.LOG_WIDTH)
 
     @property
     def default_base(self) -> Any:
         return DEFAULT_STRATEGY
 
-    def kept_tables(self) -> Kept:
-        return batch.kept_tables()
+    def kept_records(self) -> Kept:
+        return batch.kept_records()
 
     def player_of(self, kept: Kept, seat: int) -> int:
         """The player deciding at position ``seat`` (Wu Wang: the King for the Minister, §4)."""
-        if self.game.table != V.WUWANG:
+        if self.game.variant_code != variants.WUWANG:
             return seat
         king = int(kept[0][0]["king"])
-        player = int(V.wuwang_player(king, seat))
+        player = int(variants.wuwang_player(king, seat))
         return king if player == 3 else player
 
     def round_unit(
@@ -196,10 +194,14 @@ class TeamSteps(Steps):
         seats = np.zeros((1, 1, game.seats), batch.SEAT)
         half = game.options["phoenix_led_half"]
 
-        play = batch.kept_player(game.table, seed, key, first, params, rounds, seats, check, half)
+        play = batch.kept_player(
+            game.variant_code, seed, key, first, params, rounds, seats, check, half
+        )
 
         def logged(kept: Kept) -> np.ndarray:
-            return batch.play_logged(game.table, seed, key, first, params, check, half, kept)[2]
+            return batch.play_logged(
+                game.variant_code, seed, key, first, params, check, half, kept
+            )[2]
 
         return play, logged, rounds, seats
 
@@ -221,21 +223,21 @@ class TeamSteps(Steps):
         work, privs = kept[0][0], kept[2]
         decision, seat, detail, n = asked
         seats = self.game.seats
-        if decision in (O.D_GRAND_TICHU, O.D_TICHU):
+        if decision in (outside.D_GRAND_TICHU, outside.D_TICHU):
             return [False, True]
-        if decision == O.D_PASS:
+        if decision == outside.D_PASS:
             offsets = tuple(d for d in range(1, seats) if detail >> d & 1)
             return Gifts(int(privs[seat]["hand"]), seat, seats, offsets)
-        if decision == O.D_PLAY:
+        if decision == outside.D_PLAY:
             plays = _plays(work["moves_m"], work["moves_c"], n)
             return plays + [None] if detail else plays
-        if decision == O.D_BOMB:
+        if decision == outside.D_BOMB:
             return _plays(work["bombs_m"], work["bombs_c"], n) + [None]
-        if decision == O.D_WISH:
+        if decision == outside.D_WISH:
             return [0, *range(2, 15)]
-        if decision == O.D_DRAGON:
+        if decision == outside.D_DRAGON:
             return [q for q in range(seats) if (q - seat) % 2]
-        if decision == O.D_DOG:
+        if decision == outside.D_DOG:
             return [(seat + 2) % seats, (seat + 4) % seats]
         raise AssertionError(f"decision code {decision}")
 
@@ -246,11 +248,13 @@ class TeamSteps(Steps):
         """The choice the strategy row ``row`` makes at ``view``'s decision among ``legal``, as
         the engine would (``kernels/tichu/decide.py``)."""
         code = CODES[view.decision]
-        plays = [p for p in legal if p is not None] if code in (O.D_PLAY, O.D_BOMB) else []
+        plays = (
+            [p for p in legal if p is not None] if code in (outside.D_PLAY, outside.D_BOMB) else []
+        )
         masks = np.array([int(p) for p in plays] or [0], np.uint64)  # never empty: typed
         codes = np.array([p.combo.code for p in plays] or [0], np.int64)
         answer = int(
-            K.decide(
+            decide_kernel.decide(
                 np.ascontiguousarray(row, np.float64),
                 view.public,
                 view.private,
@@ -259,14 +263,14 @@ class TeamSteps(Steps):
                 masks,
                 codes,
                 len(plays),
-                thread_scratch(K.scratch),
+                thread_scratch(decide_kernel.scratch),
             )
         )
-        if code in (O.D_GRAND_TICHU, O.D_TICHU):
+        if code in (outside.D_GRAND_TICHU, outside.D_TICHU):
             return bool(answer)
-        if code == O.D_PASS:
+        if code == outside.D_PASS:
             return legal.unpacked(answer)
-        if code in (O.D_PLAY, O.D_BOMB):
+        if code in (outside.D_PLAY, outside.D_BOMB):
             return None if answer < 0 else legal[answer]
         return answer
 
@@ -277,24 +281,29 @@ class TeamSteps(Steps):
         out = []
         for event, who, mask, code, extra in log.tolist():
             held = int(np.uint64(np.int64(mask)))
-            if event == E.EV_GIVE:
+            if event == records.EV_GIVE:
                 if who in seats or extra in seats:  # private to giver and receiver (§6)
                     out.append(Event("give", who, held, None, 0, extra))
                 continue
             kind = _KINDS.get(event)
             if kind is None:  # the deals and the scoring line
                 continue
-            combo = Combo.from_code(code) if event in (E.EV_PLAY, E.EV_BOMB) else None
-            value = 0 if combo is not None or event in (E.EV_DOG, E.EV_DRAGON) else code
-            to = extra if event in (E.EV_DOG, E.EV_DRAGON, E.EV_TRICK, E.EV_HAND_TO) else -1
-            if event == E.EV_TRICKS_TO:
+            combo = Combo.from_code(code) if event in (records.EV_PLAY, records.EV_BOMB) else None
+            value = 0 if combo is not None or event in (records.EV_DOG, records.EV_DRAGON) else code
+            to = (
+                extra
+                if event
+                in (records.EV_DOG, records.EV_DRAGON, records.EV_TRICK, records.EV_HAND_TO)
+                else -1
+            )
+            if event == records.EV_TRICKS_TO:
                 to = extra
             out.append(Event(kind, who, held, combo, value, to))
         return tuple(out)
 
     def scores(self, log: np.ndarray) -> tuple[int, ...]:
         """The two teams' scores (Wu Wang: the King's side, then the opponents, §4)."""
-        ends = log[log[:, 0] == E.EV_END]
+        ends = log[log[:, 0] == records.EV_END]
         if not len(ends):
             raise ValueError("the log holds no finished round")
         return int(ends[-1, 3]), int(ends[-1, 4])

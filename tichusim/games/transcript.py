@@ -1,4 +1,4 @@
-"""Readable transcripts of single rounds of the team games (any table), from the engine's
+"""Readable transcripts of single rounds of the team games (any of them), from the engine's
 event log: the game words each event (``TeamGame.transcript``), one loop walks the log
 (``narrate``). Grand Seigneur's are ``tichusim.games.seigneur.transcript``."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from .registry import TEAM_TABLES, game
+from .registry import TEAM_GAMES, game
 
 if TYPE_CHECKING:
     from .team import TeamGame
@@ -15,11 +15,11 @@ __all__ = ["play_with_log", "transcript"]
 
 
 def _team_table(variant: str, options) -> TeamGame:
-    """The team table ``variant`` with ``options``: these replays take a team table's seating
+    """The team game ``variant`` with ``options``: these replays take a team game's seating
     (``first_drawer``, ``king``); Grand Seigneur's are its game's own."""
-    if variant not in TEAM_TABLES:
+    if variant not in TEAM_GAMES:
         raise ValueError(
-            f"variant must be a team table ({', '.join(TEAM_TABLES)}), not {variant!r}: "
+            f"variant must be a team game ({', '.join(TEAM_GAMES)}), not {variant!r}: "
             "Grand Seigneur's transcripts are game('grand-seigneur', players).transcript(...)"
         )
     return cast("TeamGame", game(variant, options=options))

@@ -14,8 +14,8 @@ So there is one engine: a round is a function of (seed, key, strategies, script)
 reaches the same decision in the same state, and a round whose seats are all scripted never
 stops. A replay costs the round so far (a few microseconds). The team engine spares it where
 the round stopped in the play (a Tichu call before a turn, a play, a bomb): it keeps that
-place beside the table it left, and when the script holds that one answer more it goes on
-from the kept table (``tichu/tricks.py``, ``resume_point``), the state the replay would
+place beside the records it left, and when the script holds that one answer more it goes on
+from the kept records (``tichu/tricks.py``, ``resume_point``), the state the replay would
 reach, taking the answer as ``answer`` would. The engines read these answers only where
 compiled with ``outside`` (the stepping entries); the batch entries are compiled with those
 branches pruned, and run as fast as before.

@@ -7,7 +7,7 @@ write only the fields the two records share (``top_code``, ``top_seat``, ``passe
 test a rank through the cards of ``a`` (a two-deck multiset holds a card in ``a`` whenever it
 holds it at all), so each engine passes its own records and numba compiles a copy per record
 type. All are inlined: they run on every
-turn of every round, and the engines fold their table's constants through them.
+turn of every round, and the engines fold their variant's constants through them.
 
 A turn ends with one of the outcomes below, which the engines' trick loops act on.
 """

@@ -29,7 +29,7 @@ from ..games import game, game_type
 from ..games.agents import AgentLoadError, is_agent, spec_of
 from ..games.base import GAME_OPTIONS
 from ..games.strategy_text import strategy_spec
-from ..strategies.tables import split_strategies
+from ..strategies.book import split_strategies
 
 __all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]
 
@@ -160,8 +160,8 @@ class RunConfig(_Strict):
         players = info.data.get("players")
         if variant is None or (game_type(variant).takes_players and players is None):
             return value  # their own error is reported
-        table = game(variant, players)
-        players = table.players
+        played = game(variant, players)
+        players = played.players
         if isinstance(value, str):  # the command line's text: one, or one per player
             value = split_strategies(value)
             value = value[0] if len(value) == 1 else value
@@ -170,20 +170,20 @@ class RunConfig(_Strict):
         if not isinstance(value, (list, tuple)) or len(value) != players:
             raise ValueError(
                 f"give one strategy or a list of {players}, one per "
-                f"{table.strategy_per} ({variant})"
+                f"{played.strategy_per} ({variant})"
             )
         specs = [s.to_dict() if hasattr(s, "to_dict") else s for s in value]
         for seat, spec in enumerate(specs):
             if isinstance(spec, str):  # a file or an agent's text becomes its table
                 try:
-                    spec = specs[seat] = strategy_spec(spec, table.strategy_tables)
+                    spec = specs[seat] = strategy_spec(spec, played.strategy_book)
                 except ValueError as exc:
                     raise _SeatError(seat, str(exc)) from None
             if is_agent(spec):
                 specs[seat] = _agent(seat, spec)
                 continue
             try:
-                table.resolve(spec, 1)
+                played.resolve(spec, 1)
             except ValueError as exc:
                 raise _SeatError(seat, str(exc)) from None
         return specs

@@ -24,7 +24,7 @@ import numpy as np
 from ..games.base import thread_scratch
 from ..games.steps import CODES
 from ..kernels.errors import ERR_NONE, ERRORS
-from ..kernels.tichu import rollout as R
+from ..kernels.tichu import rollout as rollout_kernel
 from ..stats import Paired
 
 __all__ = ["CALLS", "SEARCHED", "TICHU_POINTS", "NoDeal", "SearchResult", "evaluate_plays"]
@@ -78,11 +78,11 @@ class SearchResult:
 
 def _scratch() -> np.ndarray:
     """This thread's rollout buffers (``rollout.scratch``), made at its first search."""
-    return thread_scratch(R.scratch)
+    return thread_scratch(rollout_kernel.scratch)
 
 
 def _rows(game, rollout) -> np.ndarray:
-    """The rollout strategy's kernel row at every seat of ``game``'s table."""
+    """The rollout strategy's kernel row at every seat of ``game``."""
     row = game.param_rows(game.resolve(rollout, 1))
     return np.ascontiguousarray(np.tile(row, (game.seats, 1)), np.float64)
 
@@ -126,13 +126,15 @@ def evaluate_plays(
     cand_c = np.array([0 if c is None or calls else c.combo.code for c in candidates], np.int64)
     margin = np.zeros((len(candidates), samples), np.float64)
     first = np.zeros((len(candidates), samples), np.int8)
-    settings = np.zeros(1, R.SEARCH)
+    settings = np.zeros(1, rollout_kernel.SEARCH)
     settings["decision"] = _CODES[view.decision]
     settings["detail"] = view.detail
     settings["samples"] = samples
     settings["seed"] = seed
-    settings["ablate"] = (0 if paired else R.UNPAIRED) | (0 if inference else R.NO_INFERENCE)
-    dealt, err = R.EVALUATE[game.table](
+    settings["ablate"] = (0 if paired else rollout_kernel.UNPAIRED) | (
+        0 if inference else rollout_kernel.NO_INFERENCE
+    )
+    dealt, err = rollout_kernel.EVALUATE[game.variant_code](
         settings,
         _rows(game, rollout),
         view.public,
@@ -141,14 +143,14 @@ def evaluate_plays(
         (margin, first),
         _scratch(),
     )
-    if err == R.ERR_CANDIDATE:
+    if err == rollout_kernel.ERR_CANDIDATE:
         raise ValueError(f"a candidate is not a legal answer at this {view.decision}")
-    if err == R.ERR_NO_DEAL and view.decision == "grand_tichu":
+    if err == rollout_kernel.ERR_NO_DEAL and view.decision == "grand_tichu":
         raise NoDeal(
             "no deal found in which the seats before answered the Grand Tichu question as "
-            f"they did, their strategy {rollout!r} (in {R.GRAND_TRIES} tries a deal)"
+            f"they did, their strategy {rollout!r} (in {rollout_kernel.GRAND_TRIES} tries a deal)"
         )
-    if err == R.ERR_NO_DEAL:
+    if err == rollout_kernel.ERR_NO_DEAL:
         raise NoDeal(
             "no deal of the unseen cards agrees with this view (card counts, the cards "
             "passed, the ranks a seat lacks): an impossible position"

@@ -3,10 +3,10 @@
 ``TICHU_VALUE`` / ``TICHU_AFTER`` / ``GT_VALUE``: the value call policy's coefficients over
 ``tichu.TICHU_FEATURES`` (Tichu before and after passing: the hand's features, its plan's shape,
 the call's public context) and ``tichu.CALL_FEATURES`` (Grand Tichu), intercept first, one row
-per team table (the games' names): a call's worth depends on the table (hand sizes,
-Tientsin's 6-card Grand Tichu, Wu Wang's King playing two hands), so each table's are fitted
+per team game (the games' names): a call's worth depends on the game (hand sizes,
+Tientsin's 6-card Grand Tichu, Wu Wang's King playing two hands), so each game's are fitted
 there by ``scripts/fit_expert_calls.py --variant``, and
-a strategy's parameter row is built for the table it plays (``tichu.TABLE_PARAMS``);
+a strategy's parameter row is built for the variant it plays (``tichu.VARIANT_PARAMS``);
 ``PLAY``: play parameters tuned by ``scripts/tune_expert.py`` (CMA-ES on duplicate matches,
 Nanjing).
 """

@@ -9,7 +9,7 @@ Named strategies: ``random``, ``lowest``, ``heuristic``. Composed ones take a ba
 changes, as text (``"heuristic:give_back=lowest,bomb_cards=2"``) or a table
 (``{"base": "heuristic", "give_back": "lowest", "params": {"bomb_cards": 2}}``).
 The kernels read a row of floats (``kernels.seigneur.policies``: slots ``G_*``). Building and
-parsing are the team games' (``tichusim.strategies.tables``); a composed strategy's name keeps
+parsing are the team games' (``tichusim.strategies.book``); a composed strategy's name keeps
 the text form (``heuristic:bomb_cards=2``).
 """
 
@@ -19,15 +19,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..kernels.seigneur import policies as P
-from .tables import Param, StrategyTables, split_strategies
+from ..kernels.seigneur import policies
+from .book import Param, StrategyBook, split_strategies
 
 __all__ = [
+    "BOOK",
     "DECISIONS",
     "PARAMS",
     "POLICIES",
     "STRATEGIES",
-    "TABLES",
     "SeigneurStrategy",
     "build",
     "parse_spec",
@@ -35,22 +35,22 @@ __all__ = [
 ]
 
 DECISIONS = ("play", "give_back", "wish")
-_SLOT = {"play": P.G_PLAY, "give_back": P.G_GIVE, "wish": P.G_WISH}
+_SLOT = {"play": policies.G_PLAY, "give_back": policies.G_GIVE, "wish": policies.G_WISH}
 
 POLICIES: dict[str, dict[str, tuple[int, str]]] = {
     "play": {
         "random": (
-            P.PLAY_RANDOM,
+            policies.PLAY_RANDOM,
             "a uniformly random legal play or pass (a lead draws a kind "
             "first); bombs out of turn with probability 1/(bombs+1)",
         ),
         "lowest": (
-            P.PLAY_LOWEST,
+            policies.PLAY_LOWEST,
             "always the lowest legal play (a bomb only when nothing else "
             "beats); never bombs out of turn",
         ),
         "heuristic": (
-            P.PLAY_HEURISTIC,
+            policies.PLAY_HEURISTIC,
             "goes out at once when it can; leads the play holding "
             "its lowest card with the most cards; follows with the lowest play that "
             "breaks no pair or triple; keeps Dragon, Phoenix and bombs for the end "
@@ -58,19 +58,19 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
         ),
     },
     "give_back": {
-        "random": (P.GIVE_RANDOM, "random cards of the hand"),
-        "lowest": (P.GIVE_LOWEST, "the lowest cards (Dog, Mah Jong, 2, 3, ...)"),
+        "random": (policies.GIVE_RANDOM, "random cards of the hand"),
+        "lowest": (policies.GIVE_LOWEST, "the lowest cards (Dog, Mah Jong, 2, 3, ...)"),
         "loose": (
-            P.GIVE_LOOSE,
+            policies.GIVE_LOOSE,
             "the lowest cards that break no pair, run of five or bomb (the "
             "Dog first), then the lowest ranked cards",
         ),
     },
     "wish": {
-        "none": (P.WISH_NONE, "no wish"),
-        "random": (P.WISH_RANDOM, "no wish or a rank 2..A, uniformly"),
+        "none": (policies.WISH_NONE, "no wish"),
+        "random": (policies.WISH_RANDOM, "no wish or a rank 2..A, uniformly"),
         "highest-missing": (
-            P.WISH_HIGHEST_MISSING,
+            policies.WISH_HIGHEST_MISSING,
             "the highest rank the player does not hold and that is still in play",
         ),
     },
@@ -78,7 +78,7 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
 
 PARAMS: dict[str, Param] = {  # read by the heuristic play policy only
     "bomb_cards": Param(
-        P.G_BOMB_CARDS,
+        policies.G_BOMB_CARDS,
         4,
         0,
         40,
@@ -88,7 +88,7 @@ PARAMS: dict[str, Param] = {  # read by the heuristic play policy only
         "hand)",
     ),
     "endgame": Param(
-        P.G_ENDGAME,
+        policies.G_ENDGAME,
         12,
         0,
         40,
@@ -109,11 +109,11 @@ class SeigneurStrategy:
     params: tuple[tuple[str, float], ...] = field(default=())
     description: str = ""
 
-    def param_row(self, table: str | None = None) -> np.ndarray:
-        return TABLES.param_row(self, table)
+    def param_row(self, variant: str | None = None) -> np.ndarray:
+        return BOOK.param_row(self, variant)
 
     def to_dict(self) -> dict:
-        return TABLES.to_dict(self)
+        return BOOK.to_dict(self)
 
 
 STRATEGIES = {
@@ -167,16 +167,16 @@ def _refuse_tichu_key(key: str) -> None:
         raise _not_here(f"the Tichu decision {key!r}")
 
 
-DEFAULT = "heuristic"  # Grand Seigneur's default strategy (its own; the team tables' is expert)
+DEFAULT = "heuristic"  # Grand Seigneur's default strategy (its own; the team games' is expert)
 
-TABLES = StrategyTables(
+BOOK = StrategyBook(
     SeigneurStrategy,
     DECISIONS,
     _SLOT,
     POLICIES,
     PARAMS,
     STRATEGIES,
-    P.N_GS_PARAMS,
+    policies.N_GS_PARAMS,
     name_form="{base}:{changes}",
     default=DEFAULT,
     plain="heuristic",
@@ -187,21 +187,21 @@ TABLES = StrategyTables(
 def build(spec: dict) -> SeigneurStrategy:
     """A strategy from a table: ``base`` (default ``heuristic``), any decision with a policy
     name, ``params`` (name -> number), an optional ``name``."""
-    return TABLES.build(spec)
+    return BOOK.build(spec)
 
 
 def parse_spec(text: str) -> SeigneurStrategy:
     """``"base"``, ``"base:key=value,..."`` or ``"base[key=value,...]"``
-    (``StrategyTables.split_text``); a key is a decision (its value a policy) or a parameter
+    (``StrategyBook.split_text``); a key is a decision (its value a policy) or a parameter
     (its value a number)."""
-    base, changes = TABLES.split_text(text)
+    base, changes = BOOK.split_text(text)
     if base not in STRATEGIES:
         if base in _TICHU_NAMES:
             raise _not_here(f"the Tichu strategy {base!r}")
         raise ValueError(
             f"unknown grand-seigneur strategy {base!r} (known: {', '.join(STRATEGIES)})"
         )
-    return TABLES.compose(text, base, changes)
+    return BOOK.compose(text, base, changes)
 
 
 def _one(item) -> SeigneurStrategy:

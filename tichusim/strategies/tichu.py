@@ -2,17 +2,17 @@
 
 A ``Strategy`` picks one policy per decision (``play``, ``grand_tichu``, ``tichu``, ``pass``,
 ``wish``, ``dragon``, ``dog``) and may override parameters; ``param_row`` turns it into the row of
-floats the kernels read (layout in ``tichusim/kernels/tichu/slots.py``) at a table: the value
-policy's call coefficients default to the ones fitted at that table (``TABLE_PARAMS``). Four
+floats the kernels read (layout in ``tichusim/kernels/tichu/slots.py``) at a variant: the value
+policy's call coefficients default to the ones fitted at that variant (``VARIANT_PARAMS``). Four
 complete strategies have names (``random``, ``lowest``, ``heuristic``, ``expert``, the default:
 ``DEFAULT_STRATEGY``);
-users compose others from a base (``heuristic`` when none is named: ``TABLES.plain``)::
+users compose others from a base (``heuristic`` when none is named: ``BOOK.plain``)::
 
     resolve({"base": "heuristic", "pass": "lowest", "params": {"bomb_points": 20}})
 
 ``tichusim strategies`` prints every policy and parameter documented here.
 
-Every policy is defined for every table (partners are the seats of one's own parity, RULES.md
+Every policy is defined for every variant (partners are the seats of one's own parity, RULES.md
 §3, §4), except a few that name a card given to an opponent: Tientsin passes to partners only
 (§3), so ``resolve(..., variant="tientsin")`` refuses them (``INAPPLICABLE``). The ``dog``
 decision is only asked in Tientsin, where the Dog goes to a partner of the player's choice.
@@ -25,14 +25,14 @@ from typing import Any
 
 import numpy as np
 
-from ..kernels.tichu import policies as P
-from ..kernels.tichu import slots as S
+from ..kernels.tichu import policies, slots
 from ..kernels.tichu.records import N_PARAMS
 from . import DEFAULT_STRATEGY
 from . import expert_params as _fitted
-from .tables import Param, StrategyTables, _field, policy_of, renamed_policy
+from .book import Param, StrategyBook, _field, policy_of, renamed_policy
 
 __all__ = [
+    "BOOK",
     "DECISIONS",
     "DEFAULT_STRATEGY",
     "INAPPLICABLE",
@@ -40,10 +40,9 @@ __all__ = [
     "POLICIES",
     "RENAMED",
     "STRATEGIES",
-    "TABLES",
-    "TABLE_PARAMS",
     "TICHU_FEATURES",
     "TICHU_SHAPE",
+    "VARIANT_PARAMS",
     "Param",
     "Strategy",
     "build",
@@ -53,26 +52,26 @@ __all__ = [
 
 DECISIONS = ("play", "grand_tichu", "tichu", "pass", "wish", "dragon", "dog")
 _DECISION_SLOT = {
-    "play": S.P_PLAY,
-    "grand_tichu": S.P_GRAND_TICHU,
-    "tichu": S.P_TICHU,
-    "pass": S.P_PASS,
-    "wish": S.P_WISH,
-    "dragon": S.P_DRAGON,
-    "dog": S.P_DOG,
+    "play": slots.P_PLAY,
+    "grand_tichu": slots.P_GRAND_TICHU,
+    "tichu": slots.P_TICHU,
+    "pass": slots.P_PASS,
+    "wish": slots.P_WISH,
+    "dragon": slots.P_DRAGON,
+    "dog": slots.P_DOG,
 }
 
 _CALLS = {
-    "never": (P.CALL_NEVER, "never calls"),
-    "always": (P.CALL_ALWAYS, "always calls"),
-    "random": (P.CALL_RANDOM, "calls with probability 1/2"),
+    "never": (policies.CALL_NEVER, "never calls"),
+    "always": (policies.CALL_ALWAYS, "always calls"),
+    "random": (policies.CALL_RANDOM, "calls with probability 1/2"),
     "threshold": (
-        P.CALL_THRESHOLD,
+        policies.CALL_THRESHOLD,
         "calls when the hand-strength score (the w_* weights) reaches "
         "the threshold; a Tichu threshold policy never calls after its partner did",
     ),
     "value": (
-        P.CALL_VALUE,
+        policies.CALL_VALUE,
         "calls when the fitted value score of the hand and of the calls "
         "already made (the tichu_value_*, tichu_after_* or gt_value_* coefficients, "
         "fitted by scripts/fit_expert_calls.py) is positive; Tichu before passing "
@@ -84,24 +83,24 @@ _CALLS = {
 POLICIES: dict[str, dict[str, tuple[int, str]]] = {
     "play": {
         "random": (
-            P.PLAY_RANDOM,
+            policies.PLAY_RANDOM,
             "a random legal play or pass (a lead draws a kind first); bombs "
             "out of turn with probability 1/(bombs+1)",
         ),
         "lowest": (
-            P.PLAY_LOWEST,
+            policies.PLAY_LOWEST,
             "always the lowest legal play (a bomb only when nothing else "
             "beats the trick); never bombs out of turn",
         ),
         "heuristic": (
-            P.PLAY_HEURISTIC,
+            policies.PLAY_HEURISTIC,
             "plans the hand into few combinations, leads the weakest, "
             "prices control cards, never overtakes its partner, attacks callers, bombs "
             "to stop an opponent going out, leads the Dog to its partner (parameters "
             "below)",
         ),
         "expert": (
-            P.PLAY_EXPERT,
+            policies.PLAY_EXPERT,
             "heuristic's pricing plus card tracking from the public "
             "record: keeps sure winners (nothing left can beat them but a bomb) for last "
             "and plays one first when the rest goes out, avoids leads an opponent could go "
@@ -118,86 +117,89 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
     "grand_tichu": _CALLS,
     "tichu": _CALLS,
     "pass": {
-        "random": (P.PASS_RANDOM, "three random cards"),
+        "random": (policies.PASS_RANDOM, "three random cards"),
         "lowest": (
-            P.PASS_LOWEST,
+            policies.PASS_LOWEST,
             "the three lowest cards (right opponent, partner, left "
             "opponent, in that order; in other variants to the seats passed to, in "
             "turn order)",
         ),
         "partner-best": (
-            P.PASS_PARTNER_BEST,
+            policies.PASS_PARTNER_BEST,
             "the best card (Dragon, Phoenix, then highest "
             "outside a bomb) to the partner, the two lowest cards to the opponents "
             "(two partners: the best to the one who called or holds fewer cards, "
             "the next best to the other)",
         ),
         "keep-combos": (
-            P.PASS_KEEP_COMBOS,
+            policies.PASS_KEEP_COMBOS,
             "only cards that break no pair, straight or bomb: the "
             "highest such card to the partner, the lowest (the Dog first) to the "
             "opponents",
         ),
         "odd-even": (
-            P.PASS_ODD_EVEN,
+            policies.PASS_ODD_EVEN,
             "keep-combos, but an even rank to the right opponent (the next "
             "player) and an odd rank to the left (the signalling convention)",
         ),
-        "dog-partner": (P.PASS_DOG_PARTNER, "keep-combos, but the Dog (if held) to the partner"),
+        "dog-partner": (
+            policies.PASS_DOG_PARTNER,
+            "keep-combos, but the Dog (if held) to the partner",
+        ),
         "dog-opponent": (
-            P.PASS_DOG_OPPONENT,
+            policies.PASS_DOG_OPPONENT,
             "keep-combos, the Dog (if held) always to an "
             "opponent (the left one when keep-combos did not already give it)",
         ),
         "support-call": (
-            P.PASS_SUPPORT_CALL,
+            policies.PASS_SUPPORT_CALL,
             "partner-best when the partner called (Grand) Tichu, keep-combos otherwise",
         ),
         "expert": (
-            P.PASS_EXPERT,
+            policies.PASS_EXPERT,
             "partner-best when the partner called; after its own call "
             "keeps Dragon, Phoenix, Aces and Mah Jong, gives the partner the Dog (else its "
             "highest loose card below an Ace); keep-combos otherwise",
         ),
     },
     "wish": {
-        "none": (P.WISH_NONE, "no wish"),
-        "random": (P.WISH_RANDOM, "no wish or a rank 2..A, uniformly"),
+        "none": (policies.WISH_NONE, "no wish"),
+        "random": (policies.WISH_RANDOM, "no wish or a rank 2..A, uniformly"),
         "passed-right": (
-            P.WISH_PASSED_RIGHT,
+            policies.WISH_PASSED_RIGHT,
             "the rank of the card passed to the right opponent, the next player (none if it "
             "was a special card)",
         ),
         "highest-missing": (
-            P.WISH_HIGHEST_MISSING,
+            policies.WISH_HIGHEST_MISSING,
             "the highest rank the player does not hold and that is not all played",
         ),
         "expert": (
-            P.WISH_EXPERT,
+            policies.WISH_EXPERT,
             "the rank of a card passed to an opponent (one who called "
             "first), never a rank passed to a partner or held; else the highest such rank "
             "not all played",
         ),
     },
     "dragon": {
-        "right": (P.DRAGON_RIGHT, "to the right opponent, the next player in turn order"),
-        "more-cards": (P.DRAGON_MORE_CARDS, "to the opponent holding more cards"),
-        "next": (P.DRAGON_NEXT, "to the opponent who plays next (the right one unless out)"),
-        "random": (P.DRAGON_RANDOM, "to an opponent drawn at random"),
+        "right": (policies.DRAGON_RIGHT, "to the right opponent, the next player in turn order"),
+        "more-cards": (policies.DRAGON_MORE_CARDS, "to the opponent holding more cards"),
+        "next": (policies.DRAGON_NEXT, "to the opponent who plays next (the right one unless out)"),
+        "random": (policies.DRAGON_RANDOM, "to an opponent drawn at random"),
         "expert": (
-            P.DRAGON_EXPERT,
+            policies.DRAGON_EXPERT,
             "to the opponent least likely to keep it: the one holding "
             "more cards, ties to one who did not call",
         ),
     },
     "dog": {
-        "next": (P.DOG_NEXT, "Tientsin: the Dog's lead to the partner next in turn order"),
-        "fewer-cards": (P.DOG_FEWER_CARDS, "Tientsin: to the partner holding fewer cards"),
+        "next": (policies.DOG_NEXT, "Tientsin: the Dog's lead to the partner next in turn order"),
+        "fewer-cards": (policies.DOG_FEWER_CARDS, "Tientsin: to the partner holding fewer cards"),
         "support-call": (
-            P.DOG_SUPPORT_CALL,
+            policies.DOG_SUPPORT_CALL,
             "Tientsin: to the partner who called (Grand) Tichu, else the one holding fewer cards",
         ),
-        "random": (P.DOG_RANDOM, "Tientsin: to either partner, at random"),
+        "random": (policies.DOG_RANDOM, "Tientsin: to either partner, at random"),
     },
 }
 
@@ -227,15 +229,15 @@ INAPPLICABLE: dict[str, dict[str, dict[str, str]]] = {
 
 
 PARAMS: dict[str, Param] = {
-    "w_dragon": Param(S.W_DRAGON, 3.0, -10, 10, "calls", "score of the Dragon"),
-    "w_phoenix": Param(S.W_PHOENIX, 2.5, -10, 10, "calls", "score of the Phoenix"),
-    "w_ace": Param(S.W_ACE, 1.25, -10, 10, "calls", "score per Ace"),
-    "w_king": Param(S.W_KING, 0.25, -10, 10, "calls", "score per King"),
-    "w_bomb": Param(S.W_BOMB, 3.0, -10, 10, "calls", "score per four-of-a-kind bomb"),
-    "w_dog": Param(S.W_DOG, -0.5, -10, 10, "calls", "score of the Dog"),
-    "w_mah_jong": Param(S.W_MAH_JONG, 0.0, -10, 10, "calls", "score of the Mah Jong"),
+    "w_dragon": Param(slots.W_DRAGON, 3.0, -10, 10, "calls", "score of the Dragon"),
+    "w_phoenix": Param(slots.W_PHOENIX, 2.5, -10, 10, "calls", "score of the Phoenix"),
+    "w_ace": Param(slots.W_ACE, 1.25, -10, 10, "calls", "score per Ace"),
+    "w_king": Param(slots.W_KING, 0.25, -10, 10, "calls", "score per King"),
+    "w_bomb": Param(slots.W_BOMB, 3.0, -10, 10, "calls", "score per four-of-a-kind bomb"),
+    "w_dog": Param(slots.W_DOG, -0.5, -10, 10, "calls", "score of the Dog"),
+    "w_mah_jong": Param(slots.W_MAH_JONG, 0.0, -10, 10, "calls", "score of the Mah Jong"),
     "w_play": Param(
-        S.W_PLAY,
+        slots.W_PLAY,
         1.0,
         0,
         10,
@@ -243,7 +245,7 @@ PARAMS: dict[str, Param] = {
         "score lost per play the hand needs (greedy partition into combinations)",
     ),
     "gt_threshold": Param(
-        S.GT_THRESHOLD,
+        slots.GT_THRESHOLD,
         2.5,
         -50,
         50,
@@ -251,10 +253,15 @@ PARAMS: dict[str, Param] = {
         "Grand Tichu when the score of the first 8 cards reaches this",
     ),
     "tichu_threshold": Param(
-        S.TICHU_THRESHOLD, 0.0, -50, 50, "calls", "Tichu when the score of the hand reaches this"
+        slots.TICHU_THRESHOLD,
+        0.0,
+        -50,
+        50,
+        "calls",
+        "Tichu when the score of the hand reaches this",
     ),
     "bomb_threat": Param(
-        S.BOMB_THREAT,
+        slots.BOMB_THREAT,
         4,
         0,
         14,
@@ -262,7 +269,7 @@ PARAMS: dict[str, Param] = {
         "bomb an opponent's trick when that opponent holds this many cards or fewer",
     ),
     "bomb_points": Param(
-        S.BOMB_POINTS,
+        slots.BOMB_POINTS,
         15,
         -100,
         200,
@@ -270,7 +277,7 @@ PARAMS: dict[str, Param] = {
         "bomb an opponent's trick worth this many points or more",
     ),
     "point_weight": Param(
-        S.POINT_WEIGHT,
+        slots.POINT_WEIGHT,
         0.02,
         0,
         1,
@@ -278,7 +285,7 @@ PARAMS: dict[str, Param] = {
         "how much each point in a trick raises the price the player pays to win it",
     ),
     "follow_margin": Param(
-        S.FOLLOW_MARGIN,
+        slots.FOLLOW_MARGIN,
         5.0,
         -20,
         20,
@@ -287,7 +294,7 @@ PARAMS: dict[str, Param] = {
         "an opponent's trick (plays still needed + rank/15 + control cost)",
     ),
     "control_cost": Param(
-        S.CONTROL_COST,
+        slots.CONTROL_COST,
         0.0,
         0,
         5,
@@ -295,7 +302,7 @@ PARAMS: dict[str, Param] = {
         "price of spending a control card (Dragon, Phoenix, Ace; King once both are gone)",
     ),
     "dog_partner_cards": Param(
-        S.DOG_PARTNER_CARDS,
+        slots.DOG_PARTNER_CARDS,
         14,
         0,
         14,
@@ -303,7 +310,7 @@ PARAMS: dict[str, Param] = {
         "lead the Dog when the partner holds this many cards or fewer (or called)",
     ),
     "attack_bonus": Param(
-        S.ATTACK_BONUS,
+        slots.ATTACK_BONUS,
         0.5,
         0,
         5,
@@ -311,7 +318,7 @@ PARAMS: dict[str, Param] = {
         "extra price the player pays to beat an opponent who called, or when its partner called",
     ),
     "sure_keep": Param(
-        S.SURE_KEEP,
+        slots.SURE_KEEP,
         1.0,
         -5,
         5,
@@ -320,7 +327,7 @@ PARAMS: dict[str, Param] = {
         "winner while more than one play would be left after it",
     ),
     "sure_cost": Param(
-        S.SURE_COST,
+        slots.SURE_COST,
         0.5,
         -5,
         5,
@@ -329,7 +336,7 @@ PARAMS: dict[str, Param] = {
         "winner on an opponent's trick (none when an opponent is about to go out)",
     ),
     "short_opp": Param(
-        S.SHORT_OPP,
+        slots.SHORT_OPP,
         2.0,
         -5,
         10,
@@ -337,7 +344,7 @@ PARAMS: dict[str, Param] = {
         "expert: extra price of leading a beatable combination as long as an opponent's cards left",
     ),
     "partner_lead": Param(
-        S.PARTNER_LEAD,
+        slots.PARTNER_LEAD,
         0.5,
         -5,
         5,
@@ -345,7 +352,7 @@ PARAMS: dict[str, Param] = {
         "expert: how much cheaper a single lead is when a partner called",
     ),
     "caller_sure": Param(
-        S.CALLER_SURE,
+        slots.CALLER_SURE,
         0.0,
         -5,
         5,
@@ -354,7 +361,7 @@ PARAMS: dict[str, Param] = {
         "sure winner on an opponent's trick while its own call is open",
     ),
     "caller_bomb": Param(
-        S.CALLER_BOMB,
+        slots.CALLER_BOMB,
         1,
         0,
         14,
@@ -363,7 +370,7 @@ PARAMS: dict[str, Param] = {
         "bomb an opponent's trick when at most this many plays are left after",
     ),
     "support_threat": Param(
-        S.SUPPORT_THREAT,
+        slots.SUPPORT_THREAT,
         0,
         0,
         14,
@@ -373,7 +380,7 @@ PARAMS: dict[str, Param] = {
         "(a bomb, sure winners spent, no deferring)",
     ),
     "support_defer": Param(
-        S.SUPPORT_DEFER,
+        slots.SUPPORT_DEFER,
         100.0,
         -5,
         100,
@@ -383,7 +390,7 @@ PARAMS: dict[str, Param] = {
         "still plays on after this seat (left to them above it)",
     ),
     "caller_overtake": Param(
-        S.CALLER_OVERTAKE,
+        slots.CALLER_OVERTAKE,
         -100.0,
         -100,
         10,
@@ -393,7 +400,7 @@ PARAMS: dict[str, Param] = {
         "or less (-50 or less: never)",
     ),
     "attack_split": Param(
-        S.ATTACK_SPLIT,
+        slots.ATTACK_SPLIT,
         0.0,
         -5,
         5,
@@ -404,7 +411,7 @@ PARAMS: dict[str, Param] = {
         "after it",
     ),
     "bomb_keep": Param(
-        S.BOMB_KEEP,
+        slots.BOMB_KEEP,
         0,
         0,
         3,
@@ -414,7 +421,7 @@ PARAMS: dict[str, Param] = {
         "(bits; 3 both)",
     ),
     "hold_margin": Param(
-        S.HOLD_MARGIN,
+        slots.HOLD_MARGIN,
         0.0,
         -14,
         14,
@@ -425,7 +432,7 @@ PARAMS: dict[str, Param] = {
         "opponent; 14: always)",
     ),
     "support_sure": Param(
-        S.SUPPORT_SURE,
+        slots.SUPPORT_SURE,
         0.0,
         -5,
         5,
@@ -434,7 +441,7 @@ PARAMS: dict[str, Param] = {
         "a sure winner on an opponent's trick while a partner's call is open",
     ),
     "retake_lead": Param(
-        S.RETAKE_LEAD,
+        slots.RETAKE_LEAD,
         0.0,
         -5,
         5,
@@ -445,7 +452,7 @@ PARAMS: dict[str, Param] = {
         "last)",
     ),
     "caller_gift": Param(
-        S.CALLER_GIFT,
+        slots.CALLER_GIFT,
         13,
         2,
         13,
@@ -454,7 +461,7 @@ PARAMS: dict[str, Param] = {
         "highest rank of the loose card it gives a partner (when it has one)",
     ),
     "tichu_over_partner": Param(
-        S.TICHU_OVER_PARTNER,
+        slots.TICHU_OVER_PARTNER,
         0.0,
         -50,
         50,
@@ -465,7 +472,7 @@ PARAMS: dict[str, Param] = {
     ),
 }
 # the value call policy's coefficients (kernels/tichu/expert.py: call_value, tichu_value),
-# fitted by scripts/fit_expert_calls.py on paired expert self-play at each team table; intercept
+# fitted by scripts/fit_expert_calls.py on paired expert self-play at each team game; intercept
 # first. Tichu's scores (before passing on the 14 cards, after passing on the hand then held) add
 # coefficients of the hand's plan shape (expert.plan_shape) and of the public context of the
 # call (expert.call_context): a partner's call, else an opponent's Grand Tichu, else an
@@ -491,9 +498,9 @@ _CALL_VALUES = {
     "gt_value": _fitted.GT_VALUE,
 }
 _CALL_SLOTS = {
-    "tichu_value": (S.TICHU_VALUE, S.TICHU_EXTRA),
-    "tichu_after": (S.TICHU_AFTER_VALUE, S.TICHU_AFTER_EXTRA),
-    "gt_value": (S.GT_VALUE, None),
+    "tichu_value": (slots.TICHU_VALUE, slots.TICHU_EXTRA),
+    "tichu_after": (slots.TICHU_AFTER_VALUE, slots.TICHU_AFTER_EXTRA),
+    "gt_value": (slots.GT_VALUE, None),
 }
 _CALL_WHAT = {
     "tichu_value": "Tichu score before passing (14 cards)",
@@ -529,17 +536,17 @@ for _prefix, (_first, _extra) in _CALL_SLOTS.items():
             -50,
             50,
             "calls",
-            f"value policy: {_CALL_WHAT[_prefix]}, {_what}; fitted per table (Nanjing's shown)",
+            f"value policy: {_CALL_WHAT[_prefix]}, {_what}; fitted per variant (Nanjing's shown)",
         )
-assert max(p.slot for p in PARAMS.values()) < S.N_SLOTS <= N_PARAMS
+assert max(p.slot for p in PARAMS.values()) < slots.N_SLOTS <= N_PARAMS
 
-# each team table's own defaults of the call coefficients (a strategy's override still wins):
-# the row a strategy plays with is built for its table (TeamGame passes its name)
-TABLE_PARAMS: dict[str, dict[str, float]] = {}
+# each team game's own defaults of the call coefficients (a strategy's override still wins):
+# the row a strategy plays with is built for its variant (TeamGame passes its name)
+VARIANT_PARAMS: dict[str, dict[str, float]] = {}
 for _prefix, _by_table in _CALL_VALUES.items():
     for _table, _coef in _by_table.items():
         _names = CALL_FEATURES if _CALL_SLOTS[_prefix][1] is None else TICHU_FEATURES
-        TABLE_PARAMS.setdefault(_table, {}).update(
+        VARIANT_PARAMS.setdefault(_table, {}).update(
             {f"{_prefix}_{_f}": _c for _f, _c in zip(_names, _coef, strict=True)}
         )
 
@@ -570,16 +577,16 @@ class Strategy:
     def policy(self, decision: str) -> str:
         return policy_of(self, decision)
 
-    def param_values(self, table: str | None = None) -> dict[str, float]:
-        return TABLES.param_values(self, table)
+    def param_values(self, variant: str | None = None) -> dict[str, float]:
+        return BOOK.param_values(self, variant)
 
-    def param_row(self, table: str | None = None) -> np.ndarray:
-        """The kernels' row at ``table`` (a team game's name; ``None``: the Params' defaults,
+    def param_row(self, variant: str | None = None) -> np.ndarray:
+        """The kernels' row at ``variant`` (a team game's name; ``None``: the Params' defaults,
         Nanjing's)."""
-        return TABLES.param_row(self, table)
+        return BOOK.param_row(self, variant)
 
     def to_dict(self) -> dict[str, Any]:
-        return TABLES.to_dict(self)
+        return BOOK.to_dict(self)
 
 
 STRATEGIES = {
@@ -628,7 +635,7 @@ STRATEGIES = {
         "for last and never overtakes its partner (but a caller takes its "
         "partner's low lead), never goes out ahead of a calling partner, bombs "
         "only a threat or a big trick, Tichu and Grand Tichu called "
-        "by a value model fitted by simulation at each table, passing that "
+        "by a value model fitted by simulation in each variant, passing that "
         "supports a call, a wish at a rank given to an opponent, Dragon to the "
         "opponent least likely to keep it, Dog to the partner who called or holds "
         "fewer cards",
@@ -637,7 +644,7 @@ STRATEGIES = {
     ),
 }
 
-TABLES = StrategyTables(
+BOOK = StrategyBook(
     Strategy,
     DECISIONS,
     _DECISION_SLOT,
@@ -648,24 +655,24 @@ TABLES = StrategyTables(
     name_form="{base}[{changes}]",
     default=DEFAULT_STRATEGY,
     plain="heuristic",
-    table_defaults=TABLE_PARAMS,
+    variant_defaults=VARIANT_PARAMS,
     renamed=RENAMED,
 )
 
 
 def build(spec: dict) -> Strategy:
     """A strategy from a table: ``base`` (a named strategy, default ``heuristic``:
-    ``TABLES.plain``), any of the decisions with a policy name, ``params`` (name -> number) and
+    ``BOOK.plain``), any of the decisions with a policy name, ``params`` (name -> number) and
     an optional ``name``; the name derived from the changes reads
     ``heuristic[pass=lowest,bomb_points=20]``."""
-    return TABLES.build(spec)
+    return BOOK.build(spec)
 
 
 def _one(spec) -> Strategy:
     if isinstance(spec, Strategy):
         return spec
-    if isinstance(spec, str):  # a name, or a composed one's text: ``TABLES.parse``
-        return STRATEGIES[spec] if spec in STRATEGIES else TABLES.parse(spec)
+    if isinstance(spec, str):  # a name, or a composed one's text: ``BOOK.parse``
+        return STRATEGIES[spec] if spec in STRATEGIES else BOOK.parse(spec)
     if isinstance(spec, dict):
         return build(spec)
     raise ValueError(f"a strategy is a name, a table or a Strategy, not {spec!r}")

@@ -102,7 +102,7 @@ def _games_loop(settings, games, params, out, kept, lo, hi, outside):
     (rounds_out, seats_out, n_log, log_out)``: game g into rows ``g * rounds ..`` of
     ``rounds_out`` and ``seats_out``; ``logged`` (a call of one game): the event log of its
     last round into ``log_out``, its row count in ``n_log[lo]``; ``kept``: the chunk's (work,
-    pub, privs) (``kept_tables``): a game stepped from Python keeps its script there."""
+    pub, privs) (``kept_records``): a game stepped from Python keeps its script there."""
     rounds_out, seats_out, n_log, log_out = out
     work, pub, privs = kept
     run = settings[0]  # a view: ``settings`` is read again below, which keeps it alive
@@ -140,7 +140,7 @@ def _step_games(settings, games, params, out, kept, lo, hi):
     _games_loop(settings, games, params, out, kept, lo, hi, True)
 
 
-def kept_tables():
+def kept_records():
     """A chunk's (work, pub, privs); a game stepped from Python keeps its own across calls
     (``play_kept``)."""
     return np.zeros(1, GS_WORK), np.zeros(1, GS_PUBLIC), np.zeros(MAX_PLAYERS, GS_PRIVATE)
@@ -163,7 +163,7 @@ def _run(
     """Call ``_play_games`` with its one signature's types, the scalars in one ``GS_RUN``
     record; returns ``n_log``. With ``stepper`` (strategies taking decisions from Python) game
     ``g`` is played by ``stepper(g, play)``, ``play(kept)`` calling the entry point for that
-    game alone with the caller's tables ``kept`` (``kept_tables``) and returning the error
+    game alone with the caller's records ``kept`` (``kept_records``) and returning the error
     code of the round it stopped in."""
     n_log = np.zeros(len(games), np.int64)
     settings = np.zeros(1, GS_RUN)
@@ -186,7 +186,7 @@ def _run(
     )
     if stepper is None:
         kernel = _play_games if kept is None else _step_games
-        in_chunks(kernel, len(games), chunks, *args, scratch=lambda: (kept or kept_tables(),))
+        in_chunks(kernel, len(games), chunks, *args, scratch=lambda: (kept or kept_records(),))
         return n_log
     for g in range(len(games)):
 
@@ -224,8 +224,8 @@ def play_logged(seed, game, round_in_game, params, options, check):
 
 def play_kept(seed, game, rounds, params, options, kept, rnd, seats, check):
     """Rounds ``0..rounds-1`` of ``game`` into ``rnd`` (``rounds`` records) and ``seats``
-    (``(rounds, n_players)``) with the caller's ``kept = kept_tables()``: its script is read
-    (``outside.py``) and the table is left where the game stopped (``kept[0][0].asked``).
+    (``(rounds, n_players)``) with the caller's ``kept = kept_records()``: its script is read
+    (``outside.py``) and the records are left where the game stopped (``kept[0][0].asked``).
     Returns the error code of the round it stopped in (0 when all were played)."""
     _run(seed, [game], rounds, params, options, rnd, seats, check, 1, kept=kept)
     errors = rnd["error"]

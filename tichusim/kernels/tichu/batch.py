@@ -1,4 +1,4 @@
-"""Parallel drivers: many independent rounds, or whole games, at any table.
+"""Parallel drivers: many independent rounds, or whole games, in any variant.
 
 Work is cut into chunks run on threads (``parallel.in_chunks``); each chunk allocates its
 buffers once and plays its rounds in order.
@@ -11,7 +11,7 @@ out by position, the King's row at the Minister's position too (§4), and the ro
 keeps the King so that callers can map positions back to players (``variants.wuwang_player``).
 
 Rules options reach the engine through ``_configure``: ``phoenix_led_half``, the Option of
-RULES.md §2.6 (a led Phoenix is worth ½, so the Mah Jong may be played on it), at every table.
+RULES.md §2.6 (a led Phoenix is worth ½, so the Mah Jong may be played on it), in every variant.
 """
 
 from typing import NamedTuple
@@ -44,8 +44,8 @@ MAX_GAME_ROUNDS = 256  # a game still unfinished then is reported as such
 
 
 # The settings every chunk of a run shares, one record (a one-element array, ``settings``):
-# the scalars and the fixed deal. The table and ``outside`` are not among them: each entry
-# point passes them as constants, so the compiler prunes the other tables' rounds and the
+# the scalars and the fixed deal. The variant and ``outside`` are not among them: each entry
+# point passes them as constants, so the compiler prunes the other variants' rounds and the
 # branches that read decisions from Python.
 RUN = np.dtype(
     [
@@ -67,7 +67,7 @@ RUN = np.dtype(
 
 @njit(cache=True)
 def _configure(work, variant, run, params):
-    """Load the players' strategies, the table's rules options and the fixed deal (seat
+    """Load the players' strategies, the variant's rules options and the fixed deal (seat
     ``run.fixed_seat``, -1: none, is dealt ``fixed_cards`` and ``fixed_ranks[r]`` cards of
     each rank r, suits drawn per round, as its first 8) into a work record."""
     work.variant = variant
@@ -101,7 +101,7 @@ def _seat_wuwang(work, params, king):
 
 @njit(cache=True, inline="always")
 def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, check, outside):
-    """One round at the table ``variant``. ``first`` is the first drawer; in Wu Wang it is the
+    """One round in the variant ``variant``. ``first`` is the first drawer; in Wu Wang it is the
     King (-1: drawn at random, as in a first round), who sits at position 0 and draws first.
     (One call of ``play_round``: each call site costs a copy of the engine at compile time.)"""
     king = -1
@@ -125,9 +125,9 @@ def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, ch
 #
 # One entry point per table for every use (independent rounds, fixed deals, whole games, a
 # logged round), and one compiled layer between it and the engine (``_play_batch``, ``_unit``
-# and ``play_one`` are inlined, the table a constant in each): numba links and optimises the
+# and ``play_one`` are inlined, the variant a constant in each): numba links and optimises the
 # engine again into every jitted function that calls it, so each entry point or wrapper layer
-# costs seconds of a cold compile, and an entry point per table compiles only that table's
+# costs seconds of a cold compile, and an entry point per variant compiles only that variant's
 # round. The Python functions below shape the arguments; their scalar types are
 # fixed here so that every call finds the one compiled signature.
 
@@ -154,7 +154,7 @@ def _unit(variant, run, start, first, params, work, pub, privs, rounds_out, seat
     nlog = 0
     if outside and (chained or run.logging or not resumable(work)):
         start_script(work)  # one script per unit: a game's rounds replay together (outside.py)
-        work.resume_seat = -1  # replayed from the deal; else on from the kept table
+        work.resume_seat = -1  # replayed from the deal; else on from the kept records
     while r < limit:
         err, nlog = play_one(
             variant,
@@ -192,12 +192,12 @@ def _unit(variant, run, start, first, params, work, pub, privs, rounds_out, seat
 @njit(cache=True, inline="always")
 def _play_batch(variant, settings, starts, firsts, params, out, kept, lo, hi, outside):
     """Play units ``lo..hi`` (``_unit``: round key ``starts[i]``, first drawer ``firsts[i]``)
-    at the table ``variant`` with the run's ``settings`` (``RUN``). ``out = (rounds_out,
+    in the variant ``variant`` with the run's ``settings`` (``RUN``). ``out = (rounds_out,
     seats_out, n_rounds, n_log, log_out)``: unit i into ``rounds_out[i]``, ``seats_out[i]``
     (one record per seat, by position), its count in ``n_rounds[i]``; ``logging`` (a call of
     one unit): the event log of the unit's last round in ``log_out``, its row count in
-    ``n_log[lo]``; ``kept``: the chunk's (work, pub, privs) (``kept_tables``): a round stepped
-    from Python keeps its script there and reads the table where it stopped."""
+    ``n_log[lo]``; ``kept``: the chunk's (work, pub, privs) (``kept_records``): a round stepped
+    from Python keeps its script there and reads the records where it stopped."""
     rounds_out, seats_out, n_rounds, n_log, log_out = out
     work, pub, privs = kept
     run = settings[0]  # a view: ``settings`` is read again below, which keeps it alive
@@ -220,7 +220,7 @@ def _play_batch(variant, settings, starts, firsts, params, out, kept, lo, hi, ou
         copy_log(work, n_log[lo], log_out)
 
 
-# The entry points, one per table (``BATCH``): the same body with the table a constant.
+# The entry points, one per variant (``BATCH``): the same body with the variant a constant.
 
 
 @njit(cache=True, nogil=True)
@@ -265,7 +265,7 @@ _NO_RANKS = np.zeros(15, np.int64)
 
 
 class Run(NamedTuple):
-    """The settings of one batch call, as the Python functions below take them: the table, and
+    """The settings of one batch call, as the Python functions below take them: the variant, and
     the scalars and fixed deal that ``settings`` packs into the entry points' ``RUN`` record."""
 
     variant: int
@@ -291,7 +291,7 @@ class Run(NamedTuple):
         return settings
 
 
-def kept_tables():
+def kept_records():
     """A chunk's (work, pub, privs); a round stepped from Python keeps its own across calls
     (``play_kept``)."""
     work = np.zeros(1, WORK)
@@ -320,11 +320,11 @@ def _run(
     kept=None,
     stepper=None,
 ):
-    """Call the table's entry point (``BATCH``) with its one signature's types, the settings
+    """Call the variant's entry point (``BATCH``) with its one signature's types, the settings
     ``run`` in one ``RUN`` record; returns ``n_log``. With ``stepper`` (strategies taking
     decisions from Python) each unit ``i`` is played by ``stepper(i, play)``, ``play(kept)``
-    calling the entry point for that unit alone with the caller's tables ``kept``
-    (``kept_tables``) and returning its error code."""
+    calling the entry point for that unit alone with the caller's records ``kept``
+    (``kept_records``) and returning its error code."""
     n = len(starts)
     n_rounds = np.zeros(n, np.int64) if n_rounds is None else n_rounds
     n_log = np.zeros(n, np.int64)
@@ -335,7 +335,7 @@ def _run(
     )
     if stepper is None:
         kernel = BATCH[run.variant] if kept is None else STEP[run.variant]
-        in_chunks(kernel, n, chunks, *args, scratch=lambda: (kept or kept_tables(),))
+        in_chunks(kernel, n, chunks, *args, scratch=lambda: (kept or kept_records(),))
         return n_log
     kernel, errors = STEP[run.variant], rounds_out["error"]
     logging = run.settings(logging=True)
@@ -357,7 +357,7 @@ def _run(
 
 
 def _arguments(settings, starts, firsts, params, out):
-    """The entry points' arguments before the chunk's tables and bounds, with the types of
+    """The entry points' arguments before the chunk's records and bounds, with the types of
     their one compiled signature: the ``RUN`` record ``settings``, the units' round keys and
     first drawers, the strategies, and ``out = (rounds_out, seats_out, n_rounds, n_log,
     log_out)``."""
@@ -370,7 +370,7 @@ def _arguments(settings, starts, firsts, params, out):
     )
 
 
-def play_table_rounds(
+def play_variant_rounds(
     variant,
     seed,
     keys,
@@ -400,8 +400,8 @@ def play_table_rounds(
 
 
 def play_rounds(seed, keys, first_drawers, params, rounds_out, seats_out, check, chunks):
-    """The 4-player game's ``play_table_rounds``."""
-    play_table_rounds(
+    """The 4-player game's ``play_variant_rounds``."""
+    play_variant_rounds(
         NANJING, seed, keys, first_drawers, params, rounds_out, seats_out, check, chunks
     )
 
@@ -422,7 +422,7 @@ def play_rounds_fixed(
     phoenix_led_half=False,
     stepper=None,
 ):
-    """``play_table_rounds`` with seat ``fixed_seat`` dealt ``fixed_cards`` and
+    """``play_variant_rounds`` with seat ``fixed_seat`` dealt ``fixed_cards`` and
     ``fixed_ranks[r]`` cards of each rank r (suits drawn per round) as its first 8 (Tientsin
     6), or its hand after the passing (``records.FIX_MODE``); the rest at random."""
     n = len(keys)
@@ -447,7 +447,7 @@ def play_rounds_fixed(
     )
 
 
-def play_table_games(
+def play_variant_games(
     variant,
     seed,
     games,
@@ -516,7 +516,7 @@ def play_kept(
     variant, seed, key, first, params, kept, rnd, seats, check, phoenix_led_half, fixed=None
 ):
     """Round ``key`` into ``rnd`` (``(1, 1)`` records) and ``seats`` (``(1, 1, seats)``) with the
-    caller's ``kept = kept_tables()``: its script is read (``outside.py``) and the table is left
+    caller's ``kept = kept_records()``: its script is read (``outside.py``) and the records are left
     where the round stopped, so a caller reads the decision awaited in ``kept[0][0].asked``.
     ``fixed = (seat, cards, ranks)``: a fixed deal as ``play_rounds_fixed``. Returns the round's
     error code."""
@@ -528,7 +528,7 @@ def play_kept(
 
 def kept_player(variant, seed, key, first, params, rnd, seats, check, phoenix_led_half, fixed=None):
     """``play(kept)``: ``play_kept`` for one round stepped from Python, its arguments built
-    once and the table's stepping entry called directly at every step. A round stepped
+    once and the variant's stepping entry called directly at every step. A round stepped
     from Python calls it once per decision, so what a batch call costs in Python around the
     kernel (building the settings, the chunks, the threads) would outweigh the round's own
     work; on a cold cache the first call compiles the entry on this thread, as ``in_chunks``

@@ -17,10 +17,10 @@ The vector is two parts, in this order:
 ``SLOTS`` lists the slots (name, width) in order; ``docs/encoding.md`` gives each one's meaning
 and first index, and a test holds that page to ``SLOTS``. Per-seat slots are *relative*: entry
 ``j`` of a slot is the seat ``j`` places after the deciding seat in turn order, six entries
-(Tientsin's table, §3), zeros past the table's seats. At four seats entry 0 is the seat
+(Tientsin, §3), zeros past the table's seats. At four seats entry 0 is the seat
 itself, 1 its right-hand opponent, 2 its partner, 3 its left-hand opponent (§2.1); at six the
 even entries are its team (§3); Wu Wang's three players sit at four positions (§4), read as the
-4-seat table, the role slot saying which position is whose.
+4-seat game, the role slot saying which position is whose.
 
 Card sets are written two ways (``docs/encoding.md``): ``cards``, one entry per card of the
 deck in bit order (``CARD_INDEX``: Dog, Mah Jong, 2..A of Jade, Dragon, Phoenix, 2..A of Sword,

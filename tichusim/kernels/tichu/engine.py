@@ -1,4 +1,4 @@
-"""The round engine (RULES.md §2.2–§2.14, with the tables of §3 and §4), jitted.
+"""The round engine (RULES.md §2.2–§2.14, with the variants of §3 and §4), jitted.
 
 ``play_round`` plays one complete round from the deal to the score, at the table described
 by ``work.variant`` (``variants.py``): Tichu Nanjing with 4 seats, Tientsin with 6 (§3), or
@@ -51,11 +51,11 @@ from .variants import MAX_SEATS, NANJING, TIENTSIN, WUWANG, n_seats, wish_free
 
 @njit(cache=True, inline="always")
 def play_round(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check, outside):
-    """Play one round at the table ``variant`` (``work.variant``) with the strategies loaded in
+    """Play one round in the variant ``variant`` (``work.variant``) with the strategies loaded in
     ``work.params``; fill ``rnd`` and ``seats[:n]``; return ``(error, log rows)`` (the log is
     written to ``work.log`` when ``work.logging``). Called with ``variant`` a constant, the
-    other tables' branches are pruned before typing, so a caller compiles and links only its
-    own table's round (a Nanjing run compiles only its part of the team engine). With
+    other variants' branches are pruned before typing, so a caller compiles and links only its
+    own variant's round (a Nanjing run compiles only its part of the team engine). With
     ``outside`` (a constant too) the round reads the decisions strategies leave to Python
     from the script (``outside.py``); without, those branches are pruned and the batch path
     runs the engine as it was (they cost a measurable share of a round with cheap strategies)."""
@@ -104,13 +104,13 @@ def _step_wuwang(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
 
 @njit(cache=True, inline="always")
 def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check, outside):
-    """The round at the table ``variant`` (a constant in each caller above), phase by phase.
+    """The round in the variant ``variant`` (a constant in each caller above), phase by phase.
     The phases take the seats' records as views without a reference count (``refs.borrow``):
     counting them at every inlined call cost a measurable share of the round with cheap
     strategies."""
     privs = borrow(privs)
     seats = borrow(seats)
-    if outside and work.resume_seat >= 0:  # the table kept where the round stopped
+    if outside and work.resume_seat >= 0:  # the records kept where the round stopped
         turn, window, armed, forced, nlog = resume_point(work, privs)
         err = ERR_NONE
     else:

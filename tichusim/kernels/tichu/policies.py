@@ -463,13 +463,13 @@ def lowest_single(hand, top, wish, phoenix_led):
 
 @njit(cache=True)
 def led_phoenix(pub):
-    """Half rank of a lone Phoenix led at this table (§2.6): 1½, or ½ under the Option."""
+    """Half rank of a lone Phoenix led in this variant (§2.6): 1½, or ½ under the Option."""
     return RANK2_PHOENIX_LED_HALF if pub.phoenix_led_half else RANK2_PHOENIX_LED
 
 
 @njit(cache=True)
 def value_led_phoenix(pub, moves_m, moves_c, n):
-    """The move generator gives a led lone Phoenix its usual 1½; at a table playing the §2.6
+    """The move generator gives a led lone Phoenix its usual 1½; in a game playing the §2.6
     Option it is worth ½, and the strategies price and compare it at that value (the engine
     scores it so whatever a strategy returns)."""
     if pub.phoenix_led_half:

@@ -108,7 +108,7 @@ WORK = np.dtype(
         # A worker's scratch, one record per thread. Kernels get its arrays as record fields,
         # which carry no reference count: array arguments would cost two atomic operations per
         # call and made up a third of the engine's time.
-        ("variant", np.int64),  # the table (variants.py)
+        ("variant", np.int64),  # the variant (variants.py)
         ("phoenix_led_half", np.bool_),  # §2.6 Option: a led Phoenix is worth ½, not 1½
         ("params", np.float64, (MAX_SEATS, N_PARAMS)),  # each seat's strategy row (slots.py)
         ("moves_m", np.uint64, (MAX_MOVES,)),  # the deciding strategy's plays

@@ -14,7 +14,7 @@ same decision streams for every seat (``seed_stream(seed, k, 1 + seat)``), so th
 candidates' results are paired; ``margin[c, k]`` is the deciding seat's team score minus the
 other team's and ``first[c, k]`` whether its team had the first player out. The search's
 settings come in one ``SEARCH`` record, as a batch's come in ``batch.RUN``; one entry per
-table (``EVALUATE``), each with its table a constant, as the batch entries are
+table (``EVALUATE``), each with its variant a constant, as the batch entries are
 (``batch.py``). Serial: the result is the same bytes whatever the threads.
 """
 
@@ -198,7 +198,7 @@ GRAND_TRIES = 50  # deals tried for one where the seats before agree with their 
 @njit(cache=True, inline="always")
 def _fix_first_cards(variant, w, vp, me):
     """Deal ``me`` its first cards in every round the work record ``w`` plays (the engine's
-    fixed deal), the table's rules option and no log. Returns the bitmask of the seats that
+    fixed deal), the variant's rules option and no log. Returns the bitmask of the seats that
     answer the Grand Tichu question before ``me`` (§2.2: in turn order from the first drawer)."""
     seat = me.seat
     n = n_seats(variant)
@@ -311,7 +311,7 @@ SEARCH = np.dtype(
 
 @njit(cache=True, inline="always")
 def _start(variant, params, view_pub, view_me, decision, detail, candidates, sc, ablate):
-    """Load the strategies and the table's rules option into the work record, copy the view's
+    """Load the strategies and the variant's rules option into the work record, copy the view's
     table into the base every deal starts from (without the ranks the seats are known to lack
     under ``NO_INFERENCE``) and find each candidate's answer. Returns the error code."""
     work, _, _, _, _, base_pub, _, _, _, answers = sc
@@ -413,26 +413,26 @@ def _evaluate(variant, settings, params, view_pub, view_me, candidates, results,
     return dealt, ERR_NONE
 
 
-# The entries, one per table (``EVALUATE``), each with its table a constant as the batch
+# The entries, one per variant (``EVALUATE``), each with its variant a constant as the batch
 # entries are (``batch.py``): ``settings`` a ``SEARCH`` record, ``candidates = (cand_m,
 # cand_c)``, ``results = (margin, first)``, ``sc`` the caller's ``scratch()``.
 
 
 @njit(cache=True)
 def evaluate_nanjing(settings, params, view_pub, view_me, candidates, results, sc):
-    """``_evaluate`` at the Nanjing table."""
+    """``_evaluate`` for Nanjing."""
     return _evaluate(NANJING, settings, params, view_pub, view_me, candidates, results, sc)
 
 
 @njit(cache=True)
 def evaluate_tientsin(settings, params, view_pub, view_me, candidates, results, sc):
-    """``_evaluate`` at the Tientsin table."""
+    """``_evaluate`` for Tientsin."""
     return _evaluate(TIENTSIN, settings, params, view_pub, view_me, candidates, results, sc)
 
 
 @njit(cache=True)
 def evaluate_wuwang(settings, params, view_pub, view_me, candidates, results, sc):
-    """``_evaluate`` at the Wu Wang table."""
+    """``_evaluate`` for Wu Wang."""
     return _evaluate(WUWANG, settings, params, view_pub, view_me, candidates, results, sc)
 
 

@@ -578,7 +578,7 @@ def tricks_from(variant, work, pub, privs, rnd, seats, check, nlog, outside, at)
 
 @njit(cache=True, inline="always")
 def resumable(work):
-    """Whether a round stepped from Python can go on from the table its last call left
+    """Whether a round stepped from Python can go on from the records its last call left
     (``resume_point``) instead of being replayed from the deal: it stopped in the play at a
     Tichu call before a turn, a play or a bomb answer, whose place is kept (``_stop_at``),
     and the script holds exactly that answer more. Nothing else is read from the stop: the

@@ -1,4 +1,4 @@
-"""The tables a round is played at: Nanjing (RULES.md §2), Tientsin (§3) and Wu Wang (§4).
+"""The variants a round is played in: Nanjing (RULES.md §2), Tientsin (§3) and Wu Wang (§4).
 
 The engine plays every variant with the same code, reading the differences from these small
 rules. Seats are *positions* in turn order (seat i plays after seat i - 1). In all three

@@ -1,9 +1,9 @@
-"""A game's strategy tables, and strategies composed from them: one mechanism for both games.
+"""A game's book of strategies, and strategies composed from it: one mechanism for both games.
 
 A game names its decisions, the policies each decision may take (an id for the kernels and a
 meaning), its numeric parameters (``Param``) and its named strategies: the team games' in
 ``tichusim.strategies.tichu``, Grand Seigneur's (RULES.md §5) in ``tichusim.strategies.seigneur``.
-``StrategyTables`` holds them and does what is the same in both games:
+``StrategyBook`` holds them and does what is the same in both games:
 
 * ``build`` a strategy from a table: a ``base`` (a named strategy; ``plain`` if none), a
   policy for any decision, ``params`` checked against their bounds, and a name derived from
@@ -14,8 +14,8 @@ meaning), its numeric parameters (``Param``) and its named strategies: the team 
 * ``split_items`` and ``split_strategies``: how every strategy text is cut at its commas (a
   comma inside brackets does not cut), for a list of strategies, a strategy's changes and a
   named agent's parameters alike;
-* ``param_row``: the row of floats the game's kernels read, for the table it is played at:
-  a parameter's default may depend on the table (``table_defaults``: the values fitted there),
+* ``param_row``: the row of floats the game's kernels read, for the variant it is played at:
+  a parameter's default may depend on the variant (``variant_defaults``: the values fitted there),
   a strategy's own value of it never does.
 """
 
@@ -32,7 +32,7 @@ import numpy as np
 __all__ = [
     "Param",
     "RenamedPolicyWarning",
-    "StrategyTables",
+    "StrategyBook",
     "policy_of",
     "renamed_policy",
     "split_items",
@@ -148,7 +148,7 @@ def _accept(key: str) -> None:
 
 
 @dataclass(frozen=True)
-class StrategyTables:
+class StrategyBook:
     """One game's strategies: decisions, policies, parameters, named strategies (see above).
 
     ``strategy_class`` is the game's strategy class (fields ``name``, one per decision,
@@ -170,27 +170,27 @@ class StrategyTables:
     # same strategy, and a table written before expert became the default keeps its meaning
     plain: str
     refuse: Callable[[str], None] = _accept
-    # table name -> parameter -> the default there, where it differs from the Param's (the
-    # values fitted at that table: expert's call coefficients); a strategy's override still wins
-    table_defaults: dict[str, dict[str, float]] = field(default_factory=dict)
+    # variant name -> parameter -> the default there, where it differs from the Param's (the
+    # values fitted at that variant: expert's call coefficients); a strategy's override still wins
+    variant_defaults: dict[str, dict[str, float]] = field(default_factory=dict)
     # decision -> old policy name -> (its new name, why): the old name is still accepted, with
     # a ``RenamedPolicyWarning``
     renamed: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
 
-    def param_values(self, strategy, table: str | None = None) -> dict[str, float]:
-        """Every parameter's value for ``strategy`` at ``table`` (a game's name; ``None``: the
-        Params' defaults): the default, the table's default, the strategy's override."""
+    def param_values(self, strategy, variant: str | None = None) -> dict[str, float]:
+        """Every parameter's value for ``strategy`` at ``variant`` (a game's name; ``None``: the
+        Params' defaults): the default, the variant's default, the strategy's override."""
         values = {name: p.default for name, p in self.params.items()}
-        if table is not None:
-            values.update(self.table_defaults.get(table, {}))
+        if variant is not None:
+            values.update(self.variant_defaults.get(variant, {}))
         values.update(strategy.params)
         return values
 
-    def param_row(self, strategy, table: str | None = None) -> np.ndarray:
+    def param_row(self, strategy, variant: str | None = None) -> np.ndarray:
         row = np.zeros(self.row_size, np.float64)
         for decision in self.decisions:
             row[self.slots[decision]] = self.policies[decision][policy_of(strategy, decision)][0]
-        for name, value in self.param_values(strategy, table).items():
+        for name, value in self.param_values(strategy, variant).items():
             row[self.params[name].slot] = value
         return row
 
