@@ -68,16 +68,22 @@ NOT_FORCED = -2  # ``tricks_from``: no answer is forced, every seat asks its str
 TICHU_ANSWERED = -3
 
 
-@njit(cache=True)
-def next_active(pub, seat):
-    """The next seat after ``seat`` in turn order that still holds cards (``seat`` itself last)."""
-    n = pub.n_players
+@njit(cache=True, inline="always")
+def _next_holder(n, pub, seat):
+    """The next seat after ``seat`` of ``n`` in turn order that still holds cards (``seat``
+    itself last), -1 if none does."""
     q = seat
     for _ in range(n):
         q = q + 1 if q + 1 < n else 0  # no division by a number of seats known only at run time
         if pub.counts[q] > 0:
             return q
     return -1
+
+
+@njit(cache=True)
+def next_active(pub, seat):
+    """The next seat after ``seat`` in turn order that still holds cards (``seat`` itself last)."""
+    return _next_holder(pub.n_players, pub, seat)
 
 
 @njit(cache=True)
@@ -507,18 +513,19 @@ def _next_turn(variant, work, pub, privs, rnd, seats, actor, nlog, outside):
     holder of cards has passed since the last play, the trick's winner takes it (§2.8,
     §2.12) and leads, or the next holder of cards after them; else the next holder after
     ``actor``. Returns ``(error, turn, log rows)``."""
+    n = n_seats(variant)
     holders = 0
-    for s in range(n_seats(variant)):
+    for s in range(n):
         if pub.counts[s] > 0:
             holders |= 1 << s
     if not trick_won(pub, holders):
-        return ERR_NONE, next_active(pub, actor), nlog
+        return ERR_NONE, _next_holder(n, pub, actor), nlog
     winner = pub.top_seat
     err, nlog = collect_trick(pub, privs, work, rnd, seats, winner, nlog, outside)
     if err != ERR_NONE:
         return err, -1, nlog
     clear_trick(pub)
-    return ERR_NONE, (winner if pub.counts[winner] > 0 else next_active(pub, winner)), nlog
+    return ERR_NONE, (winner if pub.counts[winner] > 0 else _next_holder(n, pub, winner)), nlog
 
 
 @njit(cache=True, inline="always")
