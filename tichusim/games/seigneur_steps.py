@@ -88,7 +88,6 @@ class SeigneurSteps(Steps):
     game: SeigneurGame
 
     unit_name = "game"
-    decide_use = "grand-seigneur"
     outside_slot = G_OUTSIDE
     decisions = ("give_back", "play", "bomb", "wish")
     per_seat = frozenset(

@@ -220,13 +220,11 @@ class Steps(ABC):
     """How one game's decisions look in Python: the contract between a stepped unit (``Unit``,
     ``Round``) and the game's engine. One object per configured game (``Game.steps``).
 
-    Class attributes: ``unit_name`` (what a Round's key names), ``decide_use`` (which decide
-    kernel, "team" or "grand-seigneur"), ``outside_slot`` (the strategy row's slot marking
-    the decisions taken from Python), ``decisions`` (those the game asks) and ``per_seat``
-    (the view's fields with one entry per seat)."""
+    Class attributes: ``unit_name`` (what a Round's key names), ``outside_slot`` (the strategy
+    row's slot marking the decisions taken from Python), ``decisions`` (those the game asks)
+    and ``per_seat`` (the view's fields with one entry per seat)."""
 
     unit_name: ClassVar[str]
-    decide_use: ClassVar[str]
     outside_slot: ClassVar[int]
     decisions: ClassVar[tuple[str, ...]]
     per_seat: ClassVar[frozenset[str]]

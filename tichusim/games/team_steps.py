@@ -163,7 +163,6 @@ class TeamSteps(Steps):
     game: TeamGame
 
     unit_name = "round key"
-    decide_use = "team"
     outside_slot = P_OUTSIDE
     decisions = ("grand_tichu", "tichu", "pass", "play", "bomb", "wish", "dragon", "dog")
     per_seat = _per_seat(PUBLIC, PRIVATE)
