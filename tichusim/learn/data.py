@@ -48,6 +48,7 @@ import pyarrow.parquet as pq
 from ..games.base import check_seed
 from ..games.errors import SimulationError
 from ..games.registry import TEAM_GAMES, game
+from ..games.team import TeamGame
 from ..kernels.errors import ERR_NONE, ERRORS
 from ..kernels.tichu import labels
 from ..kernels.tichu.slots import P_OUTSIDE
@@ -160,6 +161,12 @@ def _share(value, what: str) -> None:
 # -- generating -----------------------------------------------------------------------------
 
 
+def _team(variant: str) -> TeamGame:
+    g = game(variant)
+    assert isinstance(g, TeamGame)  # DataSettings checks the variant
+    return g
+
+
 def _kernel_settings(settings: DataSettings) -> np.ndarray:
     run = np.zeros(1, labels.LABELS)
     run["seed"] = settings.seed
@@ -175,7 +182,7 @@ def label_rounds(settings: DataSettings, first: int, count: int) -> tuple[dict, 
     """Rounds ``first .. first + count`` labelled: ``(columns, scores)``, the columns as
     ``_table`` takes them (``start`` the offsets of each decision's candidates) and each
     round's two team scores (``(count, 2)``)."""
-    g = game(settings.variant)
+    g = _team(settings.variant)
     keys = np.arange(first, first + count, dtype=np.int64)
     firsts = g.first_drawers_of(keys)
     strategies = labels.rows(settings.row("behavior"), settings.row("rollout"))
