@@ -91,6 +91,7 @@ def test_the_decisions_read_back_as_the_views_and_candidates_they_were(tmp_path)
         ({"variant": "grand-seigneur"}, "variant: one of nanjing, tientsin, wuwang"),
         ({"behavior": "nonsense"}, "behavior: "),
         ({"rollout": "expert,expert"}, "rollout: one strategy for every seat"),
+        ({"rollout": "search:samples=4"}, "rollout: 'search:samples=4' is played in Python"),
         ({"label_rate": 1.5}, "label_rate: a number between 0 and 1, not 1.5"),
         ({"explore": "a lot"}, "explore: a number between 0 and 1"),
         ({"max_candidates": 1}, "max_candidates: a whole number >= 2, not 1"),

@@ -51,7 +51,6 @@ from ..games.registry import TEAM_GAMES, game
 from ..games.team import TeamGame
 from ..kernels.errors import ERR_NONE, ERRORS
 from ..kernels.tichu import labels
-from ..kernels.tichu.slots import P_OUTSIDE
 from ..kernels.tichu.view import PRIVATE, PUBLIC
 from ..progress import Progress
 from ..runs.files import write_atomic
@@ -128,12 +127,12 @@ class DataSettings:
             spec = g.strategy_text(text)
             if isinstance(spec, list):
                 raise ValueError("one strategy for every seat, not one per player")
+            if isinstance(spec, dict) and "agent" in spec:
+                raise ValueError(f"{text!r} is played in Python; a kernel strategy only")
             row = g.param_rows(g.resolve(spec, 1))[0]
         except (ValueError, TypeError, KeyError) as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise ValueError(f"{which}: {first}") from None
-        if row[P_OUTSIDE] != 0:
-            raise ValueError(f"{which}: {text!r} takes decisions in Python; a kernel strategy only")
         return row
 
     @property
