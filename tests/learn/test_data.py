@@ -87,7 +87,7 @@ def test_the_decisions_read_back_as_the_views_and_candidates_they_were(tmp_path)
     ("change", "message"),
     [
         ({"rounds": 0}, "rounds: a whole number >= 1, not 0"),
-        ({"seed": -1}, "seed must be a non-negative whole number"),
+        ({"seed": -1}, "seed: a whole number from 0 to 2**64 - 1, not -1"),
         ({"variant": "grand-seigneur"}, "variant: one of nanjing, tientsin, wuwang"),
         ({"behavior": "nonsense"}, "behavior: "),
         ({"rollout": "expert,expert"}, "rollout: one strategy for every seat"),

@@ -103,8 +103,10 @@ class DataSettings:
         _whole(self.rounds, "rounds", 1)
         try:
             check_seed(self.seed)
-        except ValueError as exc:
-            raise ValueError(str(exc)) from None
+        except ValueError:
+            raise ValueError(
+                f"seed: a whole number from 0 to 2**64 - 1, not {self.seed!r}"
+            ) from None
         if self.variant not in TEAM_GAMES:
             raise ValueError(
                 f"variant: one of {', '.join(TEAM_GAMES)} (the team engine), not {self.variant!r}"
