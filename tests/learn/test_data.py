@@ -83,6 +83,13 @@ def test_the_decisions_read_back_as_the_views_and_candidates_they_were(tmp_path)
     _same(d, read_decisions(tmp_path))  # the directory: its shards in order
 
 
+def test_settings_hold_plain_numbers_whatever_they_were_given_as(tmp_path):
+    settings = DataSettings(rounds=np.int64(3), label_rate=1, max_candidates=np.int32(4))
+    assert settings == DataSettings(rounds=3, label_rate=1.0, max_candidates=4)
+    generate(settings, tmp_path, progress=False)
+    assert json.loads((tmp_path / MANIFEST).read_text())["settings"]["rounds"] == 3
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

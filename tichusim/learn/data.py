@@ -118,6 +118,13 @@ class DataSettings:
         _whole(self.shard_rounds, "shard_rounds", 1)
         self.row("behavior")
         self.row("rollout")
+        # plain Python numbers, as the manifest's JSON holds them (NumPy's would not dump)
+        for name in ("rounds", "seed", "shard_rounds"):
+            object.__setattr__(self, name, int(getattr(self, name)))
+        for name in ("label_rate", "explore"):
+            object.__setattr__(self, name, float(getattr(self, name)))
+        if self.max_candidates is not None:
+            object.__setattr__(self, "max_candidates", int(self.max_candidates))
 
     def row(self, which: str) -> np.ndarray:
         """The kernel row of the ``behavior`` or ``rollout`` strategy at this variant."""
