@@ -186,6 +186,22 @@ def _kernel_settings(settings: DataSettings) -> np.ndarray:
     return run
 
 
+# the kernel's outputs, in ``labels.outputs``' order
+_NAMES = (
+    "round",
+    "seat",
+    "decision",
+    "public",
+    "private",
+    "start",
+    "masks",
+    "codes",
+    "values",
+    "chosen",
+)
+_START = _NAMES.index("start")
+
+
 def label_rounds(settings: DataSettings, first: int, count: int) -> tuple[dict, np.ndarray]:
     """Rounds ``first .. first + count`` labelled: ``(columns, scores)``, the columns as
     ``_table`` takes them (``start`` the offsets of each decision's candidates) and each
@@ -196,8 +212,9 @@ def label_rounds(settings: DataSettings, first: int, count: int) -> tuple[dict, 
     strategies = labels.rows(settings.row("behavior"), settings.row("rollout"))
     run = _kernel_settings(settings)
     kernel = labels.LABEL[g.variant_code]
-    # a strategy reading a model from its work record finds it in own[0] (the behaviour's)
-    # and sc[0] (the rollouts'): where the caller copies it in
+    # the behaviour answers through decide (its scratch: own[5]), the rollouts play with the
+    # work record sc[0]: a strategy that reads more than its row (a model) finds it there,
+    # copied in here
     own, sc = labels.scratch()
     scores = np.zeros((count, 2), np.int64)
     cap = _DECISIONS
@@ -225,20 +242,6 @@ def _taken(out: tuple, nd: int, nc: int) -> tuple:
     return tuple(a[: sizes.get(name, nd)].copy() for name, a in zip(_NAMES, out, strict=True))
 
 
-_NAMES = (
-    "round",
-    "seat",
-    "decision",
-    "public",
-    "private",
-    "start",
-    "masks",
-    "codes",
-    "values",
-    "chosen",
-)
-
-
 def _joined(parts: list[tuple]) -> dict:
     """The kernel's outputs of several calls as one set of columns."""
     columns = {}
@@ -246,8 +249,8 @@ def _joined(parts: list[tuple]) -> dict:
         if name == "start":
             starts, base = [np.zeros(1, np.int64)], 0
             for p in parts:
-                starts.append(p[5][1:] + base)
-                base += int(p[5][-1])
+                starts.append(p[_START][1:] + base)
+                base += int(p[_START][-1])
             columns[name] = np.concatenate(starts)
         else:
             columns[name] = np.concatenate([p[i] for p in parts])
