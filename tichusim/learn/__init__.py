@@ -1,0 +1,1 @@
+"""The learned player's training: its data (``data``)."""
