@@ -1,12 +1,14 @@
 """Real play and bomb decisions for the learning tests: reached by stepping random rounds
-(``Round``, every seat picking at random from Python), kept as ``Decisions`` with the labels
-left at zero for a test to set."""
+(``Round``, every seat picking at random from Python), kept as ``Decisions``; ``labelled``
+gives them labels a network can learn."""
 
 import numpy as np
 
 import tichusim
 from tichusim import Round
 from tichusim.kernels import outside
+from tichusim.kernels.tichu import encoding
+from tichusim.kernels.tichu.encoding import N_FEATURES
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim.learn.decisions import Decisions
 
@@ -53,3 +55,25 @@ def real_decisions(rounds: int, seed: int = 0, variant: str = "nanjing") -> Deci
         round=np.array(round_, np.int64),
         seat=np.array(seat, np.int64),
     )
+
+
+def labelled(rounds=12, seed=7):
+    """Real decisions; a candidate's label is a fixed linear function of its features, the
+    candidate part weighing most (so the best candidate differs between decisions)."""
+    d = real_decisions(rounds, seed=seed)
+    rng = np.random.default_rng(0)
+    w = rng.normal(0, 0.02, N_FEATURES)
+    w[encoding.STATE_SIZE :] *= 10
+    x = np.empty((len(d.masks), N_FEATURES), np.float32)
+    for k in range(len(d.decision)):
+        lo, hi = d.start[k], d.start[k + 1]
+        encoding.encode_all(
+            d.public[k : k + 1],
+            d.private[k : k + 1],
+            d.decision[k],
+            d.masks[lo:hi],
+            d.codes[lo:hi],
+            hi - lo,
+            x[lo:hi],
+        )
+    return d._replace(values=(x @ w).astype(np.float32))

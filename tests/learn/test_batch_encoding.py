@@ -18,7 +18,7 @@ def decisions():
 
 
 def _encode_rows(d, rows):
-    lengths = d.lengths[rows]
+    lengths = np.diff(d.start)[rows]
     state = np.full((len(rows), STATE_SIZE), 9.0, np.float32)  # every entry is written
     cand = np.full((int(lengths.sum()), CANDIDATE_SIZE), 9.0, np.float32)
     n = encoding.encode_decisions(
@@ -30,8 +30,8 @@ def _encode_rows(d, rows):
 
 def test_rows_are_encode_rows(decisions):
     d = decisions
-    assert d.n_decisions > 100 and set(d.decision) >= {4}
-    rows = np.random.default_rng(1).permutation(d.n_decisions)[: d.n_decisions // 2]
+    assert len(d.decision) > 100 and set(d.decision) >= {4}
+    rows = np.random.default_rng(1).permutation(len(d.decision))[: len(d.decision) // 2]
     state, cand = _encode_rows(d, rows)
     row = np.empty(N_FEATURES, np.float32)
     at = 0
@@ -60,8 +60,8 @@ def test_no_rows_write_nothing(decisions):
 def test_the_table_reads_back(decisions, tmp_path):
     import pyarrow.parquet as pq
 
-    d = decisions._replace(values=np.arange(decisions.n_candidates, dtype=np.float32))
-    half = d.n_decisions // 2
+    d = decisions._replace(values=np.arange(len(decisions.masks), dtype=np.float32))
+    half = len(d.decision) // 2
     pq.write_table(to_table(d), tmp_path / "all.parquet")
     back = read_decisions([tmp_path / "all.parquet"])
     for name, want in d._asdict().items():

@@ -6,36 +6,12 @@ refused; the losses are what their definition says."""
 
 import numpy as np
 import pytest
-from real_decisions import real_decisions
+from real_decisions import labelled
 
 torch = pytest.importorskip("torch")
 
-from tichusim.kernels.tichu import encoding  # noqa: E402
-from tichusim.kernels.tichu.encoding import N_FEATURES  # noqa: E402
 from tichusim.learn import train as training  # noqa: E402
 from tichusim.learn.config import TrainSettings  # noqa: E402
-
-
-def labelled(rounds=12, seed=7):
-    """Real decisions; a candidate's label is a fixed linear function of its features, the
-    candidate part weighing most (so the best candidate differs between decisions)."""
-    d = real_decisions(rounds, seed=seed)
-    rng = np.random.default_rng(0)
-    w = rng.normal(0, 0.02, N_FEATURES)
-    w[encoding.STATE_SIZE :] *= 10
-    x = np.empty((d.n_candidates, N_FEATURES), np.float32)
-    for k in range(d.n_decisions):
-        lo, hi = d.start[k], d.start[k + 1]
-        encoding.encode_all(
-            d.public[k : k + 1],
-            d.private[k : k + 1],
-            d.decision[k],
-            d.masks[lo:hi],
-            d.codes[lo:hi],
-            hi - lo,
-            x[lo:hi],
-        )
-    return d._replace(values=(x @ w).astype(np.float32))
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +41,7 @@ def test_held_out_rounds_are_whole(decisions):
     train_rows, held = training.split(decisions, 0.25, 3)
     assert len(held) and len(train_rows)
     assert not set(decisions.round[train_rows]) & set(decisions.round[held])
-    assert sorted(np.concatenate([train_rows, held])) == list(range(decisions.n_decisions))
+    assert sorted(np.concatenate([train_rows, held])) == list(range(len(decisions.decision)))
     assert np.array_equal(training.split(decisions, 0.25, 3)[1], held)
 
 

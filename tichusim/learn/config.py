@@ -11,10 +11,12 @@ is looked for.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
 import tomllib
+from dataclasses import MISSING
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -104,9 +106,19 @@ class LearnConfig(_Strict):
 
     def data_settings(self):
         """The data generator's settings from ``[data]``; a ``ConfigError`` under ``data.``
-        for what it refuses."""
+        for what it refuses (its own checks name the key first: ``rounds: ...``)."""
         from .data import DataSettings  # the generator's module checks its own settings
 
+        if dataclasses.is_dataclass(DataSettings):
+            fields = dataclasses.fields(DataSettings)
+            known = [f.name for f in fields]
+            for key in self.data:
+                if key not in known:
+                    raise ConfigError(f"data.{key}", f"unknown key (known: {', '.join(known)})")
+            for f in fields:
+                required = f.default is MISSING and f.default_factory is MISSING
+                if required and f.name not in self.data:
+                    raise ConfigError(f"data.{f.name}", "missing (required)")
         try:
             return DataSettings(**self.data)
         except ConfigError as exc:
@@ -114,6 +126,9 @@ class LearnConfig(_Strict):
         except ValidationError as exc:
             raise _first_error(exc, "data") from None
         except (TypeError, ValueError) as exc:
+            key, sep, problem = str(exc).partition(": ")
+            if sep and key in self.data:
+                raise ConfigError(f"data.{key}", problem) from None
             raise ConfigError("data", str(exc)) from None
 
     def to_json(self) -> dict:

@@ -58,19 +58,6 @@ class Decisions(NamedTuple):
     round: np.ndarray  # (D,) int64, the round index of the run
     seat: np.ndarray  # (D,) int64
 
-    @property
-    def n_decisions(self) -> int:
-        return len(self.decision)
-
-    @property
-    def n_candidates(self) -> int:
-        return len(self.masks)
-
-    @property
-    def lengths(self) -> np.ndarray:
-        """Candidates per decision."""
-        return np.diff(self.start)
-
 
 def _records(column: pa.ChunkedArray, dtype: np.dtype, name: str, where: str) -> np.ndarray:
     """A binary column of fixed-size records as a record array (one copy)."""

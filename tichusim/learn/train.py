@@ -74,7 +74,7 @@ class Batch:
 def candidate_index(decisions: Decisions, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The candidates of decisions ``rows``, in order: their indexes into the flat candidate
     arrays, and where each decision's start (D + 1,)."""
-    lengths = decisions.lengths[rows]
+    lengths = decisions.start[rows + 1] - decisions.start[rows]
     first = np.zeros(len(rows) + 1, np.int64)
     np.cumsum(lengths, out=first[1:])
     index = np.repeat(decisions.start[rows] - first[:-1], lengths) + np.arange(first[-1])
@@ -217,7 +217,7 @@ def train(
     train_rows, held_rows = split(decisions, s.validation_share, s.seed)
     if len(train_rows) == 0 or len(held_rows) == 0:
         raise ValueError(
-            f"{decisions.n_decisions} decisions from {len(np.unique(decisions.round))} rounds: "
+            f"{len(decisions.decision)} decisions from {len(np.unique(decisions.round))} rounds: "
             "too few to hold some rounds out"
         )
     per_epoch = math.ceil(len(train_rows) / s.batch_size)
@@ -363,33 +363,27 @@ def _plot(path: Path, epochs: list[dict], train_loss: list[float], per_epoch: in
     fig.savefig(path, dpi=100)
 
 
-def decision_files(data_dir: Path) -> list[Path]:
-    """The decision shards of a data folder, in order."""
-    return sorted(data_dir.rglob("*.parquet"))
-
-
 def learn(
     config: LearnConfig,
     *,
     progress: bool = True,
     log: Callable[[str], None] | None = None,
 ) -> Trained:
-    """The whole learning of a config: the data (``[data]``, into ``<dir>/data``; finished
-    shards are kept), the training (``[train]``, into ``<dir>/train``, going on from its
-    checkpoint) and the weights file (``<dir>/learned.npz``, copied to ``[output] weights``
-    when given)."""
+    """The whole learning of a config: the data (``[data]``, into ``<dir>/data`` by the data
+    generator's ``generate``, which keeps the shards already written), the training
+    (``[train]``, into ``<dir>/train``, going on from its checkpoint) and the weights file
+    (``<dir>/learned.npz``, copied to ``[output] weights`` when given)."""
     from .data import generate  # the data generator's module
 
     settings = config.data_settings()
     data_dir = config.out_dir / "data"
-    generate(settings, data_dir)
-    paths = decision_files(data_dir)
+    paths = [Path(p) for p in generate(settings, data_dir, progress=progress)]
     if not paths:
         raise ValueError(f"{data_dir}: no decision files were written")
     decisions = read_decisions(paths)
     if log is not None:
         log(
-            f"{decisions.n_decisions:,} decisions, {decisions.n_candidates:,} candidates "
+            f"{len(decisions.decision):,} decisions, {len(decisions.masks):,} candidates "
             f"from {len(paths)} files"
         )
     trained = train(config.train, decisions, config.out_dir / "train", progress=progress, log=log)
@@ -398,8 +392,8 @@ def learn(
         "layout_hash": LAYOUT_HASH,
         "torch": torch.__version__,
         "data": {
-            "decisions": decisions.n_decisions,
-            "candidates": decisions.n_candidates,
+            "decisions": len(decisions.decision),
+            "candidates": len(decisions.masks),
             "rounds": int(len(np.unique(decisions.round))),
             "train_decisions": trained.n_train,
             "held_out_decisions": trained.n_held,
@@ -413,6 +407,8 @@ def learn(
     if config.output.weights is not None:
         target = Path(config.output.weights)
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target)
+        tmp = target.with_name(target.name + ".tmp")
+        shutil.copyfile(path, tmp)
+        os.replace(tmp, target)
         trained.files["copy"] = target
     return trained
