@@ -173,3 +173,15 @@ def test_learn_without_torch_says_how_to_install_it(tmp_path, monkeypatch):
         "tichusim: error: learn: torch is not installed; install the learn extra: "
         "pip install -e '.[learn]'\n"
     )
+
+
+def test_the_shipped_config_is_valid():
+    """configs/learn.toml validates, and its [data] table is the data generator's (checked
+    where the generator is installed)."""
+    from pathlib import Path
+
+    cfg = load_learn_config(Path(__file__).resolve().parents[2] / "configs" / "learn.toml")
+    assert cfg.output.weights == "tichusim/strategies/weights/learned.npz"
+    assert cfg.train.threads == 1
+    data = pytest.importorskip("tichusim.learn.data")
+    assert isinstance(cfg.data_settings(), data.DataSettings)

@@ -50,7 +50,7 @@ class TrainSettings(_Strict):
     value_weight: Annotated[float, Field(ge=0)] = 0.1
     validation_share: Annotated[float, Field(gt=0, lt=1)] = 0.1
     seed: Annotated[int, Field(ge=0, lt=2**63)] = 0
-    threads: PositiveInt = 2
+    threads: PositiveInt = 1
     checkpoint_every: PositiveInt = 500
 
     @field_validator("hidden")
