@@ -262,7 +262,10 @@ def train(
     end = total if stop_after is None else min(total, stop_after)
     order, order_epoch = train_rows, -1
     started = time.perf_counter() - seconds
-    with Progress(total, " steps", enabled=progress, initial=step, desc="training") as bar:
+    bar = Progress(
+        total, " steps", enabled=progress, initial=step, desc="training", at_first_update=True
+    )
+    with bar:
         while step < end:
             epoch, k = divmod(step, per_epoch)
             if epoch != order_epoch:
