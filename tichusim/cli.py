@@ -1194,6 +1194,7 @@ def learn(config, quiet):
 
     try:
         cfg = load_learn_config(config)
+        cfg.data_settings()  # checked by the data generator, before torch is looked for
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     try:

@@ -146,7 +146,9 @@ def test_learn_makes_the_weights_and_goes_on_when_run_again(tmp_path, monkeypatc
 
 
 def test_learn_errors_are_one_line(tmp_path, monkeypatch):
+    """Each before torch is looked for: the same lines where it is missing."""
     monkeypatch.setitem(sys.modules, "tichusim.learn.data", _fake_data([]))
+    monkeypatch.setitem(sys.modules, "torch", None)
     cases = [
         (GOOD.replace("epochs = 2", "epochs = -2"), "train.epochs: input should be greater"),
         (GOOD.replace("rounds = 12", "rounds = 0"), "data.rounds: at least 1, not 0"),
@@ -164,6 +166,7 @@ def test_learn_errors_are_one_line(tmp_path, monkeypatch):
 
 
 def test_learn_without_torch_says_how_to_install_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "tichusim.learn.data", _fake_data([]))
     for name in ("tichusim.learn.train", "tichusim.learn.model"):
         monkeypatch.delitem(sys.modules, name, raising=False)  # imported afresh
     monkeypatch.setitem(sys.modules, "torch", None)  # and `import torch` fails
