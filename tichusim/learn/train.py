@@ -337,6 +337,7 @@ def _plot(path: Path, epochs: list[dict], train_loss: list[float], per_epoch: in
     losses by step; the regret by epoch beside the behaviour's."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure  # no pyplot: the process's backend is left alone
+    from matplotlib.ticker import MaxNLocator
 
     fig = Figure(figsize=(10, 4))
     FigureCanvasAgg(fig)
@@ -361,7 +362,8 @@ def _plot(path: Path, epochs: list[dict], train_loss: list[float], per_epoch: in
     ax2.set_xlabel("epoch")
     ax2.set_ylabel("held-out regret (points per decision)")
     ax2.set_ylim(bottom=0)
-    ax2.legend()
+    ax2.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax2.legend(loc="lower left")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
 
