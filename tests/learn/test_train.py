@@ -130,3 +130,11 @@ def test_the_metrics_by_their_definition(decisions):
     assert got["top1"] == 0
     assert training.metrics(y, decisions, rows, 0.5)["regret"] == 0
     assert training.metrics(y, decisions, rows, 0.5)["top1"] == 1
+
+
+def test_torch_settings_are_given_back(decisions, tmp_path):
+    threads = torch.get_num_threads()
+    settings = TrainSettings(**SMALL | {"epochs": 1, "threads": threads + 1})
+    training.train(settings, decisions, tmp_path, progress=False, stop_after=2)
+    assert torch.get_num_threads() == threads
+    assert not torch.are_deterministic_algorithms_enabled()

@@ -47,7 +47,20 @@ from .config import LearnConfig, TrainSettings
 from .decisions import Decisions, read_decisions
 from .model import ValueNet, export
 
-__all__ = ["Batch", "Trained", "encode_batch", "learn", "losses", "metrics", "split", "train"]
+__all__ = [
+    "Batch",
+    "CheckpointError",
+    "Trained",
+    "candidate_index",
+    "encode_batch",
+    "evaluate",
+    "learn",
+    "losses",
+    "metrics",
+    "split",
+    "train",
+    "write_metrics",
+]
 
 CHECKPOINT = "checkpoint.pt"
 EVAL_BATCH = 2048  # decisions per forward pass when scoring the held-out rounds
@@ -209,11 +222,26 @@ def train(
     """Train a ``ValueNet`` on ``decisions``, checkpoints, metrics and the loss curve in
     ``out_dir``; goes on from ``out_dir``'s checkpoint when there is one. ``stop_after``:
     stop after that many steps of the whole training (for tests of the resumption)."""
-    out = Path(out_dir)
+    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    torch.set_num_threads(settings.threads)
+    torch.use_deterministic_algorithms(True)
+    try:  # torch's settings are the process's: given back as they were
+        return _train(settings, decisions, Path(out_dir), progress, log, stop_after)
+    finally:
+        torch.set_num_threads(threads)
+        torch.use_deterministic_algorithms(deterministic)
+
+
+def _train(
+    settings: TrainSettings,
+    decisions: Decisions,
+    out: Path,
+    progress: bool,
+    log: Callable[[str], None] | None,
+    stop_after: int | None,
+) -> Trained:
     out.mkdir(parents=True, exist_ok=True)
     s = settings
-    torch.set_num_threads(s.threads)
-    torch.use_deterministic_algorithms(True)
     train_rows, held_rows = split(decisions, s.validation_share, s.seed)
     if len(train_rows) == 0 or len(held_rows) == 0:
         raise ValueError(
