@@ -59,72 +59,84 @@ class Decisions(NamedTuple):
     seat: np.ndarray  # (D,) int64
 
 
-def _records(column: pa.ChunkedArray, dtype: np.dtype, name: str, where: str) -> np.ndarray:
-    """A binary column of fixed-size records as a record array (one copy)."""
-    out = np.empty(len(column), dtype)
-    raw = out.view(np.uint8).reshape(len(column), dtype.itemsize)
+def _records(column: pa.ChunkedArray, out: np.ndarray, name: str, where: str) -> None:
+    """A binary column of fixed-size records copied into the record array ``out``."""
+    size = out.dtype.itemsize
+    raw = out.view(np.uint8).reshape(len(out), size)
     at = 0
     for chunk in column.chunks:
-        if chunk.null_count:
-            raise ValueError(f"{where}: column {name} has missing values")
         offsets = np.frombuffer(chunk.buffers()[1], np.int32)[
             chunk.offset : chunk.offset + len(chunk) + 1
         ]
-        if np.any(np.diff(offsets) != dtype.itemsize):
-            raise ValueError(
-                f"{where}: column {name} holds records that are not {dtype.itemsize} bytes"
-            )
+        if np.any(np.diff(offsets) != size):
+            raise ValueError(f"{where}: column {name} holds records that are not {size} bytes")
         data = np.frombuffer(chunk.buffers()[2], np.uint8)[offsets[0] : offsets[-1]]
-        raw[at : at + len(chunk)] = data.reshape(len(chunk), dtype.itemsize)
+        raw[at : at + len(chunk)] = data.reshape(len(chunk), size)
         at += len(chunk)
-    return out
 
 
-def _read(path: str | os.PathLike) -> pa.Table:
+def _read(path: str | os.PathLike, columns: list[str]) -> pa.Table:
+    """Columns of a decisions file, checked against ``SCHEMA``."""
     where = os.fspath(path)
     try:
-        table = pq.read_table(path, columns=SCHEMA.names)
+        table = pq.read_table(path, columns=columns)
     except (OSError, pa.ArrowInvalid, KeyError) as exc:
         raise ValueError(f"{where}: cannot read the decisions: {exc}") from None
-    for field in SCHEMA:
-        if not table.schema.field(field.name).type.equals(field.type):
-            raise ValueError(
-                f"{where}: column {field.name} is {table.schema.field(field.name).type}, "
-                f"not {field.type}"
-            )
+    for name in columns:
+        got, want = table.schema.field(name).type, SCHEMA.field(name).type
+        if not got.equals(want):
+            raise ValueError(f"{where}: column {name} is {got}, not {want}")
+        if table.column(name).null_count:
+            raise ValueError(f"{where}: column {name} has missing values")
     return table
 
 
 def read_decisions(paths: Iterable[str | os.PathLike]) -> Decisions:
-    """The decisions of the Parquet files ``paths``, one after another in the order given."""
+    """The decisions of the Parquet files ``paths``, one after another in the order given.
+
+    Two passes: the labels first, for the sizes, then each file whole into arrays allocated
+    once, so the memory at the peak is the arrays and one file's table."""
     paths = list(paths)
-    tables = [_read(p) for p in paths]
-    table = pa.concat_tables(tables) if tables else SCHEMA.empty_table()
-    where = os.fspath(paths[0]) if len(paths) == 1 else f"{len(paths)} decision files"
-    for name in SCHEMA.names:
-        if table.column(name).null_count:
-            raise ValueError(f"{where}: column {name} has missing values")
-    lengths = [pc.list_value_length(table.column(name)).to_numpy() for name in LISTS]
-    if not (np.array_equal(lengths[0], lengths[1]) and np.array_equal(lengths[0], lengths[2])):
-        raise ValueError(f"{where}: masks, codes and values differ in length in a decision")
-    start = np.zeros(len(table) + 1, np.int64)
-    np.cumsum(lengths[0], out=start[1:])
-    flat = {name: pc.list_flatten(table.column(name)).to_numpy() for name in LISTS}
-    chosen = table.column("chosen").to_numpy().astype(np.int64)
-    if np.any((chosen < 0) | (chosen >= lengths[0])):
-        raise ValueError(f"{where}: chosen is not an index into its decision's candidates")
-    return Decisions(
-        public=_records(table.column("public"), PUBLIC, "public", where),
-        private=_records(table.column("private"), PRIVATE, "private", where),
-        decision=table.column("decision").to_numpy().astype(np.int64),
-        start=start,
-        masks=np.ascontiguousarray(flat["masks"], np.uint64),
-        codes=np.ascontiguousarray(flat["codes"], np.int64),
-        values=np.ascontiguousarray(flat["values"], np.float32),
-        chosen=chosen,
-        round=table.column("round").to_numpy().astype(np.int64),
-        seat=table.column("seat").to_numpy().astype(np.int64),
+    sizes = []
+    for path in paths:
+        values = _read(path, ["values"]).column("values")
+        sizes.append((len(values), len(pc.list_flatten(values))))
+    n_decisions = sum(d for d, _ in sizes)
+    n_candidates = sum(c for _, c in sizes)
+    out = Decisions(
+        public=np.zeros(n_decisions, PUBLIC),
+        private=np.zeros(n_decisions, PRIVATE),
+        decision=np.empty(n_decisions, np.int64),
+        start=np.zeros(n_decisions + 1, np.int64),
+        masks=np.empty(n_candidates, np.uint64),
+        codes=np.empty(n_candidates, np.int64),
+        values=np.empty(n_candidates, np.float32),
+        chosen=np.empty(n_decisions, np.int64),
+        round=np.empty(n_decisions, np.int64),
+        seat=np.empty(n_decisions, np.int64),
     )
+    d_at = c_at = 0
+    for path, (n, c) in zip(paths, sizes, strict=True):
+        where = os.fspath(path)
+        table = _read(path, SCHEMA.names)
+        if (len(table), len(pc.list_flatten(table.column("values")))) != (n, c):
+            raise ValueError(f"{where}: changed while it was read")
+        rows, cands = slice(d_at, d_at + n), slice(c_at, c_at + c)
+        lengths = [pc.list_value_length(table.column(name)).to_numpy() for name in LISTS]
+        if not all(np.array_equal(lengths[0], other) for other in lengths[1:]):
+            raise ValueError(f"{where}: masks, codes and values differ in length in a decision")
+        np.cumsum(lengths[0], out=out.start[d_at + 1 : d_at + n + 1])
+        out.start[d_at + 1 : d_at + n + 1] += c_at
+        for name in LISTS:
+            getattr(out, name)[cands] = pc.list_flatten(table.column(name)).to_numpy()
+        for name in ("decision", "chosen", "round", "seat"):
+            getattr(out, name)[rows] = table.column(name).to_numpy()
+        if np.any((out.chosen[rows] < 0) | (out.chosen[rows] >= lengths[0])):
+            raise ValueError(f"{where}: chosen is not an index into its decision's candidates")
+        _records(table.column("public"), out.public[rows], "public", where)
+        _records(table.column("private"), out.private[rows], "private", where)
+        d_at, c_at = d_at + n, c_at + c
+    return out
 
 
 def to_table(decisions: Decisions) -> pa.Table:
