@@ -1181,6 +1181,56 @@ def _interrupted(stop, command: str, markdown_report) -> None:
     sys.exit(130)
 
 
+@main.command(cls=_OneLineErrors)
+@click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--quiet", is_flag=True, callback=_quiet, help="no compile notice, no progress bar")
+def learn(config, quiet):
+    """Learn a player as CONFIG (TOML) says: generate the labelled decisions, train the value
+    network on them, write its weights file (docs/learn.md).
+
+    Run it again after a stop: finished data shards are kept and the training goes on from its
+    last checkpoint. Needs the learn extra (pip install -e '.[learn]')."""
+    from .learn.config import ConfigError, load_learn_config
+
+    try:
+        cfg = load_learn_config(config)
+        cfg.data_settings()  # checked by the data generator, before torch is looked for
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    try:
+        from .learn.train import learn as run_learning
+    except ModuleNotFoundError as exc:
+        if exc.name != "torch":
+            raise
+        raise UserError(
+            "learn: torch is not installed; install the learn extra: pip install -e '.[learn]'"
+        ) from None
+
+    def note(message):
+        if not quiet:
+            click.echo(f"tichusim: {message}", err=True)
+
+    try:
+        trained = _guard(run_learning, cfg, progress=not quiet, log=note)
+    except OSError as exc:
+        raise UserError(
+            f"cannot write {exc.filename or cfg.out_dir}: {exc.strerror or exc}"
+        ) from None
+    except KeyboardInterrupt:
+        click.echo(
+            f"\ntichusim: interrupted; run `tichusim learn {config}` again to go on", err=True
+        )
+        sys.exit(130)
+    last = trained.epochs[-1] if trained.epochs else {}
+    where = ", ".join(str(p) for k, p in trained.files.items() if k in ("weights", "copy"))
+    scores = {k: last.get(k, float("nan")) for k in ("regret", "behaviour_regret", "top1")}
+    click.echo(
+        f"weights written: {where} ({trained.steps:,} steps, {trained.seconds:.0f} s; held-out "
+        f"regret {scores['regret']:.2f} points a decision, the behaviour's "
+        f"{scores['behaviour_regret']:.2f}; top-1 {scores['top1']:.3f})"
+    )
+
+
 @main.command("report", cls=_OneLineErrors)
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
 def report_cmd(run_dir):

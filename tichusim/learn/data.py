@@ -39,7 +39,6 @@ import math
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -51,30 +50,17 @@ from ..games.registry import TEAM_GAMES, game
 from ..games.team import TeamGame
 from ..kernels.errors import ERR_NONE, ERRORS
 from ..kernels.tichu import labels
-from ..kernels.tichu.view import PRIVATE, PUBLIC
 from ..progress import Progress
 from ..runs.files import write_atomic
 from ..runs.manifest import code_digest, now
 from ..runs.runner import _backend
+from .decisions import SCHEMA, Decisions, read_decisions
 
 __all__ = ["FORMAT", "MANIFEST", "DataSettings", "Decisions", "generate", "read_decisions"]
 
 FORMAT = 1  # the files' layout (the columns above); a manifest of another is refused
 MANIFEST = "manifest.json"
 _SHARD = "decisions-{:05d}.parquet"
-_SCHEMA = pa.schema(
-    [
-        ("round", pa.int64()),
-        ("seat", pa.int8()),
-        ("decision", pa.int8()),
-        ("public", pa.binary()),
-        ("private", pa.binary()),
-        ("masks", pa.list_(pa.uint64())),
-        ("codes", pa.list_(pa.int64())),
-        ("values", pa.list_(pa.float32())),
-        ("chosen", pa.int16()),
-    ]
-)
 # the kernel's output buffers: decisions, and candidates per decision on average; a round
 # that does not fit is played again into emptied buffers (doubled when one round alone
 # overflows them)
@@ -292,7 +278,7 @@ def _table(columns: dict) -> pa.Table:
         lists(columns["values"]),
         pa.array(columns["chosen"], pa.int16()),
     ]
-    return pa.Table.from_arrays(arrays, schema=_SCHEMA)
+    return pa.Table.from_arrays(arrays, schema=SCHEMA)
 
 
 def _encode(table: pa.Table) -> bytes:
@@ -417,87 +403,3 @@ def generate(
 
 def _rounds_of(settings: DataSettings, index: int) -> int:
     return min(settings.shard_rounds, settings.rounds - index * settings.shard_rounds)
-
-
-# -- reading --------------------------------------------------------------------------------
-
-
-class Decisions(NamedTuple):
-    """Labelled decisions as arrays: decision ``d``'s candidates are ``start[d] ..
-    start[d + 1]`` of ``masks``, ``codes`` and ``values``; ``chosen[d]`` the behaviour's
-    among them (an index from ``start[d]``)."""
-
-    public: np.ndarray  # (D,) PUBLIC records
-    private: np.ndarray  # (D,) PRIVATE records
-    decision: np.ndarray  # (D,) int64
-    start: np.ndarray  # (D + 1,) int64
-    masks: np.ndarray  # (C,) uint64
-    codes: np.ndarray  # (C,) int64
-    values: np.ndarray  # (C,) float32
-    chosen: np.ndarray  # (D,) int64
-    round: np.ndarray  # (D,) int64
-    seat: np.ndarray  # (D,) int64
-
-
-def _records_of(column: pa.ChunkedArray, dtype: np.dtype, name: str) -> np.ndarray:
-    """A binary column of fixed-size records as a record array (a copy)."""
-    out = []
-    for chunk in column.chunks:
-        if chunk.null_count:
-            raise ValueError(f"{name}: missing values")
-        offsets = np.frombuffer(chunk.buffers()[1], np.int32)[
-            chunk.offset : chunk.offset + len(chunk) + 1
-        ]
-        if np.any(np.diff(offsets) != dtype.itemsize):
-            raise ValueError(f"{name}: records of {dtype.itemsize} bytes expected")
-        data = (
-            np.frombuffer(chunk.buffers()[2], np.uint8)[offsets[0] : offsets[-1]]
-            if len(chunk)
-            else np.zeros(0, np.uint8)
-        )
-        out.append(data.view(dtype).copy())
-    return np.concatenate(out) if out else np.zeros(0, dtype)
-
-
-def _lists_of(column: pa.ChunkedArray, dtype) -> tuple[np.ndarray, np.ndarray]:
-    """A list column: (the lengths of its lists, their values flat)."""
-    lengths, values = [], []
-    for chunk in column.chunks:
-        offsets = chunk.offsets.to_numpy()
-        lengths.append(np.diff(offsets))
-        values.append(chunk.values.to_numpy()[offsets[0] : offsets[-1]].astype(dtype))
-    empty = np.zeros(0, dtype)
-    return (
-        np.concatenate(lengths) if lengths else np.zeros(0, np.int64),
-        np.concatenate(values) if values else empty,
-    )
-
-
-def read_decisions(paths) -> Decisions:
-    """The decisions of the Parquet files ``paths`` (a data directory: its shards, in order)
-    as one ``Decisions``."""
-    if isinstance(paths, (str, Path)):
-        folder = Path(paths)
-        paths = sorted(folder.glob("decisions-*.parquet")) if folder.is_dir() else [folder]
-    tables = [pq.read_table(p) for p in paths]
-    table = pa.concat_tables(tables) if tables else _SCHEMA.empty_table()
-    n = table.num_rows
-    lengths, masks = _lists_of(table.column("masks"), np.uint64)
-    code_lengths, codes = _lists_of(table.column("codes"), np.int64)
-    value_lengths, values = _lists_of(table.column("values"), np.float32)
-    if not (np.array_equal(lengths, code_lengths) and np.array_equal(lengths, value_lengths)):
-        raise ValueError("masks, codes and values: lists of one length per decision expected")
-    start = np.zeros(n + 1, np.int64)
-    np.cumsum(lengths, out=start[1:])
-    return Decisions(
-        public=_records_of(table.column("public"), PUBLIC, "public"),
-        private=_records_of(table.column("private"), PRIVATE, "private"),
-        decision=table.column("decision").to_numpy().astype(np.int64),
-        start=start,
-        masks=masks,
-        codes=codes,
-        values=values,
-        chosen=table.column("chosen").to_numpy().astype(np.int64),
-        round=table.column("round").to_numpy().astype(np.int64),
-        seat=table.column("seat").to_numpy().astype(np.int64),
-    )

@@ -387,7 +387,39 @@ def encode_all(pub, privs, decision, masks, codes, n, out):
         encode_candidate(p, me, masks[i], codes[i], out[i])
 
 
+CANDIDATE_SIZE = N_FEATURES - STATE_SIZE
+
+
+@njit(cache=True)
+def encode_decisions(public, private, decision, start, masks, codes, rows, state_out, cand_out):
+    """The features of many decisions, split as a model with a split first layer reads them
+    (training): decision ``d = rows[i]`` (``public[d]`` its table's ``PUBLIC`` record,
+    ``private[d]`` the deciding seat's ``PRIVATE`` record, ``decision[d]`` its ``D_*`` code, its
+    candidates ``masks``/``codes`` from ``start[d]`` to ``start[d + 1]``) writes its state part
+    once, into row ``i`` of ``state_out`` (``STATE_SIZE`` wide), and the candidate part of each
+    of its candidates into the next rows of ``cand_out`` (``CANDIDATE_SIZE`` wide; the
+    decisions' candidates one after another, in the order of ``rows``). State row ``i`` joined
+    to a candidate row of its decision is that candidate's ``encode`` row. Returns the number
+    of candidate rows written. Unlike the player's kernels it allocates: one scratch row per
+    call."""
+    scratch = np.empty(N_FEATURES, np.float32)
+    at = 0
+    for i in range(rows.shape[0]):
+        d = rows[i]
+        p = public[d]
+        me = private[d]
+        encode_state(p, me, decision[d], state_out[i])
+        for c in range(start[d], start[d + 1]):
+            encode_candidate(p, me, masks[c], codes[c], scratch)
+            row = cand_out[at]
+            for k in range(CANDIDATE_SIZE):
+                row[k] = scratch[STATE_SIZE + k]
+            at += 1
+    return at
+
+
 __all__ = [
+    "CANDIDATE_SIZE",
     "CARD_INDEX",
     "ENCODING_VERSION",
     "LAYOUT_HASH",
@@ -398,5 +430,6 @@ __all__ = [
     "encode",
     "encode_all",
     "encode_candidate",
+    "encode_decisions",
     "encode_state",
 ]

@@ -1,0 +1,191 @@
+"""The config of ``tichusim learn CONFIG``: a TOML file validated into a ``LearnConfig``.
+
+Three tables: ``[data]``, the data generator's settings (``tichusim.learn.data.DataSettings``,
+which checks them); ``[train]``, the network and its training (``TrainSettings``); and
+``[output]``, where everything goes. Validation is pydantic's, as for run configs
+(``tichusim/runs/config.py``): strict types, unknown keys refused, every problem one
+``ConfigError`` naming its key (``train.epochs: ...``), which the command line prints as one
+line. Nothing here imports torch, so a bad config is reported before the training library
+is looked for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import tomllib
+from dataclasses import MISSING
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from ..runs.config import ConfigError
+
+__all__ = ["ConfigError", "LearnConfig", "OutputSettings", "TrainSettings", "load_learn_config"]
+
+PositiveInt = Annotated[int, Field(gt=0)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class TrainSettings(_Strict):
+    """How the network is trained (``docs/learn.md``).
+
+    ``hidden``: the two hidden layers' sizes (H1, H2). ``batch_size``: decisions per step,
+    each with all its candidates. ``value_weight``: the weight of the values' squared error
+    beside the within-decision differences' (the loss is ``diff + value_weight * value``).
+    ``validation_share``: the share of the rounds held out (a round's decisions are all on
+    one side). ``threads``: torch's. ``checkpoint_every``: steps between checkpoints (one is
+    also written at the end of each epoch)."""
+
+    hidden: Annotated[list[PositiveInt], Field(min_length=2, max_length=2)] = [64, 32]
+    epochs: PositiveInt = 8
+    batch_size: PositiveInt = 256
+    learning_rate: Annotated[float, Field(gt=0, lt=1)] = 1e-3
+    value_weight: Annotated[float, Field(ge=0)] = 0.1
+    validation_share: Annotated[float, Field(gt=0, lt=1)] = 0.1
+    seed: Annotated[int, Field(ge=0, lt=2**63)] = 0
+    threads: PositiveInt = 1
+    checkpoint_every: PositiveInt = 500
+
+    @field_validator("hidden")
+    @classmethod
+    def _hidden(cls, value):
+        if max(value) > 4096:
+            raise ValueError(
+                f"at most 4096 units a layer (the player runs it per candidate), got {value}"
+            )
+        return value
+
+    def fingerprint(self) -> str:
+        """What makes two trainings the same (all but ``threads`` and ``checkpoint_every``,
+        which change how it runs, not what it computes)."""
+        data = self.model_dump(exclude={"threads", "checkpoint_every"})
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class OutputSettings(_Strict):
+    """``dir``: the learning's folder (the data in ``data/``, the training's checkpoint,
+    metrics and loss curve in ``train/``, the weights as ``learned.npz``); ``weights``: a
+    further place to copy the finished weights file to (e.g. the package's own)."""
+
+    dir: str
+    weights: str | None = None
+
+    @field_validator("dir", "weights", mode="before")
+    @classmethod
+    def _path(cls, value):
+        value = os.fspath(value) if isinstance(value, os.PathLike) else value
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("an empty path")
+        return value
+
+
+class LearnConfig(_Strict):
+    """One learning: data generation, then training. ``data`` is handed as it is to the
+    data generator's ``DataSettings`` (``data_settings()``)."""
+
+    data: dict[str, Any] = {}
+    train: TrainSettings = TrainSettings()
+    output: OutputSettings
+
+    @property
+    def out_dir(self) -> Path:
+        return Path(self.output.dir)
+
+    @property
+    def weights_path(self) -> Path:
+        """Where the training writes the weights file."""
+        return self.out_dir / "learned.npz"
+
+    def data_settings(self):
+        """The data generator's settings from ``[data]``; a ``ConfigError`` under ``data.``
+        for what it refuses (its own checks name the key first: ``rounds: ...``)."""
+        from .data import DataSettings  # the generator's module checks its own settings
+
+        if dataclasses.is_dataclass(DataSettings):
+            fields = dataclasses.fields(DataSettings)
+            known = [f.name for f in fields]
+            for key in self.data:
+                if key not in known:
+                    raise ConfigError(f"data.{key}", f"unknown key (known: {', '.join(known)})")
+            for f in fields:
+                required = f.default is MISSING and f.default_factory is MISSING
+                if required and f.name not in self.data:
+                    raise ConfigError(f"data.{f.name}", "missing (required)")
+        try:
+            return DataSettings(**self.data)
+        except ConfigError as exc:
+            raise ConfigError(f"data.{exc.key}", exc.problem) from None
+        except ValidationError as exc:
+            raise _first_error(exc, "data") from None
+        except (TypeError, ValueError) as exc:
+            key, sep, problem = str(exc).partition(": ")
+            if sep and key in self.data:
+                raise ConfigError(f"data.{key}", problem) from None
+            raise ConfigError("data", str(exc)) from None
+
+    def to_json(self) -> dict:
+        return self.model_dump(mode="json")
+
+
+_PROBLEMS = {"extra_forbidden": "unknown key", "missing": "missing (required)"}
+_KNOWN = {
+    "": list(LearnConfig.model_fields),
+    "train": list(TrainSettings.model_fields),
+    "output": list(OutputSettings.model_fields),
+}
+
+
+def _first_error(exc: ValidationError, prefix: str = "") -> ConfigError:
+    """The most useful error of a pydantic failure, as one ``ConfigError``."""
+    err = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
+    loc = ([prefix] if prefix else []) + [str(p) for p in err["loc"]]
+    key = ".".join(loc) or "config"
+    cause = (err.get("ctx") or {}).get("error")
+    if isinstance(cause, ConfigError):
+        return ConfigError(f"{key}.{cause.key}", cause.problem)
+    if err["type"] == "extra_forbidden":
+        known = _KNOWN.get(".".join(loc[:-1]))
+        return ConfigError(key, "unknown key" + (f" (known: {', '.join(known)})" if known else ""))
+    problem = _PROBLEMS.get(err["type"])
+    if problem is None:
+        msg = err["msg"].removeprefix("Value error, ")
+        problem = msg[:1].lower() + msg[1:]
+        if err["type"] not in ("value_error", "assertion_error"):
+            problem += f", got {err['input']!r}"
+    return ConfigError(key, problem)
+
+
+def validate(data: Any) -> LearnConfig:
+    """``LearnConfig`` from a mapping, or a ``ConfigError`` naming the first bad key."""
+    if isinstance(data, LearnConfig):
+        return data
+    if not isinstance(data, dict):
+        raise ConfigError("config", f"expected a table of settings, got {type(data).__name__}")
+    try:
+        return LearnConfig.model_validate(data)
+    except ValidationError as exc:
+        raise _first_error(exc) from None
+
+
+def load_learn_config(path: str | os.PathLike) -> LearnConfig:
+    """Read and validate a learning's TOML config."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(str(path), f"not valid TOML: not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(str(path), f"not valid TOML: {exc}") from None
+    return validate(data)
