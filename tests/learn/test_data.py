@@ -8,7 +8,7 @@ import pytest
 
 from tichusim.kernels.outside import D_BOMB, D_PLAY
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
-from tichusim.learn.data import MANIFEST, DataSettings, generate, read_decisions
+from tichusim.learn.data import MANIFEST, DataSettings, generate, label_rounds, read_decisions
 
 SMALL = {"rounds": 30, "seed": 4, "label_rate": 0.3, "max_candidates": 6, "explore": 0.1}
 
@@ -103,6 +103,7 @@ def test_settings_hold_plain_numbers_whatever_they_were_given_as(tmp_path):
         ({"explore": "a lot"}, "explore: a number between 0 and 1"),
         ({"max_candidates": 1}, "max_candidates: a whole number >= 2, not 1"),
         ({"shard_rounds": 2.5}, "shard_rounds: a whole number >= 1, not 2.5"),
+        ({"samples": -1}, "samples: a whole number >= 0, not -1"),
     ],
 )
 def test_bad_settings_are_refused_in_one_line(change, message):
@@ -110,3 +111,23 @@ def test_bad_settings_are_refused_in_one_line(change, message):
         DataSettings(**{**SMALL, **change})
     assert str(info.value).startswith(message)
     assert "\n" not in str(info.value)
+
+
+def test_labels_over_the_searchs_deals_change_only_the_values():
+    # the same rounds, decisions and candidates: only the labels are drawn over deals that
+    # agree with the seat's view (their mean) instead of the true deal
+    common = dict(rounds=40, seed=3, explore=0.0, label_rate=1.0, max_candidates=None)
+    true_deal, true_scores = label_rounds(DataSettings(**common), 0, 40)
+    searched, searched_scores = label_rounds(DataSettings(**common, samples=4), 0, 40)
+    np.testing.assert_array_equal(true_scores, searched_scores)
+    for name, column in true_deal.items():
+        if name != "values":
+            np.testing.assert_array_equal(np.asarray(column), np.asarray(searched[name]), name)
+    a, b = true_deal["values"], searched["values"]
+    assert not np.array_equal(a, b)
+    # a candidate's value on other deals still follows its value on the true one
+    assert np.corrcoef(a, b)[0, 1] > 0.3
+    # a mean of four rollouts, each a whole number of points over 100 (§2.13) ...
+    assert np.allclose(np.round(b * 400), b * 400, atol=1e-2)
+    # ... of margins within a round's range
+    assert np.all(np.abs(b) <= 8.0)

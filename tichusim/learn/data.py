@@ -6,7 +6,9 @@ Rounds ``0 .. rounds - 1`` of the seed are played by the ``behavior`` strategy; 
 candidate (or ``max_candidates`` of them, the behaviour's answer always among them) is
 answered and the round played out on its true cards by the ``rollout`` strategy, the label
 being the deciding seat's team score minus the other team's over 100
-(``kernels/tichu/labels.py``). A share ``explore`` of the decisions is answered by a random
+(``kernels/tichu/labels.py``); with ``samples`` k > 0 the label is its mean over k deals that
+agree with the seat's view, drawn as the search draws them (the search's value of the
+candidate, distilled), instead of the true deal alone. A share ``explore`` of the decisions is answered by a random
 candidate instead of the behaviour's, for diversity. Everything derives from (seed, round
 key), so a shard's bytes depend only on the settings and its index: any number of workers,
 and a run resumed after a stop, write the same files.
@@ -82,6 +84,7 @@ class DataSettings:
     rollout: str = "expert"
     label_rate: float = 0.25
     max_candidates: int | None = 32
+    samples: int = 0
     explore: float = 0.05
     shard_rounds: int = 1000
 
@@ -102,10 +105,11 @@ class DataSettings:
         if self.max_candidates is not None:
             _whole(self.max_candidates, "max_candidates", 2)
         _whole(self.shard_rounds, "shard_rounds", 1)
+        _whole(self.samples, "samples", 0)
         self.row("behavior")
         self.row("rollout")
         # plain Python numbers, as the manifest's JSON holds them (NumPy's would not dump)
-        for name in ("rounds", "seed", "shard_rounds"):
+        for name in ("rounds", "seed", "shard_rounds", "samples"):
             object.__setattr__(self, name, int(getattr(self, name)))
         for name in ("label_rate", "explore"):
             object.__setattr__(self, name, float(getattr(self, name)))
@@ -167,6 +171,7 @@ def _kernel_settings(settings: DataSettings) -> np.ndarray:
     run["label_rate"] = settings.label_rate
     run["max_candidates"] = settings.max_candidates or 0
     run["explore"] = settings.explore
+    run["samples"] = settings.samples
     g = game(settings.variant)
     run["phoenix_led_half"] = g.options["phoenix_led_half"]
     return run

@@ -38,11 +38,12 @@ from ..errors import ERR_NONE, ERR_PENDING, ERR_STRATEGY
 from ..jit import njit
 from ..moves import MAX_MOVES
 from ..outside import D_BOMB, D_PLAY, start_script
-from ..rng import rand_below, rand_float, seed_stream
+from ..rng import next_u64, rand_below, rand_float, seed_stream
 from . import rollout
 from .batch import play_one
 from .decide import SCRATCH, decide
 from .records import N_PARAMS, ROUND, SEAT, WORK
+from .resample import NO_DEAL, search_deal
 from .rollout import _candidate
 from .slots import P_OUTSIDE
 from .variants import KING_STREAM, MAX_SEATS, NANJING, TIENTSIN, WUWANG, n_seats
@@ -61,6 +62,9 @@ LABELS = np.dtype(
         ("label_rate", np.float64),  # the share of decisions labelled
         ("max_candidates", np.int64),  # candidates rolled out per decision (0: every one)
         ("explore", np.float64),  # the share of decisions answered by a random candidate
+        # deals a label averages: 0 the true deal alone; k the search's k deals that agree
+        # with the seat's view (``resample.search_deal``), the label their mean
+        ("samples", np.int64),
         ("phoenix_led_half", np.bool_),  # §2.6 Option: a led Phoenix is worth ½
     ],
     align=True,
@@ -81,6 +85,7 @@ def scratch():
         np.zeros(MAX_SEATS, SEAT),
         np.zeros(1, SCRATCH),
         np.zeros(MAX_MOVES + 1, np.int64),
+        np.zeros(1, PRIVATE),  # the deciding seat's record, when deals are drawn for it
     )
     return own, rollout.scratch()
 
@@ -157,12 +162,13 @@ def _draw(state, count, b, k, pick):
 
 
 @njit(cache=True, inline="always")
-def _label(variant, key, seat, decision, listed, b, window, state, k, out, at, own, sc):
+def _label(variant, key, seat, decision, listed, b, window, state, k, samples, out, at, own, sc):
     """Label ``seat``'s ``decision`` whose true state is in ``sc``'s base records: ``listed =
     (masks, codes, n, count)``, the ``n`` answers the engine listed then, up to ``count``, the
     pass or no bomb; ``b`` the behaviour's answer among them; ``k`` candidates drawn
     (``_draw``), each rolled out (``rollout._candidate``, ``window`` the bomb window's opener
-    or -1) and written at ``at = (decisions, candidates)`` written so far. Returns ``(error,
+    or -1) on the true deal, or on each of ``samples`` deals that agree with the seat's view
+    (the mean), and written at ``at = (decisions, candidates)`` written so far. Returns ``(error,
     full, stream)``: ``full`` when the output has no room left for it."""
     o_round, o_seat, o_decision, o_public, o_private, o_start, o_m, o_c, o_v, o_chosen = out
     ms, cs, n, count = listed
@@ -181,18 +187,51 @@ def _label(variant, key, seat, decision, listed, b, window, state, k, out, at, o
     o_start[nd] = nc
     for i in range(k):
         c = pick[i]
-        answer = c if c < n else -1
         o_m[nc + i] = ms[c] if c < n else ZERO
         o_c[nc + i] = cs[c] if c < n else 0
+        o_v[nc + i] = 0.0
         if c == b:
             o_chosen[nd] = i
-        err, t0, t1, _ = _candidate(variant, sc, seat, answer, False, 0, window)
+    if samples == 0:  # the true deal
+        err = _roll_all(variant, sc, seat, n, window, pick, k, o_v[nc : nc + k])
         if err != ERR_NONE:
             return err, False, state
-        margin = (t0 - t1) if seat % 2 == 0 else (t1 - t0)
-        o_v[nc + i] = np.float32(margin / 100.0)
+    else:  # the search's deals, drawn for this decision from the round's label stream
+        me = own[7]
+        me[0] = base_privs[seat]
+        params = sc[0][0].params  # the calls are inferred with the rollouts' strategies
+        state, search_seed = next_u64(state)
+        dealt = 0
+        for d in range(samples):
+            status = search_deal(
+                variant, base_pub[0], me[0], base_privs, sc[7], sc[8], search_seed, d, params, True
+            )
+            if status != NO_DEAL:
+                dealt += 1
+                err = _roll_all(variant, sc, seat, n, window, pick, k, o_v[nc : nc + k])
+                if err != ERR_NONE:
+                    return err, False, state
+        if dealt == 0:  # never: the true deal agrees with the view
+            return ERR_STRATEGY, False, state
+        for i in range(k):
+            o_v[nc + i] /= dealt
     o_start[nd + 1] = nc + k
     return ERR_NONE, False, state
+
+
+@njit(cache=True, inline="always")
+def _roll_all(variant, sc, seat, n, window, pick, k, values):
+    """Add each of the ``k`` picked candidates' rollout on the deal in ``sc``'s base records
+    to ``values``: the deciding seat's team score minus the other team's, over 100."""
+    for i in range(k):
+        c = pick[i]
+        answer = c if c < n else -1
+        err, t0, t1, _ = _candidate(variant, sc, seat, answer, False, 0, window)
+        if err != ERR_NONE:
+            return err
+        margin = (t0 - t1) if seat % 2 == 0 else (t1 - t0)
+        values[i] += np.float32(margin / 100.0)
+    return ERR_NONE
 
 
 @njit(cache=True, inline="always")
@@ -232,6 +271,7 @@ def _stop(variant, settings, key, asked, listed, window, state, at, out, own, sc
             window,
             state,
             k if k > 0 else count,
+            settings.samples,
             out,
             at,
             own,
