@@ -8,10 +8,10 @@ answered and the round played out on its true cards by the ``rollout`` strategy,
 being the deciding seat's team score minus the other team's over 100
 (``kernels/tichu/labels.py``); with ``samples`` k > 0 the label is its mean over k deals that
 agree with the seat's view, drawn as the search draws them (the search's value of the
-candidate, distilled), instead of the true deal alone. A share ``explore`` of the decisions is answered by a random
-candidate instead of the behaviour's, for diversity. Everything derives from (seed, round
-key), so a shard's bytes depend only on the settings and its index: any number of workers,
-and a run resumed after a stop, write the same files.
+candidate, distilled), instead of the true deal alone. A share ``explore`` of the decisions
+is answered by a random candidate instead of the behaviour's, for diversity. Everything
+derives from (seed, round key), so a shard's bytes depend only on the settings and its index:
+any number of workers, and a run resumed after a stop, write the same files.
 
 A directory holds one data set: ``manifest.json`` (the settings, checked on every rerun)
 and ``decisions-NNNNN.parquet``, shard ``i`` covering rounds ``i * shard_rounds ..``. A shard
