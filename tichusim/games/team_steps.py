@@ -26,7 +26,7 @@ import numpy as np
 from ..cards import notation as cards
 from ..cards.combos import Combo, Play
 from ..kernels import outside
-from ..kernels.tichu import batch, records, variants
+from ..kernels.tichu import batch, learned, records, variants
 from ..kernels.tichu import decide as decide_kernel
 from ..kernels.tichu.policies import TICHU_BEFORE_TURN
 from ..kernels.tichu.slots import P_OUTSIDE
@@ -252,9 +252,11 @@ class TeamSteps(Steps):
         )
         masks = np.array([int(p) for p in plays] or [0], np.uint64)  # never empty: typed
         codes = np.array([p.combo.code for p in plays] or [0], np.int64)
+        scratch = thread_scratch(decide_kernel.scratch)
+        row = learned.with_models(np.ascontiguousarray(row, np.float64)[None], scratch)[0]
         answer = int(
             decide_kernel.decide(
-                np.ascontiguousarray(row, np.float64),
+                row,
                 view.public,
                 view.private,
                 code,
@@ -262,7 +264,7 @@ class TeamSteps(Steps):
                 masks,
                 codes,
                 len(plays),
-                thread_scratch(decide_kernel.scratch),
+                scratch,
             )
         )
         if code in (outside.D_GRAND_TICHU, outside.D_TICHU):

@@ -24,6 +24,7 @@ from ..jit import njit
 from ..outside import start_script
 from ..parallel import in_chunks
 from ..rng import rand_below, seed_stream
+from . import learned
 from .engine import play_round
 from .records import LOG_ROWS, LOG_WIDTH, ROUND, SEAT, WORK
 from .tricks import resumable
@@ -299,6 +300,13 @@ def kept_records():
     return work, np.zeros(1, PUBLIC), np.zeros(MAX_SEATS, PRIVATE)
 
 
+def _loaded(kept, models: list[int]):
+    """A chunk's records (``kept``, or new ones) holding the table's ``models``."""
+    kept = kept or kept_records()
+    learned.load(kept[0], models)
+    return kept
+
+
 def _units(array, n: int, *shape):
     """``array`` seen as ``n`` units of ``shape`` (a view: the kernel writes through it)."""
     view = array.view()
@@ -328,6 +336,7 @@ def _run(
     n = len(starts)
     n_rounds = np.zeros(n, np.int64) if n_rounds is None else n_rounds
     n_log = np.zeros(n, np.int64)
+    params, models = learned.seat_slots(params)  # the learned seats' models, by index
     settings = run.settings(logging=log_out is not None)
     log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
     args = _arguments(
@@ -335,13 +344,14 @@ def _run(
     )
     if stepper is None:
         kernel = BATCH[run.variant] if kept is None else STEP[run.variant]
-        in_chunks(kernel, n, chunks, *args, scratch=lambda: (kept or kept_records(),))
+        in_chunks(kernel, n, chunks, *args, scratch=lambda: (_loaded(kept, models),))
         return n_log
     kernel, errors = STEP[run.variant], rounds_out["error"]
     logging = run.settings(logging=True)
     for i in range(n):
 
         def play(kept, log_out=None, i=i):
+            learned.load(kept[0], models)
             if log_out is None:
                 kernel(*args, kept, i, i + 1)
                 return int(errors[i, n_rounds[i] - 1])
@@ -545,10 +555,12 @@ def kept_player(variant, seed, key, first, params, rnd, seats, check, phoenix_le
     )
     n_rounds, n_log = np.zeros(1, np.int64), np.zeros(1, np.int64)
     no_log = np.zeros((0, LOG_WIDTH), np.int64)
+    params, models = learned.seat_slots(params)
     args = _arguments(run.settings(), [key], [first], params, (rnd, seats, n_rounds, n_log, no_log))
     kernel, errors = STEP[variant], rnd["error"]
 
     def play(kept):
+        learned.load(kept[0], models)
         kernel(*args, kept, 0, 1)
         return int(errors[0, 0])
 

@@ -1,0 +1,268 @@
+"""The learned play: a small network scores each answer of a play or a bomb window, jitted.
+
+A value network ``Q(view, candidate)`` (an MLP on ``encoding.py``'s features, trained
+elsewhere) scores every legal answer of a play decision (the plays the engine lists, and the
+pass when passing is allowed) and of an out-of-turn bomb window (the bombs offered, and no
+bomb), and the seat answers the highest; on a tie the first in that order (the plays, then the
+pass or no bomb), so the answer is deterministic. Every other decision stays another policy's.
+A decision with one possible answer skips the model.
+
+The model travels flat, as ``float32``, in the work record's ``models`` (one row of
+``MODEL_FLOATS`` per model; ``MAX_MODELS`` different models at one table, so that two weight
+files can be compared at one table): a seat's strategy row names its model's index
+(``slots.P_MODEL``). One row, with ``F = N_FEATURES``::
+
+    [0, HEADER)                 H1, H2 (the hidden sizes, as floats), then zeros
+    [W1, W1 + F*H1)             w1, feature-major: feature k's H1 weights at W1 + k*H1
+    [b1, b1 + H1)               b1
+    [w2, w2 + H1*H2)            w2, unit-major: hidden unit i's H2 weights at w2 + i*H2
+    [b2, b2 + H2)               b2
+    [w3, w3 + H2)               w3
+    [b3]                        b3
+    (the rest of the row unused; ``offsets`` gives each start)
+
+The forward pass ``q = relu(relu(x @ w1 + b1) @ w2 + b2) @ w3 + b3`` splits its first layer
+at ``encoding.STATE_SIZE``: the state's part, the same for every candidate, is summed once
+per decision from the rows of w1 whose feature is non-zero (the features are sparse), plus
+b1 (``HS`` in the scratch); each candidate then adds its own features' rows, and the rest of
+the network runs per candidate, skipping the hidden units relu zeroed. The features are
+encoded (``encoding.encode_state``, ``encode_candidate``) into the work record's ``learn``
+scratch, laid out ``[X, HS, H1B, H2B)``: the feature vector, the state's first-layer sum, the
+candidate's first and second hidden layers; nothing is allocated per decision.
+
+The Python functions at the end keep the models a process has loaded (``register``, by the
+identity of their weights file, which ``tichusim.strategies.learned`` reads and checks) and
+load a table's models into a work record (``with_models``).
+"""
+
+import numpy as np
+
+from ..bits import ZERO
+from ..jit import njit
+from ..outside import D_BOMB, D_PLAY
+from .encoding import N_FEATURES, STATE_SIZE, encode_candidate, encode_state
+from .slots import P_MODEL, P_WEIGHTS
+
+MAX_MODELS = 2  # different models at one table
+MODEL_FLOATS = 1 << 18  # a model's flat row, header included: at most
+MAX_HIDDEN = 256  # at most H1 and H2 units
+HEADER = 8
+W1 = HEADER
+
+# the ``learn`` scratch: the features, then three rows of hidden units
+X = 0
+HS = N_FEATURES  # the state's first-layer sum, b1 included
+H1B = HS + MAX_HIDDEN  # a candidate's first hidden layer
+H2B = H1B + MAX_HIDDEN  # its second
+LEARN_FLOATS = H2B + MAX_HIDDEN
+
+
+def offsets(h1: int, h2: int) -> tuple[int, int, int, int, int, int]:
+    """``(b1, w2, b2, w3, b3, size)``: where each part starts in a model's flat row of hidden
+    sizes ``h1``, ``h2``, and the floats it takes in all."""
+    b1 = W1 + N_FEATURES * h1
+    w2 = b1 + h1
+    b2 = w2 + h1 * h2
+    w3 = b2 + h2
+    b3 = w3 + h2
+    return b1, w2, b2, w3, b3, b3 + 1
+
+
+@njit(cache=True, inline="always")
+def _sizes(model):
+    h1 = np.int64(model[0])
+    h2 = np.int64(model[1])
+    b1 = W1 + N_FEATURES * h1
+    w2 = b1 + h1
+    b2 = w2 + h1 * h2
+    w3 = b2 + h2
+    return h1, h2, b1, w2, b2, w3, w3 + h2
+
+
+@njit(cache=True)
+def state_term(model, learn, pub, me, decision):
+    """Encode the state part of seat ``me``'s view at ``decision`` into ``learn[X:]`` and
+    sum its first-layer term, b1 included, into ``learn[HS:HS + H1]``."""
+    encode_state(pub, me, decision, learn)
+    h1, _, b1, _, _, _, _ = _sizes(model)
+    for j in range(h1):
+        learn[HS + j] = model[b1 + j]
+    for k in range(STATE_SIZE):
+        v = learn[X + k]
+        if v != 0.0:
+            at = W1 + k * h1
+            for j in range(h1):
+                learn[HS + j] += v * model[at + j]
+
+
+@njit(cache=True)
+def candidate_score(model, learn, pub, me, mask, code):
+    """The model's score of the candidate (``mask``, ``code``; 0, 0 for a pass or no bomb)
+    after ``state_term`` of the same decision."""
+    encode_candidate(pub, me, mask, code, learn)
+    h1, h2, _, w2, b2, w3, b3 = _sizes(model)
+    for j in range(h1):
+        learn[H1B + j] = learn[HS + j]
+    for k in range(STATE_SIZE, N_FEATURES):
+        v = learn[X + k]
+        if v != 0.0:
+            at = W1 + k * h1
+            for j in range(h1):
+                learn[H1B + j] += v * model[at + j]
+    for j in range(h2):
+        learn[H2B + j] = model[b2 + j]
+    for i in range(h1):
+        a = learn[H1B + i]
+        if a > 0.0:  # relu: a unit at zero adds nothing
+            at = w2 + i * h2
+            for j in range(h2):
+                learn[H2B + j] += a * model[at + j]
+    q = model[b3]
+    for j in range(h2):
+        a = learn[H2B + j]
+        if a > 0.0:
+            q += a * model[w3 + j]
+    return q
+
+
+@njit(cache=True)
+def choose(model, learn, pub, me, decision, masks, codes, n, with_none):
+    """The answer the model scores highest at ``decision`` (``D_PLAY`` or ``D_BOMB``) among
+    ``masks[:n]``/``codes[:n]`` and, when ``with_none``, the pass or no bomb: an index, -1
+    for the pass or no bomb. Ties go to the first in that order; with one answer possible the
+    model is not asked."""
+    if n + with_none <= 1:
+        return 0 if n == 1 else -1
+    state_term(model, learn, pub, me, decision)
+    best = 0
+    best_q = candidate_score(model, learn, pub, me, masks[0], codes[0])
+    for i in range(1, n):
+        q = candidate_score(model, learn, pub, me, masks[i], codes[i])
+        if q > best_q:
+            best_q = q
+            best = i
+    if with_none and candidate_score(model, learn, pub, me, ZERO, 0) > best_q:
+        best = -1
+    return best
+
+
+@njit(cache=True)
+def scores(models, learn, pub, privs, decision, masks, codes, n, with_none, out):
+    """Every candidate's score, as ``choose`` weighs them, into ``out`` (the plays, then the
+    pass or no bomb): ``models[0]`` the model, ``pub`` and ``privs[0]`` one-record arrays of
+    the table's ``PUBLIC`` and the seat's ``PRIVATE`` records (tests and tools)."""
+    model = models[0]
+    p = pub[0]
+    me = privs[0]
+    state_term(model, learn, p, me, decision)
+    for i in range(n):
+        out[i] = candidate_score(model, learn, p, me, masks[i], codes[i])
+    if with_none:
+        out[n] = candidate_score(model, learn, p, me, ZERO, 0)
+
+
+@njit(cache=True)
+def choice(models, learn, pub, privs, decision, masks, codes, n, with_none):
+    """``choose`` from Python (tests and tools): arguments as ``scores``'."""
+    return choose(models[0], learn, pub[0], privs[0], decision, masks, codes, n, with_none)
+
+
+# ---- the models a process has loaded, and a table's loaded into a work record ----
+
+_LOADED: dict[int, np.ndarray] = {}  # identity -> the model's flat row (as long as it needs)
+
+
+def identity_number(identity: str) -> int:
+    """A weights file's identity (16 hex digits) as the 64-bit number the rows hold."""
+    return int(identity, 16)
+
+
+def register(identity: str, model: np.ndarray) -> None:
+    """Keep ``model`` (a flat row as laid out above, only as long as it needs) for the weights
+    of ``identity``: rows naming it (``mark_row``) play with it in this process."""
+    _LOADED[identity_number(identity)] = np.ascontiguousarray(model, np.float32)
+
+
+def mark_row(row: np.ndarray, identity: str) -> None:
+    """Name the weights of ``identity`` in a strategy row (``slots.P_WEIGHTS``)."""
+    number = identity_number(identity)
+    row[P_WEIGHTS] = float(number >> 32)
+    row[P_WEIGHTS + 1] = float(number & 0xFFFFFFFF)
+
+
+def row_identity(row: np.ndarray) -> int:
+    """The identity a strategy row names (0: none)."""
+    return (int(row[P_WEIGHTS]) << 32) | int(row[P_WEIGHTS + 1])
+
+
+def seat_slots(params: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    """``(rows, ids)``: the rows ``params`` with each learned row's model index set
+    (``slots.P_MODEL``), and the identities of the table's different weights in the order of
+    their first seat, which those indexes count (``params`` itself and no ids when no row
+    plays a model). ``ValueError`` for more than ``MAX_MODELS`` weights at one table."""
+    ids: list[int] = []
+    index = []
+    for row in params:
+        number = row_identity(row)
+        if number and number not in ids:
+            ids.append(number)
+        index.append(ids.index(number) if number else -1)
+    if not ids:
+        return params, ids
+    if len(ids) > MAX_MODELS:
+        raise ValueError(
+            f"{len(ids)} different weight files at one table; at most {MAX_MODELS} play together"
+        )
+    rows = np.array(params, np.float64)
+    for s, k in enumerate(index):
+        if k >= 0:
+            rows[s, P_MODEL] = k
+    return rows, ids
+
+
+def with_models(params: np.ndarray, work: np.ndarray) -> np.ndarray:
+    """``seat_slots``' rows, their models loaded into the one-record array ``work`` (a
+    ``WORK`` record, or any record with the fields ``models`` and ``model_ids``)."""
+    rows, ids = seat_slots(params)
+    load(work, ids)
+    return rows
+
+
+def load(work: np.ndarray, ids: list[int]) -> None:
+    """Load the models of identities ``ids`` into ``work``'s slots 0, 1, ... where it does
+    not already hold them."""
+    for k, number in enumerate(ids):
+        if int(work["model_ids"][0, k]) == number:
+            continue
+        model = _LOADED.get(number)
+        if model is None:
+            raise ValueError(
+                f"weights {number:016x} are not loaded in this process: make the strategy "
+                "rows with Strategy.param_row, which reads the weights file"
+            )
+        work["models"][0, k, : model.size] = model
+        work["model_ids"][0, k] = number
+
+
+__all__ = [
+    "D_BOMB",
+    "D_PLAY",
+    "HEADER",
+    "LEARN_FLOATS",
+    "MAX_HIDDEN",
+    "MAX_MODELS",
+    "MODEL_FLOATS",
+    "W1",
+    "candidate_score",
+    "choice",
+    "choose",
+    "load",
+    "mark_row",
+    "offsets",
+    "register",
+    "row_identity",
+    "scores",
+    "seat_slots",
+    "state_term",
+    "with_models",
+]
