@@ -85,14 +85,17 @@ def state_term(model, learn, pub, me, decision):
     sum its first-layer term, b1 included, into ``learn[HS:HS + H1]``."""
     encode_state(pub, me, decision, learn)
     h1, _, b1, _, _, _, _ = _sizes(model)
-    for j in range(h1):
-        learn[HS + j] = model[b1 + j]
+    # slices (views, nothing allocated) let the compiler vectorise the rows' sums
+    acc = learn[HS : HS + h1]
+    for j in range(h1):  # a loop: a slice assignment may copy its source first
+        acc[j] = model[b1 + j]
     for k in range(STATE_SIZE):
         v = learn[X + k]
         if v != 0.0:
             at = W1 + k * h1
+            row = model[at : at + h1]
             for j in range(h1):
-                learn[HS + j] += v * model[at + j]
+                acc[j] += v * row[j]
 
 
 @njit(cache=True)
@@ -101,27 +104,32 @@ def candidate_score(model, learn, pub, me, mask, code):
     after ``state_term`` of the same decision."""
     encode_candidate(pub, me, mask, code, learn)
     h1, h2, _, w2, b2, w3, b3 = _sizes(model)
+    hidden1 = learn[H1B : H1B + h1]
     for j in range(h1):
-        learn[H1B + j] = learn[HS + j]
+        hidden1[j] = learn[HS + j]
     for k in range(STATE_SIZE, N_FEATURES):
         v = learn[X + k]
         if v != 0.0:
             at = W1 + k * h1
+            row = model[at : at + h1]
             for j in range(h1):
-                learn[H1B + j] += v * model[at + j]
+                hidden1[j] += v * row[j]
+    hidden2 = learn[H2B : H2B + h2]
     for j in range(h2):
-        learn[H2B + j] = model[b2 + j]
+        hidden2[j] = model[b2 + j]
     for i in range(h1):
-        a = learn[H1B + i]
+        a = hidden1[i]
         if a > 0.0:  # relu: a unit at zero adds nothing
             at = w2 + i * h2
+            row = model[at : at + h2]
             for j in range(h2):
-                learn[H2B + j] += a * model[at + j]
+                hidden2[j] += a * row[j]
     q = model[b3]
+    out = model[w3 : w3 + h2]
     for j in range(h2):
-        a = learn[H2B + j]
+        a = hidden2[j]
         if a > 0.0:
-            q += a * model[w3 + j]
+            q += a * out[j]
     return q
 
 
