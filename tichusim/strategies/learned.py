@@ -15,7 +15,8 @@ text of the tuple) and its bytes (little-endian ``float32``, C order). It names 
 in a strategy's table, in a strategy row (``kernels/tichu/learned.py``) and in a run's hash,
 so a run made with other weights is another run.
 
-``load`` reads a file once per process (again when its size or modification time changes),
+``load`` reads a file once per process (again when it is replaced or its size or modification
+time changes),
 checks it and packs it into the kernels' flat layout (``kernels/tichu/learned.py``), which it
 registers under the identity; every problem is one ``WeightsError`` line naming the file.
 ``SHIPPED`` is the package's own file, which the ``learned`` strategy plays with.
@@ -188,12 +189,12 @@ def _check(data: dict, path: Path) -> tuple[dict, dict]:
     return arrays, meta
 
 
-_CACHE: dict[tuple[str, int, int], Weights] = {}
+_CACHE: dict[tuple[str, int, int, int], Weights] = {}
 
 
 def load(path: str | Path) -> Weights:
     """The checked weights of the file at ``path``, read once per process (again when the
-    file changes), their model registered with the kernels (``kernels/tichu/learned.py``).
+    file is replaced, or its size or modification time change), their model registered with the kernels (``kernels/tichu/learned.py``).
     ``WeightsError``: one line naming the file and what is wrong with it."""
     path = Path(path)
     try:
@@ -204,7 +205,7 @@ def load(path: str | Path) -> Weights:
         raise WeightsError(f"weights file {path}: {exc.strerror or exc}") from None
     if not path.is_file():
         raise WeightsError(f"weights file {path}: not a file")
-    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    key = (str(path.resolve()), stat.st_ino, stat.st_mtime_ns, stat.st_size)
     found = _CACHE.get(key)
     if found is None:
         arrays, meta = _check(_read(path), path)
