@@ -194,8 +194,9 @@ _CACHE: dict[tuple[str, int, int, int], Weights] = {}
 
 def load(path: str | Path) -> Weights:
     """The checked weights of the file at ``path``, read once per process (again when the
-    file is replaced, or its size or modification time change), their model registered with the kernels (``kernels/tichu/learned.py``).
-    ``WeightsError``: one line naming the file and what is wrong with it."""
+    file is replaced, or its size or modification time change), their model registered
+    with the kernels (``kernels/tichu/learned.py``). ``WeightsError``: one line naming the
+    file and what is wrong with it."""
     path = Path(path)
     try:
         stat = path.stat()

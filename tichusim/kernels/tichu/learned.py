@@ -21,14 +21,19 @@ files can be compared at one table): a seat's strategy row names its model's ind
     [b3]                        b3
     (the rest of the row unused; ``offsets`` gives each start)
 
-The forward pass ``q = relu(relu(x @ w1 + b1) @ w2 + b2) @ w3 + b3`` splits its first layer
-at ``encoding.STATE_SIZE``: the state's part, the same for every candidate, is summed once
-per decision from the rows of w1 whose feature is non-zero (the features are sparse), plus
-b1 (``HS`` in the scratch); each candidate then adds its own features' rows, and the rest of
-the network runs per candidate, skipping the hidden units relu zeroed. The features are
-encoded (``encoding.encode_state``, ``encode_candidate``) into the work record's ``learn``
-scratch, laid out ``[X, HS, H1B, H2B)``: the feature vector, the state's first-layer sum, the
-candidate's first and second hidden layers; nothing is allocated per decision.
+The forward pass ``q = relu(relu(x @ w1 + b1) @ w2 + b2) @ w3 + b3`` splits its first layer:
+``x @ w1`` is the sum of the rows of w1 whose feature is non-zero (the features are sparse).
+Once per decision it sums them for the pass (or no bomb: mask 0, code 0), the state part
+(the same for every candidate) and the pass's candidate part (the hand it keeps), plus b1
+(``HS`` in the scratch). A candidate's part differs from the pass's in a few features only
+(its cards, its combination, the cards it takes out of the hand it leaves), so each
+candidate adds to that sum the rows of those features, weighted by the difference; the
+rest of the network runs per candidate, skipping the hidden units relu zeroed. The
+features are encoded (``encoding.encode_state``, ``encode_candidate``) into the work
+record's ``learn`` scratch, laid out ``[X, XB, HS, H1B, H2B, IDX)``: the feature vector, the
+pass's candidate part, the pass's first-layer sum, the candidate's first and second hidden
+layers, a list of indexes (the non-zero features, the units relu leaves alive: listed without
+a branch, whose irregular pattern would mispredict); nothing is allocated per decision.
 
 The Python functions at the end keep the models a process has loaded (``register``, by the
 identity of their weights file, which ``tichusim.strategies.learned`` reads and checks) and
@@ -49,12 +54,15 @@ MAX_HIDDEN = 256  # at most H1 and H2 units
 HEADER = 8
 W1 = HEADER
 
-# the ``learn`` scratch: the features, then three rows of hidden units
+# the ``learn`` scratch: the features, the candidate part of the pass (or no bomb), three rows
+# of hidden units, room for a list of indexes (``int32``, seen through a view)
 X = 0
-HS = N_FEATURES  # the state's first-layer sum, b1 included
+XB = N_FEATURES  # the pass's candidate part, the base every candidate differs from
+HS = XB + N_FEATURES - STATE_SIZE  # the pass's first-layer sum, b1 included
 H1B = HS + MAX_HIDDEN  # a candidate's first hidden layer
 H2B = H1B + MAX_HIDDEN  # its second
-LEARN_FLOATS = H2B + MAX_HIDDEN
+IDX = H2B + MAX_HIDDEN  # the non-zero features, or the live hidden units
+LEARN_FLOATS = IDX + N_FEATURES
 
 
 def offsets(h1: int, h2: int) -> tuple[int, int, int, int, int, int]:
@@ -81,55 +89,75 @@ def _sizes(model):
 
 @njit(cache=True)
 def state_term(model, learn, pub, me, decision):
-    """Encode the state part of seat ``me``'s view at ``decision`` into ``learn[X:]`` and
-    sum its first-layer term, b1 included, into ``learn[HS:HS + H1]``."""
+    """The first layer's sum, b1 included, of the pass (or no bomb) at seat ``me``'s
+    ``decision``, into ``learn[HS:HS + H1]``: the state part, the same for every candidate,
+    and the pass's candidate part (the hand it keeps), which every candidate's differs from
+    in a few features only (its cards, its combination, the hand it leaves); that part is
+    kept at ``learn[XB:]``."""
     encode_state(pub, me, decision, learn)
+    encode_candidate(pub, me, ZERO, 0, learn)
     h1, _, b1, _, _, _, _ = _sizes(model)
-    # slices (views, nothing allocated) let the compiler vectorise the rows' sums
+    # the non-zero features listed first, without a branch (their pattern is irregular: a
+    # branch per feature mispredicts often), then their rows summed
+    idx = learn[IDX : IDX + N_FEATURES].view(np.int32)
+    n = 0
+    for k in range(N_FEATURES):
+        idx[n] = k
+        n += learn[X + k] != 0.0
     acc = learn[HS : HS + h1]
     for j in range(h1):  # a loop: a slice assignment may copy its source first
         acc[j] = model[b1 + j]
-    for k in range(STATE_SIZE):
+    for i in range(n):
+        k = idx[i]
         v = learn[X + k]
-        if v != 0.0:
-            at = W1 + k * h1
-            row = model[at : at + h1]
-            for j in range(h1):
-                acc[j] += v * row[j]
+        at = W1 + k * h1
+        row = model[at : at + h1]  # a slice: the compiler vectorises the sum
+        for j in range(h1):
+            acc[j] += v * row[j]
+    for k in range(STATE_SIZE, N_FEATURES):
+        learn[XB + k - STATE_SIZE] = learn[X + k]
 
 
 @njit(cache=True)
 def candidate_score(model, learn, pub, me, mask, code):
     """The model's score of the candidate (``mask``, ``code``; 0, 0 for a pass or no bomb)
-    after ``state_term`` of the same decision."""
+    after ``state_term`` of the same decision: the pass's first layer plus the rows of the
+    features where the candidate's part differs from the pass's."""
     encode_candidate(pub, me, mask, code, learn)
     h1, h2, _, w2, b2, w3, b3 = _sizes(model)
+    idx = learn[IDX : IDX + N_FEATURES].view(np.int32)
+    n = 0
+    for k in range(STATE_SIZE, N_FEATURES):
+        idx[n] = k
+        n += learn[X + k] != learn[XB + k - STATE_SIZE]
     hidden1 = learn[H1B : H1B + h1]
     for j in range(h1):
         hidden1[j] = learn[HS + j]
-    for k in range(STATE_SIZE, N_FEATURES):
-        v = learn[X + k]
-        if v != 0.0:
-            at = W1 + k * h1
-            row = model[at : at + h1]
-            for j in range(h1):
-                hidden1[j] += v * row[j]
+    for i in range(n):
+        k = idx[i]
+        d = learn[X + k] - learn[XB + k - STATE_SIZE]
+        at = W1 + k * h1
+        row = model[at : at + h1]
+        for j in range(h1):
+            hidden1[j] += d * row[j]
+    # the units relu leaves alive, listed without a branch, then their rows of w2
+    n = 0
+    for i in range(h1):
+        idx[n] = i
+        n += hidden1[i] > 0.0
     hidden2 = learn[H2B : H2B + h2]
     for j in range(h2):
         hidden2[j] = model[b2 + j]
-    for i in range(h1):
+    for u in range(n):
+        i = idx[u]
         a = hidden1[i]
-        if a > 0.0:  # relu: a unit at zero adds nothing
-            at = w2 + i * h2
-            row = model[at : at + h2]
-            for j in range(h2):
-                hidden2[j] += a * row[j]
+        at = w2 + i * h2
+        row = model[at : at + h2]
+        for j in range(h2):
+            hidden2[j] += a * row[j]
     q = model[b3]
-    out = model[w3 : w3 + h2]
     for j in range(h2):
-        a = hidden2[j]
-        if a > 0.0:
-            q += a * out[j]
+        q += max(hidden2[j], np.float32(0.0)) * model[w3 + j]
     return q
 
 
