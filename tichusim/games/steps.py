@@ -254,6 +254,10 @@ class Steps(ABC):
     def kept_records(self) -> Kept:
         """Fresh ``(work, public, privates)`` records a stepped unit keeps across calls."""
 
+    def copy_kept(self, kept: Kept) -> Kept:
+        """A copy of a unit's records, to replay on without touching them."""
+        return tuple(a.copy() for a in kept)  # type: ignore[return-value]
+
     @abstractmethod
     def player_of(self, kept: Kept, seat: int) -> int:
         """The player deciding at position ``seat`` where the unit stands."""
@@ -435,7 +439,7 @@ class Unit:
     def _replayed_log(self, script: int) -> np.ndarray:
         """The event log of the unit's round in play, replayed with the script's first
         ``script`` answers on records of its own (the unit's own are left as they are)."""
-        kept = tuple(a.copy() for a in self._kept)
+        kept = self.game.steps.copy_kept(self._kept)
         kept[0]["script_len"] = script
         if self._logged is not None:
             return self._logged(kept)  # type: ignore[arg-type]

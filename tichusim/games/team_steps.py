@@ -175,6 +175,11 @@ class TeamSteps(Steps):
     def kept_records(self) -> Kept:
         return batch.kept_records()
 
+    def copy_kept(self, kept: Kept) -> Kept:
+        """A copy of the records, the work record's models but those loaded left out
+        (``batch.copy_kept``: they take megabytes)."""
+        return batch.copy_kept(kept)
+
     def player_of(self, kept: Kept, seat: int) -> int:
         """The player deciding at position ``seat`` (Wu Wang: the King for the Minister, §4)."""
         if self.game.variant_code != variants.WUWANG:

@@ -292,12 +292,41 @@ class Run(NamedTuple):
         return settings
 
 
+# where the work record's models lie, in bytes: a new or copied record leaves them out (they
+# take megabytes, and only the models a table loads are ever read: ``learned.load``)
+_MODELS_AT = WORK.fields["models"][1]
+_MODELS_END = _MODELS_AT + WORK.fields["models"][0].itemsize
+
+
+def _bytes(work):
+    return work.view(np.uint8)
+
+
 def kept_records():
     """A chunk's (work, pub, privs); a round stepped from Python keeps its own across calls
-    (``play_kept``)."""
-    work = np.zeros(1, WORK)
+    (``play_kept``). The work record's models are not zeroed: none is read before
+    ``learned.load`` writes it (``model_ids`` 0: none loaded)."""
+    work = np.empty(1, WORK)
+    raw = _bytes(work)
+    raw[:_MODELS_AT] = 0
+    raw[_MODELS_END:] = 0
     work["resume_seat"] = -1  # no stop kept yet: a stepped round starts from the deal
     return work, np.zeros(1, PUBLIC), np.zeros(MAX_SEATS, PRIVATE)
+
+
+def copy_kept(kept):
+    """A copy of ``kept_records``' records, the work record's models copied only as far as
+    those loaded reach."""
+    work, pub, privs = kept
+    out = np.empty(1, WORK)
+    raw, src = _bytes(out), _bytes(work)
+    raw[:_MODELS_AT] = src[:_MODELS_AT]
+    raw[_MODELS_END:] = src[_MODELS_END:]
+    for k, number in enumerate(work["model_ids"][0]):
+        if number:
+            size = learned.model_size(work["models"][0, k])
+            out["models"][0, k, :size] = work["models"][0, k, :size]
+    return out, pub.copy(), privs.copy()
 
 
 def _loaded(kept, models: list[int]):

@@ -76,6 +76,11 @@ def offsets(h1: int, h2: int) -> tuple[int, int, int, int, int, int]:
     return b1, w2, b2, w3, b3, b3 + 1
 
 
+def model_size(model: np.ndarray) -> int:
+    """The floats a model's flat row takes (its header read)."""
+    return offsets(int(model[0]), int(model[1]))[-1]
+
+
 @njit(cache=True, inline="always")
 def _sizes(model):
     h1 = np.int64(model[0])
@@ -237,6 +242,8 @@ def seat_slots(params: np.ndarray) -> tuple[np.ndarray, list[int]]:
     their first seat, which those indexes count (``params`` itself and no ids when no row
     plays a model). ``ValueError`` for more than ``MAX_MODELS`` weights at one table."""
     ids: list[int] = []
+    if not params[:, P_WEIGHTS : P_WEIGHTS + 2].any():  # no learned seat: nothing to do
+        return params, ids
     index = []
     for row in params:
         number = row_identity(row)
@@ -294,6 +301,7 @@ __all__ = [
     "choose",
     "load",
     "mark_row",
+    "model_size",
     "offsets",
     "register",
     "row_identity",
