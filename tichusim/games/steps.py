@@ -256,7 +256,8 @@ class Steps(ABC):
 
     def copy_kept(self, kept: Kept) -> Kept:
         """A copy of a unit's records, to replay on without touching them."""
-        return tuple(a.copy() for a in kept)  # type: ignore[return-value]
+        work, public, privates = kept
+        return work.copy(), public.copy(), privates.copy()
 
     @abstractmethod
     def player_of(self, kept: Kept, seat: int) -> int:
@@ -442,7 +443,7 @@ class Unit:
         kept = self.game.steps.copy_kept(self._kept)
         kept[0]["script_len"] = script
         if self._logged is not None:
-            return self._logged(kept)  # type: ignore[arg-type]
+            return self._logged(kept)
         rows = np.zeros(self.game.steps.log_shape, np.int64)
         self._play(kept, log_out=rows)
         ends = np.flatnonzero(~rows.any(axis=1))
