@@ -190,3 +190,37 @@ def test_learned_is_a_named_strategy():
     for decision in ("grand_tichu", "tichu", "pass", "wish", "dragon", "dog"):
         assert STRATEGIES["learned"].policy(decision) == STRATEGIES["expert"].policy(decision)
     assert STRATEGIES["learned"].params == STRATEGIES["expert"].params
+
+
+def _parts(run_dir: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(run_dir).as_posix(): p.read_bytes()
+        for p in sorted(run_dir.glob("*/part-*.parquet"))
+    }
+
+
+def test_a_run_gives_the_same_bytes_on_one_worker_or_two_threads(weights, tmp_path):
+    from tichusim.runs.runner import run
+
+    config = {"rounds": 600, "seed": 4, "shard_size": 150}
+    config["strategies"] = [f"learned[weights={weights}]", "expert"] * 2
+    run(config, out=tmp_path / "one", workers=1, progress=False)
+    two = run(config, out=tmp_path / "two", workers=2, progress=False)
+    assert two.backend == "2 threads"
+    assert _parts(tmp_path / "one") == _parts(tmp_path / "two")
+
+
+@pytest.mark.slow
+def test_worker_processes_load_the_weights_and_give_the_same_bytes(weights, tmp_path):
+    """A Python agent at the table makes the workers processes: each reads the weights file
+    itself (``learned.load``) and plays the same bytes."""
+    from tichusim.runs.runner import run
+
+    root = Path(__file__).resolve().parents[2]
+    agent = {"agent": f"{root}/examples/first_legal.py:FirstLegal"}
+    config = {"rounds": 60, "seed": 4, "shard_size": 20}
+    config["strategies"] = [f"learned[weights={weights}]", agent] * 2
+    run(config, out=tmp_path / "one", workers=1, progress=False)
+    two = run(config, out=tmp_path / "two", workers=2, progress=False)
+    assert two.backend == "2 local processes"
+    assert _parts(tmp_path / "one") == _parts(tmp_path / "two")
