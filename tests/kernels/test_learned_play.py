@@ -32,10 +32,11 @@ def _decisions(variant: str, seed: int, key: int):
         r.advance()
 
 
-def _kernel(arrays, view, legal):
+def _kernel(arrays, view, legal, scratch=None):
     """The kernel's scores of ``legal`` (plays, then the pass or no bomb) and its choice."""
     model = pack(arrays)[None]
-    scratch = np.zeros(learned.LEARN_FLOATS, np.float32)
+    if scratch is None:
+        scratch = np.zeros(learned.LEARN_FLOATS, np.float32)
     plays = [p for p in legal if p is not None]
     masks = np.array([int(p) for p in plays], np.uint64)
     codes = np.array([p.combo.code for p in plays], np.int64)
@@ -63,6 +64,19 @@ def test_scores_are_the_dense_forward_pass(h1, h2, variant, seed, key):
         assert want[index] >= want.max() - 1e-3
         seen += 1
     assert seen >= 20
+
+
+def test_the_scratch_left_by_another_decision_is_never_read():
+    """RULES.md §6: the scratch a work record shares between seats holds the last decision's
+    features (another seat's hand among them); every entry read is written first from the
+    deciding seat's own records, so what was left there changes nothing."""
+    arrays = random_arrays(20, 10, seed=6)
+    rng = np.random.default_rng(0)
+    for view, legal in _decisions("nanjing", 7, 1):
+        clean = _kernel(arrays, view, legal)
+        dirty = rng.normal(size=learned.LEARN_FLOATS).astype(np.float32) * 100
+        got = _kernel(arrays, view, legal, dirty)
+        assert np.array_equal(clean[0], got[0]) and clean[1] == got[1]
 
 
 def test_the_strategy_answers_as_the_kernel(tmp_path):

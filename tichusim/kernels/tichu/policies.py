@@ -23,7 +23,9 @@ Seats are positions (``variants.py``): the sides alternate in every variant, so 
 partners are the other seats of its parity and its opponents the rest, whatever the number of
 seats. In Wu Wang the King's strategy also decides for the Minister: it is then called with the
 Minister's private record (§4). The scripted play policy lives in ``heuristic.py``, the
-``expert`` strategy's play and call scores in ``expert.py``.
+``expert`` strategy's play and call scores in ``expert.py``, the ``learned`` play's network in
+``learned.py`` (its model and scratch come in the work record: ``play`` and ``bomb`` take
+them).
 """
 
 import numpy as np
