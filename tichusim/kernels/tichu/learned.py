@@ -129,7 +129,7 @@ def candidate_score(model, learn, pub, me, mask, code):
     after ``state_term`` of the same decision: the pass's first layer plus the rows of the
     features where the candidate's part differs from the pass's."""
     encode_candidate(pub, me, mask, code, learn)
-    h1, h2, _, w2, b2, w3, b3 = _sizes(model)
+    h1 = np.int64(model[0])
     idx = learn[IDX : IDX + N_FEATURES].view(np.int32)
     n = 0
     for k in range(STATE_SIZE, N_FEATURES):
@@ -145,6 +145,26 @@ def candidate_score(model, learn, pub, me, mask, code):
         row = model[at : at + h1]
         for j in range(h1):
             hidden1[j] += d * row[j]
+    return _output(model, learn)
+
+
+@njit(cache=True)
+def pass_score(model, learn):
+    """The model's score of the pass (or no bomb) after ``state_term``: its first layer is
+    the decision's sum itself."""
+    h1 = np.int64(model[0])
+    for j in range(h1):
+        learn[H1B + j] = learn[HS + j]
+    return _output(model, learn)
+
+
+@njit(cache=True, inline="always")
+def _output(model, learn):
+    """The score from the first layer's sum at ``learn[H1B:]``: relu, the second layer, relu,
+    the output."""
+    h1, h2, _, w2, b2, w3, b3 = _sizes(model)
+    hidden1 = learn[H1B : H1B + h1]
+    idx = learn[IDX : IDX + N_FEATURES].view(np.int32)
     # the units relu leaves alive, listed without a branch, then their rows of w2
     n = 0
     for i in range(h1):
@@ -182,7 +202,7 @@ def choose(model, learn, pub, me, decision, masks, codes, n, with_none):
         if q > best_q:
             best_q = q
             best = i
-    if with_none and candidate_score(model, learn, pub, me, ZERO, 0) > best_q:
+    if with_none and pass_score(model, learn) > best_q:
         best = -1
     return best
 
@@ -199,7 +219,7 @@ def scores(models, learn, pub, privs, decision, masks, codes, n, with_none, out)
     for i in range(n):
         out[i] = candidate_score(model, learn, p, me, masks[i], codes[i])
     if with_none:
-        out[n] = candidate_score(model, learn, p, me, ZERO, 0)
+        out[n] = pass_score(model, learn)
 
 
 @njit(cache=True)
@@ -303,6 +323,7 @@ __all__ = [
     "mark_row",
     "model_size",
     "offsets",
+    "pass_score",
     "register",
     "row_identity",
     "scores",
