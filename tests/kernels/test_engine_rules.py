@@ -168,6 +168,11 @@ def test_strategies_see_only_public_information_and_their_own_hand():
         "codes",
         "n",
         "can_pass",
+        # the learned play's models (weights: no cards) and its scratch, every entry of
+        # which it writes from this seat's two records before reading it
+        # (tests/kernels/test_learned_play.py)
+        "models",
+        "learn",
     }
     for module, names in (
         (

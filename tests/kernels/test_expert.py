@@ -10,7 +10,7 @@ from numba import njit
 from tichusim import cards, simulate
 from tichusim.kernels.combos import BOMB_FOUR, PAIR, SINGLE, STRAIGHT, make_code
 from tichusim.kernels.moves import MAX_MOVES
-from tichusim.kernels.tichu import expert, policies, slots
+from tichusim.kernels.tichu import expert, learned, policies, slots
 from tichusim.kernels.tichu.expert import ALL_CARDS
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim.strategies.tichu import PARAMS, STRATEGIES, resolve
@@ -46,7 +46,9 @@ def _tracker(pub, me, code):
 def _play(params, pub, me):
     moves_m = np.empty(MAX_MOVES, np.uint64)
     moves_c = np.empty(MAX_MOVES, np.int64)
-    j = policies.play(params, pub[0], me[0], moves_m, moves_c)
+    models = np.zeros((1, learned.HEADER), np.float32)  # no learned play here
+    learn = np.zeros(learned.LEARN_FLOATS, np.float32)
+    j = policies.play(params, pub[0], me[0], moves_m, moves_c, models, learn)
     return moves_m[j] if j >= 0 else np.uint64(0)
 
 

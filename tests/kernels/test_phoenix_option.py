@@ -20,7 +20,7 @@ from tichusim import cards, legal_plays, simulate, simulate_games
 from tichusim.cli import main
 from tichusim.games.transcript import play_with_log, transcript
 from tichusim.kernels import combos, moves
-from tichusim.kernels.tichu import policies, records
+from tichusim.kernels.tichu import learned, policies, records
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim.strategies.tichu import STRATEGIES as NAMED
 
@@ -96,7 +96,9 @@ def _lead(params, hand, half):
     m = np.empty(moves.MAX_MOVES, np.uint64)
     c = np.empty(moves.MAX_MOVES, np.int64)
     m[:] = 0
-    j = policies.play(params, pub[0], me[0], m, c)
+    models = np.zeros((1, learned.HEADER), np.float32)  # no learned play here
+    learn = np.zeros(learned.LEARN_FLOATS, np.float32)
+    j = policies.play(params, pub[0], me[0], m, c, models, learn)
     seen = 0
     for i in range(moves.MAX_MOVES):
         if m[i] == cards.PHOENIX:

@@ -6,7 +6,7 @@ from numba import njit
 
 from tichusim import cards, legal_plays
 from tichusim.kernels.moves import MAX_MOVES, gen_bombs
-from tichusim.kernels.tichu import policies
+from tichusim.kernels.tichu import learned, policies
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim.strategies.tichu import STRATEGIES
 
@@ -26,9 +26,11 @@ def _draw_plays(params, hand, top, wish, draws):
     pub[0].wish = wish
     moves_m = np.empty(MAX_MOVES, np.uint64)
     moves_c = np.empty(MAX_MOVES, np.int64)
+    models = np.zeros((1, learned.HEADER), np.float32)  # no learned play here
+    learn = np.zeros(learned.LEARN_FLOATS, np.float32)
     out = np.zeros(draws, np.uint64)
     for i in range(draws):
-        j = policies.play(params, pub[0], me[0], moves_m, moves_c)
+        j = policies.play(params, pub[0], me[0], moves_m, moves_c, models, learn)
         out[i] = moves_m[j] if j >= 0 else np.uint64(0)
     return out
 
@@ -190,11 +192,13 @@ def _heuristic_turn(params, hand, top_code, top_mask, top_seat, counts, calls, w
     me[0].hand = hand
     m = np.empty(MAX_MOVES, np.uint64)
     c = np.empty(MAX_MOVES, np.int64)
+    models = np.zeros((1, learned.HEADER), np.float32)  # no learned play here
+    learn = np.zeros(learned.LEARN_FLOATS, np.float32)
     if window:
         n = gen_bombs(hand, top_code, m, c, 0)
-        j = policies.bomb(params, pub[0], me[0], m, c, n)
+        j = policies.bomb(params, pub[0], me[0], m, c, n, models, learn)
     else:
-        j = policies.play(params, pub[0], me[0], m, c)
+        j = policies.play(params, pub[0], me[0], m, c, models, learn)
     return m[j] if j >= 0 else np.uint64(0)
 
 

@@ -15,7 +15,7 @@ from replay import check_round
 from tichusim import cards, simulate, simulate_games
 from tichusim.games.transcript import play_with_log
 from tichusim.kernels.moves import MAX_MOVES
-from tichusim.kernels.tichu import policies, records, variants
+from tichusim.kernels.tichu import learned, policies, records, variants
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
 from tichusim.strategies.tichu import build
 
@@ -386,7 +386,9 @@ def _lowest_play(params, hand, wish, free):
     me[0].hand = hand
     m = np.empty(MAX_MOVES, np.uint64)
     c = np.empty(MAX_MOVES, np.int64)
-    return m[policies.play(params, pub[0], me[0], m, c)]
+    models = np.zeros((1, learned.HEADER), np.float32)  # no learned play here
+    learn = np.zeros(learned.LEARN_FLOATS, np.float32)
+    return m[policies.play(params, pub[0], me[0], m, c, models, learn)]
 
 
 def test_minister_policies_ignore_the_wish():

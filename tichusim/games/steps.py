@@ -254,6 +254,11 @@ class Steps(ABC):
     def kept_records(self) -> Kept:
         """Fresh ``(work, public, privates)`` records a stepped unit keeps across calls."""
 
+    def copy_kept(self, kept: Kept) -> Kept:
+        """A copy of a unit's records, to replay on without touching them."""
+        work, public, privates = kept
+        return work.copy(), public.copy(), privates.copy()
+
     @abstractmethod
     def player_of(self, kept: Kept, seat: int) -> int:
         """The player deciding at position ``seat`` where the unit stands."""
@@ -435,10 +440,10 @@ class Unit:
     def _replayed_log(self, script: int) -> np.ndarray:
         """The event log of the unit's round in play, replayed with the script's first
         ``script`` answers on records of its own (the unit's own are left as they are)."""
-        kept = tuple(a.copy() for a in self._kept)
+        kept = self.game.steps.copy_kept(self._kept)
         kept[0]["script_len"] = script
         if self._logged is not None:
-            return self._logged(kept)  # type: ignore[arg-type]
+            return self._logged(kept)
         rows = np.zeros(self.game.steps.log_shape, np.int64)
         self._play(kept, log_out=rows)
         ends = np.flatnonzero(~rows.any(axis=1))

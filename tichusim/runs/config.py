@@ -29,6 +29,7 @@ from ..games import game, game_type
 from ..games.agents import AgentLoadError, is_agent, spec_of
 from ..games.base import GAME_OPTIONS
 from ..games.strategy_text import strategy_spec
+from ..strategies import tichu as tichu_strategies
 from ..strategies.book import split_strategies
 
 __all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]
@@ -253,8 +254,24 @@ class RunConfig(_Strict):
         return seated(game(self.variant, self.players), self.strategies)[0]
 
     def data_dict(self) -> dict:
-        """What decides the data: hashed, and compared when a run is resumed."""
-        return {k: v for k, v in self.to_json().items() if k in DATA_KEYS}
+        """What decides the data: hashed, and compared when a run is resumed. A learned
+        play's weights are named by a path (or by the name ``learned``, the package's file),
+        which says nothing of what the file holds: ``weights`` adds each player's weights'
+        identities (``strategies.learned.identity``) when any player plays with a model, so
+        that a run with other weights is another run."""
+        out = {k: v for k, v in self.to_json().items() if k in DATA_KEYS}
+        weights = self.weights()
+        if any(weights):
+            out["weights"] = weights
+        return out
+
+    def weights(self) -> list[list[str]]:
+        """Each player's learned weights' identities (``weights_identities``; empty lists
+        for a game without a learned play)."""
+        specs = self.strategies if isinstance(self.strategies, list) else [self.strategies]
+        if game(self.variant, self.players).strategy_book is not tichu_strategies.BOOK:
+            return [[] for _ in specs]
+        return [tichu_strategies.weights_identities(spec) for spec in specs]
 
     @property
     def hash(self) -> str:

@@ -24,6 +24,7 @@ import numpy as np
 from ..games.base import thread_scratch
 from ..games.steps import CODES
 from ..kernels.errors import ERR_NONE, ERRORS
+from ..kernels.tichu import learned
 from ..kernels.tichu import rollout as rollout_kernel
 from ..stats import Paired
 
@@ -134,14 +135,16 @@ def evaluate_plays(
     settings["ablate"] = (0 if paired else rollout_kernel.UNPAIRED) | (
         0 if inference else rollout_kernel.NO_INFERENCE
     )
+    scratch = _scratch()
+    rows = learned.with_models(_rows(game, rollout), scratch[0])  # the rollouts' models
     dealt, err = rollout_kernel.EVALUATE[game.variant_code](
         settings,
-        _rows(game, rollout),
+        rows,
         view.public,
         view.private,
         (cand_m, cand_c),
         (margin, first),
-        _scratch(),
+        scratch,
     )
     if err == rollout_kernel.ERR_CANDIDATE:
         raise ValueError(f"a candidate is not a legal answer at this {view.decision}")

@@ -176,6 +176,9 @@ class StrategyBook:
     # decision -> old policy name -> (its new name, why): the old name is still accepted, with
     # a ``RenamedPolicyWarning``
     renamed: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
+    # keys whose value is text, each a field of the strategy class (empty: none), kept as
+    # written: the team games' ``weights``, a learned play's weights file
+    texts: tuple[str, ...] = ()
 
     def param_values(self, strategy, variant: str | None = None) -> dict[str, float]:
         """Every parameter's value for ``strategy`` at ``variant`` (a game's name; ``None``: the
@@ -199,13 +202,14 @@ class StrategyBook:
         how a config saves a strategy object."""
         out: dict[str, Any] = {"name": strategy.name}
         out.update({d: policy_of(strategy, d) for d in self.decisions})
+        out.update({k: getattr(strategy, k) for k in self.texts if getattr(strategy, k)})
         out["params"] = dict(strategy.params)
         return out
 
     def build(self, spec: dict):
         """A strategy from a table: ``base`` (a named strategy, default ``plain``), any of the
         decisions with a policy name, ``params`` (name -> number) and an optional ``name``."""
-        known = ("name", "base", *self.decisions, "params")
+        known = ("name", "base", *self.decisions, *self.texts, "params")
         for key in spec:
             self.refuse(key)
             if key not in known:
@@ -227,6 +231,12 @@ class StrategyBook:
                         f"(known: {', '.join(self.policies[d])})"
                     )
                 chosen[d] = policy
+        texts = {k: getattr(base, k) for k in self.texts}
+        for k in self.texts:
+            if k in spec:
+                if not isinstance(spec[k], str):
+                    raise ValueError(f"strategy {k}: expected text, got {spec[k]!r}")
+                texts[k] = spec[k].strip()
         params = spec.get("params", {})
         if not isinstance(params, dict):
             raise ValueError(f"strategy params: expected a table of name = number, got {params!r}")
@@ -244,6 +254,7 @@ class StrategyBook:
                 )
             overrides[key] = value
         changes = [f"{d}={chosen[d]}" for d in self.decisions if chosen[d] != policy_of(base, d)]
+        changes += [f"{k}={v}" for k, v in texts.items() if v != getattr(base, k)]
         changes += [f"{k}={_number_text(overrides[k])}" for k in params]
         derived = self.name_form.format(base=base_name, changes=",".join(changes))
         name = spec.get("name") or (derived if changes else base_name)
@@ -254,12 +265,14 @@ class StrategyBook:
             params=tuple(sorted(overrides.items())),
             description=f"{base_name} with {', '.join(changes) or 'no changes'}",
             **{_field(d): chosen[d] for d in self.decisions},
+            **texts,
         )
 
     def compose(self, text: str, base: str, changes: str):
         """The named strategy ``base`` with the ``changes`` ``key=value,...`` written in
-        ``text``: a decision (its value a policy) or ``name``, any other key a parameter (its
-        value a number); without changes, the named strategy itself."""
+        ``text``: a decision (its value a policy), a text key (``texts``) or ``name``, any
+        other key a parameter (its value a number); without changes, the named strategy
+        itself."""
         spec: dict = {"base": base}
         params: dict = {}
         for item in filter(None, split_items(changes)):
@@ -268,7 +281,7 @@ class StrategyBook:
             if not eq or not key or not value:
                 raise ValueError(f"strategy {text!r}: expected key=value, got {item!r}")
             self.refuse(key)
-            if key in self.decisions or key == "name":
+            if key in self.decisions or key in self.texts or key == "name":
                 spec[key] = value
             else:
                 params[key] = _number_or_text(value)

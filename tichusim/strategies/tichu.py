@@ -25,9 +25,10 @@ from typing import Any
 
 import numpy as np
 
+from ..kernels.tichu import learned as kernel_learned
 from ..kernels.tichu import policies, slots
 from ..kernels.tichu.records import N_PARAMS
-from . import DEFAULT_STRATEGY
+from . import DEFAULT_STRATEGY, learned
 from . import expert_params as _fitted
 from .book import Param, StrategyBook, _field, policy_of, renamed_policy
 
@@ -48,6 +49,7 @@ __all__ = [
     "build",
     "check_variant",
     "resolve",
+    "weights_identities",
 ]
 
 DECISIONS = ("play", "grand_tichu", "tichu", "pass", "wish", "dragon", "dog")
@@ -112,6 +114,13 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
             "getting close or a big trick (bomb_worth: bomb_threat, support_threat, "
             "caller_bomb, bomb_points, bomb_keep); support and attack of a call by "
             "caller_sure, support_sure, support_defer, attack_split",
+        ),
+        "learned": (
+            policies.PLAY_LEARNED,
+            "a network trained on simulated rounds scores every legal play and "
+            "the pass, every bomb offered out of turn and not bombing, and plays the best "
+            "(kernels/tichu/learned.py); its weights: the package's own, or the file the "
+            "strategy's weights names (learned[weights=path/to/w.npz]; docs/strategies.md)",
         ),
     },
     "grand_tichu": _CALLS,
@@ -565,6 +574,8 @@ class Strategy:
     params: tuple[tuple[str, float], ...] = field(default=())
     description: str = ""
     dog: str = "next"
+    # the learned play's weights file as written ("": the package's own, ``learned.SHIPPED``)
+    weights: str = ""
 
     def __post_init__(self) -> None:
         # a policy given by its old name (``RENAMED``) plays under its new one, with a notice
@@ -573,6 +584,25 @@ class Strategy:
             new = renamed_policy(RENAMED, decision, old)
             if new != old:
                 object.__setattr__(self, _field(decision), new)
+        if self.weights and self.play != "learned":
+            raise ValueError(
+                f"strategy {self.name!r}: weights only play with play=learned, not {self.play!r}"
+            )
+
+    @property
+    def learned_weights(self) -> learned.Weights | None:
+        """The weights the learned play plays with (read once, checked), ``None`` for another
+        play policy. ``WeightsError`` (a ``ValueError``): one line naming the problem."""
+        if self.play != "learned":
+            return None
+        if self.weights:
+            return learned.load(self.weights)
+        if not learned.SHIPPED.is_file():
+            raise learned.WeightsError(
+                f"strategy {self.name!r}: the package's weights file {learned.SHIPPED} is "
+                "missing; name one: learned[weights=path/to/w.npz]"
+            )
+        return learned.load(learned.SHIPPED)
 
     def policy(self, decision: str) -> str:
         return policy_of(self, decision)
@@ -582,11 +612,21 @@ class Strategy:
 
     def param_row(self, variant: str | None = None) -> np.ndarray:
         """The kernels' row at ``variant`` (a team game's name; ``None``: the Params' defaults,
-        Nanjing's)."""
-        return BOOK.param_row(self, variant)
+        Nanjing's); a learned play's row names its weights (``kernel_learned.mark_row``)."""
+        row = BOOK.param_row(self, variant)
+        weights = self.learned_weights
+        if weights is not None:
+            kernel_learned.mark_row(row, weights.identity)
+        return row
 
     def to_dict(self) -> dict[str, Any]:
-        return BOOK.to_dict(self)
+        """``BOOK.to_dict``'s table, with the identity of a learned play's weights
+        (``weights_id``: ``build`` refuses the table if the file now holds other weights)."""
+        out = BOOK.to_dict(self)
+        weights = self.learned_weights
+        if weights is not None:
+            out["weights_id"] = weights.identity
+        return out
 
 
 STRATEGIES = {
@@ -643,6 +683,17 @@ STRATEGIES = {
         params=tuple(sorted(_fitted.PLAY.items())),
     ),
 }
+STRATEGIES["learned"] = Strategy(
+    **{
+        **STRATEGIES["expert"].__dict__,
+        "name": "learned",
+        "play": "learned",
+        "description": "expert, but its plays and bombs chosen by a network trained on "
+        "simulated rounds (the play policy learned, the package's weights; "
+        "learned[weights=path/to/w.npz] plays other weights): calls, passing, wish, Dragon "
+        "and Dog as expert",
+    }
+)
 
 BOOK = StrategyBook(
     Strategy,
@@ -657,15 +708,28 @@ BOOK = StrategyBook(
     plain="heuristic",
     variant_defaults=VARIANT_PARAMS,
     renamed=RENAMED,
+    texts=("weights",),
 )
 
 
 def build(spec: dict) -> Strategy:
     """A strategy from a table: ``base`` (a named strategy, default ``heuristic``:
-    ``BOOK.plain``), any of the decisions with a policy name, ``params`` (name -> number) and
-    an optional ``name``; the name derived from the changes reads
-    ``heuristic[pass=lowest,bomb_points=20]``."""
-    return BOOK.build(spec)
+    ``BOOK.plain``), any of the decisions with a policy name, ``weights`` (a learned play's
+    file), ``params`` (name -> number) and an optional ``name``; the name derived from the
+    changes reads ``heuristic[pass=lowest,bomb_points=20]``. ``weights_id`` (as ``to_dict``
+    writes it) must be the identity of the weights the strategy plays with."""
+    spec = dict(spec)
+    expected = spec.pop("weights_id", None)
+    strategy = BOOK.build(spec)
+    if expected is not None:
+        weights = strategy.learned_weights
+        if weights is None or weights.identity != expected:
+            found = "no learned play" if weights is None else f"weights {weights.identity}"
+            raise ValueError(
+                f"strategy {strategy.name!r}: saved with the weights {expected}, now plays "
+                f"{found}: the weights file changed"
+            )
+    return strategy
 
 
 def _one(spec) -> Strategy:
@@ -700,4 +764,23 @@ def resolve(strategies, seats: int = 4, *, variant: str = "nanjing") -> list[Str
     out = [_one(s) for s in strategies]
     for s in out:
         check_variant(s, variant)
+        _ = s.learned_weights  # a learned play's weights readable, or one line saying why not
     return out
+
+
+def weights_identities(strategy) -> list[str]:
+    """The identities of the learned weights a strategy plays with: a scripted one's
+    (``Strategy.learned_weights``), or for an agent's table those of the strategies among its
+    parameters (``search``'s ``base`` and ``rollout``); empty when none plays a model."""
+    if isinstance(strategy, dict) and "agent" in strategy:
+        found: list[str] = []
+        for value in strategy.get("params", {}).values():
+            if not isinstance(value, (str, dict)) or (isinstance(value, dict) and "agent" in value):
+                continue
+            try:
+                found += [i for i in weights_identities(value) if i not in found]
+            except ValueError:  # a parameter that names no strategy
+                continue
+        return found
+    weights = _one(strategy).learned_weights
+    return [] if weights is None else [weights.identity]

@@ -24,6 +24,7 @@ from ..jit import njit
 from ..outside import start_script
 from ..parallel import in_chunks
 from ..rng import rand_below, seed_stream
+from . import learned
 from .engine import play_round
 from .records import LOG_ROWS, LOG_WIDTH, ROUND, SEAT, WORK
 from .tricks import resumable
@@ -291,12 +292,48 @@ class Run(NamedTuple):
         return settings
 
 
+# where the work record's models lie, in bytes: a new or copied record leaves them out (they
+# take megabytes, and only the models a table loads are ever read: ``learned.load``)
+_MODELS_AT = WORK.fields["models"][1]
+_MODELS_END = _MODELS_AT + WORK.fields["models"][0].itemsize
+
+
+def _bytes(work):
+    return work.view(np.uint8)
+
+
 def kept_records():
     """A chunk's (work, pub, privs); a round stepped from Python keeps its own across calls
-    (``play_kept``)."""
-    work = np.zeros(1, WORK)
+    (``play_kept``). The work record's models are not zeroed: none is read before
+    ``learned.load`` writes it (``model_ids`` 0: none loaded)."""
+    work = np.empty(1, WORK)
+    raw = _bytes(work)
+    raw[:_MODELS_AT] = 0
+    raw[_MODELS_END:] = 0
     work["resume_seat"] = -1  # no stop kept yet: a stepped round starts from the deal
     return work, np.zeros(1, PUBLIC), np.zeros(MAX_SEATS, PRIVATE)
+
+
+def copy_kept(kept):
+    """A copy of ``kept_records``' records, the work record's models copied only as far as
+    those loaded reach."""
+    work, pub, privs = kept
+    out = np.empty(1, WORK)
+    raw, src = _bytes(out), _bytes(work)
+    raw[:_MODELS_AT] = src[:_MODELS_AT]
+    raw[_MODELS_END:] = src[_MODELS_END:]
+    for k, number in enumerate(work["model_ids"][0]):
+        if number:
+            size = learned.model_size(work["models"][0, k])
+            out["models"][0, k, :size] = work["models"][0, k, :size]
+    return out, pub.copy(), privs.copy()
+
+
+def _loaded(kept, models: list[int]):
+    """A chunk's records (``kept``, or new ones) holding the table's ``models``."""
+    kept = kept or kept_records()
+    learned.load(kept[0], models)
+    return kept
 
 
 def _units(array, n: int, *shape):
@@ -328,6 +365,7 @@ def _run(
     n = len(starts)
     n_rounds = np.zeros(n, np.int64) if n_rounds is None else n_rounds
     n_log = np.zeros(n, np.int64)
+    params, models = learned.seat_slots(params)  # the learned seats' models, by index
     settings = run.settings(logging=log_out is not None)
     log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
     args = _arguments(
@@ -335,13 +373,14 @@ def _run(
     )
     if stepper is None:
         kernel = BATCH[run.variant] if kept is None else STEP[run.variant]
-        in_chunks(kernel, n, chunks, *args, scratch=lambda: (kept or kept_records(),))
+        in_chunks(kernel, n, chunks, *args, scratch=lambda: (_loaded(kept, models),))
         return n_log
     kernel, errors = STEP[run.variant], rounds_out["error"]
     logging = run.settings(logging=True)
     for i in range(n):
 
         def play(kept, log_out=None, i=i):
+            learned.load(kept[0], models)
             if log_out is None:
                 kernel(*args, kept, i, i + 1)
                 return int(errors[i, n_rounds[i] - 1])
@@ -545,10 +584,12 @@ def kept_player(variant, seed, key, first, params, rnd, seats, check, phoenix_le
     )
     n_rounds, n_log = np.zeros(1, np.int64), np.zeros(1, np.int64)
     no_log = np.zeros((0, LOG_WIDTH), np.int64)
+    params, models = learned.seat_slots(params)
     args = _arguments(run.settings(), [key], [first], params, (rnd, seats, n_rounds, n_log, no_log))
     kernel, errors = STEP[variant], rnd["error"]
 
     def play(kept):
+        learned.load(kept[0], models)
         kernel(*args, kept, 0, 1)
         return int(errors[0, 0])
 

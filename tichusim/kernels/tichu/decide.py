@@ -14,21 +14,26 @@ from ..jit import njit
 from ..moves import MAX_MOVES
 from ..outside import D_BOMB, D_DOG, D_DRAGON, D_GRAND_TICHU, D_PASS, D_PLAY, D_TICHU, D_WISH
 from . import policies
+from .learned import LEARN_FLOATS, MAX_MODELS, MODEL_FLOATS
 from .records import MAX_BOMBS
 from .variants import MAX_SEATS
 
 UNKNOWN_DECISION = -(1 << 61)
 
 # decide's scratch (``scratch()``, one per caller): the strategy's own plays and the bombs
-# offered, in arrays of the types the engine's WORK record hands the policies, so the
-# policies compiled for the engine serve here too (plain arrays made numba type and compile
-# every strategy kernel a second time)
+# offered, the learned play's models (``learned.with_models`` loads them) and scratch, in
+# arrays of the types the engine's WORK record hands the policies, so the policies compiled
+# for the engine serve here too (plain arrays made numba type and compile every strategy
+# kernel a second time)
 SCRATCH = np.dtype(
     [
         ("own_m", np.uint64, (MAX_MOVES,)),
         ("own_c", np.int64, (MAX_MOVES,)),
         ("bombs_m", np.uint64, (MAX_BOMBS,)),
         ("bombs_c", np.int64, (MAX_BOMBS,)),
+        ("models", np.float32, (MAX_MODELS, MODEL_FLOATS)),
+        ("model_ids", np.uint64, (MAX_MODELS,)),
+        ("learn", np.float32, (LEARN_FLOATS,)),
     ],
     align=True,
 )
@@ -63,7 +68,7 @@ def decide(params, pub, privs, decision, detail, legal_m, legal_c, n, scratch):
     if decision == D_PLAY:
         own_m = work.own_m
         own_c = work.own_c
-        j = policies.play(params, p, me, own_m, own_c)
+        j = policies.play(params, p, me, own_m, own_c, work.models, work.learn)
         if j < 0:
             return -1
         for i in range(n):
@@ -77,7 +82,7 @@ def decide(params, pub, privs, decision, detail, legal_m, legal_c, n, scratch):
         for i in range(n):
             bombs_m[i] = legal_m[i]
             bombs_c[i] = legal_c[i]
-        return policies.bomb(params, p, me, bombs_m, bombs_c, n)
+        return policies.bomb(params, p, me, bombs_m, bombs_c, n, work.models, work.learn)
     if decision == D_WISH:
         return policies.wish(params, p, me)
     if decision == D_DRAGON:

@@ -23,7 +23,9 @@ Seats are positions (``variants.py``): the sides alternate in every variant, so 
 partners are the other seats of its parity and its opponents the rest, whatever the number of
 seats. In Wu Wang the King's strategy also decides for the Minister: it is then called with the
 Minister's private record (§4). The scripted play policy lives in ``heuristic.py``, the
-``expert`` strategy's play and call scores in ``expert.py``.
+``expert`` strategy's play and call scores in ``expert.py``, the ``learned`` play's network in
+``learned.py`` (its model and scratch come in the work record: ``play`` and ``bomb`` take
+them).
 """
 
 import numpy as np
@@ -56,8 +58,9 @@ from ..combos import (
 from ..hand import highest_card, loose_cards, lowest_card, plan_size
 from ..jit import njit
 from ..moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
+from ..outside import D_BOMB, D_PLAY
 from ..rng import rand_below
-from . import expert, heuristic
+from . import expert, heuristic, learned
 from .slots import (
     CALLER_GIFT,
     GT_THRESHOLD,
@@ -65,6 +68,7 @@ from .slots import (
     P_DOG,
     P_DRAGON,
     P_GRAND_TICHU,
+    P_MODEL,
     P_PASS,
     P_PLAY,
     P_TICHU,
@@ -87,7 +91,7 @@ from .slots import (
 from .variants import pass_offsets
 
 # play policies
-PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_EXPERT = 0, 1, 2, 3
+PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_EXPERT, PLAY_LEARNED = 0, 1, 2, 3, 4
 # Grand Tichu and Tichu policies
 CALL_NEVER, CALL_ALWAYS, CALL_RANDOM, CALL_THRESHOLD, CALL_VALUE = 0, 1, 2, 3, 4
 # passing policies
@@ -484,10 +488,17 @@ def binding_wish(pub, seat):
     return 0 if pub.wish_free >> seat & 1 else pub.wish
 
 
+@njit(cache=True, inline="always")
+def _model(params, models):
+    """The model of the learned play's seat (``slots.P_MODEL``)."""
+    return models[np.int64(params[P_MODEL])]
+
+
 @njit(cache=True)
-def play(params, pub, me, moves_m, moves_c):
+def play(params, pub, me, moves_m, moves_c, models, learn):
     """Choose a play on the seat's turn: an index into the plays written to ``moves_m`` /
-    ``moves_c``, -1 to pass, or ``MOVES_OVERFLOW``."""
+    ``moves_c``, -1 to pass, or ``MOVES_OVERFLOW``. ``models`` and ``learn``: the work
+    record's models and scratch, read by the learned play only (``learned.py``)."""
     policy = _policy(params, P_PLAY)
     top = pub.top_code
     wish = binding_wish(pub, me.seat)
@@ -513,6 +524,9 @@ def play(params, pub, me, moves_m, moves_c):
         return heuristic.choose(params, pub, me, moves_m, moves_c, n, can_pass == 1)
     if policy == PLAY_EXPERT:
         return expert.choose(params, pub, me, moves_m, moves_c, n, can_pass == 1)
+    if policy == PLAY_LEARNED:
+        model = _model(params, models)
+        return learned.choose(model, learn, pub, me, D_PLAY, moves_m, moves_c, n, can_pass)
     if policy == PLAY_RANDOM:
         me.rng, j = rand_below(me.rng, n + can_pass)
         return j if j < n else -1
@@ -522,7 +536,9 @@ def play(params, pub, me, moves_m, moves_c):
 
 
 @njit(cache=True)
-def bomb(params, pub, me, masks, codes, n):
+def bomb(params, pub, me, masks, codes, n, models, learn):
+    """Bomb out of turn (§2.9): an index into the ``n`` bombs offered, or -1; ``models`` and
+    ``learn`` as ``play``'s."""
     policy = _policy(params, P_PLAY)
     if policy == PLAY_RANDOM:
         me.rng, j = rand_below(me.rng, n + 1)
@@ -531,6 +547,8 @@ def bomb(params, pub, me, masks, codes, n):
         return heuristic.bomb_out_of_turn(params, pub, me, masks, codes, n)
     if policy == PLAY_EXPERT:
         return expert.bomb_out_of_turn(params, pub, me, masks, codes, n)
+    if policy == PLAY_LEARNED:
+        return learned.choose(_model(params, models), learn, pub, me, D_BOMB, masks, codes, n, 1)
     return -1
 
 

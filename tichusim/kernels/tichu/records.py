@@ -11,6 +11,7 @@ import numpy as np
 
 from ..moves import MAX_MOVES
 from ..outside import SCRIPT_FIELDS
+from .learned import LEARN_FLOATS, MAX_MODELS, MODEL_FLOATS
 from .variants import MAX_SEATS
 
 N = 4  # seats of the 4-player game; partners sit opposite (RULES.md §2.1)
@@ -143,6 +144,14 @@ WORK = np.dtype(
         ("resume_window", np.int64),
         ("resume_armed", np.int64),
         ("resume_nlog", np.int64),
+        # the learned play (learned.py): the table's models, flat, each seat's row naming
+        # its own (slots.P_MODEL); the identity of the weights each holds (0: none), so that
+        # the Python side loads them only once into a record it keeps; the forward pass's
+        # scratch. Made once per chunk or caller and never copied per round or per deal:
+        # the models take megabytes
+        ("models", np.float32, (MAX_MODELS, MODEL_FLOATS)),
+        ("model_ids", np.uint64, (MAX_MODELS,)),
+        ("learn", np.float32, (LEARN_FLOATS,)),
     ],
     align=True,
 )

@@ -38,4 +38,9 @@ TICHU_EXTRA = 61
 # as TICHU_EXTRA's
 TICHU_AFTER_VALUE = 66
 TICHU_AFTER_EXTRA = 76
-N_SLOTS = 81
+# the learned play (learned.py): the model the seat plays with, as an index into the work
+# record's models (set per table by ``learned.with_models``), and the identity of its weights
+# file, 64 bits in two halves of 32 (each exact in a float): zeros for every other strategy
+P_MODEL = 81
+P_WEIGHTS = 82  # the identity's high half; ``P_WEIGHTS + 1`` its low half
+N_SLOTS = 84

@@ -280,7 +280,7 @@ def _choose(work, pub, me, p, leading, armed, nlog, outside, forced):
                 _stop_at(work, p, -1, armed, nlog)
                 return ERR_PENDING, 0
     else:
-        choice = policies.play(work.params[p], pub, me, moves_m, moves_c)
+        choice = policies.play(work.params[p], pub, me, moves_m, moves_c, work.models, work.learn)
     if choice == MOVES_OVERFLOW:
         return ERR_MOVES, 0
     if not choice_ok(choice, moves_m.shape[0], leading):
@@ -464,7 +464,9 @@ def _bomb_windows(variant, work, pub, privs, seats, actor, armed, nlog, outside,
                     _stop_at(work, q, actor, armed, nlog)
                     return ERR_PENDING, PLAYED, actor, armed, nlog
             else:
-                j = policies.bomb(work.params[q], pub, privs[q], bombs_m, bombs_c, nb)
+                j = policies.bomb(
+                    work.params[q], pub, privs[q], bombs_m, bombs_c, nb, work.models, work.learn
+                )
             if not choice_ok(j, nb, False):
                 return ERR_STRATEGY, PLAYED, actor, armed, nlog
             if j >= 0:

@@ -1,0 +1,214 @@
+"""The learned player's speed and strength, against the targets it is held to:
+
+* ``speed``: rounds per CPU-second with four ``learned`` seats and with four ``expert`` seats,
+  measured alternately in this one process, one thread (target: learned ≥ 5,000 per core).
+* ``duplicate``: ``learned`` against ``expert`` on duplicate deals (target: +40 points per
+  round, 95% interval above zero); writes ``results/learned/duplicate.md`` and the ladder row.
+* ``rollout``: ``search:rollout=learned`` against ``search``'s defaults on the same duplicate
+  deals (both against ``expert``), with the searched decision's time.
+* ``selfplay``: ``learned`` at every seat, the statistics ``results/selfplay.md`` shows for
+  the other strategies, as its ``learned`` section.
+* ``curve``: each weights file given by ``--weights`` (checkpoints, smaller data, other sizes)
+  against ``expert`` on the same deals, with its meta (data size, model size).
+
+``--learned`` names the strategy measured (default ``learned``: the shipped weights).
+One thread per process (NUMBA_NUM_THREADS=1); matches spread over ``--workers`` processes.
+
+    python benchmarks/bench_learned.py --only speed duplicate --deals 10000 --workers 2
+    python benchmarks/bench_learned.py --only rollout --deals 200
+    python benchmarks/bench_learned.py --only curve --deals 4000 --weights a.npz b.npz
+"""
+
+import os
+
+os.environ["NUMBA_NUM_THREADS"] = "1"
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+from results_page import ROOT, Recorder, replace_section  # noqa: E402
+
+import tichusim  # noqa: E402
+from tichusim.analysis.duplicate import duplicate, markdown_report  # noqa: E402
+from tichusim.search.agent import Search  # noqa: E402
+from tichusim.stats import Paired, mean_ci, wilson  # noqa: E402
+
+OUT = ROOT / "results" / "learned"
+PAGE = OUT / "README.md"
+PARTS = ("speed", "duplicate", "rollout", "selfplay", "curve")
+
+
+def speed(rec: Recorder, learned: str, rounds: int, repeats: int = 5) -> None:
+    """Best of ``repeats`` alternating timings of ``rounds`` rounds each, per CPU-second."""
+    best = {learned: 0.0, "expert": 0.0}
+    for name in best:  # compile (or load) before any clock runs
+        tichusim.simulate(64, seed=1, strategies=name)
+    for repeat in range(repeats):
+        for name in best:
+            t0 = time.process_time()
+            tichusim.simulate(rounds, seed=100 + repeat, strategies=name)
+            best[name] = max(best[name], rounds / (time.process_time() - t0))
+    rec.print(f"four seats of one strategy, {rounds:,} rounds, best of {repeats}, one thread:")
+    for name, rate in best.items():
+        rec.print(f"  {name:<24} {rate:>10,.0f} rounds per CPU-second")
+    rec.print(
+        f"  {learned} / expert: {best[learned] / best['expert']:.3f} "
+        f"(target: {learned} >= 5,000 rounds per CPU-second)"
+    )
+
+
+def _row(result, name: str, other: str) -> str:
+    rows = result.per_strategy.set_index("strategy")
+    r = rows.loc[name]
+    return (
+        f"| {name} (vs {other}) | {r.tichu_rate.pct()} | {r.tichu_success.pct()} | "
+        f"{r.grand_tichu_rate.pct()} | {r.grand_tichu_success.pct()} | "
+        f"{r.double_victories.pct()} |"
+    )
+
+
+def strength(rec: Recorder, learned: str, deals: int, seed: int, workers: int) -> None:
+    t0 = time.perf_counter()
+    result = duplicate(learned, "expert", deals, seed=seed, workers=workers)
+    wall = time.perf_counter() - t0
+    command = f"python benchmarks/bench_learned.py --only duplicate --deals {deals} --seed {seed}"
+    (OUT / "duplicate.md").write_text(markdown_report(result, command))
+    rec.print(f"{result} ({wall:.0f} s, {workers} worker process(es)); target +40")
+    rows = result.per_strategy.set_index("strategy")
+    a, b = rows.index[0], rows.index[1]
+    lines = [
+        f"{result.deals:,} duplicate deals, seed {seed}; regenerate: `{command}`.",
+        "",
+        "| A | B | A - B points/round | A points/round | B points/round |",
+        "|---|---|---|---|---|",
+        f"| {a} | {b} | {result.diff.pts()} | {rows.loc[a].points_per_round.pts()} | "
+        f"{rows.loc[b].points_per_round.pts()} |",
+        "",
+        "| strategy (in match) | Tichu calls | Tichu success | Grand Tichu calls | "
+        "Grand Tichu success | double victories |",
+        "|---|---|---|---|---|---|",
+        _row(result, a, b),
+        _row(result, b, a),
+    ]
+    title = "learned (benchmarks/bench_learned.py)"
+    replace_section(
+        ROOT / "results" / "ladder.md", title, f"## {title}\n\n" + "\n".join(lines) + "\n"
+    )
+
+
+def rollout(rec: Recorder, learned: str, deals: int, seed: int, workers: int) -> None:
+    """``search`` with ``learned`` rollouts against its defaults, each against ``expert`` on
+    the same deals: the change of the margin is paired deal by deal."""
+    rec.print(f"search against expert, {deals:,} duplicate deals (seed {seed}):")
+    results = {}
+    for label, player in (
+        ("search (expert rollouts)", Search()),
+        (f"search:rollout={learned}", Search(rollout=learned)),
+    ):
+        t0 = time.perf_counter()
+        result = duplicate(player, "expert", deals, seed=seed, workers=workers)
+        wall = time.perf_counter() - t0
+        results[label] = result
+        # two tables per deal, one searching team of two seats each
+        rec.print(
+            f"  {label:<32} {result.diff.pts():>26} pts/round, {wall:.0f} s, "
+            f"{deals * 2 / wall:.2f} rounds/s"
+        )
+    base, new = results.values()
+    change = Paired.on_shared_deals(new.margins, base.margins).difference(0, 1)
+    rec.print(f"  change, learned rollouts minus expert rollouts: {change.pts()} pts/round")
+
+
+def selfplay(rec: Recorder, learned: str, rounds: int, seed: int) -> None:
+    t0 = time.perf_counter()
+    r, s = tichusim.simulate(rounds, seed=seed, strategies=learned)
+    wall = time.perf_counter() - t0
+    calls, grand = s["tichu"].to_numpy(), s["grand_tichu"].to_numpy()
+    first = s["finish"].to_numpy() == 1
+    rows = [
+        ("rounds played", f"{rounds:,}"),
+        ("grand tichu calls per player and round", wilson(int(grand.sum()), len(grand)).pct()),
+        (
+            "grand tichu success (caller out first)",
+            wilson(int((grand & first).sum()), int(grand.sum())).pct(),
+        ),
+        ("tichu calls per player and round", wilson(int(calls.sum()), len(calls)).pct()),
+        (
+            "tichu success (caller out first)",
+            wilson(int((calls & first).sum()), int(calls.sum())).pct(),
+        ),
+        ("tricks per round", str(mean_ci(r["tricks"].to_numpy()).num())),
+        ("double victories per round", wilson(int(r["double_victory"].sum()), rounds).pct()),
+        ("bombs per round", str(mean_ci(r["bombs"].to_numpy()).num())),
+    ]
+    lines = [
+        f"Every seat `{learned}`, {rounds:,} rounds, seed {seed}, in {wall:.0f} s; "
+        f"regenerate: `python benchmarks/bench_learned.py --only selfplay --rounds {rounds} "
+        f"--seed {seed}`. Brackets are 95% intervals.",
+        "",
+        f"| figure | `{learned}` |",
+        "|---|---|",
+        *(f"| {name} | {value} |" for name, value in rows),
+    ]
+    title = "learned (benchmarks/bench_learned.py)"
+    replace_section(
+        ROOT / "results" / "selfplay.md", title, f"## {title}\n\n" + "\n".join(lines) + "\n"
+    )
+    for line in lines[4:]:
+        rec.print(line)
+
+
+def _meta(path: Path) -> dict:
+    with np.load(path, allow_pickle=False) as weights:
+        meta = json.loads(str(weights["meta"])) if "meta" in weights else {}
+        meta["hidden"] = [int(weights["w1"].shape[1]), int(weights["w2"].shape[1])]
+    return meta
+
+
+def curve(rec: Recorder, files: list[Path], deals: int, seed: int, workers: int) -> None:
+    """Each weights file against ``expert`` on the same deals (the same seed)."""
+    rec.print(f"weights against expert, {deals:,} duplicate deals (seed {seed}):")
+    rec.print(f"  {'weights':<36} {'decisions':>10} {'hidden':>9} {'learned - expert':>24}")
+    for path in files:
+        meta = _meta(path)
+        result = duplicate(f"learned[weights={path}]", "expert", deals, seed=seed, workers=workers)
+        hidden = "/".join(str(h) for h in meta["hidden"])
+        rec.print(
+            f"  {path.name:<36} {meta.get('decisions', '?'):>10} {hidden:>9} "
+            f"{result.diff.pts():>24}"
+        )
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", nargs="+", choices=PARTS, default=["speed", "duplicate"])
+    ap.add_argument("--learned", default="learned", help="the strategy measured")
+    ap.add_argument("--rounds", type=int, default=20_000, help="rounds of speed and selfplay")
+    ap.add_argument("--deals", type=int, default=10_000, help="duplicate deals")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--weights", type=Path, nargs="*", default=[], help="curve: weights files")
+    ap.add_argument("--no-results", action="store_true", help="print only; write no page")
+    args = ap.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    for part in args.only:
+        rec = Recorder(f"bench_learned.py {part}", results=None if args.no_results else PAGE)
+        print(f"-- {part}")
+        if part == "speed":
+            speed(rec, args.learned, args.rounds)
+        elif part == "duplicate":
+            strength(rec, args.learned, args.deals, args.seed, args.workers)
+        elif part == "rollout":
+            rollout(rec, args.learned, args.deals, args.seed, args.workers)
+        elif part == "selfplay":
+            selfplay(rec, args.learned, args.rounds, args.seed)
+        else:
+            curve(rec, args.weights, args.deals, args.seed, args.workers)
+        rec.save()
+
+
+if __name__ == "__main__":
+    main()

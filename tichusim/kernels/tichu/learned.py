@@ -1,0 +1,333 @@
+"""The learned play: a small network scores each answer of a play or a bomb window, jitted.
+
+A value network ``Q(view, candidate)`` (an MLP on ``encoding.py``'s features, trained
+elsewhere) scores every legal answer of a play decision (the plays the engine lists, and the
+pass when passing is allowed) and of an out-of-turn bomb window (the bombs offered, and no
+bomb), and the seat answers the highest; on a tie the first in that order (the plays, then the
+pass or no bomb), so the answer is deterministic. Every other decision stays another policy's.
+A decision with one possible answer skips the model.
+
+The model travels flat, as ``float32``, in the work record's ``models`` (one row of
+``MODEL_FLOATS`` per model; ``MAX_MODELS`` different models at one table, so that two weight
+files can be compared at one table): a seat's strategy row names its model's index
+(``slots.P_MODEL``). One row, with ``F = N_FEATURES``::
+
+    [0, HEADER)                 H1, H2 (the hidden sizes, as floats), then zeros
+    [W1, W1 + F*H1)             w1, feature-major: feature k's H1 weights at W1 + k*H1
+    [b1, b1 + H1)               b1
+    [w2, w2 + H1*H2)            w2, unit-major: hidden unit i's H2 weights at w2 + i*H2
+    [b2, b2 + H2)               b2
+    [w3, w3 + H2)               w3
+    [b3]                        b3
+    (the rest of the row unused; ``offsets`` gives each start)
+
+The forward pass ``q = relu(relu(x @ w1 + b1) @ w2 + b2) @ w3 + b3`` splits its first layer:
+``x @ w1`` is the sum of the rows of w1 whose feature is non-zero (the features are sparse).
+Once per decision it sums them for the pass (or no bomb: mask 0, code 0), the state part
+(the same for every candidate) and the pass's candidate part (the hand it keeps), plus b1
+(``HS`` in the scratch). A candidate's part differs from the pass's in a few features only
+(its cards, its combination, the cards it takes out of the hand it leaves), so each
+candidate adds to that sum the rows of those features, weighted by the difference; the
+rest of the network runs per candidate, skipping the hidden units relu zeroed. The
+features are encoded (``encoding.encode_state``, ``encode_candidate``) into the work
+record's ``learn`` scratch, laid out ``[X, XB, HS, H1B, H2B, IDX)``: the feature vector, the
+pass's candidate part, the pass's first-layer sum, the candidate's first and second hidden
+layers, a list of indexes (the non-zero features, the units relu leaves alive: listed without
+a branch, whose irregular pattern would mispredict); nothing is allocated per decision.
+
+The Python functions at the end keep the models a process has loaded (``register``, by the
+identity of their weights file, which ``tichusim.strategies.learned`` reads and checks) and
+load a table's models into a work record (``with_models``).
+"""
+
+import numpy as np
+
+from ..bits import ZERO
+from ..jit import njit
+from ..outside import D_BOMB, D_PLAY
+from .encoding import N_FEATURES, STATE_SIZE, encode_candidate, encode_state
+from .slots import P_MODEL, P_WEIGHTS
+
+MAX_MODELS = 2  # different models at one table
+MODEL_FLOATS = 1 << 18  # a model's flat row, header included: at most
+MAX_HIDDEN = 256  # at most H1 and H2 units
+HEADER = 8
+W1 = HEADER
+
+# the ``learn`` scratch: the features, the candidate part of the pass (or no bomb), three rows
+# of hidden units, room for a list of indexes (``int32``, seen through a view)
+X = 0
+XB = N_FEATURES  # the pass's candidate part, the base every candidate differs from
+HS = XB + N_FEATURES - STATE_SIZE  # the pass's first-layer sum, b1 included
+H1B = HS + MAX_HIDDEN  # a candidate's first hidden layer
+H2B = H1B + MAX_HIDDEN  # its second
+IDX = H2B + MAX_HIDDEN  # the non-zero features, or the live hidden units
+LEARN_FLOATS = IDX + N_FEATURES
+
+
+def offsets(h1: int, h2: int) -> tuple[int, int, int, int, int, int]:
+    """``(b1, w2, b2, w3, b3, size)``: where each part starts in a model's flat row of hidden
+    sizes ``h1``, ``h2``, and the floats it takes in all."""
+    b1 = W1 + N_FEATURES * h1
+    w2 = b1 + h1
+    b2 = w2 + h1 * h2
+    w3 = b2 + h2
+    b3 = w3 + h2
+    return b1, w2, b2, w3, b3, b3 + 1
+
+
+def model_size(model: np.ndarray) -> int:
+    """The floats a model's flat row takes (its header read)."""
+    return offsets(int(model[0]), int(model[1]))[-1]
+
+
+@njit(cache=True, inline="always")
+def _sizes(model):
+    h1 = np.int64(model[0])
+    h2 = np.int64(model[1])
+    b1 = W1 + N_FEATURES * h1
+    w2 = b1 + h1
+    b2 = w2 + h1 * h2
+    w3 = b2 + h2
+    return h1, h2, b1, w2, b2, w3, w3 + h2
+
+
+@njit(cache=True)
+def state_term(model, learn, pub, me, decision):
+    """The first layer's sum, b1 included, of the pass (or no bomb) at seat ``me``'s
+    ``decision``, into ``learn[HS:HS + H1]``: the state part, the same for every candidate,
+    and the pass's candidate part (the hand it keeps), which every candidate's differs from
+    in a few features only (its cards, its combination, the hand it leaves); that part is
+    kept at ``learn[XB:]``."""
+    encode_state(pub, me, decision, learn)
+    encode_candidate(pub, me, ZERO, 0, learn)
+    h1, _, b1, _, _, _, _ = _sizes(model)
+    # the non-zero features listed first, without a branch (their pattern is irregular: a
+    # branch per feature mispredicts often), then their rows summed
+    idx = learn[IDX : IDX + N_FEATURES].view(np.int32)
+    n = 0
+    for k in range(N_FEATURES):
+        idx[n] = k
+        n += learn[X + k] != 0.0
+    acc = learn[HS : HS + h1]
+    for j in range(h1):  # a loop: a slice assignment may copy its source first
+        acc[j] = model[b1 + j]
+    for i in range(n):
+        k = idx[i]
+        v = learn[X + k]
+        at = W1 + k * h1
+        row = model[at : at + h1]  # a slice: the compiler vectorises the sum
+        for j in range(h1):
+            acc[j] += v * row[j]
+    for k in range(STATE_SIZE, N_FEATURES):
+        learn[XB + k - STATE_SIZE] = learn[X + k]
+
+
+@njit(cache=True)
+def candidate_score(model, learn, pub, me, mask, code):
+    """The model's score of the candidate (``mask``, ``code``; 0, 0 for a pass or no bomb)
+    after ``state_term`` of the same decision: the pass's first layer plus the rows of the
+    features where the candidate's part differs from the pass's."""
+    encode_candidate(pub, me, mask, code, learn)
+    h1 = np.int64(model[0])
+    idx = learn[IDX : IDX + N_FEATURES].view(np.int32)
+    n = 0
+    for k in range(STATE_SIZE, N_FEATURES):
+        idx[n] = k
+        n += learn[X + k] != learn[XB + k - STATE_SIZE]
+    hidden1 = learn[H1B : H1B + h1]
+    for j in range(h1):
+        hidden1[j] = learn[HS + j]
+    for i in range(n):
+        k = idx[i]
+        d = learn[X + k] - learn[XB + k - STATE_SIZE]
+        at = W1 + k * h1
+        row = model[at : at + h1]
+        for j in range(h1):
+            hidden1[j] += d * row[j]
+    return _output(model, learn)
+
+
+@njit(cache=True)
+def pass_score(model, learn):
+    """The model's score of the pass (or no bomb) after ``state_term``: its first layer is
+    the decision's sum itself."""
+    h1 = np.int64(model[0])
+    for j in range(h1):
+        learn[H1B + j] = learn[HS + j]
+    return _output(model, learn)
+
+
+@njit(cache=True, inline="always")
+def _output(model, learn):
+    """The score from the first layer's sum at ``learn[H1B:]``: relu, the second layer, relu,
+    the output."""
+    h1, h2, _, w2, b2, w3, b3 = _sizes(model)
+    hidden1 = learn[H1B : H1B + h1]
+    idx = learn[IDX : IDX + N_FEATURES].view(np.int32)
+    # the units relu leaves alive, listed without a branch, then their rows of w2
+    n = 0
+    for i in range(h1):
+        idx[n] = i
+        n += hidden1[i] > 0.0
+    hidden2 = learn[H2B : H2B + h2]
+    for j in range(h2):
+        hidden2[j] = model[b2 + j]
+    for u in range(n):
+        i = idx[u]
+        a = hidden1[i]
+        at = w2 + i * h2
+        row = model[at : at + h2]
+        for j in range(h2):
+            hidden2[j] += a * row[j]
+    q = model[b3]
+    for j in range(h2):
+        q += max(hidden2[j], np.float32(0.0)) * model[w3 + j]
+    return q
+
+
+@njit(cache=True)
+def choose(model, learn, pub, me, decision, masks, codes, n, with_none):
+    """The answer the model scores highest at ``decision`` (``D_PLAY`` or ``D_BOMB``) among
+    ``masks[:n]``/``codes[:n]`` and, when ``with_none``, the pass or no bomb: an index, -1
+    for the pass or no bomb. Ties go to the first in that order; with one answer possible the
+    model is not asked."""
+    if n + with_none <= 1:
+        return 0 if n == 1 else -1
+    state_term(model, learn, pub, me, decision)
+    best = 0
+    best_q = candidate_score(model, learn, pub, me, masks[0], codes[0])
+    for i in range(1, n):
+        q = candidate_score(model, learn, pub, me, masks[i], codes[i])
+        if q > best_q:
+            best_q = q
+            best = i
+    if with_none and pass_score(model, learn) > best_q:
+        best = -1
+    return best
+
+
+@njit(cache=True)
+def scores(models, learn, pub, privs, decision, masks, codes, n, with_none, out):
+    """Every candidate's score, as ``choose`` weighs them, into ``out`` (the plays, then the
+    pass or no bomb): ``models[0]`` the model, ``pub`` and ``privs[0]`` one-record arrays of
+    the table's ``PUBLIC`` and the seat's ``PRIVATE`` records (tests and tools)."""
+    model = models[0]
+    p = pub[0]
+    me = privs[0]
+    state_term(model, learn, p, me, decision)
+    for i in range(n):
+        out[i] = candidate_score(model, learn, p, me, masks[i], codes[i])
+    if with_none:
+        out[n] = pass_score(model, learn)
+
+
+@njit(cache=True)
+def choice(models, learn, pub, privs, decision, masks, codes, n, with_none):
+    """``choose`` from Python (tests and tools): arguments as ``scores``'."""
+    return choose(models[0], learn, pub[0], privs[0], decision, masks, codes, n, with_none)
+
+
+# ---- the models a process has loaded, and a table's loaded into a work record ----
+
+_LOADED: dict[int, np.ndarray] = {}  # identity -> the model's flat row (as long as it needs)
+
+
+def identity_number(identity: str) -> int:
+    """A weights file's identity (16 hex digits) as the 64-bit number the rows hold."""
+    return int(identity, 16)
+
+
+def register(identity: str, model: np.ndarray) -> None:
+    """Keep ``model`` (a flat row as laid out above, only as long as it needs) for the weights
+    of ``identity``: rows naming it (``mark_row``) play with it in this process."""
+    _LOADED[identity_number(identity)] = np.ascontiguousarray(model, np.float32)
+
+
+def mark_row(row: np.ndarray, identity: str) -> None:
+    """Name the weights of ``identity`` in a strategy row (``slots.P_WEIGHTS``)."""
+    number = identity_number(identity)
+    row[P_WEIGHTS] = float(number >> 32)
+    row[P_WEIGHTS + 1] = float(number & 0xFFFFFFFF)
+
+
+def row_identity(row: np.ndarray) -> int:
+    """The identity a strategy row names (0: none)."""
+    return (int(row[P_WEIGHTS]) << 32) | int(row[P_WEIGHTS + 1])
+
+
+def seat_slots(params: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    """``(rows, ids)``: the rows ``params`` with each learned row's model index set
+    (``slots.P_MODEL``), and the identities of the table's different weights in the order of
+    their first seat, which those indexes count (``params`` itself and no ids when no row
+    plays a model). ``ValueError`` for more than ``MAX_MODELS`` weights at one table."""
+    ids: list[int] = []
+    if not params[:, P_WEIGHTS : P_WEIGHTS + 2].any():  # no learned seat: nothing to do
+        return params, ids
+    index = []
+    for row in params:
+        number = row_identity(row)
+        if number and number not in ids:
+            ids.append(number)
+        index.append(ids.index(number) if number else -1)
+    if not ids:
+        return params, ids
+    if len(ids) > MAX_MODELS:
+        raise ValueError(
+            f"{len(ids)} different weight files at one table; at most {MAX_MODELS} play together"
+        )
+    rows = np.array(params, np.float64)
+    for s, k in enumerate(index):
+        if k >= 0:
+            rows[s, P_MODEL] = k
+    return rows, ids
+
+
+def with_models(params: np.ndarray, work: np.ndarray) -> np.ndarray:
+    """``seat_slots``' rows, their models loaded into the one-record array ``work`` (a
+    ``WORK`` record, or any record with the fields ``models`` and ``model_ids``)."""
+    rows, ids = seat_slots(params)
+    load(work, ids)
+    return rows
+
+
+def load(work: np.ndarray, ids: list[int]) -> None:
+    """Load the models of identities ``ids`` into ``work``'s slots 0, 1, ... where it does
+    not already hold them."""
+    for k, number in enumerate(ids):
+        if int(work["model_ids"][0, k]) == number:
+            continue
+        model = _LOADED.get(number)
+        if model is None:
+            raise ValueError(
+                f"weights {number:016x} are not loaded in this process: make the strategy "
+                "rows with Strategy.param_row, which reads the weights file"
+            )
+        work["models"][0, k, : model.size] = model
+        work["model_ids"][0, k] = number
+
+
+__all__ = [
+    "D_BOMB",
+    "D_PLAY",
+    "HEADER",
+    "LEARN_FLOATS",
+    "MAX_HIDDEN",
+    "MAX_MODELS",
+    "MODEL_FLOATS",
+    "W1",
+    "candidate_score",
+    "choice",
+    "choose",
+    "load",
+    "mark_row",
+    "model_size",
+    "offsets",
+    "pass_score",
+    "register",
+    "row_identity",
+    "scores",
+    "seat_slots",
+    "state_term",
+    "with_models",
+]
