@@ -4,6 +4,9 @@ each other seat, through the library and the command line), the fixed deals of t
 the pass advice included, and its network is what plays: other weights give other answers."""
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -132,3 +135,28 @@ def test_a_run_config_seats_learned_at_every_seat(nets, tmp_path):
     rounds = pd.read_parquet(tmp_path / "run" / "rounds")
     assert len(rounds) == 400 and rounds["strategy0"].str.startswith("learned").all()
     assert rounds["strategy3"].str.contains("pass=lowest").all()
+
+
+@pytest.mark.slow
+def test_answers_by_strength_writes_its_page(nets, tmp_path):
+    """``scripts/answers_by_strength.py`` end to end, small: one column per strategy, every
+    section, the command at the top."""
+    a, _ = nets
+    out = tmp_path / "answers.md"
+    root = Path(__file__).resolve().parents[2]
+    script = root / "scripts" / "answers_by_strength.py"
+    args = ["--strategies", "expert", a, "--deals", "1000", "--search-deals", "0"]
+    subprocess.run(
+        [sys.executable, str(script), *args, "--out", str(out)],
+        check=True,
+        capture_output=True,
+        cwd=root,
+    )
+    text = out.read_text()
+    assert text.startswith("# The answers by the strength")
+    assert "Regenerate: `python scripts/answers_by_strength.py --strategies expert" in text
+    for section in ("Grand Tichu by hand class", "Tichu after the passing", "The best pass"):
+        assert f"## {section}" in text
+    assert "| Tichu success (caller out first) |" in text
+    table = [line for line in text.splitlines() if line.startswith("| all hands |")]
+    assert len(table) == 2 and all(line.count("[") == 2 for line in table)  # two columns
