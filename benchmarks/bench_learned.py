@@ -161,25 +161,32 @@ def selfplay(rec: Recorder, learned: str, rounds: int, seed: int) -> None:
         rec.print(line)
 
 
-def _meta(path: Path) -> dict:
+def _described(path: Path) -> tuple[str, str]:
+    """A weights file's hidden sizes and what it was trained on (its ``meta``): the decisions
+    it saw (training decisions times epochs, or the steps of 256 decisions)."""
     with np.load(path, allow_pickle=False) as weights:
         meta = json.loads(str(weights["meta"])) if "meta" in weights else {}
-        meta["hidden"] = [int(weights["w1"].shape[1]), int(weights["w2"].shape[1])]
-    return meta
+        hidden = f"{weights['w1'].shape[1]}/{weights['w2'].shape[1]}"
+    data = meta.get("data", {})
+    train = meta.get("config", {}).get("train", {})
+    if data and train:
+        seen = f"{data['train_decisions']:,} x {train['epochs']} epochs"
+    elif "step" in meta:
+        seen = f"{meta['step'] * 256:,} decision passes"
+    else:
+        seen = str(meta.get("decisions", "?"))
+    return hidden, seen
 
 
 def curve(rec: Recorder, files: list[Path], deals: int, seed: int, workers: int) -> None:
     """Each weights file against ``expert`` on the same deals (the same seed)."""
     rec.print(f"weights against expert, {deals:,} duplicate deals (seed {seed}):")
-    rec.print(f"  {'weights':<36} {'decisions':>10} {'hidden':>9} {'learned - expert':>24}")
+    rec.print(f"  {'weights':<28} {'hidden':>7} {'trained on':>34} {'learned - expert':>24}")
     for path in files:
-        meta = _meta(path)
+        hidden, seen = _described(path)
         result = duplicate(f"learned[weights={path}]", "expert", deals, seed=seed, workers=workers)
-        hidden = "/".join(str(h) for h in meta["hidden"])
-        rec.print(
-            f"  {path.name:<36} {meta.get('decisions', '?'):>10} {hidden:>9} "
-            f"{result.diff.pts():>24}"
-        )
+        name = f"{path.parent.name}/{path.name}"
+        rec.print(f"  {name:<28} {hidden:>7} {seen:>34} {result.diff.pts():>24}")
 
 
 def main():
