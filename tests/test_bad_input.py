@@ -18,6 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from cli_output import said_lines
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -63,7 +64,7 @@ def one_line_error(res, what) -> str:
         f"{what}: {type(res.exception).__name__}: {res.exception}"
     )  # a crash, not a refusal
     assert res.exit_code == 2, (what, res.exit_code, res.output)
-    lines = [line for line in res.output.splitlines() if line.strip()]
+    lines = said_lines(res.output)
     assert len(lines) == 1 and "Traceback" not in res.output, (what, res.output)
     assert lines[0].startswith("tichusim: error: "), (what, lines[0])
     return lines[0].removeprefix("tichusim: error: ")

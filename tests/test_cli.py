@@ -1,6 +1,7 @@
 """The command line: one-line errors with exit status 2, tables written whole."""
 
 import pandas as pd
+from cli_output import said_lines
 from click.testing import CliRunner
 
 from tichusim.cli import main
@@ -39,7 +40,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     for args in cases:
         res = run(*args)
         assert res.exit_code == 2, (args, res.output)
-        lines = [line for line in res.output.splitlines() if line.strip()]
+        lines = said_lines(res.output)
         assert len(lines) == 1 and "Traceback" not in res.output, (args, res.output)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["other.txt"]  # nothing written
 

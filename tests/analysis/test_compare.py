@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_output import said_lines
 from click.testing import CliRunner
 
 from tichusim import cards
@@ -139,7 +140,7 @@ def test_cli_match_league_and_markdown(tmp_path):
 def test_cli_bad_input_is_one_line_and_exit_2(args):
     res = CliRunner().invoke(main, ["compare", *args, "--deals", "10"])
     assert res.exit_code == 2, res.output
-    lines = [line for line in res.output.splitlines() if line.strip()]
+    lines = said_lines(res.output)
     assert len(lines) == 1 and lines[0].startswith("tichusim: error:"), res.output
 
 

@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pytest
+from cli_output import said_lines
 from click.testing import CliRunner
 
 from tichusim import cards
@@ -120,5 +121,5 @@ def test_cli_text_and_strategy_options():
 def test_bad_input_is_one_line_and_exit_2(args):
     res = CliRunner().invoke(main, ["gt-odds", *args])
     assert res.exit_code == 2, res.output
-    lines = [line for line in res.output.splitlines() if line.strip()]
+    lines = said_lines(res.output)
     assert len(lines) == 1 and lines[0].startswith("tichusim: error:"), res.output

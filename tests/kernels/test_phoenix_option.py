@@ -8,6 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 import reference as ref
+from cli_output import said_lines
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -391,7 +392,7 @@ def test_a_run_config_with_the_option(tmp_path):
     res = CliRunner().invoke(
         main, ["run", str(tmp_path / "bad.toml"), "--out", str(tmp_path / "bad"), "--quiet"]
     )
-    lines = [line for line in res.output.splitlines() if line.strip()]
+    lines = said_lines(res.output)
     assert res.exit_code == 2 and len(lines) == 1, res.output
     assert "options" in lines[0] and "phoenix_led_half" in lines[0], lines[0]
     assert not (tmp_path / "bad").exists()

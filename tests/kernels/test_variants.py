@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from cli_output import said_lines
 from numba import njit
 from replay import check_round
 
@@ -588,5 +589,5 @@ def test_command_line_takes_the_variant(tmp_path):
         ("simulate", "--variant", "tientsin", "--strategies", "random,lowest"),
     ):
         res = run(*args)
-        lines = [line for line in res.output.splitlines() if line.strip()]
+        lines = said_lines(res.output)
         assert res.exit_code == 2 and len(lines) == 1, res.output

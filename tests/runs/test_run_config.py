@@ -4,6 +4,7 @@ naming the key, exit status 2, no traceback, nothing written."""
 import json
 
 import pytest
+from cli_output import said_lines
 from click.testing import CliRunner
 
 from tichusim.cli import main
@@ -56,7 +57,7 @@ def invoke(*args):
 
 def one_line_error(res) -> str:
     assert res.exit_code == 2, res.output
-    lines = [line for line in res.output.splitlines() if line.strip()]
+    lines = said_lines(res.output)
     assert len(lines) == 1 and "Traceback" not in res.output, res.output
     assert lines[0].startswith("tichusim: error: "), lines[0]
     return lines[0].removeprefix("tichusim: error: ")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_output import said_lines
 from click.testing import CliRunner
 from learned_weights import random_arrays, write_weights
 
@@ -29,7 +30,7 @@ def weights(tmp_path) -> Path:
 def _one_line(args) -> str:
     res = CliRunner().invoke(main, [str(a) for a in args])
     assert res.exit_code == 2, res.output
-    lines = [line for line in res.output.splitlines() if line.strip()]
+    lines = said_lines(res.output)
     assert len(lines) == 1 and "Traceback" not in res.output, res.output
     assert lines[0].startswith("tichusim: error: ")
     return lines[0]
