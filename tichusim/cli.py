@@ -120,19 +120,25 @@ def main():
 
 
 def _renamed_policies_in_one_line() -> None:
-    """A policy named by its old name (``RenamedPolicyWarning``) is said on stderr in one
-    line, like the command's errors; other warnings show as Python shows them."""
+    """A policy named by its old name (``RenamedPolicyWarning``) or a network played at
+    another table than its own (``OtherTableWarning``) is said on stderr in one line, like the
+    command's errors; other warnings show as Python shows them."""
     import warnings
 
     from .strategies.book import RenamedPolicyWarning
+    from .strategies.learned import OtherTableWarning
 
     shown = warnings.showwarning
     if getattr(shown, "one_line", False):  # installed by an earlier command in this process
         return
 
+    said: set[str] = set()  # once each: a strategy is resolved more than once a command
+
     def show(message, category, filename, lineno, file=None, line=None):
-        if issubclass(category, RenamedPolicyWarning):
-            click.echo(f"tichusim: warning: {message}", err=True)
+        if issubclass(category, (RenamedPolicyWarning, OtherTableWarning)):
+            if str(message) not in said:
+                said.add(str(message))
+                click.echo(f"tichusim: warning: {message}", err=True)
         else:
             shown(message, category, filename, lineno, file, line)
 

@@ -225,3 +225,25 @@ def test_worker_processes_load_the_weights_and_give_the_same_bytes(weights, tmp_
     two = run(config, out=tmp_path / "two", workers=2, progress=False)
     assert two.backend == "2 local processes"
     assert _parts(tmp_path / "one") == _parts(tmp_path / "two")
+
+
+def test_weights_trained_at_another_table_are_played_with_a_warning(tmp_path):
+    # a network knows the table it learned at: played at another it plays weakly, and says so
+    import json
+    import warnings
+
+    from tichusim.strategies.learned import OtherTableWarning
+    from tichusim.strategies.tichu import resolve
+
+    meta = {"config": {"data": {"rounds": 10}}}  # the training's config: Nanjing by default
+    path = write_weights(tmp_path / "w.npz", meta=np.array(json.dumps(meta)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        resolve(f"learned[weights={path}]", 4, variant="nanjing")
+    with pytest.warns(OtherTableWarning, match="trained at nanjing, not tientsin"):
+        resolve(f"learned[weights={path}]", 6, variant="tientsin")
+    # a file that does not say where it learned plays without a word
+    plain = write_weights(tmp_path / "plain.npz")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        resolve(f"learned[weights={plain}]", 6, variant="tientsin")

@@ -40,6 +40,7 @@ __all__ = [
     "ARRAYS",
     "FORMAT",
     "SHIPPED",
+    "OtherTableWarning",
     "Weights",
     "WeightsError",
     "identity",
@@ -56,6 +57,10 @@ class WeightsError(ValueError):
     """A weights file that cannot be played with: one line naming the file and the problem."""
 
 
+class OtherTableWarning(UserWarning):
+    """A network played at another table than the one it was trained at."""
+
+
 @dataclass(frozen=True)
 class Weights:
     """A checked weights file: its ``identity``, hidden sizes, ``meta`` (the JSON it holds, or
@@ -67,6 +72,16 @@ class Weights:
     h2: int
     meta: dict
     model: np.ndarray
+
+    @property
+    def variant(self) -> str | None:
+        """The table the network was trained at, as its training's config (``tichusim
+        learn``) says (its data's variant, Nanjing by default); ``None`` when the file does
+        not say."""
+        config = self.meta.get("config")
+        if not isinstance(config, dict) or not isinstance(config.get("data"), dict):
+            return None
+        return str(config["data"].get("variant", "nanjing"))
 
 
 def shapes(h1: int, h2: int) -> dict[str, tuple[int, ...]]:

@@ -20,6 +20,7 @@ decision is only asked in Tientsin, where the Dog goes to a partner of the playe
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -764,7 +765,15 @@ def resolve(strategies, seats: int = 4, *, variant: str = "nanjing") -> list[Str
     out = [_one(s) for s in strategies]
     for s in out:
         check_variant(s, variant)
-        _ = s.learned_weights  # a learned play's weights readable, or one line saying why not
+        weights = s.learned_weights  # readable, or one line saying why not
+        if weights is not None and weights.variant not in (None, variant):
+            warnings.warn(
+                f"strategy {s.name!r}: its network was trained at {weights.variant}, not "
+                f"{variant}, and plays weakly there; train one at {variant} with "
+                "tichusim learn ([data] variant)",
+                learned.OtherTableWarning,
+                stacklevel=2,
+            )
     return out
 
 
