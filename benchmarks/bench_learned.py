@@ -5,7 +5,7 @@
 * ``duplicate``: ``learned`` against ``expert`` on duplicate deals (target: +40 points per
   round, 95% interval above zero); writes ``results/learned/duplicate.md`` and the ladder row.
 * ``rollout``: ``search:rollout=learned`` against ``search``'s defaults on the same duplicate
-  deals (both against ``expert``), with the searched decision's time.
+  deals (both against ``expert``), with the rounds a second each plays (its decisions' time).
 * ``selfplay``: ``learned`` at every seat, the statistics ``results/selfplay.md`` shows for
   the other strategies, as its ``learned`` section.
 * ``curve``: each weights file given by ``--weights`` (checkpoints, smaller data, other sizes)
