@@ -29,12 +29,13 @@ import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
+from bench_search import match_tables, selfplay_rows  # noqa: E402
 from results_page import ROOT, Recorder, replace_section  # noqa: E402
 
 import tichusim  # noqa: E402
 from tichusim.analysis.duplicate import duplicate, markdown_report  # noqa: E402
 from tichusim.search.agent import Search  # noqa: E402
-from tichusim.stats import Paired, mean_ci, wilson  # noqa: E402
+from tichusim.stats import Paired  # noqa: E402
 
 OUT = ROOT / "results" / "learned"
 PAGE = OUT / "README.md"
@@ -60,43 +61,22 @@ def speed(rec: Recorder, learned: str, rounds: int, repeats: int = 5) -> None:
     )
 
 
-def _row(result, name: str, other: str) -> str:
-    rows = result.per_strategy.set_index("strategy")
-    r = rows.loc[name]
-    return (
-        f"| {name} (vs {other}) | {r.tichu_rate.pct()} | {r.tichu_success.pct()} | "
-        f"{r.grand_tichu_rate.pct()} | {r.grand_tichu_success.pct()} | "
-        f"{r.double_victories.pct()} |"
-    )
-
-
-def strength(rec: Recorder, learned: str, deals: int, seed: int, workers: int) -> None:
+def strength(rec: Recorder, learned: str, deals: int, seed: int, workers: int, write: bool) -> None:
     t0 = time.perf_counter()
     result = duplicate(learned, "expert", deals, seed=seed, workers=workers)
     wall = time.perf_counter() - t0
     command = f"python benchmarks/bench_learned.py --only duplicate --deals {deals} --seed {seed}"
-    (OUT / "duplicate.md").write_text(markdown_report(result, command))
     rec.print(f"{result} ({wall:.0f} s, {workers} worker process(es)); target +40")
-    rows = result.per_strategy.set_index("strategy")
-    a, b = rows.index[0], rows.index[1]
     lines = [
         f"{result.deals:,} duplicate deals, seed {seed}; regenerate: `{command}`.",
         "",
-        "| A | B | A - B points/round | A points/round | B points/round |",
-        "|---|---|---|---|---|",
-        f"| {a} | {b} | {result.diff.pts()} | {rows.loc[a].points_per_round.pts()} | "
-        f"{rows.loc[b].points_per_round.pts()} |",
-        "",
-        "| strategy (in match) | Tichu calls | Tichu success | Grand Tichu calls | "
-        "Grand Tichu success | double victories |",
-        "|---|---|---|---|---|---|",
-        _row(result, a, b),
-        _row(result, b, a),
+        *match_tables(result),
     ]
-    title = "learned (benchmarks/bench_learned.py)"
-    replace_section(
-        ROOT / "results" / "ladder.md", title, f"## {title}\n\n" + "\n".join(lines) + "\n"
-    )
+    if write:
+        (OUT / "duplicate.md").write_text(markdown_report(result, command))
+        title = "learned (benchmarks/bench_learned.py)"
+        text = f"## {title}\n\n" + "\n".join(lines) + "\n"
+        replace_section(ROOT / "results" / "ladder.md", title, text)
 
 
 def rollout(rec: Recorder, learned: str, deals: int, seed: int, workers: int) -> None:
@@ -122,28 +102,11 @@ def rollout(rec: Recorder, learned: str, deals: int, seed: int, workers: int) ->
     rec.print(f"  change, learned rollouts minus expert rollouts: {change.pts()} pts/round")
 
 
-def selfplay(rec: Recorder, learned: str, rounds: int, seed: int) -> None:
+def selfplay(rec: Recorder, learned: str, rounds: int, seed: int, write: bool) -> None:
     t0 = time.perf_counter()
     r, s = tichusim.simulate(rounds, seed=seed, strategies=learned)
     wall = time.perf_counter() - t0
-    calls, grand = s["tichu"].to_numpy(), s["grand_tichu"].to_numpy()
-    first = s["finish"].to_numpy() == 1
-    rows = [
-        ("rounds played", f"{rounds:,}"),
-        ("grand tichu calls per player and round", wilson(int(grand.sum()), len(grand)).pct()),
-        (
-            "grand tichu success (caller out first)",
-            wilson(int((grand & first).sum()), int(grand.sum())).pct(),
-        ),
-        ("tichu calls per player and round", wilson(int(calls.sum()), len(calls)).pct()),
-        (
-            "tichu success (caller out first)",
-            wilson(int((calls & first).sum()), int(calls.sum())).pct(),
-        ),
-        ("tricks per round", str(mean_ci(r["tricks"].to_numpy()).num())),
-        ("double victories per round", wilson(int(r["double_victory"].sum()), rounds).pct()),
-        ("bombs per round", str(mean_ci(r["bombs"].to_numpy()).num())),
-    ]
+    rows = selfplay_rows(r, s)
     lines = [
         f"Every seat `{learned}`, {rounds:,} rounds, seed {seed}, in {wall:.0f} s; "
         f"regenerate: `python benchmarks/bench_learned.py --only selfplay --rounds {rounds} "
@@ -153,10 +116,10 @@ def selfplay(rec: Recorder, learned: str, rounds: int, seed: int) -> None:
         "|---|---|",
         *(f"| {name} | {value} |" for name, value in rows),
     ]
-    title = "learned (benchmarks/bench_learned.py)"
-    replace_section(
-        ROOT / "results" / "selfplay.md", title, f"## {title}\n\n" + "\n".join(lines) + "\n"
-    )
+    if write:
+        title = "learned (benchmarks/bench_learned.py)"
+        text = f"## {title}\n\n" + "\n".join(lines) + "\n"
+        replace_section(ROOT / "results" / "selfplay.md", title, text)
     for line in lines[4:]:
         rec.print(line)
 
@@ -207,11 +170,11 @@ def main():
         if part == "speed":
             speed(rec, args.learned, args.rounds)
         elif part == "duplicate":
-            strength(rec, args.learned, args.deals, args.seed, args.workers)
+            strength(rec, args.learned, args.deals, args.seed, args.workers, not args.no_results)
         elif part == "rollout":
             rollout(rec, args.learned, args.deals, args.seed, args.workers)
         elif part == "selfplay":
-            selfplay(rec, args.learned, args.rounds, args.seed)
+            selfplay(rec, args.learned, args.rounds, args.seed, not args.no_results)
         else:
             curve(rec, args.weights, args.deals, args.seed, args.workers)
         rec.save()

@@ -279,13 +279,12 @@ def strength(rec: Recorder, deals: int, seed: int, workers: int, curve: bool) ->
         _match(rec, label, Search(candidates=40), few, seed, workers, main)
 
 
-def ladder_row(result, command: str) -> None:
+def match_tables(result) -> list[str]:
+    """A duplicate match's two ladder tables (the difference, then each side's calls), as
+    ``results/ladder.md`` shows every match."""
     rows = result.per_strategy.set_index("strategy")
     a, b = rows.index[0], rows.index[1]
     lines = [
-        f"{result.deals:,} duplicate deals, seed 0; regenerate: `{command}` (slower than the "
-        "scripted strategies' matches above, hence fewer deals).",
-        "",
         "| A | B | A - B points/round | A points/round | B points/round |",
         "|---|---|---|---|---|",
         f"| {a} | {b} | {result.diff.pts()} | {rows.loc[a].points_per_round.pts()} | "
@@ -302,6 +301,16 @@ def ladder_row(result, command: str) -> None:
             f"{r.grand_tichu_rate.pct()} | {r.grand_tichu_success.pct()} | "
             f"{r.double_victories.pct()} |"
         )
+    return lines
+
+
+def ladder_row(result, command: str) -> None:
+    lines = [
+        f"{result.deals:,} duplicate deals, seed 0; regenerate: `{command}` (slower than the "
+        "scripted strategies' matches above, hence fewer deals).",
+        "",
+        *match_tables(result),
+    ]
     _page_section(ROOT / "results" / "ladder.md", "search (benchmarks/bench_search.py)", lines)
 
 
@@ -310,16 +319,16 @@ def _page_section(page: Path, title: str, lines: list[str]) -> None:
     replace_section(page, title, f"## {title}\n\n" + "\n".join(lines) + "\n")
 
 
-def selfplay(rec: Recorder, rounds: int, seed: int) -> None:
+def selfplay_rows(r, s) -> list[tuple[str, str]]:
+    """The figures ``results/selfplay.md`` shows for a strategy at every seat, from a run's
+    rounds and seats tables."""
     from tichusim.stats import mean_ci, wilson
 
-    t0 = time.perf_counter()
-    r, s = tichusim.simulate(rounds, seed=seed, strategies=Search())
-    wall = time.perf_counter() - t0
+    rounds = len(r)
     calls = s["tichu"].to_numpy()
     grand = s["grand_tichu"].to_numpy()
     first = s["finish"].to_numpy() == 1
-    rows = [
+    return [
         ("rounds played", f"{rounds:,}"),
         ("grand tichu calls per player and round", wilson(int(grand.sum()), len(grand)).pct()),
         (
@@ -335,6 +344,13 @@ def selfplay(rec: Recorder, rounds: int, seed: int) -> None:
         ("double victories per round", wilson(int(r["double_victory"].sum()), rounds).pct()),
         ("bombs per round", str(mean_ci(r["bombs"].to_numpy()).num())),
     ]
+
+
+def selfplay(rec: Recorder, rounds: int, seed: int) -> None:
+    t0 = time.perf_counter()
+    r, s = tichusim.simulate(rounds, seed=seed, strategies=Search())
+    wall = time.perf_counter() - t0
+    rows = selfplay_rows(r, s)
     lines = [
         f"Every seat `search` (its defaults), {rounds:,} rounds, seed {seed}, in "
         f"{wall:.0f} s; regenerate: `python benchmarks/bench_search.py --only selfplay "

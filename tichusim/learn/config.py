@@ -22,7 +22,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..runs.config import ConfigError
+from ..runs.config import ConfigError, problem_of
 
 __all__ = ["ConfigError", "LearnConfig", "OutputSettings", "TrainSettings", "load_learn_config"]
 
@@ -135,7 +135,6 @@ class LearnConfig(_Strict):
         return self.model_dump(mode="json")
 
 
-_PROBLEMS = {"extra_forbidden": "unknown key", "missing": "missing (required)"}
 _KNOWN = {
     "": list(LearnConfig.model_fields),
     "train": list(TrainSettings.model_fields),
@@ -154,13 +153,7 @@ def _first_error(exc: ValidationError, prefix: str = "") -> ConfigError:
     if err["type"] == "extra_forbidden":
         known = _KNOWN.get(".".join(loc[:-1]))
         return ConfigError(key, "unknown key" + (f" (known: {', '.join(known)})" if known else ""))
-    problem = _PROBLEMS.get(err["type"])
-    if problem is None:
-        msg = err["msg"].removeprefix("Value error, ")
-        problem = msg[:1].lower() + msg[1:]
-        if err["type"] not in ("value_error", "assertion_error"):
-            problem += f", got {err['input']!r}"
-    return ConfigError(key, problem)
+    return ConfigError(key, problem_of(err))
 
 
 def validate(data: Any) -> LearnConfig:

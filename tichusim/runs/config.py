@@ -32,7 +32,7 @@ from ..games.strategy_text import strategy_spec
 from ..strategies import tichu as tichu_strategies
 from ..strategies.book import split_strategies
 
-__all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config"]
+__all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config", "problem_of"]
 
 DEFAULT_SHARD = {"rounds": 50_000, "games": 200}  # about one to a few seconds of work per core
 MAX_SHARD = {"rounds": 1_000_000, "games": 5_000}  # keeps a shard's memory well under 1 GiB
@@ -354,13 +354,18 @@ def _first_error(exc: ValidationError, fields: dict[str | None, list[str]]) -> C
     if err["type"] == "extra_forbidden":
         known = fields[loc[0] if len(loc) > 1 else None]  # the nested table's, or the run's
         return ConfigError(".".join(loc), f"unknown key (known: {', '.join(known)})")
+    return ConfigError(".".join(loc) or "config", problem_of(err))
+
+
+def problem_of(err: Any) -> str:
+    """What is wrong, in words, of one of a pydantic failure's errors (``exc.errors()``)."""
     problem = _PROBLEMS.get(err["type"])
     if problem is None:
         msg = err["msg"].removeprefix("Value error, ")
         problem = msg[:1].lower() + msg[1:]
         if err["type"] not in ("value_error", "assertion_error"):
             problem += f", got {err['input']!r}"
-    return ConfigError(".".join(loc) or "config", problem)
+    return problem
 
 
 _FIELDS: dict[str | None, list[str]] = {
