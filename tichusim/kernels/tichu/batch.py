@@ -306,7 +306,7 @@ def kept_records():
     """A chunk's (work, pub, privs); a round stepped from Python keeps its own across calls
     (``play_kept``). The work record's models are not zeroed: none is read before
     ``learned.load`` writes it (``model_ids`` 0: none loaded)."""
-    work = np.empty(1, WORK)
+    work = learned.record(WORK, zeroed=False)
     raw = _bytes(work)
     raw[:_MODELS_AT] = 0
     raw[_MODELS_END:] = 0
@@ -318,7 +318,7 @@ def copy_kept(kept):
     """A copy of ``kept_records``' records, the work record's models copied only as far as
     those loaded reach."""
     work, pub, privs = kept
-    out = np.empty(1, WORK)
+    out = learned.record(WORK, zeroed=False)
     raw, src = _bytes(out), _bytes(work)
     raw[:_MODELS_AT] = src[:_MODELS_AT]
     raw[_MODELS_END:] = src[_MODELS_END:]

@@ -13,7 +13,7 @@ from ..bits import ZERO, lowest_bit_index
 from ..jit import njit
 from ..moves import MAX_MOVES
 from ..outside import D_BOMB, D_DOG, D_DRAGON, D_GRAND_TICHU, D_PASS, D_PLAY, D_TICHU, D_WISH
-from . import policies
+from . import learned, policies
 from .learned import LEARN_FLOATS, MAX_MODELS, MODEL_FLOATS
 from .records import MAX_BOMBS
 from .variants import MAX_SEATS
@@ -31,16 +31,16 @@ SCRATCH = np.dtype(
         ("own_c", np.int64, (MAX_MOVES,)),
         ("bombs_m", np.uint64, (MAX_BOMBS,)),
         ("bombs_c", np.int64, (MAX_BOMBS,)),
+        ("learn", np.float32, (LEARN_FLOATS,)),
         ("models", np.float32, (MAX_MODELS, MODEL_FLOATS)),
         ("model_ids", np.uint64, (MAX_MODELS,)),
-        ("learn", np.float32, (LEARN_FLOATS,)),
     ],
     align=True,
 )
 
 
 def scratch():
-    return np.zeros(1, SCRATCH)
+    return learned.record(SCRATCH)
 
 
 @njit(cache=True)

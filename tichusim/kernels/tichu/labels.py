@@ -39,9 +39,10 @@ from ..jit import njit
 from ..moves import MAX_MOVES
 from ..outside import D_BOMB, D_PLAY, start_script
 from ..rng import next_u64, rand_below, rand_float, seed_stream
-from . import rollout
+from . import learned, rollout
 from .batch import play_one
-from .decide import SCRATCH, decide
+from .decide import decide
+from .decide import scratch as decide_scratch
 from .records import N_PARAMS, ROUND, SEAT, WORK
 from .resample import NO_DEAL, search_deal
 from .rollout import _candidate
@@ -75,7 +76,7 @@ def scratch():
     """The buffers of one caller, allocated once and reused: the behaviour's records (work
     record, table, seats, round, the decide scratch, the candidates drawn) and the rollouts'
     (``rollout.scratch``)."""
-    work = np.zeros(1, WORK)
+    work = learned.record(WORK)
     work["resume_seat"] = -1
     own = (
         work,
@@ -83,7 +84,7 @@ def scratch():
         np.zeros(MAX_SEATS, PRIVATE),
         np.zeros(1, ROUND),
         np.zeros(MAX_SEATS, SEAT),
-        np.zeros(1, SCRATCH),
+        decide_scratch(),
         np.zeros(MAX_MOVES + 1, np.int64),
         np.zeros(1, PRIVATE),  # the deciding seat's record, when deals are drawn for it
     )

@@ -12,7 +12,7 @@ The model travels flat, as ``float32``, in the work record's ``models`` (one row
 files can be compared at one table): a seat's strategy row names its model's index
 (``slots.P_MODEL``). One row, with ``F = N_FEATURES``::
 
-    [0, HEADER)                 H1, H2 (the hidden sizes, as floats), then zeros
+    [0, HEADER)                 H1, H2 (the hidden sizes, as floats), then zeros (one line)
     [W1, W1 + F*H1)             w1, feature-major: feature k's H1 weights at W1 + k*H1
     [b1, b1 + H1)               b1
     [w2, w2 + H1*H2)            w2, unit-major: hidden unit i's H2 weights at w2 + i*H2
@@ -32,8 +32,15 @@ rest of the network runs per candidate, skipping the hidden units relu zeroed. T
 features are encoded (``encoding.encode_state``, ``encode_candidate``) into the work
 record's ``learn`` scratch, laid out ``[X, XB, HS, H1B, H2B, IDX)``: the feature vector, the
 pass's candidate part, the pass's first-layer sum, the candidate's first and second hidden
-layers, a list of indexes (the non-zero features, the units relu leaves alive: listed without
-a branch, whose irregular pattern would mispredict); nothing is allocated per decision.
+layers, a list of indexes (the non-zero features, the units relu leaves alive); nothing is
+allocated per decision. A list is made 64 entries at a time: a mask of the entries kept, made
+without a branch (the compiler compares a line at a time), then its bits in order; so the
+sums add the same rows in the same order as a loop over every entry would.
+
+The sums run a row of weights at a time into a row of the scratch, so both are kept on 64-byte
+cache lines: a record made by ``record`` holds ``learn`` and ``models`` on a line, every part
+of the scratch starts a line (``LINE_FLOATS``), and so does every row of w1 and w2 when the
+hidden sizes are multiples of 16 (a row that straddles two lines is read twice over).
 
 The Python functions at the end keep the models a process has loaded (``register``, by the
 identity of their weights file, which ``tichusim.strategies.learned`` reads and checks) and
@@ -42,7 +49,7 @@ load a table's models into a work record (``with_models``).
 
 import numpy as np
 
-from ..bits import ZERO
+from ..bits import ONE, U64, ZERO, lowest_bit_index
 from ..jit import njit
 from ..outside import D_BOMB, D_PLAY
 from .encoding import N_FEATURES, STATE_SIZE, encode_candidate, encode_state
@@ -51,18 +58,32 @@ from .slots import P_MODEL, P_WEIGHTS
 MAX_MODELS = 2  # different models at one table
 MODEL_FLOATS = 1 << 18  # a model's flat row, header included: at most
 MAX_HIDDEN = 256  # at most H1 and H2 units
-HEADER = 8
+LINE = 64  # bytes in a cache line
+LINE_FLOATS = LINE // 4
+HEADER = LINE_FLOATS
 W1 = HEADER
 
+
+BLOCK = 64  # entries a list is made from at a time (one bit each of a mask)
+
+
+def _blocks(floats: int) -> int:
+    """``floats`` rounded up to whole ``BLOCK``s (whole cache lines too)."""
+    return -(-floats // BLOCK) * BLOCK
+
+
 # the ``learn`` scratch: the features, the candidate part of the pass (or no bomb), three rows
-# of hidden units, room for a list of indexes (``int32``, seen through a view)
+# of hidden units, room for a list of indexes (``int32``, seen through a view). Each part
+# starts a cache line; the features and the pass's part are followed by zeros up to whole
+# blocks, so that a list is made from whole blocks
+CANDIDATE_SIZE = N_FEATURES - STATE_SIZE
 X = 0
-XB = N_FEATURES  # the pass's candidate part, the base every candidate differs from
-HS = XB + N_FEATURES - STATE_SIZE  # the pass's first-layer sum, b1 included
+XB = _blocks(max(N_FEATURES, STATE_SIZE + _blocks(CANDIDATE_SIZE)))  # the pass's part
+HS = XB + _blocks(CANDIDATE_SIZE)  # the pass's first-layer sum, b1 included
 H1B = HS + MAX_HIDDEN  # a candidate's first hidden layer
 H2B = H1B + MAX_HIDDEN  # its second
 IDX = H2B + MAX_HIDDEN  # the non-zero features, or the live hidden units
-LEARN_FLOATS = IDX + N_FEATURES
+LEARN_FLOATS = IDX + _blocks(N_FEATURES)
 
 
 def offsets(h1: int, h2: int) -> tuple[int, int, int, int, int, int]:
@@ -92,6 +113,60 @@ def _sizes(model):
     return h1, h2, b1, w2, b2, w3, w3 + h2
 
 
+@njit(cache=True, inline="always")
+def _append_bits(mask, at, idx, n):
+    """Append ``at + i`` for each set bit ``i`` of ``mask``, lowest first, to ``idx[:n]``;
+    the new length."""
+    while mask != ZERO:
+        idx[n] = at + lowest_bit_index(mask)
+        n += 1
+        mask &= mask - ONE
+    return n
+
+
+@njit(cache=True, inline="always")
+def _non_zero(x, idx):
+    """The indexes of ``x``'s non-zero entries (``x`` whole blocks long), in order, into
+    ``idx``; their count."""
+    n = 0
+    for at in range(0, x.size, BLOCK):
+        block = x[at : at + BLOCK]
+        mask = ZERO
+        for i in range(BLOCK):
+            mask |= U64(block[i] != 0.0) << U64(i)
+        n = _append_bits(mask, at, idx, n)
+    return n
+
+
+@njit(cache=True, inline="always")
+def _differing(x, base, idx):
+    """The indexes where ``x`` and ``base`` (whole blocks long, as long) differ, in order,
+    into ``idx``; their count."""
+    n = 0
+    for at in range(0, x.size, BLOCK):
+        block = x[at : at + BLOCK]
+        other = base[at : at + BLOCK]
+        mask = ZERO
+        for i in range(BLOCK):
+            mask |= U64(block[i] != other[i]) << U64(i)
+        n = _append_bits(mask, at, idx, n)
+    return n
+
+
+@njit(cache=True, inline="always")
+def _positive(x, n_units, idx):
+    """The indexes of ``x[:n_units]``'s positive entries, in order, into ``idx``; their
+    count."""
+    n = 0
+    for at in range(0, n_units, BLOCK):
+        block = x[at : at + min(BLOCK, n_units - at)]
+        mask = ZERO
+        for i in range(block.size):
+            mask |= U64(block[i] > 0.0) << U64(i)
+        n = _append_bits(mask, at, idx, n)
+    return n
+
+
 @njit(cache=True)
 def state_term(model, learn, pub, me, decision):
     """The first layer's sum, b1 included, of the pass (or no bomb) at seat ``me``'s
@@ -101,14 +176,14 @@ def state_term(model, learn, pub, me, decision):
     kept at ``learn[XB:]``."""
     encode_state(pub, me, decision, learn)
     encode_candidate(pub, me, ZERO, 0, learn)
+    for k in range(X + N_FEATURES, XB):  # the blocks' zeros (a scratch may come dirty)
+        learn[k] = 0.0
+    for k in range(XB + CANDIDATE_SIZE, HS):
+        learn[k] = 0.0
     h1, _, b1, _, _, _, _ = _sizes(model)
-    # the non-zero features listed first, without a branch (their pattern is irregular: a
-    # branch per feature mispredicts often), then their rows summed
+    # the non-zero features listed first, then their rows summed
     idx = learn[IDX : IDX + N_FEATURES].view(np.int32)
-    n = 0
-    for k in range(N_FEATURES):
-        idx[n] = k
-        n += learn[X + k] != 0.0
+    n = _non_zero(learn[X:XB], idx)
     acc = learn[HS : HS + h1]
     for j in range(h1):  # a loop: a slice assignment may copy its source first
         acc[j] = model[b1 + j]
@@ -119,8 +194,8 @@ def state_term(model, learn, pub, me, decision):
         row = model[at : at + h1]  # a slice: the compiler vectorises the sum
         for j in range(h1):
             acc[j] += v * row[j]
-    for k in range(STATE_SIZE, N_FEATURES):
-        learn[XB + k - STATE_SIZE] = learn[X + k]
+    for k in range(CANDIDATE_SIZE):
+        learn[XB + k] = learn[X + STATE_SIZE + k]
 
 
 @njit(cache=True)
@@ -131,15 +206,13 @@ def candidate_score(model, learn, pub, me, mask, code):
     encode_candidate(pub, me, mask, code, learn)
     h1 = np.int64(model[0])
     idx = learn[IDX : IDX + N_FEATURES].view(np.int32)
-    n = 0
-    for k in range(STATE_SIZE, N_FEATURES):
-        idx[n] = k
-        n += learn[X + k] != learn[XB + k - STATE_SIZE]
+    part = X + STATE_SIZE
+    n = _differing(learn[part : part + HS - XB], learn[XB:HS], idx)
     hidden1 = learn[H1B : H1B + h1]
     for j in range(h1):
         hidden1[j] = learn[HS + j]
     for i in range(n):
-        k = idx[i]
+        k = STATE_SIZE + idx[i]
         d = learn[X + k] - learn[XB + k - STATE_SIZE]
         at = W1 + k * h1
         row = model[at : at + h1]
@@ -165,11 +238,8 @@ def _output(model, learn):
     h1, h2, _, w2, b2, w3, b3 = _sizes(model)
     hidden1 = learn[H1B : H1B + h1]
     idx = learn[IDX : IDX + N_FEATURES].view(np.int32)
-    # the units relu leaves alive, listed without a branch, then their rows of w2
-    n = 0
-    for i in range(h1):
-        idx[n] = i
-        n += hidden1[i] > 0.0
+    # the units relu leaves alive listed, then their rows of w2
+    n = _positive(hidden1, h1, idx)
     hidden2 = learn[H2B : H2B + h2]
     for j in range(h2):
         hidden2[j] = model[b2 + j]
@@ -228,7 +298,19 @@ def choice(models, learn, pub, privs, decision, masks, codes, n, with_none):
     return choose(models[0], learn, pub[0], privs[0], decision, masks, codes, n, with_none)
 
 
-# ---- the models a process has loaded, and a table's loaded into a work record ----
+# ---- records on cache lines, the models a process has loaded, a table's loaded ----
+
+
+def record(dtype: np.dtype, zeroed: bool = True) -> np.ndarray:
+    """One record of ``dtype`` (a work record, or any with ``learn`` followed by ``models``)
+    whose ``learn`` and ``models`` start on cache lines (the module docstring); zeroed, or
+    left as the memory was (``zeroed=False``). A record made otherwise plays the same, only
+    slower."""
+    at = dtype.fields["learn"][1]
+    raw = (np.zeros if zeroed else np.empty)(dtype.itemsize + LINE, np.uint8)
+    skip = -(raw.ctypes.data + at) % LINE
+    return raw[skip : skip + dtype.itemsize].view(dtype)
+
 
 _LOADED: dict[int, np.ndarray] = {}  # identity -> the model's flat row (as long as it needs)
 
@@ -312,6 +394,8 @@ __all__ = [
     "D_PLAY",
     "HEADER",
     "LEARN_FLOATS",
+    "LINE",
+    "LINE_FLOATS",
     "MAX_HIDDEN",
     "MAX_MODELS",
     "MODEL_FLOATS",
@@ -324,6 +408,7 @@ __all__ = [
     "model_size",
     "offsets",
     "pass_score",
+    "record",
     "register",
     "row_identity",
     "scores",

@@ -144,14 +144,15 @@ WORK = np.dtype(
         ("resume_window", np.int64),
         ("resume_armed", np.int64),
         ("resume_nlog", np.int64),
-        # the learned play (learned.py): the table's models, flat, each seat's row naming
-        # its own (slots.P_MODEL); the identity of the weights each holds (0: none), so that
-        # the Python side loads them only once into a record it keeps; the forward pass's
-        # scratch. Made once per chunk or caller and never copied per round or per deal:
-        # the models take megabytes
+        # the learned play (learned.py): the forward pass's scratch; the table's models,
+        # flat, each seat's row naming its own (slots.P_MODEL), both on cache lines in a
+        # record made by ``learned.record``; the identity of the weights each holds (0:
+        # none), so that the Python side loads them only once into a record it keeps. Made
+        # once per chunk or caller and never copied per round or per deal: the models take
+        # megabytes
+        ("learn", np.float32, (LEARN_FLOATS,)),
         ("models", np.float32, (MAX_MODELS, MODEL_FLOATS)),
         ("model_ids", np.uint64, (MAX_MODELS,)),
-        ("learn", np.float32, (LEARN_FLOATS,)),
     ],
     align=True,
 )

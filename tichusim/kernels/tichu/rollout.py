@@ -26,7 +26,7 @@ from ..jit import njit
 from ..moves import MAX_MOVES, gen_bombs, legal_moves
 from ..outside import D_BOMB, D_GRAND_TICHU, D_PLAY, D_TICHU
 from ..refs import borrow
-from . import policies
+from . import learned, policies
 from .engine import play_round
 from .records import MAX_BOMBS, ROUND, SEAT, WORK
 from .resample import DEALT, NO_DEAL, UNTOLD, search_deal
@@ -46,7 +46,7 @@ def scratch():
     the table and seats a rollout plays on, the state every candidate starts from, the dealt
     hands, the unseen cards, the candidates' answers."""
     return (
-        np.zeros(1, WORK),
+        learned.record(WORK),
         np.zeros(1, PUBLIC),
         np.zeros(MAX_SEATS, PRIVATE),
         np.zeros(1, ROUND),
