@@ -34,8 +34,16 @@ two). Writes ``results/expert/calls.json`` (``calls_<variant>.json`` at the othe
 the coefficients into ``tichusim/strategies/expert_params.py`` under the table's name. The call
 after passing is fitted in Nanjing only (``--kinds``); the other tables' stays off.
 
+With ``--base`` another strategy built on the value policy (``learned``: expert's calls, a
+network's play) is fitted the same way, with that strategy at every seat: then
+``expert_params.py`` is left alone and the coefficients go, besides the report
+(``results/<base>/calls.json``), into a strategy file ``results/<base>/calls.toml`` (the base
+with the fitted calls, to be played against the base: ``tichusim compare
+results/learned/calls.toml learned --deals 10000``).
+
     .venv/bin/python scripts/fit_expert_calls.py --deals 150000 --seed 11
     .venv/bin/python scripts/fit_expert_calls.py --variant tientsin --deals 80000 --seed 31
+    .venv/bin/python scripts/fit_expert_calls.py --base learned --deals 300000 --seed 67
 """
 
 from __future__ import annotations
@@ -354,6 +362,12 @@ def main():
     )
     ap.add_argument("--dry-run", action="store_true", help="do not write expert_params.py")
     ap.add_argument(
+        "--base",
+        default="expert",
+        help="the strategy at every seat whose calls are fitted (default expert; another "
+        "leaves expert_params.py alone and writes results/<base>/calls.toml)",
+    )
+    ap.add_argument(
         "--blend",
         type=float,
         default=1.0,
@@ -377,9 +391,11 @@ def main():
         if args.variant == TEAM_GAMES[0]
         else ["tichu", "grand_tichu"]
     )
+    own = args.base == "expert"  # expert's own fit: its coefficients are written in place
     name = "calls.json" if args.variant == TEAM_GAMES[0] else f"calls_{args.variant}.json"
-    out = Path(args.out or ROOT / "results" / "expert" / name)
+    out = Path(args.out or ROOT / "results" / args.base / name)
     flag = "" if args.variant == TEAM_GAMES[0] else f" --variant {args.variant}"
+    flag += "" if own else f" --base {args.base}"
     report = {
         "variant": args.variant,
         "deals": args.deals,
@@ -396,7 +412,10 @@ def main():
     for kind in kinds:
         t0 = time.perf_counter()
         seats = forced_seats(kind, place)
-        parts = [experiment(kind, args.deals, args.seed, args.variant, seat=s) for s in seats]
+        parts = [
+            experiment(kind, args.deals, args.seed, args.variant, base=args.base, seat=s)
+            for s in seats
+        ]
         data = {k: np.concatenate([d[k] for d in parts]) for k in parts[0]}
         data["seat"] = np.concatenate(
             [np.full(len(d["gain"]), s) for s, d in zip(seats, parts, strict=False)]
@@ -423,8 +442,31 @@ def main():
     report["written"] = None if args.dry_run else {k: v.tolist() for k, v in written.items()}
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=1) + "\n")
-    if not args.dry_run:
+    if args.dry_run:
+        return
+    if own:
         write_params(args.variant, written)
+    else:
+        write_strategy(out.with_suffix(".toml"), args.base, args.variant, written)
+
+
+def write_strategy(path: Path, base: str, variant: str, coefs: dict) -> None:
+    """A strategy file: ``base`` with the fitted call coefficients ``coefs`` (by kind)."""
+    params = {
+        f"{_PREFIX[kind]}_{feature}": round(float(c), 4)
+        for kind, row in coefs.items()
+        for feature, c in zip(_NAMES[kind], row, strict=True)
+    }
+    lines = [
+        f"# {base} with its calls fitted under its own play at {variant}",
+        "# (scripts/fit_expert_calls.py --base; the report beside this file)",
+        f'base = "{base}"',
+        f'name = "{base}-fitted-calls"',
+        "",
+        "[params]",
+        *(f"{k} = {v!r}" for k, v in params.items()),
+    ]
+    path.write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
