@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -28,12 +27,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from ..kernels.tichu.encoding import CANDIDATE_SIZE, LAYOUT_HASH, N_FEATURES, STATE_SIZE
+from ..kernels.tichu.encoding import CANDIDATE_SIZE, LAYOUT_HASH, STATE_SIZE
+from ..strategies.learned import ARRAYS, FORMAT, read
 
 __all__ = ["FORMAT", "ARRAYS", "ValueNet", "export", "forward", "load", "read_weights"]
-
-FORMAT = 1
-ARRAYS = ("w1", "b1", "w2", "b2", "w3", "b3")
 
 
 class ValueNet(nn.Module):
@@ -100,43 +97,11 @@ def export(model: ValueNet, path: str | os.PathLike, meta: Mapping[str, Any]) ->
 
 
 def read_weights(path: str | os.PathLike) -> dict[str, Any]:
-    """A weights file's arrays, checked (format, encoding, shapes, dtypes), with ``meta``
-    parsed; a ``ValueError`` naming the problem otherwise."""
-    where = os.fspath(path)
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            data = {k: npz[k] for k in npz.files}
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-        raise ValueError(f"{where}: not a weights file ({exc})") from None
-    missing = [k for k in (*ARRAYS, "layout_hash", "format", "meta") if k not in data]
-    if missing:
-        raise ValueError(f"{where}: not a weights file (no {', '.join(missing)})")
-    if int(data["format"]) != FORMAT:
-        raise ValueError(f"{where}: weights format {int(data['format'])}, this reads {FORMAT}")
-    if str(data["layout_hash"]) != LAYOUT_HASH:
-        raise ValueError(
-            f"{where}: made for encoding {data['layout_hash']}, this is encoding {LAYOUT_HASH}"
-        )
-    h1, h2 = data["w2"].shape if data["w2"].ndim == 2 else (-1, -1)
-    want = {
-        "w1": (N_FEATURES, h1),
-        "b1": (h1,),
-        "w2": (h1, h2),
-        "b2": (h2,),
-        "w3": (h2,),
-        "b3": (1,),
-    }
-    for name, shape in want.items():
-        if data[name].shape != shape or data[name].dtype != np.float32 or h1 < 1 or h2 < 1:
-            raise ValueError(
-                f"{where}: {name} is {data[name].dtype} {data[name].shape}, not float32 {shape}"
-            )
-    out: dict[str, Any] = {name: data[name] for name in ARRAYS}
-    try:
-        out["meta"] = json.loads(str(data["meta"]))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{where}: meta is not JSON ({exc})") from None
-    return out
+    """A weights file's arrays and ``meta`` (its JSON, or an empty table), checked as the
+    strategy checks them (``strategies.learned.read``): a ``WeightsError``, a ``ValueError``
+    of one line naming the file and the problem, otherwise."""
+    arrays, meta = read(Path(path))
+    return {**arrays, "meta": meta}
 
 
 def load(path: str | os.PathLike) -> ValueNet:

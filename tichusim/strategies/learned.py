@@ -45,6 +45,7 @@ __all__ = [
     "WeightsError",
     "identity",
     "load",
+    "read",
     "shapes",
 ]
 
@@ -204,6 +205,14 @@ def _check(data: dict, path: Path) -> tuple[dict, dict]:
     return arrays, meta
 
 
+def read(path: str | Path) -> tuple[dict, dict]:
+    """The six arrays and ``meta`` (an empty table when the file has none) of the weights
+    file at ``path``, checked (the module docstring); ``WeightsError`` otherwise. ``load``
+    reads through it; the training reads a file back with it."""
+    path = Path(path)
+    return _check(_read(path), path)
+
+
 _CACHE: dict[tuple[str, int, int, int], Weights] = {}
 
 
@@ -224,7 +233,7 @@ def load(path: str | Path) -> Weights:
     key = (str(path.resolve()), stat.st_ino, stat.st_mtime_ns, stat.st_size)
     found = _CACHE.get(key)
     if found is None:
-        arrays, meta = _check(_read(path), path)
+        arrays, meta = read(path)
         name = identity(arrays)
         h1, h2 = arrays["w1"].shape[1], arrays["w2"].shape[1]
         found = Weights(str(path), name, h1, h2, meta, pack(arrays))

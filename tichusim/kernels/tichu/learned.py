@@ -52,7 +52,7 @@ import numpy as np
 from ..bits import ONE, U64, ZERO, lowest_bit_index
 from ..jit import njit
 from ..outside import D_BOMB, D_PLAY
-from .encoding import N_FEATURES, STATE_SIZE, encode_candidate, encode_state
+from .encoding import CANDIDATE_SIZE, N_FEATURES, STATE_SIZE, encode_candidate, encode_state
 from .slots import P_MODEL, P_WEIGHTS
 
 MAX_MODELS = 2  # different models at one table
@@ -76,7 +76,6 @@ def _blocks(floats: int) -> int:
 # of hidden units, room for a list of indexes (``int32``, seen through a view). Each part
 # starts a cache line; the features and the pass's part are followed by zeros up to whole
 # blocks, so that a list is made from whole blocks
-CANDIDATE_SIZE = N_FEATURES - STATE_SIZE
 X = 0
 XB = _blocks(max(N_FEATURES, STATE_SIZE + _blocks(CANDIDATE_SIZE)))  # the pass's part
 HS = XB + _blocks(CANDIDATE_SIZE)  # the pass's first-layer sum, b1 included
