@@ -15,14 +15,13 @@ import dataclasses
 import hashlib
 import json
 import os
-import tomllib
 from dataclasses import MISSING
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..runs.config import ConfigError, problem_of
+from ..runs.config import ConfigError, problem_of, read_toml
 
 __all__ = ["ConfigError", "LearnConfig", "OutputSettings", "TrainSettings", "load_learn_config"]
 
@@ -170,15 +169,4 @@ def validate(data: Any) -> LearnConfig:
 
 def load_learn_config(path: str | os.PathLike) -> LearnConfig:
     """Read and validate a learning's TOML config."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(str(path), f"cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(str(path), f"not valid TOML: not UTF-8 text (byte {exc.start})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(str(path), f"not valid TOML: {exc}") from None
-    return validate(data)
+    return validate(read_toml(path))

@@ -386,8 +386,8 @@ def validate(data: Any) -> RunConfig:
         raise _first_error(exc, _FIELDS) from None
 
 
-def load_config(path: str | os.PathLike) -> RunConfig:
-    """Read and validate a TOML config file."""
+def read_toml(path: str | os.PathLike) -> dict[str, Any]:
+    """A TOML file's table, or a ``ConfigError`` naming the file and why it cannot be read."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -396,7 +396,11 @@ def load_config(path: str | os.PathLike) -> RunConfig:
     except UnicodeDecodeError as exc:  # TOML is UTF-8; a binary or Latin-1 file is not TOML
         raise ConfigError(str(path), f"not valid TOML: not UTF-8 text (byte {exc.start})") from None
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(str(path), f"not valid TOML: {exc}") from None
-    return validate(data)
+
+
+def load_config(path: str | os.PathLike) -> RunConfig:
+    """Read and validate a TOML config file."""
+    return validate(read_toml(path))
