@@ -62,8 +62,6 @@ LINE = 64  # bytes in a cache line
 LINE_FLOATS = LINE // 4
 HEADER = LINE_FLOATS
 W1 = HEADER
-
-
 BLOCK = 64  # entries a list is made from at a time (one bit each of a mask)
 
 
@@ -77,6 +75,7 @@ def _blocks(floats: int) -> int:
 # starts a cache line; the features and the pass's part are followed by zeros up to whole
 # blocks, so that a list is made from whole blocks
 X = 0
+# the features' room: all of them, and the candidate part read as whole blocks from its start
 XB = _blocks(max(N_FEATURES, STATE_SIZE + _blocks(CANDIDATE_SIZE)))  # the pass's part
 HS = XB + _blocks(CANDIDATE_SIZE)  # the pass's first-layer sum, b1 included
 H1B = HS + MAX_HIDDEN  # a candidate's first hidden layer
