@@ -21,7 +21,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..runs.config import ConfigError, problem_of, read_toml
+from ..runs.config import ConfigError, problem_of, read_toml, validated
 
 __all__ = ["ConfigError", "LearnConfig", "OutputSettings", "TrainSettings", "load_learn_config"]
 
@@ -157,14 +157,7 @@ def _first_error(exc: ValidationError, prefix: str = "") -> ConfigError:
 
 def validate(data: Any) -> LearnConfig:
     """``LearnConfig`` from a mapping, or a ``ConfigError`` naming the first bad key."""
-    if isinstance(data, LearnConfig):
-        return data
-    if not isinstance(data, dict):
-        raise ConfigError("config", f"expected a table of settings, got {type(data).__name__}")
-    try:
-        return LearnConfig.model_validate(data)
-    except ValidationError as exc:
-        raise _first_error(exc) from None
+    return validated(LearnConfig, data, _first_error)
 
 
 def load_learn_config(path: str | os.PathLike) -> LearnConfig:

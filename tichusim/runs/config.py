@@ -12,8 +12,9 @@ import hashlib
 import json
 import os
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -51,6 +52,7 @@ DATA_KEYS = (
 )
 
 PositiveInt = Annotated[int, Field(gt=0)]
+_Model = TypeVar("_Model", bound=BaseModel)  # a config model, for ``validated``
 
 
 class ConfigError(ValueError):
@@ -374,16 +376,24 @@ _FIELDS: dict[str | None, list[str]] = {
 }
 
 
-def validate(data: Any) -> RunConfig:
-    """``RunConfig`` from a mapping, or a ``ConfigError`` naming the first bad key."""
-    if isinstance(data, RunConfig):
+def validated(
+    model: type[_Model], data: Any, first_error: Callable[[ValidationError], ConfigError]
+) -> _Model:
+    """A ``model`` (a pydantic config) from a mapping, or the ``ConfigError`` that
+    ``first_error`` makes of its first bad key."""
+    if isinstance(data, model):
         return data
     if not isinstance(data, dict):
         raise ConfigError("config", f"expected a table of settings, got {type(data).__name__}")
     try:
-        return RunConfig.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
-        raise _first_error(exc, _FIELDS) from None
+        raise first_error(exc) from None
+
+
+def validate(data: Any) -> RunConfig:
+    """``RunConfig`` from a mapping, or a ``ConfigError`` naming the first bad key."""
+    return validated(RunConfig, data, lambda exc: _first_error(exc, _FIELDS))
 
 
 def read_toml(path: str | os.PathLike) -> dict[str, Any]:
