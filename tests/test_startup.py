@@ -47,6 +47,16 @@ def test_import_loads_no_heavy_module_and_lists_the_public_names():
     assert tichusim.classify is tichusim.cards.combos.classify  # loaded on first use
 
 
+def test_a_command_loads_no_kernel_before_it_runs():
+    """What every command runs first (the group's callback) loads no heavy module: a command
+    that plays nothing compiles nothing, and ``warmup`` reports every compile itself."""
+    code = (
+        "import sys; from tichusim import cli; cli.main.callback(); "
+        f"print([m for m in {HEAVY!r} if m in sys.modules])"
+    )
+    assert tichusim_process(["-c", code]).stdout.strip() == "[]"
+
+
 @pytest.mark.slow
 def test_a_cold_cache_command_says_it_compiles_before_it_does(tmp_path):
     legal = ["-m", "tichusim.cli", "legal", "Ma 2j 3s 4p 5t"]

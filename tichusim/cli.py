@@ -119,14 +119,18 @@ def main():
     _renamed_policies_in_one_line()
 
 
+# the warnings a command says in one line: (module, class)
+ONE_LINE = (
+    ("tichusim.strategies.book", "RenamedPolicyWarning"),
+    ("tichusim.strategies.learned", "OtherTableWarning"),
+)
+
+
 def _renamed_policies_in_one_line() -> None:
     """A policy named by its old name (``RenamedPolicyWarning``) or a network played at
     another table than its own (``OtherTableWarning``) is said on stderr in one line, like the
     command's errors; other warnings show as Python shows them."""
     import warnings
-
-    from .strategies.book import RenamedPolicyWarning
-    from .strategies.learned import OtherTableWarning
 
     shown = warnings.showwarning
     if getattr(shown, "one_line", False):  # installed by an earlier command in this process
@@ -134,8 +138,15 @@ def _renamed_policies_in_one_line() -> None:
 
     said: set[str] = set()  # once each: a strategy is resolved more than once a command
 
+    def one_line(category) -> bool:
+        # looked up only among the modules loaded: a warning's module is loaded by the time
+        # it warns, and importing strategies.learned here would load numba and compile
+        # kernels before every command, even one that plays nothing
+        kinds = (getattr(sys.modules.get(module), name, None) for module, name in ONE_LINE)
+        return any(kind is not None and issubclass(category, kind) for kind in kinds)
+
     def show(message, category, filename, lineno, file=None, line=None):
-        if issubclass(category, (RenamedPolicyWarning, OtherTableWarning)):
+        if one_line(category):
             if str(message) not in said:
                 said.add(str(message))
                 click.echo(f"tichusim: warning: {message}", err=True)

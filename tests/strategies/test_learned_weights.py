@@ -242,6 +242,14 @@ def test_weights_trained_at_another_table_are_played_with_a_warning(tmp_path):
         resolve(f"learned[weights={path}]", 4, variant="nanjing")
     with pytest.warns(OtherTableWarning, match="trained at nanjing, not tientsin"):
         resolve(f"learned[weights={path}]", 6, variant="tientsin")
+    # the command line says it once, in one line, and plays
+    args = ["simulate", "--variant", "tientsin", "--rounds", "2"]
+    said = CliRunner().invoke(main, [*args, "--strategies", f"learned[weights={path}]"])
+    assert said.exit_code == 0, said.output
+    notices = [line for line in said.stderr.splitlines() if "warning" in line]
+    assert len(notices) == 1, said.stderr
+    assert notices[0].startswith("tichusim: warning: strategy 'learned[weights=")
+    assert "its network was trained at nanjing, not tientsin" in notices[0]
     # a file that does not say where it learned plays without a word
     plain = write_weights(tmp_path / "plain.npz")
     with warnings.catch_warnings():
