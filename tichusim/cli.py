@@ -1203,7 +1203,8 @@ def _interrupted(stop, command: str, markdown_report) -> None:
 @click.option("--quiet", is_flag=True, callback=_quiet, help="no compile notice, no progress bar")
 def learn(config, quiet):
     """Learn a player as CONFIG (TOML) says: generate the labelled decisions, train the value
-    network on them, write its weights file (docs/learn.md).
+    network on them, write its weights file; with [selfplay], then let that network play and
+    label rounds of its own and train a new one on both data sets (docs/learn.md).
 
     Run it again after a stop: finished data shards are kept and the training goes on from its
     last checkpoint. Needs the learn extra (pip install -e '.[learn]')."""
@@ -1212,6 +1213,7 @@ def learn(config, quiet):
     try:
         cfg = load_learn_config(config)
         cfg.data_settings()  # checked by the data generator, before torch is looked for
+        cfg.selfplay_settings()  # and the self-play round's, with the package's network
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     try:

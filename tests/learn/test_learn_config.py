@@ -1,7 +1,8 @@
 """The learn config and the ``tichusim learn`` command: every bad setting is one line naming
 its key, before torch is looked for; the command runs the data generator, then the training
-(going on from its checkpoint when run again), and writes the weights file; without torch it
-says how to install it."""
+(going on from its checkpoint when run again), and writes the weights file; with
+``[selfplay]`` that network then plays and labels a data set of its own and a second network
+learns from both; without torch it says how to install it."""
 
 import dataclasses
 import json
@@ -63,7 +64,10 @@ def test_a_good_config(tmp_path):
         ({"train": {"learning_rate": -1.0}, "output": {"dir": "x"}}, "train.learning_rate"),
         ({"train": {}}, "output: missing (required)"),
         ({"output": {"dir": ""}}, "output.dir: an empty path"),
-        ({"output": {"dir": "x"}, "extra": 1}, "extra: unknown key (known: data, train, output)"),
+        (
+            {"output": {"dir": "x"}, "extra": 1},
+            "extra: unknown key (known: data, train, selfplay, output)",
+        ),
         ({"output": {"dir": "x"}, "data": 3}, "data: input should be a valid dictionary"),
     ],
 )
@@ -188,3 +192,73 @@ def test_the_shipped_config_is_valid():
     assert cfg.train.threads == 1
     data = pytest.importorskip("tichusim.learn.data")
     assert isinstance(cfg.data_settings(), data.DataSettings)
+    selfplay = cfg.selfplay_settings()  # the package's network standing in for the first's
+    assert isinstance(selfplay, data.DataSettings) and selfplay.behavior == "learned"
+    assert cfg.weights_path == cfg.out_dir / "selfplay" / "learned.npz"
+
+
+SELFPLAY = (
+    GOOD.replace("rounds = 12", "rounds = 24\nshard_rounds = 12")
+    + """
+[selfplay]
+rounds = 12
+seed = 5
+shard_rounds = 6
+"""
+)
+
+
+def test_learn_with_a_self_play_round(tmp_path):
+    """The first network plays and labels the self-play data (its identity in the data's
+    strategy rows), a second network learns from both data sets, and that one is the
+    finished file; run again, everything is kept."""
+    pytest.importorskip("torch")
+    from tichusim.learn.data import generate, read_decisions
+    from tichusim.learn.model import read_weights
+    from tichusim.strategies.learned import identity
+
+    text = SELFPLAY.replace("[output]", '[output]\nweights = "{dir}/shipped/learned.npz"')
+    config = _config(tmp_path, text)
+    res = run("learn", str(config), "--quiet")
+    assert res.exit_code == 0, res.output
+    out = tmp_path / "out"
+    first, second = read_weights(out / "learned.npz"), read_weights(out / "selfplay/learned.npz")
+    assert (out / "shipped/learned.npz").read_bytes() == (out / "selfplay/learned.npz").read_bytes()
+    assert "weights written:" in res.output and "selfplay/learned.npz" in res.output
+    assert not np.array_equal(first["w1"], second["w1"])
+    assert second["meta"]["first_stage"] == identity(first)
+    manifest = json.loads((out / "selfplay/data/manifest.json").read_text())["settings"]
+    played_by = f"learned[weights={(out / 'learned.npz').as_posix()}]"
+    assert manifest["behavior"] == manifest["rollout"] == played_by
+    assert (manifest["rounds"], manifest["seed"], manifest["variant"]) == (12, 5, "nanjing")
+    # the self-play data is what that network plays, generated on its own
+    cfg = load_learn_config(config)
+    alone = generate(cfg.selfplay_settings(out / "learned.npz"), tmp_path / "alone", progress=False)
+    kept = sorted((out / "selfplay/data").glob("decisions-*.parquet"))
+    assert [p.read_bytes() for p in kept] == [p.read_bytes() for p in alone]
+    both = sorted((out / "data").glob("decisions-*.parquet"))
+    sizes = [len(read_decisions(paths).decision) for paths in (kept, both)]
+    assert second["meta"]["data"]["decisions"] == sum(sizes) and min(sizes) > 0
+    assert first["meta"]["data"]["decisions"] == sizes[1]
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert run("learn", str(config), "--quiet").exit_code == 0
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize(
+    "table, message",
+    [
+        ("rounds = 10\nbehavior = 'expert'", "selfplay.behavior: set by the first stage"),
+        ("rounds = 10\nvariant = 'tientsin'", "selfplay.variant: set by the first stage"),
+        ("seed = 3", "selfplay.rounds: missing (required)"),
+        ("rounds = 10\nround = 3", "selfplay.round: unknown key (known: rounds, seed, label_rate,"),
+        ("rounds = 10\nlabel_rate = 2.0", "selfplay.label_rate: "),
+    ],
+)
+def test_a_bad_self_play_table_is_one_line_before_anything_runs(tmp_path, table, message):
+    text = GOOD + f"\n[selfplay]\n{table}\n"
+    res = run("learn", str(_config(tmp_path, text)), "--quiet")
+    assert res.exit_code == 2, res.output
+    assert res.output.startswith(f"tichusim: error: {message}"), res.output
+    assert res.output.count("\n") == 1
+    assert not (tmp_path / "out").exists()  # nothing made

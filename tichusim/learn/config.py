@@ -2,11 +2,14 @@
 
 Three tables: ``[data]``, the data generator's settings (``tichusim.learn.data.DataSettings``,
 which checks them); ``[train]``, the network and its training (``TrainSettings``); and
-``[output]``, where everything goes. Validation is pydantic's, as for run configs
-(``tichusim/runs/config.py``): strict types, unknown keys refused, every problem one
-``ConfigError`` naming its key (``train.epochs: ...``), which the command line prints as one
-line. Nothing here imports torch, so a bad config is reported before the training library
-is looked for.
+``[output]``, where everything goes. An optional fourth, ``[selfplay]``, adds a self-play
+round: the first network plays and labels rounds of its own (the generator's settings but
+``variant``, ``behavior`` and ``rollout``, which are the first stage's table and network), and
+a second network is trained as ``[train]`` says on both data sets. Validation is pydantic's,
+as for run configs (``tichusim/runs/config.py``): strict types, unknown keys refused, every
+problem one ``ConfigError`` naming its key (``train.epochs: ...``), which the command line
+prints as one line. Nothing here imports torch, so a bad config is reported before the
+training library is looked for.
 """
 
 from __future__ import annotations
@@ -86,12 +89,19 @@ class OutputSettings(_Strict):
         return value
 
 
+# the self-play data's settings taken from the first stage, not from ``[selfplay]``
+FROM_FIRST_STAGE = ("variant", "behavior", "rollout")
+
+
 class LearnConfig(_Strict):
-    """One learning: data generation, then training. ``data`` is handed as it is to the
-    data generator's ``DataSettings`` (``data_settings()``)."""
+    """One learning: data generation, then training; with ``selfplay``, a second data set
+    played and labelled by the first network, and a second training on both. ``data`` and
+    ``selfplay`` are handed to the data generator's ``DataSettings`` (``data_settings()``,
+    ``selfplay_settings()``)."""
 
     data: dict[str, Any] = {}
     train: TrainSettings = TrainSettings()
+    selfplay: dict[str, Any] | None = None
     output: OutputSettings
 
     @property
@@ -99,39 +109,74 @@ class LearnConfig(_Strict):
         return Path(self.output.dir)
 
     @property
-    def weights_path(self) -> Path:
-        """Where the training writes the weights file."""
+    def first_weights_path(self) -> Path:
+        """Where the first training writes its weights file."""
         return self.out_dir / "learned.npz"
+
+    @property
+    def selfplay_dir(self) -> Path:
+        """The self-play round's folder: its ``data/``, ``train/`` and ``learned.npz``."""
+        return self.out_dir / "selfplay"
+
+    @property
+    def weights_path(self) -> Path:
+        """Where the last training writes the finished weights file."""
+        if self.selfplay is None:
+            return self.first_weights_path
+        return self.selfplay_dir / "learned.npz"
 
     def data_settings(self):
         """The data generator's settings from ``[data]``; a ``ConfigError`` under ``data.``
         for what it refuses (its own checks name the key first: ``rounds: ...``)."""
-        from .data import DataSettings  # the generator's module checks its own settings
+        return _settings("data", self.data, {})
 
-        if dataclasses.is_dataclass(DataSettings):
-            fields = dataclasses.fields(DataSettings)
-            known = [f.name for f in fields]
-            for key in self.data:
-                if key not in known:
-                    raise ConfigError(f"data.{key}", f"unknown key (known: {', '.join(known)})")
-            for f in fields:
-                required = f.default is MISSING and f.default_factory is MISSING
-                if required and f.name not in self.data:
-                    raise ConfigError(f"data.{f.name}", "missing (required)")
-        try:
-            return DataSettings(**self.data)
-        except ConfigError as exc:
-            raise ConfigError(f"data.{exc.key}", exc.problem) from None
-        except ValidationError as exc:
-            raise _first_error(exc, "data") from None
-        except (TypeError, ValueError) as exc:
-            key, sep, problem = str(exc).partition(": ")
-            if sep and key in self.data:
-                raise ConfigError(f"data.{key}", problem) from None
-            raise ConfigError("data", str(exc)) from None
+    def selfplay_settings(self, weights: str | os.PathLike | None = None):
+        """The self-play data's settings: ``[selfplay]``, played and labelled at ``[data]``'s
+        table by the network of ``weights`` (the first stage's; the package's own to check
+        the table before that file exists). ``None`` without ``[selfplay]``."""
+        if self.selfplay is None:
+            return None
+        for key in FROM_FIRST_STAGE:
+            if key in self.selfplay:
+                raise ConfigError(
+                    f"selfplay.{key}", "set by the first stage (its table and its network)"
+                )
+        first = self.data_settings()
+        player = "learned" if weights is None else f"learned[weights={Path(weights).as_posix()}]"
+        fixed = {"variant": first.variant, "behavior": player, "rollout": player}
+        return _settings("selfplay", self.selfplay, fixed)
 
     def to_json(self) -> dict:
         return self.model_dump(mode="json")
+
+
+def _settings(table: str, given: dict[str, Any], fixed: dict[str, Any]):
+    """The data generator's settings from the config's table ``table`` (``given``) and the
+    ``fixed`` ones; a ``ConfigError`` under ``table.`` for what it refuses (its own checks
+    name the key first: ``rounds: ...``)."""
+    from .data import DataSettings  # the generator's module checks its own settings
+
+    if dataclasses.is_dataclass(DataSettings):
+        fields = dataclasses.fields(DataSettings)
+        known = [f.name for f in fields if f.name not in fixed]
+        for key in given:
+            if key not in known:
+                raise ConfigError(f"{table}.{key}", f"unknown key (known: {', '.join(known)})")
+        for f in fields:
+            required = f.default is MISSING and f.default_factory is MISSING
+            if required and f.name not in given:
+                raise ConfigError(f"{table}.{f.name}", "missing (required)")
+    try:
+        return DataSettings(**given, **fixed)
+    except ConfigError as exc:
+        raise ConfigError(f"{table}.{exc.key}", exc.problem) from None
+    except ValidationError as exc:
+        raise _first_error(exc, table) from None
+    except (TypeError, ValueError) as exc:
+        key, sep, problem = str(exc).partition(": ")
+        if sep and key in given:
+            raise ConfigError(f"{table}.{key}", problem) from None
+        raise ConfigError(table, str(exc)) from None
 
 
 _KNOWN = {

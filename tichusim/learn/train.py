@@ -43,6 +43,7 @@ import torch
 
 from ..kernels.tichu.encoding import CANDIDATE_SIZE, LAYOUT_HASH, STATE_SIZE, encode_decisions
 from ..progress import Progress
+from ..strategies.learned import identity
 from .config import LearnConfig, TrainSettings
 from .decisions import Decisions, read_decisions
 from .model import ValueNet, export
@@ -202,6 +203,7 @@ class Trained:
     steps: int
     seconds: float
     files: dict[str, Path] = field(default_factory=dict)
+    identity: str = ""  # its weights file's (``strategies.learned.identity``), once written
 
 
 def _save(path: Path, state: dict) -> None:
@@ -405,23 +407,70 @@ def learn(
     """The whole learning of a config: the data (``[data]``, into ``<dir>/data`` by the data
     generator's ``generate``, which keeps the shards already written), the training
     (``[train]``, into ``<dir>/train``, going on from its checkpoint) and the weights file
-    (``<dir>/learned.npz``, copied to ``[output] weights`` when given)."""
+    (``<dir>/learned.npz``). With ``[selfplay]``, then the self-play round in
+    ``<dir>/selfplay/``: data played and labelled by that network, and a network trained
+    afresh on the self-play decisions followed by the first ones. The last weights file is
+    copied to ``[output] weights`` when given."""
     from .data import generate  # the data generator's module
 
-    settings = config.data_settings()
+    first = config.data_settings()
     data_dir = config.out_dir / "data"
-    paths = [Path(p) for p in generate(settings, data_dir, progress=progress)]
+    first_paths = _written(generate(first, data_dir, progress=progress), data_dir)
+    meta: dict[str, Any] = {"config": config.to_json()}
+    trained = _stage(
+        config, first_paths, config.out_dir, config.first_weights_path, meta, progress, log
+    )
+    if config.selfplay is not None:
+        if log is not None:
+            log(f"self-play round: the network {trained.identity} plays and labels")
+        settings = config.selfplay_settings(config.first_weights_path)
+        play_dir = config.selfplay_dir / "data"
+        paths = _written(generate(settings, play_dir, progress=progress), play_dir)
+        meta["first_stage"] = trained.identity
+        trained = _stage(
+            config,
+            paths + first_paths,
+            config.selfplay_dir,
+            config.weights_path,
+            meta,
+            progress,
+            log,
+        )
+    if config.output.weights is not None:
+        target = Path(config.output.weights)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + ".tmp")
+        shutil.copyfile(trained.files["weights"], tmp)
+        os.replace(tmp, target)
+        trained.files["copy"] = target
+    return trained
+
+
+def _written(paths: list, data_dir: Path) -> list[Path]:
     if not paths:
         raise ValueError(f"{data_dir}: no decision files were written")
+    return [Path(p) for p in paths]
+
+
+def _stage(
+    config: LearnConfig,
+    paths: list[Path],
+    out_dir: Path,
+    weights: Path,
+    meta: dict[str, Any],
+    progress: bool,
+    log: Callable[[str], None] | None,
+) -> Trained:
+    """One training of ``config.train`` on the decisions of ``paths``, in ``out_dir/train``,
+    its weights file at ``weights`` with ``meta`` and the training's figures."""
     decisions = read_decisions(paths)
     if log is not None:
         log(
             f"{len(decisions.decision):,} decisions, {len(decisions.masks):,} candidates "
             f"from {len(paths)} files"
         )
-    trained = train(config.train, decisions, config.out_dir / "train", progress=progress, log=log)
-    meta: dict[str, Any] = {
-        "config": config.to_json(),
+    trained = train(config.train, decisions, out_dir / "train", progress=progress, log=log)
+    meta = meta | {
         "layout_hash": LAYOUT_HASH,
         "torch": torch.__version__,
         "data": {
@@ -435,13 +484,6 @@ def learn(
         "seconds": round(trained.seconds, 1),
         "metrics": trained.epochs[-1] if trained.epochs else {},
     }
-    path = export(trained.model, config.weights_path, meta)
-    trained.files["weights"] = path
-    if config.output.weights is not None:
-        target = Path(config.output.weights)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(target.name + ".tmp")
-        shutil.copyfile(path, tmp)
-        os.replace(tmp, target)
-        trained.files["copy"] = target
+    trained.files["weights"] = export(trained.model, weights, meta)
+    trained.identity = identity(trained.model.arrays())
     return trained
