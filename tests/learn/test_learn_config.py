@@ -240,6 +240,9 @@ def test_learn_with_a_self_play_round(tmp_path):
     sizes = [len(read_decisions(paths).decision) for paths in (kept, both)]
     assert second["meta"]["data"]["decisions"] == sum(sizes) and min(sizes) > 0
     assert first["meta"]["data"]["decisions"] == sizes[1]
+    # the rounds of both: round 3 of the self-play seed is not round 3 of the first data's
+    played = len(set(read_decisions(kept).round))
+    assert second["meta"]["data"]["rounds"] == first["meta"]["data"]["rounds"] + played
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert run("learn", str(config), "--quiet").exit_code == 0
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before

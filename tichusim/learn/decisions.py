@@ -26,7 +26,7 @@ import pyarrow.parquet as pq
 
 from ..kernels.tichu.view import PRIVATE, PUBLIC
 
-__all__ = ["SCHEMA", "Decisions", "read_decisions", "to_table"]
+__all__ = ["SCHEMA", "Decisions", "count_rounds", "read_decisions", "to_table"]
 
 SCHEMA = pa.schema(
     [
@@ -90,6 +90,13 @@ def _read(path: str | os.PathLike, columns: list[str]) -> pa.Table:
         if table.column(name).null_count:
             raise ValueError(f"{where}: column {name} has missing values")
     return table
+
+
+def count_rounds(paths: Iterable[str | os.PathLike]) -> int:
+    """The rounds with a decision in the files ``paths``, counted file by file: a round's
+    decisions are in one file, and two data sets' rounds are different rounds even where
+    their keys (the round index of another seed) agree."""
+    return sum(len(np.unique(_read(path, ["round"]).column("round").to_numpy())) for path in paths)
 
 
 def read_decisions(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> Decisions:

@@ -45,7 +45,7 @@ from ..kernels.tichu.encoding import CANDIDATE_SIZE, LAYOUT_HASH, STATE_SIZE, en
 from ..progress import Progress
 from ..strategies.learned import identity
 from .config import LearnConfig, TrainSettings
-from .decisions import Decisions, read_decisions
+from .decisions import Decisions, count_rounds, read_decisions
 from .model import ValueNet, export
 
 __all__ = [
@@ -476,7 +476,7 @@ def _stage(
         "data": {
             "decisions": len(decisions.decision),
             "candidates": len(decisions.masks),
-            "rounds": int(len(np.unique(decisions.round))),
+            "rounds": count_rounds(paths),
             "train_decisions": trained.n_train,
             "held_out_decisions": trained.n_held,
         },
