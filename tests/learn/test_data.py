@@ -64,6 +64,22 @@ def test_a_directory_of_other_settings_is_refused_in_one_line(tmp_path):
         generate(other, tmp_path / "other", progress=False)
 
 
+def test_a_directory_of_another_player_under_the_same_text_is_refused(tmp_path):
+    """Other weights at the same path are another player: the self-play round's data would
+    otherwise outlive the network that played it."""
+    from learned_weights import write_weights
+
+    weights = write_weights(tmp_path / "w.npz", seed=1)
+    text = f"learned[weights={weights.as_posix()}]"
+    settings = DataSettings(**SMALL, behavior=text, rollout="expert")
+    generate(settings, tmp_path / "data", progress=False)
+    assert generate(settings, tmp_path / "data", progress=False)  # the same player: kept
+    write_weights(weights, seed=2)
+    with pytest.raises(ValueError, match="another player than behavior 'learned") as info:
+        generate(DataSettings(**SMALL, behavior=text, rollout="expert"), tmp_path / "data")
+    assert "\n" not in str(info.value)
+
+
 def test_the_decisions_read_back_as_the_views_and_candidates_they_were(tmp_path):
     d = read_decisions(generate(DataSettings(**SMALL), tmp_path, False))
     n = len(d.round)

@@ -13,10 +13,11 @@ is answered by a random candidate instead of the behaviour's, for diversity. Eve
 derives from (seed, round key), so a shard's bytes depend only on the settings and its index:
 any number of workers, and a run resumed after a stop, write the same files.
 
-A directory holds one data set: ``manifest.json`` (the settings, checked on every rerun)
-and ``decisions-NNNNN.parquet``, shard ``i`` covering rounds ``i * shard_rounds ..``. A shard
-is written under a temporary name and renamed, so a file that exists is whole: a rerun skips
-the shards already there and plays the rest. One row per labelled decision:
+A directory holds one data set: ``manifest.json`` (the settings, and digests of the players
+the behaviour and rollout texts name, both checked on every rerun) and
+``decisions-NNNNN.parquet``, shard ``i`` covering rounds ``i * shard_rounds ..``. A shard is
+written under a temporary name and renamed, so a file that exists is whole: a rerun skips the
+shards already there and plays the rest. One row per labelled decision:
 
 ==========  =================  ===========================================================
 column      type               what
@@ -35,6 +36,7 @@ chosen      int16              the behaviour's answer, an index into the lists
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import math
@@ -115,6 +117,16 @@ class DataSettings:
             object.__setattr__(self, name, float(getattr(self, name)))
         if self.max_candidates is not None:
             object.__setattr__(self, "max_candidates", int(self.max_candidates))
+
+    def players(self) -> dict[str, str]:
+        """What the ``behavior`` and ``rollout`` texts play, as digests of their kernel rows
+        (a learned network's identity among them): a text that stays the same while its
+        player changes (other weights at the same path, another package's ``learned``)
+        changes these."""
+        return {
+            which: hashlib.sha256(self.row(which).tobytes()).hexdigest()[:16]
+            for which in ("behavior", "rollout")
+        }
 
     def row(self, which: str) -> np.ndarray:
         """The kernel row of the ``behavior`` or ``rollout`` strategy at this variant."""
@@ -343,6 +355,15 @@ def _open(settings: DataSettings, out: Path) -> None:
                 f"out_dir: {out} holds decisions of other settings ({diff or 'format'}); "
                 "choose another directory"
             )
+        changed = [
+            k for k, v in settings.players().items() if held.get("players", {}).get(k, v) != v
+        ]
+        if changed:  # a manifest written before players were recorded holds none to compare
+            texts = ", ".join(f"{k} {getattr(settings, k)!r}" for k in changed)
+            raise ValueError(
+                f"out_dir: {out} holds decisions of another player than {texts} is now (other "
+                "weights or parameters); choose another directory"
+            )
         return
     if out.exists() and any(out.iterdir()):
         raise ValueError(f"out_dir: {out} is not empty and holds no decision data")
@@ -350,6 +371,7 @@ def _open(settings: DataSettings, out: Path) -> None:
     data = {
         "format": FORMAT,
         "settings": settings.to_json(),
+        "players": settings.players(),
         "code": code_digest(),
         "created": now(),
     }
