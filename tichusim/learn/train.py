@@ -203,7 +203,6 @@ class Trained:
     steps: int
     seconds: float
     files: dict[str, Path] = field(default_factory=dict)
-    identity: str = ""  # its weights file's (``strategies.learned.identity``), once written
 
 
 def _save(path: Path, state: dict) -> None:
@@ -421,12 +420,12 @@ def learn(
         config, first_paths, config.out_dir, config.first_weights_path, meta, progress, log
     )
     if config.selfplay is not None:
+        meta["first_stage"] = identity(trained.model.arrays())
         if log is not None:
-            log(f"self-play round: the network {trained.identity} plays and labels")
+            log(f"self-play round: the network {meta['first_stage']} plays and labels")
         settings = config.selfplay_settings(config.first_weights_path)
         play_dir = config.selfplay_dir / "data"
         paths = _written(generate(settings, play_dir, progress=progress), play_dir)
-        meta["first_stage"] = trained.identity
         trained = _stage(
             config,
             paths + first_paths,
@@ -485,5 +484,4 @@ def _stage(
         "metrics": trained.epochs[-1] if trained.epochs else {},
     }
     trained.files["weights"] = export(trained.model, weights, meta)
-    trained.identity = identity(trained.model.arrays())
     return trained
