@@ -1,5 +1,5 @@
-"""Is strategy A stronger than B at Wu Wang? A paired seat swap (compare's duplicate refuses
-Wu Wang: the King changes sides every round, RULES.md §4, so there are no two teams to swap).
+"""How much does one A player gain at a Wu Wang table of Bs? A paired seat swap (RULES.md §4;
+`tichusim compare A B --variant wuwang` is the duplicate match, every mixed seating of A and B).
 
     python scripts/wuwang_swap.py [--deals 20000] [--seed 3] [A expert] [B heuristic]
 

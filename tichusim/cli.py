@@ -1108,10 +1108,10 @@ def compare(strategies, deals, seed, out, variant, option_pairs, workers, check,
     from .games.agents import agent_name
     from .games.strategy_text import parse_strategy
 
-    if not game_type(variant).symmetric_teams:
-        swap = ", ".join(n for n in GAMES if game_type(n).symmetric_teams)
+    if not game_type(variant).duplicate_seatings:
+        swap = ", ".join(n for n in GAMES if game_type(n).duplicate_seatings)
         raise UserError(
-            f"--variant {variant}: compare swaps two teams' seats, and "
+            f"--variant {variant}: compare exchanges the strategies' seats, and "
             f"{game_type(variant).no_swap}; choose one of {swap}"
         )
     options = _options(option_pairs)

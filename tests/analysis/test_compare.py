@@ -11,6 +11,7 @@ import pytest
 from cli_output import said_lines
 from click.testing import CliRunner
 
+import tichusim
 from tichusim import cards
 from tichusim.analysis.duplicate import Interrupted, duplicate, league, markdown_report
 from tichusim.cli import main
@@ -157,14 +158,61 @@ def test_tientsin_duplicate_swaps_teams_of_three():
     assert "triple victories" in text and "double victories" not in text
 
 
-@pytest.mark.parametrize(
-    "variant, reason", [("wuwang", "King changes sides"), ("grand-seigneur", "no teams")]
-)
-def test_tables_without_two_teams_are_refused(variant, reason):
-    with pytest.raises(ValueError, match=reason):
-        duplicate("heuristic", "lowest", 10, variant=variant)
-    result = CliRunner().invoke(main, ["compare", "heuristic", "lowest", "--variant", variant])
-    assert result.exit_code == 2 and "tientsin" in result.output
+def test_a_table_without_teams_is_refused():
+    """Grand Seigneur has no teams (RULES.md §5): no seats to exchange."""
+    with pytest.raises(ValueError, match="no teams"):
+        duplicate("heuristic", "lowest", 10, variant="grand-seigneur")
+    result = CliRunner().invoke(
+        main, ["compare", "heuristic", "lowest", "--variant", "grand-seigneur"]
+    )
+    assert result.exit_code == 2 and "tientsin, wuwang" in result.output
+    assert result.output.count("\n") == 1
+
+
+def _wuwang_points_by_hand(a, b, deals, seed):
+    """A's and B's points per deal at Wu Wang, from ``simulate`` alone: every mixed
+    assignment of A and B to the three players (RULES.md §4), each strategy's players' mean
+    round score (``score_player*``: the player's side's total), averaged over the six."""
+    per = {a: [], b: []}
+    for seating in [(0, 0, 1), (0, 1, 0), (0, 1, 1), (1, 0, 0), (1, 0, 1), (1, 1, 0)]:
+        names = [(a, b)[i] for i in seating]
+        rounds, _ = tichusim.simulate(deals, seed=seed, variant="wuwang", strategies=names)
+        scores = np.stack([rounds[f"score_player{p}"].to_numpy(float) for p in range(3)], 1)
+        for side, name in enumerate((a, b)):
+            per[name].append(scores[:, np.array(seating) == side].mean(axis=1))
+    return np.mean(per[a], axis=0), np.mean(per[b], axis=0)
+
+
+def test_wuwang_matches_play_every_mixed_seating_of_the_three_players():
+    """Wu Wang's King changes sides each round (RULES.md §4): a deal is played with the two
+    strategies in all six mixed assignments to the players, and a strategy's points are its
+    players' mean score per player-round, averaged over them; A - B is paired per deal."""
+    r = duplicate("heuristic", "lowest", 600, seed=8, variant="wuwang")
+    a, b = _wuwang_points_by_hand("heuristic", "lowest", 600, seed=8)
+    np.testing.assert_array_equal(r.points[0], a)
+    np.testing.assert_array_equal(r.points[1], b)
+    np.testing.assert_array_equal(r.margins, a - b)
+    assert r.diff.low > 0  # heuristic beats lowest at every table
+    swapped = duplicate("lowest", "heuristic", 600, seed=8, variant="wuwang")
+    np.testing.assert_array_equal(swapped.margins, -r.margins)
+    # a strategy against itself: the same cards, roles and streams at every seating
+    assert (duplicate("random", "random", 300, seed=8, variant="wuwang").margins == 0).all()
+    text = r.to_markdown()
+    assert "points per player-round" in text and "every mixed assignment" in text
+    # the rates count the seats each strategy played, the Minister's row with its King's
+    rows = r.per_strategy.set_index("strategy")
+    seat_rounds = 600 * 6 * 4  # four seat rows a round at each of the six seatings
+    assert rows.loc["heuristic", "bombs_played"].n + rows.loc["lowest", "bombs_played"].n == (
+        seat_rounds
+    )
+
+
+def test_compare_takes_wuwang_on_the_command_line():
+    result = CliRunner().invoke(
+        main, ["compare", "heuristic", "lowest", "--variant", "wuwang", "--deals", "60"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "points per player-round" in result.output and "--variant wuwang" in result.output
 
 
 def test_compare_refuses_a_policy_the_variant_does_not_allow():

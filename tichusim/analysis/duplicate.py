@@ -1,11 +1,15 @@
-"""Duplicate matches: two strategies play the same deals from both sides of the table.
+"""Duplicate matches: two strategies play the same deals from every side of the table.
 
-Deal ``i`` is played twice with the same seed and round key: once with strategy A on team 0
-(seats 0 and 2; in Tientsin, RULES.md §3, seats 0, 2 and 4), once with A on team 1. Both
-strategies hold the same cards across the pair, so the luck of the deal cancels and the
-per-deal difference is a paired sample; its mean and interval are the strength gap in points
-per round. Only the two-team games have two sides to swap: Wu Wang's King changes sides every
-round (§4) and Grand Seigneur has no teams (§5), so they are refused.
+Deal ``i`` is played once per seating of the game (``Game.duplicate_seatings``) with the same
+seed and round key, so every play holds the same cards. In the two-team games (Nanjing,
+Tientsin: RULES.md §2, §3) a deal is played twice: strategy A on team 0 (seats 0 and 2; in
+Tientsin 0, 2 and 4), then on team 1. In Wu Wang (§4) the King, drawn with the deal, changes
+sides every round, so a deal is played six times, with A and B in every mixed assignment to
+the three players: each strategy holds each role on the same cards. A strategy's points on a
+deal are the mean, over the seatings, of its players' mean round score (a team's score, or in
+Wu Wang a player's side's total: points per player-round); the per-deal difference is a
+paired sample whose mean and interval are the strength gap. Grand Seigneur has no teams (§5)
+and is refused.
 
 ``league`` plays every pair of several strategies on the same deals (a round robin) and ranks
 them by their per-deal margin averaged over all opponents.
@@ -17,7 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
@@ -52,8 +56,11 @@ def _labels(variant: str) -> list[str]:
     """Column headings: the game's victory that ends a round at once (Tientsin: a triple
     victory, RULES.md §3)."""
     kind = cast("type[TeamGame]", game_type(variant))  # a match's game: a team game
-    victory = f"{kind.victory.split('_')[0]} victories"
-    return [victory if key == "double_victories" else label for key, label, _ in STAT_COLUMNS]
+    named = {
+        "double_victories": f"{kind.victory.split('_')[0]} victories",
+        "points_per_round": f"points/{kind.duplicate_unit}",
+    }
+    return [named.get(key, label) for key, label, _ in STAT_COLUMNS]
 
 
 @dataclass(frozen=True)
@@ -61,7 +68,7 @@ class DuplicateResult:
     a: str
     b: str
     deals: int
-    diff: Estimate  # A minus B, points per round (mean of the two tables of a deal)
+    diff: Estimate  # A minus B, points per round (per deal, the mean over its seatings)
     per_strategy: pd.DataFrame  # one row per strategy: points, calls and their success, ...
     margins: np.ndarray | None = field(default=None, repr=False)  # A minus B per deal
     points: tuple | None = field(default=None, repr=False)  # per deal, A's and B's team score
@@ -75,10 +82,15 @@ class DuplicateResult:
         """Whether the match stopped (Ctrl-C) before all its deals were played."""
         return self.deals < self.planned
 
+    @property
+    def unit(self) -> str:
+        """What the points are per: a round (a team's score), or in Wu Wang a player-round."""
+        return game_type(self.variant).duplicate_unit
+
     def __str__(self) -> str:
         return (
             f"{self.a} vs {self.b} over {self.deals} deals: {self.a} - {self.b} = "
-            f"{self.diff} points per round"
+            f"{self.diff} points per {self.unit}"
         )
 
     def to_markdown(self) -> str:
@@ -90,8 +102,9 @@ class DuplicateResult:
             else f" Bombs played per round (both teams): {b.value:.3f} [{b.low:.3f}, {b.high:.3f}]."
         )
         lines = [
-            f"**{self.a} - {self.b}: {_fmt(self.diff)} points per round** "
-            f"({self.deals:,} deals, each played with the teams swapped; 95% intervals).{bombs}",
+            f"**{self.a} - {self.b}: {_fmt(self.diff)} points per {self.unit}** "
+            f"({self.deals:,} deals, each played "
+            f"{game_type(self.variant).duplicate_design}; 95% intervals).{bombs}",
             "",
             "| strategy | " + " | ".join(_labels(self.variant)) + " |",
             "|---" * (len(STAT_COLUMNS) + 1) + "|",
@@ -102,47 +115,17 @@ class DuplicateResult:
         return "\n".join(lines) + "\n"
 
 
-def _side_stats(
-    name: str,
-    rounds: list[pd.DataFrame],
-    seats: list[pd.DataFrame],
-    teams,
-    victory: str = "double_victory",
-) -> dict:
-    """Figures of one strategy from its team's rows in both tables."""
-    points, mine = [], []
-    for r, s, team in zip(rounds, seats, teams, strict=False):
-        points.append(r[f"score_team{team}"].to_numpy())
-        mine.append(s[s["team"] == team])
-    me = pd.concat(mine)
-    out = {"strategy": name, "points_per_round": mean_ci(np.concatenate(points))}
-    for call in ("grand_tichu", "tichu"):
-        called = me[me[call]]
-        out[f"{call}_rate"] = wilson(len(called), len(me))
-        out[f"{call}_success"] = wilson(int((called["finish"] == 1).sum()), len(called))
-    won = sum(
-        int((r[victory] & (r["first_out"] % 2 == t)).sum())
-        for r, t in zip(rounds, teams, strict=False)
-    )
-    out["double_victories"] = wilson(won, sum(len(r) for r in rounds))  # triple in Tientsin
-    team_rounds = sum(len(r) for r in rounds)
-    out["team_first_out"] = wilson(int((me["finish"] == 1).sum()), team_rounds)
-    # the seat-rounds in which the seat played a bomb (the engine records it, RULES.md §2.9)
-    out["bombs_played"] = wilson(int((me["bombs_played"] > 0).sum()), len(me))
-    return out
-
-
-DUPLICATE_VARIANTS = tuple(name for name in GAMES if game_type(name).symmetric_teams)
+DUPLICATE_VARIANTS = tuple(name for name in GAMES if game_type(name).duplicate_seatings)
 
 
 def _teams_game(variant: str, options: dict | None = None) -> TeamGame:
-    """The game ``variant`` with ``options``, refused unless two teams alternate around its
-    table."""
+    """The game ``variant`` with ``options``, refused unless it has seatings to play a deal
+    with (``duplicate_seatings``)."""
     kind = game_type(variant)
-    if not kind.symmetric_teams:
+    if not kind.duplicate_seatings:
         raise ValueError(
-            f"duplicate matches swap two teams' seats: {variant} has none to swap, "
-            f"{kind.no_swap}; variants: {', '.join(DUPLICATE_VARIANTS)}"
+            f"duplicate matches exchange the strategies' seats: {variant} has none to "
+            f"exchange, {kind.no_swap}; variants: {', '.join(DUPLICATE_VARIANTS)}"
         )
     return cast("TeamGame", game(variant, options=options))
 
@@ -166,28 +149,48 @@ class Interrupted(KeyboardInterrupt):
         self.matches = matches
 
 
-# the columns a match reads: the rounds' scores and the seats' calls, finish and bombs
-_ROUND_COLUMNS = ("score_team0", "score_team1", "first_out", "bombs")
-_SEAT_COLUMNS = ("team", "grand_tichu", "tichu", "finish", "bombs_played")
+# the columns a match reads: the rounds' key and bombs (and the victory, the game's column),
+# the seats' calls, finish and bombs
+_ROUND_COLUMNS = ("round", "bombs")
+_SEAT_COLUMNS = ("round", "seat", "team", "grand_tichu", "tichu", "finish", "bombs_played")
 _AGENT_BLOCK = 10  # deals per block when a Python agent plays: the bar moves every few seconds
 _KERNEL_BLOCK = 2_000  # deals per block otherwise: a block is one fast batch of the engine
 
 
-def _block_size(players, deals: int, workers: int) -> int:
+class _Table(NamedTuple):
+    """A block of deals played at one seating: each player's round score ``(deals,
+    players)``, the rounds' columns a match reads, and the seats' with ``side``, the index (0
+    for A, 1 for B) of the strategy playing each seat row."""
+
+    scores: np.ndarray
+    rounds: pd.DataFrame
+    seats: pd.DataFrame
+
+
+def _block_size(players, deals: int, workers: int, seatings: int) -> int:
     from ..games.agents import Agent
 
     if any(isinstance(p, Agent) for p in players):
         return _AGENT_BLOCK
-    return max(1, min(_KERNEL_BLOCK, -(-deals // (4 * workers))))
+    per_block = _KERNEL_BLOCK * 2 // seatings  # the same rounds per block at any table
+    return max(1, min(per_block, -(-deals // (4 * workers))))
 
 
-def _both_tables(sa, sb, start: int, count: int, seats: int, victory: str, common: dict):
-    """Deals ``start`` to ``start + count - 1`` played twice: A on team 0, then on team 1;
-    the four tables keep only the columns a match reads."""
+def _tables(players, start: int, count: int, played: TeamGame, common: dict) -> tuple:
+    """Deals ``start`` to ``start + count - 1`` played at each of the game's seatings, in
+    order: one ``_Table`` each."""
     out = []
-    for pair in ((sa, sb), (sb, sa)):
-        r, s = simulate(count, strategies=list(pair) * (seats // 2), first_round=start, **common)
-        out += [r[[*_ROUND_COLUMNS, victory]], s[list(_SEAT_COLUMNS)]]
+    for seating in played.duplicate_seatings:
+        at_table = [players[i] for i in seating]
+        r, s = simulate(count, strategies=at_table, first_round=start, **common)
+        side = np.asarray(seating)[played.seat_players(r, s)]
+        out.append(
+            _Table(
+                played.player_scores(r),
+                r[[*_ROUND_COLUMNS, played.victory]].reset_index(drop=True),
+                s[list(_SEAT_COLUMNS)].assign(side=side).reset_index(drop=True),
+            )
+        )
     return tuple(out)
 
 
@@ -196,7 +199,7 @@ _BUILT: dict = {}  # a worker's players, built once per process: (spec, variant)
 
 def _worker_block(job):
     """One block in a worker process: the players rebuilt from plain data (an agent from its
-    ``spec_of`` table), then ``_both_tables``."""
+    ``spec_of`` table), then ``_tables``."""
     specs, start, count, threads, common = job
     if threads:
         import numba
@@ -209,8 +212,7 @@ def _worker_block(job):
         if key not in _BUILT:
             _BUILT[key] = _player(played, spec)
         players.append(_BUILT[key])
-    first, second = players
-    return start, _both_tables(first, second, start, count, played.seats, played.victory, common)
+    return start, _tables(players, start, count, played, common)
 
 
 def _portable(player):
@@ -252,30 +254,68 @@ def _blocks_in_workers(players, blocks, workers: int, common: dict):
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _sides(tables) -> Paired:
-    """Per deal of a block, A's and B's team score, each the mean of its two tables (A on
-    team 0 at the first, on team 1 at the second): the two strategies on shared deals."""
-    r1, _, r2, _ = tables
-    return Paired(
-        np.stack(
-            [
-                (r1["score_team0"].to_numpy() + r2["score_team1"].to_numpy()) / 2,
-                (r1["score_team1"].to_numpy() + r2["score_team0"].to_numpy()) / 2,
-            ]
-        )
-    )
+def _points(tables, seatings) -> list[list[np.ndarray]]:
+    """Per seating, A's and B's points per deal: the mean round score of its players."""
+    out = []
+    for table, seating in zip(tables, seatings, strict=True):
+        plays = np.asarray(seating)
+        out.append([table.scores[:, plays == side].mean(axis=1) for side in (0, 1)])
+    return out
 
 
-def _match(sa, sb, frames, victory: str, variant: str, planned: int, seconds: float):
+def _sides(tables, seatings) -> Paired:
+    """Per deal, A's and B's points, each the mean over the seatings of its players' mean
+    round score: the two strategies on shared deals."""
+    points = _points(tables, seatings)
+    return Paired(np.stack([np.mean([p[side] for p in points], axis=0) for side in (0, 1)]))
+
+
+def _side_stats(name: str, side: int, tables, seatings, victory: str) -> dict:
+    """Figures of strategy ``side`` (0: A, 1: B) from its rows at every seating. Its points
+    pool its per-deal points of each seating; a victory or a first out counts once per team
+    it played on in a round (a round of Nanjing or Tientsin: its one team)."""
+    points = np.concatenate([p[side] for p in _points(tables, seatings)])
+    me = pd.concat([t.seats[t.seats["side"] == side] for t in tables])
+    out = {"strategy": name, "points_per_round": mean_ci(points)}
+    for call in ("grand_tichu", "tichu"):
+        called = me[me[call]]
+        out[f"{call}_rate"] = wilson(len(called), len(me))
+        out[f"{call}_success"] = wilson(int((called["finish"] == 1).sum()), len(called))
+    won = first = teams = 0
+    for table in tables:
+        seats = table.seats
+        out_first = seats.loc[seats["finish"] == 1].set_index("round")["team"]
+        mine = seats.loc[seats["side"] == side, ["round", "team"]].drop_duplicates()
+        firsts = mine["team"].to_numpy() == out_first.reindex(mine["round"]).to_numpy()
+        victories = table.rounds.set_index("round")[victory].reindex(mine["round"]).to_numpy()
+        won += int((firsts & victories).sum())
+        first += int(firsts.sum())
+        teams += len(mine)
+    out["double_victories"] = wilson(won, teams)  # triple in Tientsin
+    out["team_first_out"] = wilson(first, teams)
+    # the seat-rounds in which the seat played a bomb (the engine records it, RULES.md §2.9)
+    out["bombs_played"] = wilson(int((me["bombs_played"] > 0).sum()), len(me))
+    return out
+
+
+def _match(sa, sb, frames, played: TeamGame, variant: str, planned: int, seconds: float):
     """The match's figures from its blocks' tables, merged in deal order."""
     parts = [frames[k] for k in sorted(frames)]
-    r1, s1, r2, s2 = (pd.concat([p[i] for p in parts], ignore_index=True) for i in range(4))
-    sides = _sides((r1, s1, r2, s2))
-    rows = [
-        _side_stats(sa.name, [r1, r2], [s1, s2], (0, 1), victory),
-        _side_stats(sb.name, [r1, r2], [s1, s2], (1, 0), victory),
+    seatings = played.duplicate_seatings
+    tables = [
+        _Table(
+            np.concatenate([p[i].scores for p in parts]),
+            pd.concat([p[i].rounds for p in parts], ignore_index=True),
+            pd.concat([p[i].seats for p in parts], ignore_index=True),
+        )
+        for i in range(len(seatings))
     ]
-    bombs = mean_ci(np.concatenate([r1["bombs"].to_numpy(), r2["bombs"].to_numpy()]))
+    sides = _sides(tables, seatings)
+    rows = [
+        _side_stats(sa.name, 0, tables, seatings, played.victory),
+        _side_stats(sb.name, 1, tables, seatings, played.victory),
+    ]
+    bombs = mean_ci(np.concatenate([t.rounds["bombs"].to_numpy() for t in tables]))
     return DuplicateResult(
         sa.name,
         sb.name,
@@ -314,13 +354,13 @@ def duplicate(
     block with the deals played and the running margin (A minus B). Ctrl-C raises
     ``Interrupted`` carrying the figures of the deals played so far (``partial``)."""
     match_game = _teams_game(variant, options)
-    seats = match_game.seats
+    seatings = match_game.duplicate_seatings
     sa, sb = _player(match_game, a), _player(match_game, b)
     common: dict[str, Any] = {"seed": seed, "check": check, "variant": variant, "options": options}
     played_once(
-        lambda keys: simulate(len(keys), strategies=[sa, sb] * (seats // 2), **common),
+        lambda keys: simulate(len(keys), strategies=[(sa, sb)[i] for i in seatings[0]], **common),
     )
-    size = _block_size((sa, sb), deals, workers)
+    size = _block_size((sa, sb), deals, workers, len(seatings))
     blocks = [(k, min(size, deals - k)) for k in range(0, deals, size)]
     if progress is not None:
         progress(0, deals, Estimate(float("nan"), float("nan"), float("nan"), 0))
@@ -329,18 +369,16 @@ def duplicate(
     if workers > 1 and len(blocks) > 1:
         played = _blocks_in_workers((sa, sb), blocks, workers, common)
     else:
-        played = (
-            (k, _both_tables(sa, sb, k, n, seats, match_game.victory, common)) for k, n in blocks
-        )
+        played = ((k, _tables((sa, sb), k, n, match_game, common)) for k, n in blocks)
     margins: dict[int, np.ndarray] = {}
 
     def figures():
-        return _match(sa, sb, frames, match_game.victory, variant, deals, time.perf_counter() - t0)
+        return _match(sa, sb, frames, match_game, variant, deals, time.perf_counter() - t0)
 
     try:
         for start, tables in played:
             frames[start] = tables
-            margins[start] = _sides(tables).differences(0, 1)
+            margins[start] = _sides(tables, seatings).differences(0, 1)
             if progress is not None:
                 so_far = np.concatenate([margins[k] for k in sorted(margins)])
                 progress(len(so_far), deals, mean_ci(so_far))
@@ -385,7 +423,8 @@ class League:
         order = list(self.table["strategy"])
         lines += [
             "",
-            "Pairwise margins, points per round (row minus column, 95% intervals):",
+            f"Pairwise margins, points per {game_type(self.variant).duplicate_unit} "
+            "(row minus column, 95% intervals):",
             "",
             "| | " + " | ".join(order) + " |",
             "|---" * (len(order) + 1) + "|",
@@ -426,11 +465,11 @@ def league(
     if len(set(names)) != len(names):
         raise ValueError(f"strategies need different names, got {', '.join(names)}")
     pairs = list(combinations(range(len(resolved)), 2))
-    seats = played.seats
+    players = played.players
+    common: dict[str, Any] = {"seed": seed, "variant": variant, "options": options}
     played_once(
         lambda keys: [  # a round of each: every engine they need
-            simulate(len(keys), strategies=[s] * seats, seed=seed, variant=variant, options=options)
-            for s in resolved
+            simulate(len(keys), strategies=[s] * players, **common) for s in resolved
         ],
     )
     if progress is not None:
@@ -536,9 +575,10 @@ def markdown_report(result: DuplicateResult | League, command: str) -> str:
                 f"match interrupted after {result.deals:,} of {result.planned:,} deals)"
             )
         body = result.to_markdown()
+        design = game_type(result.variant).duplicate_design
         note = (
-            "Each deal is played twice with the teams' seats swapped, so both strategies "
-            "hold the same cards; the difference is per deal. Success means the caller went "
+            f"Each deal is played {design}, so both strategies hold the same cards; the "
+            "difference is per deal. Success means the caller went "
             "out first. The bomb column is the share of seat-rounds in which the seat "
             "played a bomb."
         )

@@ -11,8 +11,9 @@ Members (``Game``), the class-level ones readable before a game is configured
 
 * ``name``, ``rules`` (the RULES.md section), ``option_defaults`` (name -> default),
   ``takes_players`` (the number of players is chosen: Grand Seigneur), ``team_game`` (two
-  teams play to a target score, §2.15), ``symmetric_teams`` (two teams alternate around the
-  table and can swap seats: duplicate matches) and ``no_swap`` (why not, when not),
+  teams play to a target score, §2.15), ``duplicate_seatings`` (the seatings of two
+  strategies a duplicate match plays each deal with, ``duplicate_design`` their wording and
+  ``duplicate_unit`` what its points are per) and ``no_swap`` (why none, when none),
   ``chained_rounds`` (a round depends on the game's earlier rounds: §5's ranks),
   ``strategy_heading`` and ``strategy_book`` (the family's strategies), ``summary`` and
   ``report`` (which summary and report section of the analysis layer apply), ``steps`` (a
@@ -121,7 +122,11 @@ class Game(ABC):
     option_defaults: ClassVar[dict]
     takes_players: ClassVar[bool] = False
     team_game: ClassVar[bool] = False
-    symmetric_teams: ClassVar[bool] = False
+    # duplicate matches (analysis/duplicate.py): each seating gives every player the index of
+    # the strategy it plays, 0 or 1; empty where the game has none (``no_swap`` says why)
+    duplicate_seatings: ClassVar[tuple[tuple[int, ...], ...]] = ()
+    duplicate_design: ClassVar[str] = ""
+    duplicate_unit: ClassVar[str] = "round"
     no_swap: ClassVar[str] = ""
     chained_rounds: ClassVar[bool] = False
     strategy_heading: ClassVar[str]

@@ -12,7 +12,8 @@ Card sets are ``uint64`` masks in the layout of ``tichusim.cards``.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from itertools import product
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 import pyarrow as pa
@@ -32,6 +33,9 @@ from .narrate import Wording, narrate
 from .scripted import with_replay
 from .steps import seated, stepper
 from .team_steps import TeamSteps
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Nanjing", "TeamGame", "Tientsin", "WuWang"]
 
@@ -74,6 +78,20 @@ class TeamGame(Game):
 
     def resolve(self, strategies, count: int | None = None) -> list:
         return tichu_strategies.resolve(strategies, count or self.players, variant=self.name)
+
+    # -- duplicate matches (analysis/duplicate.py) -----------------------------------------
+
+    # two teams alternating around the table (§2.1, §3): each deal twice, seats swapped
+    duplicate_design: ClassVar[str] = "twice, with the teams' seats swapped"
+
+    def player_scores(self, rounds: pd.DataFrame) -> np.ndarray:
+        """Each player's round score, ``(rounds, players)``: his team's (§2.14)."""
+        teams = [rounds[f"score_team{t}"].to_numpy(np.float64) for t in (0, 1)]
+        return np.stack([teams[p % 2] for p in range(self.players)], axis=1)
+
+    def seat_players(self, rounds: pd.DataFrame, seats: pd.DataFrame) -> np.ndarray:
+        """The player whose strategy plays each of ``seats``' rows: the seat's own."""
+        return seats["seat"].to_numpy()
 
     # -- the variant's facts, as the engine knows them (kernels/tichu/variants.py) ---------
 
@@ -525,7 +543,7 @@ class Nanjing(TeamGame):
     strategy_per = "seat"
     titled = False
     team_game = True
-    symmetric_teams = True
+    duplicate_seatings = ((0, 1, 0, 1), (1, 0, 1, 0))
 
 
 class Tientsin(TeamGame):
@@ -537,7 +555,7 @@ class Tientsin(TeamGame):
     players = 6
     seats = 6
     team_game = True
-    symmetric_teams = True
+    duplicate_seatings = ((0, 1, 0, 1, 0, 1), (1, 0, 1, 0, 1, 0))
     victory = "triple_victory"  # three of a team out first (§3)
     sides = ((1, "partner1"), (3, "partner2"))  # the partners 2 and 4 places on (§3)
 
@@ -562,7 +580,14 @@ class WuWang(TeamGame):
     variant_code = variants.WUWANG
     players = 3
     seats = 4
-    no_swap = "the King changes sides every round (RULES.md §4)"
+    # the King changes sides every round (§4): each deal is played with every mixed seating
+    # of the two strategies, so that each holds every role on the same cards
+    duplicate_seatings = tuple(s for s in product((0, 1), repeat=3) if len(set(s)) == 2)
+    duplicate_design = (
+        "six times, the two strategies in every mixed assignment to the three players "
+        "(the King's side and the opponents)"
+    )
+    duplicate_unit = "player-round"
     report = "wuwang"
     drawer_is_king = True
     # game_rounds: a game's length (§4: 9, or another multiple of 3); rotating_king: the
@@ -584,6 +609,21 @@ class WuWang(TeamGame):
     def first_drawers_of(self, keys: np.ndarray) -> np.ndarray:
         """A Wu Wang King is drawn per round (-1), as in a first round (§4)."""
         return np.full(len(keys), -1, np.int64)
+
+    def player_scores(self, rounds: pd.DataFrame) -> np.ndarray:
+        """Each player's round score, ``(rounds, players)``: his side's total (§4)."""
+        return np.stack(
+            [rounds[f"score_player{p}"].to_numpy(np.float64) for p in range(self.players)], axis=1
+        )
+
+    def seat_players(self, rounds: pd.DataFrame, seats: pd.DataFrame) -> np.ndarray:
+        """The player whose strategy plays each of ``seats``' rows: the Minister's row that
+        round's King's (§4)."""
+        player = seats["seat"].to_numpy().copy()
+        minister = player == _MINISTER_ROW
+        king = rounds.set_index("round")["king"]
+        player[minister] = king.loc[seats["round"].to_numpy()[minister]].to_numpy()
+        return player
 
     def by_player(self, rounds: np.ndarray, seats: np.ndarray):
         """Seat rows ordered players 0, 1, 2, then the Minister; ``first_drawer`` (the King),
