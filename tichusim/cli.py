@@ -10,6 +10,7 @@ import click
 
 from . import __version__
 from .games import DEFAULT_GAME, GAMES, TEAM_GAMES, game, game_type
+from .games.errors import BadInput, guard, one_line
 from .progress import Progress
 from .strategies import DEFAULT_STRATEGY
 
@@ -26,7 +27,7 @@ class UserError(click.ClickException):
     exit_code = 2
 
     def show(self, file=None):  # one line, no traceback (a newline in a value is escaped)
-        click.echo(f"tichusim: error: {self.format_message()}".replace("\n", "\\n"), err=True)
+        click.echo(f"tichusim: error: {one_line(self.format_message())}", err=True)
 
 
 class PlayError(UserError):
@@ -81,15 +82,11 @@ def _strategies(text: str):
 
 def _guard(fn, *args, **kwargs):
     """Bad input (``ValueError``, an agent that cannot be loaded) exits 2; an agent failing
-    during play exits 1: one line each."""
-    from .games.agents import AgentError
-
+    during play exits 1: one line each (``games.errors.guard``, which the server shares)."""
     try:
-        return fn(*args, **kwargs)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-    except AgentError as exc:
-        raise PlayError(str(exc)) from None
+        return guard(fn, *args, **kwargs)
+    except BadInput as exc:
+        raise (PlayError if exc.exit_code == PlayError.exit_code else UserError)(str(exc)) from None
 
 
 def _check_strategies(table, chosen) -> None:
@@ -528,12 +525,9 @@ def strategies_cmd(variant):
 
 def _strategy_option(text: str, count: tuple[int, ...], what: str):
     """``--seat-strategy`` / ``--others``: ``count`` strategies (``games.strategy_text`` form)."""
-    from .games.strategy_text import parse_strategy_list
+    from .games.strategy_text import parse_strategy_count
 
-    found = _guard(parse_strategy_list, text)
-    if len(found) not in count:
-        raise UserError(f"{what}: give {' or '.join(map(str, count))} strategies, not {len(found)}")
-    return found[0] if len(found) == 1 else found
+    return _guard(parse_strategy_count, text, count, what)
 
 
 SPEC_HELP = (
