@@ -124,6 +124,18 @@ def test_gt_odds_other_table_and_players(client):
     assert _without_seconds(_cli_json(job["command"])) == _without_seconds(got)
 
 
+def test_rules_options_reach_the_library_and_the_command(client):
+    body = {"hand": HAND8, "deals": 200, "options": {"phoenix_led_half": True}}
+    job = _ask(client, "gt-odds", body)
+    assert "--option phoenix_led_half=true" in job["command"]
+    want = gtodds.gt_odds(HAND8, deals=200, options={"phoenix_led_half": True}).to_dict()
+    assert _without_seconds(job["result"]) == _without_seconds(want)
+    assert job["result"]["gt_table"] is None  # the table is the game's without options
+    assert _without_seconds(_cli_json(job["command"])) == _without_seconds(want)
+    r = client.post("/api/gt-odds", json={"hand": HAND8, "options": {"no_such_rule": True}})
+    assert r.status_code == 400 and "no_such_rule" in r.json()["error"]
+
+
 def test_tichu_odds_is_the_library_answer(client):
     hand = "Dr Ph Aj As Ap Kj Ks Kp Qj Qs Jj Tj 9j 8j"
     job = _ask(client, "tichu-odds", {"hand": hand, "deals": 200})
@@ -199,6 +211,10 @@ BAD = [
     ("advise", {"position": {"hand": "Dr Aj"}, "samples": 201}, "at most 200 deals"),
     ("gt-odds", {"hand": HAND8, "deals": "many"}, "deals: not 'many'"),
     ("gt-odds", {"hand": HAND8, "rounds": 10}, "unknown field 'rounds'"),
+    ("gt-odds", {"hand": HAND8, "seed": -1}, "seed must be a whole number in [0, 2**64)"),
+    ("tichu-odds", {"hand": HAND14, "played": 57}, "played: a number of cards 0..56"),
+    ("pass-advice", {"hand": HAND14, "candidates": ["Dr,Ks,2j"] * 21}, "at most 20 passes"),
+    ("pass-advice", {"hand": HAND14, "candidates": ["Dr,Ks,Ks"]}, "'Ks' given twice"),
     ("gt-odds", {}, "hand: missing"),
     ("gt-odds", [1, 2], "a JSON object"),
     ("gt-odds", {"hand": HAND8, "variant": "poker"}, "variant: a team game"),
@@ -293,6 +309,15 @@ def test_stopping_ends_a_job_at_its_next_progress():
     assert waiting.state == "error"
     with pytest.raises(Busy):
         jobs.submit("x", run)
+
+
+def test_only_the_names_given_may_address_the_server():
+    app = create_app(workers=1, queue=1, limits=SMALL, table_deals=0, hosts=["127.0.0.1"])
+    with TestClient(app, base_url="http://127.0.0.1:8047") as c:
+        assert c.get("/api/info").status_code == 200
+    with TestClient(app, base_url="http://tichu.example.com") as c:
+        assert c.get("/api/info").status_code == 400
+        assert c.post("/api/gt-odds", json={"hand": HAND8}).status_code == 400
 
 
 def test_finished_jobs_kept_are_bounded():

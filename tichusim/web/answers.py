@@ -29,7 +29,6 @@ from ..strategies.book import split_strategies
 __all__ = ["KINDS", "Ask", "Limits", "defaults", "prepare"]
 
 KINDS = ("gt-odds", "tichu-odds", "pass-advice", "advise")
-SEED_MAX = 2**64
 ODDS_DEALS = 2000  # the odds' deals when a request names none (the commands': 100,000)
 Progress = Callable[[int, int, str | None], None]  # done, total, a note (the leader, P)
 
@@ -133,6 +132,12 @@ class _Fields:
             )
         return value
 
+    def seed(self) -> int:
+        """``seed``, 0 when absent; the odds commands' check and message."""
+        value = self.get("seed", int, 0)
+        guard(gtodds.check_run, 1, None, value)
+        return value
+
     def done(self) -> None:
         unknown = sorted(set(self.body) - self.read)
         if unknown:
@@ -213,7 +218,7 @@ def _gt_odds(f: _Fields, limits: Limits, table: Callable[[str], dict | None]) ->
         raise BadInput(f"variant: a team game ({', '.join(TEAM_GAMES)}), not {variant!r}")
     options = _options(f)
     deals = f.whole("deals", 1, limits.deals, ODDS_DEALS, "deals")
-    seed = f.whole("seed", 0, SEED_MAX - 1, 0, "seed")
+    seed = f.seed()
     _, _, flags, kwargs = _players(f, gtodds.gt_odds, "seat_strategy", variant)
     f.done()
     guard(game, variant, None, options)
@@ -247,12 +252,14 @@ def _tichu_odds(f: _Fields, limits: Limits) -> Ask:
         raise BadInput("hand: missing (the 14 cards held after the passing)")
     received = f.text("received")
     played = f.get("played", int)
+    if played is not None and not 0 <= played <= 56:
+        raise BadInput(f"played: a number of cards 0..56, not {played}")
     variant = f.text("variant", DEFAULT_GAME) or DEFAULT_GAME
     if variant not in TEAM_GAMES:
         raise BadInput(f"variant: a team game ({', '.join(TEAM_GAMES)}), not {variant!r}")
     options = _options(f)
     deals = f.whole("deals", 1, limits.deals, ODDS_DEALS, "deals")
-    seed = f.whole("seed", 0, SEED_MAX - 1, 0, "seed")
+    seed = f.seed()
     _, _, flags, kwargs = _players(f, tichuodds.tichu_odds, "seat_strategy", variant)
     f.done()
     guard(game, variant, None, options)
@@ -291,11 +298,16 @@ def _pass_advice(f: _Fields, limits: Limits) -> Ask:
     candidates = f.get("candidates", list, [])
     if not all(isinstance(c, str) for c in candidates):
         raise BadInput('candidates: passes as text, "RIGHT,PARTNER,LEFT"')
+    if len(candidates) > limits.candidates:
+        raise BadInput(
+            f"candidates: at most {limits.candidates} passes a request on this server, "
+            f"not {len(candidates)}"
+        )
     only_given = f.get("only_given", bool, False)
     deals = f.whole(
         "deals", 1, limits.pass_deals, _default(passadvice.pass_advice, "deals"), "deals"
     )
-    seed = f.whole("seed", 0, SEED_MAX - 1, 0, "seed")
+    seed = f.seed()
     _, _, flags, kwargs = _players(f, passadvice.pass_advice, "strategy", DEFAULT_GAME)
     f.done()
     guard(passadvice.check_candidates, hand, candidates)
@@ -346,7 +358,7 @@ def _advise(f: _Fields, limits: Limits) -> Ask:
         "candidates", 1, limits.candidates, _default(advise_mod.advise, "candidates"), "plays"
     )
     rollout = f.text("rollout")
-    seed = f.whole("seed", 0, SEED_MAX - 1, 0, "seed")
+    seed = f.seed()
     f.done()
     kwargs: dict = {}
     if rollout is not None:

@@ -21,6 +21,8 @@ from contextlib import asynccontextmanager
 from importlib import resources
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -61,11 +63,14 @@ def create_app(
     queue: int = 32,
     limits: Limits | None = None,
     table_deals: int = 100_000,
+    hosts: list[str] | None = None,
 ) -> Starlette:
     """The server's app: ``workers`` threads answer, ``queue`` requests may wait, each
     bounded by ``limits``; at start-up a gt-table of ``table_deals`` deals (the default
     players') is made on a thread of its own, which compiles the Grand Tichu kernels too
-    (0: none)."""
+    (0: none). ``hosts``: the only names a request may address the server by (its Host
+    header: a page elsewhere that rebinds its own name to 127.0.0.1 is refused); ``None``:
+    any."""
     limits = limits or Limits()
     jobs = Jobs(workers, queue)
     table = Table(table_deals)
@@ -136,7 +141,8 @@ def create_app(
         Route("/api/{kind}", answer, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(page)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    middleware = [] if hosts is None else [Middleware(TrustedHostMiddleware, allowed_hosts=hosts)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.jobs = jobs
     app.state.table = table
     return app

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from ..games.errors import BadInput
+from ..games.errors import BadInput, one_line
 
 __all__ = ["Busy", "Job", "Jobs", "Stopped"]
 
@@ -134,7 +134,7 @@ class Jobs:
         except Stopped:
             job.state, job.error = "error", "the server stopped before the answer"
         except Exception as exc:  # a bug: said on the page in one line, the server goes on
-            job.state, job.error = "error", f"internal error: {type(exc).__name__}: {exc}"
+            job.state, job.error = "error", one_line(f"internal error: {type(exc).__name__}: {exc}")
         else:
             self._warm.add(job.kind)
             job.result, job.state = result, "done"
