@@ -1,8 +1,14 @@
-"""``tichusim serve``'s own bad input: one line and exit status 2, before anything listens."""
+"""``tichusim serve``'s own bad input: one line and exit status 2, before anything listens;
+Ctrl-C stops it cleanly."""
 
 import importlib.util
+import signal
 import socket
+import subprocess
+import sys
+import time
 
+import pytest
 from click.testing import CliRunner
 
 from tichusim.cli import main
@@ -39,3 +45,23 @@ def test_without_the_web_extra_it_says_how_to_install_it(monkeypatch):
     assert _error([]) == (
         "tichusim: error: serve needs uvicorn, the web extra: pip install -e '.[web]'"
     )
+
+
+@pytest.mark.parametrize("wait", [0.0, 3.0])
+def test_ctrl_c_stops_it_cleanly_at_once_or_while_it_warms_up(wait):
+    """SIGINT right after the server says where it listens, or while its start-up table is
+    being made: "stopped", exit status 0, no traceback."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tichusim.cli", "serve", "--port", "0", "--table-deals", "20000"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert "http://127.0.0.1:" in proc.stderr.readline()
+        time.sleep(wait)
+        proc.send_signal(signal.SIGINT)
+        rest = proc.communicate(timeout=60)[1]
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, rest
+    assert rest.strip().splitlines()[-1] == "tichusim serve: stopped" and "Traceback" not in rest

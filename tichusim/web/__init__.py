@@ -40,19 +40,21 @@ def serve(
     except OSError:
         sock.close()
         raise
-    # on loopback, only the loopback names (a page elsewhere cannot rebind its name to it)
-    loopback = host in ("127.0.0.1", "localhost", "::1")
-    hosts = ["127.0.0.1", "localhost", "[::1]", "::1"] if loopback else None
-    app = create_app(
-        workers=workers, queue=queue, limits=limits, table_deals=table_deals, hosts=hosts
-    )
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on")
-    shown = f"[{host}]" if family == socket.AF_INET6 else host
-    if on_ready is not None:
-        on_ready(f"http://{shown}:{sock.getsockname()[1]}/")
-    try:
+    try:  # Ctrl-C at any point from here stops it cleanly
+        # on loopback, only the loopback names (a page elsewhere cannot rebind its name to it)
+        loopback = host in ("127.0.0.1", "localhost", "::1")
+        hosts = ["127.0.0.1", "localhost", "[::1]", "::1"] if loopback else None
+        app = create_app(
+            workers=workers, queue=queue, limits=limits, table_deals=table_deals, hosts=hosts
+        )
+        config = uvicorn.Config(
+            app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on"
+        )
+        shown = f"[{host}]" if family == socket.AF_INET6 else host
+        if on_ready is not None:
+            on_ready(f"http://{shown}:{sock.getsockname()[1]}/")
         uvicorn.Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn raises Ctrl-C's signal again once it has stopped
+    except KeyboardInterrupt:  # before uvicorn's handler, or raised again by it once stopped
         pass
     finally:
         sock.close()
