@@ -152,7 +152,9 @@ def test_pass_advice_is_the_library_answer(client):
 
 
 def test_advise_is_the_library_answer(client):
-    job = _ask(client, "advise", {"position": POSITION, "samples": 40, "candidates": 6})
+    position = POSITION | {"variant": "nanjing"}  # as the page sends it
+    job = _ask(client, "advise", {"position": position, "samples": 40, "candidates": 6})
+    assert "#" not in job["command"]
     want = advise(Position.parse(POSITION), 40, candidates=6).to_dict()
     assert job["result"] == want
     assert _cli_json(job["command"]) == want

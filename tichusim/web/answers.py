@@ -387,10 +387,14 @@ def _advise(f: _Fields, limits: Limits) -> Ask:
     if rollout is not None:
         args += ["--rollout", rollout]
     command = _command("advise", *args)
-    if set(data) - set(_FLAGS) - set(_REPEATED):  # variant, first_drawer, ...: a file's keys
-        command += "  # with a position file for: " + ", ".join(
-            sorted(set(data) - set(_FLAGS) - set(_REPEATED))
-        )
+    # variant (but the default), first_drawer, minister, ...: a position file's keys only
+    extra = sorted(
+        k
+        for k, v in data.items()
+        if k not in _FLAGS and k not in _REPEATED and not (k == "variant" and v == DEFAULT_GAME)
+    )
+    if extra:
+        command += "  # with a position file for: " + ", ".join(extra)
     return Ask("advise", run, command, 0)
 
 
