@@ -10,6 +10,7 @@ import click
 
 from . import __version__
 from .games import DEFAULT_GAME, GAMES, TEAM_GAMES, game, game_type
+from .games.errors import BadInput, guard, one_line
 from .progress import Progress
 from .strategies import DEFAULT_STRATEGY
 
@@ -26,7 +27,7 @@ class UserError(click.ClickException):
     exit_code = 2
 
     def show(self, file=None):  # one line, no traceback (a newline in a value is escaped)
-        click.echo(f"tichusim: error: {self.format_message()}".replace("\n", "\\n"), err=True)
+        click.echo(f"tichusim: error: {one_line(self.format_message())}", err=True)
 
 
 class PlayError(UserError):
@@ -81,15 +82,11 @@ def _strategies(text: str):
 
 def _guard(fn, *args, **kwargs):
     """Bad input (``ValueError``, an agent that cannot be loaded) exits 2; an agent failing
-    during play exits 1: one line each."""
-    from .games.agents import AgentError
-
+    during play exits 1: one line each (``games.errors.guard``, which the server shares)."""
     try:
-        return fn(*args, **kwargs)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-    except AgentError as exc:
-        raise PlayError(str(exc)) from None
+        return guard(fn, *args, **kwargs)
+    except BadInput as exc:
+        raise (PlayError if exc.exit_code == PlayError.exit_code else UserError)(str(exc)) from None
 
 
 def _check_strategies(table, chosen) -> None:
@@ -528,12 +525,9 @@ def strategies_cmd(variant):
 
 def _strategy_option(text: str, count: tuple[int, ...], what: str):
     """``--seat-strategy`` / ``--others``: ``count`` strategies (``games.strategy_text`` form)."""
-    from .games.strategy_text import parse_strategy_list
+    from .games.strategy_text import parse_strategy_count
 
-    found = _guard(parse_strategy_list, text)
-    if len(found) not in count:
-        raise UserError(f"{what}: give {' or '.join(map(str, count))} strategies, not {len(found)}")
-    return found[0] if len(found) == 1 else found
+    return _guard(parse_strategy_count, text, count, what)
 
 
 SPEC_HELP = (
@@ -1283,6 +1277,73 @@ def verify_cmd(run_dir):
     )
     if not result.ok:
         sys.exit(1)
+
+
+@main.command("serve", cls=_OneLineErrors)
+@click.option("--host", default="127.0.0.1", show_default=True, help="the address to listen on")
+@click.option("--port", default=8047, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--workers",
+    default=2,
+    show_default=True,
+    type=click.IntRange(1, 8),
+    help="answers played at once (each plays on the kernels' threads)",
+)
+@click.option(
+    "--queue",
+    default=32,
+    show_default=True,
+    type=click.IntRange(0, 1000),
+    help="answers that may wait for a worker; past that a request is refused (503)",
+)
+@click.option(
+    "--max-deals",
+    default=50_000,
+    show_default=True,
+    type=click.IntRange(1),
+    help="the most deals of one odds request (pass-advice: 20,000 at most)",
+)
+@click.option(
+    "--table-deals",
+    default=100_000,
+    show_default=True,
+    type=click.IntRange(0),
+    help="deals of the gt-table made at start-up, which compiles the kernels too (0: none)",
+)
+@click.option("--quiet", is_flag=True, callback=_quiet, help="no compile notice")
+def serve_cmd(host, port, workers, queue, max_deals, table_deals, quiet):
+    """A local page where a player picks cards and reads the odds, and its JSON API
+    (docs/serve.md; the web extra: pip install -e '.[web]'). Ctrl-C stops it."""
+    import importlib.util
+
+    missing = [m for m in ("starlette", "uvicorn") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise UserError(
+            f"serve needs {' and '.join(missing)}, the web extra: pip install -e '.[web]'"
+        )
+    if 0 < table_deals < 1000:
+        raise UserError(f"--table-deals: 0 or at least 1,000, not {table_deals:,}")
+    from .web import serve
+    from .web.answers import Limits
+
+    limits = Limits(deals=max_deals, pass_deals=min(max_deals, Limits.pass_deals))
+
+    def ready(url: str) -> None:
+        click.echo(f"tichusim serve: {url}  (Ctrl-C stops it)", err=True)
+
+    try:
+        serve(
+            host,
+            port,
+            workers=workers,
+            queue=queue,
+            limits=limits,
+            table_deals=table_deals,
+            on_ready=ready,
+        )
+    except OSError as exc:
+        raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    click.echo("tichusim serve: stopped", err=True)
 
 
 @main.command("doctor")

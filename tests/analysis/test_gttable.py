@@ -11,6 +11,7 @@ from tichusim import cards
 from tichusim.analysis import gttable
 from tichusim.analysis.handclass import FEATURES, GTModel, features, fit_linear, fit_logistic
 from tichusim.cli import main
+from tichusim.stats import Estimate
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +40,43 @@ def test_class_tables_partition_the_deals(deals):
     # stronger hands do better when calling (a property of the game the table must show)
     best = t.classes[t.classes.dragon & t.classes.phoenix & ~t.classes.bomb]
     assert best.p_success.mean() > t.overall["p_success"]
+
+
+def test_the_batch_size_changes_no_row(deals):
+    small = gttable.experiment(4000, seed=9, batch=1500)
+    assert small.equals(deals)
+
+
+@pytest.mark.parametrize(
+    "hand, cls",
+    [
+        ("Dr Ph A A K 9 5 3", (2, True, True, False)),
+        ("2j 3j 4j 5j 6j Aj As 9p", (2, False, False, True)),  # a straight flush
+        ("K K K K 2 3 5 7", (0, False, False, True)),  # four of a kind
+        ("Dog Ma 2 3 5 7 9 J", (0, False, False, False)),
+    ],
+)
+def test_a_hands_class_row(deals, hand, cls):
+    """``class_row``: the row of ``by_class`` whose class the hand is in, as estimates."""
+    classes = gttable.by_class(deals, gttable.CLASS_KEYS)
+    got = gttable.class_row(classes, hand)
+    assert tuple(got["class"].values()) == cls and list(got["class"]) == gttable.CLASS_KEYS
+    match = classes[
+        (classes.aces == cls[0])
+        & (classes.dragon == cls[1])
+        & (classes.phoenix == cls[2])
+        & (classes.bomb == cls[3])
+    ]
+    if len(match) == 0:
+        assert got["deals"] == 0 and got["estimates"] == {}
+        return
+    row = match.iloc[0]
+    assert got["deals"] == row.deals
+    n = int(row.deals)
+    assert got["estimates"] == {
+        "p_success": Estimate(row.p_success, row.p_low, row.p_high, n).to_json(),
+        "ev_diff": Estimate(row.ev_diff, row.ev_diff_low, row.ev_diff_high, n).to_json(),
+    }
 
 
 def test_logistic_and_linear_fits_recover_known_coefficients():

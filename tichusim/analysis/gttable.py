@@ -28,10 +28,10 @@ import pandas as pd
 from ..stats import Estimate, mean_ci, percent, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY
 from .gtodds import SEAT0, paired_rounds, seat_strategies
-from .handclass import GTModel, calibration, features, hand_class
+from .handclass import GTModel, calibration, features, hand_class, representative
 from .played_once import played_once
 
-__all__ = ["GTTable", "by_class", "experiment", "from_run", "write"]
+__all__ = ["CLASS_KEYS", "GTTable", "by_class", "class_row", "experiment", "from_run", "write"]
 
 BATCH = 100_000
 MIN_CELL = 30  # fewer deals than this: a cell is shown as "-" in Markdown
@@ -44,19 +44,21 @@ def experiment(
     seat_strategy=DEFAULT_STRATEGY,
     others=DEFAULT_STRATEGY,
     progress=None,
+    batch: int = BATCH,
 ) -> pd.DataFrame:
     """One row per deal: seat 0's first 8 cards (``hand8``), whether it went out first when
     calling (``success``), its team's round score with and without the call, the caller's
     team's double victory, and whether it called a plain Tichu when not calling.
     ``progress(done, deals)`` after each batch, and with ``done`` 0 once the kernels are
-    compiled (``analysis.played_once``)."""
+    compiled (``analysis.played_once``). ``batch``: deals played between two calls of
+    ``progress`` (the rows are the same whatever it is)."""
     call, no_call = seat_strategies(seat_strategy, others)
     played_once(lambda keys: paired_rounds(seed, keys, call, no_call))
     if progress is not None:
         progress(0, deals)
     parts = []
-    for start in range(0, deals, BATCH):
-        keys = np.arange(start, min(deals, start + BATCH), dtype=np.int64)
+    for start in range(0, deals, batch):
+        keys = np.arange(start, min(deals, start + batch), dtype=np.int64)
         pairs = paired_rounds(seed, keys, call, no_call)
         (rc, sc), (_, sn) = pairs.call, pairs.no_call
         me_c, me_n = sc[:, SEAT0], sn[:, SEAT0]
@@ -147,6 +149,33 @@ def by_class(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+CLASS_KEYS = ["aces", "dragon", "phoenix", "bomb"]  # the classes of the table's first part
+
+
+def class_row(classes: pd.DataFrame, hand: str) -> dict:
+    """The row of ``classes`` (``by_class`` over ``CLASS_KEYS``, ``GTTable.classes``) that the
+    8 cards ``hand`` fall in (a rank without a suit takes a free suit, as ``GTModel.predict``
+    does): ``class`` (its keys), ``deals`` and ``estimates`` (``p_success`` and ``ev_diff``,
+    each in the one shape of an estimate; no deal of the table in the class: no estimates)."""
+    f = hand_class(features([representative(hand)]))
+    key = {k: f[k][0].item() for k in CLASS_KEYS}
+    match = classes
+    for k, v in key.items():
+        match = match[match[k] == v]
+    out: dict = {"class": key, "deals": 0, "estimates": {}}
+    if len(match):
+        row = match.iloc[0]
+        n = int(row["deals"])
+        out["deals"] = n
+        out["estimates"] = {
+            "p_success": Estimate(row["p_success"], row["p_low"], row["p_high"], n).to_json(),
+            "ev_diff": Estimate(
+                row["ev_diff"], row["ev_diff_low"], row["ev_diff_high"], n
+            ).to_json(),
+        }
+    return out
+
+
 @dataclass
 class GTTable:
     """The tables, the model and how they were made."""
@@ -189,7 +218,7 @@ def build(df: pd.DataFrame, *, source: str, info: dict, fit: bool = True) -> GTT
     return GTTable(
         source,
         len(df),
-        by_class(df, ["aces", "dragon", "phoenix", "bomb"]),
+        by_class(df, CLASS_KEYS),
         by_class(df, ["score_bin"]),
         _summary(df),
         model,

@@ -31,7 +31,7 @@ from ..stats import Z95, Estimate, json_estimates, percent
 from ..strategies.tichu import STRATEGIES
 from .gtodds import decision
 
-__all__ = ["FEATURES", "GTModel", "features", "hand_class", "strength_scores"]
+__all__ = ["FEATURES", "GTModel", "features", "hand_class", "representative", "strength_scores"]
 
 # columns of ``features``, in the order ``kernels/tichu/handfeatures.py`` fills them; the model
 # uses all but ``score`` (a fixed weighting of the others)
@@ -115,7 +115,7 @@ def fit_linear(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return beta, bread @ meat @ bread
 
 
-def _representative(pattern: str) -> int:
+def representative(pattern: str) -> int:
     """A concrete 8-card mask for a pattern: suit-less ranks take the free suits in turn
     (Jade first), which keeps ranks apart and so adds no straight flush of its own."""
     exact, ranks = cards.parse_pattern(pattern)
@@ -189,7 +189,7 @@ class GTModel:
         """The model's answer for 8 cards (``cards.parse_pattern`` notation): ``estimates``,
         ``p_success`` and ``ev_diff`` in the one shape of an estimate (``n``: the deals the
         model was fitted on), beside them, deprecated, their flat keys."""
-        mask = _representative(hand)
+        mask = representative(hand)
         out = {k: float(v[0]) for k, v in self.predict_many([mask]).items()}
         n = int(self.info.get("deals", 0))
         estimates = {

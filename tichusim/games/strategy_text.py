@@ -39,7 +39,7 @@ from ..strategies.book import StrategyBook, split_items, split_strategies
 from ..strategies.tichu import BOOK, Strategy, resolve
 from .agents import AgentError, as_agent, from_text, param_value
 
-__all__ = ["parse_strategy", "parse_strategy_list", "strategy_spec"]
+__all__ = ["parse_strategy", "parse_strategy_count", "parse_strategy_list", "strategy_spec"]
 
 
 def _from_file(path: Path, book: StrategyBook) -> dict:
@@ -122,3 +122,15 @@ def parse_strategy(text: str) -> Strategy | dict:
 def parse_strategy_list(text: str) -> list[Strategy | dict]:
     """Comma-separated strategies (``split_strategies``)."""
     return [parse_strategy(item) for item in split_strategies(text)]
+
+
+def parse_strategy_count(text: str, count: tuple[int, ...], what: str):
+    """``text`` as one of ``count`` numbers of strategies (``parse_strategy_list``), the
+    strategy itself when one, else the list; ``ValueError`` naming ``what`` for another
+    number."""
+    found = parse_strategy_list(text)
+    if len(found) not in count:
+        raise ValueError(
+            f"{what}: give {' or '.join(map(str, count))} strategies, not {len(found)}"
+        )
+    return found[0] if len(found) == 1 else found

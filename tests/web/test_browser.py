@@ -1,0 +1,219 @@
+"""tichusim serve in a real browser (slow tier): the server started on a free port, its page
+driven in headless Chromium (Debian's ``chromium`` and ``chromium-driver``, through Selenium,
+which is pointed at both and downloads nothing). Pick 8 cards, ask, read the decision and its
+interval off the page; the same for a pass, a position and a bad hand. Skips, saying what is
+missing, where no browser is installed."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+from click.testing import CliRunner
+
+pytestmark = pytest.mark.slow
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from tichusim.analysis import gtodds, passadvice  # noqa: E402
+from tichusim.analysis.advise import advise  # noqa: E402
+from tichusim.cli import main  # noqa: E402
+from tichusim.games.position import Position  # noqa: E402
+from tichusim.stats import Estimate  # noqa: E402
+
+BROWSER = os.environ.get("TICHUSIM_CHROMIUM") or shutil.which("chromium")
+DRIVER = os.environ.get("TICHUSIM_CHROMEDRIVER") or shutil.which("chromedriver")
+if BROWSER is None or DRIVER is None:
+    _missing = " and ".join(
+        name for name, path in (("chromium", BROWSER), ("chromedriver", DRIVER)) if path is None
+    )
+    pytest.skip(
+        f"no {_missing} here: apt-get install chromium chromium-driver (Debian) runs the "
+        "browser test",
+        allow_module_level=True,
+    )
+COMPILE = 600  # seconds an answer may take with a cold kernel cache on a shared machine
+
+
+@pytest.fixture(scope="module")
+def server():
+    """``tichusim serve`` on a free loopback port, in its own process; stopped with Ctrl-C."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tichusim.cli", "serve", "--port", "0", "--table-deals", "2000"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = proc.stderr.readline()
+    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+    assert match, line
+    yield match.group(0)
+    proc.send_signal(2)  # SIGINT, as Ctrl-C
+    try:
+        rest = proc.communicate(timeout=60)[1]
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+    assert proc.returncode == 0, rest
+    assert "Traceback" not in rest and "tichusim serve: stopped" in rest
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager never fetches a browser or driver
+    profile = tempfile.mkdtemp(prefix="tichusim-chromium-")
+    options = Options()
+    options.binary_location = BROWSER
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        "--window-size=1200,1000",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=DRIVER))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _wait_for(driver, css: str, seconds: float = COMPILE):
+    """The first element matching ``css`` once shown, or the page's error if one shows."""
+
+    def shown(d):
+        for el in d.find_elements(By.CSS_SELECTOR, f"{css}, .error"):
+            if el.is_displayed():
+                return el
+        return False
+
+    el = WebDriverWait(driver, seconds).until(shown)
+    assert "error" not in (el.get_attribute("class") or ""), el.text
+    return el
+
+
+def _pick(driver, codes):
+    driver.find_element(By.ID, "clear").click()
+    for code in codes:
+        driver.find_element(By.CSS_SELECTOR, f'.card[data-card="{code}"]').click()
+
+
+def _figure(driver, box: str, label: str) -> str:
+    for row in driver.find_elements(By.CSS_SELECTOR, f"#{box} table.figures tr"):
+        cells = row.find_elements(By.TAG_NAME, "td")
+        if cells and cells[0].text == label:
+            return cells[1].text
+    raise AssertionError(f"no row {label!r} in #{box}")
+
+
+def _pts(e: Estimate) -> str:
+    """An estimate as the page writes points: +77.0 [+74.1, +79.9]."""
+    return f"{e.value:+.1f} [{e.low:+.1f}, {e.high:+.1f}]"
+
+
+def test_eight_cards_ask_and_read_the_decision(server, browser):
+    browser.get(server)
+    codes = ["Dr", "Ph", "Aj", "As", "Kj", "9j", "5j", "3j"]
+    _pick(browser, codes)
+    assert browser.find_element(By.ID, "hand").get_attribute("value") == " ".join(codes)
+    assert browser.find_element(By.ID, "count").text == "8 cards of 8"
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".card.on")) == 8
+    browser.find_element(By.ID, "ask-gt").click()
+    verdict = _wait_for(browser, "#answer-gt .verdict")
+    want = gtodds.gt_odds(" ".join(codes), deals=2000)
+    assert verdict.get_attribute("data-decision") == want.decision
+    assert _figure(browser, "answer-gt", "call − no call (same deals)") == _pts(want.ev_diff)
+    assert _figure(browser, "answer-gt", "P(out first | call)").startswith(
+        f"{100 * want.p_success.value:.1f}%"
+    )
+    command = browser.find_element(By.CSS_SELECTOR, "#answer-gt code.command").text
+    assert command.startswith("tichusim gt-odds --hand 'Dr Ph Aj As Kj 9j 5j 3j' --rounds 2000")
+    assert browser.find_elements(By.CSS_SELECTOR, "#answer-gt svg.plot circle")
+    # the table's row waits for the start-up table: ask again once it is there
+    deadline = time.time() + COMPILE
+    while not browser.find_elements(By.ID, "gt-table-row") and time.time() < deadline:
+        time.sleep(1)
+        browser.find_element(By.ID, "ask-gt").click()
+        _wait_for(browser, "#answer-gt .verdict")
+    assert "2 Aces, Dragon, Phoenix, no bomb" in browser.find_element(By.ID, "gt-table-row").text
+
+
+def test_a_pass_from_fourteen_cards(server, browser):
+    hand = "Dog Ma 2j 3s 5p 7t 8j 9s Jp Qt Kj Ks Ph Dr"
+    browser.get(server)
+    browser.find_element(By.ID, "tab-t14").click()
+    box = browser.find_element(By.ID, "hand")
+    box.clear()
+    box.send_keys(hand)
+    assert browser.find_element(By.ID, "count").text == "14 cards of 14"
+    deals = browser.find_element(By.ID, "pass-deals")
+    deals.clear()
+    deals.send_keys("1000")
+    browser.find_element(By.ID, "ask-pass").click()
+    best = _wait_for(browser, "#best-pass")
+    want = passadvice.pass_advice(hand, deals=1000).best
+    assert best.text == f"{want.right} → right · {want.partner} → partner · {want.left} → left"
+
+
+def test_a_position_ranks_the_plays(server, browser):
+    browser.get(server)
+    browser.find_element(By.ID, "tab-pos").click()
+    fields = {
+        "hand": "Aj Kj 5t",
+        "p-trick": "1: 9p; 2: pass; 3: Ks",
+        "p-played": "0=Ma 2j 3j 4j 5j 6j 7j 8j 9j Tj Jj\n1=9s",
+        "p-taken": "0=15",
+        "p-samples": "200",
+    }
+    for name, text in fields.items():
+        el = browser.find_element(By.ID, name)
+        el.clear()
+        el.send_keys(text)
+    browser.find_element(By.ID, "ask-pos").click()
+    best = _wait_for(browser, "#best-play")
+    position = Position.parse(
+        {
+            "hand": "Aj Kj 5t",
+            "trick": "1: 9p; 2: pass; 3: Ks",
+            "played": ["0=Ma 2j 3j 4j 5j 6j 7j 8j 9j Tj Jj", "1=9s"],
+            "taken": ["0=15"],
+        }
+    )
+    want = advise(position, 200).to_dict()["plays"][0]["play"] or "pass"
+    assert best.text == want
+
+
+def test_a_bad_hand_is_one_line_on_the_page_and_the_page_goes_on(server, browser):
+    browser.get(server)
+    box = browser.find_element(By.ID, "hand")
+    for bad in ("Dr Ph A A K 9 5 3 2", "Dr Dr A A K 9 5 3", "A A A A A K 9 5"):
+        box.clear()
+        box.send_keys(bad)
+        browser.find_element(By.ID, "ask-gt").click()
+        error = WebDriverWait(browser, 60).until(
+            ec.visibility_of_element_located((By.ID, "error-gt"))
+        )
+        said = CliRunner().invoke(main, ["gt-odds", "--hand", bad]).output.strip()
+        assert said == f"tichusim: error: {error.text}"  # the command line's one line
+        assert "Traceback" not in browser.page_source
+    _pick(browser, ["Dr", "Ph", "Aj", "As", "Kj", "9j", "5j", "3j"])
+    browser.find_element(By.ID, "ask-gt").click()
+    _wait_for(browser, "#answer-gt .verdict", 120)
+    assert not browser.find_element(By.ID, "error-gt").is_displayed()
