@@ -7,7 +7,7 @@ table, whatever the threads."""
 import numba
 import numpy as np
 import pytest
-from learned_weights import forward, random_arrays, write_weights
+from support.learned_weights import forward, random_arrays, write_weights
 
 import tichusim
 from tichusim import Round
