@@ -17,7 +17,7 @@ from tichusim.cards import notation as cards
 from tichusim.cards.combos import classify
 from tichusim.games import game
 from tichusim.games.encoding import N_FEATURES, STATE_SIZE, encode, slot
-from tichusim.games.steps import View
+from tichusim.games.view import View
 from tichusim.kernels import combos, outside
 from tichusim.kernels.seigneur.view import GS_PRIVATE, GS_PUBLIC
 from tichusim.kernels.tichu import encoding

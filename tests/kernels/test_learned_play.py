@@ -13,7 +13,7 @@ import tichusim
 from tichusim import Round
 from tichusim.games import game
 from tichusim.games.encoding import encode
-from tichusim.games.steps import CODES
+from tichusim.games.view import CODES
 from tichusim.kernels.tichu import learned
 from tichusim.strategies.learned import pack
 

@@ -7,6 +7,8 @@ RULES.md §2-§4 (``team``) or Grand Seigneur §5 (``seigneur``), imported when 
 one loop (``narrate``) and names its table columns, which ``arrow`` turns into Arrow.
 """
 
+import warnings
+
 from .errors import SimulationError
 from .registry import DEFAULT_GAME, GAMES, TEAM_GAMES, game, game_type
 
@@ -16,8 +18,6 @@ __all__ = ["DEFAULT_GAME", "GAMES", "TEAM_GAMES", "SimulationError", "game", "ga
 def __getattr__(name: str):
     """``TEAM_TABLES``, the old name of ``TEAM_GAMES``, until the next release."""
     if name == "TEAM_TABLES":
-        import warnings
-
         warnings.warn(
             "tichusim.games.TEAM_TABLES is now TEAM_GAMES; the old name goes in the next release",
             FutureWarning,

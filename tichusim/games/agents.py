@@ -33,6 +33,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import json
 import os
 import sys
 from pathlib import Path
@@ -41,7 +42,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ..strategies.book import split_items, split_strategies
 
 if TYPE_CHECKING:
-    from .steps import View
+    from .view import View
 
 __all__ = [
     "NAMED",
@@ -71,7 +72,7 @@ MOVED = {
 PREFIX = "agent:"  # on a command line: ``agent:package.module:Class`` or ``agent:file.py:Class``
 _FILES: dict[str, str] = {}  # module name -> the ``file.py`` it was loaded from (``spec_of``)
 
-# decision name (steps.DECISIONS) -> the Agent method that takes it
+# decision name (view.DECISIONS) -> the Agent method that takes it
 METHODS = {
     "grand_tichu": "grand_tichu",
     "tichu": "tichu",
@@ -265,8 +266,6 @@ def spec_of(spec) -> dict:
     in another process or a resumed run: a run's config holds this, never a pickled instance.
     ``AgentError`` for an agent no other process could import (defined in ``__main__`` or a
     function) or whose params are not plain data."""
-    import json
-
     if isinstance(spec, str) and named_agent(spec) is not None:
         spec = named_agent(spec)
     if isinstance(spec, dict):

@@ -30,8 +30,8 @@ from ..kernels.seigneur.policies import G_OUTSIDE
 from ..kernels.seigneur.records import GS_ROUND, GS_SEAT, LOG_ROWS, LOG_WIDTH
 from ..kernels.seigneur.view import GS_PRIVATE, GS_PUBLIC, MAX_PLAYERS
 from ..strategies.seigneur import DEFAULT as DEFAULT_STRATEGY
-from .base import Records, thread_scratch
-from .steps import CODES, Event, Kept, Logged, PlayFn, Steps, View
+from .base import Kept, Logged, PlayFn, Records, Steps, thread_scratch
+from .view import CODES, Event, View
 
 if TYPE_CHECKING:
     from .seigneur import SeigneurGame

@@ -30,7 +30,7 @@ from .driver import Batch, play
 from .errors import SimulationError
 from .narrate import Wording, narrate
 from .scripted import with_replay
-from .steps import seated, stepper
+from .steps import Unit, seated, stepper
 from .team_steps import TeamSteps
 
 __all__ = ["Nanjing", "TeamGame", "Tientsin", "WuWang"]
@@ -396,8 +396,6 @@ class TeamGame(Game):
         """``batch.play_logged`` with Python agents: the round stepped as ``simulate`` plays
         it (``steps.Unit``), the log of its last, complete replay kept (``show`` replays a
         round an agent played, or failed in)."""
-        from .steps import Unit
-
         logged: list[tuple] = []
         args = self._logged_args(seed, key, first, params, check)
 

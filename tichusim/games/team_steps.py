@@ -32,8 +32,9 @@ from ..kernels.tichu.policies import TICHU_BEFORE_TURN
 from ..kernels.tichu.slots import P_OUTSIDE
 from ..kernels.tichu.view import PRIVATE, PUBLIC
 from ..strategies.tichu import DEFAULT_STRATEGY
-from .base import Records, thread_scratch
-from .steps import CODES, Event, Kept, Logged, PlayFn, Steps, View
+from . import encoding
+from .base import Kept, Logged, PlayFn, Records, Steps, thread_scratch
+from .view import CODES, Event, View, next_holder
 
 if TYPE_CHECKING:
     from .team import TeamGame
@@ -323,8 +324,8 @@ class TeamSteps(Steps):
         counts = view.counts
         if decision == "dragon" or self.trick_over(view):
             winner = seat if decision == "dragon" else view.top_seat
-            return winner if counts[winner] > 0 else _next_holder(counts, winner)
-        return _next_holder(counts, _last_actor(view))
+            return winner if counts[winner] > 0 else next_holder(counts, winner)
+        return next_holder(counts, _last_actor(view))
 
     def trick_over(self, view: View) -> bool:
         """§2.8: every other holder of cards has passed on the top since it was played."""
@@ -332,6 +333,9 @@ class TeamSteps(Steps):
             return False
         holders = sum(1 << s for s, n in enumerate(view.counts) if n > 0)
         return holders & ~(1 << view.top_seat) & ~view.passed == 0
+
+    def encode(self, view: View, decision: int, candidates: Any) -> np.ndarray:
+        return encoding.encode(view.public, view.private, decision, candidates)
 
     def view_text(self, view: View) -> str:
         """The view as a person reads it."""
@@ -373,16 +377,6 @@ class TeamSteps(Steps):
                 lines.append(f"  next turn: seat {nxt}{collect}")
         lines.append(f"  points taken: {', '.join(str(int(p)) for p in view.points_taken)}")
         return "\n".join(lines)
-
-
-def _next_holder(counts: np.ndarray, seat: int) -> int:
-    """The next seat after ``seat`` in turn order that holds cards (-1: none)."""
-    n = len(counts)
-    for d in range(1, n + 1):
-        q = (seat + d) % n
-        if counts[q] > 0:
-            return q
-    return -1
 
 
 def _last_actor(view: View) -> int:

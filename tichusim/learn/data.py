@@ -51,6 +51,7 @@ import pyarrow.parquet as pq
 from ..games.base import check_seed
 from ..games.errors import SimulationError
 from ..games.registry import TEAM_GAMES, game
+from ..games.strategy_text import strategy_specs
 from ..games.team import TeamGame
 from ..kernels.errors import ERR_NONE, ERRORS
 from ..kernels.tichu import labels, learned
@@ -135,7 +136,7 @@ class DataSettings:
             raise ValueError(f"{which}: a strategy text (a name such as 'expert'), not {text!r}")
         g = game(self.variant)
         try:
-            spec = g.strategy_text(text)
+            spec = strategy_specs(text, g.strategy_book)
             if isinstance(spec, list):
                 raise ValueError("one strategy for every seat, not one per player")
             if isinstance(spec, dict) and "agent" in spec:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..games.base import thread_scratch
-from ..games.steps import CODES
+from ..games.view import CODES
 from ..kernels.errors import ERR_NONE, ERRORS
 from ..kernels.tichu import learned
 from ..kernels.tichu import rollout as rollout_kernel
