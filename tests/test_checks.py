@@ -110,3 +110,17 @@ def test_the_top_of_tests_holds_few_test_files_and_no_helpers():
     assert len(tests) <= 8, f"{len(tests)} test files at the top of tests/: {tests}"
     helpers = [name for name in top if not name.startswith("test_") and name != "conftest.py"]
     assert not helpers, f"helpers at the top of tests/, not in tests/support/: {helpers}"
+
+
+def test_each_release_of_the_changelog_has_one_heading_per_kind_of_change():
+    """CHANGELOG.md (Keep a Changelog): within a release, each kind of change (Added, Changed,
+    Deprecated, Removed, Fixed, Security) has one heading, and they come in that order."""
+    kinds = ["Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"]
+    text = (ROOT / "CHANGELOG.md").read_text()
+    releases = re.split(r"^## ", text, flags=re.M)[1:]
+    assert releases and releases[0].startswith("[Unreleased]")
+    for release in releases:
+        headings = re.findall(r"^### (.+)$", release, re.M)
+        name = release.splitlines()[0]
+        assert all(h in kinds for h in headings), (name, headings)
+        assert headings == sorted(set(headings), key=kinds.index), (name, headings)
