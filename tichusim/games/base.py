@@ -42,6 +42,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from .. import checks
+
 if TYPE_CHECKING:
     from ..strategies.book import StrategyBook
     from .view import Event, View  # the View names its game: a circle of two, types only
@@ -70,7 +72,7 @@ GAME_OPTIONS = ("rotating_king", "game_rounds")
 _thread = threading.local()
 
 
-def thread_scratch(make) -> np.ndarray:
+def thread_scratch(make: Callable[[], np.ndarray]) -> np.ndarray:
     """This thread's array from ``make()``, made at its first use and then reused: a kernel's
     scratch too big to make at every call (``decide``'s is half a megabyte)."""
     made = _thread.__dict__.setdefault("scratch", {})
@@ -79,21 +81,18 @@ def thread_scratch(make) -> np.ndarray:
     return made[make]
 
 
-def whole_number(value, what: str) -> int:
-    """``value`` as an ``int`` >= 0, or a one-line ``ValueError`` naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise ValueError(f"{what} must be a non-negative whole number, not {value!r}")
-    return int(value)
+def whole_number(value: Any, what: str) -> int:
+    """``value`` as an ``int`` >= 0, or a one-line ``ValueError`` naming ``what``
+    (``checks.whole``)."""
+    return checks.whole(value, what)
 
 
-def check_seed(seed) -> int:
-    seed = whole_number(seed, "seed")
-    if seed >= 2**64:
-        raise ValueError("seed must be below 2**64")
-    return seed
+def check_seed(seed: Any) -> int:
+    """``seed`` as an ``int`` from 0 to 2**64 - 1 (``checks.seed``)."""
+    return checks.seed(seed)
 
 
-def check_game_rounds(name: str, value, longest: int, multiple: int = 1, why: str = "") -> int:
+def check_game_rounds(name: str, value: Any, longest: int, multiple: int = 1, why: str = "") -> int:
     """The ``game_rounds`` option: a positive whole number (a multiple of ``multiple``, for
     the reason ``why``), at most ``longest``."""
     if (
@@ -154,14 +153,14 @@ class Game(ABC):
     options: dict
 
     @abstractmethod
-    def __init__(self, players: int | None = None, options=None) -> None:
+    def __init__(self, players: int | None = None, options: Any = None) -> None:
         """Configured for ``players`` (where the game lets them be chosen) and ``options``
         (``check_options``)."""
 
     # -- options -----------------------------------------------------------------------
 
     @classmethod
-    def check_options(cls, options) -> dict:
+    def check_options(cls, options: Any) -> dict:
         """The options with ``options`` (a mapping, or None) applied and checked."""
         values = dict(cls.option_defaults)
         if options is None:
@@ -184,12 +183,12 @@ class Game(ABC):
     _shorthand_text: ClassVar[str] = ""  # how the options' shorthand is named in errors
 
     @classmethod
-    def _shorthand(cls, options):
+    def _shorthand(cls, options: Any) -> Any:
         """Options given at once by a word (Grand Seigneur's ``"russian"``)."""
         return options
 
     @classmethod
-    def _check_option(cls, key: str, value):
+    def _check_option(cls, key: str, value: Any) -> Any:
         """One option's value beyond its type (a game's length, a deck count)."""
         return value
 
@@ -208,10 +207,10 @@ class Game(ABC):
     strategy_per: ClassVar[str] = "player"  # what one strategy of a list is for
 
     @abstractmethod
-    def resolve(self, strategies, count: int | None = None) -> list:
+    def resolve(self, strategies: Any, count: int | None = None) -> list:
         """One strategy object per player (or ``count`` of them), checked against this game."""
 
-    def params(self, strategies) -> np.ndarray:
+    def params(self, strategies: Any) -> np.ndarray:
         """The parameter rows the kernels read in this game, one per player."""
         return self.param_rows(self.resolve(strategies))
 
@@ -230,7 +229,7 @@ class Game(ABC):
         games: bool = False,
         first: int = 0,
         seed: int = 0,
-        strategies="random",
+        strategies: Any = "random",
         target: int = 1000,
         check: bool = False,
     ) -> Records:
@@ -248,7 +247,7 @@ class Game(ABC):
         round: int = 0,
         *,
         game: int | None = None,
-        strategies="random",
+        strategies: Any = "random",
     ) -> str:
         """One round move by move in card notation (a game may take more keywords: the team
         tables' seating)."""
