@@ -200,3 +200,31 @@ def test_function_level_imports_in_games_say_which_circle_they_break():
                 if isinstance(sub, (ast.Import, ast.ImportFrom)):
                     line = lines[sub.lineno - 1]
                     assert "#" in line, f"{path.name}:{sub.lineno}: {line.strip()} (why here?)"
+
+
+def _prose_list(opening: str) -> set[str]:
+    """The files named in the paragraph of docs/architecture.md that begins ``opening``."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    start = text.index(opening)
+    paragraph = text[start : text.find("\n\n", start)]
+    return set(re.findall(r"`([\w.]+)`", paragraph)) - {"tests/test_architecture.py"}
+
+
+@pytest.mark.parametrize(
+    ("folder", "opening"),
+    [
+        ("benchmarks", "The benchmarks are in `benchmarks/`"),
+        ("scripts", "The scripts in `scripts/`"),
+    ],
+)
+def test_the_architecture_page_lists_exactly_the_benchmarks_and_scripts(folder, opening):
+    files = {
+        p.name
+        for p in (ROOT / folder).iterdir()
+        if p.is_file() and (p.suffix == ".py" or p.name == "check")
+    }
+    named = {name for name in _prose_list(opening) if "." in name or name == "check"}
+    assert named == files, (
+        f"docs/architecture.md, {folder}/: names {sorted(named - files)} that do not exist and "
+        f"misses {sorted(files - named)}"
+    )
