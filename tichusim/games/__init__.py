@@ -8,6 +8,7 @@ one loop (``narrate``) and names its table columns, which ``arrow`` turns into A
 """
 
 import warnings
+from typing import Any
 
 from .errors import SimulationError
 from .registry import DEFAULT_GAME, GAMES, TEAM_GAMES, game, game_type
@@ -15,7 +16,7 @@ from .registry import DEFAULT_GAME, GAMES, TEAM_GAMES, game, game_type
 __all__ = ["DEFAULT_GAME", "GAMES", "TEAM_GAMES", "SimulationError", "game", "game_type"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """``TEAM_TABLES``, the old name of ``TEAM_GAMES``, until the next release."""
     if name == "TEAM_TABLES":
         warnings.warn(

@@ -396,7 +396,7 @@ class Position:
                 "played cards and start the trick at the seat that leads"
             )
 
-    def _check_wuwang(self, own) -> None:
+    def _check_wuwang(self, own: Any) -> None:
         """§4: the Minister's hand lies face up, and the King, who plays it, holds both."""
         if not self._wuwang():
             if self.minister or self.king:

@@ -52,7 +52,7 @@ class Gifts:
         self.receivers = tuple((seat + d) % seats for d in offsets)
         self.cards = tuple(cards.cards_of(hand))
 
-    def packed(self, choice) -> int:
+    def packed(self, choice: Any) -> int:
         """The script's answer: card index + 1 in bits ``6 * (d - 1)`` for offset ``d``."""
         return sum(
             int(c).bit_length() << (6 * (d - 1)) for d, c in zip(self.offsets, choice, strict=False)
@@ -61,7 +61,7 @@ class Gifts:
     def unpacked(self, packed: int) -> tuple[int, ...]:
         return tuple(1 << (((packed >> (6 * (d - 1))) & 63) - 1) for d in self.offsets)
 
-    def __contains__(self, choice) -> bool:
+    def __contains__(self, choice: Any) -> bool:
         if not isinstance(choice, (tuple, list)) or len(choice) != len(self.receivers):
             return False
         picked = [int(c) for c in choice if isinstance(c, (int, np.integer))]
@@ -71,7 +71,7 @@ class Gifts:
             and len(set(picked)) == len(picked)
         )
 
-    def __iter__(self):
+    def __iter__(self) -> Any:
         return itertools.permutations(self.cards, len(self.receivers))
 
     def __len__(self) -> int:
@@ -84,14 +84,14 @@ class Gifts:
         return f"Gifts(hand {cards.format(self.hand)!r}, one card each to seats {self.receivers})"
 
 
-def _plays(masks, codes, n: int) -> list:
+def _plays(masks: Any, codes: Any, n: int) -> list:
     return [
         Play(m, Combo.from_code(c))
         for m, c in zip(masks[:n].tolist(), codes[:n].tolist(), strict=False)
     ]
 
 
-def answer_of(choice, legal):
+def answer_of(choice: Any, legal: Any) -> Any:
     """The answer of ``choice`` among ``legal`` (a play: its index; -1 for ``None``)."""
     if isinstance(legal, Gifts):
         if choice not in legal:
