@@ -1,10 +1,14 @@
-"""What the code digest covers, and docs/architecture.md's module table held to the tree. The
-import layers are enforced by ``lint-imports``, a step of ``scripts/check`` before the tests."""
+"""What the code digest covers, and docs/architecture.md's module table held to the tree; no
+circle of imports of more than two modules, type-only imports counted. The import layers are
+enforced by ``lint-imports``, a step of ``scripts/check`` before the tests."""
 
+import ast
 import re
 import shutil
+import tomllib
 from pathlib import Path
 
+import grimp
 import pytest
 
 from tichusim.runs import manifest
@@ -90,3 +94,137 @@ def test_the_architecture_page_lists_exactly_the_packages_modules():
             f"docs/architecture.md, {folder}: lists {sorted(rows[folder] - modules)} that do not "
             f"exist and misses {sorted(modules - rows[folder])}"
         )
+
+
+def _circles(graph: grimp.ImportGraph) -> list[set[str]]:
+    """The modules of ``graph`` that import each other round a circle: its strongly connected
+    components of more than one module (Tarjan's, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[set[str]] = []
+
+    def imported(module: str):
+        return iter(sorted(graph.find_modules_directly_imported_by(module)))
+
+    for root in sorted(graph.modules):
+        if root in index:
+            continue
+        work = [(root, imported(root))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, edges = work[-1]
+            for other in edges:
+                if other not in index:
+                    index[other] = low[other] = len(index)
+                    stack.append(other)
+                    on_stack.add(other)
+                    work.append(
+                        (other, iter(sorted(graph.find_modules_directly_imported_by(other))))
+                    )
+                    break
+                if other in on_stack:
+                    low[module] = min(low[module], index[other])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[module])
+                if low[module] == index[module]:
+                    component = set()
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.add(member)
+                        if member == module:
+                            break
+                    if len(component) > 1:
+                        found.append(component)
+    return found
+
+
+def _graph(edges: list[tuple[str, str]]) -> grimp.ImportGraph:
+    graph = grimp.ImportGraph()
+    for importer, imported in edges:
+        graph.add_import(importer=importer, imported=imported)
+    return graph
+
+
+def test_the_circle_finder_finds_circles():
+    found = _circles(_graph([("p.a", "p.b"), ("p.b", "p.c"), ("p.c", "p.a"), ("p.c", "p.d")]))
+    assert found == [{"p.a", "p.b", "p.c"}]
+    found = _circles(_graph([("p.a", "p.b"), ("p.b", "p.a"), ("p.c", "p.d"), ("p.d", "p.e")]))
+    assert found == [{"p.a", "p.b"}]
+    assert _circles(_graph([("p.a", "p.b"), ("p.b", "p.c"), ("p.a", "p.c")])) == []
+
+
+@pytest.fixture(scope="module")
+def package_graph() -> grimp.ImportGraph:
+    """The package's imports, those under ``if TYPE_CHECKING:`` and inside functions too."""
+    return grimp.build_graph("tichusim", exclude_type_checking_imports=False)
+
+
+def test_no_import_circle_of_more_than_two_modules(package_graph):
+    """A module can be read from the ones it imports: no circle of imports of more than two
+    modules, even of imports for types alone (a game and its Steps may name each other)."""
+    big = [sorted(c) for c in _circles(package_graph) if len(c) > 2]
+    assert not big, f"import circles of more than two modules: {big}"
+
+
+def test_every_circle_of_two_is_named_in_the_import_contracts(package_graph):
+    """Each circle of two modules is one the acyclic contract in pyproject.toml names (one of
+    its imports in ``ignore_imports``), so none comes in unseen."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    ignored = {
+        tuple(line.split(" -> "))
+        for contract in contracts["contracts"]
+        if contract["type"] == "acyclic_siblings"
+        for line in contract.get("ignore_imports", ())
+    }
+    for circle in _circles(package_graph):
+        a, b = sorted(circle)
+        assert {(a, b), (b, a)} & ignored, f"{a} and {b} import each other, unnamed"
+
+
+def test_function_level_imports_in_games_say_which_circle_they_break():
+    """An import inside a function of ``tichusim/games/`` is there to break a circle of imports,
+    and its line's comment says which."""
+    for path in sorted((PACKAGE / "games").glob("*.py")):
+        lines = path.read_text().splitlines()
+        for node in ast.walk(ast.parse("\n".join(lines))):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for sub in ast.walk(node):
+                if isinstance(sub, (ast.Import, ast.ImportFrom)):
+                    line = lines[sub.lineno - 1]
+                    assert "#" in line, f"{path.name}:{sub.lineno}: {line.strip()} (why here?)"
+
+
+def _prose_list(opening: str) -> set[str]:
+    """The files named in the paragraph of docs/architecture.md that begins ``opening``."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    start = text.index(opening)
+    paragraph = text[start : text.find("\n\n", start)]
+    return set(re.findall(r"`([\w.]+)`", paragraph)) - {"tests/test_architecture.py"}
+
+
+@pytest.mark.parametrize(
+    ("folder", "opening"),
+    [
+        ("benchmarks", "The benchmarks are in `benchmarks/`"),
+        ("scripts", "The scripts in `scripts/`"),
+    ],
+)
+def test_the_architecture_page_lists_exactly_the_benchmarks_and_scripts(folder, opening):
+    files = {
+        p.name
+        for p in (ROOT / folder).iterdir()
+        if p.is_file() and (p.suffix == ".py" or p.name == "check")
+    }
+    named = {name for name in _prose_list(opening) if "." in name or name == "check"}
+    assert named == files, (
+        f"docs/architecture.md, {folder}/: names {sorted(named - files)} that do not exist and "
+        f"misses {sorted(files - named)}"
+    )

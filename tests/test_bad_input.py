@@ -18,10 +18,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from cli_output import said_lines
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.cli_output import said_lines
 
 from tichusim.cards.notation import parse, parse_pattern
 from tichusim.cli import _strategies, main

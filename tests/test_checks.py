@@ -99,3 +99,28 @@ def test_the_pre_commit_hook_runs_the_pinned_ruff_release():
     dev = PYPROJECT["project"]["optional-dependencies"]["dev"]
     pin = next(r for r in dev if r.startswith("ruff"))
     assert f">={rev[1]}.{rev[2]}," in pin, (pin, rev[0])
+
+
+def test_the_top_of_tests_holds_few_test_files_and_no_helpers():
+    """The tests of a folder of the package sit in its folder of ``tests/``; at the top, at most
+    eight test files (the repository's own checks and the modules at the package's root), and
+    the shared helpers in ``tests/support/``, not beside them."""
+    top = sorted(p.name for p in TESTS.glob("*.py"))
+    tests = [name for name in top if name.startswith("test_")]
+    assert len(tests) <= 8, f"{len(tests)} test files at the top of tests/: {tests}"
+    helpers = [name for name in top if not name.startswith("test_") and name != "conftest.py"]
+    assert not helpers, f"helpers at the top of tests/, not in tests/support/: {helpers}"
+
+
+def test_each_release_of_the_changelog_has_one_heading_per_kind_of_change():
+    """CHANGELOG.md (Keep a Changelog): within a release, each kind of change (Added, Changed,
+    Deprecated, Removed, Fixed, Security) has one heading, and they come in that order."""
+    kinds = ["Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"]
+    text = (ROOT / "CHANGELOG.md").read_text()
+    releases = re.split(r"^## ", text, flags=re.M)[1:]
+    assert releases and releases[0].startswith("[Unreleased]")
+    for release in releases:
+        headings = re.findall(r"^### (.+)$", release, re.M)
+        name = release.splitlines()[0]
+        assert all(h in kinds for h in headings), (name, headings)
+        assert headings == sorted(set(headings), key=kinds.index), (name, headings)

@@ -1,8 +1,8 @@
 """The command line: one-line errors with exit status 2, tables written whole."""
 
 import pandas as pd
-from cli_output import said_lines
 from click.testing import CliRunner
+from support.cli_output import said_lines
 
 from tichusim.cli import main
 

@@ -75,9 +75,12 @@ class _Main(click.Group):
             return super().invoke(ctx)
 
 
-def _strategies(text: str):
-    """A team game's ``--strategies`` text: one, or one per player separated by commas."""
-    return game(DEFAULT_GAME).strategy_text(text)
+def _strategies(text: str, book=None):
+    """``--strategies`` text in a game whose strategies are ``book`` (default: the team
+    games'): one, or one per player separated by commas."""
+    from .games.strategy_text import strategy_specs  # loads the strategies' kernels: not at startup
+
+    return strategy_specs(text, game(DEFAULT_GAME).strategy_book if book is None else book)
 
 
 def _guard(fn, *args, **kwargs):
@@ -264,7 +267,7 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
     _players(variant, players)
     given = _options(option_pairs) or {}
     played = _guard(game, variant, players, given)
-    chosen = _guard(played.strategy_text, strategies)
+    chosen = _guard(_strategies, strategies, played.strategy_book)
     _check_strategies(played, chosen)  # bad input is refused before any compile
     # chained rounds (a round of a game, §5): without --game, --round I is the first round of
     # game I, as `simulate` plays them; other games' rounds replay alone
@@ -316,7 +319,7 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
             raise UserError(f"output directory {out} holds other files ({foreign[0]}, ...)")
     try:
         played = _guard(game, variant, players, _options(option_pairs))
-        chosen = _guard(played.strategy_text, strategies)
+        chosen = _guard(_strategies, strategies, played.strategy_book)
         _check_strategies(played, chosen)  # bad input is refused before any compile
         # before the clock: the rate counts play only, not a compile
         _guard(played.records, 1, seed=seed, check=check, strategies=chosen)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -106,7 +106,7 @@ def json_estimates(estimates: dict[str, Estimate], bounds: dict | None = None) -
     return out | {"estimates": shaped}
 
 
-def mean_ci(x, z: float = Z95) -> Estimate:
+def mean_ci(x: Any, z: float = Z95) -> Estimate:
     """Sample mean with a normal-approximation interval (standard error from the sample)."""
     x = np.asarray(x, dtype=np.float64)
     n = x.size
@@ -138,7 +138,7 @@ class Paired:
     values: np.ndarray
 
     @classmethod
-    def on_shared_deals(cls, *rows) -> Paired:
+    def on_shared_deals(cls, *rows: Any) -> Paired:
         """Candidates that played the first deals of one sequence, some of them more than
         others: each row cut to the deals all of them played."""
         n = min(len(r) for r in rows)

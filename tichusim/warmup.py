@@ -4,7 +4,7 @@ A cold compile costs seconds per kernel, paid by the first command that needs it
 below reaches its jitted entry points with the argument types the library uses (a kernel
 compiled for other types would compile again). The engines take the table, the strategies
 and ``check`` as run-time values, so one small call covers every variant of a family.
-``tests/test_warmup.py`` checks that nothing is left to compile afterwards.
+``tests/compile/test_warmup.py`` checks that nothing is left to compile afterwards.
 
 Families compile in up to ``jobs`` spawned processes at once, each family as soon as what it
 reuses is in the cache (``NEEDS``), the ready ones in the order of ``ORDER``: the rules core

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_output import said_lines
 from click.testing import CliRunner
+from support.cli_output import said_lines
 
 import tichusim
 from tichusim import cards

@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-from learned_weights import write_weights
+from support.learned_weights import write_weights
 
 from tichusim.analysis import gttable
 from tichusim.analysis.gtodds import gt_odds

@@ -6,8 +6,8 @@ import json
 
 import numpy as np
 import pytest
-from cli_output import said_lines
 from click.testing import CliRunner
+from support.cli_output import said_lines
 
 from tichusim import cards
 from tichusim.analysis.gtodds import gt_odds, paired_rounds, seat_strategies, setup

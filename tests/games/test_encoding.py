@@ -1,7 +1,7 @@
 """The encoding of a decision (docs/encoding.md, ``tichusim/kernels/tichu/encoding.py``): the
 page's table is the kernel's layout; a hand-built position encodes as the page says; the kernel
-equals a plain reference (``tests/encoding_reference.py``) on views of random rounds at every
-team game; it reads nothing but the deciding seat's two records (RULES.md §6); one length
+equals a plain reference (``tests/support/encoding_reference.py``) on views of random rounds
+at every team game; it reads nothing but the deciding seat's two records (RULES.md §6); one length
 everywhere."""
 
 import re
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from encoding_reference import reference_row
+from support.encoding_reference import reference_row
 
 import tichusim
 from tichusim import Round
@@ -17,7 +17,7 @@ from tichusim.cards import notation as cards
 from tichusim.cards.combos import classify
 from tichusim.games import game
 from tichusim.games.encoding import N_FEATURES, STATE_SIZE, encode, slot
-from tichusim.games.steps import View
+from tichusim.games.view import View
 from tichusim.kernels import combos, outside
 from tichusim.kernels.seigneur.view import GS_PRIVATE, GS_PUBLIC
 from tichusim.kernels.tichu import encoding

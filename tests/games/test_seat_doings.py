@@ -1,5 +1,5 @@
 """What each seat did in a round: the columns the engine records agree with the
-event log of the same round, read here on its own terms (as ``tests/replay.py`` does), over
+event log of the same round, read here on its own terms (as ``tests/support/replay.py`` does), over
 many random rounds in every team game (RULES.md §2, §3, §4).
 
 The log is read independently of the engine's counting: bombs are the plays and out-of-turn
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import reference as ref
-from replay import check_round, pts, toks
+from support import reference as ref
+from support.replay import check_round, pts, toks
 
 from tichusim import simulate
 from tichusim.games import team
@@ -200,7 +200,7 @@ def test_grand_seigneur_players_agree_with_the_event_log(players, options):
     """Grand Seigneur (RULES.md §5) records what applies to it: bombs (in turn and out of
     turn, §2.9), tricks won (they leave play) and the cards left, per player; read from the
     log of the same rounds (log rows by seat, ``seats[p]["seat"]`` the player's chair)."""
-    from gs_replay import toks as gs_toks
+    from support.gs_replay import toks as gs_toks
 
     from tichusim.games.seigneur import play_with_log as gs_play
     from tichusim.kernels.seigneur import records as seigneur_records

@@ -7,7 +7,7 @@ seat sees only its own cards (§6).
 """
 
 import pytest
-import reference as ref
+from support import reference as ref
 
 import tichusim
 from tichusim import Agent, AgentError, IllegalChoice, Round

@@ -3,8 +3,10 @@ to what the transcript (``tichusim show``) prints for the same round in every te
 seat's own passing and no other (RULES.md §6); fields sized to the table; who acts next at a
 bomb offer (§2.9); and the round's outcome heard by the agents that ask for it."""
 
+import itertools
 import re
 
+import numpy as np
 import pytest
 
 import tichusim
@@ -12,9 +14,12 @@ from tichusim import Agent, Round
 from tichusim.cards import notation as cards
 from tichusim.cards.notation import RANK_CHARS
 from tichusim.games import game
+from tichusim.games.base import Steps
 from tichusim.games.narrate import combo_name
-from tichusim.games.steps import Event, Steps, Unit, View
-from tichusim.kernels.tichu import variants
+from tichusim.games.steps import Unit
+from tichusim.games.view import Event, View, next_holder
+from tichusim.kernels.tichu import tricks, variants
+from tichusim.kernels.tichu.view import PUBLIC
 
 
 class Watcher(Agent):
@@ -269,3 +274,18 @@ def test_every_view_field_is_documented():
     missing = [f for dt in (PUBLIC, PRIVATE) for f in dt.names if f"`{f}`" not in page]
     missing += [k for k in (*_KINDS.values(), "give") if f"| `{k}` |" not in page]
     assert not missing, f"docs/view.md does not list {missing}"
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_the_next_holder_is_the_engines(seats):
+    """``next_holder`` (the Python face's one: the view's next turn, a position's checks)
+    names the seat the engine's ``next_active`` does (RULES.md §2.8), for every set of seats
+    still holding cards and every seat."""
+    pub = np.zeros(1, PUBLIC)
+    pub["n_players"] = seats
+    for holding in itertools.product((0, 3), repeat=seats):
+        pub[0]["counts"][:seats] = holding
+        for seat in range(seats):
+            want = int(tricks.next_active(pub[0], seat))
+            assert next_holder(list(holding), seat) == want, (holding, seat)
+            assert next_holder(np.array(holding), seat) == want, (holding, seat)

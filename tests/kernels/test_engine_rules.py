@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from replay import check_round
+from support.replay import check_round
 
 from tichusim import cards, simulate, simulate_games
 from tichusim.games.transcript import play_with_log

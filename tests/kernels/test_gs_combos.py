@@ -1,15 +1,15 @@
 """The two-deck card model, classifier and move generator of Grand Seigneur against the slow
-reference (tests/gs_reference.py): exhaustively on small sets, by Hypothesis on random ones
+reference (tests/support/gs_reference.py): exhaustively on small sets, by Hypothesis on random ones
 (RULES.md §2.5-§2.11 with the two-deck changes of §5)."""
 
 from collections import Counter
 from itertools import combinations_with_replacement
 
-import gs_reference as ref
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import gs_reference as ref
 
 from tichusim.cards import seigneur as seigneur_cards
 from tichusim.cards.combos import Combo

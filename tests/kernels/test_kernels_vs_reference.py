@@ -1,13 +1,13 @@
-"""The jitted kernels against the slow reference (tests/reference.py), on random states
+"""The jitted kernels against the slow reference (tests/support/reference.py), on random states
 (Hypothesis) and exhaustively where the space is small (RULES.md §2.5–§2.11)."""
 
 from itertools import combinations
 
 import numpy as np
-import reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from states import trick_states
+from support import reference as ref
+from support.states import trick_states
 
 from tichusim import cards, legal_plays, readings
 from tichusim.kernels.hand import card_points, rank_counts

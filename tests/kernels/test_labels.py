@@ -7,7 +7,8 @@ import pytest
 
 from tichusim.games.registry import game
 from tichusim.games.simulate import records
-from tichusim.games.steps import Round, View
+from tichusim.games.steps import Round
+from tichusim.games.view import View
 from tichusim.kernels.errors import ERR_NONE
 from tichusim.kernels.outside import D_BOMB, D_PLAY
 from tichusim.kernels.tichu import labels

@@ -7,13 +7,13 @@ table, whatever the threads."""
 import numba
 import numpy as np
 import pytest
-from learned_weights import forward, random_arrays, write_weights
+from support.learned_weights import forward, random_arrays, write_weights
 
 import tichusim
 from tichusim import Round
 from tichusim.games import game
 from tichusim.games.encoding import encode
-from tichusim.games.steps import CODES
+from tichusim.games.view import CODES
 from tichusim.kernels.tichu import learned
 from tichusim.strategies.learned import pack
 

@@ -7,14 +7,14 @@ from collections import Counter
 
 import numpy as np
 import pytest
-import reference as ref
-from cli_output import said_lines
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
-from replay import check_round
-from states import trick_states
+from support import reference as ref
+from support.cli_output import said_lines
+from support.replay import check_round
+from support.states import trick_states
 
 import tichusim
 from tichusim import cards, legal_plays, simulate, simulate_games
@@ -167,7 +167,7 @@ def test_cli_legal_flag():
     assert [line.split()[-1] for line in on.splitlines() if line.startswith("Ph ")] == ["8.5"]
 
 
-# ---- the kernels against the reference (tests/reference.py) on random states ----
+# ---- the kernels against the reference (tests/support/reference.py) on random states ----
 
 
 @st.composite
@@ -281,7 +281,7 @@ def test_engine_plays_the_mah_jong_on_a_half_phoenix_only_under_the_option():
 def test_engine_with_the_option_at_every_table(variant):
     """§2.6 Option at Tientsin (§3) and Wu Wang (§4) too: the Mah Jong is played on a led
     Phoenix, and dozens of rounds replay against the reference with full legality checks
-    (``tests/replay.py`` also checks the logged value of every Phoenix)."""
+    (``tests/support/replay.py`` also checks the logged value of every Phoenix)."""
     strategies = STRATEGIES[variant]
     found, _ = _mah_jong_on_led_phoenix(variant, strategies, range(6000), seed=5)
     assert found, variant

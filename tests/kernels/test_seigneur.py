@@ -1,13 +1,13 @@
 """Grand Seigneur rounds and games (RULES.md §5, §7 adapted to two decks): invariants over
 many random-strategy rounds with the engine's checker on, independent replays of logged rounds
-against the reference (tests/gs_replay.py), the tables, determinism and input errors."""
+against the reference (tests/support/gs_replay.py), the tables, determinism and input errors."""
 
-import gs_reference as ref
 import numba
 import numpy as np
 import pandas as pd
 import pytest
-from gs_replay import check_round, toks
+from support import gs_reference as ref
+from support.gs_replay import check_round, toks
 
 from tichusim.cards import seigneur as seigneur_cards
 from tichusim.games.seigneur import (
@@ -108,7 +108,7 @@ def test_checked_random_rounds_per_deck_setting(deck, n):
     ],
 )
 def test_logged_rounds_replay_against_the_reference(players, options, strategies):
-    """Every event of logged rounds re-checked by an independent replay (tests/gs_replay.py)
+    """Every event of logged rounds re-checked by an independent replay (tests/support/gs_replay.py)
     that uses the brute-force reference for combinations, beats and the wish."""
     opts = SeigneurOptions.of(options)
     deck = "russian" if opts.russian_deck else ("one" if players <= 6 else "two")

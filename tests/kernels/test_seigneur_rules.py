@@ -2,10 +2,10 @@
 
 from collections import Counter
 
-import gs_reference as ref
 import numpy as np
 import pytest
-from gs_replay import seat_of_rank, toks
+from support import gs_reference as ref
+from support.gs_replay import seat_of_rank, toks
 
 from tichusim.cards import seigneur as seigneur_cards
 from tichusim.games.seigneur import play_with_log, simulate_seigneur

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from cli_output import said_lines
 from numba import njit
-from replay import check_round
+from support.cli_output import said_lines
+from support.replay import check_round
 
 from tichusim import cards, simulate, simulate_games
 from tichusim.games.transcript import play_with_log

@@ -5,7 +5,7 @@ written."""
 
 import numpy as np
 import pytest
-from real_decisions import real_decisions
+from support.real_decisions import real_decisions
 
 from tichusim.kernels.tichu import encoding
 from tichusim.kernels.tichu.encoding import CANDIDATE_SIZE, N_FEATURES, STATE_SIZE

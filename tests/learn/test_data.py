@@ -67,7 +67,7 @@ def test_a_directory_of_other_settings_is_refused_in_one_line(tmp_path):
 def test_a_directory_of_another_player_under_the_same_text_is_refused(tmp_path):
     """Other weights at the same path are another player: the self-play round's data would
     otherwise outlive the network that played it."""
-    from learned_weights import write_weights
+    from support.learned_weights import write_weights
 
     weights = write_weights(tmp_path / "w.npz", seed=1)
     text = f"learned[weights={weights.as_posix()}]"

@@ -7,7 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from real_decisions import real_decisions  # noqa: E402
+from support.real_decisions import real_decisions  # noqa: E402
 
 from tichusim.kernels.tichu import learned  # noqa: E402
 from tichusim.learn.model import ValueNet, export  # noqa: E402

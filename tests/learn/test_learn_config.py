@@ -4,7 +4,6 @@ its key, before torch is looked for; the command runs the data generator, then t
 ``[selfplay]`` that network then plays and labels a data set of its own and a second network
 learns from both; without torch it says how to install it."""
 
-import dataclasses
 import json
 import sys
 import types
@@ -12,10 +11,12 @@ import types
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from real_decisions import labelled
+from pydantic import field_validator
+from support.real_decisions import labelled
 
 from tichusim.cli import main
 from tichusim.learn.config import ConfigError, TrainSettings, load_learn_config, validate
+from tichusim.runs.settings import Strict
 
 GOOD = """
 [data]
@@ -88,14 +89,16 @@ def test_a_bad_file_is_one_line(tmp_path):
 # --- the command, with a stand-in for the data generator -----------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class FakeSettings:
+class FakeSettings(Strict):
     rounds: int
     seed: int = 0
 
-    def __post_init__(self):
-        if self.rounds < 1:
-            raise ValueError(f"rounds: at least 1, not {self.rounds}")
+    @field_validator("rounds")
+    @classmethod
+    def _rounds(cls, value):
+        if value < 1:
+            raise ValueError(f"at least 1, not {value}")
+        return value
 
 
 def _fake_data(calls):

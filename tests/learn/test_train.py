@@ -6,7 +6,7 @@ refused; the losses are what their definition says."""
 
 import numpy as np
 import pytest
-from real_decisions import labelled
+from support.real_decisions import labelled
 
 torch = pytest.importorskip("torch")
 

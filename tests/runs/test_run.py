@@ -145,7 +145,7 @@ def test_workers_are_threads_unless_python_agents_play():
     kernels and pyarrow); a Python agent's decisions hold it: processes. One worker: this
     process; Dask only when asked."""
     from tichusim.runs.config import validate
-    from tichusim.runs.runner import _backend
+    from tichusim.runs.runner import choose_backend
 
     agent = {"agent": f"{ROOT}/examples/first_legal.py:FirstLegal"}
     assert not validate(CONFIG).python_agents
@@ -158,7 +158,7 @@ def test_workers_are_threads_unless_python_agents_play():
         ((4, None, None, 2, False), "2 threads"),
     ]
     for args, name in cases:
-        backend = _backend(*args)
+        backend = choose_backend(*args)
         try:
             assert backend.name == name, (args, backend.name)
         finally:

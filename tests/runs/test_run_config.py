@@ -4,8 +4,8 @@ naming the key, exit status 2, no traceback, nothing written."""
 import json
 
 import pytest
-from cli_output import said_lines
 from click.testing import CliRunner
+from support.cli_output import said_lines
 
 from tichusim.cli import main
 from tichusim.runs.config import ConfigError, load_config, validate

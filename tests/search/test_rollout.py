@@ -10,9 +10,9 @@ consistent ones; ``search`` plays legal answers, reproducibly, wherever a strate
 
 import itertools
 
-import kernel_entries
 import numpy as np
 import pytest
+from support import kernel_entries
 
 import tichusim
 from tichusim import Round

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_output import said_lines
 from click.testing import CliRunner
-from learned_weights import random_arrays, write_weights
+from support.cli_output import said_lines
+from support.learned_weights import random_arrays, write_weights
 
 import tichusim
 from tichusim import Round

@@ -36,8 +36,8 @@ For our kernels only (their dispatchers, library class and pipeline, ``kernels/j
 A user's jitted function that calls one of our kernels therefore links a whole kernel, exactly
 as numba links any other function; nothing here touches a compile that is not ours.
 What it trades: a kernel that is both a callee and called from Python compiles twice, once
-as each; ``tests/test_warmup.py`` checks that no kernel calling others is used both ways with
-its signature compiled lazily. ``docs/compile.md`` gives the measured gains.
+as each; ``tests/compile/test_warmup.py`` checks that no kernel calling others is used both
+ways with its signature compiled lazily. ``docs/compile.md`` gives the measured gains.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import checks
 from ..cards import notation as cards
 from ..cards.combos import Play
 from ..games.position import Position
@@ -115,10 +116,8 @@ def advise(
     """Every legal play of ``position``'s seat (at most ``candidates`` of them, pruned as the
     search prunes, the rollout strategy's choice always kept), ranked by mean score margin
     over ``samples`` consistent deals; the same seed gives the same advice."""
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
-        raise ValueError(f"samples: at least 2 deals, not {samples!r}")
-    if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1:
-        raise ValueError(f"candidates: at least 1, not {candidates!r}")
+    checks.whole(samples, "samples", 2)
+    checks.whole(candidates, "candidates", 1)
     plays, can_pass = position.legal()
     legal: list[Play | None] = [*plays, *([None] if can_pass else [])]
     view = position.view()

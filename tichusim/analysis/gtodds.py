@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from .. import cards
+from .. import cards, checks
 from ..games import TEAM_GAMES, game
 from ..games.agents import Agent, Without, as_agent, is_agent
-from ..stats import Estimate, Paired, json_estimates, wilson
+from ..stats import Z95, Estimate, Paired, json_estimates, wilson
 from ..strategies.tichu import DEFAULT_STRATEGY, Strategy, resolve
 from .played_once import played_once
 
@@ -442,7 +442,7 @@ def _next_batch(p: Estimate, done: int, deals: int, precision: float | None) -> 
     if precision:
         # deals needed for the half-width at the current estimate, a little over
         q = min(max(p.value, 0.02), 0.98)
-        need = math.ceil(1.1 * (1.959964**2) * q * (1 - q) / precision**2)
+        need = math.ceil(1.1 * Z95**2 * q * (1 - q) / precision**2)
         step = max(MIN_DEALS, min(need - done, MAX_BATCH))
     else:
         step = MAX_BATCH
@@ -451,12 +451,10 @@ def _next_batch(p: Estimate, done: int, deals: int, precision: float | None) -> 
 
 def check_run(deals, precision, seed) -> None:
     """``ValueError`` for a run of the odds commands they would refuse."""
-    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
-        raise ValueError(f"deals must be a positive whole number, not {deals!r}")
+    checks.whole(deals, "deals", 1)
     if precision is not None and not (0 < precision < 0.5):
         raise ValueError(f"precision must be between 0 and 0.5 (a half-width), not {precision!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be a whole number in [0, 2**64), not {seed!r}")
+    checks.seed(seed)
 
 
 def check_hand(hand: str, variant: str = "nanjing", options: dict | None = None) -> None:

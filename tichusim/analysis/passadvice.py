@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import cards
+from .. import cards, checks
 from ..games.agents import Agent
 from ..kernels.tichu import records
 from ..stats import Estimate, Paired, json_estimates, percent, wilson
@@ -403,8 +403,7 @@ def pass_advice(
     compiled). Deterministic: the same arguments give the same answer."""
     exact = check_hand(hand)
     check_run(deals, None, seed)
-    if isinstance(keep, bool) or not isinstance(keep, int) or keep < 1:
-        raise ValueError(f"keep must be a positive whole number, not {keep!r}")
+    checks.whole(keep, "keep", 1)
     given = list(candidates or ())
     place = setup()
     table, _ = seat_strategies(

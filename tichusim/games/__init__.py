@@ -7,17 +7,18 @@ RULES.md §2-§4 (``team``) or Grand Seigneur §5 (``seigneur``), imported when 
 one loop (``narrate``) and names its table columns, which ``arrow`` turns into Arrow.
 """
 
+import warnings
+from typing import Any
+
 from .errors import SimulationError
 from .registry import DEFAULT_GAME, GAMES, TEAM_GAMES, game, game_type
 
 __all__ = ["DEFAULT_GAME", "GAMES", "TEAM_GAMES", "SimulationError", "game", "game_type"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """``TEAM_TABLES``, the old name of ``TEAM_GAMES``, until the next release."""
     if name == "TEAM_TABLES":
-        import warnings
-
         warnings.warn(
             "tichusim.games.TEAM_TABLES is now TEAM_GAMES; the old name goes in the next release",
             FutureWarning,

@@ -33,6 +33,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import json
 import os
 import sys
 from pathlib import Path
@@ -41,7 +42,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ..strategies.book import split_items, split_strategies
 
 if TYPE_CHECKING:
-    from .steps import View
+    from .view import View
 
 __all__ = [
     "NAMED",
@@ -71,7 +72,7 @@ MOVED = {
 PREFIX = "agent:"  # on a command line: ``agent:package.module:Class`` or ``agent:file.py:Class``
 _FILES: dict[str, str] = {}  # module name -> the ``file.py`` it was loaded from (``spec_of``)
 
-# decision name (steps.DECISIONS) -> the Agent method that takes it
+# decision name (view.DECISIONS) -> the Agent method that takes it
 METHODS = {
     "grand_tichu": "grand_tichu",
     "tichu": "tichu",
@@ -162,7 +163,7 @@ for _method in set(METHODS.values()):
     setattr(Agent, _method, None)
 
 
-def param_value(text: str):
+def param_value(text: str) -> Any:
     """An agent parameter's value as a command line writes it (``search:samples=64``,
     ``agent:bot.py:Bot:greedy=true``): a boolean, an integer, a decimal number, or else the
     text itself."""
@@ -176,7 +177,7 @@ def param_value(text: str):
     return text
 
 
-def named_agent(spec) -> dict | None:
+def named_agent(spec: Any) -> dict | None:
     """The agent table that the text ``name`` or ``name:key=value,...`` of a named agent
     (``NAMED``) stands for (a comma inside brackets separates nothing:
     ``search:base=expert[tichu=never,grand_tichu=never]``, ``book.split_items``); ``None``
@@ -199,7 +200,7 @@ def named_agent(spec) -> dict | None:
     return table
 
 
-def is_agent(spec) -> bool:
+def is_agent(spec: Any) -> bool:
     """Whether ``spec`` names a Python strategy: an Agent, an Agent class, a table with an
     ``agent`` key, or a named agent's text (``named_agent``)."""
     return (
@@ -210,7 +211,7 @@ def is_agent(spec) -> bool:
     )
 
 
-def as_agent(spec) -> Agent:
+def as_agent(spec: Any) -> Agent:
     """The Agent ``spec`` stands for (``is_agent``); ``AgentError`` when it cannot be built."""
     if isinstance(spec, Agent):
         return spec
@@ -246,7 +247,7 @@ def as_agent(spec) -> Agent:
     return agent
 
 
-def from_text(text):
+def from_text(text: Any) -> Any:
     """The agent table a command line's ``agent:package.module:Class`` (or
     ``agent:path/file.py:Class``, or a named agent: ``named_agent``) stands for; ``None`` for
     any other text."""
@@ -260,13 +261,11 @@ def from_text(text):
     return {"agent": text.strip()[len(PREFIX) :].strip()}
 
 
-def spec_of(spec) -> dict:
+def spec_of(spec: Any) -> dict:
     """The plain-data table (``{"agent": ..., "params": {...}}``) that rebuilds agent ``spec``
     in another process or a resumed run: a run's config holds this, never a pickled instance.
     ``AgentError`` for an agent no other process could import (defined in ``__main__`` or a
     function) or whose params are not plain data."""
-    import json
-
     if isinstance(spec, str) and named_agent(spec) is not None:
         spec = named_agent(spec)
     if isinstance(spec, dict):
@@ -298,7 +297,7 @@ def spec_of(spec) -> dict:
     return out if out["params"] else {"agent": out["agent"]}
 
 
-def agent_name(spec) -> str:
+def agent_name(spec: Any) -> str:
     """The name agent ``spec`` has in the tables' strategy columns."""
     return str(as_agent(spec).name)  # set by Agent.__init__
 
@@ -307,7 +306,7 @@ class Without(Agent):
     """``agent`` leaving the decisions ``dropped`` to ``base`` (a strategy object): the odds
     experiments set the call they measure themselves."""
 
-    def __init__(self, agent: Agent, base, dropped: tuple[str, ...], name: str):
+    def __init__(self, agent: Agent, base: Any, dropped: tuple[str, ...], name: str) -> None:
         self.agent, self.base, self.name, self.params = agent, base, name, agent.params
         self._dropped = dropped
 
@@ -365,7 +364,7 @@ def load_agent(path: str) -> type[Agent]:
     return cls
 
 
-def _param_text(value) -> str | None:
+def _param_text(value: Any) -> str | None:
     """A parameter's value as ``agent:...:Class:key=value`` writes it (``specs`` reads it
     back the same), ``None`` when it cannot be written so."""
     if isinstance(value, bool):
@@ -412,7 +411,7 @@ def _runnable(where_class: str) -> str:
     return f"{path if not path.startswith('..') else file}:{name}"
 
 
-def strategies_text(strategies) -> str | None:
+def strategies_text(strategies: Any) -> str | None:
     """The command line's ``--strategies`` for ``strategies`` (names, and agents with any
     params as ``agent:...:Class:key=value,...``) that works from this working directory;
     ``None`` when one of them has no such text."""

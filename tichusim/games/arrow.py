@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
 
 if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
     import pandas as pd
+
+    from .base import Records
 
 __all__ = ["OPTIONS_KEY", "PLACES", "constant", "first_index", "frames", "tables", "text"]
 
@@ -164,13 +166,13 @@ def first_index(hit: np.ndarray) -> np.ndarray:
 
 
 def tables(
-    rec, *, run_id: str | None = None, shard: int | None = None
+    rec: Records, *, run_id: str | None = None, shard: int | None = None
 ) -> tuple[pa.Table, pa.Table]:
     """``(rounds, seats)`` Arrow tables of ``rec`` (``base.Records`` of any game). A batch
     run names its ``run_id`` and ``shard``, which lead both tables as columns."""
     r, s = rec.source.columns(rec)
     n, k = rec.seats.shape
-    ids = {"round": rec.rounds["round"]}
+    ids: dict[str, Any] = {"round": rec.rounds["round"]}
     if rec.game is not None:
         ids |= {"game": rec.game, "round_in_game": rec.round_in_game}
 
@@ -188,7 +190,7 @@ def tables(
     return _table(lead(n, 1) | r, meta), _table(lead(n * k, k) | s, meta)
 
 
-def frames(rec) -> tuple[pd.DataFrame, pd.DataFrame]:
+def frames(rec: Records) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The ``(rounds, seats)`` DataFrames of records."""
     rounds, seats = tables(rec)
     return rounds.to_pandas(), seats.to_pandas()

@@ -17,13 +17,15 @@ Members (``Game``), the class-level ones readable before a game is configured
   ``chained_rounds`` (a round depends on the game's earlier rounds: §5's ranks),
   ``strategy_heading`` and ``strategy_book`` (the family's strategies), ``summary`` and
   ``report`` (which summary and report section of the analysis layer apply), ``steps`` (a
-  ``games.steps.Steps``: its decisions as Python sees them, for rounds stepped from Python);
+  ``Steps``, defined here: its decisions as Python sees them, for rounds stepped from Python
+  and the views a seat is handed, ``games.view.View``);
 * configured: ``players`` (strategies it takes), ``seats`` (seat rows per round), ``options``
   (complete and checked);
 * ``check_options(options)`` and ``written_options(values, players)`` (class methods);
 * ``resolve(strategies, count)`` (one strategy object per player, or ``count``),
-  ``params(strategies)`` (the rows the kernels read), ``strategy_text(text)`` (how the
-  command line's text reads), ``strategy_per`` (what one of a list is for: seat or player);
+  ``params(strategies)`` (the rows the kernels read), ``strategy_per`` (what one of a list
+  is for: seat or player); how the command line's text reads against the game's
+  ``strategy_book`` is ``strategy_text.strategy_specs``;
 * ``records(count, games=..., first=..., seed=..., strategies=..., target=..., check=...)``:
   rounds or whole games through the one driver (``driver.play``), as ``Records``;
 * ``columns(records)``: the table columns of its records (``arrow.tables`` builds Arrow);
@@ -33,17 +35,36 @@ Members (``Game``), the class-level ones readable before a game is configured
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from .. import checks
+
 if TYPE_CHECKING:
     from ..strategies.book import StrategyBook
-    from .steps import Steps
+    from .view import Event, View  # the View names its game: a circle of two, types only
 
-__all__ = ["GAME_OPTIONS", "Game", "Records", "check_seed", "thread_scratch", "whole_number"]
+__all__ = [
+    "GAME_OPTIONS",
+    "Game",
+    "Kept",
+    "Logged",
+    "PlayFn",
+    "Records",
+    "Steps",
+    "check_seed",
+    "thread_scratch",
+    "whole_number",
+]
+
+Kept = tuple[np.ndarray, np.ndarray, np.ndarray]  # a stepped unit's (work, public, privates)
+PlayFn = Callable[..., int]  # play(kept[, log_out=...]) -> the engine's error code
+Logged = Callable[[Kept], np.ndarray]  # logged(kept) -> the event log's rows
 
 # Options that shape whole games, not independent rounds (in any game that has them)
 GAME_OPTIONS = ("rotating_king", "game_rounds")
@@ -52,7 +73,7 @@ GAME_OPTIONS = ("rotating_king", "game_rounds")
 _thread = threading.local()
 
 
-def thread_scratch(make) -> np.ndarray:
+def thread_scratch(make: Callable[[], np.ndarray]) -> np.ndarray:
     """This thread's array from ``make()``, made at its first use and then reused: a kernel's
     scratch too big to make at every call (``decide``'s is half a megabyte)."""
     made = _thread.__dict__.setdefault("scratch", {})
@@ -61,21 +82,18 @@ def thread_scratch(make) -> np.ndarray:
     return made[make]
 
 
-def whole_number(value, what: str) -> int:
-    """``value`` as an ``int`` >= 0, or a one-line ``ValueError`` naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise ValueError(f"{what} must be a non-negative whole number, not {value!r}")
-    return int(value)
+def whole_number(value: Any, what: str) -> int:
+    """``value`` as an ``int`` >= 0, or a one-line ``ValueError`` naming ``what``
+    (``checks.whole``)."""
+    return checks.whole(value, what)
 
 
-def check_seed(seed) -> int:
-    seed = whole_number(seed, "seed")
-    if seed >= 2**64:
-        raise ValueError("seed must be below 2**64")
-    return seed
+def check_seed(seed: Any) -> int:
+    """``seed`` as an ``int`` from 0 to 2**64 - 1 (``checks.seed``)."""
+    return checks.seed(seed)
 
 
-def check_game_rounds(name: str, value, longest: int, multiple: int = 1, why: str = "") -> int:
+def check_game_rounds(name: str, value: Any, longest: int, multiple: int = 1, why: str = "") -> int:
     """The ``game_rounds`` option: a positive whole number (a multiple of ``multiple``, for
     the reason ``why``), at most ``longest``."""
     if (
@@ -133,21 +151,21 @@ class Game(ABC):
     strategy_book: ClassVar[StrategyBook]
     summary: ClassVar[str]
     report: ClassVar[str]
-    steps: Steps  # its decisions as Python sees them (``games.steps``), made in ``__init__``
+    steps: Steps  # its decisions as Python sees them (``Steps``), made in ``__init__``
 
     players: int
     seats: int
     options: dict
 
     @abstractmethod
-    def __init__(self, players: int | None = None, options=None) -> None:
+    def __init__(self, players: int | None = None, options: Any = None) -> None:
         """Configured for ``players`` (where the game lets them be chosen) and ``options``
         (``check_options``)."""
 
     # -- options -----------------------------------------------------------------------
 
     @classmethod
-    def check_options(cls, options) -> dict:
+    def check_options(cls, options: Any) -> dict:
         """The options with ``options`` (a mapping, or None) applied and checked."""
         values = dict(cls.option_defaults)
         if options is None:
@@ -170,12 +188,12 @@ class Game(ABC):
     _shorthand_text: ClassVar[str] = ""  # how the options' shorthand is named in errors
 
     @classmethod
-    def _shorthand(cls, options):
+    def _shorthand(cls, options: Any) -> Any:
         """Options given at once by a word (Grand Seigneur's ``"russian"``)."""
         return options
 
     @classmethod
-    def _check_option(cls, key: str, value):
+    def _check_option(cls, key: str, value: Any) -> Any:
         """One option's value beyond its type (a game's length, a deck count)."""
         return value
 
@@ -194,10 +212,10 @@ class Game(ABC):
     strategy_per: ClassVar[str] = "player"  # what one strategy of a list is for
 
     @abstractmethod
-    def resolve(self, strategies, count: int | None = None) -> list:
+    def resolve(self, strategies: Any, count: int | None = None) -> list:
         """One strategy object per player (or ``count`` of them), checked against this game."""
 
-    def params(self, strategies) -> np.ndarray:
+    def params(self, strategies: Any) -> np.ndarray:
         """The parameter rows the kernels read in this game, one per player."""
         return self.param_rows(self.resolve(strategies))
 
@@ -205,18 +223,6 @@ class Game(ABC):
         """The rows of resolved strategies in this game: a parameter's default may be the
         table's own (``StrategyBook.variant_defaults``)."""
         return np.stack([s.param_row(self.name) for s in chosen])
-
-    def strategy_text(self, text: str):
-        """What the command line's ``--strategies`` text stands for: one strategy, or one per
-        player separated by commas (``book.split_strategies``), each read by
-        ``strategy_text.strategy_spec`` (a name, a composed strategy, a file, a Python agent)
-        against this game's ``strategy_book``. ``ValueError`` (one line) for a bad file or
-        agent."""
-        from ..strategies.book import split_strategies
-        from .strategy_text import strategy_spec
-
-        parts = [strategy_spec(item, self.strategy_book) for item in split_strategies(text)]
-        return parts[0] if len(parts) == 1 else parts
 
     # -- playing -----------------------------------------------------------------------
 
@@ -228,7 +234,7 @@ class Game(ABC):
         games: bool = False,
         first: int = 0,
         seed: int = 0,
-        strategies="random",
+        strategies: Any = "random",
         target: int = 1000,
         check: bool = False,
     ) -> Records:
@@ -246,7 +252,122 @@ class Game(ABC):
         round: int = 0,
         *,
         game: int | None = None,
-        strategies="random",
+        strategies: Any = "random",
     ) -> str:
         """One round move by move in card notation (a game may take more keywords: the team
         tables' seating)."""
+
+
+class Steps(ABC):
+    """How one game's decisions look in Python: the contract between a stepped unit
+    (``games.steps.Unit``, ``Round``), the ``View`` and the game's engine. One object per
+    configured game (``Game.steps``).
+
+    Class attributes: ``unit_name`` (what a Round's key names), ``outside_slot`` (the strategy
+    row's slot marking the decisions taken from Python), ``decisions`` (those the game asks)
+    and ``per_seat`` (the view's fields with one entry per seat)."""
+
+    unit_name: ClassVar[str]
+    outside_slot: ClassVar[int]
+    decisions: ClassVar[tuple[str, ...]]
+    per_seat: ClassVar[frozenset[str]]
+    has_history: ClassVar[bool] = True  # its views carry ``history``; agents hear round ends
+    log_shape: ClassVar[tuple[int, int]]  # the engine's event log: (rows, row width)
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    @property
+    def seats(self) -> int:
+        """Seats at the table (positions; Grand Seigneur: players)."""
+        return self.game.seats
+
+    @property
+    @abstractmethod
+    def default_base(self) -> Any:
+        """The strategy under a seat decided from Python (its row is never read)."""
+
+    def renamed(self, strategy: Any, name: str) -> Any:
+        """``strategy`` under another name (the tables' strategy columns)."""
+        return dataclasses.replace(strategy, name=name)
+
+    @abstractmethod
+    def kept_records(self) -> Kept:
+        """Fresh ``(work, public, privates)`` records a stepped unit keeps across calls."""
+
+    def copy_kept(self, kept: Kept) -> Kept:
+        """A copy of a unit's records, to replay on without touching them."""
+        work, public, privates = kept
+        return work.copy(), public.copy(), privates.copy()
+
+    @abstractmethod
+    def player_of(self, kept: Kept, seat: int) -> int:
+        """The player deciding at position ``seat`` where the unit stands."""
+
+    def seats_of(self, kept: Kept, player: int) -> list[int]:
+        """The positions player ``player`` decides for where the unit stands."""
+        return [s for s in range(self.seats) if self.player_of(kept, s) == player]
+
+    def replay_next(self, kept: Kept) -> None:
+        """Make the unit's next call replay from the deal even where its engine could go on
+        from the records it left (``Unit.resume`` off); an engine that always replays has
+        nothing to forget."""
+        return None
+
+    @abstractmethod
+    def round_unit(
+        self, seed: int, key: int, params: np.ndarray, check: bool
+    ) -> tuple[PlayFn, Logged, np.ndarray, np.ndarray]:
+        """How ``Round`` plays its unit: ``(play, logged, rounds, seats)``, ``play(kept)``
+        filling the records ``rounds`` and ``seats``, ``logged(kept)`` the same replay with
+        its event log on."""
+
+    @abstractmethod
+    def records(self, rounds: np.ndarray, seats: np.ndarray, chosen: list) -> Records:
+        """A finished Round's records as ``simulate`` returns them."""
+
+    @abstractmethod
+    def choices(self, kept: Kept, asked: tuple[int, int, int, int]) -> Any:
+        """The legal choices of the decision ``asked`` (code, seat, detail, count)."""
+
+    @abstractmethod
+    def answer_of(self, choice: Any, legal: Any) -> int:
+        """The script's answer for ``choice`` among ``legal``; ``ValueError`` saying why it is
+        none of them."""
+
+    @abstractmethod
+    def decide(self, row: np.ndarray, view: View, legal: Any) -> Any:
+        """The choice the strategy row ``row`` makes at ``view``'s decision, as the engine
+        would; the view's stream moves on as the engine's."""
+
+    @abstractmethod
+    def hand_text(self, view: View) -> str:
+        """The seat's hand in card notation."""
+
+    @abstractmethod
+    def history(self, log: np.ndarray, seats: tuple[int, ...]) -> tuple[Event, ...]:
+        """The public events of the event log ``log``, and the private ones of ``seats``: the
+        positions of the player deciding (Wu Wang's King holds his Minister's too, §4)."""
+
+    @abstractmethod
+    def scores(self, log: np.ndarray) -> tuple[int, ...]:
+        """A finished round's scores, read from its event log."""
+
+    def next_turn(self, view: View) -> int:
+        """``View.next_turn``."""
+        return -1
+
+    def trick_over(self, view: View) -> bool:
+        """``View.trick_over``."""
+        return False
+
+    def encode(self, view: View, decision: int, candidates: Any) -> np.ndarray:
+        """``View.encode``: the features a learned player scores, one row per candidate (the
+        team games' ``TeamSteps``); ``ValueError`` in a game without an encoding."""
+        raise ValueError("only the team tables' views have an encoding")
+
+    def view_text(self, view: View) -> str:
+        """``str(view)``: the decision and the fields, one per line."""
+        lines = [repr(view)]
+        lines += [f"  {name}: {value}" for name, value in view.fields().items()]
+        return "\n".join(lines)

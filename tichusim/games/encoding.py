@@ -56,7 +56,9 @@ def _candidate(choice: Any, hand: int) -> tuple[int, int]:
     return mask, code
 
 
-def encode(public: np.ndarray, private: np.ndarray, decision: int, candidates: Iterable[Any]):
+def encode(
+    public: np.ndarray, private: np.ndarray, decision: int, candidates: Iterable[Any]
+) -> Any:
     """The features of a seat's decision (its table's ``PUBLIC`` record, its own ``PRIVATE``
     record and the decision's code, ``kernels/outside.py``) with each of ``candidates``: a
     ``float32`` array of shape ``(len(candidates), N_FEATURES)`` (``docs/encoding.md``);

@@ -10,10 +10,13 @@ opens a ``-- trick N`` line before the first play or pass of each trick.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..cards.combos import Combo
 from ..cards.notation import RANK_CHARS
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Wording", "combo_name", "narrate"]
 
@@ -30,7 +33,7 @@ class Wording(NamedTuple):
     say: Callable[[tuple], list[str]]  # log row of the game's own events -> its lines
 
 
-def narrate(header: list[str], log, w: Wording) -> str:
+def narrate(header: list[str], log: np.ndarray, w: Wording) -> str:
     """``header`` then the log's events, one or more lines each, with trick numbers."""
     lines = list(header)
     trick = 1

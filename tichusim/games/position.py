@@ -32,7 +32,7 @@ from ..kernels.tichu import variants
 from ..kernels.tichu.view import PRIVATE, PUBLIC
 from .registry import TEAM_GAMES
 from .registry import game as game_of
-from .steps import View
+from .view import View, next_holder
 
 if TYPE_CHECKING:
     from .team import TeamGame
@@ -290,7 +290,7 @@ class Position:
         """The seat to act after the trick's last entry (the next seat holding cards)."""
         if not self.trick:
             return self.seat
-        return _next_holder(self.counts(), self.trick[-1][0])
+        return next_holder(self.counts(), self.trick[-1][0])
 
     # -- the checks ----------------------------------------------------------------------
 
@@ -396,7 +396,7 @@ class Position:
                 "played cards and start the trick at the seat that leads"
             )
 
-    def _check_wuwang(self, own) -> None:
+    def _check_wuwang(self, own: Any) -> None:
         """§4: the Minister's hand lies face up, and the King, who plays it, holds both."""
         if not self._wuwang():
             if self.minister or self.king:
@@ -434,10 +434,10 @@ class Position:
         for s, m in self.trick:  # the hands as they were, given back the trick's cards
             left[s] += bin(m).count("1")
         for i, (s, m) in enumerate(self.trick):
-            if i and s != _next_holder(left, seat_before):
+            if i and s != next_holder(left, seat_before):
                 raise ValueError(
                     f"trick: entry {i + 1} is seat {s}'s, but seat "
-                    f"{_next_holder(left, seat_before)} was next (§2.8)"
+                    f"{next_holder(left, seat_before)} was next (§2.8)"
                 )
             if m == 0:
                 if i == 0:
@@ -605,13 +605,3 @@ def _played_as(mask: int, top_code: int) -> int:
     count = combos.combo_readings(np.uint64(mask), readings)
     codes = [int(c) for c in readings[:count] if not top_code or combos.beats(int(c), top_code)]
     return max(codes, default=0)
-
-
-def _next_holder(counts: list[int], seat: int) -> int:
-    """The next seat after ``seat`` still holding cards (-1: none)."""
-    s, n = seat, len(counts)
-    for _ in range(n):
-        s = (s + 1) % n
-        if counts[s] > 0:
-            return s
-    return -1

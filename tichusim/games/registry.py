@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 from .base import Game
 
@@ -42,7 +43,7 @@ def game_type(name: str) -> type[Game]:
     return kind
 
 
-def game(name: str = DEFAULT_GAME, players: int | None = None, options=None) -> Game:
+def game(name: str = DEFAULT_GAME, players: int | None = None, options: Any = None) -> Game:
     """The game ``name`` for ``players`` (Grand Seigneur's choice, 5..12; the team games have
     theirs) with ``options`` (a table, or None for the defaults) applied and checked."""
     return game_type(name)(players, options)

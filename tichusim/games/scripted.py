@@ -4,7 +4,14 @@ command an agent's failure ends with. Agents themselves are strategies
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
 from .agents import AgentError
+
+if TYPE_CHECKING:
+    from .view import View
 
 __all__ = ["Scripted", "strategy", "with_replay"]
 
@@ -12,11 +19,11 @@ __all__ = ["Scripted", "strategy", "with_replay"]
 class Scripted:
     """A scripted strategy (a name, a table or a strategy object) asked for one decision."""
 
-    def __init__(self, spec):
+    def __init__(self, spec: Any) -> None:
         self.spec = spec
-        self._rows: dict[str, object] = {}  # the kernels' row in each game, made once
+        self._rows: dict[str, np.ndarray] = {}  # the kernels' row in each game, made once
 
-    def decide(self, view, legal):
+    def decide(self, view: View, legal: Any) -> Any:
         """The choice the engine would make with this strategy at ``view``'s decision, among
         ``legal``; the view's random stream moves on exactly as the engine's would."""
         game = view.game
@@ -29,19 +36,19 @@ class Scripted:
         return f"strategy({self.spec!r})"
 
 
-def strategy(spec) -> Scripted:
+def strategy(spec: Any) -> Scripted:
     """``strategy("heuristic").decide(view, legal)``: the engine's choice for that strategy."""
     return Scripted(spec)
 
 
-def with_replay(step, units, hint):
+def with_replay(step: Any, units: Any, hint: Any) -> Any:
     """``steps.stepper``'s ``step`` whose ``AgentError`` ends with ``hint(key)`` (the command
     replaying that unit's deal, e.g. ``tichusim show --seed S --round K``) and carries
     ``key``: the unit is found again from the one line."""
     if step is None:
         return None
 
-    def run(i: int, play) -> None:
+    def run(i: int, play: Any) -> None:
         try:
             step(i, play)
         except AgentError as exc:

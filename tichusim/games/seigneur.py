@@ -22,7 +22,7 @@ twice); ``tichusim.cards.seigneur.format(a, b)`` prints them.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -83,7 +83,7 @@ class SeigneurGame(Game):
     }
     _shorthand_text = " or 'russian'"
 
-    def __init__(self, players: int | None = None, options=None):
+    def __init__(self, players: int | None = None, options: Any = None) -> None:
         self.options = self.check_options(options)
         if players is None:
             raise ValueError("grand-seigneur needs the number of players: players=5..12")
@@ -102,11 +102,11 @@ class SeigneurGame(Game):
             self.deck = gs_cards.DECK_ONE if decks == 1 else gs_cards.DECK_TWO
 
     @classmethod
-    def _shorthand(cls, options):
+    def _shorthand(cls, options: Any) -> Any:
         return dict.fromkeys(RULE_OPTIONS, True) if options == "russian" else options
 
     @classmethod
-    def _check_option(cls, key: str, value):
+    def _check_option(cls, key: str, value: Any) -> Any:
         if key == "game_rounds":  # a round key holds 16 bits of round
             return check_game_rounds(cls.name, value, gs_batch.GAME_KEY_STRIDE - 1)
         if (
@@ -135,7 +135,7 @@ class SeigneurGame(Game):
             values = values | {"decks": 2 if values["russian_deck"] or (players or 0) > 6 else 1}
         return values
 
-    def resolve(self, strategies, count: int | None = None) -> list:
+    def resolve(self, strategies: Any, count: int | None = None) -> list:
         return seigneur_strategies.resolve(strategies, count or self.players)
 
     def kernel_options(self) -> tuple[int, int, bool, bool]:
@@ -155,7 +155,7 @@ class SeigneurGame(Game):
         games: bool = False,
         first: int = 0,
         seed: int = 0,
-        strategies="random",
+        strategies: Any = "random",
         target: int = 1000,
         check: bool = False,
     ) -> Records:
@@ -167,7 +167,7 @@ class SeigneurGame(Game):
         chosen, params, agents = seated(self, strategies)
         per = self.options["game_rounds"] if games else 1
 
-        def call(block, r_out, s_out, played, chunks):
+        def call(block: Any, r_out: Any, s_out: Any, played: Any, chunks: Any) -> None:
             gs_batch.play_games(
                 seed,
                 block,
@@ -241,9 +241,9 @@ class SeigneurGame(Game):
         game: int = 0,
         round: int = 0,
         *,
-        strategies="random",
+        strategies: Any = "random",
         check: bool = True,
-    ):
+    ) -> Any:
         """Replay round ``round`` of game ``game`` (its earlier rounds are played for the
         ranks): ``(round record, seat records by player, log)``; a log row is
         ``(event, seat, a, b, code, extra)`` (codes in ``kernels.seigneur.records``)."""
@@ -259,7 +259,7 @@ class SeigneurGame(Game):
         return rnd[0], seats, log
 
     def transcript(
-        self, seed: int = 0, round: int = 0, *, game: int | None = None, strategies="random"
+        self, seed: int = 0, round: int = 0, *, game: int | None = None, strategies: Any = "random"
     ) -> str:
         """Round ``round`` of game ``game`` move by move, in card notation; without ``game``
         the first round of game ``round`` (as ``records`` numbers independent rounds)."""
@@ -285,11 +285,11 @@ class SeigneurGame(Game):
             + f"; dealer P{rnd['dealer']}",
         ]
 
-        def read(row) -> tuple:
+        def read(row: Any) -> tuple:
             event, seat, a, b, code, extra = row
             return event, seat, _notation(a, b), code, extra
 
-        def say(row) -> list[str]:
+        def say(row: Any) -> list[str]:
             event, seat, hand, code, extra = read(row)
             if event == gs_records.EV_DEAL:
                 return [f"{who(seat)} dealt {int(seats[seat_player[seat]]['cards'])}: {hand}"]
@@ -338,7 +338,7 @@ def _place(k: int) -> str:
     return _ORDINAL.get(k, f"{k}th")
 
 
-def _notation(a, b) -> str:
+def _notation(a: Any, b: Any) -> str:
     return seigneur_cards.format(int(np.uint64(np.int64(a))), int(np.uint64(np.int64(b)))) or "-"
 
 
@@ -360,7 +360,7 @@ class SeigneurOptions:
     russian_seating: bool = False
 
     @classmethod
-    def of(cls, options) -> SeigneurOptions:
+    def of(cls, options: Any) -> SeigneurOptions:
         """From ``None``, an instance, ``"russian"`` (all three) or a table of the three,
         checked as every game's options are (``SeigneurGame.check_options``)."""
         if options is None:
@@ -377,7 +377,7 @@ class SeigneurOptions:
         return cls(**{name: values[name] for name in known})
 
 
-def _game(players, decks, rounds_per_game, options) -> SeigneurGame:
+def _game(players: Any, decks: Any, rounds_per_game: Any, options: Any) -> SeigneurGame:
     rules = SeigneurOptions.of(options)
     return SeigneurGame(
         players,
@@ -394,10 +394,10 @@ def seigneur_records(
     *,
     players: int,
     seed: int = 0,
-    strategies="random",
-    decks=None,
+    strategies: Any = "random",
+    decks: Any = None,
     rounds_per_game: int = 1,
-    options=None,
+    options: Any = None,
     first_game: int = 0,
     check: bool = False,
 ) -> Records:
@@ -412,10 +412,10 @@ def simulate_seigneur(
     *,
     players: int,
     seed: int = 0,
-    strategies="random",
-    decks=None,
+    strategies: Any = "random",
+    decks: Any = None,
     rounds_per_game: int = 1,
-    options=None,
+    options: Any = None,
     first_game: int = 0,
     check: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -452,11 +452,11 @@ def play_with_log(
     round: int = 0,
     *,
     players: int = 7,
-    strategies="random",
-    decks=None,
-    options=None,
+    strategies: Any = "random",
+    decks: Any = None,
+    options: Any = None,
     check: bool = True,
-):
+) -> Any:
     """``SeigneurGame.play_with_log`` with the game's options given as arguments; the fourth
     element is the players' strategies."""
     played = _game(players, decks, 1, options)
@@ -472,9 +472,9 @@ def transcript(
     round: int = 0,
     *,
     players: int = 7,
-    strategies="random",
-    decks=None,
-    options=None,
+    strategies: Any = "random",
+    decks: Any = None,
+    options: Any = None,
 ) -> str:
     """Round ``round`` of game ``game`` move by move, in card notation."""
     return _game(players, decks, 1, options).transcript(

@@ -30,8 +30,8 @@ from ..kernels.seigneur.policies import G_OUTSIDE
 from ..kernels.seigneur.records import GS_ROUND, GS_SEAT, LOG_ROWS, LOG_WIDTH
 from ..kernels.seigneur.view import GS_PRIVATE, GS_PUBLIC, MAX_PLAYERS
 from ..strategies.seigneur import DEFAULT as DEFAULT_STRATEGY
-from .base import Records, thread_scratch
-from .steps import CODES, Event, Kept, Logged, PlayFn, Steps, View
+from .base import Kept, Logged, PlayFn, Records, Steps, thread_scratch
+from .view import CODES, Event, View
 
 if TYPE_CHECKING:
     from .seigneur import SeigneurGame
@@ -58,7 +58,7 @@ class GiveBack:
             c for bit in cards.cards_of(a) for c in ([bit, bit] if b & bit else [bit])
         )
 
-    def __contains__(self, choice) -> bool:
+    def __contains__(self, choice: Any) -> bool:
         if not isinstance(choice, (tuple, list)) or len(choice) != self.count:
             return False
         if not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in choice):
@@ -66,7 +66,7 @@ class GiveBack:
         held = Counter(self.cards)
         return all(held[int(c)] >= k for c, k in Counter(int(c) for c in choice).items())
 
-    def __iter__(self):
+    def __iter__(self) -> Any:
         return iter(dict.fromkeys(itertools.combinations(self.cards, self.count)))
 
     def __len__(self) -> int:
@@ -75,7 +75,7 @@ class GiveBack:
     def __repr__(self) -> str:
         return f"GiveBack({self.count} of {gs_cards.format(self.a, self.b)!r})"
 
-    def packed(self, choice) -> int:
+    def packed(self, choice: Any) -> int:
         return sum(int(c).bit_length() << (6 * i) for i, c in enumerate(choice))
 
     def unpacked(self, packed: int) -> tuple[int, ...]:
@@ -192,14 +192,14 @@ class SeigneurSteps(Steps):
         raise NotImplementedError("Grand Seigneur's rounds end in ranks, not scores")
 
 
-def _plays(a, b, codes, n: int) -> list:
+def _plays(a: Any, b: Any, codes: Any, n: int) -> list:
     return [
         GSPlay(x, y, Combo.from_code(c))
         for x, y, c in zip(a[:n].tolist(), b[:n].tolist(), codes[:n].tolist(), strict=False)
     ]
 
 
-def answer_of(choice, legal) -> int:
+def answer_of(choice: Any, legal: Any) -> int:
     """The script's answer of ``choice`` among ``legal`` (a play: its index; -1 for ``None``);
     ``ValueError`` saying why it is none of them."""
     if isinstance(legal, GiveBack):

@@ -15,7 +15,7 @@ switches come as ``options`` (``Game.option_defaults``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .arrow import frames
 from .base import Records
@@ -45,9 +45,9 @@ def records(
     games: bool = False,
     first: int = 0,
     seed: int = 0,
-    strategies="random",
+    strategies: Any = "random",
     players: int | None = None,
-    options=None,
+    options: Any = None,
     target: int = 1000,
     check: bool = False,
 ) -> Records:
@@ -69,7 +69,7 @@ def simulate(
     rounds: int,
     *,
     seed: int = 0,
-    strategies="random",
+    strategies: Any = "random",
     variant: str = "nanjing",
     first_round: int = 0,
     check: bool = False,
@@ -104,7 +104,7 @@ def simulate_games(
     games: int,
     *,
     seed: int = 0,
-    strategies="random",
+    strategies: Any = "random",
     target: int | None = None,
     variant: str = "nanjing",
     first_game: int = 0,

@@ -1,5 +1,6 @@
-"""Rounds stepped from Python: the decisions a seat leaves to Python, their legal choices, the
-seat's view, and the driver that plays units whose strategies include Python agents.
+"""Rounds stepped from Python: a unit of a game's batch kernel played decision by decision
+(``Unit``, ``Round``), and the driver that plays units whose strategies include Python agents
+(``seated``, ``stepper``).
 
 One engine: the round's state is the script of answers given so far (``kernels/outside.py``);
 ``Unit.advance`` calls the game's batch kernel, which plays from the deal and stops at the
@@ -10,321 +11,40 @@ stepped from Python costs its own decisions rather than a replay per decision; i
 from the deal after every other stop (Grand Tichu, the calls around the passing, the
 passing, the wish, the Dragon's gift, the Dog's lead), which come early or once a round at
 most, and for a logged history. Both ways give the same bytes (``Unit.resume`` switches
-the going on off). A seat whose
-strategy is ``None`` leaves every decision to the caller; an ``Agent``
-(``tichusim.games.agents``) leaves those it defines, and ``advance`` asks it for them
-itself.
+the going on off). A seat whose strategy is ``None`` leaves every decision to the caller; an
+``Agent`` (``tichusim.games.agents``) leaves those it defines, and ``advance`` asks it for
+them itself.
 
-Each game says how its decisions look in Python through a ``Steps`` object (``Game.steps``:
-``team_steps.TeamSteps`` or ``seigneur_steps.SeigneurSteps``): the records a stepped unit
-keeps, its legal choices and the script's answers, the engine's own choice for a strategy
-row, and the round's public record read from the engine's event log. That record (``View.
-history``) is built only when a view is asked for it: a logged replay of the script so far,
-so a unit whose agents never read it, and every scripted batch, run as they would without
-it. The View's fields are listed in ``docs/view.md``.
+Each game says how its decisions look in Python through a ``Steps`` object (``Game.steps``,
+``tichusim.games.base.Steps``: ``team_steps.TeamSteps`` or ``seigneur_steps.SeigneurSteps``):
+the records a stepped unit keeps, its legal choices and the script's answers, the engine's own
+choice for a strategy row, and the round's public record read from the engine's event log.
+That record (``View.history``) is built only when a view is asked for it: a logged replay of
+the script so far, so a unit whose agents never read it, and every scripted batch, run as
+they would without it. The seat's ``View`` is ``tichusim.games.view``'s.
 """
 
 from __future__ import annotations
 
-import functools
-from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import Any
 
 import numpy as np
 
-from ..cards.combos import Combo
 from ..kernels import outside
 from ..kernels.errors import ERR_NONE, ERR_PENDING, ERRORS
+from .agents import Agent, AgentError, as_agent, is_agent
+from .arrow import frames
+from .base import Game, Logged, PlayFn, check_seed, whole_number
 from .errors import SimulationError
+from .registry import game as game_named
+from .view import CODES, DECISIONS, Event, View
 
-if TYPE_CHECKING:
-    from .agents import Agent
-    from .base import Game, Records
-
-__all__ = ["DECISIONS", "Event", "IllegalChoice", "Round", "Steps", "Unit", "View"]
-
-# the decisions by the engine's code (kernels/outside.py) and the Agent method taking each
-DECISIONS = {
-    outside.D_GRAND_TICHU: "grand_tichu",
-    outside.D_TICHU: "tichu",
-    outside.D_PASS: "pass",
-    outside.D_PLAY: "play",
-    outside.D_BOMB: "bomb",
-    outside.D_WISH: "wish",
-    outside.D_DRAGON: "dragon",
-    outside.D_DOG: "dog",
-    outside.D_GIVE_BACK: "give_back",
-}
-CODES = {name: code for code, name in DECISIONS.items()}
-
-Kept = tuple[np.ndarray, np.ndarray, np.ndarray]  # a stepped unit's (work, public, privates)
-PlayFn = Callable[..., int]  # play(kept[, log_out=...]) -> the engine's error code
-Logged = Callable[[Kept], np.ndarray]  # logged(kept) -> the event log's rows
+__all__ = ["IllegalChoice", "Round", "Unit", "seat_strategies", "seated", "stepper"]
 
 
 class IllegalChoice(ValueError):
     """A choice that is not among the decision's legal choices."""
-
-
-class Event(NamedTuple):
-    """One event of a round's public record (``View.history``), in the order it happened.
-
-    ``kind`` says what happened (``docs/view.md`` lists them with their RULES.md sections);
-    ``seat`` who did it; ``cards`` the cards it showed (a mask, 0 for none); ``combo`` the
-    combination a ``play`` or ``bomb`` was played as (``None`` otherwise); ``value`` a number
-    the kind gives meaning to (a wished rank, a trick's card points, a place out, a Tichu's
-    decision point; 0 when none); ``to`` the seat it reached (the Dog's lead, the Dragon's
-    trick, a trick's pile, a passed card; -1 when none)."""
-
-    kind: str
-    seat: int
-    cards: int = 0
-    combo: Combo | None = None
-    value: int = 0
-    to: int = -1
-
-    def __str__(self) -> str:
-        from ..cards import notation
-
-        text = f"seat {self.seat} {self.kind}"
-        if self.cards:
-            text += f" {notation.format(self.cards)}"
-        if self.combo is not None:
-            text += f" [{self.combo.kind} {self.combo.rank:g}]"
-        if self.value:
-            text += f" value {self.value}"
-        if self.to >= 0:
-            text += f" to seat {self.to}"
-        return text
-
-
-class View:
-    """What one seat may know when it decides (RULES.md §6): the table's public record and the
-    seat's own private record, copies taken where the round stopped; never another seat's
-    hand. ``docs/view.md`` lists every field with its meaning and RULES section.
-
-    Fields read as attributes (``view.hand``, ``view.counts``, ``view.wish``: the private
-    record first, then the public one); a field with one entry per seat is as long as the
-    table has seats (``Steps.per_seat``), seats past the end of a list padded with -1
-    (``out_order``). ``decision`` and ``detail`` say what is asked; ``random`` is the seat's
-    own generator for a Python agent, seeded by (seed, key, seat). ``history`` is the round's
-    public record so far as ``Event`` s (the seat's own passed cards included), ``trick`` the
-    plays and passes of the trick in play, ``next_turn`` the seat whose turn comes next and
-    ``trick_over`` whether the trick in play is collected first."""
-
-    def __init__(
-        self,
-        game: Game,
-        public: np.ndarray,
-        private: np.ndarray,
-        decision: str,
-        detail: int,
-        random: np.random.Generator | None = None,
-        history: Callable[[], tuple[Event, ...]] | None = None,
-    ):
-        self.game = game
-        self.public = public  # one-record arrays: a scripted strategy's kernel takes them
-        self.private = private
-        self.decision = decision
-        self.detail = detail
-        self.random = random
-        self._history = history
-
-    @property
-    def variant(self) -> str:
-        return self.game.name
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):  # never a record field: copying and pickling look for these
-            raise AttributeError(name)
-        for rec in ("private", "public"):
-            arr = self.__dict__.get(rec)
-            if arr is not None and name in arr.dtype.names:
-                return self._field(arr, name)
-        raise AttributeError(f"a view has no field {name!r}")
-
-    def _field(self, arr: np.ndarray, name: str) -> Any:
-        value = arr[0][name]
-        if not isinstance(value, np.ndarray):
-            return value.item()
-        if name in self.game.steps.per_seat:
-            return value[: self.game.steps.seats].copy()
-        return value.copy()
-
-    def fields(self) -> dict[str, Any]:
-        """Every record field of the view: public ones, then private ones (these win a name
-        clash)."""
-        return {
-            name: self._field(arr, name)
-            for arr in (self.public, self.private)
-            for name in arr.dtype.names or ()
-        }
-
-    @functools.cached_property
-    def history(self) -> tuple[Event, ...]:
-        """The round's public record so far, in order (``Event``), with the seat's own passed
-        and received cards: built at the first read by a logged replay of the round."""
-        if self._history is None:
-            raise RuntimeError(f"{self.game.name}: this view carries no history")
-        return self._history()
-
-    @property
-    def trick(self) -> tuple[Event, ...]:
-        """The plays, passes and bombs of the trick in play, in order (empty when leading)."""
-        out: list[Event] = []
-        for event in self.history:
-            if event.kind in ("trick", "dog"):
-                out = []
-            elif event.kind in ("play", "pass", "bomb"):
-                out.append(event)
-        return tuple(out)
-
-    @property
-    def next_turn(self) -> int:
-        """The seat whose turn (a play or a pass) comes next if nobody bombs: the seat itself
-        at ``play`` and at a Tichu asked before its turn; after a bomb offer, a wish or the
-        Dragon's gift, the next seat holding cards (after the trick is collected when
-        ``trick_over``); -1 before the play begins and where it depends on the answer
-        (``grand_tichu``, the passing, ``dog``)."""
-        return self.game.steps.next_turn(self)
-
-    @property
-    def trick_over(self) -> bool:
-        """Whether, unless a bomb comes, the trick in play is collected by ``top_seat`` before
-        the next turn (at a bomb offer after the last pass)."""
-        return self.game.steps.trick_over(self)
-
-    def encode(self, candidates: Any) -> np.ndarray:
-        """The features a learned player scores, one row per candidate (a legal ``Play``,
-        ``None`` for a pass or no bomb, or a ``(mask, code)`` pair): a team game's view only
-        (``tichusim.games.encoding.encode``; the layout: ``docs/encoding.md``)."""
-        from .encoding import encode
-
-        return encode(
-            self.public, self.private, CODES.get(self.decision, outside.D_NONE), candidates
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"View(seat {self.seat}, {self.decision}, detail {self.detail}, hand "
-            f"{self.game.steps.hand_text(self)})"
-        )
-
-    def __str__(self) -> str:
-        """The view as a person reads it: the decision, the hand, the table, the trick."""
-        return self.game.steps.view_text(self)
-
-
-class Steps(ABC):
-    """How one game's decisions look in Python: the contract between a stepped unit (``Unit``,
-    ``Round``) and the game's engine. One object per configured game (``Game.steps``).
-
-    Class attributes: ``unit_name`` (what a Round's key names), ``outside_slot`` (the strategy
-    row's slot marking the decisions taken from Python), ``decisions`` (those the game asks)
-    and ``per_seat`` (the view's fields with one entry per seat)."""
-
-    unit_name: ClassVar[str]
-    outside_slot: ClassVar[int]
-    decisions: ClassVar[tuple[str, ...]]
-    per_seat: ClassVar[frozenset[str]]
-    has_history: ClassVar[bool] = True  # its views carry ``history``; agents hear round ends
-    log_shape: ClassVar[tuple[int, int]]  # the engine's event log: (rows, row width)
-
-    def __init__(self, game: Game):
-        self.game = game
-
-    @property
-    def seats(self) -> int:
-        """Seats at the table (positions; Grand Seigneur: players)."""
-        return self.game.seats
-
-    @property
-    @abstractmethod
-    def default_base(self) -> Any:
-        """The strategy under a seat decided from Python (its row is never read)."""
-
-    def renamed(self, strategy: Any, name: str) -> Any:
-        """``strategy`` under another name (the tables' strategy columns)."""
-        import dataclasses
-
-        return dataclasses.replace(strategy, name=name)
-
-    @abstractmethod
-    def kept_records(self) -> Kept:
-        """Fresh ``(work, public, privates)`` records a stepped unit keeps across calls."""
-
-    def copy_kept(self, kept: Kept) -> Kept:
-        """A copy of a unit's records, to replay on without touching them."""
-        work, public, privates = kept
-        return work.copy(), public.copy(), privates.copy()
-
-    @abstractmethod
-    def player_of(self, kept: Kept, seat: int) -> int:
-        """The player deciding at position ``seat`` where the unit stands."""
-
-    def seats_of(self, kept: Kept, player: int) -> list[int]:
-        """The positions player ``player`` decides for where the unit stands."""
-        return [s for s in range(self.seats) if self.player_of(kept, s) == player]
-
-    def replay_next(self, kept: Kept) -> None:
-        """Make the unit's next call replay from the deal even where its engine could go on
-        from the records it left (``Unit.resume`` off); an engine that always replays has
-        nothing to forget."""
-        return None
-
-    @abstractmethod
-    def round_unit(
-        self, seed: int, key: int, params: np.ndarray, check: bool
-    ) -> tuple[PlayFn, Logged, np.ndarray, np.ndarray]:
-        """How ``Round`` plays its unit: ``(play, logged, rounds, seats)``, ``play(kept)``
-        filling the records ``rounds`` and ``seats``, ``logged(kept)`` the same replay with
-        its event log on."""
-
-    @abstractmethod
-    def records(self, rounds: np.ndarray, seats: np.ndarray, chosen: list) -> Records:
-        """A finished Round's records as ``simulate`` returns them."""
-
-    @abstractmethod
-    def choices(self, kept: Kept, asked: tuple[int, int, int, int]) -> Any:
-        """The legal choices of the decision ``asked`` (code, seat, detail, count)."""
-
-    @abstractmethod
-    def answer_of(self, choice: Any, legal: Any) -> int:
-        """The script's answer for ``choice`` among ``legal``; ``ValueError`` saying why it is
-        none of them."""
-
-    @abstractmethod
-    def decide(self, row: np.ndarray, view: View, legal: Any) -> Any:
-        """The choice the strategy row ``row`` makes at ``view``'s decision, as the engine
-        would; the view's stream moves on as the engine's."""
-
-    @abstractmethod
-    def hand_text(self, view: View) -> str:
-        """The seat's hand in card notation."""
-
-    @abstractmethod
-    def history(self, log: np.ndarray, seats: tuple[int, ...]) -> tuple[Event, ...]:
-        """The public events of the event log ``log``, and the private ones of ``seats``: the
-        positions of the player deciding (Wu Wang's King holds his Minister's too, §4)."""
-
-    @abstractmethod
-    def scores(self, log: np.ndarray) -> tuple[int, ...]:
-        """A finished round's scores, read from its event log."""
-
-    def next_turn(self, view: View) -> int:
-        """``View.next_turn``."""
-        return -1
-
-    def trick_over(self, view: View) -> bool:
-        """``View.trick_over``."""
-        return False
-
-    def view_text(self, view: View) -> str:
-        """``str(view)``: the decision and the fields, one per line."""
-        lines = [repr(view)]
-        lines += [f"  {name}: {value}" for name, value in view.fields().items()]
-        return "\n".join(lines)
 
 
 class Unit:
@@ -533,8 +253,6 @@ class Unit:
                 try:
                     agent.round_over(view, scores)
                 except Exception as exc:  # noqa: BLE001 - any failure of user code is reported
-                    from .agents import AgentError
-
                     raise AgentError(
                         f"agent {agent.name!r} failed at round_over ({self.where}, seat "
                         f"{seat}): {type(exc).__name__}: {exc}"
@@ -543,8 +261,6 @@ class Unit:
     def _ask(self, agent: Agent) -> int:
         """The agent's answer as the script takes it; an agent that fails or answers outside
         the legal choices names itself, the decision and the round (``AgentError``)."""
-        from .agents import AgentError
-
         asked = self._need_decision()
         name = DECISIONS[asked[0]]
         legal = self.legal()
@@ -607,10 +323,7 @@ class Round(Unit):
         options: Any = None,
         check: bool = True,
     ):
-        from .base import check_seed, whole_number
-        from .registry import game
-
-        g = game(variant, players, options)
+        g = game_named(variant, players, options)
         seed = check_seed(seed)
         key = whole_number(key, "key")
         if (
@@ -626,8 +339,6 @@ class Round(Unit):
 
     def tables(self) -> Any:
         """The round's ``(rounds, seats)`` DataFrames: ``simulate``'s rows for this round."""
-        from .arrow import frames
-
         if not self.done:
             raise RuntimeError("the round is not over yet")
         return frames(self.game.steps.records(self.rounds, self.seats, self._chosen))
@@ -643,8 +354,6 @@ def seat_strategies(game: Game, strategies: list) -> tuple[list, np.ndarray, dic
     """For one strategy per player (``None``: decided from Python; an Agent), the strategy
     objects the tables name, the kernels' rows (each marking the decisions taken from Python)
     and ``{player: Agent or None}`` for the players that take decisions from Python."""
-    from .agents import as_agent, is_agent
-
     if len(strategies) != game.players:
         raise ValueError(f"strategies: give {game.players}, one per player, not {len(strategies)}")
     steps = game.steps
@@ -695,8 +404,6 @@ def seated(game: Game, strategies: Any) -> tuple[list, np.ndarray, dict | None]:
     """``(strategy objects, kernel rows, agents)`` for a batch: ``agents`` (``{player:
     Agent}``) is ``None`` unless a strategy is an Agent (then the batch is played through
     ``stepper``)."""
-    from .agents import is_agent
-
     listed = strategies if isinstance(strategies, (list, tuple)) else [strategies]
     if any(s is None for s in listed):
         raise ValueError(

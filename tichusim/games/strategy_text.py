@@ -39,7 +39,13 @@ from ..strategies.book import StrategyBook, split_items, split_strategies
 from ..strategies.tichu import BOOK, Strategy, resolve
 from .agents import AgentError, as_agent, from_text, param_value
 
-__all__ = ["parse_strategy", "parse_strategy_count", "parse_strategy_list", "strategy_spec"]
+__all__ = [
+    "parse_strategy",
+    "parse_strategy_count",
+    "parse_strategy_list",
+    "strategy_spec",
+    "strategy_specs",
+]
 
 
 def _from_file(path: Path, book: StrategyBook) -> dict:
@@ -108,6 +114,15 @@ def strategy_spec(text: str, book: StrategyBook = BOOK) -> str | dict:
     if text.lower().endswith(".toml"):
         return _from_file(Path(text), book)
     return text
+
+
+def strategy_specs(text: str, book: StrategyBook = BOOK) -> str | dict | list[str | dict]:
+    """What the command line's ``--strategies`` text stands for in a game whose strategies are
+    ``book`` (its ``Game.strategy_book``): one strategy, or one per player separated by commas
+    (``book.split_strategies``), each read by ``strategy_spec``. ``ValueError`` (one line) for
+    a bad file or agent."""
+    parts = [strategy_spec(item, book) for item in split_strategies(text)]
+    return parts[0] if len(parts) == 1 else parts
 
 
 def parse_strategy(text: str) -> Strategy | dict:

@@ -13,7 +13,7 @@ Card sets are ``uint64`` masks in the layout of ``tichusim.cards``.
 from __future__ import annotations
 
 from itertools import product
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pyarrow as pa
@@ -31,7 +31,7 @@ from .driver import Batch, play
 from .errors import SimulationError
 from .narrate import Wording, narrate
 from .scripted import with_replay
-from .steps import seated, stepper
+from .steps import Unit, seated, stepper
 from .team_steps import TeamSteps
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ class TeamGame(Game):
     summary = "team"
     report = "team"
 
-    def __init__(self, players: int | None = None, options=None):
+    def __init__(self, players: int | None = None, options: Any = None) -> None:
         self.options = self.check_options(options)
         self.steps = TeamSteps(self)  # its decisions as Python sees them (stepped rounds)
         if players is not None and players != self.players:
@@ -76,7 +76,7 @@ class TeamGame(Game):
                 "grand-seigneur takes a number of players"
             )
 
-    def resolve(self, strategies, count: int | None = None) -> list:
+    def resolve(self, strategies: Any, count: int | None = None) -> list:
         return tichu_strategies.resolve(strategies, count or self.players, variant=self.name)
 
     # -- duplicate matches (analysis/duplicate.py) -----------------------------------------
@@ -126,7 +126,7 @@ class TeamGame(Game):
         games: bool = False,
         first: int = 0,
         seed: int = 0,
-        strategies="random",
+        strategies: Any = "random",
         target: int = 1000,
         check: bool = False,
     ) -> Records:
@@ -152,10 +152,10 @@ class TeamGame(Game):
         keys: np.ndarray,
         *,
         seed: int = 0,
-        strategies="random",
+        strategies: Any = "random",
         check: bool = False,
         first_drawers: np.ndarray | None = None,
-        fixed=None,
+        fixed: Any = None,
         fixed_seat: int = 0,
     ) -> Records:
         """Independent rounds ``keys``; ``first_drawers`` (one per key, default
@@ -172,7 +172,7 @@ class TeamGame(Game):
         )
         half = self.options["phoenix_led_half"]
 
-        def call(block, r_out, s_out, played, chunks):
+        def call(block: Any, r_out: Any, s_out: Any, played: Any, chunks: Any) -> None:
             r_out, s_out = r_out.reshape(len(block)), s_out.reshape(len(block), self.seats)
             step = stepper(self, agents, seed, block)
             if fixed is None and first_drawers is None:  # simulate's rounds: show replays them
@@ -227,14 +227,16 @@ class TeamGame(Game):
                 text += f" --option {option}={str(value).lower()}"
         return text
 
-    def _games(self, count, first, seed, strategies, target, check) -> Records:
+    def _games(
+        self, count: Any, first: Any, seed: Any, strategies: Any, target: Any, check: Any
+    ) -> Records:
         seed = check_seed(seed)
         chosen, params, agents = seated(self, strategies)
         game_rounds = self.options.get("game_rounds", 0)
         rotating = self.options.get("rotating_king", False)
         longest = batch.MAX_GAME_ROUNDS if self.team_game else game_rounds
 
-        def call(block, r_out, s_out, played, chunks):
+        def call(block: Any, r_out: Any, s_out: Any, played: Any, chunks: Any) -> None:
             batch.play_variant_games(
                 self.variant_code,
                 seed,
@@ -257,7 +259,7 @@ class TeamGame(Game):
         rounds, seats = self.by_player(done.rounds, done.seats)
         return Records(rounds, seats, chosen, done.unit, done.round_in_unit, target, self)
 
-    def _batch(self, rounds_per_unit: int, block: int, call) -> Batch:
+    def _batch(self, rounds_per_unit: int, block: int, call: Any) -> Batch:
         return Batch(
             engine_records.ROUND,
             engine_records.SEAT,
@@ -269,7 +271,7 @@ class TeamGame(Game):
             lambda r: f"round key {r['round']}",
         )
 
-    def by_player(self, rounds: np.ndarray, seats: np.ndarray):
+    def by_player(self, rounds: np.ndarray, seats: np.ndarray) -> Any:
         """Records from the engine's positions to the tables' rows (the same but in Wu Wang)."""
         return rounds, seats
 
@@ -361,7 +363,7 @@ class TeamGame(Game):
 
     # -- transcripts ---------------------------------------------------------------------
 
-    def _first(self, first_drawer: int, king) -> int:
+    def _first(self, first_drawer: int, king: Any) -> int:
         """The engine's first drawer of a replayed round (``king``: Wu Wang's)."""
         if not 0 <= first_drawer < self.seats:
             raise ValueError(
@@ -374,11 +376,11 @@ class TeamGame(Game):
         seed: int = 0,
         round: int = 0,
         *,
-        strategies="random",
+        strategies: Any = "random",
         first_drawer: int = 0,
         king: int | None = None,
         check: bool = True,
-    ):
+    ) -> Any:
         """Replay round ``round``: ``(round record, seat records, log)``; seat records and log
         rows by the engine's positions (``transcript.play_with_log``)."""
         seed = check_seed(seed)
@@ -397,7 +399,7 @@ class TeamGame(Game):
         return rnd[0], seats, log
 
     def _logged_args(
-        self, seed, key, first, params, check
+        self, seed: Any, key: Any, first: Any, params: Any, check: Any
     ) -> tuple[int, int, int, int, np.ndarray, bool, bool]:
         """``batch.play_logged``'s arguments for round ``key`` at this variant, before ``kept``."""
         return (
@@ -410,30 +412,30 @@ class TeamGame(Game):
             self.options["phoenix_led_half"],
         )
 
-    def _logged_with_agents(self, seed, key, first, params, agents, check):
+    def _logged_with_agents(
+        self, seed: Any, key: Any, first: Any, params: Any, agents: Any, check: Any
+    ) -> Any:
         """``batch.play_logged`` with Python agents: the round stepped as ``simulate`` plays
         it (``steps.Unit``), the log of its last, complete replay kept (``show`` replays a
         round an agent played, or failed in)."""
-        from .steps import Unit
-
         logged: list[tuple] = []
         args = self._logged_args(seed, key, first, params, check)
 
-        def play(kept, log_out=None):
+        def play(kept: Any, log_out: Any = None) -> Any:
             logged[:] = [batch.play_logged(*args, kept=kept)]
             return logged[0][3]
 
-        def log(kept):
+        def log(kept: Any) -> Any:
             return batch.play_logged(*args, kept)[2]
 
         Unit(self, play, agents, f"seed {seed} round key {key}", seed, key, log).advance()
         return logged[0]
 
-    def _labels(self, rnd) -> list[str]:
+    def _labels(self, rnd: Any) -> list[str]:
         """How each position is named in a transcript."""
         return [f"seat {s}" for s in range(self.seats)]
 
-    def _header(self, seed, round, rnd, first_drawer, names) -> list[str]:
+    def _header(self, seed: Any, round: Any, rnd: Any, first_drawer: Any, names: Any) -> list[str]:
         title = f" ({self.name.capitalize()}, {self.seats} seats)" if self.titled else ""
         return [
             f"Round {round} of seed {seed}{title}; first drawer: seat {first_drawer}",
@@ -444,13 +446,13 @@ class TeamGame(Game):
         """The deal's lines name each seat's side."""
         return f" (team {seat % 2})"
 
-    def _hand_to(self, who, seat, hand, code, extra) -> str:
+    def _hand_to(self, who: Any, seat: Any, hand: Any, code: Any, extra: Any) -> str:
         return (
             f"{who[seat]} is last: hand {hand} ({code} points) to team {extra % 2}; its "
             "tricks to the first player out"
         )
 
-    def _end(self, who, rnd, seat, points, code, extra) -> list[str]:
+    def _end(self, who: Any, rnd: Any, seat: Any, points: Any, code: Any, extra: Any) -> list[str]:
         return [f"End: first out seat {seat}; {points}; score team 0: {code}, team 1: {extra}"]
 
     def transcript(
@@ -459,7 +461,7 @@ class TeamGame(Game):
         round: int = 0,
         *,
         game: int | None = None,
-        strategies="random",
+        strategies: Any = "random",
         first_drawer: int = 0,
         king: int | None = None,
     ) -> str:
@@ -476,11 +478,11 @@ class TeamGame(Game):
             header.append("Rules: a led Phoenix is worth ½ (RULES.md §2.6 Option)")
         victory = self.victory.split("_")[0]
 
-        def read(row) -> tuple:
+        def read(row: Any) -> tuple:
             event, seat, mask, code, extra = row
             return event, seat, cards.format(int(np.uint64(np.int64(mask)))), code, extra
 
-        def say(row) -> list[str]:
+        def say(row: Any) -> list[str]:
             event, seat, hand, code, extra = read(row)
             if event == engine_records.EV_DEAL8:
                 return [f"{who[seat]}{self._side(seat)} first {len(hand.split())}: {hand}"]
@@ -559,7 +561,7 @@ class Tientsin(TeamGame):
     victory = "triple_victory"  # three of a team out first (§3)
     sides = ((1, "partner1"), (3, "partner2"))  # the partners 2 and 4 places on (§3)
 
-    def _hand_to(self, who, seat, hand, code, extra) -> str:
+    def _hand_to(self, who: Any, seat: Any, hand: Any, code: Any, extra: Any) -> str:
         return f"{who[seat]} is last: hand {hand} ({code} points) to team {extra % 2}"
 
 
@@ -595,7 +597,7 @@ class WuWang(TeamGame):
     option_defaults = {"rotating_king": False, "game_rounds": 9, "phoenix_led_half": False}
 
     @classmethod
-    def _check_option(cls, key: str, value):
+    def _check_option(cls, key: str, value: Any) -> Any:
         if key == "game_rounds":  # Wu Wang games fill the team engine's game buffers
             return check_game_rounds(
                 cls.name,
@@ -625,7 +627,7 @@ class WuWang(TeamGame):
         player[minister] = king.loc[seats["round"].to_numpy()[minister]].to_numpy()
         return player
 
-    def by_player(self, rounds: np.ndarray, seats: np.ndarray):
+    def by_player(self, rounds: np.ndarray, seats: np.ndarray) -> Any:
         """Seat rows ordered players 0, 1, 2, then the Minister; ``first_drawer`` (the King),
         ``first_out`` and ``dragon_to`` as players."""
         king = rounds["king"]
@@ -675,13 +677,13 @@ class WuWang(TeamGame):
         out["winner"] = np.where(last & alone, totals.argmax(axis=1), -1)
         return out
 
-    def _first(self, first_drawer: int, king) -> int:
+    def _first(self, first_drawer: int, king: Any) -> int:
         """The King (drawn at random as in a first round unless given) sits at position 0."""
         if king is not None and king not in (0, 1, 2):
             raise ValueError(f"king must be player 0, 1 or 2, not {king!r}")
         return -1 if king is None else king
 
-    def _labels(self, rnd) -> list[str]:
+    def _labels(self, rnd: Any) -> list[str]:
         """The players and the Minister, by position."""
         king = int(rnd["king"])
         names = []
@@ -694,7 +696,7 @@ class WuWang(TeamGame):
             )
         return names
 
-    def _header(self, seed, round, rnd, first_drawer, names) -> list[str]:
+    def _header(self, seed: Any, round: Any, rnd: Any, first_drawer: Any, names: Any) -> list[str]:
         k = int(rnd["king"])
         return [
             f"Round {round} of seed {seed} (Wu Wang); King: player {k}, the Minister opposite",
@@ -710,14 +712,14 @@ class WuWang(TeamGame):
     def _tichu_note(self, seat: int) -> str:
         return " (called by the King)" if seat == variants.MINISTER else ""
 
-    def _hand_to(self, who, seat, hand, code, extra) -> str:
+    def _hand_to(self, who: Any, seat: Any, hand: Any, code: Any, extra: Any) -> str:
         side = "the King's side" if extra % 2 == 0 else "the opponents"
         return (
             f"{who[seat]} is last: hand {hand} ({code} points) to {side}; its tricks to "
             "the first player out"
         )
 
-    def _end(self, who, rnd, seat, points, code, extra) -> list[str]:
+    def _end(self, who: Any, rnd: Any, seat: Any, points: Any, code: Any, extra: Any) -> list[str]:
         k = int(rnd["king"])
         per = {
             variants.wuwang_player(k, pos): (code if pos % 2 == 0 else extra) for pos in range(4)

@@ -32,8 +32,9 @@ from ..kernels.tichu.policies import TICHU_BEFORE_TURN
 from ..kernels.tichu.slots import P_OUTSIDE
 from ..kernels.tichu.view import PRIVATE, PUBLIC
 from ..strategies.tichu import DEFAULT_STRATEGY
-from .base import Records, thread_scratch
-from .steps import CODES, Event, Kept, Logged, PlayFn, Steps, View
+from . import encoding
+from .base import Kept, Logged, PlayFn, Records, Steps, thread_scratch
+from .view import CODES, Event, View, next_holder
 
 if TYPE_CHECKING:
     from .team import TeamGame
@@ -51,7 +52,7 @@ class Gifts:
         self.receivers = tuple((seat + d) % seats for d in offsets)
         self.cards = tuple(cards.cards_of(hand))
 
-    def packed(self, choice) -> int:
+    def packed(self, choice: Any) -> int:
         """The script's answer: card index + 1 in bits ``6 * (d - 1)`` for offset ``d``."""
         return sum(
             int(c).bit_length() << (6 * (d - 1)) for d, c in zip(self.offsets, choice, strict=False)
@@ -60,7 +61,7 @@ class Gifts:
     def unpacked(self, packed: int) -> tuple[int, ...]:
         return tuple(1 << (((packed >> (6 * (d - 1))) & 63) - 1) for d in self.offsets)
 
-    def __contains__(self, choice) -> bool:
+    def __contains__(self, choice: Any) -> bool:
         if not isinstance(choice, (tuple, list)) or len(choice) != len(self.receivers):
             return False
         picked = [int(c) for c in choice if isinstance(c, (int, np.integer))]
@@ -70,7 +71,7 @@ class Gifts:
             and len(set(picked)) == len(picked)
         )
 
-    def __iter__(self):
+    def __iter__(self) -> Any:
         return itertools.permutations(self.cards, len(self.receivers))
 
     def __len__(self) -> int:
@@ -83,14 +84,14 @@ class Gifts:
         return f"Gifts(hand {cards.format(self.hand)!r}, one card each to seats {self.receivers})"
 
 
-def _plays(masks, codes, n: int) -> list:
+def _plays(masks: Any, codes: Any, n: int) -> list:
     return [
         Play(m, Combo.from_code(c))
         for m, c in zip(masks[:n].tolist(), codes[:n].tolist(), strict=False)
     ]
 
 
-def answer_of(choice, legal):
+def answer_of(choice: Any, legal: Any) -> Any:
     """The answer of ``choice`` among ``legal`` (a play: its index; -1 for ``None``)."""
     if isinstance(legal, Gifts):
         if choice not in legal:
@@ -323,8 +324,8 @@ class TeamSteps(Steps):
         counts = view.counts
         if decision == "dragon" or self.trick_over(view):
             winner = seat if decision == "dragon" else view.top_seat
-            return winner if counts[winner] > 0 else _next_holder(counts, winner)
-        return _next_holder(counts, _last_actor(view))
+            return winner if counts[winner] > 0 else next_holder(counts, winner)
+        return next_holder(counts, _last_actor(view))
 
     def trick_over(self, view: View) -> bool:
         """§2.8: every other holder of cards has passed on the top since it was played."""
@@ -332,6 +333,9 @@ class TeamSteps(Steps):
             return False
         holders = sum(1 << s for s, n in enumerate(view.counts) if n > 0)
         return holders & ~(1 << view.top_seat) & ~view.passed == 0
+
+    def encode(self, view: View, decision: int, candidates: Any) -> np.ndarray:
+        return encoding.encode(view.public, view.private, decision, candidates)
 
     def view_text(self, view: View) -> str:
         """The view as a person reads it."""
@@ -373,16 +377,6 @@ class TeamSteps(Steps):
                 lines.append(f"  next turn: seat {nxt}{collect}")
         lines.append(f"  points taken: {', '.join(str(int(p)) for p in view.points_taken)}")
         return "\n".join(lines)
-
-
-def _next_holder(counts: np.ndarray, seat: int) -> int:
-    """The next seat after ``seat`` in turn order that holds cards (-1: none)."""
-    n = len(counts)
-    for d in range(1, n + 1):
-        q = (seat + d) % n
-        if counts[q] > 0:
-            return q
-    return -1
 
 
 def _last_actor(view: View) -> int:

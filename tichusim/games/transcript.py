@@ -4,7 +4,7 @@ event log: the game words each event (``TeamGame.transcript``), one loop walks t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from .registry import TEAM_GAMES, game
 
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 __all__ = ["play_with_log", "transcript"]
 
 
-def _team_table(variant: str, options) -> TeamGame:
+def _team_table(variant: str, options: Any) -> TeamGame:
     """The team game ``variant`` with ``options``: these replays take a team game's seating
     (``first_drawer``, ``king``); Grand Seigneur's are its game's own."""
     if variant not in TEAM_GAMES:
@@ -29,13 +29,13 @@ def play_with_log(
     seed: int = 0,
     round: int = 0,
     *,
-    strategies="random",
+    strategies: Any = "random",
     first_drawer: int = 0,
     check: bool = True,
     variant: str = "nanjing",
     king: int | None = None,
-    options=None,
-):
+    options: Any = None,
+) -> Any:
     """Replay round ``round`` of the run seeded ``seed``: ``(round record, seat records, log)``.
 
     The log has one row per event: ``(event, seat, cards, code, extra)`` (codes in
@@ -53,11 +53,11 @@ def transcript(
     seed: int = 0,
     round: int = 0,
     *,
-    strategies="random",
+    strategies: Any = "random",
     first_drawer: int = 0,
     variant: str = "nanjing",
     king: int | None = None,
-    options=None,
+    options: Any = None,
 ) -> str:
     """The round move by move, in card notation (``options`` as in ``play_with_log``)."""
     return _team_table(variant, options).transcript(

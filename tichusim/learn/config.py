@@ -5,37 +5,34 @@ which checks them); ``[train]``, the network and its training (``TrainSettings``
 ``[output]``, where everything goes. An optional fourth, ``[selfplay]``, adds a self-play
 round: the first network plays and labels rounds of its own (the generator's settings but
 ``variant``, ``behavior`` and ``rollout``, which are the first stage's table and network), and
-a second network is trained as ``[train]`` says on both data sets. Validation is pydantic's,
-as for run configs (``tichusim/runs/config.py``): strict types, unknown keys refused, every
-problem one ``ConfigError`` naming its key (``train.epochs: ...``), which the command line
-prints as one line. Nothing here imports torch, so a bad config is reported before the
-training library is looked for.
+a second network is trained as ``[train]`` says on both data sets. Validation is the one way
+of run configs and the data's settings (``tichusim.runs.settings``): strict types, unknown
+keys refused, every problem one ``ConfigError`` naming its key (``train.epochs: ...``), which
+the command line prints as one line. Nothing here imports torch, so a bad config is reported
+before the training library is looked for.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
-from dataclasses import MISSING
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, field_validator
 
-from ..runs.config import ConfigError, problem_of, read_toml, validated
+from ..runs.settings import ConfigError, Strict, read_toml, validated
+
+if TYPE_CHECKING:
+    from .data import DataSettings
 
 __all__ = ["ConfigError", "LearnConfig", "OutputSettings", "TrainSettings", "load_learn_config"]
 
 PositiveInt = Annotated[int, Field(gt=0)]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class TrainSettings(_Strict):
+class TrainSettings(Strict):
     """How the network is trained (``docs/learn.md``).
 
     ``hidden``: the two hidden layers' sizes (H1, H2). ``batch_size``: decisions per step,
@@ -57,7 +54,7 @@ class TrainSettings(_Strict):
 
     @field_validator("hidden")
     @classmethod
-    def _hidden(cls, value):
+    def _hidden(cls, value: list[int]) -> list[int]:
         if max(value) > 4096:
             raise ValueError(
                 f"at most 4096 units a layer (the player runs it per candidate), got {value}"
@@ -72,7 +69,7 @@ class TrainSettings(_Strict):
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-class OutputSettings(_Strict):
+class OutputSettings(Strict):
     """``dir``: the learning's folder (the data in ``data/``, the training's checkpoint,
     metrics and loss curve in ``train/``, the weights as ``learned.npz``); ``weights``: a
     further place to copy the finished weights file to (e.g. the package's own)."""
@@ -82,7 +79,7 @@ class OutputSettings(_Strict):
 
     @field_validator("dir", "weights", mode="before")
     @classmethod
-    def _path(cls, value):
+    def _path(cls, value: Any) -> Any:
         value = os.fspath(value) if isinstance(value, os.PathLike) else value
         if isinstance(value, str) and not value.strip():
             raise ValueError("an empty path")
@@ -93,7 +90,7 @@ class OutputSettings(_Strict):
 FROM_FIRST_STAGE = ("variant", "behavior", "rollout")
 
 
-class LearnConfig(_Strict):
+class LearnConfig(Strict):
     """One learning: data generation, then training; with ``selfplay``, a second data set
     played and labelled by the first network, and a second training on both. ``data`` and
     ``selfplay`` are handed to the data generator's ``DataSettings`` (``data_settings()``,
@@ -125,12 +122,12 @@ class LearnConfig(_Strict):
             return self.first_weights_path
         return self.selfplay_dir / "learned.npz"
 
-    def data_settings(self):
+    def data_settings(self) -> DataSettings:
         """The data generator's settings from ``[data]``; a ``ConfigError`` under ``data.``
         for what it refuses (its own checks name the key first: ``rounds: ...``)."""
         return _settings("data", self.data, {})
 
-    def selfplay_settings(self, weights: str | os.PathLike | None = None):
+    def selfplay_settings(self, weights: str | os.PathLike | None = None) -> DataSettings | None:
         """The self-play data's settings: ``[selfplay]``, played and labelled at ``[data]``'s
         table by the network of ``weights`` (the first stage's; the package's own to check
         the table before that file exists). ``None`` without ``[selfplay]``."""
@@ -150,59 +147,24 @@ class LearnConfig(_Strict):
         return self.model_dump(mode="json")
 
 
-def _settings(table: str, given: dict[str, Any], fixed: dict[str, Any]):
+def _settings(table: str, given: dict[str, Any], fixed: dict[str, Any]) -> DataSettings:
     """The data generator's settings from the config's table ``table`` (``given``) and the
-    ``fixed`` ones; a ``ConfigError`` under ``table.`` for what it refuses (its own checks
-    name the key first: ``rounds: ...``)."""
-    from .data import DataSettings  # the generator's module checks its own settings
+    ``fixed`` ones; a ``ConfigError`` under ``table.`` for what it refuses."""
+    from .data import DataSettings  # the generator's module (its kernels) loads when used
 
-    if dataclasses.is_dataclass(DataSettings):
-        fields = dataclasses.fields(DataSettings)
-        known = [f.name for f in fields if f.name not in fixed]
-        for key in given:
-            if key not in known:
-                raise ConfigError(f"{table}.{key}", f"unknown key (known: {', '.join(known)})")
-        for f in fields:
-            required = f.default is MISSING and f.default_factory is MISSING
-            if required and f.name not in given:
-                raise ConfigError(f"{table}.{f.name}", "missing (required)")
+    known = [name for name in DataSettings.model_fields if name not in fixed]
+    for key in given:
+        if key not in known:
+            raise ConfigError(f"{table}.{key}", f"unknown key (known: {', '.join(known)})")
     try:
         return DataSettings(**given, **fixed)
     except ConfigError as exc:
         raise ConfigError(f"{table}.{exc.key}", exc.problem) from None
-    except ValidationError as exc:
-        raise _first_error(exc, table) from None
-    except (TypeError, ValueError) as exc:
-        key, sep, problem = str(exc).partition(": ")
-        if sep and key in given:
-            raise ConfigError(f"{table}.{key}", problem) from None
-        raise ConfigError(table, str(exc)) from None
-
-
-_KNOWN = {
-    "": list(LearnConfig.model_fields),
-    "train": list(TrainSettings.model_fields),
-    "output": list(OutputSettings.model_fields),
-}
-
-
-def _first_error(exc: ValidationError, prefix: str = "") -> ConfigError:
-    """The most useful error of a pydantic failure, as one ``ConfigError``."""
-    err = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
-    loc = ([prefix] if prefix else []) + [str(p) for p in err["loc"]]
-    key = ".".join(loc) or "config"
-    cause = (err.get("ctx") or {}).get("error")
-    if isinstance(cause, ConfigError):
-        return ConfigError(f"{key}.{cause.key}", cause.problem)
-    if err["type"] == "extra_forbidden":
-        known = _KNOWN.get(".".join(loc[:-1]))
-        return ConfigError(key, "unknown key" + (f" (known: {', '.join(known)})" if known else ""))
-    return ConfigError(key, problem_of(err))
 
 
 def validate(data: Any) -> LearnConfig:
     """``LearnConfig`` from a mapping, or a ``ConfigError`` naming the first bad key."""
-    return validated(LearnConfig, data, _first_error)
+    return validated(LearnConfig, data)
 
 
 def load_learn_config(path: str | os.PathLike) -> LearnConfig:

@@ -40,24 +40,27 @@ import hashlib
 import io
 import json
 import math
+import os
 import time
-from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+from pydantic import field_validator
 
-from ..games.base import check_seed
 from ..games.errors import SimulationError
 from ..games.registry import TEAM_GAMES, game
+from ..games.strategy_text import strategy_specs
 from ..games.team import TeamGame
 from ..kernels.errors import ERR_NONE, ERRORS
 from ..kernels.tichu import labels, learned
 from ..progress import Progress
 from ..runs.files import write_atomic
 from ..runs.manifest import code_digest, now
-from ..runs.runner import _backend
+from ..runs.runner import choose_backend
+from ..runs.settings import ConfigError, Seed, Share, Strict, Whole0, Whole1, Whole2
 from .decisions import SCHEMA, Decisions, read_decisions
 
 __all__ = ["FORMAT", "MANIFEST", "DataSettings", "Decisions", "generate", "read_decisions"]
@@ -72,51 +75,42 @@ _DECISIONS = 4096
 _PER_DECISION = 16
 
 
-@dataclass(frozen=True)
-class DataSettings:
-    """What ``generate`` plays and labels (module docstring); checked on construction, a bad
-    value raising a one-line ``ValueError`` that names it. ``behavior`` and ``rollout`` are
-    strategy texts as the command line takes them (a name, a composed strategy, a file) for
-    one kernel strategy; ``max_candidates`` None rolls every candidate out."""
+class DataSettings(Strict):
+    """What ``generate`` plays and labels (module docstring), validated as every setting is
+    (``tichusim.runs.settings``): a bad value is one ``ConfigError`` (a ``ValueError``) that
+    names it; numbers are kept as plain Python numbers, whatever they were given as.
+    ``behavior`` and ``rollout`` are strategy texts as the command line takes them (a name, a
+    composed strategy, a file) for one kernel strategy; ``max_candidates`` None rolls every
+    candidate out."""
 
-    rounds: int
-    seed: int = 0
+    rounds: Whole1
+    seed: Seed = 0
     variant: str = "nanjing"
     behavior: str = "expert"
     rollout: str = "expert"
-    label_rate: float = 0.25
-    max_candidates: int | None = 32
-    samples: int = 0
-    explore: float = 0.05
-    shard_rounds: int = 1000
+    label_rate: Share = 0.25
+    max_candidates: Whole2 | None = 32
+    samples: Whole0 = 0
+    explore: Share = 0.05
+    shard_rounds: Whole1 = 1000
 
-    def __post_init__(self):
-        _whole(self.rounds, "rounds", 1)
-        try:
-            check_seed(self.seed)
-        except ValueError:
-            raise ValueError(
-                f"seed: a whole number from 0 to 2**64 - 1, not {self.seed!r}"
-            ) from None
-        if self.variant not in TEAM_GAMES:
-            raise ValueError(
-                f"variant: one of {', '.join(TEAM_GAMES)} (the team engine), not {self.variant!r}"
-            )
-        _share(self.label_rate, "label_rate")
-        _share(self.explore, "explore")
-        if self.max_candidates is not None:
-            _whole(self.max_candidates, "max_candidates", 2)
-        _whole(self.shard_rounds, "shard_rounds", 1)
-        _whole(self.samples, "samples", 0)
-        self.row("behavior")
-        self.row("rollout")
-        # plain Python numbers, as the manifest's JSON holds them (NumPy's would not dump)
-        for name in ("rounds", "seed", "shard_rounds", "samples"):
-            object.__setattr__(self, name, int(getattr(self, name)))
-        for name in ("label_rate", "explore"):
-            object.__setattr__(self, name, float(getattr(self, name)))
-        if self.max_candidates is not None:
-            object.__setattr__(self, "max_candidates", int(self.max_candidates))
+    @field_validator("variant")
+    @classmethod
+    def _variant(cls, value: str) -> str:
+        if value not in TEAM_GAMES:
+            raise ValueError(f"one of {', '.join(TEAM_GAMES)} (the team engine), not {value!r}")
+        return value
+
+    @field_validator("behavior", "rollout", mode="before")
+    @classmethod
+    def _strategy(cls, value: Any) -> Any:
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f"a strategy text (a name such as 'expert'), not {value!r}")
+        return value
+
+    def model_post_init(self, context: Any) -> None:
+        for which in ("behavior", "rollout"):
+            self.row(which)  # a text that names no kernel strategy here: one line naming it
 
     def players(self) -> dict[str, str]:
         """What the ``behavior`` and ``rollout`` texts play, as digests of their kernel rows
@@ -131,11 +125,9 @@ class DataSettings:
     def row(self, which: str) -> np.ndarray:
         """The kernel row of the ``behavior`` or ``rollout`` strategy at this variant."""
         text = getattr(self, which)
-        if not isinstance(text, str) or not text.strip():
-            raise ValueError(f"{which}: a strategy text (a name such as 'expert'), not {text!r}")
         g = game(self.variant)
         try:
-            spec = g.strategy_text(text)
+            spec = strategy_specs(text, g.strategy_book)
             if isinstance(spec, list):
                 raise ValueError("one strategy for every seat, not one per player")
             if isinstance(spec, dict) and "agent" in spec:
@@ -143,7 +135,7 @@ class DataSettings:
             row = g.param_rows(g.resolve(spec, 1))[0]
         except (ValueError, TypeError, KeyError) as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise ValueError(f"{which}: {first}") from None
+            raise ConfigError(which, first) from None
         return row
 
     @property
@@ -151,21 +143,7 @@ class DataSettings:
         return math.ceil(self.rounds / self.shard_rounds)
 
     def to_json(self) -> dict:
-        return asdict(self)
-
-
-def _whole(value, what: str, least: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
-        raise ValueError(f"{what}: a whole number >= {least}, not {value!r}")
-
-
-def _share(value, what: str) -> None:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float, np.integer, np.floating))
-        or not 0 <= value <= 1
-    ):
-        raise ValueError(f"{what}: a number between 0 and 1, not {value!r}")
+        return self.model_dump()
 
 
 # -- generating -----------------------------------------------------------------------------
@@ -287,7 +265,7 @@ def _table(columns: dict) -> pa.Table:
     """The decisions' table (the module docstring's columns)."""
     offsets = pa.array(columns["start"].astype(np.int32))
 
-    def lists(values):
+    def lists(values: np.ndarray) -> pa.ListArray:
         return pa.ListArray.from_arrays(offsets, pa.array(values))
 
     arrays = [
@@ -327,7 +305,7 @@ def _shard(task: tuple[DataSettings, int]) -> tuple[int, bytes, int]:
     return index, _encode(_table(columns)), len(columns["round"])
 
 
-def shard_path(out_dir, index: int) -> Path:
+def shard_path(out_dir: str | os.PathLike, index: int) -> Path:
     """Shard ``index``'s file in ``out_dir``."""
     return Path(out_dir) / _SHARD.format(index)
 
@@ -379,7 +357,10 @@ def _open(settings: DataSettings, out: Path) -> None:
 
 
 def generate(
-    settings: DataSettings, out_dir, progress: bool = True, workers: int | None = None
+    settings: DataSettings,
+    out_dir: str | os.PathLike,
+    progress: bool = True,
+    workers: int | None = None,
 ) -> list[Path]:
     """Write ``settings``' labelled decisions to ``out_dir`` (the module docstring), the shards
     not already there, on ``workers`` threads of this process (default: one per core, or this
@@ -405,7 +386,7 @@ def generate(
         desc=str(out),
         leave=True,
     )
-    backend = _backend(workers, None, None, len(todo))
+    backend = choose_backend(workers, None, None, len(todo))
     queue = iter(todo)
     inflight: dict = {}
     decisions = 0

@@ -156,7 +156,7 @@ def to_table(decisions: Decisions) -> pa.Table:
     d = decisions
     offsets = pa.array(d.start.astype(np.int32))
 
-    def lists(values, kind):
+    def lists(values: np.ndarray, kind: pa.DataType) -> pa.ListArray:
         return pa.ListArray.from_arrays(offsets, pa.array(values, kind))
 
     return pa.table(

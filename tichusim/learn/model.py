@@ -44,7 +44,7 @@ class ValueNet(nn.Module):
         self.hidden = nn.Linear(h1, h2)
         self.out = nn.Linear(h2, 1)
 
-    def forward(self, state: torch.Tensor, cand: torch.Tensor, owner: torch.Tensor):
+    def forward(self, state: torch.Tensor, cand: torch.Tensor, owner: torch.Tensor) -> torch.Tensor:
         """The values of candidates ``cand`` (C, ``CANDIDATE_SIZE``) of decisions ``state``
         (D, ``STATE_SIZE``); ``owner`` (C,) the row of ``state`` each candidate belongs to."""
         h1 = torch.relu(self.state(state)[owner] + self.candidate(cand))

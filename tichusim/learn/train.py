@@ -114,7 +114,9 @@ def encode_batch(decisions: Decisions, rows: np.ndarray) -> Batch:
     )
 
 
-def losses(q: torch.Tensor, y: torch.Tensor, owner: torch.Tensor, n: int):
+def losses(
+    q: torch.Tensor, y: torch.Tensor, owner: torch.Tensor, n: int
+) -> tuple[torch.Tensor, torch.Tensor]:
     """The (diff, value) losses of values ``q`` against labels ``y`` of candidates of ``n``
     decisions (``owner``: each candidate's decision), each a mean over the candidates."""
     counts = torch.bincount(owner, minlength=n).to(q.dtype)
@@ -272,7 +274,7 @@ def _train(
         if log is not None and step < total:
             log(f"training goes on from step {step:,} of {total:,} ({checkpoint})")
 
-    def save():
+    def save() -> None:
         _save(
             checkpoint,
             {
@@ -424,6 +426,7 @@ def learn(
         if log is not None:
             log(f"self-play round: the network {meta['first_stage']} plays and labels")
         settings = config.selfplay_settings(config.first_weights_path)
+        assert settings is not None  # [selfplay] is there
         play_dir = config.selfplay_dir / "data"
         paths = _written(generate(settings, play_dir, progress=progress), play_dir)
         trained = _stage(

@@ -1,8 +1,8 @@
 """Run configurations: a TOML file validated into a ``RunConfig`` before anything runs.
 
-Validation is pydantic's (strict types, unknown keys forbidden); the variant, its players,
-options and strategies are checked by the game itself (``tichusim.games.game``), so a config
-accepts exactly what the library accepts. Every
+Validation is the one way of ``tichusim.runs.settings`` (pydantic: strict types, unknown keys
+forbidden); the variant, its players, options and strategies are checked by the game itself
+(``tichusim.games.game``), so a config accepts exactly what the library accepts. Every
 problem becomes one ``ConfigError`` naming the key, which the command line prints as one line.
 """
 
@@ -11,20 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tomllib
-from collections.abc import Callable
-from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    ValidationInfo,
-    field_validator,
-    model_validator,
-)
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from ..games import game, game_type
 from ..games.agents import AgentLoadError, is_agent, spec_of
@@ -32,6 +21,7 @@ from ..games.base import GAME_OPTIONS
 from ..games.strategy_text import strategy_spec
 from ..strategies import tichu as tichu_strategies
 from ..strategies.book import split_strategies
+from .settings import ConfigError, Strict, problem_of, read_toml, validated
 
 __all__ = ["ConfigError", "DaskConfig", "RunConfig", "load_config", "problem_of"]
 
@@ -52,22 +42,9 @@ DATA_KEYS = (
 )
 
 PositiveInt = Annotated[int, Field(gt=0)]
-_Model = TypeVar("_Model", bound=BaseModel)  # a config model, for ``validated``
 
 
-class ConfigError(ValueError):
-    """A config problem: ``key`` (dotted, e.g. ``strategies.2``) and what is wrong with it."""
-
-    def __init__(self, key: str, problem: str):
-        super().__init__(f"{key}: {problem}")
-        self.key, self.problem = key, problem
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class DaskConfig(_Strict):
+class DaskConfig(Strict):
     """Where shards go when they run on Dask: ``"local"`` (a ``LocalCluster`` on this machine)
     or a scheduler address such as ``"tcp://10.0.0.5:8786"``."""
 
@@ -81,7 +58,7 @@ class DaskConfig(_Strict):
         return self
 
 
-class RunConfig(_Strict):
+class RunConfig(Strict):
     """One batch run. Fields in ``DATA_KEYS`` decide the data (and the run's hash); ``out``,
     ``check`` and ``dask`` only decide where and how it runs.
 
@@ -307,10 +284,11 @@ class RunConfig(_Strict):
         return validate(data | changes)
 
 
-class _SeatError(ValueError):
+class _SeatError(ConfigError):
+    """A problem of player ``seat``'s strategy (at its ``key``, if any)."""
+
     def __init__(self, seat: int, problem: str, key: str | None = None):
-        super().__init__(problem)
-        self.seat, self.problem, self.key = seat, problem, key
+        super().__init__(f"{seat}.{key}" if key else str(seat), problem)
 
 
 def _agent(seat: int, spec) -> dict:
@@ -335,80 +313,9 @@ def _agent(seat: int, spec) -> dict:
         raise _SeatError(seat, str(exc)) from None
 
 
-_PROBLEMS = {
-    "extra_forbidden": "unknown key",
-    "missing": "missing (required)",
-}
-
-
-def _first_error(exc: ValidationError, fields: dict[str | None, list[str]]) -> ConfigError:
-    """The most useful error of a pydantic failure, as one ``ConfigError``."""
-    errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
-    err = errors[0]
-    loc = [str(p) for p in err["loc"]]
-    cause = (err.get("ctx") or {}).get("error")
-    if isinstance(cause, ConfigError):
-        return ConfigError(".".join(loc + [cause.key]), cause.problem)
-    if isinstance(cause, _SeatError):
-        return ConfigError(
-            ".".join(loc + [str(cause.seat)] + ([cause.key] if cause.key else [])), cause.problem
-        )
-    if err["type"] == "extra_forbidden":
-        known = fields[loc[0] if len(loc) > 1 else None]  # the nested table's, or the run's
-        return ConfigError(".".join(loc), f"unknown key (known: {', '.join(known)})")
-    return ConfigError(".".join(loc) or "config", problem_of(err))
-
-
-def problem_of(err: Any) -> str:
-    """What is wrong, in words, of one of a pydantic failure's errors (``exc.errors()``)."""
-    problem = _PROBLEMS.get(err["type"])
-    if problem is None:
-        msg = err["msg"].removeprefix("Value error, ")
-        problem = msg[:1].lower() + msg[1:]
-        if err["type"] not in ("value_error", "assertion_error"):
-            problem += f", got {err['input']!r}"
-    return problem
-
-
-_FIELDS: dict[str | None, list[str]] = {
-    None: list(RunConfig.model_fields),
-    "dask": list(DaskConfig.model_fields),
-}
-
-
-def validated(
-    model: type[_Model], data: Any, first_error: Callable[[ValidationError], ConfigError]
-) -> _Model:
-    """A ``model`` (a pydantic config) from a mapping, or the ``ConfigError`` that
-    ``first_error`` makes of its first bad key."""
-    if isinstance(data, model):
-        return data
-    if not isinstance(data, dict):
-        raise ConfigError("config", f"expected a table of settings, got {type(data).__name__}")
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise first_error(exc) from None
-
-
 def validate(data: Any) -> RunConfig:
     """``RunConfig`` from a mapping, or a ``ConfigError`` naming the first bad key."""
-    return validated(RunConfig, data, lambda exc: _first_error(exc, _FIELDS))
-
-
-def read_toml(path: str | os.PathLike) -> dict[str, Any]:
-    """A TOML file's table, or a ``ConfigError`` naming the file and why it cannot be read."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(str(path), f"cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:  # TOML is UTF-8; a binary or Latin-1 file is not TOML
-        raise ConfigError(str(path), f"not valid TOML: not UTF-8 text (byte {exc.start})") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(str(path), f"not valid TOML: {exc}") from None
+    return validated(RunConfig, data)
 
 
 def load_config(path: str | os.PathLike) -> RunConfig:

@@ -54,7 +54,15 @@ from .shard import (
 if TYPE_CHECKING:
     from dask.distributed import Future
 
-__all__ = ["AgentChangedError", "RunError", "RunInterrupted", "RunSummary", "resume", "run"]
+__all__ = [
+    "AgentChangedError",
+    "RunError",
+    "RunInterrupted",
+    "RunSummary",
+    "choose_backend",
+    "resume",
+    "run",
+]
 
 ACCEPT_FLAG = "--accept-changed-agents"  # the command line's name for ``accept_changed_agents``
 
@@ -240,7 +248,7 @@ class _Dask:
             self.cluster.close()
 
 
-def _backend(
+def choose_backend(
     workers: int | None,
     dask: str | None,
     dask_workers: int | None,
@@ -444,7 +452,7 @@ def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -
     outcome = "failed"
     try:
         backend = (
-            _backend(workers, address, dask_workers, len(todo), config.python_agents)
+            choose_backend(workers, address, dask_workers, len(todo), config.python_agents)
             if todo
             else _Inline()
         )

@@ -17,18 +17,24 @@ gives the same bytes whatever its threads, shards or workers.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from .. import checks
 from ..games.agents import Agent
 from ..games.scripted import strategy
 from ..strategies.tichu import resolve
 from .evaluate import CALLS, SEARCHED, TICHU_POINTS, NoDeal, evaluate_plays
 from .prune import prune
 
+if TYPE_CHECKING:
+    from ..games.view import View
+
 __all__ = ["CALL_EVIDENCE", "Search"]
 
 CALL_EVIDENCE = 1.64  # standard errors by which a searched call must beat the base's answer
 
 
-def _text(value) -> str:
+def _text(value: Any) -> str:
     """A parameter's value in the agent's name: booleans as the command line writes them, a
     composed strategy by its name."""
     if isinstance(value, bool):
@@ -63,11 +69,11 @@ class Search(Agent):
         samples: int = 48,
         candidates: int = 10,
         rollout: str = "expert",
-        searches="play+bomb+grand_tichu",
+        searches: str | list[str] = "play+bomb+grand_tichu",
         paired: bool = True,
         inference: bool = True,
-        base="expert",
-    ):
+        base: Any = "expert",
+    ) -> None:
         params = {
             "samples": samples,
             "candidates": candidates,
@@ -87,10 +93,8 @@ class Search(Agent):
             "base": "expert",
         }
         super().__init__(**{k: v for k, v in params.items() if v != defaults[k]})
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-            raise ValueError(f"samples: a whole number of deals >= 1, not {samples!r}")
-        if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1:
-            raise ValueError(f"candidates: a whole number >= 1, not {candidates!r}")
+        checks.whole(samples, "samples", 1)
+        checks.whole(candidates, "candidates", 1)
         names = searches.split("+") if isinstance(searches, str) else list(searches)
         wrong = [d for d in names if d not in SEARCHED]
         if wrong or not names:
@@ -114,7 +118,7 @@ class Search(Agent):
     def decisions(self) -> tuple[str, ...]:
         return self.searched
 
-    def _search(self, view, legal):
+    def _search(self, view: View, legal: Any) -> Any:
         if len(legal) == 1:
             return legal[0]
         keep = self._base.decide(view, legal)
@@ -126,6 +130,7 @@ class Search(Agent):
             candidates = prune(legal, self.cap, keep)
         if len(candidates) == 1:
             return candidates[0]
+        assert view.random is not None  # a stepped unit gives its views their generator
         seed = int(view.random.integers(1 << 62))
         try:
             result = evaluate_plays(
@@ -147,14 +152,14 @@ class Search(Agent):
             return candidates[1] if result.better(1, 0, CALL_EVIDENCE) else keep
         return candidates[result.best()] if result.samples else keep
 
-    def play(self, view, legal):
+    def play(self, view: View, legal: Any) -> Any:
         return self._search(view, legal)
 
-    def bomb(self, view, legal):
+    def bomb(self, view: View, legal: Any) -> Any:
         return self._search(view, legal)
 
-    def tichu(self, view, legal):
+    def tichu(self, view: View, legal: Any) -> Any:
         return self._search(view, legal)
 
-    def grand_tichu(self, view, legal):
+    def grand_tichu(self, view: View, legal: Any) -> Any:
         return self._search(view, legal)

@@ -18,15 +18,21 @@ far less noise than their values.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from ..games.base import thread_scratch
-from ..games.steps import CODES
+from ..games.view import CODES
 from ..kernels.errors import ERR_NONE, ERRORS
 from ..kernels.tichu import learned
 from ..kernels.tichu import rollout as rollout_kernel
 from ..stats import Paired
+
+if TYPE_CHECKING:
+    from ..games.base import Game
+    from ..games.team import TeamGame
+    from ..games.view import View
 
 __all__ = ["CALLS", "SEARCHED", "TICHU_POINTS", "NoDeal", "SearchResult", "evaluate_plays"]
 
@@ -82,18 +88,18 @@ def _scratch() -> np.ndarray:
     return thread_scratch(rollout_kernel.scratch)
 
 
-def _rows(game, rollout) -> np.ndarray:
+def _rows(game: Game, rollout: Any) -> np.ndarray:
     """The rollout strategy's kernel row at every seat of ``game``."""
     row = game.param_rows(game.resolve(rollout, 1))
     return np.ascontiguousarray(np.tile(row, (game.seats, 1)), np.float64)
 
 
 def evaluate_plays(
-    view,
+    view: View,
     candidates: list,
     samples: int = 48,
     seed: int = 0,
-    rollout="expert",
+    rollout: Any = "expert",
     *,
     paired: bool = True,
     inference: bool = True,
@@ -121,7 +127,7 @@ def evaluate_plays(
     samples = int(samples)
     if samples < 1:
         raise ValueError(f"samples: at least 1, not {samples}")
-    game = view.game
+    game = cast("TeamGame", view.game)  # a search plays the team games
     calls = view.decision in CALLS
     cand_m = np.array([0 if c is None else int(c) for c in candidates], np.uint64)
     cand_c = np.array([0 if c is None or calls else c.combo.code for c in candidates], np.int64)

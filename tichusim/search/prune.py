@@ -4,14 +4,16 @@ of the rest; all of them where they are few."""
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["prune"]
 
 
-def _sort_key(play) -> int:
+def _sort_key(play: Any) -> int:
     return play.combo.code
 
 
-def prune(legal: list, cap: int, keep=None) -> list:
+def prune(legal: list, cap: int, keep: Any = None) -> list:
     """At most ``cap`` of the ``legal`` answers (plays, ``None`` to pass), in this order:
     ``keep`` (the base strategy's choice), passing, the lowest and the highest play of each
     combination kind, then the lowest of the others; all of them when they are no more than
@@ -19,7 +21,7 @@ def prune(legal: list, cap: int, keep=None) -> list:
     cap = max(1, int(cap))
     chosen: list = []
 
-    def take(answer) -> None:
+    def take(answer: Any) -> None:
         if len(chosen) < cap and not any(answer is c for c in chosen):
             chosen.append(answer)
 

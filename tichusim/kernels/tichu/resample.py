@@ -130,10 +130,6 @@ def calls_agree(pub, seat, params, hands):
     return True
 
 
-NO_DEAL, DEALT, UNTOLD = 0, 1, 2  # ``_dealt``'s outcomes
-CALL_TRIES = 200  # deals tried for one whose callers' hands agree with their calls
-
-
 @njit(cache=True)
 def told_deal(pub, me, hands, pool, state, params, told):
     """``deal_unseen``, and with ``told`` made again (the same stream going on) until the

@@ -4,7 +4,7 @@ Written from RULES.md §2.5-§2.11 and §5 alone, independently of ``tichusim`` 
 nothing from it), so the tests can cross-check the kernels against a plain brute-force
 reading of the rules.
 
-Cards are tokens as in ``tests/reference.py`` (``"7j"``, ``"Ma"``, ``"Dog"``, ``"Ph"``,
+Cards are tokens as in ``tests/support/reference.py`` (``"7j"``, ``"Ma"``, ``"Dog"``, ``"Ph"``,
 ``"Dr"``); a card set is a **multiset**: a sorted tuple of tokens in which a token appears
 once or twice (two decks).
 

@@ -142,7 +142,7 @@ def test_a_users_function_links_our_kernels_whole_as_numba_links_anything():
     assert type(mine.library) is not linkage.KernelLibrary
     module = mine.library._final_module
     assert not [fn.name for fn in module.functions if ".own." in fn.name]  # no copies made ours
-    # (that its code is numba's own, byte for byte, is tests/test_guest.py's)
+    # (that its code is numba's own, byte for byte, is tests/compile/test_guest.py's)
 
 
 _PROBE = """

@@ -1,4 +1,4 @@
-"""The brute-force reference (tests/reference.py) against RULES.md and the cross-check data.
+"""The brute-force reference (tests/support/reference.py) against RULES.md and the cross-check data.
 
 1. Every line of ``shared/testdata/legal_plays_5k.jsonl`` (legal plays computed by another
    engine, see its README.md) is recomputed by ``reference.legal_plays``; the disagreements
@@ -7,14 +7,11 @@
 """
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from reference import (  # noqa: E402
+from support.reference import (
     ALL_CARDS,
     Combo,
     beats,
@@ -25,7 +22,7 @@ from reference import (  # noqa: E402
     top_reading,
 )
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "testdata" / "legal_plays_5k.jsonl"
+DATA = Path(__file__).resolve().parents[3] / "shared" / "testdata" / "legal_plays_5k.jsonl"
 
 # 1-based line number -> why the data disagrees with RULES.md (RULES.md wins).
 # Empty: on the last check, the reference and the data agreed on all 5,000 states.

@@ -3,7 +3,7 @@ on stderr that it compiles before it does, and a reported rate never includes a 
 
 The cold case runs a command that compiles only the kernels its modules compile as they load
 (``tichusim legal``: the card combinations, about 15-20 s) in a fresh kernel cache folder of
-its own (``tests/test_compile_notice.py`` tests the notice itself)."""
+its own (``tests/compile/test_compile_notice.py`` tests the notice itself)."""
 
 import os
 import re
@@ -19,7 +19,7 @@ import tichusim
 from tichusim import cli
 from tichusim.runs import runner
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("numba", "pandas", "pyarrow", "pydantic", "matplotlib", "dask")
 
 

@@ -1,7 +1,8 @@
 """Hypothesis strategies shared by the tests that compare the kernels with the reference."""
 
-import reference as ref
 from hypothesis import strategies as st
+
+from support import reference as ref
 
 TOKENS = list(ref.ALL_CARDS)
 

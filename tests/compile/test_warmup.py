@@ -15,7 +15,7 @@ import pytest
 
 from tichusim.warmup import ORDER
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Every command of the README, in every game, as a user types them (in one process).
 SESSION = textwrap.dedent("""

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # a user's module: a callee called with constants (literal typing), an inlined helper, caching
 USER_MODULE = textwrap.dedent("""

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-import gs_reference as ref
 import numpy as np
 
+from support import gs_reference as ref
 from tichusim.cards import seigneur as seigneur_rules
 from tichusim.cards.combos import Combo
 from tichusim.kernels.seigneur import records

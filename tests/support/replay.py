@@ -19,8 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
-import reference as ref
 
+from support import reference as ref
 from tichusim import cards
 from tichusim.kernels.tichu import records
 

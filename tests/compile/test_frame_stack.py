@@ -1,6 +1,7 @@
 """The frame-stack chunk cache (``tichusim._compile.frame_stack``): a call loop sitting on a chunk
 boundary no longer maps and unmaps a chunk per call, the interpreter still works, and it is in
-place in tichusim's own command-line processes only (``tests/test_guest.py``: never on import)."""
+place in tichusim's own command-line processes only (``tests/compile/test_guest.py``: never on
+import)."""
 
 import re
 import subprocess

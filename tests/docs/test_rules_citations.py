@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "RULES.md"
 # where citations live: these folders and files of the repository (RULES.md cites itself too)
 SCANNED = (
