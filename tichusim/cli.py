@@ -227,7 +227,7 @@ def _options(pairs: tuple[str, ...]) -> dict | None:
     for pair in pairs:
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
-            raise UserError(f"--option {pair!r}: expected key=value (e.g. rotating_king=true)")
+            raise UserError(f"--option {pair!r}: expected key=value (e.g. game_rounds=12)")
         try:
             options[key.strip()] = tomllib.loads(f"v = {value.strip()}")["v"]
         except tomllib.TOMLDecodeError:
@@ -236,10 +236,15 @@ def _options(pairs: tuple[str, ...]) -> dict | None:
 
 
 OPTION_HELP = (
-    "a rules option of the variant, KEY=VALUE, repeatable (nanjing, tientsin, "
-    "wuwang: phoenix_led_half; wuwang games: rotating_king, game_rounds; "
-    "grand-seigneur: decks, russian_deck, distinct_triples, russian_seating, "
-    "game_rounds)"
+    "a rules option of the variant, KEY=VALUE, repeatable ("
+    + "; ".join(f"{name}: {', '.join(game_type(name).option_defaults)}" for name in GAMES)
+    + ")"
+)
+# the team games' options (the odds commands, compare)
+TEAM_OPTION_HELP = (
+    "a rules option, KEY=VALUE, repeatable ("
+    + ", ".join(f"{key}=true" for key in game_type(DEFAULT_GAME).option_defaults)
+    + ")"
 )
 
 
@@ -620,7 +625,7 @@ def _odds_table(fn):
                 "option_pairs",
                 multiple=True,
                 metavar="KEY=VALUE",
-                help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)",
+                help=TEAM_OPTION_HELP,
             ),
             click.option("--json", "as_json", is_flag=True, help="print one JSON object"),
             click.option(
@@ -1082,7 +1087,7 @@ def advise_cmd(
     "option_pairs",
     multiple=True,
     metavar="KEY=VALUE",
-    help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)",
+    help=TEAM_OPTION_HELP,
 )
 @click.option(
     "--workers",

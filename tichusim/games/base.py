@@ -38,6 +38,8 @@ from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 import numpy as np
 
+from ..kernels.tichu import rules as team_rules
+
 if TYPE_CHECKING:
     from ..strategies.book import StrategyBook
     from .steps import Steps
@@ -45,7 +47,7 @@ if TYPE_CHECKING:
 __all__ = ["GAME_OPTIONS", "Game", "Records", "check_seed", "thread_scratch", "whole_number"]
 
 # Options that shape whole games, not independent rounds (in any game that has them)
-GAME_OPTIONS = ("rotating_king", "game_rounds")
+GAME_OPTIONS = (*team_rules.WUWANG_GAMES, "game_rounds")
 
 
 _thread = threading.local()

@@ -196,16 +196,11 @@ class TeamSteps(Steps):
         first = int(game.first_drawers_of(np.array([key], np.int64))[0])
         rounds = np.zeros((1, 1), batch.ROUND)
         seats = np.zeros((1, 1, game.seats), batch.SEAT)
-        half = game.options["phoenix_led_half"]
-
-        play = batch.kept_player(
-            game.variant_code, seed, key, first, params, rounds, seats, check, half
-        )
+        run = game.batch_settings(seed, check)
+        play = batch.kept_player(run, key, first, params, rounds, seats)
 
         def logged(kept: Kept) -> np.ndarray:
-            return batch.play_logged(
-                game.variant_code, seed, key, first, params, check, half, kept
-            )[2]
+            return batch.play_logged(run, key, first, params, kept)[2]
 
         return play, logged, rounds, seats
 

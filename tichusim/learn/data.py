@@ -184,8 +184,7 @@ def _kernel_settings(settings: DataSettings) -> np.ndarray:
     run["max_candidates"] = settings.max_candidates or 0
     run["explore"] = settings.explore
     run["samples"] = settings.samples
-    g = game(settings.variant)
-    run["phoenix_led_half"] = g.options["phoenix_led_half"]
+    run["rules"] = _team(settings.variant).rules_record
     return run
 
 

@@ -12,11 +12,9 @@ Decisions go through ``policies`` with the public record and the deciding seat's
 record only (RULES.md §6, ``view.py``); in Wu Wang the King's strategy row is loaded for the
 Minister's seat too, so the King decides for both hands (§4).
 
-A rules option lives in ``work`` beside the table: with ``work.phoenix_led_half`` (the Option
-of RULES.md §2.6) a lone Phoenix led is given the code of ½ instead of 1½ where the turn's play
-is taken; from there on ``combos.beats`` and the move generators let the Mah Jong on it. The
-public record carries the switch so that strategies value the lead the same way
-(``policies.led_phoenix``). The checker holds every lone Phoenix to its §2.6 value.
+The table's rules Options come in ``work.rules`` (one ``rules.RULES`` record) and are copied
+whole into the public record, which every decision reads: each Option is read only by the rule
+that applies it (``rules.py`` names them), so the engine passes them on without naming one.
 
 A decision a seat's strategy leaves to Python (``outside.py``) is read from the round's script
 instead of a policy; past the script's end the round stops with ``ERR_PENDING`` right at that
@@ -145,7 +143,7 @@ def _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats):
     pub.n_players = n
     pub.variant = variant
     pub.wish_free = wish_free(variant)
-    pub.phoenix_led_half = work.phoenix_led_half  # a rule everybody knows (§2.6 Option)
+    pub.rules = work.rules  # the table's Options, which everybody knows (§6)
     pub.exposed = ZERO
     pub.first_drawer = first_drawer
     reset_table(pub)

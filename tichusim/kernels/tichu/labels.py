@@ -46,6 +46,7 @@ from .decide import scratch as decide_scratch
 from .records import N_PARAMS, ROUND, SEAT, WORK
 from .resample import NO_DEAL, search_deal
 from .rollout import _candidate
+from .rules import RULES
 from .slots import P_OUTSIDE
 from .variants import KING_STREAM, MAX_SEATS, NANJING, TIENTSIN, WUWANG, n_seats
 from .view import PRIVATE, PUBLIC
@@ -66,7 +67,7 @@ LABELS = np.dtype(
         # deals a label averages: 0 the true deal alone; k the search's k deals that agree
         # with the seat's view (``resample.search_deal``), the label their mean
         ("samples", np.int64),
-        ("phoenix_led_half", np.bool_),  # §2.6 Option: a led Phoenix is worth ½
+        ("rules", RULES),  # the table's rules Options (rules.py)
     ],
     align=True,
 )
@@ -124,13 +125,13 @@ def outputs(decisions, candidates):
 
 @njit(cache=True, inline="always")
 def _load(variant, settings, behaviour, rollout_rows, w, roll):
-    """The strategies and the rules option into both work records, no log, no fixed deal."""
+    """The strategies and the rules Options into both work records, no log, no fixed deal."""
     w.variant = variant
-    w.phoenix_led_half = settings.phoenix_led_half
+    w.rules = settings.rules
     w.logging = False
     w.fixed_seat = -1
     roll.variant = variant
-    roll.phoenix_led_half = settings.phoenix_led_half
+    roll.rules = settings.rules
     roll.logging = False
     roll.fixed_seat = -1
     for s in range(MAX_SEATS):

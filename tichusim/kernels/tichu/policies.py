@@ -468,7 +468,7 @@ def lowest_single(hand, top, wish, phoenix_led):
 @njit(cache=True)
 def led_phoenix(pub):
     """Half rank of a lone Phoenix led in this variant (§2.6): 1½, or ½ under the Option."""
-    return RANK2_PHOENIX_LED_HALF if pub.phoenix_led_half else RANK2_PHOENIX_LED
+    return RANK2_PHOENIX_LED_HALF if pub.rules.phoenix_led_half else RANK2_PHOENIX_LED
 
 
 @njit(cache=True)
@@ -476,7 +476,7 @@ def value_led_phoenix(pub, moves_m, moves_c, n):
     """The move generator gives a led lone Phoenix its usual 1½; in a game playing the §2.6
     Option it is worth ½, and the strategies price and compare it at that value (the engine
     scores it so whatever a strategy returns)."""
-    if pub.phoenix_led_half:
+    if pub.rules.phoenix_led_half:
         for i in range(n):
             if moves_m[i] == PHOENIX:
                 moves_c[i] = make_code(SINGLE, 1, RANK2_PHOENIX_LED_HALF)

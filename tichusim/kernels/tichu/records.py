@@ -12,6 +12,7 @@ import numpy as np
 from ..moves import MAX_MOVES
 from ..outside import SCRIPT_FIELDS
 from .learned import LEARN_FLOATS, MAX_MODELS, MODEL_FLOATS
+from .rules import RULES
 from .variants import MAX_SEATS
 
 N = 4  # seats of the 4-player game; partners sit opposite (RULES.md §2.1)
@@ -110,7 +111,7 @@ WORK = np.dtype(
         # which carry no reference count: array arguments would cost two atomic operations per
         # call and made up a third of the engine's time.
         ("variant", np.int64),  # the variant (variants.py)
-        ("phoenix_led_half", np.bool_),  # §2.6 Option: a led Phoenix is worth ½, not 1½
+        ("rules", RULES),  # the table's rules Options (rules.py)
         ("params", np.float64, (MAX_SEATS, N_PARAMS)),  # each seat's strategy row (slots.py)
         ("moves_m", np.uint64, (MAX_MOVES,)),  # the deciding strategy's plays
         ("moves_c", np.int64, (MAX_MOVES,)),

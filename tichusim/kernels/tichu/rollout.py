@@ -198,12 +198,12 @@ GRAND_TRIES = 50  # deals tried for one where the seats before agree with their 
 @njit(cache=True, inline="always")
 def _fix_first_cards(variant, w, vp, me):
     """Deal ``me`` its first cards in every round the work record ``w`` plays (the engine's
-    fixed deal), the variant's rules option and no log. Returns the bitmask of the seats that
+    fixed deal), the table's rules Options and no log. Returns the bitmask of the seats that
     answer the Grand Tichu question before ``me`` (§2.2: in turn order from the first drawer)."""
     seat = me.seat
     n = n_seats(variant)
     w.variant = variant
-    w.phoenix_led_half = vp.phoenix_led_half
+    w.rules = vp.rules
     w.logging = False
     w.fixed_seat = seat
     w.fixed_cards = me.hand
@@ -311,14 +311,14 @@ SEARCH = np.dtype(
 
 @njit(cache=True, inline="always")
 def _start(variant, params, view_pub, view_me, decision, detail, candidates, sc, ablate):
-    """Load the strategies and the variant's rules option into the work record, copy the view's
+    """Load the strategies and the table's rules Options into the work record, copy the view's
     table into the base every deal starts from (without the ranks the seats are known to lack
     under ``NO_INFERENCE``) and find each candidate's answer. Returns the error code."""
     work, _, _, _, _, base_pub, _, _, _, answers = sc
     cand_m, cand_c = candidates
     w = work[0]
     w.variant = variant
-    w.phoenix_led_half = view_pub[0].phoenix_led_half
+    w.rules = view_pub[0].rules
     for s in range(n_seats(variant)):
         for j in range(params.shape[1]):
             w.params[s, j] = params[s, j]
