@@ -10,6 +10,8 @@ import click
 
 from . import __version__
 from .games import DEFAULT_GAME, GAMES, TEAM_GAMES, game, game_type
+from .kernels.seigneur import rules as gs_rules
+from .kernels.tichu import rules as team_rules
 from .progress import Progress
 from .strategies import DEFAULT_STRATEGY
 
@@ -235,16 +237,16 @@ def _options(pairs: tuple[str, ...]) -> dict | None:
     return options or None
 
 
+# the options named from the rules records (numpy alone: the help loads no game)
 OPTION_HELP = (
-    "a rules option of the variant, KEY=VALUE, repeatable ("
-    + "; ".join(f"{name}: {', '.join(game_type(name).option_defaults)}" for name in GAMES)
-    + ")"
+    "a rules option of the variant, KEY=VALUE, repeatable (nanjing, tientsin, "
+    f"wuwang: {', '.join(team_rules.EVERY_TABLE)}; wuwang games: "
+    f"{', '.join(team_rules.WUWANG_GAMES)}, game_rounds; grand-seigneur: decks, russian_deck, "
+    f"{', '.join(gs_rules.OPTIONS)}, game_rounds)"
 )
 # the team games' options (the odds commands, compare)
 TEAM_OPTION_HELP = (
-    "a rules option, KEY=VALUE, repeatable ("
-    + ", ".join(f"{key}=true" for key in game_type(DEFAULT_GAME).option_defaults)
-    + ")"
+    "a rules option, KEY=VALUE, repeatable (e.g. " + f"{team_rules.EVERY_TABLE[0]}=true)"
 )
 
 
