@@ -25,7 +25,7 @@ from ..jit import njit
 from ..outside import start_script
 from ..parallel import in_chunks
 from ..rng import rand_below, seed_stream
-from . import learned
+from . import learned, table_models
 from .engine import play_round
 from .records import LOG_ROWS, LOG_WIDTH, ROUND, SEAT, WORK
 from .rules import RULES
@@ -102,9 +102,12 @@ def _seat_wuwang(work, params, king):
 
 
 @njit(cache=True, inline="always")
-def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, check, outside):
+def play_one(
+    variant, seed, key, first, params, models, work, pub, privs, rnd, seats, check, outside
+):
     """One round in the variant ``variant``. ``first`` is the first drawer; in Wu Wang it is the
     King (-1: drawn at random, as in a first round), who sits at position 0 and draws first.
+    ``models``: the table's learned models (``table_models.py``), or ``None``.
     (One call of ``play_round``: each call site costs a copy of the engine at compile time.)"""
     king = -1
     if variant == WUWANG:
@@ -112,7 +115,9 @@ def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, ch
         work.king = king
         _seat_wuwang(work, params, king)
         first = KING
-    err, nlog = play_round(variant, seed, key, first, work, pub, privs, rnd, seats, check, outside)
+    err, nlog = play_round(
+        variant, seed, key, first, work, models, pub, privs, rnd, seats, check, outside
+    )
     if variant == WUWANG:
         rnd.king = king
     return err, nlog
@@ -135,7 +140,9 @@ def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, ch
 
 
 @njit(cache=True, inline="always")
-def _unit(variant, run, start, first, params, work, pub, privs, rounds_out, seats_out, outside):
+def _unit(
+    variant, run, start, first, params, models, work, pub, privs, rounds_out, seats_out, outside
+):
     """One unit of work with the run's settings ``run`` (a ``RUN`` record); returns ``(rounds
     played, log rows of the last round)``. Unchained: the round ``start`` with first drawer
     (Wu Wang: King) ``first``. Chained, a game: team games (§2.15; Tientsin the same, §3) run
@@ -164,6 +171,7 @@ def _unit(variant, run, start, first, params, work, pub, privs, rounds_out, seat
             start + r,
             first,
             params,
+            models,
             work,
             pub,
             privs,
@@ -192,9 +200,11 @@ def _unit(variant, run, start, first, params, work, pub, privs, rounds_out, seat
 
 
 @njit(cache=True, inline="always")
-def _play_batch(variant, settings, starts, firsts, params, out, kept, lo, hi, outside):
+def _play_batch(variant, settings, starts, firsts, params, models, out, kept, lo, hi, outside):
     """Play units ``lo..hi`` (``_unit``: round key ``starts[i]``, first drawer ``firsts[i]``)
-    in the variant ``variant`` with the run's ``settings`` (``RUN``). ``out = (rounds_out,
+    in the variant ``variant`` with the run's ``settings`` (``RUN``), the strategy rows
+    ``params`` and the table's learned models ``models`` (``table_models.py``: ``None`` when
+    no seat plays one, and the entry point then compiles without the network). ``out = (rounds_out,
     seats_out, n_rounds, n_log, log_out)``: unit i into ``rounds_out[i]``, ``seats_out[i]``
     (one record per seat, by position), its count in ``n_rounds[i]``; ``logging`` (a call of
     one unit): the event log of the unit's last round in ``log_out``, its row count in
@@ -211,6 +221,7 @@ def _play_batch(variant, settings, starts, firsts, params, out, kept, lo, hi, ou
             starts[i],
             firsts[i],
             params,
+            models,
             work[0],
             pub[0],
             privs,
@@ -226,18 +237,18 @@ def _play_batch(variant, settings, starts, firsts, params, out, kept, lo, hi, ou
 
 
 @njit(cache=True, nogil=True)
-def play_batch_nanjing(settings, starts, firsts, params, out, kept, lo, hi):
-    _play_batch(NANJING, settings, starts, firsts, params, out, kept, lo, hi, False)
+def play_batch_nanjing(settings, starts, firsts, params, models, out, kept, lo, hi):
+    _play_batch(NANJING, settings, starts, firsts, params, models, out, kept, lo, hi, False)
 
 
 @njit(cache=True, nogil=True)
-def play_batch_tientsin(settings, starts, firsts, params, out, kept, lo, hi):
-    _play_batch(TIENTSIN, settings, starts, firsts, params, out, kept, lo, hi, False)
+def play_batch_tientsin(settings, starts, firsts, params, models, out, kept, lo, hi):
+    _play_batch(TIENTSIN, settings, starts, firsts, params, models, out, kept, lo, hi, False)
 
 
 @njit(cache=True, nogil=True)
-def play_batch_wuwang(settings, starts, firsts, params, out, kept, lo, hi):
-    _play_batch(WUWANG, settings, starts, firsts, params, out, kept, lo, hi, False)
+def play_batch_wuwang(settings, starts, firsts, params, models, out, kept, lo, hi):
+    _play_batch(WUWANG, settings, starts, firsts, params, models, out, kept, lo, hi, False)
 
 
 # The same entries taking decisions from Python (``outside.py``): compiled only when a round is
@@ -245,18 +256,18 @@ def play_batch_wuwang(settings, starts, firsts, params, out, kept, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def step_batch_nanjing(settings, starts, firsts, params, out, kept, lo, hi):
-    _play_batch(NANJING, settings, starts, firsts, params, out, kept, lo, hi, True)
+def step_batch_nanjing(settings, starts, firsts, params, models, out, kept, lo, hi):
+    _play_batch(NANJING, settings, starts, firsts, params, models, out, kept, lo, hi, True)
 
 
 @njit(cache=True, nogil=True)
-def step_batch_tientsin(settings, starts, firsts, params, out, kept, lo, hi):
-    _play_batch(TIENTSIN, settings, starts, firsts, params, out, kept, lo, hi, True)
+def step_batch_tientsin(settings, starts, firsts, params, models, out, kept, lo, hi):
+    _play_batch(TIENTSIN, settings, starts, firsts, params, models, out, kept, lo, hi, True)
 
 
 @njit(cache=True, nogil=True)
-def step_batch_wuwang(settings, starts, firsts, params, out, kept, lo, hi):
-    _play_batch(WUWANG, settings, starts, firsts, params, out, kept, lo, hi, True)
+def step_batch_wuwang(settings, starts, firsts, params, models, out, kept, lo, hi):
+    _play_batch(WUWANG, settings, starts, firsts, params, models, out, kept, lo, hi, True)
 
 
 BATCH = {NANJING: play_batch_nanjing, TIENTSIN: play_batch_tientsin, WUWANG: play_batch_wuwang}
@@ -297,48 +308,20 @@ class Run(NamedTuple):
         return settings
 
 
-# where the work record's models lie, in bytes: a new or copied record leaves them out (they
-# take megabytes, and only the models a table loads are ever read: ``learned.load``)
-_MODELS_AT = WORK.fields["models"][1]
-_MODELS_END = _MODELS_AT + WORK.fields["models"][0].itemsize
-
-
-def _bytes(work):
-    return work.view(np.uint8)
-
-
 def kept_records():
     """A chunk's (work, pub, privs); a round stepped from Python keeps its own across calls
-    (``play_kept``). The work record's models are not zeroed: none is read before
-    ``learned.load`` writes it (``model_ids`` 0: none loaded)."""
-    work = learned.record(WORK, zeroed=False)
-    raw = _bytes(work)
-    raw[:_MODELS_AT] = 0
-    raw[_MODELS_END:] = 0
+    (``play_kept``)."""
+    work = learned.record(WORK)
     work["resume_seat"] = -1  # no stop kept yet: a stepped round starts from the deal
     return work, np.zeros(1, PUBLIC), np.zeros(MAX_SEATS, PRIVATE)
 
 
 def copy_kept(kept):
-    """A copy of ``kept_records``' records, the work record's models copied only as far as
-    those loaded reach."""
+    """A copy of ``kept_records``' records."""
     work, pub, privs = kept
     out = learned.record(WORK, zeroed=False)
-    raw, src = _bytes(out), _bytes(work)
-    raw[:_MODELS_AT] = src[:_MODELS_AT]
-    raw[_MODELS_END:] = src[_MODELS_END:]
-    for k, number in enumerate(work["model_ids"][0]):
-        if number:
-            size = learned.model_size(work["models"][0, k])
-            out["models"][0, k, :size] = work["models"][0, k, :size]
+    out[...] = work
     return out, pub.copy(), privs.copy()
-
-
-def _loaded(kept, models: list[int]):
-    """A chunk's records (``kept``, or new ones) holding the table's ``models``."""
-    kept = kept or kept_records()
-    learned.load(kept[0], models)
-    return kept
 
 
 def _units(array, n: int, *shape):
@@ -370,29 +353,28 @@ def _run(
     n = len(starts)
     n_rounds = np.zeros(n, np.int64) if n_rounds is None else n_rounds
     n_log = np.zeros(n, np.int64)
-    params, models = learned.seat_slots(params)  # the learned seats' models, by index
+    params, models = table_models.table(params)  # refuses a learned seat without its model
     settings = run.settings(logging=log_out is not None)
     log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
     args = _arguments(
-        settings, starts, firsts, params, (rounds_out, seats_out, n_rounds, n_log, log_out)
+        settings, starts, firsts, params, models, (rounds_out, seats_out, n_rounds, n_log, log_out)
     )
     if stepper is None:
         kernel = BATCH[run.variant] if kept is None else STEP[run.variant]
-        in_chunks(kernel, n, chunks, *args, scratch=lambda: (_loaded(kept, models),))
+        in_chunks(kernel, n, chunks, *args, scratch=lambda: (kept or kept_records(),))
         return n_log
     kernel, errors = STEP[run.variant], rounds_out["error"]
     logging = run.settings(logging=True)
     for i in range(n):
 
         def play(kept, log_out=None, i=i):
-            learned.load(kept[0], models)
             if log_out is None:
                 kernel(*args, kept, i, i + 1)
                 return int(errors[i, n_rounds[i] - 1])
             # a replay with its event log on (a View's history), on records of its own
             one = (rounds_out[i : i + 1].copy(), seats_out[i : i + 1].copy())
             counts = (np.zeros(1, np.int64), np.zeros(1, np.int64))
-            unit = (args[1][i : i + 1], args[2][i : i + 1], args[3])
+            unit = (args[1][i : i + 1], args[2][i : i + 1], args[3], args[4])
             kernel(logging, *unit, (*one, *counts, log_out), kept, 0, 1)
             return int(one[0]["error"][0, counts[0][0] - 1])
 
@@ -400,16 +382,18 @@ def _run(
     return n_log
 
 
-def _arguments(settings, starts, firsts, params, out):
+def _arguments(settings, starts, firsts, params, models, out):
     """The entry points' arguments before the chunk's records and bounds, with the types of
-    their one compiled signature: the ``RUN`` record ``settings``, the units' round keys and
-    first drawers, the strategies, and ``out = (rounds_out, seats_out, n_rounds, n_log,
-    log_out)``."""
+    their compiled signatures: the ``RUN`` record ``settings``, the units' round keys and
+    first drawers, the strategies and their models (``table_models.table``: a 2-d ``float32``
+    array, or ``None`` at a table without a learned seat, the one signature without the
+    network), and ``out = (rounds_out, seats_out, n_rounds, n_log, log_out)``."""
     return (
         settings,
         np.asarray(starts, np.int64),
         np.asarray(firsts, np.int64),
         np.ascontiguousarray(params, np.float64),
+        models,
         out,
     )
 
@@ -477,12 +461,12 @@ def kept_player(run: Run, key, first, params, rnd, seats):
     does."""
     n_rounds, n_log = np.zeros(1, np.int64), np.zeros(1, np.int64)
     no_log = np.zeros((0, LOG_WIDTH), np.int64)
-    params, models = learned.seat_slots(params)
-    args = _arguments(run.settings(), [key], [first], params, (rnd, seats, n_rounds, n_log, no_log))
+    params, models = table_models.table(params)
+    out = (rnd, seats, n_rounds, n_log, no_log)
+    args = _arguments(run.settings(), [key], [first], params, models, out)
     kernel, errors = STEP[run.variant], rnd["error"]
 
     def play(kept):
-        learned.load(kept[0], models)
         kernel(*args, kept, 0, 1)
         return int(errors[0, 0])
 
