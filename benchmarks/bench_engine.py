@@ -1,6 +1,6 @@
 """Rounds per second of the round engine, deal to score, in every variant.
 
-Kernel throughput (``play_variant_rounds`` into preallocated records) for each strategy on one
+Kernel throughput (``batch.play_rounds`` into preallocated records) for each strategy on one
 thread and on all threads, then each variant with ``heuristic`` (the default before ``expert``,
 kept so the figures compare; ``bench_expert.py`` times expert) and the others on
 one thread, in rounds per CPU-second (``time.process_time``: other processes sharing the
@@ -36,16 +36,13 @@ def kernel_rate(strategy, rounds, threads, check=False, variant="nanjing", cpu=F
     r_out = np.ones(rounds, ROUND)  # ones, not zeros: touch the pages before the clock starts
     s_out = np.ones((rounds, variants.n_seats(code)), SEAT)
     numba.set_num_threads(threads)
-    batch.play_variant_rounds(
-        code, seed, keys[:64], firsts[:64], params, r_out[:64], s_out[:64], check, 1
-    )
+    run = played.batch_settings(seed, check)
+    batch.play_rounds(run, keys[:64], firsts[:64], params, r_out[:64], s_out[:64], 1)
     clock = time.process_time if cpu else time.perf_counter
     best = 0.0
     for _ in range(3 if cpu else 1):
         t0 = clock()
-        batch.play_variant_rounds(
-            code, seed, keys, firsts, params, r_out, s_out, check, threads * 8
-        )
+        batch.play_rounds(run, keys, firsts, params, r_out, s_out, threads * 8)
         best = max(best, rounds / (clock() - t0))
     return best
 

@@ -31,9 +31,10 @@ def nanjing_rate(strategy: str, rounds: int) -> float:
     drawers = np.zeros(rounds, np.int64)
     r = np.ones(rounds, ROUND)  # ones: touch the pages before the clock starts
     s = np.ones((rounds, 4), SEAT)
-    batch.play_rounds(seed, keys[:64], drawers[:64], params, r[:64], s[:64], False, 1)
+    run = batch.Run(batch.NANJING, seed)
+    batch.play_rounds(run, keys[:64], drawers[:64], params, r[:64], s[:64], 1)
     t0 = time.perf_counter()
-    batch.play_rounds(seed, keys, drawers, params, r, s, False, 1)
+    batch.play_rounds(run, keys, drawers, params, r, s, 1)
     return rounds / (time.perf_counter() - t0)
 
 
@@ -42,13 +43,7 @@ def seigneur_rate(players: int, strategy: str, rounds: int, options=None) -> tup
     played = game("grand-seigneur", players, options)
     r = np.ones(rounds, records.GS_ROUND)
     s = np.ones((rounds, players), records.GS_SEAT)
-    rules = (
-        players,
-        played.deck,
-        played.options["distinct_triples"],
-        played.options["russian_seating"],
-    )
-    args = (played.params(strategy), rules)
+    args = (played.params(strategy), played.kernel_options())
     gs_batch.play_games(1, np.arange(64), 1, *args, r[:64], s[:64], False, 1)
     t0 = time.perf_counter()
     gs_batch.play_games(1, np.arange(rounds), 1, *args, r, s, False, 1)

@@ -11,6 +11,8 @@ import click
 from . import __version__
 from .games import DEFAULT_GAME, GAMES, TEAM_GAMES, game, game_type
 from .games.errors import BadInput, guard, one_line
+from .kernels.seigneur import rules as gs_rules
+from .kernels.tichu import rules as team_rules
 from .progress import Progress
 from .strategies import DEFAULT_STRATEGY
 
@@ -227,7 +229,7 @@ def _options(pairs: tuple[str, ...]) -> dict | None:
     for pair in pairs:
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
-            raise UserError(f"--option {pair!r}: expected key=value (e.g. rotating_king=true)")
+            raise UserError(f"--option {pair!r}: expected key=value (e.g. game_rounds=12)")
         try:
             options[key.strip()] = tomllib.loads(f"v = {value.strip()}")["v"]
         except tomllib.TOMLDecodeError:
@@ -235,11 +237,16 @@ def _options(pairs: tuple[str, ...]) -> dict | None:
     return options or None
 
 
+# the options named from the rules records (numpy alone: the help loads no game)
 OPTION_HELP = (
     "a rules option of the variant, KEY=VALUE, repeatable (nanjing, tientsin, "
-    "wuwang: phoenix_led_half; wuwang games: rotating_king, game_rounds; "
-    "grand-seigneur: decks, russian_deck, distinct_triples, russian_seating, "
-    "game_rounds)"
+    f"wuwang: {', '.join(team_rules.EVERY_TABLE)}; wuwang games: "
+    f"{', '.join(team_rules.WUWANG_GAMES)}, game_rounds; grand-seigneur: decks, russian_deck, "
+    f"{', '.join(gs_rules.OPTIONS)}, game_rounds)"
+)
+# the team games' options (the odds commands, compare)
+TEAM_OPTION_HELP = (
+    "a rules option, KEY=VALUE, repeatable (e.g. " + f"{team_rules.EVERY_TABLE[0]}=true)"
 )
 
 
@@ -617,7 +624,7 @@ def _odds_table(fn):
                 "option_pairs",
                 multiple=True,
                 metavar="KEY=VALUE",
-                help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)",
+                help=TEAM_OPTION_HELP,
             ),
             click.option("--json", "as_json", is_flag=True, help="print one JSON object"),
             click.option(
@@ -1079,7 +1086,7 @@ def advise_cmd(
     "option_pairs",
     multiple=True,
     metavar="KEY=VALUE",
-    help="a rules option, KEY=VALUE, repeatable (phoenix_led_half=true)",
+    help=TEAM_OPTION_HELP,
 )
 @click.option(
     "--workers",

@@ -165,7 +165,7 @@ def observation(view, chosen: int = 0, receiver: int | None = None) -> np.ndarra
     if receiver is not None:
         out[_AT["receiver"].start + (receiver - seat) % n] = 1
     out[_AT["variant"].start + f["variant"]] = 1
-    put("phoenix_led_half", f["phoenix_led_half"])
+    put("phoenix_led_half", f["rules"]["phoenix_led_half"])  # the §2.6 Option
     return out
 
 

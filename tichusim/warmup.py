@@ -112,6 +112,26 @@ def _stepping() -> None:
     _step_a_round("nanjing", None)  # Grand Seigneur's stepping engine: with its family above
 
 
+def _learned() -> None:
+    from .games import game, game_type
+    from .games.scripted import strategy
+    from .games.steps import Round
+
+    # the team engines' second signature, with a table's learned models (a table without a
+    # learned seat compiles none of the network: the families above)
+    for name in ("nanjing", "tientsin", "wuwang"):
+        played = game(name, 6 if game_type(name).takes_players else None)
+        played.records(2, strategies="learned", check=True)
+    r = Round(seed=0, key=0, variant="nanjing")  # and a learned strategy's decide
+    r.advance()
+    learned = strategy("learned")
+    while not r.done and r.view().decision != "play":
+        r.act(learned.decide(r.view(), r.legal()))
+        r.advance()
+    if not r.done:
+        learned.decide(r.view(), r.legal())
+
+
 # how to compile each kernel family and what it is; NEEDS: the families whose kernels must be
 # cached before one starts (one that reuses the 4-player family's strategies' kernels may
 # start once those are cached, ``SHARED``); ORDER: which ready family starts first when a
@@ -125,6 +145,7 @@ COMPILE = {
     "analysis": _analysis,
     "stepping": _stepping,
     "search": _search,
+    "learned": _learned,
 }
 TITLES = {
     "cards": "the card-combination kernels (the rules core every game shares)",
@@ -135,6 +156,7 @@ TITLES = {
     "analysis": "the analyses' kernels (gt-odds, compare, gt-table)",
     "stepping": "the engine that takes decisions from Python, and strategy(...).decide",
     "search": "the search's rollout kernels (search, advise)",
+    "learned": "the team engines with a learned seat, and the learned play's decide",
 }
 NEEDS = {
     "cards": (),
@@ -145,8 +167,19 @@ NEEDS = {
     "stepping": ("nanjing",),
     "analysis": ("nanjing",),
     "search": ("nanjing",),
+    "learned": ("nanjing",),
 }
-ORDER = ("cards", "nanjing", "seigneur", "tientsin", "stepping", "wuwang", "analysis", "search")
+ORDER = (
+    "cards",
+    "nanjing",
+    "seigneur",
+    "tientsin",
+    "stepping",
+    "wuwang",
+    "analysis",
+    "search",
+    "learned",
+)
 # the families that reuse the 4-player family's strategies' kernels, and those kernels' cache
 # entries ("kernels/...py:function", ``_compile.cache.cached``): its engine's own functions
 # compile last, so the strategies' are in the cache about two thirds into its compile

@@ -203,9 +203,8 @@ def test_fixed_first_eight_cards_keep_the_deal_uniform_elsewhere():
     ranks = np.zeros(15, np.int64)
     ranks[14], ranks[13], ranks[9], ranks[5], ranks[3] = 2, 1, 1, 1, 1  # A A K 9 5 3
     fixed = np.uint64(cards.parse("Dr Ph"))
-    batch.play_rounds_fixed(
-        seed, np.arange(n), np.zeros(n, np.int64), params, 1, fixed, ranks, r_out, s_out, True, 8
-    )
+    run = batch.Run(batch.NANJING, seed, True, fixed_seat=1, fixed_cards=fixed, fixed_ranks=ranks)
+    batch.play_rounds(run, np.arange(n), np.zeros(n, np.int64), params, r_out, s_out, 8)
     assert (r_out["error"] == 0).all()
     h8 = s_out[:, 1]["hand8"]
     for i in range(200):

@@ -11,7 +11,7 @@ from tichusim.games.steps import Round
 from tichusim.games.view import View
 from tichusim.kernels.errors import ERR_NONE
 from tichusim.kernels.outside import D_BOMB, D_PLAY
-from tichusim.kernels.tichu import labels
+from tichusim.kernels.tichu import labels, table_models
 
 
 def _row(g, name):
@@ -21,7 +21,8 @@ def _row(g, name):
 def _label(variant, keys, *, seed, behaviour, rollout, rate, cap, explore=0.0):
     """The kernel's outputs for rounds ``keys``: ``(columns, scores)``."""
     g = game(variant)
-    strategies = labels.rows(_row(g, behaviour), _row(g, rollout))
+    rows, models = table_models.models_for(*labels.rows(_row(g, behaviour), _row(g, rollout)))
+    strategies = (*rows, models)
     settings = np.zeros(1, labels.LABELS)
     settings["seed"] = seed
     settings["label_rate"] = rate

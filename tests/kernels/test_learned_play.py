@@ -150,18 +150,25 @@ def test_two_weights_at_one_table_play_each_their_own(tmp_path):
         g.records(10, seed=9, strategies=[f"learned[weights={p}]" for p in (a, b, c, a)])
 
 
-def test_the_records_keep_the_forward_pass_on_cache_lines():
+def test_the_records_keep_the_forward_pass_on_cache_lines(tmp_path):
     """Every record the engine, ``decide``, the rollouts and the labelling play with holds
-    the scratch and the models on 64-byte lines, and a model of hidden sizes in sixteens has
-    each row of w1 and w2 on a line (``learned.py``: the sums read and write whole lines)."""
-    from tichusim.kernels.tichu import batch, decide, labels, rollout
+    the scratch on 64-byte lines, so does every row of a table's models, and a model of
+    hidden sizes in sixteens has each row of w1 and w2 on a line (``learned.py``: the sums
+    read and write whole lines)."""
+    from tichusim.kernels.tichu import batch, decide, labels, rollout, table_models
 
     kept = batch.kept_records()
     records = [kept[0], batch.copy_kept(kept)[0], decide.scratch()]
     records += [rollout.scratch()[0], labels.scratch()[0][0]]
     for record in records:
-        for name in ("learn", "models"):
-            assert record[name].ctypes.data % learned.LINE == 0, name
+        assert record["learn"].ctypes.data % learned.LINE == 0
+    g = game("nanjing")
+    paths = [write_weights(tmp_path / f"{k}.npz", 16, 8 + k, seed=k) for k in (1, 2)]
+    rows = g.param_rows(g.resolve([f"learned[weights={p}]" for p in paths] * 2, 4))
+    _, models = table_models.table(rows)
+    assert models is not None and models.shape[0] == 2
+    for row in models:
+        assert row.ctypes.data % learned.LINE == 0
     for h1, h2 in [(64, 32), (48, 16), (16, 16)]:
         b1, w2, b2, *_ = learned.offsets(h1, h2)
         for start in (learned.W1, learned.W1 + h1, b1, w2, w2 + h2, b2):

@@ -89,7 +89,7 @@ def _lead(params, hand, half):
     pub = np.zeros(1, PUBLIC)
     me = np.zeros(1, PRIVATE)
     pub[0].n_players = 4
-    pub[0].phoenix_led_half = half
+    pub[0].rules.phoenix_led_half = half
     for s in range(4):
         pub[0].counts[s] = 8
     pub[0].top_seat = -1

@@ -175,7 +175,7 @@ def reference(view, mask: int, code: int) -> dict[str, list[float]]:
         "received": received,
         "variant": one_hot(3, variant),
         "role": one_hot(3, role),
-        "phoenix_led_half": [1.0 if f["phoenix_led_half"] else 0.0],
+        "phoenix_led_half": [1.0 if f["rules"]["phoenix_led_half"] else 0.0],
         "decision": one_hot(8, decision),
         "cand_cards": card_set(mask),
         "cand_kind": cand_kind,

@@ -22,22 +22,23 @@ def sample_told_deal(pubs, mes, hands, pool, state, params):
 
 # A round played on from a state (``rollout.play_on``) with the caller's arrays (one ``WORK``,
 # ``PUBLIC`` and ``ROUND`` record each, every seat's hand filled in, the strategies in
-# ``work[0].params``): ``(error, team 0 score, team 1 score, first out)``.
+# ``work[0].params``, scripted: no learned models): ``(error, team 0 score, team 1 score,
+# first out)``.
 
 
 @njit(cache=True)
 def resume_nanjing(work, pubs, privs, rnds, seats, seat, forced, window):
-    return play_on(NANJING, work[0], pubs[0], privs, rnds[0], seats, seat, forced, window)
+    return play_on(NANJING, work[0], None, pubs[0], privs, rnds[0], seats, seat, forced, window)
 
 
 @njit(cache=True)
 def resume_tientsin(work, pubs, privs, rnds, seats, seat, forced, window):
-    return play_on(TIENTSIN, work[0], pubs[0], privs, rnds[0], seats, seat, forced, window)
+    return play_on(TIENTSIN, work[0], None, pubs[0], privs, rnds[0], seats, seat, forced, window)
 
 
 @njit(cache=True)
 def resume_wuwang(work, pubs, privs, rnds, seats, seat, forced, window):
-    return play_on(WUWANG, work[0], pubs[0], privs, rnds[0], seats, seat, forced, window)
+    return play_on(WUWANG, work[0], None, pubs[0], privs, rnds[0], seats, seat, forced, window)
 
 
 RESUME = {NANJING: resume_nanjing, TIENTSIN: resume_tientsin, WUWANG: resume_wuwang}

@@ -345,7 +345,7 @@ def duplicate(
 ) -> DuplicateResult:
     """Strategy ``a`` against ``b`` over ``deals`` duplicated deals (names, tables,
     ``Strategy`` objects or Python agents: ``tichusim.Agent``), in the game ``variant``
-    (``DUPLICATE_VARIANTS``) with its rules ``options`` (e.g. ``{"phoenix_led_half": True}``).
+    (``DUPLICATE_VARIANTS``) with its rules ``options`` (``Game.options``).
 
     The deals are played in blocks of consecutive round keys, in ``workers`` spawned
     processes when more than one, and merged in deal order: the figures are the same for any

@@ -15,8 +15,8 @@ The number that decides is the paired difference of the caller's team round scor
 deal by deal; pairing removes the luck of the deal from its variance. The first drawer rotates
 with the round key (key % 4), so the seat's position in the order of calls is averaged over.
 
-Every team game plays it (``variant``), with its Options (``options``, e.g.
-``phoenix_led_half``): Tientsin's seat 0 sees 6 cards before its Grand Tichu decision and the
+Every team game plays it (``variant``), with its Options (``options``, as
+``Game.options``): Tientsin's seat 0 sees 6 cards before its Grand Tichu decision and the
 first drawer rotates over the 6 seats (§3); in Wu Wang neither the King nor the Minister may
 call (§4), so the hand is an opponent's, player 1, at the King's right (player 0 is King in
 every deal: the roles, not the names, matter).

@@ -186,10 +186,11 @@ def parse_pattern(text: str, count: int = 8) -> tuple[int, np.ndarray]:
     left open (``gt-odds`` draws it among the free suits, so its estimate averages over them).
 
     Returns ``(exact_mask, rank_counts)``: the mask of the exact cards and an ``int64`` array of
-    length 15 whose entry ``r`` (2..14) counts the suit-less cards of rank ``r`` — the arguments
-    of ``kernels.batch.play_rounds_fixed``. Raises ``ValueError`` with one clear sentence when
-    the pattern does not name ``count`` cards, repeats an exact card, asks for more than four
-    cards of a rank, or holds an unknown token. ``1`` stays the Mah Jong, as in ``parse``.
+    length 15 whose entry ``r`` (2..14) counts the suit-less cards of rank ``r`` — a fixed
+    deal's ``fixed_cards`` and ``fixed_ranks`` (``kernels.tichu.batch.Run``). Raises
+    ``ValueError`` with one clear sentence when the pattern does not name ``count`` cards,
+    repeats an exact card, asks for more than four cards of a rank, or holds an unknown token.
+    ``1`` stays the Mah Jong, as in ``parse``.
     """
     if not isinstance(text, str):
         raise ValueError(f"hand must be a string, not {type(text).__name__}")

@@ -17,6 +17,7 @@ import numpy as np
 from ..kernels.seigneur import cards as _gc
 from ..kernels.seigneur import combos as _gcombos
 from ..kernels.seigneur import moves as _gmoves
+from ..kernels.seigneur import rules as _grules
 from . import notation as _cards
 from .combos import Combo
 
@@ -111,13 +112,14 @@ def legal_plays(
                 top_code = 0  # the Dog hands the lead on (§2.10)
     if not (wish == 0 or 2 <= wish <= 14):
         raise ValueError(f"wish {wish} is not a rank 2..14")
+    rules = _grules.record({"distinct_triples": distinct_triples})
     size = 4096
     while True:
         oa = np.empty(size, np.uint64)
         ob = np.empty(size, np.uint64)
         oc = np.empty(size, np.int64)
         n, can_pass = _gmoves.legal_moves(
-            np.uint64(ha), np.uint64(hb), int(top_code), int(wish), distinct_triples, oa, ob, oc
+            np.uint64(ha), np.uint64(hb), int(top_code), int(wish), rules[0], oa, ob, oc
         )
         if n <= size:
             return [(int(oa[i]), int(ob[i]), int(oc[i])) for i in range(n)], bool(can_pass)

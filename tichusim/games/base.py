@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 import numpy as np
 
 from .. import checks
+from ..kernels.tichu import rules as team_rules
 
 if TYPE_CHECKING:
     from ..strategies.book import StrategyBook
@@ -67,7 +68,7 @@ PlayFn = Callable[..., int]  # play(kept[, log_out=...]) -> the engine's error c
 Logged = Callable[[Kept], np.ndarray]  # logged(kept) -> the event log's rows
 
 # Options that shape whole games, not independent rounds (in any game that has them)
-GAME_OPTIONS = ("rotating_king", "game_rounds")
+GAME_OPTIONS = (*team_rules.WUWANG_GAMES, "game_rounds")
 
 
 _thread = threading.local()

@@ -4,7 +4,7 @@ bad input said in one line (the command line's error and exit status, the server
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 __all__ = ["BadInput", "PlayFailed", "SimulationError", "guard", "one_line"]
 
@@ -38,7 +38,7 @@ class PlayFailed(BadInput):
     exit_code = 1
 
 
-def guard(fn: Callable[..., T], *args, **kwargs) -> T:
+def guard(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``fn(*args, **kwargs)``, its bad input (``ValueError``, an agent that cannot be loaded)
     raised as ``BadInput`` and an agent failing during play as ``PlayFailed``: one line each,
     the library's own message."""

@@ -518,7 +518,7 @@ class Position:
         p["variant"] = g.variant_code
         p["wish_free"] = variants.wish_free(g.variant_code)
         p["first_drawer"] = self.first_drawer
-        p["phoenix_led_half"] = g.options["phoenix_led_half"]
+        p["rules"] = g.rules_record[0]
         p["exposed"] = self.exposed()
         top, top_seat, top_code = self.top()
         for s in range(self.seats):

@@ -32,6 +32,7 @@ from ..kernels.errors import ERRORS
 from ..kernels.seigneur import batch as gs_batch
 from ..kernels.seigneur import cards as gs_cards
 from ..kernels.seigneur import records as gs_records
+from ..kernels.seigneur import rules as gs_rules
 from ..strategies import seigneur as seigneur_strategies
 from .arrow import array, constant, first_index, frames, text
 from .base import Game, Records, check_game_rounds, check_seed, whole_number
@@ -53,7 +54,9 @@ __all__ = [
     "transcript",
 ]
 
-RULE_OPTIONS = ("russian_deck", "distinct_triples", "russian_seating")  # SeigneurOptions
+# the Options of §5 (the Russian edition; SeigneurOptions): the deck, and the switches the
+# kernels read (kernels/seigneur/rules.py)
+RULE_OPTIONS = ("russian_deck", *gs_rules.OPTIONS)
 _DECK_COLUMN = {code: name for name, code in seigneur_cards.DECKS.items()}  # the deck column
 _BLOCK_ROUNDS = 50_000  # rounds per kernel call: bounds memory
 
@@ -72,13 +75,11 @@ class SeigneurGame(Game):
     summary = "seigneur"
     report = "seigneur"
     # decks: 1 or 2 (None: one for 5-6 players, two for 7-12); the three Options of §5 (the
-    # Russian edition; SeigneurOptions); game_rounds: a game's length, which §5 leaves open
-    # (ranks, and so the exchange and the seating, carry over within a game)
+    # Russian edition; SeigneurOptions), off; game_rounds: a game's length, which §5 leaves
+    # open (ranks, and so the exchange and the seating, carry over within a game)
     option_defaults = {
         "decks": None,
-        "russian_deck": False,
-        "distinct_triples": False,
-        "russian_seating": False,
+        **dict.fromkeys(RULE_OPTIONS, False),
         "game_rounds": 10,
     }
     _shorthand_text = " or 'russian'"
@@ -138,15 +139,11 @@ class SeigneurGame(Game):
     def resolve(self, strategies: Any, count: int | None = None) -> list:
         return seigneur_strategies.resolve(strategies, count or self.players)
 
-    def kernel_options(self) -> tuple[int, int, bool, bool]:
+    def kernel_options(self) -> tuple[int, int, np.ndarray]:
         """The options every Grand Seigneur kernel takes after the parameter rows:
-        ``(n_players, deck_kind, distinct_triples, russian_seating)``."""
-        return (
-            self.players,
-            self.deck,
-            self.options["distinct_triples"],
-            self.options["russian_seating"],
-        )
+        ``(n_players, deck_kind, rules)``, ``rules`` the table's switches as one
+        ``GS_RULES`` record (``kernels/seigneur/rules.py``)."""
+        return (self.players, self.deck, gs_rules.record(self.options))
 
     def records(
         self,

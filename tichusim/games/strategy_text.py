@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from ..strategies.book import StrategyBook, split_items, split_strategies
 from ..strategies.tichu import BOOK, Strategy, resolve
@@ -139,7 +140,7 @@ def parse_strategy_list(text: str) -> list[Strategy | dict]:
     return [parse_strategy(item) for item in split_strategies(text)]
 
 
-def parse_strategy_count(text: str, count: tuple[int, ...], what: str):
+def parse_strategy_count(text: str, count: tuple[int, ...], what: str) -> Any:
     """``text`` as one of ``count`` numbers of strategies (``parse_strategy_list``), the
     strategy itself when one, else the list; ``ValueError`` naming ``what`` for another
     number."""

@@ -23,6 +23,7 @@ from ..kernels.combos import BOMB_SF
 from ..kernels.errors import ERRORS
 from ..kernels.tichu import batch, variants
 from ..kernels.tichu import records as engine_records
+from ..kernels.tichu import rules as team_rules
 from ..strategies import tichu as tichu_strategies
 from .agents import strategies_text
 from .arrow import PLACES, array, constant, first_index, text
@@ -59,9 +60,8 @@ class TeamGame(Game):
     titled: ClassVar[bool] = True  # a transcript names the game (not the default game's)
     # given_/received_ columns by offset - 1: the next seat is the right-hand opponent (§2.1)
     sides: ClassVar[tuple] = ((0, "right"), (1, "partner"), (2, "left"))
-    # phoenix_led_half: the Option of §2.6 (the French edition), a led Phoenix worth ½ instead
-    # of 1½, so that the Mah Jong may be played on it; every game of the team engine has it
-    option_defaults: ClassVar[dict] = {"phoenix_led_half": False}
+    # the rules Options every game of the team engine has (kernels/tichu/rules.py), all off
+    option_defaults: ClassVar[dict] = dict.fromkeys(team_rules.EVERY_TABLE, False)
     strategy_heading = "Tichu (nanjing, tientsin, wuwang)"
     strategy_book = tichu_strategies.BOOK
     summary = "team"
@@ -69,6 +69,7 @@ class TeamGame(Game):
 
     def __init__(self, players: int | None = None, options: Any = None) -> None:
         self.options = self.check_options(options)
+        self.rules_record = team_rules.record(self.options)  # the Options as the kernels read them
         self.steps = TeamSteps(self)  # its decisions as Python sees them (stepped rounds)
         if players is not None and players != self.players:
             raise ValueError(
@@ -170,49 +171,29 @@ class TeamGame(Game):
             if first_drawers is None
             else np.asarray(first_drawers, np.int64)
         )
-        half = self.options["phoenix_led_half"]
+        run = self.batch_settings(seed, check)
+        if fixed is not None:
+            exact, ranks = fixed
+            run = run._replace(
+                fixed_seat=fixed_seat,
+                fixed_cards=np.uint64(exact),
+                fixed_ranks=np.asarray(ranks, np.int64),
+            )
 
         def call(block: Any, r_out: Any, s_out: Any, played: Any, chunks: Any) -> None:
             r_out, s_out = r_out.reshape(len(block)), s_out.reshape(len(block), self.seats)
             step = stepper(self, agents, seed, block)
             if fixed is None and first_drawers is None:  # simulate's rounds: show replays them
                 step = with_replay(step, block, lambda key: self.show_command(seed, key, given))
-            if fixed is None:
-                batch.play_variant_rounds(
-                    self.variant_code,
-                    seed,
-                    block,
-                    firsts,
-                    params,
-                    r_out,
-                    s_out,
-                    check,
-                    chunks,
-                    half,
-                    stepper=step,
-                )
-            else:
-                exact, ranks = fixed
-                batch.play_rounds_fixed(
-                    seed,
-                    block,
-                    firsts,
-                    params,
-                    fixed_seat,
-                    np.uint64(exact),
-                    np.asarray(ranks, np.int64),
-                    r_out,
-                    s_out,
-                    check,
-                    chunks,
-                    self.variant_code,
-                    half,
-                    stepper=step,
-                )
+            batch.play_rounds(run, block, firsts, params, r_out, s_out, chunks, stepper=step)
 
         done = play(self._batch(1, max(1, len(keys)), call), keys, check)  # one block: firsts
         rounds, seats = self.by_player(done.rounds, done.seats)
         return Records(rounds, seats, chosen, None, None, 0, self)
+
+    def batch_settings(self, seed: int, check: bool = False) -> batch.Run:
+        """The settings of a batch call at this table: its variant and rules Options."""
+        return batch.Run(self.variant_code, seed, check, self.rules_record)
 
     def show_command(self, seed: int, key: int, strategies: str | None = None) -> str:
         """The command printing round ``key`` of ``simulate``'s rounds played by
@@ -233,26 +214,12 @@ class TeamGame(Game):
         seed = check_seed(seed)
         chosen, params, agents = seated(self, strategies)
         game_rounds = self.options.get("game_rounds", 0)
-        rotating = self.options.get("rotating_king", False)
         longest = batch.MAX_GAME_ROUNDS if self.team_game else game_rounds
+        run = self.batch_settings(seed, check)._replace(target=target, game_rounds=game_rounds)
 
         def call(block: Any, r_out: Any, s_out: Any, played: Any, chunks: Any) -> None:
-            batch.play_variant_games(
-                self.variant_code,
-                seed,
-                block,
-                target,
-                game_rounds,
-                rotating,
-                self.options["phoenix_led_half"],
-                params,
-                r_out,
-                s_out,
-                played,
-                check,
-                chunks,
-                stepper=stepper(self, agents, seed, block, "game"),
-            )
+            step = stepper(self, agents, seed, block, "game")
+            batch.play_games(run, block, params, r_out, s_out, played, chunks, stepper=step)
 
         ids = np.arange(first, first + count, dtype=np.int64)
         done = play(self._batch(longest, _TEAMS_BLOCK, call), ids, check)
@@ -388,7 +355,7 @@ class TeamGame(Game):
         first = self._first(first_drawer, king)
         if agents is None:
             rnd, seats, log, err = batch.play_logged(
-                *self._logged_args(seed, round, first, params, check)
+                self.batch_settings(seed, check), round, first, params
             )
         else:
             rnd, seats, log, err = self._logged_with_agents(
@@ -398,20 +365,6 @@ class TeamGame(Game):
             raise SimulationError(f"round {round}: {ERRORS[err]}")
         return rnd[0], seats, log
 
-    def _logged_args(
-        self, seed: Any, key: Any, first: Any, params: Any, check: Any
-    ) -> tuple[int, int, int, int, np.ndarray, bool, bool]:
-        """``batch.play_logged``'s arguments for round ``key`` at this variant, before ``kept``."""
-        return (
-            self.variant_code,
-            seed,
-            key,
-            first,
-            params,
-            check,
-            self.options["phoenix_led_half"],
-        )
-
     def _logged_with_agents(
         self, seed: Any, key: Any, first: Any, params: Any, agents: Any, check: Any
     ) -> Any:
@@ -419,7 +372,7 @@ class TeamGame(Game):
         it (``steps.Unit``), the log of its last, complete replay kept (``show`` replays a
         round an agent played, or failed in)."""
         logged: list[tuple] = []
-        args = self._logged_args(seed, key, first, params, check)
+        args = (self.batch_settings(seed, check), key, first, params)
 
         def play(kept: Any, log_out: Any = None) -> Any:
             logged[:] = [batch.play_logged(*args, kept=kept)]
@@ -474,8 +427,9 @@ class TeamGame(Game):
         )
         who = self._labels(rnd)
         header = self._header(seed, round, rnd, first_drawer, names)
-        if self.options["phoenix_led_half"]:
-            header.append("Rules: a led Phoenix is worth ½ (RULES.md §2.6 Option)")
+        header += [
+            f"Rules: {team_rules.SAID[k]}" for k in team_rules.OPTIONS if self.options.get(k)
+        ]
         victory = self.victory.split("_")[0]
 
         def read(row: Any) -> tuple:
@@ -592,9 +546,13 @@ class WuWang(TeamGame):
     duplicate_unit = "player-round"
     report = "wuwang"
     drawer_is_king = True
-    # game_rounds: a game's length (§4: 9, or another multiple of 3); rotating_king: the
-    # Option of §4, the King role passing to the next player each round instead of the first out
-    option_defaults = {"rotating_king": False, "game_rounds": 9, "phoenix_led_half": False}
+    # the Wu Wang Options (kernels/tichu/rules.py) before the others; game_rounds: a game's
+    # length (§4: 9, or another multiple of 3)
+    option_defaults = {
+        **dict.fromkeys(team_rules.WUWANG_GAMES, False),
+        "game_rounds": 9,
+        **TeamGame.option_defaults,
+    }
 
     @classmethod
     def _check_option(cls, key: str, value: Any) -> Any:

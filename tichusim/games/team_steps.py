@@ -26,7 +26,7 @@ import numpy as np
 from ..cards import notation as cards
 from ..cards.combos import Combo, Play
 from ..kernels import outside
-from ..kernels.tichu import batch, learned, records, variants
+from ..kernels.tichu import batch, records, table_models, variants
 from ..kernels.tichu import decide as decide_kernel
 from ..kernels.tichu.policies import TICHU_BEFORE_TURN
 from ..kernels.tichu.slots import P_OUTSIDE
@@ -177,8 +177,7 @@ class TeamSteps(Steps):
         return batch.kept_records()
 
     def copy_kept(self, kept: Kept) -> Kept:
-        """A copy of the records, the work record's models but those loaded left out
-        (``batch.copy_kept``: they take megabytes)."""
+        """A copy of the records (``batch.copy_kept``)."""
         return batch.copy_kept(kept)
 
     def player_of(self, kept: Kept, seat: int) -> int:
@@ -197,16 +196,11 @@ class TeamSteps(Steps):
         first = int(game.first_drawers_of(np.array([key], np.int64))[0])
         rounds = np.zeros((1, 1), batch.ROUND)
         seats = np.zeros((1, 1, game.seats), batch.SEAT)
-        half = game.options["phoenix_led_half"]
-
-        play = batch.kept_player(
-            game.variant_code, seed, key, first, params, rounds, seats, check, half
-        )
+        run = game.batch_settings(seed, check)
+        play = batch.kept_player(run, key, first, params, rounds, seats)
 
         def logged(kept: Kept) -> np.ndarray:
-            return batch.play_logged(
-                game.variant_code, seed, key, first, params, check, half, kept
-            )[2]
+            return batch.play_logged(run, key, first, params, kept)[2]
 
         return play, logged, rounds, seats
 
@@ -259,10 +253,11 @@ class TeamSteps(Steps):
         masks = np.array([int(p) for p in plays] or [0], np.uint64)  # never empty: typed
         codes = np.array([p.combo.code for p in plays] or [0], np.int64)
         scratch = thread_scratch(decide_kernel.scratch)
-        row = learned.with_models(np.ascontiguousarray(row, np.float64)[None], scratch)[0]
+        rows, models = table_models.table(np.ascontiguousarray(row, np.float64)[None])
         answer = int(
             decide_kernel.decide(
-                row,
+                rows[0],
+                models,
                 view.public,
                 view.private,
                 code,

@@ -118,6 +118,8 @@ class View:
 
     def _field(self, arr: np.ndarray, name: str) -> Any:
         value = arr[0][name]
+        if value.dtype.names:  # a record in the record (the table's ``rules``): by name
+            return {k: value[k].item() for k in value.dtype.names}
         if not isinstance(value, np.ndarray):
             return value.item()
         if name in self.game.steps.per_seat:

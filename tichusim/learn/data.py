@@ -55,7 +55,7 @@ from ..games.registry import TEAM_GAMES, game
 from ..games.strategy_text import strategy_specs
 from ..games.team import TeamGame
 from ..kernels.errors import ERR_NONE, ERRORS
-from ..kernels.tichu import labels, learned
+from ..kernels.tichu import labels, table_models
 from ..progress import Progress
 from ..runs.files import write_atomic
 from ..runs.manifest import code_digest, now
@@ -162,8 +162,7 @@ def _kernel_settings(settings: DataSettings) -> np.ndarray:
     run["max_candidates"] = settings.max_candidates or 0
     run["explore"] = settings.explore
     run["samples"] = settings.samples
-    g = game(settings.variant)
-    run["phoenix_led_half"] = g.options["phoenix_led_half"]
+    run["rules"] = _team(settings.variant).rules_record
     return run
 
 
@@ -193,16 +192,10 @@ def label_rounds(settings: DataSettings, first: int, count: int) -> tuple[dict, 
     behaviour, rollout_rows = labels.rows(settings.row("behavior"), settings.row("rollout"))
     run = _kernel_settings(settings)
     kernel = labels.LABEL[g.variant_code]
-    # the behaviour answers through decide (its scratch: own[5]), the rollouts play with the
-    # work record sc[0]: a strategy that reads more than its row (a model) finds it there,
-    # copied in here
     own, sc = labels.scratch()
-    behaviour, ids = learned.seat_slots(behaviour)
-    learned.load(own[0], ids)  # the behaviour's engine
-    learned.load(own[5], ids)  # and its decide, which answers the stops
-    rollout_rows, ids = learned.seat_slots(rollout_rows)
-    learned.load(sc[0], ids)
-    strategies = (behaviour, rollout_rows)
+    # the behaviour and the rollouts play at one table: their learned models, if any, in one
+    (behaviour, rollout_rows), models = table_models.models_for(behaviour, rollout_rows)
+    strategies = (behaviour, rollout_rows, models)
     scores = np.zeros((count, 2), np.int64)
     cap = _DECISIONS
     out = labels.outputs(cap, cap * _PER_DECISION)

@@ -25,8 +25,8 @@ import numpy as np
 from ..games.base import thread_scratch
 from ..games.view import CODES
 from ..kernels.errors import ERR_NONE, ERRORS
-from ..kernels.tichu import learned
 from ..kernels.tichu import rollout as rollout_kernel
+from ..kernels.tichu import table_models
 from ..stats import Paired
 
 if TYPE_CHECKING:
@@ -142,10 +142,11 @@ def evaluate_plays(
         0 if inference else rollout_kernel.NO_INFERENCE
     )
     scratch = _scratch()
-    rows = learned.with_models(_rows(game, rollout), scratch[0])  # the rollouts' models
+    rows, models = table_models.table(_rows(game, rollout))  # the rollouts' models
     dealt, err = rollout_kernel.EVALUATE[game.variant_code](
         settings,
         rows,
+        models,
         view.public,
         view.private,
         (cand_m, cand_c),

@@ -16,6 +16,7 @@ from ..outside import start_script
 from ..parallel import in_chunks
 from .engine import play_round
 from .records import GS_ROUND, GS_SEAT, GS_WORK, LOG_ROWS, LOG_WIDTH
+from .rules import GS_RULES
 from .view import GS_PRIVATE, GS_PUBLIC, MAX_PLAYERS
 
 GAME_KEY_STRIDE = 1 << 16  # round key of round r of game g: g * stride + r (as batch.py)
@@ -30,8 +31,7 @@ GS_RUN = np.dtype(
         ("rounds", np.int64),  # rounds per game
         ("n_players", np.int64),
         ("deck_kind", np.int64),
-        ("distinct_triples", np.bool_),
-        ("russian_seating", np.bool_),
+        ("rules", GS_RULES),  # the table's rules Options (rules.py)
         ("logged", np.bool_),  # a call of one game: log its last round
         ("check", np.bool_),  # verify the rules' invariants after every action
     ],
@@ -51,8 +51,7 @@ def _configure(work, run, params):
             work.params[p, j] = params[p, j]
     work.n_players = run.n_players
     work.deck_kind = run.deck_kind
-    work.distinct_triples = run.distinct_triples
-    work.russian_seating = run.russian_seating
+    work.rules = run.rules
     work.logging = False
 
 
@@ -169,12 +168,7 @@ def _run(
     settings = np.zeros(1, GS_RUN)
     settings["seed"] = seed
     settings["rounds"] = rounds
-    (
-        settings["n_players"],
-        settings["deck_kind"],
-        settings["distinct_triples"],
-        settings["russian_seating"],
-    ) = options
+    settings["n_players"], settings["deck_kind"], settings["rules"] = options
     settings["logged"] = log_out is not None
     settings["check"] = check
     log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
@@ -204,7 +198,7 @@ def play_games(
 ):
     """Play ``rounds`` rounds of each game ``games[g]`` into rows ``g * rounds ..`` of
     ``rounds_out`` (``GS_ROUND``) and ``seats_out`` (``GS_SEAT``, one column per player);
-    ``options = (n_players, deck_kind, distinct_triples, russian_seating)``."""
+    ``options = (n_players, deck_kind, rules)``, ``rules`` a ``rules.GS_RULES`` record."""
     _run(
         seed, games, rounds, params, options, rounds_out, seats_out, check, chunks, stepper=stepper
     )

@@ -22,7 +22,7 @@ What changes with two decks (§5) and how the classifier reads it:
 """
 
 import numpy as np
-from numba import types
+from numba import from_dtype, types
 
 from ..bits import DOG, DRAGON, MAH_JONG, PHOENIX, ZERO, popcount, rank_cards
 from ..combos import (
@@ -39,6 +39,7 @@ from ..combos import (
     phoenix_single,
 )
 from ..jit import njit
+from .rules import GS_RULES
 
 RANK2_DRAGON2 = RANK2_DRAGON + 1  # a Dragon played on a Dragon (§5)
 
@@ -176,11 +177,12 @@ def classify(a, b, distinct_triples):
     return buf[0]
 
 
-@njit(types.int64(types.uint64, types.uint64, types.int64, types.boolean), cache=True)
-def play_code(a, b, top, distinct_triples):
-    """The code of playing ``(a, b)`` on ``top`` (0 = leading): its highest reading that beats
-    ``top``, the Phoenix and the Dragon singles valued against the top (§2.6, §5); 0 if the set
-    is no combination or does not beat ``top``. Beating uses ``combos.beats``."""
+@njit(types.int64(types.uint64, types.uint64, types.int64, from_dtype(GS_RULES)), cache=True)
+def play_code(a, b, top, rules):
+    """The code of playing ``(a, b)`` on ``top`` (0 = leading) under the table's ``rules`` (a
+    ``rules.GS_RULES`` record): its highest reading that beats ``top``, the Phoenix and the
+    Dragon singles valued against the top (§2.6, §5); 0 if the set is no combination or does
+    not beat ``top``. Beating uses ``combos.beats``."""
     if b == ZERO and a == PHOENIX:
         code = phoenix_single2(top)
         return code if code != 0 and (top == 0 or beats(code, top)) else 0
@@ -188,7 +190,7 @@ def play_code(a, b, top, distinct_triples):
         code = dragon_single(top)
         return code if code != 0 and (top == 0 or beats(code, top)) else 0
     buf = np.zeros(2, np.int64)
-    k = readings(a, b, distinct_triples, buf)
+    k = readings(a, b, rules.distinct_triples, buf)
     for i in range(k):
         if top == 0 or beats(buf[i], top):
             return buf[i]

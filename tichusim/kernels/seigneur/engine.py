@@ -201,18 +201,17 @@ def _turn_ok(work, pub, me, choice, a, b, code, wish):
     best reading that beats the top (§2.5-§2.7, §5), and it or the pass respects the wish
     (§2.11), the full list of plays generated again for the test."""
     top = pub.top_code
-    distinct = pub.distinct_triples != 0
     if choice >= 0:
         if a == ZERO or not ms_contains(me.hand_a, me.hand_b, a, b):
             return False
-        if play_code(a, b, top, distinct) != code:
+        if play_code(a, b, top, pub.rules) != code:
             return False
     elif top == 0:
         return False
     if wish_kept(top, wish, choice, code, a, me.hand_a):
         return True
     n = candidate_moves(
-        me.hand_a, me.hand_b, top, distinct, work.check_a, work.check_b, work.check_c
+        me.hand_a, me.hand_b, top, pub.rules, work.check_a, work.check_b, work.check_c
     )
     return not wish_missed(me.hand_a, wish, work.check_a, n)
 
@@ -276,7 +275,7 @@ def _seat_players(seed, key, work, ranks_before):
             work.seat_player[s] = perm[s]
     else:
         for p in range(n):
-            work.seat_player[seat_of_rank(ranks_before[p], n, work.russian_seating)] = p
+            work.seat_player[seat_of_rank(ranks_before[p], n, work.rules.russian_seating)] = p
 
 
 @njit(cache=True, inline="always")
@@ -342,7 +341,7 @@ def _reset(seed, key, game, round_in_game, work, pub, privs, rnd, seats, ranks_b
     sp = work.seat_player
     pub.n_players = n
     pub.deck = work.deck_kind
-    pub.distinct_triples = 1 if work.distinct_triples else 0
+    pub.rules = work.rules  # the table's Options, which everybody knows (§6)
     reset_table(pub)
     _clear_trick(pub)
     pub.played_a = ZERO
@@ -539,15 +538,13 @@ def _turn(work, pub, privs, rnd, p, armed, check, nlog, outside):
     me = privs[p]
     leading = open_turn(pub, p)
     wish_before = pub.wish
-    forced = not leading and not may_beat(
-        me.hand_a, me.hand_b, pub.top_code, pub.distinct_triples != 0
-    )
+    forced = not leading and not may_beat(me.hand_a, me.hand_b, pub.top_code, pub.rules)
     if forced:
         choice = -1  # nothing beats the top: a forced pass, no decision to ask for
     elif outside and _outside(work, p, D_PLAY):
         # every legal play as the rules core lists them
         n_legal, can_pass = legal_moves(
-            me.hand_a, me.hand_b, pub.top_code, pub.wish, pub.distinct_triples != 0, ma, mb, mc
+            me.hand_a, me.hand_b, pub.top_code, pub.wish, pub.rules, ma, mb, mc
         )
         if n_legal > ma.shape[0]:
             return ERR_MOVES, PLAYED, armed, nlog
@@ -573,7 +570,7 @@ def _turn(work, pub, privs, rnd, p, armed, check, nlog, outside):
             me.hand_a,
             me.hand_b,
             pub.top_code,
-            pub.distinct_triples != 0,
+            pub.rules,
             work.check_a,
             work.check_b,
             work.check_c,
@@ -650,7 +647,7 @@ def _bomb_windows(work, pub, privs, actor, armed, check, nlog, outside):
             ba = work.bombs_a[j]
             bc = work.bombs_c[j]
             if check and (
-                play_code(ba, ZERO, pub.top_code, False) != bc
+                play_code(ba, ZERO, pub.top_code, pub.rules) != bc
                 or not is_bomb(bc)
                 or ba & ~privs[q].hand_a
             ):

@@ -20,7 +20,7 @@ The Phoenix joins at most one combination card (Decision in ``combos``), and its
 never reaches the Dragon's value (``combos.phoenix_single2``).
 """
 
-from numba import types
+from numba import from_dtype, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -64,6 +64,9 @@ from ..moves import (
 from ..moves import gen_singles as gen_one_deck_singles
 from .cards import rank_sets
 from .combos import dragon_single, phoenix_single2
+from .rules import GS_RULES
+
+RULES_T = from_dtype(GS_RULES)  # the table's rules Options, as the entry points below take them
 
 MAX_MOVES = 65536  # two-deck hands of 16 cards stay far below (tests search the worst deals)
 
@@ -389,7 +392,7 @@ def gen_bombs2(ha, top, out_a, out_b, out_c, n):
         types.uint64,
         types.uint64,
         types.int64,
-        types.boolean,
+        RULES_T,
         types.uint64[:],
         types.uint64[:],
         types.int64[:],
@@ -397,8 +400,10 @@ def gen_bombs2(ha, top, out_a, out_b, out_c, n):
     ),
     cache=True,
 )
-def lead_moves(ha, hb, category, distinct_triples, out_a, out_b, out_c, n):
-    """Every lead of ``(ha, hb)`` in one of ``moves.LEAD_CATEGORIES``, appended after ``n``."""
+def lead_moves(ha, hb, category, rules, out_a, out_b, out_c, n):
+    """Every lead of ``(ha, hb)`` in one of ``moves.LEAD_CATEGORIES``, appended after ``n``,
+    under the table's ``rules`` (a ``rules.GS_RULES`` record)."""
+    distinct_triples = rules.distinct_triples
     if category == SINGLE:
         return gen_singles(ha, 0, out_a, out_b, out_c, n)
     if category == PAIR or category == TRIPLE:
@@ -432,21 +437,22 @@ def lead_moves(ha, hb, category, distinct_triples, out_a, out_b, out_c, n):
         types.uint64,
         types.uint64,
         types.int64,
-        types.boolean,
+        RULES_T,
         types.uint64[:],
         types.uint64[:],
         types.int64[:],
     ),
     cache=True,
 )
-def candidate_moves(ha, hb, top, distinct_triples, out_a, out_b, out_c):
-    """Every play of ``(ha, hb)`` beating ``top`` (0 = lead), the wish ignored; returns the
-    count (above the buffers' length when they were too small)."""
+def candidate_moves(ha, hb, top, rules, out_a, out_b, out_c):
+    """Every play of ``(ha, hb)`` beating ``top`` (0 = lead) under the table's ``rules``, the
+    wish ignored; returns the count (above the buffers' length when they were too small)."""
     n = 0
     if top == 0:
         for category in LEAD_CATEGORIES:
-            n = lead_moves(ha, hb, category, distinct_triples, out_a, out_b, out_c, n)
+            n = lead_moves(ha, hb, category, rules, out_a, out_b, out_c, n)
         return n
+    distinct_triples = rules.distinct_triples
     kind = top >> 16
     length = (top >> 8) & 0xFF
     rank2 = top & 0xFF
@@ -467,11 +473,12 @@ def candidate_moves(ha, hb, top, distinct_triples, out_a, out_b, out_c):
     return gen_bombs2(ha, top, out_a, out_b, out_c, n)
 
 
-@njit(types.boolean(types.uint64, types.uint64, types.int64, types.boolean), cache=True)
-def may_beat(ha, hb, top, distinct_triples):
-    """False only when ``(ha, hb)`` certainly has no play on ``top`` (a running trick): a cheap
-    bit test that lets the engine record a forced pass without generating anything. True
-    means "maybe": straights, stairs and full houses are only tested for enough ranks."""
+@njit(types.boolean(types.uint64, types.uint64, types.int64, RULES_T), cache=True)
+def may_beat(ha, hb, top, rules):
+    """False only when ``(ha, hb)`` certainly has no play on ``top`` (a running trick) under the
+    table's ``rules``: a cheap bit test that lets the engine record a forced pass without
+    generating anything. True means "maybe": straights, stairs and full houses are only
+    tested for enough ranks."""
     if has_bomb(ha):
         return True
     kind = top >> 16
@@ -490,8 +497,8 @@ def may_beat(ha, hb, top, distinct_triples):
     if kind == PAIR:
         return ((ge1 if ph else ge2) & above) != ZERO
     if kind == TRIPLE or kind == FULL_HOUSE:
-        full = d3 if distinct_triples else ge3
-        part = rank_multiplicity(ha)[1] if distinct_triples else ge2
+        full = d3 if rules.distinct_triples else ge3
+        part = rank_multiplicity(ha)[1] if rules.distinct_triples else ge2
         return (((full | part) if ph else full) & above) != ZERO
     if kind == STRAIGHT:
         return popcount(ranks_held(ha)) + (1 if ph else 0) >= length
@@ -525,17 +532,18 @@ def keep_wished(wished, keep_bombs, out_a, out_b, out_c, n):
         types.uint64,
         types.int64,
         types.int64,
-        types.boolean,
+        RULES_T,
         types.uint64[:],
         types.uint64[:],
         types.int64[:],
     ),
     cache=True,
 )
-def legal_moves(ha, hb, top, wish, distinct_triples, out_a, out_b, out_c):
-    """Legal plays on a regular turn, ``(count, can_pass)``, as ``moves.legal_moves`` (§2.11:
-    a binding wish keeps the plays with the wished rank, and on a trick the bombs)."""
-    n = candidate_moves(ha, hb, top, distinct_triples, out_a, out_b, out_c)
+def legal_moves(ha, hb, top, wish, rules, out_a, out_b, out_c):
+    """Legal plays on a regular turn under the table's ``rules``, ``(count, can_pass)``, as
+    ``moves.legal_moves`` (§2.11: a binding wish keeps the plays with the wished rank, and on
+    a trick the bombs)."""
+    n = candidate_moves(ha, hb, top, rules, out_a, out_b, out_c)
     can_pass = 1 if top != 0 else 0
     if wish == 0 or n > out_a.shape[0] or not wish_binds(ha, wish, out_a, n):
         return n, can_pass

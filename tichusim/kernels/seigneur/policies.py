@@ -151,14 +151,14 @@ def wish(params, pub, me):
 
 
 @njit(cache=True)
-def random_lead(me, wish_rank, distinct, ma, mb, mc):
+def random_lead(me, wish_rank, rules, ma, mb, mc):
     """A random lead: a lead category drawn uniformly among those not yet found empty, then a
     play of it uniformly; under a binding wish only plays with the wished rank (§2.11)."""
     wished = me.hand_a & rank_cards(wish_rank) if wish_rank != 0 else ZERO
     tried = 0
     while True:
         c = draw_lead_category(me, tried)
-        n = lead_moves(me.hand_a, me.hand_b, LEAD_CATEGORIES[c], distinct, ma, mb, mc, 0)
+        n = lead_moves(me.hand_a, me.hand_b, LEAD_CATEGORIES[c], rules, ma, mb, mc, 0)
         if n > ma.shape[0]:
             return MOVES_OVERFLOW
         if wished != ZERO:
@@ -237,9 +237,8 @@ def play(params, pub, me, ma, mb, mc):
     ``mc``, -1 to pass, or ``MOVES_OVERFLOW``."""
     policy = np.int64(params[G_PLAY])
     top = pub.top_code
-    distinct = pub.distinct_triples != 0
     if top == 0 and policy == PLAY_RANDOM:
-        return random_lead(me, pub.wish, distinct, ma, mb, mc)
+        return random_lead(me, pub.wish, pub.rules, ma, mb, mc)
     if policy == PLAY_LOWEST:
         # Without a binding wish the lowest lead is the Dog or a single (every other combination
         # tops at or above its lowest card and holds more cards); on a single, the lowest single
@@ -250,7 +249,7 @@ def play(params, pub, me, ma, mb, mc):
             mb[0] = ZERO
             mc[0] = code
             return 0
-    n, can_pass = legal_moves(me.hand_a, me.hand_b, top, pub.wish, distinct, ma, mb, mc)
+    n, can_pass = legal_moves(me.hand_a, me.hand_b, top, pub.wish, pub.rules, ma, mb, mc)
     if n > ma.shape[0]:
         return MOVES_OVERFLOW
     if policy == PLAY_HEURISTIC:

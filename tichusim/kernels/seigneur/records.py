@@ -12,6 +12,7 @@ from ..outside import SCRIPT_FIELDS
 from .cards import MAX_CARDS
 from .moves import MAX_MOVES
 from .policies import N_GS_PARAMS
+from .rules import GS_RULES
 from .view import MAX_PLAYERS
 
 MAX_BOMBS = 256  # bombs one hand can offer at once (a 16-card hand: one suit's runs, fours)
@@ -73,8 +74,7 @@ GS_WORK = np.dtype(
         ("params", np.float64, (MAX_PLAYERS, N_GS_PARAMS)),  # by player
         ("n_players", np.int64),
         ("deck_kind", np.int64),
-        ("distinct_triples", np.bool_),
-        ("russian_seating", np.bool_),
+        ("rules", GS_RULES),  # the table's rules Options (rules.py)
         ("moves_a", np.uint64, (MAX_MOVES,)),
         ("moves_b", np.uint64, (MAX_MOVES,)),
         ("moves_c", np.int64, (MAX_MOVES,)),

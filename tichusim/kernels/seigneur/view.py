@@ -11,13 +11,15 @@ change chairs with their rank, §5). Card sets are multisets ``(a, b)`` (``cards
 
 import numpy as np
 
+from .rules import GS_RULES
+
 MAX_PLAYERS = 12
 
 GS_PUBLIC = np.dtype(
     [
         ("n_players", np.int64),
         ("deck", np.int64),  # cards.DECK_ONE / DECK_TWO / DECK_RUSSIAN
-        ("distinct_triples", np.int64),  # 1 under the Russian Option of §5
+        ("rules", GS_RULES),  # the table's rules Options (rules.py): public, RULES.md §6
         ("dealer", np.int64),  # seat; the last-ranked player, who also gets the Dog's lead
         ("counts", np.int64, (MAX_PLAYERS,)),  # cards in hand per seat
         ("holders", np.int64),  # bitmask of seats still holding cards

@@ -10,8 +10,9 @@ the engine plays positions (``variants.py``): before each round the players' row
 out by position, the King's row at the Minister's position too (§4), and the round record
 keeps the King so that callers can map positions back to players (``variants.wuwang_player``).
 
-Rules options reach the engine through ``_configure``: ``phoenix_led_half``, the Option of
-RULES.md §2.6 (a led Phoenix is worth ½, so the Mah Jong may be played on it), in every variant.
+A call's settings are one ``Run``: the variant, the seed, the table's rules Options (one
+``rules.RULES`` record, which ``_configure`` copies whole into the work record), a game's
+length and a fixed deal. The Python functions below take it and the arrays, nothing else.
 """
 
 from typing import NamedTuple
@@ -24,9 +25,10 @@ from ..jit import njit
 from ..outside import start_script
 from ..parallel import in_chunks
 from ..rng import rand_below, seed_stream
-from . import learned
+from . import learned, table_models
 from .engine import play_round
 from .records import LOG_ROWS, LOG_WIDTH, ROUND, SEAT, WORK
+from .rules import RULES
 from .tricks import resumable
 from .variants import (
     KING,
@@ -54,8 +56,7 @@ RUN = np.dtype(
         ("check", np.bool_),  # verify the RULES.md §7 invariants after every action
         ("logging", np.bool_),  # a call of one unit: log its last round
         ("chained", np.bool_),  # a unit is a game, not one round
-        ("rotating", np.bool_),  # Wu Wang games: the King's role passes on (§4 Option)
-        ("phoenix_led_half", np.bool_),  # §2.6 Option: a led Phoenix is worth ½
+        ("rules", RULES),  # the table's rules Options (rules.py)
         ("target", np.int64),  # team games: points that end a game
         ("game_rounds", np.int64),  # Wu Wang games: rounds in a game
         ("fixed_seat", np.int64),  # the seat dealt a fixed hand (-1: none)
@@ -68,11 +69,11 @@ RUN = np.dtype(
 
 @njit(cache=True)
 def _configure(work, variant, run, params):
-    """Load the players' strategies, the variant's rules options and the fixed deal (seat
+    """Load the players' strategies, the table's rules Options and the fixed deal (seat
     ``run.fixed_seat``, -1: none, is dealt ``fixed_cards`` and ``fixed_ranks[r]`` cards of
     each rank r, suits drawn per round, as its first 8) into a work record."""
     work.variant = variant
-    work.phoenix_led_half = run.phoenix_led_half
+    work.rules = run.rules
     for s in range(params.shape[0]):
         for j in range(params.shape[1]):
             work.params[s, j] = params[s, j]
@@ -101,9 +102,12 @@ def _seat_wuwang(work, params, king):
 
 
 @njit(cache=True, inline="always")
-def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, check, outside):
+def play_one(
+    variant, seed, key, first, params, models, work, pub, privs, rnd, seats, check, outside
+):
     """One round in the variant ``variant``. ``first`` is the first drawer; in Wu Wang it is the
     King (-1: drawn at random, as in a first round), who sits at position 0 and draws first.
+    ``models``: the table's learned models (``table_models.py``), or ``None``.
     (One call of ``play_round``: each call site costs a copy of the engine at compile time.)"""
     king = -1
     if variant == WUWANG:
@@ -111,7 +115,9 @@ def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, ch
         work.king = king
         _seat_wuwang(work, params, king)
         first = KING
-    err, nlog = play_round(variant, seed, key, first, work, pub, privs, rnd, seats, check, outside)
+    err, nlog = play_round(
+        variant, seed, key, first, work, models, pub, privs, rnd, seats, check, outside
+    )
     if variant == WUWANG:
         rnd.king = king
     return err, nlog
@@ -134,14 +140,16 @@ def play_one(variant, seed, key, first, params, work, pub, privs, rnd, seats, ch
 
 
 @njit(cache=True, inline="always")
-def _unit(variant, run, start, first, params, work, pub, privs, rounds_out, seats_out, outside):
+def _unit(
+    variant, run, start, first, params, models, work, pub, privs, rounds_out, seats_out, outside
+):
     """One unit of work with the run's settings ``run`` (a ``RUN`` record); returns ``(rounds
     played, log rows of the last round)``. Unchained: the round ``start`` with first drawer
     (Wu Wang: King) ``first``. Chained, a game: team games (§2.15; Tientsin the same, §3) run
     to ``run.target`` points, the first drawer of a round being the previous first out; a Wu
     Wang game (§4) lasts ``run.game_rounds`` rounds: a random first King, then the first
-    player out becomes King (the King stays when he or the Minister went out first), or with
-    ``run.rotating`` (the Option) the role passes to the next player each round. Round r has
+    player out becomes King (the King stays when he or the Minister went out first), or under
+    the Option ``rotating_king`` the role passes to the next player each round. Round r has
     key ``start + r``. (One call of ``play_one``: each call site costs a copy of the engine at
     compile time.)"""
     wuwang = variant == WUWANG
@@ -163,6 +171,7 @@ def _unit(variant, run, start, first, params, work, pub, privs, rounds_out, seat
             start + r,
             first,
             params,
+            models,
             work,
             pub,
             privs,
@@ -177,7 +186,7 @@ def _unit(variant, run, start, first, params, work, pub, privs, rounds_out, seat
         last = rounds_out[r - 1]
         if wuwang:
             first = last.king
-            if run.rotating:
+            if run.rules.rotating_king:
                 first = (first + 1) % 3
             elif last.first_out % 2 == 1:  # an opponent went out first
                 first = wuwang_player(first, last.first_out)
@@ -191,9 +200,11 @@ def _unit(variant, run, start, first, params, work, pub, privs, rounds_out, seat
 
 
 @njit(cache=True, inline="always")
-def _play_batch(variant, settings, starts, firsts, params, out, kept, lo, hi, outside):
+def _play_batch(variant, settings, starts, firsts, params, models, out, kept, lo, hi, outside):
     """Play units ``lo..hi`` (``_unit``: round key ``starts[i]``, first drawer ``firsts[i]``)
-    in the variant ``variant`` with the run's ``settings`` (``RUN``). ``out = (rounds_out,
+    in the variant ``variant`` with the run's ``settings`` (``RUN``), the strategy rows
+    ``params`` and the table's learned models ``models`` (``table_models.py``: ``None`` when
+    no seat plays one, and the entry point then compiles without the network). ``out = (rounds_out,
     seats_out, n_rounds, n_log, log_out)``: unit i into ``rounds_out[i]``, ``seats_out[i]``
     (one record per seat, by position), its count in ``n_rounds[i]``; ``logging`` (a call of
     one unit): the event log of the unit's last round in ``log_out``, its row count in
@@ -210,6 +221,7 @@ def _play_batch(variant, settings, starts, firsts, params, out, kept, lo, hi, ou
             starts[i],
             firsts[i],
             params,
+            models,
             work[0],
             pub[0],
             privs,
@@ -225,18 +237,18 @@ def _play_batch(variant, settings, starts, firsts, params, out, kept, lo, hi, ou
 
 
 @njit(cache=True, nogil=True)
-def play_batch_nanjing(settings, starts, firsts, params, out, kept, lo, hi):
-    _play_batch(NANJING, settings, starts, firsts, params, out, kept, lo, hi, False)
+def play_batch_nanjing(settings, starts, firsts, params, models, out, kept, lo, hi):
+    _play_batch(NANJING, settings, starts, firsts, params, models, out, kept, lo, hi, False)
 
 
 @njit(cache=True, nogil=True)
-def play_batch_tientsin(settings, starts, firsts, params, out, kept, lo, hi):
-    _play_batch(TIENTSIN, settings, starts, firsts, params, out, kept, lo, hi, False)
+def play_batch_tientsin(settings, starts, firsts, params, models, out, kept, lo, hi):
+    _play_batch(TIENTSIN, settings, starts, firsts, params, models, out, kept, lo, hi, False)
 
 
 @njit(cache=True, nogil=True)
-def play_batch_wuwang(settings, starts, firsts, params, out, kept, lo, hi):
-    _play_batch(WUWANG, settings, starts, firsts, params, out, kept, lo, hi, False)
+def play_batch_wuwang(settings, starts, firsts, params, models, out, kept, lo, hi):
+    _play_batch(WUWANG, settings, starts, firsts, params, models, out, kept, lo, hi, False)
 
 
 # The same entries taking decisions from Python (``outside.py``): compiled only when a round is
@@ -244,18 +256,18 @@ def play_batch_wuwang(settings, starts, firsts, params, out, kept, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def step_batch_nanjing(settings, starts, firsts, params, out, kept, lo, hi):
-    _play_batch(NANJING, settings, starts, firsts, params, out, kept, lo, hi, True)
+def step_batch_nanjing(settings, starts, firsts, params, models, out, kept, lo, hi):
+    _play_batch(NANJING, settings, starts, firsts, params, models, out, kept, lo, hi, True)
 
 
 @njit(cache=True, nogil=True)
-def step_batch_tientsin(settings, starts, firsts, params, out, kept, lo, hi):
-    _play_batch(TIENTSIN, settings, starts, firsts, params, out, kept, lo, hi, True)
+def step_batch_tientsin(settings, starts, firsts, params, models, out, kept, lo, hi):
+    _play_batch(TIENTSIN, settings, starts, firsts, params, models, out, kept, lo, hi, True)
 
 
 @njit(cache=True, nogil=True)
-def step_batch_wuwang(settings, starts, firsts, params, out, kept, lo, hi):
-    _play_batch(WUWANG, settings, starts, firsts, params, out, kept, lo, hi, True)
+def step_batch_wuwang(settings, starts, firsts, params, models, out, kept, lo, hi):
+    _play_batch(WUWANG, settings, starts, firsts, params, models, out, kept, lo, hi, True)
 
 
 BATCH = {NANJING: play_batch_nanjing, TIENTSIN: play_batch_tientsin, WUWANG: play_batch_wuwang}
@@ -263,23 +275,27 @@ STEP = {NANJING: step_batch_nanjing, TIENTSIN: step_batch_tientsin, WUWANG: step
 
 
 _NO_RANKS = np.zeros(15, np.int64)
+NO_RULES = np.zeros(1, RULES)  # every Option off
 
 
 class Run(NamedTuple):
-    """The settings of one batch call, as the Python functions below take them: the variant, and
-    the scalars and fixed deal that ``settings`` packs into the entry points' ``RUN`` record."""
+    """The settings of one batch call: the variant, and the scalars, the table's rules Options
+    and the fixed deal that ``settings`` packs into the entry points' ``RUN`` record. The
+    Python functions below take one with the arrays."""
 
     variant: int
     seed: int
-    check: bool  # verify the RULES.md §7 invariants after every action
-    chained: bool = False  # a unit is a game, not one round
+    check: bool = False  # verify the RULES.md §7 invariants after every action
+    rules: np.ndarray = NO_RULES  # the table's rules Options: a ``rules.RULES`` record
+    chained: bool = False  # a unit is a game, not one round (``play_games`` sets it)
     target: int = 0  # team games: points that end a game
     game_rounds: int = 0  # Wu Wang games: rounds in a game
-    rotating: bool = False  # Wu Wang games: the King's role passes on (§4 Option)
-    phoenix_led_half: bool = False  # §2.6 Option: a led Phoenix is worth ½
-    fixed_seat: int = -1  # the seat dealt a fixed hand (-1: none)
-    fixed_cards: int = 0  # its exact cards
-    fixed_ranks: np.ndarray = _NO_RANKS  # and how many more of each rank, suits drawn
+    # a fixed deal: the seat (-1: none) dealt ``fixed_cards`` and ``fixed_ranks[r]`` more
+    # cards of each rank r, suits drawn per round, as its first 8 (Tientsin 6), or its hand
+    # after or before the passing (``records.FIX_MODE``); the rest at random
+    fixed_seat: int = -1
+    fixed_cards: int | np.uint64 = 0
+    fixed_ranks: np.ndarray = _NO_RANKS
 
     def settings(self, logging: bool = False) -> np.ndarray:
         """The ``RUN`` record (a one-element array) of these settings; ``logging``: a call of
@@ -292,48 +308,20 @@ class Run(NamedTuple):
         return settings
 
 
-# where the work record's models lie, in bytes: a new or copied record leaves them out (they
-# take megabytes, and only the models a table loads are ever read: ``learned.load``)
-_MODELS_AT = WORK.fields["models"][1]
-_MODELS_END = _MODELS_AT + WORK.fields["models"][0].itemsize
-
-
-def _bytes(work):
-    return work.view(np.uint8)
-
-
 def kept_records():
     """A chunk's (work, pub, privs); a round stepped from Python keeps its own across calls
-    (``play_kept``). The work record's models are not zeroed: none is read before
-    ``learned.load`` writes it (``model_ids`` 0: none loaded)."""
-    work = learned.record(WORK, zeroed=False)
-    raw = _bytes(work)
-    raw[:_MODELS_AT] = 0
-    raw[_MODELS_END:] = 0
+    (``play_kept``)."""
+    work = learned.record(WORK)
     work["resume_seat"] = -1  # no stop kept yet: a stepped round starts from the deal
     return work, np.zeros(1, PUBLIC), np.zeros(MAX_SEATS, PRIVATE)
 
 
 def copy_kept(kept):
-    """A copy of ``kept_records``' records, the work record's models copied only as far as
-    those loaded reach."""
+    """A copy of ``kept_records``' records."""
     work, pub, privs = kept
     out = learned.record(WORK, zeroed=False)
-    raw, src = _bytes(out), _bytes(work)
-    raw[:_MODELS_AT] = src[:_MODELS_AT]
-    raw[_MODELS_END:] = src[_MODELS_END:]
-    for k, number in enumerate(work["model_ids"][0]):
-        if number:
-            size = learned.model_size(work["models"][0, k])
-            out["models"][0, k, :size] = work["models"][0, k, :size]
+    out[...] = work
     return out, pub.copy(), privs.copy()
-
-
-def _loaded(kept, models: list[int]):
-    """A chunk's records (``kept``, or new ones) holding the table's ``models``."""
-    kept = kept or kept_records()
-    learned.load(kept[0], models)
-    return kept
 
 
 def _units(array, n: int, *shape):
@@ -365,29 +353,28 @@ def _run(
     n = len(starts)
     n_rounds = np.zeros(n, np.int64) if n_rounds is None else n_rounds
     n_log = np.zeros(n, np.int64)
-    params, models = learned.seat_slots(params)  # the learned seats' models, by index
+    params, models = table_models.table(params)  # refuses a learned seat without its model
     settings = run.settings(logging=log_out is not None)
     log_out = np.zeros((0, LOG_WIDTH), np.int64) if log_out is None else log_out
     args = _arguments(
-        settings, starts, firsts, params, (rounds_out, seats_out, n_rounds, n_log, log_out)
+        settings, starts, firsts, params, models, (rounds_out, seats_out, n_rounds, n_log, log_out)
     )
     if stepper is None:
         kernel = BATCH[run.variant] if kept is None else STEP[run.variant]
-        in_chunks(kernel, n, chunks, *args, scratch=lambda: (_loaded(kept, models),))
+        in_chunks(kernel, n, chunks, *args, scratch=lambda: (kept or kept_records(),))
         return n_log
     kernel, errors = STEP[run.variant], rounds_out["error"]
     logging = run.settings(logging=True)
     for i in range(n):
 
         def play(kept, log_out=None, i=i):
-            learned.load(kept[0], models)
             if log_out is None:
                 kernel(*args, kept, i, i + 1)
                 return int(errors[i, n_rounds[i] - 1])
             # a replay with its event log on (a View's history), on records of its own
             one = (rounds_out[i : i + 1].copy(), seats_out[i : i + 1].copy())
             counts = (np.zeros(1, np.int64), np.zeros(1, np.int64))
-            unit = (args[1][i : i + 1], args[2][i : i + 1], args[3])
+            unit = (args[1][i : i + 1], args[2][i : i + 1], args[3], args[4])
             kernel(logging, *unit, (*one, *counts, log_out), kept, 0, 1)
             return int(one[0]["error"][0, counts[0][0] - 1])
 
@@ -395,39 +382,29 @@ def _run(
     return n_log
 
 
-def _arguments(settings, starts, firsts, params, out):
+def _arguments(settings, starts, firsts, params, models, out):
     """The entry points' arguments before the chunk's records and bounds, with the types of
-    their one compiled signature: the ``RUN`` record ``settings``, the units' round keys and
-    first drawers, the strategies, and ``out = (rounds_out, seats_out, n_rounds, n_log,
-    log_out)``."""
+    their compiled signatures: the ``RUN`` record ``settings``, the units' round keys and
+    first drawers, the strategies and their models (``table_models.table``: a 2-d ``float32``
+    array, or ``None`` at a table without a learned seat, the one signature without the
+    network), and ``out = (rounds_out, seats_out, n_rounds, n_log, log_out)``."""
     return (
         settings,
         np.asarray(starts, np.int64),
         np.asarray(firsts, np.int64),
         np.ascontiguousarray(params, np.float64),
+        models,
         out,
     )
 
 
-def play_variant_rounds(
-    variant,
-    seed,
-    keys,
-    firsts,
-    params,
-    rounds_out,
-    seats_out,
-    check,
-    chunks,
-    phoenix_led_half=False,
-    stepper=None,
-):
-    """Play round ``keys[i]`` with first drawer (Wu Wang: King) ``firsts[i]`` into
-    ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by position); with
-    ``phoenix_led_half`` a led Phoenix is worth ½ (RULES.md §2.6 Option)."""
+def play_rounds(run: Run, keys, firsts, params, rounds_out, seats_out, chunks, *, stepper=None):
+    """Play round ``keys[i]`` with first drawer (Wu Wang: King, -1 drawn) ``firsts[i]`` into
+    ``rounds_out[i]``, ``seats_out[i]`` (one record per seat, by position), with the settings
+    ``run`` (its fixed deal, if any, in every round)."""
     n = len(keys)
     _run(
-        Run(variant, seed, check, phoenix_led_half=phoenix_led_half),
+        run,
         keys,
         firsts,
         params,
@@ -438,87 +415,14 @@ def play_variant_rounds(
     )
 
 
-def play_rounds(seed, keys, first_drawers, params, rounds_out, seats_out, check, chunks):
-    """The 4-player game's ``play_variant_rounds``."""
-    play_variant_rounds(
-        NANJING, seed, keys, first_drawers, params, rounds_out, seats_out, check, chunks
-    )
-
-
-def play_rounds_fixed(
-    seed,
-    keys,
-    first_drawers,
-    params,
-    fixed_seat,
-    fixed_cards,
-    fixed_ranks,
-    rounds_out,
-    seats_out,
-    check,
-    chunks,
-    variant=NANJING,
-    phoenix_led_half=False,
-    stepper=None,
-):
-    """``play_variant_rounds`` with seat ``fixed_seat`` dealt ``fixed_cards`` and
-    ``fixed_ranks[r]`` cards of each rank r (suits drawn per round) as its first 8 (Tientsin
-    6), or its hand after the passing (``records.FIX_MODE``); the rest at random."""
-    n = len(keys)
-    run = Run(
-        variant,
-        seed,
-        check,
-        phoenix_led_half=phoenix_led_half,
-        fixed_seat=fixed_seat,
-        fixed_cards=fixed_cards,
-        fixed_ranks=fixed_ranks,
-    )
-    _run(
-        run,
-        keys,
-        first_drawers,
-        params,
-        _units(rounds_out, n, 1),
-        _units(seats_out, n, 1, seats_out.shape[-1]),
-        chunks,
-        stepper=stepper,
-    )
-
-
-def play_variant_games(
-    variant,
-    seed,
-    games,
-    target,
-    game_rounds,
-    rotating,
-    phoenix_led_half,
-    params,
-    rounds_out,
-    seats_out,
-    n_rounds,
-    check,
-    chunks,
-    stepper=None,
-):
+def play_games(run: Run, games, params, rounds_out, seats_out, n_rounds, chunks, *, stepper=None):
     """Play games ``games[g]``: rounds of game g go to ``rounds_out[g, :n_rounds[g]]``. Team
-    games run to ``target`` points; Wu Wang games last ``game_rounds`` rounds, the King's role
-    moving on as ``rotating`` says (§4); ``phoenix_led_half``: the Option of §2.6."""
+    games run to ``run.target`` points; Wu Wang games last ``run.game_rounds`` rounds, the
+    King's role moving on as the table's rules say (§4)."""
     games = np.asarray(games, np.int64)
-    firsts = np.full(len(games), -1 if variant == WUWANG else 0, np.int64)  # Wu Wang: drawn
-    run = Run(
-        variant,
-        seed,
-        check,
-        chained=True,
-        target=target,
-        game_rounds=game_rounds,
-        rotating=rotating,
-        phoenix_led_half=phoenix_led_half,
-    )
+    firsts = np.full(len(games), -1 if run.variant == WUWANG else 0, np.int64)  # Wu Wang: drawn
     _run(
-        run,
+        run._replace(chained=True),
         games * GAME_KEY_STRIDE,
         firsts,
         params,
@@ -530,66 +434,39 @@ def play_variant_games(
     )
 
 
-def play_logged(variant, seed, key, first, params, check, phoenix_led_half, kept=None):
+def play_logged(run: Run, key, first, params, kept=None):
     """One round with its event log (for transcripts and replays); seat records by position;
-    ``phoenix_led_half``: the Option of RULES.md §2.6; ``kept``: a round stepped from Python
-    (``play_kept``), logged as far as its script goes."""
+    ``kept``: a round stepped from Python (``play_kept``), logged as far as its script goes."""
     rnd = np.zeros((1, 1), ROUND)
-    seats = np.zeros((1, 1, n_seats(variant)), SEAT)
+    seats = np.zeros((1, 1, n_seats(run.variant)), SEAT)
     log = np.zeros((LOG_ROWS, LOG_WIDTH), np.int64)
-    n_log = _run(
-        Run(variant, seed, check, phoenix_led_half=phoenix_led_half),
-        [key],
-        [first],
-        params,
-        rnd,
-        seats,
-        1,
-        log_out=log,
-        kept=kept,
-    )
+    n_log = _run(run, [key], [first], params, rnd, seats, 1, log_out=log, kept=kept)
     return rnd[0], seats[0, 0], log[: min(n_log[0], LOG_ROWS)].copy(), int(rnd[0, 0]["error"])
 
 
-def play_kept(
-    variant, seed, key, first, params, kept, rnd, seats, check, phoenix_led_half, fixed=None
-):
+def play_kept(run: Run, key, first, params, kept, rnd, seats):
     """Round ``key`` into ``rnd`` (``(1, 1)`` records) and ``seats`` (``(1, 1, seats)``) with the
     caller's ``kept = kept_records()``: its script is read (``outside.py``) and the records are left
     where the round stopped, so a caller reads the decision awaited in ``kept[0][0].asked``.
-    ``fixed = (seat, cards, ranks)``: a fixed deal as ``play_rounds_fixed``. Returns the round's
-    error code."""
-    play = kept_player(
-        variant, seed, key, first, params, rnd, seats, check, phoenix_led_half, fixed
-    )
-    return play(kept)
+    Returns the round's error code."""
+    return kept_player(run, key, first, params, rnd, seats)(kept)
 
 
-def kept_player(variant, seed, key, first, params, rnd, seats, check, phoenix_led_half, fixed=None):
+def kept_player(run: Run, key, first, params, rnd, seats):
     """``play(kept)``: ``play_kept`` for one round stepped from Python, its arguments built
     once and the variant's stepping entry called directly at every step. A round stepped
     from Python calls it once per decision, so what a batch call costs in Python around the
     kernel (building the settings, the chunks, the threads) would outweigh the round's own
     work; on a cold cache the first call compiles the entry on this thread, as ``in_chunks``
     does."""
-    seat, cards, ranks = (-1, 0, _NO_RANKS) if fixed is None else fixed
-    run = Run(
-        variant,
-        seed,
-        check,
-        phoenix_led_half=phoenix_led_half,
-        fixed_seat=seat,
-        fixed_cards=cards,
-        fixed_ranks=ranks,
-    )
     n_rounds, n_log = np.zeros(1, np.int64), np.zeros(1, np.int64)
     no_log = np.zeros((0, LOG_WIDTH), np.int64)
-    params, models = learned.seat_slots(params)
-    args = _arguments(run.settings(), [key], [first], params, (rnd, seats, n_rounds, n_log, no_log))
-    kernel, errors = STEP[variant], rnd["error"]
+    params, models = table_models.table(params)
+    out = (rnd, seats, n_rounds, n_log, no_log)
+    args = _arguments(run.settings(), [key], [first], params, models, out)
+    kernel, errors = STEP[run.variant], rnd["error"]
 
     def play(kept):
-        learned.load(kept[0], models)
         kernel(*args, kept, 0, 1)
         return int(errors[0, 0])
 

@@ -14,17 +14,16 @@ from ..jit import njit
 from ..moves import MAX_MOVES
 from ..outside import D_BOMB, D_DOG, D_DRAGON, D_GRAND_TICHU, D_PASS, D_PLAY, D_TICHU, D_WISH
 from . import learned, policies
-from .learned import LEARN_FLOATS, MAX_MODELS, MODEL_FLOATS
+from .learned import LEARN_FLOATS
 from .records import MAX_BOMBS
 from .variants import MAX_SEATS
 
 UNKNOWN_DECISION = -(1 << 61)
 
 # decide's scratch (``scratch()``, one per caller): the strategy's own plays and the bombs
-# offered, the learned play's models (``learned.with_models`` loads them) and scratch, in
-# arrays of the types the engine's WORK record hands the policies, so the policies compiled
-# for the engine serve here too (plain arrays made numba type and compile every strategy
-# kernel a second time)
+# offered, the learned play's scratch, in arrays of the types the engine's WORK record hands
+# the policies, so the policies compiled for the engine serve here too (plain arrays made
+# numba type and compile every strategy kernel a second time)
 SCRATCH = np.dtype(
     [
         ("own_m", np.uint64, (MAX_MOVES,)),
@@ -32,8 +31,6 @@ SCRATCH = np.dtype(
         ("bombs_m", np.uint64, (MAX_BOMBS,)),
         ("bombs_c", np.int64, (MAX_BOMBS,)),
         ("learn", np.float32, (LEARN_FLOATS,)),
-        ("models", np.float32, (MAX_MODELS, MODEL_FLOATS)),
-        ("model_ids", np.uint64, (MAX_MODELS,)),
     ],
     align=True,
 )
@@ -44,12 +41,14 @@ def scratch():
 
 
 @njit(cache=True)
-def decide(params, pub, privs, decision, detail, legal_m, legal_c, n, scratch):
+def decide(params, models, pub, privs, decision, detail, legal_m, legal_c, n, scratch):
     """The answer of the strategy row ``params`` to ``decision`` (``detail`` as the engine
-    asked it) for the seat of ``privs[0]``; ``legal_m[:n]``/``legal_c[:n]``: the plays or the
-    bombs offered (at most ``MAX_BOMBS`` bombs); ``scratch``: ``scratch()``'s, kept alive by
-    the caller. A play the policy picks that is not among them answers ``n`` (never the case
-    for the engine's policies: a test holds them to it)."""
+    asked it) for the seat of ``privs[0]``; ``models``: the learned models the row's
+    ``slots.P_MODEL`` counts (``table_models.table``), or ``None``; ``legal_m[:n]``/
+    ``legal_c[:n]``: the plays or the bombs offered (at most ``MAX_BOMBS`` bombs); ``scratch``:
+    ``scratch()``'s, kept alive by the caller. A play the policy picks that is not among them
+    answers ``n`` (never the case for the engine's policies: a test holds them to it), a
+    learned row without its model ``policies.NO_MODEL``."""
     p = pub[0]
     me = privs[0]
     work = scratch[0]
@@ -68,7 +67,9 @@ def decide(params, pub, privs, decision, detail, legal_m, legal_c, n, scratch):
     if decision == D_PLAY:
         own_m = work.own_m
         own_c = work.own_c
-        j = policies.play(params, p, me, own_m, own_c, work.models, work.learn)
+        j = policies.play(params, p, me, own_m, own_c, models, work.learn)
+        if j == policies.NO_MODEL:
+            return j
         if j < 0:
             return -1
         for i in range(n):
@@ -82,7 +83,7 @@ def decide(params, pub, privs, decision, detail, legal_m, legal_c, n, scratch):
         for i in range(n):
             bombs_m[i] = legal_m[i]
             bombs_c[i] = legal_c[i]
-        return policies.bomb(params, p, me, bombs_m, bombs_c, n, work.models, work.learn)
+        return policies.bomb(params, p, me, bombs_m, bombs_c, n, models, work.learn)
     if decision == D_WISH:
         return policies.wish(params, p, me)
     if decision == D_DRAGON:

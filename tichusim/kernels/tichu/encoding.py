@@ -335,7 +335,7 @@ def encode_state(p, me, decision, out):
     out[VARIANT + p.variant] = 1.0
     if p.variant == WUWANG:  # §4: the King, the Minister he also plays, an opponent
         out[ROLE + (0 if seat == KING else 1 if seat == MINISTER else 2)] = 1.0
-    out[PHOENIX_LED_HALF] = 1.0 if p.phoenix_led_half else 0.0
+    out[PHOENIX_LED_HALF] = 1.0 if p.rules.phoenix_led_half else 0.0
     if 1 <= decision <= DECISION_CLASSES:
         out[DECISION + decision - 1] = 1.0
 

@@ -12,11 +12,9 @@ Decisions go through ``policies`` with the public record and the deciding seat's
 record only (RULES.md §6, ``view.py``); in Wu Wang the King's strategy row is loaded for the
 Minister's seat too, so the King decides for both hands (§4).
 
-A rules option lives in ``work`` beside the table: with ``work.phoenix_led_half`` (the Option
-of RULES.md §2.6) a lone Phoenix led is given the code of ½ instead of 1½ where the turn's play
-is taken; from there on ``combos.beats`` and the move generators let the Mah Jong on it. The
-public record carries the switch so that strategies value the lead the same way
-(``policies.led_phoenix``). The checker holds every lone Phoenix to its §2.6 value.
+The table's rules Options come in ``work.rules`` (one ``rules.RULES`` record) and are copied
+whole into the public record, which every decision reads: each Option is read only by the rule
+that applies it (``rules.py`` names them), so the engine passes them on without naming one.
 
 A decision a seat's strategy leaves to Python (``outside.py``) is read from the round's script
 instead of a policy; past the script's end the round stops with ``ERR_PENDING`` right at that
@@ -50,7 +48,9 @@ from .variants import MAX_SEATS, NANJING, TIENTSIN, WUWANG, n_seats, wish_free
 
 
 @njit(cache=True, inline="always")
-def play_round(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check, outside):
+def play_round(
+    variant, seed, key, first_drawer, work, models, pub, privs, rnd, seats, check, outside
+):
     """Play one round in the variant ``variant`` (``work.variant``) with the strategies loaded in
     ``work.params``; fill ``rnd`` and ``seats[:n]``; return ``(error, log rows)`` (the log is
     written to ``work.log`` when ``work.logging``). Called with ``variant`` a constant, the
@@ -58,52 +58,68 @@ def play_round(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, c
     own variant's round (a Nanjing run compiles only its part of the team engine). With
     ``outside`` (a constant too) the round reads the decisions strategies leave to Python
     from the script (``outside.py``); without, those branches are pruned and the batch path
-    runs the engine as it was (they cost a measurable share of a round with cheap strategies)."""
+    runs the engine as it was (they cost a measurable share of a round with cheap strategies).
+    ``models``: the table's learned models, one row each (``models.py``), or ``None`` at a
+    table where no seat plays one, whose round then compiles without the learned play."""
     if outside:
         if variant == TIENTSIN:
-            return _step_tientsin(seed, key, first_drawer, work, pub, privs, rnd, seats, check)
+            return _step_tientsin(
+                seed, key, first_drawer, work, models, pub, privs, rnd, seats, check
+            )
         if variant == WUWANG:
-            return _step_wuwang(seed, key, first_drawer, work, pub, privs, rnd, seats, check)
-        return _step_nanjing(seed, key, first_drawer, work, pub, privs, rnd, seats, check)
+            return _step_wuwang(
+                seed, key, first_drawer, work, models, pub, privs, rnd, seats, check
+            )
+        return _step_nanjing(seed, key, first_drawer, work, models, pub, privs, rnd, seats, check)
     if variant == TIENTSIN:
-        return _play_tientsin(seed, key, first_drawer, work, pub, privs, rnd, seats, check)
+        return _play_tientsin(seed, key, first_drawer, work, models, pub, privs, rnd, seats, check)
     if variant == WUWANG:
-        return _play_wuwang(seed, key, first_drawer, work, pub, privs, rnd, seats, check)
-    return _play_nanjing(seed, key, first_drawer, work, pub, privs, rnd, seats, check)
+        return _play_wuwang(seed, key, first_drawer, work, models, pub, privs, rnd, seats, check)
+    return _play_nanjing(seed, key, first_drawer, work, models, pub, privs, rnd, seats, check)
 
 
 @njit(cache=True)
-def _play_nanjing(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
-    return _play(NANJING, seed, key, first_drawer, work, pub, privs, rnd, seats, check, False)
+def _play_nanjing(seed, key, first_drawer, work, models, pub, privs, rnd, seats, check):
+    return _play(
+        NANJING, seed, key, first_drawer, work, models, pub, privs, rnd, seats, check, False
+    )
 
 
 @njit(cache=True)
-def _play_tientsin(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
-    return _play(TIENTSIN, seed, key, first_drawer, work, pub, privs, rnd, seats, check, False)
+def _play_tientsin(seed, key, first_drawer, work, models, pub, privs, rnd, seats, check):
+    return _play(
+        TIENTSIN, seed, key, first_drawer, work, models, pub, privs, rnd, seats, check, False
+    )
 
 
 @njit(cache=True)
-def _play_wuwang(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
-    return _play(WUWANG, seed, key, first_drawer, work, pub, privs, rnd, seats, check, False)
+def _play_wuwang(seed, key, first_drawer, work, models, pub, privs, rnd, seats, check):
+    return _play(
+        WUWANG, seed, key, first_drawer, work, models, pub, privs, rnd, seats, check, False
+    )
 
 
 @njit(cache=True)
-def _step_nanjing(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
-    return _play(NANJING, seed, key, first_drawer, work, pub, privs, rnd, seats, check, True)
+def _step_nanjing(seed, key, first_drawer, work, models, pub, privs, rnd, seats, check):
+    return _play(
+        NANJING, seed, key, first_drawer, work, models, pub, privs, rnd, seats, check, True
+    )
 
 
 @njit(cache=True)
-def _step_tientsin(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
-    return _play(TIENTSIN, seed, key, first_drawer, work, pub, privs, rnd, seats, check, True)
+def _step_tientsin(seed, key, first_drawer, work, models, pub, privs, rnd, seats, check):
+    return _play(
+        TIENTSIN, seed, key, first_drawer, work, models, pub, privs, rnd, seats, check, True
+    )
 
 
 @njit(cache=True)
-def _step_wuwang(seed, key, first_drawer, work, pub, privs, rnd, seats, check):
-    return _play(WUWANG, seed, key, first_drawer, work, pub, privs, rnd, seats, check, True)
+def _step_wuwang(seed, key, first_drawer, work, models, pub, privs, rnd, seats, check):
+    return _play(WUWANG, seed, key, first_drawer, work, models, pub, privs, rnd, seats, check, True)
 
 
 @njit(cache=True, inline="always")
-def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check, outside):
+def _play(variant, seed, key, first_drawer, work, models, pub, privs, rnd, seats, check, outside):
     """The round in the variant ``variant`` (a constant in each caller above), phase by phase.
     The phases take the seats' records as views without a reference count (``refs.borrow``):
     counting them at every inlined call cost a measurable share of the round with cheap
@@ -129,7 +145,7 @@ def _play(variant, seed, key, first_drawer, work, pub, privs, rnd, seats, check,
     if err == ERR_NONE:
         at = (turn, armed, forced, window)
         err, victory, nlog = tricks_from(
-            variant, work, pub, privs, rnd, seats, check, nlog, outside, at
+            variant, work, models, pub, privs, rnd, seats, check, nlog, outside, at
         )
     if err == ERR_NONE:
         err, nlog = end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog, outside)
@@ -145,7 +161,7 @@ def _reset(variant, seed, key, first_drawer, work, pub, privs, rnd, seats):
     pub.n_players = n
     pub.variant = variant
     pub.wish_free = wish_free(variant)
-    pub.phoenix_led_half = work.phoenix_led_half  # a rule everybody knows (§2.6 Option)
+    pub.rules = work.rules  # the table's Options, which everybody knows (§6)
     pub.exposed = ZERO
     pub.first_drawer = first_drawer
     reset_table(pub)

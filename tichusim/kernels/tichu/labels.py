@@ -26,9 +26,10 @@ A labelled decision is written as the seat saw it: the table's ``PUBLIC`` record
 seat's ``PRIVATE`` record at the stop (RULES.md §6), the decision code, its candidates' masks
 and codes (0 and 0 for a pass or no bomb), their values and the index of the behaviour's
 answer among them. Rollouts play with the rollout ``WORK`` record of ``scratch()`` (the search's
-``rollout.scratch``), the behaviour with its own: a strategy that reads more than its row from
-the work record finds it there, filled by the caller. One entry per table (``LABEL``), each
-with its variant a constant, as the batch entries are (``batch.py``). Serial, ``nogil``.
+``rollout.scratch``), the behaviour with its own; the learned models of both come as one
+argument beside their rows (``strategies``, ``table_models.models_for``). One entry per table
+(``LABEL``), each with its variant a constant, as the batch entries are (``batch.py``).
+Serial, ``nogil``.
 """
 
 import numpy as np
@@ -46,6 +47,7 @@ from .decide import scratch as decide_scratch
 from .records import N_PARAMS, ROUND, SEAT, WORK
 from .resample import NO_DEAL, search_deal
 from .rollout import _candidate
+from .rules import RULES
 from .slots import P_OUTSIDE
 from .variants import KING_STREAM, MAX_SEATS, NANJING, TIENTSIN, WUWANG, n_seats
 from .view import PRIVATE, PUBLIC
@@ -66,7 +68,7 @@ LABELS = np.dtype(
         # deals a label averages: 0 the true deal alone; k the search's k deals that agree
         # with the seat's view (``resample.search_deal``), the label their mean
         ("samples", np.int64),
-        ("phoenix_led_half", np.bool_),  # §2.6 Option: a led Phoenix is worth ½
+        ("rules", RULES),  # the table's rules Options (rules.py)
     ],
     align=True,
 )
@@ -124,13 +126,13 @@ def outputs(decisions, candidates):
 
 @njit(cache=True, inline="always")
 def _load(variant, settings, behaviour, rollout_rows, w, roll):
-    """The strategies and the rules option into both work records, no log, no fixed deal."""
+    """The strategies and the rules Options into both work records, no log, no fixed deal."""
     w.variant = variant
-    w.phoenix_led_half = settings.phoenix_led_half
+    w.rules = settings.rules
     w.logging = False
     w.fixed_seat = -1
     roll.variant = variant
-    roll.phoenix_led_half = settings.phoenix_led_half
+    roll.rules = settings.rules
     roll.logging = False
     roll.fixed_seat = -1
     for s in range(MAX_SEATS):
@@ -163,7 +165,9 @@ def _draw(state, count, b, k, pick):
 
 
 @njit(cache=True, inline="always")
-def _label(variant, key, seat, decision, listed, b, window, state, k, samples, out, at, own, sc):
+def _label(
+    variant, key, seat, decision, listed, b, window, state, k, samples, out, at, own, sc, models
+):
     """Label ``seat``'s ``decision`` whose true state is in ``sc``'s base records: ``listed =
     (masks, codes, n, count)``, the ``n`` answers the engine listed then, up to ``count``, the
     pass or no bomb; ``b`` the behaviour's answer among them; ``k`` candidates drawn
@@ -194,7 +198,7 @@ def _label(variant, key, seat, decision, listed, b, window, state, k, samples, o
         if c == b:
             o_chosen[nd] = i
     if samples == 0:  # the true deal
-        err = _roll_all(variant, sc, seat, n, window, pick, k, o_v[nc : nc + k])
+        err = _roll_all(variant, sc, models, seat, n, window, pick, k, o_v[nc : nc + k])
         if err != ERR_NONE:
             return err, False, state
     else:  # the search's deals, drawn for this decision from the round's label stream
@@ -209,7 +213,7 @@ def _label(variant, key, seat, decision, listed, b, window, state, k, samples, o
             )
             if status != NO_DEAL:
                 dealt += 1
-                err = _roll_all(variant, sc, seat, n, window, pick, k, o_v[nc : nc + k])
+                err = _roll_all(variant, sc, models, seat, n, window, pick, k, o_v[nc : nc + k])
                 if err != ERR_NONE:
                     return err, False, state
         if dealt == 0:  # never: the true deal agrees with the view
@@ -221,13 +225,13 @@ def _label(variant, key, seat, decision, listed, b, window, state, k, samples, o
 
 
 @njit(cache=True, inline="always")
-def _roll_all(variant, sc, seat, n, window, pick, k, values):
+def _roll_all(variant, sc, models, seat, n, window, pick, k, values):
     """Add each of the ``k`` picked candidates' rollout on the deal in ``sc``'s base records
     to ``values``: the deciding seat's team score minus the other team's, over 100."""
     for i in range(k):
         c = pick[i]
         answer = c if c < n else -1
-        err, t0, t1, _ = _candidate(variant, sc, seat, answer, False, 0, window)
+        err, t0, t1, _ = _candidate(variant, sc, models, seat, answer, False, 0, window)
         if err != ERR_NONE:
             return err
         margin = (t0 - t1) if seat % 2 == 0 else (t1 - t0)
@@ -236,7 +240,7 @@ def _roll_all(variant, sc, seat, n, window, pick, k, values):
 
 
 @njit(cache=True, inline="always")
-def _stop(variant, settings, key, asked, listed, window, state, at, out, own, sc):
+def _stop(variant, settings, key, asked, listed, window, state, at, out, own, sc, models):
     """The stop at ``asked = (decision, seat, detail)`` with ``listed = (masks, codes, n,
     count)``: the true state kept in ``sc``'s base records, the behaviour's answer, the label
     (drawn), the exploration (drawn). Returns ``(error, full, answer, stream, decisions,
@@ -252,7 +256,7 @@ def _stop(variant, settings, key, asked, listed, window, state, at, out, own, sc
         base_privs[s] = privs[s]
     w = own[0][0]
     answer = decide(
-        w.params[seat], own[1], privs[seat : seat + 1], decision, detail, ms, cs, n, own[5]
+        w.params[seat], models, own[1], privs[seat : seat + 1], decision, detail, ms, cs, n, own[5]
     )
     if answer < -1 or answer >= n or (answer == -1 and count == n):
         return ERR_STRATEGY, False, answer, state, nd, nc
@@ -277,6 +281,7 @@ def _stop(variant, settings, key, asked, listed, window, state, at, out, own, sc
             at,
             own,
             sc,
+            models,
         )
         if err != ERR_NONE or full:
             return err, full, answer, state, nd, nc
@@ -290,7 +295,7 @@ def _stop(variant, settings, key, asked, listed, window, state, at, out, own, sc
 
 
 @njit(cache=True, inline="always")
-def _round(variant, settings, key, first, behaviour, out, at, own, sc):
+def _round(variant, settings, key, first, behaviour, models, out, at, own, sc):
     """Round ``key`` (first drawer, Wu Wang King, ``first``) played by the behaviour rows with
     its decisions labelled into ``out`` from ``at = (decisions, candidates)`` on. Returns
     ``(error, full, decisions, candidates)``; the round's records are left in ``own``."""
@@ -304,7 +309,19 @@ def _round(variant, settings, key, first, behaviour, out, at, own, sc):
     state = seed_stream(U64(seed), U64(key), U64(LABEL_STREAM))
     while True:
         err, _ = play_one(
-            variant, seed, key, first, behaviour, w, pub[0], privs, rnd[0], seats, False, True
+            variant,
+            seed,
+            key,
+            first,
+            behaviour,
+            models,
+            w,
+            pub[0],
+            privs,
+            rnd[0],
+            seats,
+            False,
+            True,
         )
         if err != ERR_PENDING:
             return err, False, nd, nc
@@ -313,13 +330,24 @@ def _round(variant, settings, key, first, behaviour, out, at, own, sc):
         if decision == D_PLAY:  # the plays listed, then the pass when allowed
             listed = (w.moves_m, w.moves_c, n, n + 1 if detail != 0 else n)
             err, full, answer, state, nd, nc = _stop(
-                variant, settings, key, asked, listed, -1, state, (nd, nc), out, own, sc
+                variant, settings, key, asked, listed, -1, state, (nd, nc), out, own, sc, models
             )
         elif decision == D_BOMB:  # the bombs offered, then none
             listed_b = (w.bombs_m, w.bombs_c, n, n + 1)
             window = w.resume_window
             err, full, answer, state, nd, nc = _stop(
-                variant, settings, key, asked, listed_b, window, state, (nd, nc), out, own, sc
+                variant,
+                settings,
+                key,
+                asked,
+                listed_b,
+                window,
+                state,
+                (nd, nc),
+                out,
+                own,
+                sc,
+                models,
             )
         else:
             return ERR_STRATEGY, False, nd, nc
@@ -336,10 +364,11 @@ def _round(variant, settings, key, first, behaviour, out, at, own, sc):
 @njit(cache=True, inline="always")
 def _label_rounds(variant, settings, keys, firsts, strategies, out, scores, own, sc, lo, hi):
     """Rounds ``keys[lo:hi]`` (first drawers ``firsts``) labelled into ``out`` from its start,
-    each round's two team scores into ``scores[i]``; ``strategies = (behaviour, rollout)``
-    rows (``rows``). Stops before a round whose decisions the output has no room for. Returns
+    each round's two team scores into ``scores[i]``; ``strategies = (behaviour, rollout,
+    models)``: the rows (``rows``) and the learned models both name (``table_models.py``, or
+    ``None``). Stops before a round whose decisions the output has no room for. Returns
     ``(rounds done, decisions, candidates, error)``: an error stops at its round."""
-    behaviour, rollout_rows = strategies
+    behaviour, rollout_rows, models = strategies
     run = settings[0]
     _load(variant, run, behaviour, rollout_rows, own[0][0], sc[0][0])
     nd = 0
@@ -347,7 +376,7 @@ def _label_rounds(variant, settings, keys, firsts, strategies, out, scores, own,
     out[5][0] = 0
     for i in range(lo, hi):
         err, full, d, c = _round(
-            variant, run, keys[i], firsts[i], behaviour, out, (nd, nc), own, sc
+            variant, run, keys[i], firsts[i], behaviour, models, out, (nd, nc), own, sc
         )
         if err != ERR_NONE or full:
             return i - lo, nd, nc, err
@@ -359,7 +388,7 @@ def _label_rounds(variant, settings, keys, firsts, strategies, out, scores, own,
 
 
 # The entries, one per variant (``LABEL``), each with its variant a constant as the batch
-# entries are: ``settings`` a ``LABELS`` record, ``strategies = rows(...)``, ``out =
+# entries are: ``settings`` a ``LABELS`` record, ``strategies = (*rows(...), models)``, ``out =
 # outputs(...)``, ``scores`` (rounds, 2), ``own, sc = scratch()``.
 
 

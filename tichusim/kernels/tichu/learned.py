@@ -7,9 +7,10 @@ bomb), and the seat answers the highest; on a tie the first in that order (the p
 pass or no bomb), so the answer is deterministic. Every other decision stays another policy's.
 A decision with one possible answer skips the model.
 
-The model travels flat, as ``float32``, in the work record's ``models`` (one row of
-``MODEL_FLOATS`` per model; ``MAX_MODELS`` different models at one table, so that two weight
-files can be compared at one table): a seat's strategy row names its model's index
+The model travels flat, as ``float32``: the kernels take a table's models as an argument of
+their own beside the strategy rows, one row per model (``table_models.py`` makes it, the one
+place they are loaded; at most ``MAX_MODELS`` different models at one table, each at most
+``MODEL_FLOATS`` long), and a seat's strategy row names its model's index
 (``slots.P_MODEL``). One row, with ``F = N_FEATURES``::
 
     [0, HEADER)                 H1, H2 (the hidden sizes, as floats), then zeros (one line)
@@ -38,13 +39,14 @@ without a branch (the compiler compares a line at a time), then its bits in orde
 sums add the same rows in the same order as a loop over every entry would.
 
 The sums run a row of weights at a time into a row of the scratch, so both are kept on 64-byte
-cache lines: a record made by ``record`` holds ``learn`` and ``models`` on a line, every part
-of the scratch starts a line (``LINE_FLOATS``), and so does every row of w1 and w2 when the
-hidden sizes are multiples of 16 (a row that straddles two lines is read twice over).
+cache lines: a record made by ``record`` holds ``learn`` on a line, an array made by
+``on_lines`` every model row, every part of the scratch starts a line (``LINE_FLOATS``), and
+so does every row of w1 and w2 when the hidden sizes are multiples of 16 (a row that
+straddles two lines is read twice over).
 
 The Python functions at the end keep the models a process has loaded (``register``, by the
-identity of their weights file, which ``tichusim.strategies.learned`` reads and checks) and
-load a table's models into a work record (``with_models``).
+identity of their weights file, which ``tichusim.strategies.learned`` reads and checks);
+``table_models.py`` hands a table's to the kernels.
 """
 
 import numpy as np
@@ -53,7 +55,7 @@ from ..bits import ONE, U64, ZERO, lowest_bit_index
 from ..jit import njit
 from ..outside import D_BOMB, D_PLAY
 from .encoding import CANDIDATE_SIZE, N_FEATURES, STATE_SIZE, encode_candidate, encode_state
-from .slots import P_MODEL, P_WEIGHTS
+from .slots import P_WEIGHTS
 
 MAX_MODELS = 2  # different models at one table
 MODEL_FLOATS = 1 << 18  # a model's flat row, header included: at most
@@ -296,18 +298,25 @@ def choice(models, learn, pub, privs, decision, masks, codes, n, with_none):
     return choose(models[0], learn, pub[0], privs[0], decision, masks, codes, n, with_none)
 
 
-# ---- records on cache lines, the models a process has loaded, a table's loaded ----
+# ---- records on cache lines, the models a process has loaded ----
 
 
 def record(dtype: np.dtype, zeroed: bool = True) -> np.ndarray:
-    """One record of ``dtype`` (a work record, or any with ``learn`` followed by ``models``)
-    whose ``learn`` and ``models`` start on cache lines (the module docstring); zeroed, or
-    left as the memory was (``zeroed=False``). A record made otherwise plays the same, only
-    slower."""
+    """One record of ``dtype`` (a work record, or any with a ``learn`` field) whose ``learn``
+    starts on a cache line (the module docstring); zeroed, or left as the memory was
+    (``zeroed=False``). A record made otherwise plays the same, only slower."""
     at = dtype.fields["learn"][1]
     raw = (np.zeros if zeroed else np.empty)(dtype.itemsize + LINE, np.uint8)
     skip = -(raw.ctypes.data + at) % LINE
     return raw[skip : skip + dtype.itemsize].view(dtype)
+
+
+def on_lines(n_models: int, floats: int) -> np.ndarray:
+    """A zeroed ``float32`` array of ``n_models`` rows of ``floats`` (a multiple of
+    ``LINE_FLOATS``), its first row on a cache line and so every row."""
+    raw = np.zeros(n_models * floats + LINE_FLOATS, np.float32)
+    skip = (-raw.ctypes.data % LINE) // 4
+    return raw[skip : skip + n_models * floats].reshape(n_models, floats)
 
 
 _LOADED: dict[int, np.ndarray] = {}  # identity -> the model's flat row (as long as it needs)
@@ -324,6 +333,11 @@ def register(identity: str, model: np.ndarray) -> None:
     _LOADED[identity_number(identity)] = np.ascontiguousarray(model, np.float32)
 
 
+def registered(number: int) -> np.ndarray | None:
+    """The model registered for the identity ``number`` (``identity_number``), or ``None``."""
+    return _LOADED.get(number)
+
+
 def mark_row(row: np.ndarray, identity: str) -> None:
     """Name the weights of ``identity`` in a strategy row (``slots.P_WEIGHTS``)."""
     number = identity_number(identity)
@@ -334,57 +348,6 @@ def mark_row(row: np.ndarray, identity: str) -> None:
 def row_identity(row: np.ndarray) -> int:
     """The identity a strategy row names (0: none)."""
     return (int(row[P_WEIGHTS]) << 32) | int(row[P_WEIGHTS + 1])
-
-
-def seat_slots(params: np.ndarray) -> tuple[np.ndarray, list[int]]:
-    """``(rows, ids)``: the rows ``params`` with each learned row's model index set
-    (``slots.P_MODEL``), and the identities of the table's different weights in the order of
-    their first seat, which those indexes count (``params`` itself and no ids when no row
-    plays a model). ``ValueError`` for more than ``MAX_MODELS`` weights at one table."""
-    ids: list[int] = []
-    if not params[:, P_WEIGHTS : P_WEIGHTS + 2].any():  # no learned seat: nothing to do
-        return params, ids
-    index = []
-    for row in params:
-        number = row_identity(row)
-        if number and number not in ids:
-            ids.append(number)
-        index.append(ids.index(number) if number else -1)
-    if not ids:
-        return params, ids
-    if len(ids) > MAX_MODELS:
-        raise ValueError(
-            f"{len(ids)} different weight files at one table; at most {MAX_MODELS} play together"
-        )
-    rows = np.array(params, np.float64)
-    for s, k in enumerate(index):
-        if k >= 0:
-            rows[s, P_MODEL] = k
-    return rows, ids
-
-
-def with_models(params: np.ndarray, work: np.ndarray) -> np.ndarray:
-    """``seat_slots``' rows, their models loaded into the one-record array ``work`` (a
-    ``WORK`` record, or any record with the fields ``models`` and ``model_ids``)."""
-    rows, ids = seat_slots(params)
-    load(work, ids)
-    return rows
-
-
-def load(work: np.ndarray, ids: list[int]) -> None:
-    """Load the models of identities ``ids`` into ``work``'s slots 0, 1, ... where it does
-    not already hold them."""
-    for k, number in enumerate(ids):
-        if int(work["model_ids"][0, k]) == number:
-            continue
-        model = _LOADED.get(number)
-        if model is None:
-            raise ValueError(
-                f"weights {number:016x} are not loaded in this process: make the strategy "
-                "rows with Strategy.param_row, which reads the weights file"
-            )
-        work["models"][0, k, : model.size] = model
-        work["model_ids"][0, k] = number
 
 
 __all__ = [
@@ -401,16 +364,15 @@ __all__ = [
     "candidate_score",
     "choice",
     "choose",
-    "load",
     "mark_row",
     "model_size",
     "offsets",
+    "on_lines",
     "pass_score",
     "record",
     "register",
+    "registered",
     "row_identity",
     "scores",
-    "seat_slots",
     "state_term",
-    "with_models",
 ]

@@ -468,7 +468,7 @@ def lowest_single(hand, top, wish, phoenix_led):
 @njit(cache=True)
 def led_phoenix(pub):
     """Half rank of a lone Phoenix led in this variant (§2.6): 1½, or ½ under the Option."""
-    return RANK2_PHOENIX_LED_HALF if pub.phoenix_led_half else RANK2_PHOENIX_LED
+    return RANK2_PHOENIX_LED_HALF if pub.rules.phoenix_led_half else RANK2_PHOENIX_LED
 
 
 @njit(cache=True)
@@ -476,7 +476,7 @@ def value_led_phoenix(pub, moves_m, moves_c, n):
     """The move generator gives a led lone Phoenix its usual 1½; in a game playing the §2.6
     Option it is worth ½, and the strategies price and compare it at that value (the engine
     scores it so whatever a strategy returns)."""
-    if pub.phoenix_led_half:
+    if pub.rules.phoenix_led_half:
         for i in range(n):
             if moves_m[i] == PHOENIX:
                 moves_c[i] = make_code(SINGLE, 1, RANK2_PHOENIX_LED_HALF)
@@ -488,17 +488,30 @@ def binding_wish(pub, seat):
     return 0 if pub.wish_free >> seat & 1 else pub.wish
 
 
-@njit(cache=True, inline="always")
-def _model(params, models):
-    """The model of the learned play's seat (``slots.P_MODEL``)."""
-    return models[np.int64(params[P_MODEL])]
+NO_MODEL = -3  # the learned play's answer without a model: outside every choice
+
+
+@njit(cache=True)
+def _learned(params, models, learn, pub, me, decision, masks, codes, n, with_none):
+    """The learned play's answer (``learned.choose``) with the seat's model, the row
+    ``slots.P_MODEL`` of the table's ``models``; ``NO_MODEL`` when the table has none for it.
+    Compiled apart from its callers, so that with ``models`` ``None`` (a table where no seat
+    plays a model) the branch that plays one is pruned before typing: such a table's kernels
+    hold no network code."""
+    if models is None:
+        return NO_MODEL
+    k = np.int64(params[P_MODEL])
+    if k < 0 or k >= models.shape[0] or models[k, 0] == 0.0:  # no hidden units: never loaded
+        return NO_MODEL
+    return learned.choose(models[k], learn, pub, me, decision, masks, codes, n, with_none)
 
 
 @njit(cache=True)
 def play(params, pub, me, moves_m, moves_c, models, learn):
     """Choose a play on the seat's turn: an index into the plays written to ``moves_m`` /
-    ``moves_c``, -1 to pass, or ``MOVES_OVERFLOW``. ``models`` and ``learn``: the work
-    record's models and scratch, read by the learned play only (``learned.py``)."""
+    ``moves_c``, -1 to pass, or ``MOVES_OVERFLOW``. ``models`` (the table's, ``models.py``,
+    or ``None``) and ``learn`` (the work record's scratch) are read by the learned play only
+    (``learned.py``), which answers ``NO_MODEL`` without its model."""
     policy = _policy(params, P_PLAY)
     top = pub.top_code
     wish = binding_wish(pub, me.seat)
@@ -525,8 +538,7 @@ def play(params, pub, me, moves_m, moves_c, models, learn):
     if policy == PLAY_EXPERT:
         return expert.choose(params, pub, me, moves_m, moves_c, n, can_pass == 1)
     if policy == PLAY_LEARNED:
-        model = _model(params, models)
-        return learned.choose(model, learn, pub, me, D_PLAY, moves_m, moves_c, n, can_pass)
+        return _learned(params, models, learn, pub, me, D_PLAY, moves_m, moves_c, n, can_pass)
     if policy == PLAY_RANDOM:
         me.rng, j = rand_below(me.rng, n + can_pass)
         return j if j < n else -1
@@ -548,7 +560,7 @@ def bomb(params, pub, me, masks, codes, n, models, learn):
     if policy == PLAY_EXPERT:
         return expert.bomb_out_of_turn(params, pub, me, masks, codes, n)
     if policy == PLAY_LEARNED:
-        return learned.choose(_model(params, models), learn, pub, me, D_BOMB, masks, codes, n, 1)
+        return _learned(params, models, learn, pub, me, D_BOMB, masks, codes, n, 1)
     return -1
 
 

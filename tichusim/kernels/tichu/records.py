@@ -11,7 +11,8 @@ import numpy as np
 
 from ..moves import MAX_MOVES
 from ..outside import SCRIPT_FIELDS
-from .learned import LEARN_FLOATS, MAX_MODELS, MODEL_FLOATS
+from .learned import LEARN_FLOATS
+from .rules import RULES
 from .variants import MAX_SEATS
 
 N = 4  # seats of the 4-player game; partners sit opposite (RULES.md §2.1)
@@ -110,7 +111,7 @@ WORK = np.dtype(
         # which carry no reference count: array arguments would cost two atomic operations per
         # call and made up a third of the engine's time.
         ("variant", np.int64),  # the variant (variants.py)
-        ("phoenix_led_half", np.bool_),  # §2.6 Option: a led Phoenix is worth ½, not 1½
+        ("rules", RULES),  # the table's rules Options (rules.py)
         ("params", np.float64, (MAX_SEATS, N_PARAMS)),  # each seat's strategy row (slots.py)
         ("moves_m", np.uint64, (MAX_MOVES,)),  # the deciding strategy's plays
         ("moves_c", np.int64, (MAX_MOVES,)),
@@ -144,15 +145,10 @@ WORK = np.dtype(
         ("resume_window", np.int64),
         ("resume_armed", np.int64),
         ("resume_nlog", np.int64),
-        # the learned play (learned.py): the forward pass's scratch; the table's models,
-        # flat, each seat's row naming its own (slots.P_MODEL), both on cache lines in a
-        # record made by ``learned.record``; the identity of the weights each holds (0:
-        # none), so that the Python side loads them only once into a record it keeps. Made
-        # once per chunk or caller and never copied per round or per deal: the models take
-        # megabytes
+        # the learned play's scratch (learned.py), on cache lines in a record made by
+        # ``learned.record``; the models themselves are the kernels' own argument
+        # (table_models.py), never in a work record
         ("learn", np.float32, (LEARN_FLOATS,)),
-        ("models", np.float32, (MAX_MODELS, MODEL_FLOATS)),
-        ("model_ids", np.uint64, (MAX_MODELS,)),
     ],
     align=True,
 )

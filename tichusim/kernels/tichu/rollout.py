@@ -60,7 +60,7 @@ def scratch():
 
 
 @njit(cache=True, inline="always")
-def _resume(variant, work, pub, privs, rnd, seats, seat, forced, window):
+def _resume(variant, work, models, pub, privs, rnd, seats, seat, forced, window):
     """Play on from the state at ``seat``'s decision (``tricks.tricks_from``: its play, or its
     answer in the bomb window opened by ``window``) to the round's end, without log, check or
     Python. Returns ``(error, team 0 score, team 1 score, first out)``."""
@@ -70,7 +70,9 @@ def _resume(variant, work, pub, privs, rnd, seats, seat, forced, window):
     work.fixed_seat = -1
     armed = armed_seats(n_seats(variant), privs)
     at = (seat, armed, forced, window)
-    err, victory, _ = tricks_from(variant, work, pub, privs, rnd, seats, False, 0, False, at)
+    err, victory, _ = tricks_from(
+        variant, work, models, pub, privs, rnd, seats, False, 0, False, at
+    )
     if err == ERR_NONE:
         err = close_play(variant, work, pub, privs, rnd, seats, victory)
     if err != ERR_NONE:
@@ -80,30 +82,30 @@ def _resume(variant, work, pub, privs, rnd, seats, seat, forced, window):
 
 
 @njit(cache=True)
-def _resume_nanjing(work, pub, privs, rnd, seats, seat, forced, window):
-    return _resume(NANJING, work, pub, privs, rnd, seats, seat, forced, window)
+def _resume_nanjing(work, models, pub, privs, rnd, seats, seat, forced, window):
+    return _resume(NANJING, work, models, pub, privs, rnd, seats, seat, forced, window)
 
 
 @njit(cache=True)
-def _resume_tientsin(work, pub, privs, rnd, seats, seat, forced, window):
-    return _resume(TIENTSIN, work, pub, privs, rnd, seats, seat, forced, window)
+def _resume_tientsin(work, models, pub, privs, rnd, seats, seat, forced, window):
+    return _resume(TIENTSIN, work, models, pub, privs, rnd, seats, seat, forced, window)
 
 
 @njit(cache=True)
-def _resume_wuwang(work, pub, privs, rnd, seats, seat, forced, window):
-    return _resume(WUWANG, work, pub, privs, rnd, seats, seat, forced, window)
+def _resume_wuwang(work, models, pub, privs, rnd, seats, seat, forced, window):
+    return _resume(WUWANG, work, models, pub, privs, rnd, seats, seat, forced, window)
 
 
 @njit(cache=True, inline="always")
-def play_on(variant, work, pub, privs, rnd, seats, seat, forced, window):
+def play_on(variant, work, models, pub, privs, rnd, seats, seat, forced, window):
     """Play on from the state at ``seat``'s decision to the round's end (``_resume``), compiled
     once per table: with ``variant`` a constant the other branches go. Returns ``(error,
     team 0 score, team 1 score, first out)``."""
     if variant == TIENTSIN:
-        return _resume_tientsin(work, pub, privs, rnd, seats, seat, forced, window)
+        return _resume_tientsin(work, models, pub, privs, rnd, seats, seat, forced, window)
     if variant == WUWANG:
-        return _resume_wuwang(work, pub, privs, rnd, seats, seat, forced, window)
-    return _resume_nanjing(work, pub, privs, rnd, seats, seat, forced, window)
+        return _resume_wuwang(work, models, pub, privs, rnd, seats, seat, forced, window)
+    return _resume_nanjing(work, models, pub, privs, rnd, seats, seat, forced, window)
 
 
 @njit(cache=True)
@@ -198,12 +200,12 @@ GRAND_TRIES = 50  # deals tried for one where the seats before agree with their 
 @njit(cache=True, inline="always")
 def _fix_first_cards(variant, w, vp, me):
     """Deal ``me`` its first cards in every round the work record ``w`` plays (the engine's
-    fixed deal), the variant's rules option and no log. Returns the bitmask of the seats that
+    fixed deal), the table's rules Options and no log. Returns the bitmask of the seats that
     answer the Grand Tichu question before ``me`` (§2.2: in turn order from the first drawer)."""
     seat = me.seat
     n = n_seats(variant)
     w.variant = variant
-    w.phoenix_led_half = vp.phoenix_led_half
+    w.rules = vp.rules
     w.logging = False
     w.fixed_seat = seat
     w.fixed_cards = me.hand
@@ -219,7 +221,7 @@ def _fix_first_cards(variant, w, vp, me):
 
 
 @njit(cache=True, inline="always")
-def _agreeing_round(variant, sc, vp, seed, key, k, before):
+def _agreeing_round(variant, sc, models, vp, seed, key, k, before):
     """Play the round of key ``key`` (a deal found for an earlier candidate) or, with ``key``
     -1, the rounds of keys ``k * GRAND_TRIES + t`` until every seat in ``before`` answered the
     Grand Tichu question as the view says it did. Returns ``(error, the key played, -1 when
@@ -230,7 +232,18 @@ def _agreeing_round(variant, sc, vp, seed, key, k, before):
     for t in range(tries):
         kk = key if key >= 0 else k * GRAND_TRIES + t
         err, _ = play_round(
-            variant, seed, kk, vp.first_drawer, work[0], pub[0], privs, rnd[0], seats, False, False
+            variant,
+            seed,
+            kk,
+            vp.first_drawer,
+            work[0],
+            models,
+            pub[0],
+            privs,
+            rnd[0],
+            seats,
+            False,
+            False,
         )
         if err != ERR_NONE:
             return err, -1
@@ -244,7 +257,7 @@ def _agreeing_round(variant, sc, vp, seed, key, k, before):
 
 
 @njit(cache=True, inline="always")
-def _grand(variant, params, view_pub, view_me, cand_m, samples, seed, results, sc):
+def _grand(variant, params, models, view_pub, view_me, cand_m, samples, seed, results, sc):
     """A search of seat ``me``'s Grand Tichu call (§2.2) on the first cards it holds: deal
     ``k`` gives the other seats the rest of the deck (the round ``seed_stream(seed, key, 0)``
     deals, ``me``'s first cards fixed: the engine's fixed deal), and the round is played
@@ -273,7 +286,7 @@ def _grand(variant, params, view_pub, view_me, cand_m, samples, seed, results, s
             w.params[seat, P_GRAND_TICHU] = (
                 policies.CALL_ALWAYS if answers[c] == CALL else policies.CALL_NEVER
             )
-            err, found = _agreeing_round(variant, sc, vp, seed, key, k, before)
+            err, found = _agreeing_round(variant, sc, models, vp, seed, key, k, before)
             if err != ERR_NONE:
                 return dealt, err
             if found < 0:
@@ -311,14 +324,14 @@ SEARCH = np.dtype(
 
 @njit(cache=True, inline="always")
 def _start(variant, params, view_pub, view_me, decision, detail, candidates, sc, ablate):
-    """Load the strategies and the variant's rules option into the work record, copy the view's
+    """Load the strategies and the table's rules Options into the work record, copy the view's
     table into the base every deal starts from (without the ranks the seats are known to lack
     under ``NO_INFERENCE``) and find each candidate's answer. Returns the error code."""
     work, _, _, _, _, base_pub, _, _, _, answers = sc
     cand_m, cand_c = candidates
     w = work[0]
     w.variant = variant
-    w.phoenix_led_half = view_pub[0].phoenix_led_half
+    w.rules = view_pub[0].rules
     for s in range(n_seats(variant)):
         for j in range(params.shape[1]):
             w.params[s, j] = params[s, j]
@@ -333,7 +346,7 @@ def _start(variant, params, view_pub, view_me, decision, detail, candidates, sc,
 
 
 @njit(cache=True, inline="always")
-def _candidate(variant, sc, seat, answer, calls, detail, window):
+def _candidate(variant, sc, models, seat, answer, calls, detail, window):
     """One candidate's rollout on the deal in the base records: the table copied, ``seat``'s
     ``answer`` given (at a Tichu question the call set, the play going on from the question),
     the round played on to its end. Returns ``(error, team 0 score, team 1 score, first
@@ -351,13 +364,15 @@ def _candidate(variant, sc, seat, answer, calls, detail, window):
         if detail == policies.TICHU_AFTER_PASSING:
             turn = after_passing(variant, w.params, pub[0], privs, seat)
             forced = NOT_FORCED
-    return play_on(variant, w, pub[0], privs, rnd[0], seats, turn, forced, window)
+    return play_on(variant, w, models, pub[0], privs, rnd[0], seats, turn, forced, window)
 
 
 @njit(cache=True, inline="always")
-def _evaluate(variant, settings, params, view_pub, view_me, candidates, results, sc):
+def _evaluate(variant, settings, params, models, view_pub, view_me, candidates, results, sc):
     """A search's rollouts (the module docstring) with the settings of the ``SEARCH`` record
-    ``settings``, the candidates ``(cand_m, cand_c)`` and ``results = (margin, first)``.
+    ``settings``, the rollouts' strategy rows ``params`` and their learned models ``models``
+    (``table_models.py``, or ``None``), the candidates ``(cand_m, cand_c)`` and ``results =
+    (margin, first)``.
     Returns ``(deals played, error)``. The ``ablate`` bits switch an ingredient off, to
     measure what it adds: ``UNPAIRED`` plays each candidate on a deal of its own (deal
     ``k * candidates + c``), ``NO_INFERENCE`` deals without the ranks the seats are known to
@@ -370,7 +385,9 @@ def _evaluate(variant, settings, params, view_pub, view_me, candidates, results,
     cand_m = candidates[0]
     margin, first = results
     if decision == D_GRAND_TICHU:
-        return _grand(variant, params, view_pub, view_me, cand_m, samples, seed, results, sc)
+        return _grand(
+            variant, params, models, view_pub, view_me, cand_m, samples, seed, results, sc
+        )
     err = _start(variant, params, view_pub, view_me, decision, detail, candidates, sc, ablate)
     if err != ERR_NONE:
         return 0, err
@@ -403,7 +420,9 @@ def _evaluate(variant, settings, params, view_pub, view_me, candidates, results,
                 margin[c, k] = np.nan
                 first[c, k] = -1
                 continue
-            err, t0, t1, out = _candidate(variant, sc, seat, answers[c], calls, detail, window)
+            err, t0, t1, out = _candidate(
+                variant, sc, models, seat, answers[c], calls, detail, window
+            )
             if err != ERR_NONE:
                 return dealt, err
             margin[c, k] = (t0 - t1) if seat % 2 == 0 else (t1 - t0)
@@ -414,26 +433,27 @@ def _evaluate(variant, settings, params, view_pub, view_me, candidates, results,
 
 
 # The entries, one per variant (``EVALUATE``), each with its variant a constant as the batch
-# entries are (``batch.py``): ``settings`` a ``SEARCH`` record, ``candidates = (cand_m,
+# entries are (``batch.py``): ``settings`` a ``SEARCH`` record, ``params, models`` the
+# rollouts' rows and models (``table_models.table``), ``candidates = (cand_m,
 # cand_c)``, ``results = (margin, first)``, ``sc`` the caller's ``scratch()``.
 
 
 @njit(cache=True)
-def evaluate_nanjing(settings, params, view_pub, view_me, candidates, results, sc):
+def evaluate_nanjing(settings, params, models, view_pub, view_me, candidates, results, sc):
     """``_evaluate`` for Nanjing."""
-    return _evaluate(NANJING, settings, params, view_pub, view_me, candidates, results, sc)
+    return _evaluate(NANJING, settings, params, models, view_pub, view_me, candidates, results, sc)
 
 
 @njit(cache=True)
-def evaluate_tientsin(settings, params, view_pub, view_me, candidates, results, sc):
+def evaluate_tientsin(settings, params, models, view_pub, view_me, candidates, results, sc):
     """``_evaluate`` for Tientsin."""
-    return _evaluate(TIENTSIN, settings, params, view_pub, view_me, candidates, results, sc)
+    return _evaluate(TIENTSIN, settings, params, models, view_pub, view_me, candidates, results, sc)
 
 
 @njit(cache=True)
-def evaluate_wuwang(settings, params, view_pub, view_me, candidates, results, sc):
+def evaluate_wuwang(settings, params, models, view_pub, view_me, candidates, results, sc):
     """``_evaluate`` for Wu Wang."""
-    return _evaluate(WUWANG, settings, params, view_pub, view_me, candidates, results, sc)
+    return _evaluate(WUWANG, settings, params, models, view_pub, view_me, candidates, results, sc)
 
 
 EVALUATE = {NANJING: evaluate_nanjing, TIENTSIN: evaluate_tientsin, WUWANG: evaluate_wuwang}

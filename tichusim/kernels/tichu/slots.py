@@ -38,8 +38,8 @@ TICHU_EXTRA = 61
 # as TICHU_EXTRA's
 TICHU_AFTER_VALUE = 66
 TICHU_AFTER_EXTRA = 76
-# the learned play (learned.py): the model the seat plays with, as an index into the work
-# record's models (set per table by ``learned.with_models``), and the identity of its weights
+# the learned play (learned.py): the model the seat plays with, as an index into the table's
+# models (set per table by ``table_models.models_for``), and the identity of its weights
 # file, 64 bits in two halves of 32 (each exact in a float): zeros for every other strategy
 P_MODEL = 81
 P_WEIGHTS = 82  # the identity's high half; ``P_WEIGHTS + 1`` its low half

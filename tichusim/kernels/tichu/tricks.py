@@ -255,7 +255,7 @@ def _call_before_turn(work, pub, me, seats, p, armed, nlog, outside):
 
 
 @njit(cache=True, inline="always")
-def _choose(work, pub, me, p, leading, armed, nlog, outside, forced):
+def _choose(work, models, pub, me, p, leading, armed, nlog, outside, forced):
     """Seat ``p``'s play or pass, an index into ``work.moves_m``/``moves_c`` (-1: pass): the
     answer ``forced`` or Python's among every legal play as the rules core lists them (the led
     Phoenix at its table value), else its strategy's; checked against its choices, a lone
@@ -280,7 +280,7 @@ def _choose(work, pub, me, p, leading, armed, nlog, outside, forced):
                 _stop_at(work, p, -1, armed, nlog)
                 return ERR_PENDING, 0
     else:
-        choice = policies.play(work.params[p], pub, me, moves_m, moves_c, work.models, work.learn)
+        choice = policies.play(work.params[p], pub, me, moves_m, moves_c, models, work.learn)
     if choice == MOVES_OVERFLOW:
         return ERR_MOVES, 0
     if not choice_ok(choice, moves_m.shape[0], leading):
@@ -353,7 +353,7 @@ def _played(variant, work, pub, privs, rnd, seats, p, leading, choice, armed, nl
 
 
 @njit(cache=True, inline="always")
-def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside, forced):
+def _turn(variant, work, models, pub, privs, rnd, seats, p, armed, check, nlog, outside, forced):
     """Seat ``p``'s turn: a Tichu call while it has played no card (§2.3), then its play or
     pass, checked, with what follows from the play (``_played``). ``forced`` (``NOT_FORCED``:
     none) is an answer given in advance, an index into the legal plays (``tricks_from``), or
@@ -372,7 +372,7 @@ def _turn(variant, work, pub, privs, rnd, seats, p, armed, check, nlog, outside,
         err, nlog = _call_before_turn(work, pub, me, seats, p, armed, nlog, outside)
         if err != ERR_NONE:
             return err, PLAYED, armed, nlog
-    err, choice = _choose(work, pub, me, p, leading, armed, nlog, outside, forced)
+    err, choice = _choose(work, models, pub, me, p, leading, armed, nlog, outside, forced)
     if err != ERR_NONE:
         return err, PLAYED, armed, nlog
     if check and not turn_ok(
@@ -428,7 +428,9 @@ def _bombed(variant, work, pub, privs, seats, q, j, armed, nlog):
 
 
 @njit(cache=True, inline="always")
-def _bomb_windows(variant, work, pub, privs, seats, actor, armed, nlog, outside, asked, forced):
+def _bomb_windows(
+    variant, work, models, pub, privs, seats, actor, armed, nlog, outside, asked, forced
+):
     """The out-of-turn bomb windows (§2.9 Decision) after ``actor``'s play or pass: each armed
     seat after the last actor is offered its bombs in turn order; the first to bomb becomes
     the last actor and opens the next window, until a window passes without a bomb or a bomb
@@ -465,7 +467,7 @@ def _bomb_windows(variant, work, pub, privs, seats, actor, armed, nlog, outside,
                     return ERR_PENDING, PLAYED, actor, armed, nlog
             else:
                 j = policies.bomb(
-                    work.params[q], pub, privs[q], bombs_m, bombs_c, nb, work.models, work.learn
+                    work.params[q], pub, privs[q], bombs_m, bombs_c, nb, models, work.learn
                 )
             if not choice_ok(j, nb, False):
                 return ERR_STRATEGY, PLAYED, actor, armed, nlog
@@ -531,7 +533,7 @@ def _next_turn(variant, work, pub, privs, rnd, seats, actor, nlog, outside):
 
 
 @njit(cache=True, inline="always")
-def tricks_from(variant, work, pub, privs, rnd, seats, check, nlog, outside, at):
+def tricks_from(variant, work, models, pub, privs, rnd, seats, check, nlog, outside, at):
     """The play (§2.8–§2.13) from a state until the round ends: turns, each followed by its
     out-of-turn bomb windows, and the tricks they make. Returns ``(error, victory, log rows)``,
     ``victory`` when one team's first players went out.
@@ -552,7 +554,19 @@ def tricks_from(variant, work, pub, privs, rnd, seats, check, nlog, outside, at)
         asked = -1  # the seat answering ``forced`` in it (-1: none)
         if window < 0:
             err, outcome, armed, nlog = _turn(
-                variant, work, pub, privs, rnd, seats, turn, armed, check, nlog, outside, forced
+                variant,
+                work,
+                models,
+                pub,
+                privs,
+                rnd,
+                seats,
+                turn,
+                armed,
+                check,
+                nlog,
+                outside,
+                forced,
             )
             if err != ERR_NONE or outcome >= ROUND_OVER:
                 return err, outcome == VICTORY, nlog
@@ -571,7 +585,7 @@ def tricks_from(variant, work, pub, privs, rnd, seats, check, nlog, outside, at)
             asked = turn
             window = -1
         err, outcome, actor, armed, nlog = _bomb_windows(
-            variant, work, pub, privs, seats, opener, armed, nlog, outside, asked, forced
+            variant, work, models, pub, privs, seats, opener, armed, nlog, outside, asked, forced
         )
         forced = NOT_FORCED
         if err != ERR_NONE or outcome >= ROUND_OVER:

@@ -17,6 +17,7 @@ Seats are positions at the table (``variants.py``); zeroed records describe the 
 
 import numpy as np
 
+from .rules import RULES
 from .variants import MAX_SEATS
 
 PUBLIC = np.dtype(
@@ -48,7 +49,7 @@ PUBLIC = np.dtype(
         ("tricks", np.int64),
         ("bombs", np.int64),
         ("exposed", np.uint64),  # Wu Wang: the Minister's hand, face up after passing (§4)
-        ("phoenix_led_half", np.bool_),  # the §2.6 Option: a led Phoenix is worth ½, not 1½
+        ("rules", RULES),  # the table's rules Options (rules.py): public, RULES.md §6
     ],
     align=True,
 )
