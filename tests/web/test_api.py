@@ -213,7 +213,7 @@ BAD = [
     ("advise", {"position": {"hand": "Dr Aj"}, "samples": 201}, "at most 200 deals"),
     ("gt-odds", {"hand": HAND8, "deals": "many"}, "deals: not 'many'"),
     ("gt-odds", {"hand": HAND8, "rounds": 10}, "unknown field 'rounds'"),
-    ("gt-odds", {"hand": HAND8, "seed": -1}, "seed must be a whole number in [0, 2**64)"),
+    ("gt-odds", {"hand": HAND8, "seed": -1}, "seed: a whole number from 0 to 2**64 - 1, not -1"),
     ("tichu-odds", {"hand": HAND14, "played": 57}, "played: a number of cards 0..56"),
     ("pass-advice", {"hand": HAND14, "candidates": ["Dr,Ks,2j"] * 21}, "at most 20 passes"),
     ("pass-advice", {"hand": HAND14, "candidates": ["Dr,Ks,Ks"]}, "'Ks' given twice"),

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from .agents import AgentError
+
 __all__ = ["BadInput", "PlayFailed", "SimulationError", "guard", "one_line"]
 
 T = TypeVar("T")
@@ -42,8 +44,6 @@ def guard(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``fn(*args, **kwargs)``, its bad input (``ValueError``, an agent that cannot be loaded)
     raised as ``BadInput`` and an agent failing during play as ``PlayFailed``: one line each,
     the library's own message."""
-    from .agents import AgentError
-
     try:
         return fn(*args, **kwargs)
     except ValueError as exc:
