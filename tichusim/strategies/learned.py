@@ -16,9 +16,10 @@ in a strategy's table, in a strategy row (``kernels/tichu/learned.py``) and in a
 so a run made with other weights is another run.
 
 ``load`` reads a file once per process (again when it is replaced or its size or modification
-time changes),
-checks it and packs it into the kernels' flat layout (``kernels/tichu/learned.py``), which it
-registers under the identity; every problem is one ``WeightsError`` line naming the file.
+time changes), checks it and packs it into the kernels' flat layout (``kernels/tichu/learned.py``:
+w1 turned into integers of one power-of-two scale, ``learned.quantise``; the file itself always
+holds the trained ``float32`` weights), which it registers under the identity; every problem is
+one ``WeightsError`` line naming the file.
 ``SHIPPED`` is the package's own file, which the ``learned`` strategy plays with.
 """
 
@@ -34,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from ..kernels.tichu import learned as kernel
-from ..kernels.tichu.encoding import LAYOUT_HASH, N_FEATURES
+from ..kernels.tichu.encoding import LAYOUT_HASH, N_FEATURES, SCALED_FEATURES
 
 __all__ = [
     "ARRAYS",
@@ -111,18 +112,23 @@ def identity(arrays: dict, layout_hash: str = LAYOUT_HASH, format: int = FORMAT)
 
 
 def pack(arrays: dict) -> np.ndarray:
-    """The kernels' flat row of checked ``arrays`` (``kernels/tichu/learned.py`` draws it),
-    only as long as it needs."""
+    """The kernels' flat row of checked ``arrays`` (``kernels/tichu/learned.py`` draws it:
+    w1 as integers of one shift, the scaled features' rows of w1 as they are, the rest as
+    they are), only as long as it needs."""
     h1, h2 = arrays["w1"].shape[1], arrays["w2"].shape[1]
-    b1, w2, b2, w3, b3, size = kernel.offsets(h1, h2)
+    b1, w2, b2, w3, b3, wf, size = kernel.offsets(h1, h2)
+    shift, w1q = kernel.quantise(arrays["w1"])
     out = np.zeros(size, np.float32)
     out[0], out[1] = h1, h2
-    out[kernel.W1 : b1] = arrays["w1"].reshape(-1)
+    out[kernel.SCALE] = 2.0**-shift
+    out[kernel.TAG : kernel.TAG + kernel.TAG_SIZE] = kernel.tag(identity(arrays))
+    out[kernel.W1 : b1] = w1q.reshape(-1).view(np.float32)
     out[b1:w2] = arrays["b1"]
     out[w2:b2] = arrays["w2"].reshape(-1)
     out[b2:w3] = arrays["b2"]
     out[w3:b3] = arrays["w3"]
     out[b3] = arrays["b3"][0]
+    out[wf:size] = np.asarray(arrays["w1"], np.float32)[SCALED_FEATURES].reshape(-1)
     return out
 
 

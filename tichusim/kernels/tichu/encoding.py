@@ -124,6 +124,16 @@ SLOTS = (
     ("after_count", COUNT_CLASSES),
 )
 FIRST_CANDIDATE_SLOT = "cand_cards"
+# the slots whose entries are counts or points scaled (any value); every other entry is 0 or 1
+SCALED_SLOTS = (
+    "points_taken",
+    "top_length",
+    "trick_points",
+    "tricks",
+    "bombs",
+    "cand_length",
+    "cand_points",
+)
 
 
 def _offsets(slots):
@@ -136,6 +146,10 @@ def _offsets(slots):
 
 OFFSET, N_FEATURES = _offsets(SLOTS)
 STATE_SIZE = OFFSET[FIRST_CANDIDATE_SLOT]
+SCALED_FEATURES = np.array(
+    sorted(OFFSET[name] + i for name, width in SLOTS if name in SCALED_SLOTS for i in range(width)),
+    np.int64,
+)  # their entries' indexes, in order
 LAYOUT_HASH = hashlib.sha256(repr((ENCODING_VERSION, SLOTS)).encode()).hexdigest()[:16]
 
 # the slots' first indexes as plain module constants: the kernels read them as compile-time
@@ -425,6 +439,8 @@ __all__ = [
     "LAYOUT_HASH",
     "N_FEATURES",
     "OFFSET",
+    "SCALED_FEATURES",
+    "SCALED_SLOTS",
     "SLOTS",
     "STATE_SIZE",
     "encode",

@@ -7,36 +7,70 @@ bomb), and the seat answers the highest; on a tie the first in that order (the p
 pass or no bomb), so the answer is deterministic. Every other decision stays another policy's.
 A decision with one possible answer skips the model.
 
+**The network in integers.** ``q = relu(relu(x @ w1 + b1) @ w2 + b2) @ w3 + b3``. Almost every
+feature is 0 or 1 (all but ``encoding.SCALED_SLOTS``' counts and points), so ``x @ w1`` is
+mostly a sum of rows of w1. Those rows are kept as integers, ``w1q = rint(w1 * 2**s)``
+(``int32``), with the one shift ``s`` per model (``quantise``) that keeps every sum of rows
+inside ``int32``: a sum of integer rows is exact, the same whatever its order, so a sum
+updated by the features that changed equals the sum made afresh, bit for bit. The first
+layer's pre-activation of a candidate is
+
+    ``float32(sum of w1q over its 0/1 features) * 2**-s + (b1 + its scaled features * w1)``
+
+the bracket in ``float32``, the scaled features' rows (``float32``, as trained) in index
+order, the state's before the candidate's. It differs from ``x @ w1 + b1`` by at most
+``2**-(s+1)`` per feature set, besides ``float32`` rounding (the shipped weights: ``s`` = 22,
+``1.2e-7`` per feature; ``tests/learn/test_kernel_forward.py`` holds the scores to the
+trained network within ``1e-4``). The second and third layers run in ``float32`` as trained.
+
+**What is kept, and why it never matters.** Each seat keeps, in the scratch, the 0/1
+features of its last pass (or no bomb: mask 0, code 0; the state part and the pass's
+candidate part, the hand it keeps) as bits, and their integer sum (the accumulator). Its next
+decision encodes the state and the pass, compares the bits and adds or takes away only the
+rows of the features that changed (the cards played since, the counts, the trick): a few
+dozen rows instead of every live feature's. Because the sums are exact, what a seat kept
+(from this round, another round, another unit or nothing) changes no bit of its scores: a
+kept sum is used only under the tag of the model that made it (the weights' identity, in the
+model's header), and a scratch with any other tag (fresh memory, another model) starts the
+seat from no feature. So the same seed plays the same bytes on any number of threads,
+stepped or not, and ``decide`` from Python answers as the engine.
+
+A candidate's part differs from the pass's in a few features only (its cards, its
+combination, the hand it leaves), so each candidate starts from the pass's sum and adds or
+takes away those rows: listed straight from its cards and combination code, as
+``encoding.encode_candidate`` would set them (``_candidate_rows``; the candidate is never
+encoded), then summed four rows to a pass over the accumulator.
+The second layer adds the rows of w2 of the units relu leaves alive, in order, four rows to a
+pass over the layer (added in the same order as one at a time).
+
 The model travels flat, as ``float32``: the kernels take a table's models as an argument of
 their own beside the strategy rows, one row per model (``table_models.py`` makes it, the one
 place they are loaded; at most ``MAX_MODELS`` different models at one table, each at most
 ``MODEL_FLOATS`` long), and a seat's strategy row names its model's index
-(``slots.P_MODEL``). One row, with ``F = N_FEATURES``::
+(``slots.P_MODEL``). One row, with ``F = N_FEATURES``, ``S`` the scaled features
+(``encoding.SCALED_FEATURES``)::
 
-    [0, HEADER)                 H1, H2 (the hidden sizes, as floats), then zeros (one line)
-    [W1, W1 + F*H1)             w1, feature-major: feature k's H1 weights at W1 + k*H1
+    [0, HEADER)                 H1, H2 (the hidden sizes), 2**-s, the identity's tag (four
+                                16-bit pieces, each plus one), then zeros (one line)
+    [W1, W1 + F*H1)             w1q, int32 (seen through a view), feature-major: feature k's
+                                H1 integers at W1 + k*H1 (the scaled features' rows zero)
     [b1, b1 + H1)               b1
     [w2, w2 + H1*H2)            w2, unit-major: hidden unit i's H2 weights at w2 + i*H2
     [b2, b2 + H2)               b2
     [w3, w3 + H2)               w3
     [b3]                        b3
+    [wf, wf + len(S)*H1)        the rows of w1 of the scaled features, float32, in order
     (the rest of the row unused; ``offsets`` gives each start)
 
-The forward pass ``q = relu(relu(x @ w1 + b1) @ w2 + b2) @ w3 + b3`` splits its first layer:
-``x @ w1`` is the sum of the rows of w1 whose feature is non-zero (the features are sparse).
-Once per decision it sums them for the pass (or no bomb: mask 0, code 0), the state part
-(the same for every candidate) and the pass's candidate part (the hand it keeps), plus b1
-(``HS`` in the scratch). A candidate's part differs from the pass's in a few features only
-(its cards, its combination, the cards it takes out of the hand it leaves), so each
-candidate adds to that sum the rows of those features, weighted by the difference; the
-rest of the network runs per candidate, skipping the hidden units relu zeroed. The
-features are encoded (``encoding.encode_state``, ``encode_candidate``) into the work
-record's ``learn`` scratch, laid out ``[X, XB, HS, H1B, H2B, IDX)``: the feature vector, the
-pass's candidate part, the pass's first-layer sum, the candidate's first and second hidden
-layers, a list of indexes (the non-zero features, the units relu leaves alive); nothing is
-allocated per decision. A list is made 64 entries at a time: a mask of the entries kept, made
-without a branch (the compiler compares a line at a time), then its bits in order; so the
-sums add the same rows in the same order as a loop over every entry would.
+The ``learn`` scratch, ``float32`` (the integers and bits seen through views, bits as
+pairs of ``uint32``), each part on a cache line: the features ``[X, XB)``
+(``encoding.encode_state`` and ``encode_candidate`` write them); each seat's kept part at
+``SEATS + seat * SEAT_FLOATS`` (its tag, its state bits ``SEAT_BITS``, its pass's candidate
+bits ``SEAT_PASS``, its accumulator ``SEAT_ACC``); the decision's ``BASE`` (b1 and the
+state's scaled rows); a candidate's sum ``CAND_ACC``; the bits just encoded ``NEW_BITS``;
+an answer's first and second hidden layers ``H1B``, ``H2B``; the live units ``IDX``; the
+rows to add and to take away ``ADDS``, ``SUBS``. Nothing is allocated per decision; every
+entry read is written first, but the seats' kept parts, which only their tag lets be read.
 
 The sums run a row of weights at a time into a row of the scratch, so both are kept on 64-byte
 cache lines: a record made by ``record`` holds ``learn`` on a line, an array made by
@@ -51,11 +85,46 @@ identity of their weights file, which ``tichusim.strategies.learned`` reads and 
 
 import numpy as np
 
-from ..bits import ONE, U64, ZERO, lowest_bit_index
+from ..bits import (
+    DOG,
+    DRAGON,
+    MAH_JONG,
+    ONE,
+    PHOENIX,
+    U64,
+    ZERO,
+    lowest_bit_index,
+    popcount,
+    rank_cards,
+    rank_multiplicity,
+)
+from ..hand import card_points
 from ..jit import njit
 from ..outside import D_BOMB, D_PLAY
-from .encoding import CANDIDATE_SIZE, N_FEATURES, STATE_SIZE, encode_candidate, encode_state
+from .encoding import (
+    AFTER,
+    AFTER_COUNT,
+    AFTER_RANKS,
+    CAND_CARDS,
+    CAND_HALF,
+    CAND_KIND,
+    CAND_LENGTH,
+    CAND_POINTS,
+    CAND_RANK,
+    CAND_WISH,
+    CANDIDATE_SIZE,
+    CARD_INDEX,
+    COUNT_CLASSES,
+    LENGTH_SCALE,
+    N_FEATURES,
+    POINTS_SCALE,
+    SCALED_FEATURES,
+    STATE_SIZE,
+    encode_candidate,
+    encode_state,
+)
 from .slots import P_WEIGHTS
+from .variants import MAX_SEATS
 
 MAX_MODELS = 2  # different models at one table
 MODEL_FLOATS = 1 << 18  # a model's flat row, header included: at most
@@ -64,7 +133,16 @@ LINE = 64  # bytes in a cache line
 LINE_FLOATS = LINE // 4
 HEADER = LINE_FLOATS
 W1 = HEADER
-BLOCK = 64  # entries a list is made from at a time (one bit each of a mask)
+BLOCK = 64  # features the encoded vector is padded to a multiple of
+WORD = 64  # features per word of bits (kept as two uint32: the scratch is float32)
+SCALE = 2  # the header's 2**-s
+TAG = 3  # the header's tag: four numbers
+TAG_SIZE = 4
+MAX_SHIFT = 40  # the finest integer step of w1q: 2**-40
+N_SCALED = SCALED_FEATURES.size
+N_SCALED_STATE = int((SCALED_FEATURES < STATE_SIZE).sum())
+STATE_WORDS = -(-STATE_SIZE // WORD)
+CAND_WORDS = -(-CANDIDATE_SIZE // WORD)
 
 
 def _blocks(floats: int) -> int:
@@ -72,34 +150,100 @@ def _blocks(floats: int) -> int:
     return -(-floats // BLOCK) * BLOCK
 
 
-# the ``learn`` scratch: the features, the candidate part of the pass (or no bomb), three rows
-# of hidden units, room for a list of indexes (``int32``, seen through a view). Each part
-# starts a cache line; the features and the pass's part are followed by zeros up to whole
-# blocks, so that a list is made from whole blocks
+def _lines(floats: int) -> int:
+    """``floats`` rounded up to whole cache lines."""
+    return -(-floats // LINE_FLOATS) * LINE_FLOATS
+
+
+def _binary_words(lo: int, hi: int) -> np.ndarray:
+    """The bits of the 0/1 features of ``[lo, hi)``, ``WORD`` features a word from ``lo``."""
+    words = np.zeros(-(-(hi - lo) // WORD), np.uint64)
+    scaled = set(SCALED_FEATURES.tolist())
+    for k in range(lo, hi):
+        if k not in scaled:
+            words[(k - lo) // WORD] |= np.uint64(1 << ((k - lo) % WORD))
+    return words
+
+
+LOW = U64(0xFFFFFFFF)
+HALF = U64(32)
+STATE_BINARY = _binary_words(0, STATE_SIZE)
+# a candidate's scaled features are its length and its points, in that order
+assert SCALED_FEATURES[N_SCALED_STATE:].tolist() == [CAND_LENGTH, CAND_POINTS]
+
+
+def _card_runs() -> list[tuple[int, int]]:
+    """The deck's bits as runs kept in order by the ``cards`` form (``encoding.CARD_INDEX``):
+    ``(shift, mask)`` pairs, the form being the OR of ``(m >> shift) & mask``."""
+    runs: dict[int, int] = {}
+    for bit, index in enumerate(CARD_INDEX.tolist()):
+        if index >= 0:
+            runs[bit - index] = runs.get(bit - index, 0) | 1 << index
+    assert len(runs) <= 4
+    pairs = sorted(runs.items())
+    return pairs + [(0, 0)] * (4 - len(pairs))
+
+
+(S0, M0), (S1, M1), (S2, M2), (S3, M3) = ((U64(a), U64(b)) for a, b in _card_runs())
+CAND_BINARY = _binary_words(STATE_SIZE, N_FEATURES)
+
+# the ``learn`` scratch (the module docstring)
 X = 0
-# the features' room: all of them, and the candidate part read as whole blocks from its start
-XB = _blocks(max(N_FEATURES, STATE_SIZE + _blocks(CANDIDATE_SIZE)))  # the pass's part
-HS = XB + _blocks(CANDIDATE_SIZE)  # the pass's first-layer sum, b1 included
-H1B = HS + MAX_HIDDEN  # a candidate's first hidden layer
+# the features' room: all of them, and the candidate part read as whole words from its start
+XB = _blocks(max(N_FEATURES, STATE_SIZE + _blocks(CANDIDATE_SIZE)))
+SEAT_BITS = LINE_FLOATS  # in a seat's part, after its tag's line
+SEAT_PASS = SEAT_BITS + _lines(2 * STATE_WORDS)
+SEAT_ACC = SEAT_PASS + _lines(2 * CAND_WORDS)
+SEAT_FLOATS = SEAT_ACC + MAX_HIDDEN
+SEATS = XB
+BASE = SEATS + MAX_SEATS * SEAT_FLOATS
+CAND_ACC = BASE + MAX_HIDDEN
+NEW_BITS = CAND_ACC + MAX_HIDDEN
+H1B = NEW_BITS + _lines(2 * STATE_WORDS)  # an answer's first hidden layer
 H2B = H1B + MAX_HIDDEN  # its second
-IDX = H2B + MAX_HIDDEN  # the non-zero features, or the live hidden units
-LEARN_FLOATS = IDX + _blocks(N_FEATURES)
+IDX = H2B + MAX_HIDDEN  # the units relu leaves alive (int32)
+ADDS = IDX + MAX_HIDDEN  # the rows to add (int32)
+SUBS = ADDS + _lines(N_FEATURES)  # the rows to take away (int32)
+LEARN_FLOATS = SUBS + _lines(N_FEATURES)
 
 
-def offsets(h1: int, h2: int) -> tuple[int, int, int, int, int, int]:
-    """``(b1, w2, b2, w3, b3, size)``: where each part starts in a model's flat row of hidden
-    sizes ``h1``, ``h2``, and the floats it takes in all."""
+def offsets(h1: int, h2: int) -> tuple[int, int, int, int, int, int, int]:
+    """``(b1, w2, b2, w3, b3, wf, size)``: where each part starts in a model's flat row of
+    hidden sizes ``h1``, ``h2``, and the floats it takes in all."""
     b1 = W1 + N_FEATURES * h1
     w2 = b1 + h1
     b2 = w2 + h1 * h2
     w3 = b2 + h2
     b3 = w3 + h2
-    return b1, w2, b2, w3, b3, b3 + 1
+    wf = _lines(b3 + 1)
+    return b1, w2, b2, w3, b3, wf, wf + N_SCALED * h1
 
 
 def model_size(model: np.ndarray) -> int:
     """The floats a model's flat row takes (its header read)."""
     return offsets(int(model[0]), int(model[1]))[-1]
+
+
+def quantise(w1: np.ndarray) -> tuple[int, np.ndarray]:
+    """``(s, w1q)``: the shift and the integer rows of ``w1`` (``N_FEATURES`` x H1) the
+    kernel sums (the module docstring). ``s`` is the largest (at most ``MAX_SHIFT``) with
+    which every hidden unit's sum of ``|w1q|`` over the 0/1 features stays inside ``int32``,
+    so no sum of rows can overflow; the scaled features' rows are zero."""
+    w = np.asarray(w1, np.float64).copy()
+    w[SCALED_FEATURES] = 0.0
+    total = float(np.abs(w).sum(axis=0).max()) if w.size else 0.0
+    room = float(2**31 - 1) - N_FEATURES  # each entry's rounding adds at most a half
+    shift = MAX_SHIFT
+    if total > 0.0:
+        shift = min(MAX_SHIFT, int(np.floor(np.log2(room / total))))
+    return shift, np.rint(w * 2.0**shift).astype(np.int32)
+
+
+def tag(identity: str) -> np.ndarray:
+    """The header's tag of a weights identity (16 hex digits): four 16-bit pieces, each plus
+    one (never zero, as fresh memory is)."""
+    number = int(identity, 16)
+    return np.array([(number >> (16 * i) & 0xFFFF) + 1 for i in range(TAG_SIZE)], np.float32)
 
 
 @njit(cache=True, inline="always")
@@ -110,150 +254,353 @@ def _sizes(model):
     w2 = b1 + h1
     b2 = w2 + h1 * h2
     w3 = b2 + h2
-    return h1, h2, b1, w2, b2, w3, w3 + h2
+    b3 = w3 + h2
+    wf = (b3 + LINE_FLOATS) // LINE_FLOATS * LINE_FLOATS
+    return h1, h2, b1, w2, b2, w3, b3, wf
 
 
 @njit(cache=True, inline="always")
-def _append_bits(mask, at, idx, n):
-    """Append ``at + i`` for each set bit ``i`` of ``mask``, lowest first, to ``idx[:n]``;
-    the new length."""
-    while mask != ZERO:
-        idx[n] = at + lowest_bit_index(mask)
-        n += 1
-        mask &= mask - ONE
-    return n
-
-
-@njit(cache=True, inline="always")
-def _non_zero(x, idx):
-    """The indexes of ``x``'s non-zero entries (``x`` whole blocks long), in order, into
-    ``idx``; their count."""
-    n = 0
-    for at in range(0, x.size, BLOCK):
-        block = x[at : at + BLOCK]
+def _bits(x, binary, out):
+    """Word ``w``: the bits of ``x[WORD*w:WORD*(w+1)] != 0`` kept by ``binary[w]``, for each
+    word of ``binary`` (``x`` at least as long), into ``out[2w]`` (low half) and
+    ``out[2w+1]`` (``uint32``). A mask is made a word at a time without a branch (the
+    compiler compares a line at a time)."""
+    for w in range(binary.size):
+        block = x[w * WORD : (w + 1) * WORD]
         mask = ZERO
-        for i in range(BLOCK):
+        for i in range(WORD):
             mask |= U64(block[i] != 0.0) << U64(i)
-        n = _append_bits(mask, at, idx, n)
+        mask &= binary[w]
+        out[2 * w] = np.uint32(mask & LOW)
+        out[2 * w + 1] = np.uint32(mask >> HALF)
+
+
+@njit(cache=True, inline="always")
+def _word(bits, w):
+    """Word ``w`` of bits kept as two ``uint32``."""
+    return U64(bits[2 * w]) | U64(bits[2 * w + 1]) << HALF
+
+
+@njit(cache=True, inline="always")
+def _list_bits(word, first, idx, n):
+    """Append ``first + i`` for each set bit ``i`` of ``word``, lowest first, to ``idx[:n]``;
+    the new length."""
+    m = word
+    while m != ZERO:
+        idx[n] = first + lowest_bit_index(m)
+        n += 1
+        m &= m - ONE
     return n
 
 
 @njit(cache=True, inline="always")
-def _differing(x, base, idx):
-    """The indexes where ``x`` and ``base`` (whole blocks long, as long) differ, in order,
-    into ``idx``; their count."""
-    n = 0
-    for at in range(0, x.size, BLOCK):
-        block = x[at : at + BLOCK]
-        other = base[at : at + BLOCK]
-        mask = ZERO
-        for i in range(BLOCK):
-            mask |= U64(block[i] != other[i]) << U64(i)
-        n = _append_bits(mask, at, idx, n)
+def _add_rows(w1q, h1, acc, idx, n, sign):
+    """``acc += sign * (the rows of w1q listed in idx[:n])``, four rows at a time (integers:
+    the grouping changes nothing)."""
+    u = 0
+    while u + 4 <= n:
+        r0 = w1q[idx[u] * h1 : (idx[u] + 1) * h1]
+        r1 = w1q[idx[u + 1] * h1 : (idx[u + 1] + 1) * h1]
+        r2 = w1q[idx[u + 2] * h1 : (idx[u + 2] + 1) * h1]
+        r3 = w1q[idx[u + 3] * h1 : (idx[u + 3] + 1) * h1]
+        if sign > 0:
+            for j in range(h1):
+                acc[j] += r0[j] + r1[j] + r2[j] + r3[j]
+        else:
+            for j in range(h1):
+                acc[j] -= r0[j] + r1[j] + r2[j] + r3[j]
+        u += 4
+    while u < n:
+        r0 = w1q[idx[u] * h1 : (idx[u] + 1) * h1]
+        if sign > 0:
+            for j in range(h1):
+                acc[j] += r0[j]
+        else:
+            for j in range(h1):
+                acc[j] -= r0[j]
+        u += 1
+
+
+@njit(cache=True, inline="always")
+def _update(w1q, h1, acc, old, new, first, learn):
+    """``acc``, the sum of the rows of the bits ``old`` (words kept as ``uint32`` pairs,
+    features from ``first``), made the sum of the rows of the bits ``new``: the rows of the
+    features set in one and not the other listed (``ADDS``, ``SUBS``), then added or taken
+    away."""
+    adds = learn[ADDS : ADDS + N_FEATURES].view(np.int32)
+    subs = learn[SUBS : SUBS + N_FEATURES].view(np.int32)
+    na = 0
+    ns = 0
+    for w in range(new.size // 2):
+        a = _word(old, w)
+        b = _word(new, w)
+        if a != b:
+            na = _list_bits(b & ~a, first + WORD * w, adds, na)
+            ns = _list_bits(a & ~b, first + WORD * w, subs, ns)
+    _add_rows(w1q, h1, acc, adds, na, 1)
+    _add_rows(w1q, h1, acc, subs, ns, -1)
+
+
+@njit(cache=True, inline="always")
+def _first_layer(model, learn, acc, length, points, out):
+    """A first hidden layer's pre-activation into ``out`` (the module docstring): the integer
+    sum ``acc`` scaled, plus ``BASE`` (b1 and the state's scaled rows), plus the candidate's
+    scaled features (its ``length`` and ``points`` entries) weighing their rows, in order."""
+    h1, _, _, _, _, _, _, wf = _sizes(model)
+    scale = model[SCALE]
+    for j in range(h1):
+        out[j] = np.float32(acc[j]) * scale + learn[BASE + j]
+    if length != 0.0:
+        row = model[wf + N_SCALED_STATE * h1 : wf + (N_SCALED_STATE + 1) * h1]
+        for j in range(h1):
+            out[j] += length * row[j]
+    if points != 0.0:
+        row = model[wf + (N_SCALED_STATE + 1) * h1 : wf + (N_SCALED_STATE + 2) * h1]
+        for j in range(h1):
+            out[j] += points * row[j]
+
+
+@njit(cache=True, inline="always")
+def _cards_form(mask):
+    """The ``cards`` entries of ``mask`` as the bits of one number (``encoding.CARD_INDEX``)."""
+    return (mask >> S0) & M0 | (mask >> S1) & M1 | (mask >> S2) & M2 | (mask >> S3) & M3
+
+
+@njit(cache=True, inline="always")
+def _list_levels(ranks, level, first, idx, n):
+    """Append entry ``first + 4 (r - 2) + level`` for each rank ``r`` of the 16-bit rank set
+    ``ranks`` (``encoding``'s ``ranks`` form), to ``idx[:n]``; the new length."""
+    m = ranks
+    while m != ZERO:
+        idx[n] = first + 4 * (lowest_bit_index(m) - 2) + level
+        n += 1
+        m &= m - ONE
     return n
 
 
 @njit(cache=True, inline="always")
-def _positive(x, n_units, idx):
-    """The indexes of ``x[:n_units]``'s positive entries, in order, into ``idx``; their
-    count."""
-    n = 0
-    for at in range(0, n_units, BLOCK):
-        block = x[at : at + min(BLOCK, n_units - at)]
-        mask = ZERO
-        for i in range(block.size):
-            mask |= U64(block[i] > 0.0) << U64(i)
-        n = _append_bits(mask, at, idx, n)
-    return n
+def _candidate_rows(pub, me, mask, code, adds, subs):
+    """The 0/1 features where the candidate part of (``mask``, ``code``) differs from the
+    pass's (as ``encoding.encode_candidate`` writes both), without encoding either: those
+    set in the candidate's only into ``adds``, in the pass's only into ``subs``; their
+    counts."""
+    na = _list_bits(_cards_form(mask), CAND_CARDS, adds, 0)
+    ns = 0
+    kind = code >> 16
+    if kind != 0:  # the pass's kind is 0
+        adds[na] = CAND_KIND + kind
+        subs[ns] = CAND_KIND
+        na += 1
+        ns += 1
+    if code != 0:
+        rank2 = code & 0xFF
+        adds[na] = CAND_RANK + (rank2 >> 1)
+        na += 1
+        if rank2 & 1:
+            adds[na] = CAND_HALF
+            na += 1
+    if 2 <= pub.wish <= 14 and mask & rank_cards(pub.wish):
+        adds[na] = CAND_WISH
+        na += 1
+    hand = me.hand
+    after = hand & ~mask  # a subset of the hand the pass keeps: entries only go
+    ns = _list_bits(_cards_form(hand & mask), AFTER, subs, ns)
+    h1, h2, h3, h4 = rank_multiplicity(hand)
+    a1, a2, a3, a4 = rank_multiplicity(after)
+    ns = _list_levels(h1 & ~a1, 0, AFTER_RANKS, subs, ns)
+    ns = _list_levels(h2 & ~a2, 1, AFTER_RANKS, subs, ns)
+    ns = _list_levels(h3 & ~a3, 2, AFTER_RANKS, subs, ns)
+    ns = _list_levels(h4 & ~a4, 3, AFTER_RANKS, subs, ns)
+    gone = hand & mask
+    if gone & MAH_JONG:
+        subs[ns] = AFTER_RANKS + 52
+        ns += 1
+    if gone & DOG:
+        subs[ns] = AFTER_RANKS + 53
+        ns += 1
+    if gone & PHOENIX:
+        subs[ns] = AFTER_RANKS + 54
+        ns += 1
+    if gone & DRAGON:
+        subs[ns] = AFTER_RANKS + 55
+        ns += 1
+    before = min(popcount(hand), COUNT_CLASSES - 1)
+    left = min(popcount(after), COUNT_CLASSES - 1)
+    if left != before:
+        subs[ns] = AFTER_COUNT + before
+        adds[na] = AFTER_COUNT + left
+        ns += 1
+        na += 1
+    return na, ns
+
+
+@njit(cache=True, inline="always")
+def _seat(me):
+    """Where seat ``me``'s kept part of the scratch starts."""
+    return SEATS + me.seat * SEAT_FLOATS
 
 
 @njit(cache=True)
 def state_term(model, learn, pub, me, decision):
-    """The first layer's sum, b1 included, of the pass (or no bomb) at seat ``me``'s
-    ``decision``, into ``learn[HS:HS + H1]``: the state part, the same for every candidate,
-    and the pass's candidate part (the hand it keeps), which every candidate's differs from
-    in a few features only (its cards, its combination, the hand it leaves); that part is
-    kept at ``learn[XB:]``."""
+    """Seat ``me``'s kept sum brought to the pass (or no bomb) of ``decision``: the rows of
+    the 0/1 features of the state and of the pass's candidate part (the hand it keeps) that
+    changed since it was kept added or taken away; and ``BASE``, b1 and the state's scaled
+    rows. The pass's candidate part stays encoded at ``X + STATE_SIZE``."""
     encode_state(pub, me, decision, learn)
     encode_candidate(pub, me, ZERO, 0, learn)
-    for k in range(X + N_FEATURES, XB):  # the blocks' zeros (a scratch may come dirty)
-        learn[k] = 0.0
-    for k in range(XB + CANDIDATE_SIZE, HS):
-        learn[k] = 0.0
-    h1, _, b1, _, _, _, _ = _sizes(model)
-    # the non-zero features listed first, then their rows summed
-    idx = learn[IDX : IDX + N_FEATURES].view(np.int32)
-    n = _non_zero(learn[X:XB], idx)
-    acc = learn[HS : HS + h1]
-    for j in range(h1):  # a loop: a slice assignment may copy its source first
-        acc[j] = model[b1 + j]
-    for i in range(n):
-        k = idx[i]
-        v = learn[X + k]
-        at = W1 + k * h1
-        row = model[at : at + h1]  # a slice: the compiler vectorises the sum
+    h1, _, b1, _, _, _, _, wf = _sizes(model)
+    w1q = model[W1 : W1 + N_FEATURES * h1].view(np.int32)
+    at = _seat(me)
+    kept = learn[at : at + TAG_SIZE]
+    bits = learn[at + SEAT_BITS : at + SEAT_PASS].view(np.uint32)
+    pass_bits = learn[at + SEAT_PASS : at + SEAT_ACC].view(np.uint32)
+    acc = learn[at + SEAT_ACC : at + SEAT_ACC + h1].view(np.int32)
+    same = True
+    for i in range(TAG_SIZE):
+        same &= kept[i] == model[TAG + i]
+    if not same:  # kept under another model, or never: from no feature
+        for w in range(bits.size):
+            bits[w] = 0
+        for w in range(pass_bits.size):
+            pass_bits[w] = 0
         for j in range(h1):
-            acc[j] += v * row[j]
-    for k in range(CANDIDATE_SIZE):
-        learn[XB + k] = learn[X + STATE_SIZE + k]
-
-
-@njit(cache=True)
-def candidate_score(model, learn, pub, me, mask, code):
-    """The model's score of the candidate (``mask``, ``code``; 0, 0 for a pass or no bomb)
-    after ``state_term`` of the same decision: the pass's first layer plus the rows of the
-    features where the candidate's part differs from the pass's."""
-    encode_candidate(pub, me, mask, code, learn)
-    h1 = np.int64(model[0])
-    idx = learn[IDX : IDX + N_FEATURES].view(np.int32)
-    part = X + STATE_SIZE
-    n = _differing(learn[part : part + HS - XB], learn[XB:HS], idx)
-    hidden1 = learn[H1B : H1B + h1]
+            acc[j] = 0
+        for i in range(TAG_SIZE):
+            kept[i] = model[TAG + i]
+    new = learn[NEW_BITS : NEW_BITS + 2 * STATE_WORDS].view(np.uint32)
+    _bits(learn[X : X + WORD * STATE_WORDS], STATE_BINARY, new)
+    _update(w1q, h1, acc, bits[: 2 * STATE_WORDS], new, 0, learn)
+    for w in range(2 * STATE_WORDS):
+        bits[w] = new[w]
+    new = learn[NEW_BITS : NEW_BITS + 2 * CAND_WORDS].view(np.uint32)
+    _bits(learn[X + STATE_SIZE : X + STATE_SIZE + WORD * CAND_WORDS], CAND_BINARY, new)
+    _update(w1q, h1, acc, pass_bits[: 2 * CAND_WORDS], new, STATE_SIZE, learn)
+    for w in range(2 * CAND_WORDS):
+        pass_bits[w] = new[w]
+    base = learn[BASE : BASE + h1]
     for j in range(h1):
-        hidden1[j] = learn[HS + j]
-    for i in range(n):
-        k = STATE_SIZE + idx[i]
-        d = learn[X + k] - learn[XB + k - STATE_SIZE]
-        at = W1 + k * h1
-        row = model[at : at + h1]
-        for j in range(h1):
-            hidden1[j] += d * row[j]
-    return _output(model, learn)
+        base[j] = model[b1 + j]
+    for r in range(N_SCALED_STATE):
+        v = learn[X + SCALED_FEATURES[r]]
+        if v != 0.0:
+            row = model[wf + r * h1 : wf + (r + 1) * h1]
+            for j in range(h1):
+                base[j] += v * row[j]
 
 
-@njit(cache=True)
-def pass_score(model, learn):
-    """The model's score of the pass (or no bomb) after ``state_term``: its first layer is
-    the decision's sum itself."""
+@njit(cache=True, inline="always")
+def _pass_layer(model, learn, me, out):
+    """The pass's (or no bomb's) first layer, after ``state_term``, into ``out`` (its
+    scaled candidate features are zero: no cards, no combination)."""
+    at = _seat(me) + SEAT_ACC
+    zero = np.float32(0.0)
+    _first_layer(model, learn, learn[at : at + MAX_HIDDEN].view(np.int32), zero, zero, out)
+
+
+@njit(cache=True, inline="always")
+def _candidate_layer(model, learn, pub, me, mask, code, out):
+    """The first layer of the candidate (``mask``, ``code``) after ``state_term``, into
+    ``out``: the pass's sum, with the rows of the features where their candidate parts
+    differ added or taken away (``_candidate_rows``), and the candidate's scaled features
+    (as ``encoding.encode_candidate`` writes them)."""
     h1 = np.int64(model[0])
+    w1q = model[W1 : W1 + N_FEATURES * h1].view(np.int32)
+    adds = learn[ADDS : ADDS + N_FEATURES].view(np.int32)
+    subs = learn[SUBS : SUBS + N_FEATURES].view(np.int32)
+    na, ns = _candidate_rows(pub, me, mask, code, adds, subs)
+    acc = learn[CAND_ACC : CAND_ACC + h1].view(np.int32)
+    at = _seat(me) + SEAT_ACC
+    pass_acc = learn[at : at + h1].view(np.int32)
     for j in range(h1):
-        learn[H1B + j] = learn[HS + j]
-    return _output(model, learn)
+        acc[j] = pass_acc[j]
+    _add_rows(w1q, h1, acc, adds, na, 1)
+    _add_rows(w1q, h1, acc, subs, ns, -1)
+    length = np.float32(0.0)
+    if code != 0:
+        length = np.float32(((code >> 8) & 0xFF) / LENGTH_SCALE)
+    points = np.float32(card_points(mask) / POINTS_SCALE)
+    _first_layer(model, learn, acc, length, points, out)
+
+
+@njit(cache=True, inline="always")
+def _alive(x, n_units, idx):
+    """The indexes of ``x[:n_units]``'s positive entries, in order, into ``idx``; their
+    count. A mask is made 64 entries at a time without a branch, then its bits listed."""
+    n = 0
+    for at in range(0, n_units, 64):
+        block = x[at : at + min(64, n_units - at)]
+        mask = ZERO
+        for i in range(block.size):
+            mask |= U64(block[i] > 0.0) << U64(i)
+        while mask != ZERO:
+            idx[n] = at + lowest_bit_index(mask)
+            n += 1
+            mask &= mask - ONE
+    return n
 
 
 @njit(cache=True, inline="always")
 def _output(model, learn):
-    """The score from the first layer's sum at ``learn[H1B:]``: relu, the second layer, relu,
-    the output."""
-    h1, h2, _, w2, b2, w3, b3 = _sizes(model)
+    """The score from the first layer at ``learn[H1B:]``: relu, the second layer (the rows of
+    w2 of the units relu leaves alive, in order), relu, the output."""
+    h1, h2, _, w2, b2, w3, b3, _ = _sizes(model)
     hidden1 = learn[H1B : H1B + h1]
-    idx = learn[IDX : IDX + N_FEATURES].view(np.int32)
-    # the units relu leaves alive listed, then their rows of w2
-    n = _positive(hidden1, h1, idx)
+    idx = learn[IDX : IDX + MAX_HIDDEN].view(np.int32)
+    n = _alive(hidden1, h1, idx)
     hidden2 = learn[H2B : H2B + h2]
     for j in range(h2):
         hidden2[j] = model[b2 + j]
-    for u in range(n):
+    u = 0
+    while u + 4 <= n:  # four rows at a time, added in the same order as one at a time
+        i0, i1, i2, i3 = idx[u], idx[u + 1], idx[u + 2], idx[u + 3]
+        a0, a1, a2, a3 = hidden1[i0], hidden1[i1], hidden1[i2], hidden1[i3]
+        r0 = model[w2 + i0 * h2 : w2 + (i0 + 1) * h2]
+        r1 = model[w2 + i1 * h2 : w2 + (i1 + 1) * h2]
+        r2 = model[w2 + i2 * h2 : w2 + (i2 + 1) * h2]
+        r3 = model[w2 + i3 * h2 : w2 + (i3 + 1) * h2]
+        for j in range(h2):
+            hidden2[j] = hidden2[j] + a0 * r0[j] + a1 * r1[j] + a2 * r2[j] + a3 * r3[j]
+        u += 4
+    while u < n:
         i = idx[u]
         a = hidden1[i]
-        at = w2 + i * h2
-        row = model[at : at + h2]
+        row = model[w2 + i * h2 : w2 + (i + 1) * h2]
         for j in range(h2):
             hidden2[j] += a * row[j]
+        u += 1
     q = model[b3]
     for j in range(h2):
         q += max(hidden2[j], np.float32(0.0)) * model[w3 + j]
     return q
+
+
+@njit(cache=True)
+def _decide(model, learn, pub, me, decision, masks, codes, n, with_none, out):
+    """Every answer's score in ``choose``'s order (the plays, then the pass or no bomb when
+    ``with_none``), written to ``out`` when it is that long (``scores``); the index of the
+    highest, the first on a tie (-1 for the pass or no bomb)."""
+    state_term(model, learn, pub, me, decision)
+    h1 = np.int64(model[0])
+    keep = out.size >= n + with_none
+    row = learn[H1B : H1B + h1]
+    best = -1
+    best_q = np.float32(0.0)
+    for i in range(n):
+        _candidate_layer(model, learn, pub, me, masks[i], codes[i], row)
+        q = _output(model, learn)
+        if keep:
+            out[i] = q
+        if i == 0 or q > best_q:
+            best_q = q
+            best = i
+    if with_none:
+        _pass_layer(model, learn, me, row)
+        q = _output(model, learn)
+        if keep:
+            out[n] = q
+        if n == 0 or q > best_q:
+            best = -1
+    return best
 
 
 @njit(cache=True)
@@ -264,17 +611,7 @@ def choose(model, learn, pub, me, decision, masks, codes, n, with_none):
     model is not asked."""
     if n + with_none <= 1:
         return 0 if n == 1 else -1
-    state_term(model, learn, pub, me, decision)
-    best = 0
-    best_q = candidate_score(model, learn, pub, me, masks[0], codes[0])
-    for i in range(1, n):
-        q = candidate_score(model, learn, pub, me, masks[i], codes[i])
-        if q > best_q:
-            best_q = q
-            best = i
-    if with_none and pass_score(model, learn) > best_q:
-        best = -1
-    return best
+    return _decide(model, learn, pub, me, decision, masks, codes, n, with_none, learn[:0])
 
 
 @njit(cache=True)
@@ -282,14 +619,8 @@ def scores(models, learn, pub, privs, decision, masks, codes, n, with_none, out)
     """Every candidate's score, as ``choose`` weighs them, into ``out`` (the plays, then the
     pass or no bomb): ``models[0]`` the model, ``pub`` and ``privs[0]`` one-record arrays of
     the table's ``PUBLIC`` and the seat's ``PRIVATE`` records (tests and tools)."""
-    model = models[0]
-    p = pub[0]
-    me = privs[0]
-    state_term(model, learn, p, me, decision)
-    for i in range(n):
-        out[i] = candidate_score(model, learn, p, me, masks[i], codes[i])
-    if with_none:
-        out[n] = pass_score(model, learn)
+    if n + with_none > 0:
+        _decide(models[0], learn, pub[0], privs[0], decision, masks, codes, n, with_none, out)
 
 
 @njit(cache=True)
@@ -361,18 +692,18 @@ __all__ = [
     "MAX_MODELS",
     "MODEL_FLOATS",
     "W1",
-    "candidate_score",
     "choice",
     "choose",
     "mark_row",
     "model_size",
     "offsets",
     "on_lines",
-    "pass_score",
+    "quantise",
     "record",
     "register",
     "registered",
     "row_identity",
     "scores",
     "state_term",
+    "tag",
 ]
