@@ -12,6 +12,7 @@ Card sets are ``uint64`` masks in the layout of ``tichusim.cards``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import ClassVar
 
 import numpy as np
@@ -26,7 +27,7 @@ from ..strategies import tichu as tichu_strategies
 from .agents import strategies_text
 from .arrow import PLACES, array, constant, first_index, text
 from .base import GAME_OPTIONS, Game, Records, check_game_rounds, check_seed, whole_number
-from .driver import Batch, play
+from .driver import Batch, play, play_parts
 from .errors import SimulationError
 from .narrate import Wording, narrate
 from .scripted import with_replay
@@ -43,6 +44,11 @@ PHOENIX_AS = ("none", "held", "led", "on_single", "in_combination")  # PHOENIX_*
 DRAGON = ("none", "played", "given")  # DRAGON_*
 BOMB_KINDS = ("none", "four_of_a_kind", "straight_flush")
 _TEAMS_BLOCK = 128  # games per kernel call: bounds the scratch arrays (256 rounds each)
+# rounds per kernel call of ``record_parts``: a part's records (784 bytes a round in the
+# 4-player game) stay in the cache while they become columns, and their memory is reused;
+# its chunks (one a thread, up to 4) take at least ``_ROUNDS_CHUNK`` rounds each
+ROUNDS_BLOCK = 8192
+_ROUNDS_CHUNK = 2048
 
 
 class TeamGame(Game):
@@ -129,6 +135,22 @@ class TeamGame(Game):
         """Seat 0 draws first in every independent round."""
         return np.zeros(len(keys), np.int64)
 
+    def record_parts(
+        self,
+        count: int,
+        *,
+        first: int = 0,
+        seed: int = 0,
+        strategies="random",
+        check: bool = False,
+    ) -> Iterator[Records]:
+        """``records(count, first=first, ...)`` of independent rounds in parts of at most
+        ``ROUNDS_BLOCK`` rounds, each played as the one before is used."""
+        count = whole_number(count, "rounds")
+        first = whole_number(first, "first_round")
+        keys = np.arange(first, first + count, dtype=np.int64)
+        yield from self._round_parts(keys, seed, strategies, check, ROUNDS_BLOCK)
+
     def rounds(
         self,
         keys: np.ndarray,
@@ -143,19 +165,39 @@ class TeamGame(Game):
         """Independent rounds ``keys``; ``first_drawers`` (one per key, default
         ``first_drawers_of(keys)``); ``fixed = (exact_mask, rank_counts)`` deals ``fixed_seat``
         those first 8 cards (the 4-player game only: ``cards.parse_pattern``)."""
+        keys = np.asarray(keys, np.int64)
+        parts = self._round_parts(
+            keys, seed, strategies, check, max(1, len(keys)), first_drawers, fixed, fixed_seat
+        )
+        return next(parts)  # one block: one part
+
+    def _round_parts(
+        self,
+        keys: np.ndarray,
+        seed,
+        strategies,
+        check: bool,
+        block: int,
+        first_drawers: np.ndarray | None = None,
+        fixed=None,
+        fixed_seat: int = 0,
+    ) -> Iterator[Records]:
+        """``rounds``' records, ``block`` keys at a time (one block when ``first_drawers`` is
+        given: they are read by a key's place in it)."""
         seed = check_seed(seed)
         chosen, params, agents = seated(self, strategies)
         given = strategies_text(strategies) if agents is not None else None
-        keys = np.asarray(keys, np.int64)
-        firsts = (
-            self.first_drawers_of(keys)
-            if first_drawers is None
-            else np.asarray(first_drawers, np.int64)
-        )
+        if first_drawers is not None:
+            block = max(1, len(keys))
         half = self.options["phoenix_led_half"]
 
         def call(block, r_out, s_out, played, chunks):
             r_out, s_out = r_out.reshape(len(block)), s_out.reshape(len(block), self.seats)
+            firsts = (
+                self.first_drawers_of(block)
+                if first_drawers is None
+                else np.asarray(first_drawers, np.int64)
+            )
             step = stepper(self, agents, seed, block)
             if fixed is None and first_drawers is None:  # simulate's rounds: show replays them
                 step = with_replay(step, block, lambda key: self.show_command(seed, key, given))
@@ -192,9 +234,10 @@ class TeamGame(Game):
                     stepper=step,
                 )
 
-        done = play(self._batch(1, max(1, len(keys)), call), keys, check)  # one block: firsts
-        rounds, seats = self.by_player(done.rounds, done.seats)
-        return Records(rounds, seats, chosen, None, None, 0, self)
+        least = _ROUNDS_CHUNK if block == ROUNDS_BLOCK else 1
+        for done in play_parts(self._batch(1, block, call, least), keys, check):
+            rounds, seats = self.by_player(done.rounds, done.seats)
+            yield Records(rounds, seats, chosen, None, None, 0, self)
 
     def show_command(self, seed: int, key: int, strategies: str | None = None) -> str:
         """The command printing round ``key`` of ``simulate``'s rounds played by
@@ -239,7 +282,7 @@ class TeamGame(Game):
         rounds, seats = self.by_player(done.rounds, done.seats)
         return Records(rounds, seats, chosen, done.unit, done.round_in_unit, target, self)
 
-    def _batch(self, rounds_per_unit: int, block: int, call) -> Batch:
+    def _batch(self, rounds_per_unit: int, block: int, call, least: int = 1) -> Batch:
         return Batch(
             engine_records.ROUND,
             engine_records.SEAT,
@@ -249,6 +292,7 @@ class TeamGame(Game):
             call,
             ERRORS,
             lambda r: f"round key {r['round']}",
+            least,
         )
 
     def by_player(self, rounds: np.ndarray, seats: np.ndarray):
