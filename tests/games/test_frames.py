@@ -142,3 +142,31 @@ def test_parts_stop_at_a_failure_and_count_every_failed_round():
 def test_no_units_give_one_empty_part():
     parts = list(driver.play_parts(_failing_batch(set(), 4), np.zeros(0, np.int64), False))
     assert len(parts) == 1 and len(parts[0].rounds) == 0 and parts[0].seats.shape == (0, 4)
+
+
+def test_seat_at_is_first_index_of_each_place():
+    """``team._seat_at`` against ``arrow.first_index`` per place, on finishes of any values
+    (repeated places and places out of range included)."""
+    rng = np.random.default_rng(3)
+    for k in (4, 6):
+        finish = rng.integers(-2, k + 3, size=(500, k))
+        got = team._seat_at(finish, k)
+        for place in range(1, k + 1):
+            assert np.array_equal(got[:, place], arrow.first_index(finish == place))
+
+
+@pytest.mark.parametrize("variant", ["nanjing", "tientsin", "wuwang"])
+def test_places_and_passes_are_the_records(variant):
+    """The places out and the cards each player passed, read from the records directly."""
+    rec = records(variant, 400, seed=4, strategies="heuristic")
+    rounds, _ = simulate(400, seed=4, strategies="heuristic", variant=variant)
+    finish = rec.seats["finish"]
+    k = finish.shape[1]
+    assert (finish == 0).any()  # rounds won at once (§2.13) among them
+    for place in range(1, k):
+        want = arrow.first_index(finish == place)
+        assert np.array_equal(rounds[f"{arrow.PLACES[place - 1]}_out"], want)
+    assert np.array_equal(rounds["last_out"], arrow.first_index(finish == k))
+    passed = np.bitwise_or.reduce(rec.seats["given"], axis=2)
+    for p in range(rec.source.players):
+        assert np.array_equal(rounds[f"passed{p}"].to_numpy(np.uint64), passed[:, p])
