@@ -13,8 +13,10 @@ a run has the same schema and a folder of parts reads as one table.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,7 +27,16 @@ if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
 
     from .base import Records
 
-__all__ = ["OPTIONS_KEY", "PLACES", "constant", "first_index", "frames", "tables", "text"]
+__all__ = [
+    "OPTIONS_KEY",
+    "PLACES",
+    "constant",
+    "first_index",
+    "frames",
+    "frames_of",
+    "tables",
+    "text",
+]
 
 OPTIONS_KEY = b"tichusim.options"  # the schema metadata key of the Options (JSON)
 PLACES = ("first", "second", "third", "fourth", "fifth")  # {place}_out; the last is last_out
@@ -143,18 +154,26 @@ def array(values: np.ndarray, kind: pa.DataType, mask: np.ndarray | None = None)
 
 def text(values: list[str], index: np.ndarray) -> pa.DictionaryArray:
     """A dictionary column: ``values[index[i]]`` (the dictionary holds each text once)."""
+    codes, words = _dictionary(tuple(values))
+    return pa.DictionaryArray.from_arrays(array(codes[index], pa.int8()), words)
+
+
+def constant(value: str, n: int) -> pa.DictionaryArray:
+    return pa.DictionaryArray.from_arrays(
+        array(np.zeros(n, np.int8), pa.int8()), _dictionary((value,))[1]
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _dictionary(values: tuple[str, ...]) -> tuple[np.ndarray, pa.Array]:
+    """Each of ``values``' code in the dictionary, and the dictionary: the texts sorted."""
     unique = sorted(set(values))
-    codes = np.array([unique.index(v) for v in values], np.int8)[index]
     encoded = [w.encode() for w in unique]
     offsets = np.cumsum([0, *map(len, encoded)], dtype=np.int32)
     words = pa.Array.from_buffers(
         pa.string(), len(unique), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))]
     )
-    return pa.DictionaryArray.from_arrays(array(codes, pa.int8()), words)
-
-
-def constant(value: str, n: int) -> pa.DictionaryArray:
-    return text([value], np.zeros(n, np.intp))
+    return np.array([unique.index(v) for v in values], np.int8), words
 
 
 def first_index(hit: np.ndarray) -> np.ndarray:
@@ -170,6 +189,15 @@ def tables(
 ) -> tuple[pa.Table, pa.Table]:
     """``(rounds, seats)`` Arrow tables of ``rec`` (``base.Records`` of any game). A batch
     run names its ``run_id`` and ``shard``, which lead both tables as columns."""
+    r, s, meta = _named(rec, run_id, shard)
+    return _table(r, meta), _table(s, meta)
+
+
+def _named(
+    rec: Records, run_id: str | None = None, shard: int | None = None
+) -> tuple[dict, dict, dict]:
+    """The ``rounds`` and ``seats`` columns of ``rec``, ids first (name -> numpy values or an
+    Arrow array), and the tables' key-value metadata."""
     r, s = rec.source.columns(rec)
     n, k = rec.seats.shape
     ids: dict[str, Any] = {"round": rec.rounds["round"]}
@@ -186,14 +214,94 @@ def tables(
     # the rules Options the rounds were played with, in both tables' key-value metadata (a
     # Parquet file carries them; ``pq.read_schema(path).metadata[b"tichusim.options"]``)
     options = json.dumps(dict(sorted(getattr(rec.source, "options", {}).items())))
-    meta = {OPTIONS_KEY: options.encode()}
-    return _table(lead(n, 1) | r, meta), _table(lead(n * k, k) | s, meta)
+    return lead(n, 1) | r, lead(n * k, k) | s, {OPTIONS_KEY: options.encode()}
 
 
 def frames(rec: Records) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The ``(rounds, seats)`` DataFrames of records."""
-    rounds, seats = tables(rec)
-    return rounds.to_pandas(), seats.to_pandas()
+    """The ``(rounds, seats)`` DataFrames of records: ``tables(rec)`` as pandas."""
+    return frames_of([rec], len(rec.rounds))
+
+
+def frames_of(parts: Iterable, rows: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The DataFrames of ``parts`` (``Records`` of one game, one after another, ``rows``
+    round rows in all), equal to ``frames`` of their records joined. Each part's columns are
+    written into the frames' own arrays as it comes, so that a part's records can be dropped
+    before the next is played: its records and columns stay in the cache and its memory is
+    reused, and no DataFrame is copied (``pa.Table.to_pandas`` copies every column)."""
+    built: list[_Frame] = []
+    for rec in parts:
+        r, s, _ = _named(rec)
+        if not built:
+            built = [_Frame(rows), _Frame(rows * rec.seats.shape[1])]
+        built[0].add(r)
+        built[1].add(s)
+    return built[0].frame(), built[1].frame()
+
+
+class _Frame:
+    """A DataFrame's columns filled part by part, each as ``pa.Table.to_pandas`` makes it of
+    ``_table``'s column: dictionaries as categoricals, ``_NULLABLE``'s as pandas' nullable
+    arrays, the rest as numpy arrays of the column's type."""
+
+    def __init__(self, rows: int):
+        self.rows, self.at = rows, 0
+        self.values: dict[str, np.ndarray] = {}
+        self.masks: dict[str, np.ndarray] = {}
+        self.words: dict[str, list] = {}
+
+    def _into(self, name: str, dtype: Any, part: slice, values: np.ndarray) -> None:
+        if name not in self.values:
+            self.values[name] = np.empty(self.rows, dtype)
+        self.values[name][part] = values
+
+    def add(self, columns: dict) -> None:
+        n = 0
+        for name, values in columns.items():
+            kind = _type(name)
+            n = len(values)
+            part = slice(self.at, self.at + n)
+            if isinstance(values, pa.Array) and values.type != kind:
+                values = values.cast(kind)
+            if pa.types.is_dictionary(kind):
+                words = values.dictionary.to_pylist()
+                if self.words.setdefault(name, words) != words:
+                    raise ValueError(f"column {name}: the parts' dictionaries differ")
+                self._into(name, np.int8, part, values.indices.to_numpy())
+                continue
+            boolean = pa.types.is_boolean(kind)
+            if name in _NULLABLE:
+                if name not in self.masks:
+                    self.masks[name] = np.empty(self.rows, bool)
+                missing = isinstance(values, pa.Array) and values.null_count
+                self.masks[name][part] = (
+                    values.is_null().to_numpy(zero_copy_only=False) if missing else False
+                )
+                if missing:
+                    values = values.fill_null(False if boolean else 0)
+            if isinstance(values, pa.Array):
+                values = values.to_numpy(zero_copy_only=False)
+            elif boolean:
+                values = values.astype(bool, copy=False)
+            self._into(name, bool if boolean else kind.to_pandas_dtype(), part, values)
+        self.at += n
+
+    def frame(self) -> pd.DataFrame:
+        import pandas as pd
+
+        if self.at != self.rows:
+            raise ValueError(f"frames_of: {self.at} rows given, {self.rows} said")
+        out: dict = {}
+        for name, values in self.values.items():
+            if name in self.words:
+                out[name] = pd.Categorical.from_codes(values, categories=pd.Index(self.words[name]))
+            elif name in self.masks:
+                masked = (
+                    pd.arrays.IntegerArray if values.dtype.kind == "i" else pd.arrays.BooleanArray
+                )
+                out[name] = masked(values, self.masks[name])
+            else:
+                out[name] = values
+        return pd.DataFrame(out, copy=False)
 
 
 def _table(columns: dict, extra: dict | None = None) -> pa.Table:

@@ -28,6 +28,8 @@ Members (``Game``), the class-level ones readable before a game is configured
   ``strategy_book`` is ``strategy_text.strategy_specs``;
 * ``records(count, games=..., first=..., seed=..., strategies=..., target=..., check=...)``:
   rounds or whole games through the one driver (``driver.play``), as ``Records``;
+  ``record_parts(count, first=..., ...)`` the same independent rounds as a sequence of
+  ``Records``, each played as the one before is used (``simulate``);
 * ``columns(records)``: the table columns of its records (``arrow.tables`` builds Arrow);
 * ``transcript(seed, round, game=..., strategies=...)``: one round move by move, worded by
   the game and walked by the one loop (``narrate.narrate``).
@@ -38,7 +40,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import numpy as np
@@ -241,6 +243,20 @@ class Game(ABC):
     ) -> Records:
         """``count`` independent rounds (``games=False``) or whole games numbered from
         ``first``."""
+
+    def record_parts(
+        self,
+        count: int,
+        *,
+        first: int = 0,
+        seed: int = 0,
+        strategies: Any = "random",
+        check: bool = False,
+    ) -> Iterator[Records]:
+        """The records of ``count`` independent rounds from ``first`` in parts, one after
+        another, as ``records`` would give them joined (here: one part; a game may play
+        them a block at a time, so that a part is used before the next is played)."""
+        yield self.records(count, first=first, seed=seed, strategies=strategies, check=check)
 
     @abstractmethod
     def columns(self, rec: Records) -> tuple[dict, dict]:

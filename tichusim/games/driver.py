@@ -1,14 +1,15 @@
 """The one driver: allocate a game's records, call its batch kernel block by block, check.
 
 Every front end (``simulate``, ``simulate_games``, a run's shards, the Grand Tichu odds' paired
-rounds) plays through ``play``. A game describes its kernel as a ``Batch``: the record types,
-how many round rows a unit (a round key, or a game) needs at most, how many units one call
-takes (which bounds memory), and the call itself.
+rounds) plays through ``play``, or ``play_parts``, which hands each block's records on as it is
+played (``simulate``'s rounds become columns a block at a time). A game describes its kernel
+as a ``Batch``: the record types, how many round rows a unit (a round key, or a game) needs at
+most, how many units one call takes (which bounds memory), and the call itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 import numba
@@ -16,7 +17,7 @@ import numpy as np
 
 from .errors import SimulationError
 
-__all__ = ["Batch", "Played", "play"]
+__all__ = ["Batch", "Played", "play", "play_parts"]
 
 
 class Batch(NamedTuple):
@@ -35,6 +36,8 @@ class Batch(NamedTuple):
     call: Callable
     errors: Sequence[str]  # the engine's error texts by code
     where: Callable[[np.void], str]  # names a failed round: "round key 7", "game 3 round 2"
+    # the fewest units a chunk of the call takes (each chunk's call costs about 0.1 ms)
+    least: int = 1
 
 
 class Played(NamedTuple):
@@ -47,8 +50,10 @@ class Played(NamedTuple):
     round_in_unit: np.ndarray | None
 
 
-def _chunks(n: int) -> int:
-    return max(1, min(n, numba.get_num_threads() * 8))
+def _chunks(n: int, least: int = 1) -> int:
+    """Chunks of a call of ``n`` units: 8 a thread (they balance the threads' load), of at
+    least ``least`` units."""
+    return max(1, min(n // least, numba.get_num_threads() * 8))
 
 
 def _joined(parts: list[np.ndarray | None]) -> np.ndarray | None:
@@ -59,41 +64,48 @@ def _joined(parts: list[np.ndarray | None]) -> np.ndarray | None:
 
 def play(batch: Batch, units: np.ndarray, check: bool) -> Played:
     """Play every unit; a failed round raises ``SimulationError`` (one line, the first)."""
+    parts = list(play_parts(batch, units, check))
+    if len(parts) == 1:
+        return parts[0]
+    return Played(
+        np.concatenate([p.rounds for p in parts]),
+        np.concatenate([p.seats for p in parts]),
+        _joined([p.unit for p in parts]),
+        _joined([p.round_in_unit for p in parts]),
+    )
+
+
+def play_parts(batch: Batch, units: np.ndarray, check: bool) -> Iterator[Played]:
+    """Play the units block by block, yielding each block's records as it is played (one
+    empty part when there are no units). A failed round raises ``SimulationError`` (one line,
+    the first) once every block is played; no part is yielded from its block on."""
     per = batch.rounds_per_unit
-    parts: list[Played] = []
+    failed, first = 0, None
     for start in range(0, len(units), batch.block):
         block = units[start : start + batch.block]
         g = len(block)
         rounds = np.zeros((g, per), batch.round_type)
         seats = np.zeros((g, per, batch.seats), batch.seat_type)
         played = np.full(g, per, np.int64)
-        batch.call(block, rounds, seats, played, _chunks(g))
+        batch.call(block, rounds, seats, played, _chunks(g, batch.least))
         rows = np.arange(per) < played[:, None]
         if rows.all():  # every row: views, no copy
             kept = rounds.reshape(g * per), seats.reshape(g * per, batch.seats)
         else:
             kept = rounds[rows], seats[rows]
+        bad = np.flatnonzero(kept[0]["error"])
+        if bad.size:
+            failed, first = failed + bad.size, kept[0][bad[0]] if first is None else first
+        if failed:
+            continue
         ids = (np.repeat(block, played), np.nonzero(rows)[1]) if per > 1 else (None, None)
-        parts.append(Played(*kept, *ids))
-    if not parts:
+        yield Played(*kept, *ids)
+    if first is not None:
+        raise SimulationError(
+            f"{failed} round(s) failed; first: {batch.where(first)}: {batch.errors[first['error']]}"
+        )
+    if not len(units):
         empty = np.zeros(0, np.int64) if per > 1 else None
-        return Played(
+        yield Played(
             np.zeros(0, batch.round_type), np.zeros((0, batch.seats), batch.seat_type), empty, empty
         )
-    if len(parts) == 1:
-        out = parts[0]
-    else:
-        out = Played(
-            np.concatenate([p.rounds for p in parts]),
-            np.concatenate([p.seats for p in parts]),
-            _joined([p.unit for p in parts]),
-            _joined([p.round_in_unit for p in parts]),
-        )
-    bad = np.flatnonzero(out.rounds["error"])
-    if bad.size:
-        first = out.rounds[bad[0]]
-        raise SimulationError(
-            f"{bad.size} round(s) failed; first: {batch.where(first)}: "
-            f"{batch.errors[first['error']]}"
-        )
-    return out

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .arrow import frames
-from .base import Records
+from .arrow import frames, frames_of
+from .base import Records, whole_number
 from .errors import SimulationError
 from .registry import GAMES, game, game_type
 
@@ -87,17 +87,11 @@ def simulate(
     ``variant="grand-seigneur"`` with ``players=5..12`` plays independent first rounds of §5
     (random seating, no exchange), round ``i`` keyed ``(first_round + i) * 65536``.
     """
-    rec = records(
-        variant,
-        rounds,
-        first=first_round,
-        seed=seed,
-        strategies=strategies,
-        players=players,
-        options=options,
-        check=check,
+    count = whole_number(rounds, "rounds")
+    parts = game(variant, players, options).record_parts(
+        count, first=first_round, seed=seed, strategies=strategies, check=check
     )
-    return frames(rec)
+    return frames_of(parts, count)
 
 
 def simulate_games(

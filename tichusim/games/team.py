@@ -12,6 +12,7 @@ Card sets are ``uint64`` masks in the layout of ``tichusim.cards``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import product
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -26,9 +27,9 @@ from ..kernels.tichu import records as engine_records
 from ..kernels.tichu import rules as team_rules
 from ..strategies import tichu as tichu_strategies
 from .agents import strategies_text
-from .arrow import PLACES, array, constant, first_index, text
+from .arrow import PLACES, array, constant, text
 from .base import GAME_OPTIONS, Game, Records, check_game_rounds, check_seed, whole_number
-from .driver import Batch, play
+from .driver import Batch, play, play_parts
 from .errors import SimulationError
 from .narrate import Wording, narrate
 from .scripted import with_replay
@@ -48,6 +49,11 @@ PHOENIX_AS = ("none", "held", "led", "on_single", "in_combination")  # PHOENIX_*
 DRAGON = ("none", "played", "given")  # DRAGON_*
 BOMB_KINDS = ("none", "four_of_a_kind", "straight_flush")
 _TEAMS_BLOCK = 128  # games per kernel call: bounds the scratch arrays (256 rounds each)
+# rounds per kernel call of ``record_parts``: a part's records (784 bytes a round in the
+# 4-player game) stay in the cache while they become columns, and their memory is reused;
+# its chunks (one a thread, up to 2) take at least ``_ROUNDS_CHUNK`` rounds each
+ROUNDS_BLOCK = 8192
+_ROUNDS_CHUNK = 4096
 
 
 class TeamGame(Game):
@@ -148,6 +154,22 @@ class TeamGame(Game):
         """Seat 0 draws first in every independent round."""
         return np.zeros(len(keys), np.int64)
 
+    def record_parts(
+        self,
+        count: int,
+        *,
+        first: int = 0,
+        seed: int = 0,
+        strategies: Any = "random",
+        check: bool = False,
+    ) -> Iterator[Records]:
+        """``records(count, first=first, ...)`` of independent rounds in parts of at most
+        ``ROUNDS_BLOCK`` rounds, each played as the one before is used."""
+        count = whole_number(count, "rounds")
+        first = whole_number(first, "first_round")
+        keys = np.arange(first, first + count, dtype=np.int64)
+        yield from self._round_parts(keys, seed, strategies, check, ROUNDS_BLOCK)
+
     def rounds(
         self,
         keys: np.ndarray,
@@ -162,15 +184,30 @@ class TeamGame(Game):
         """Independent rounds ``keys``; ``first_drawers`` (one per key, default
         ``first_drawers_of(keys)``); ``fixed = (exact_mask, rank_counts)`` deals ``fixed_seat``
         those first 8 cards (the 4-player game only: ``cards.parse_pattern``)."""
+        keys = np.asarray(keys, np.int64)
+        parts = self._round_parts(
+            keys, seed, strategies, check, max(1, len(keys)), first_drawers, fixed, fixed_seat
+        )
+        return next(parts)  # one block: one part
+
+    def _round_parts(
+        self,
+        keys: np.ndarray,
+        seed: Any,
+        strategies: Any,
+        check: bool,
+        block: int,
+        first_drawers: np.ndarray | None = None,
+        fixed: Any = None,
+        fixed_seat: int = 0,
+    ) -> Iterator[Records]:
+        """``rounds``' records, ``block`` keys at a time (one block when ``first_drawers`` is
+        given: they are read by a key's place in it)."""
         seed = check_seed(seed)
         chosen, params, agents = seated(self, strategies)
         given = strategies_text(strategies) if agents is not None else None
-        keys = np.asarray(keys, np.int64)
-        firsts = (
-            self.first_drawers_of(keys)
-            if first_drawers is None
-            else np.asarray(first_drawers, np.int64)
-        )
+        if first_drawers is not None:
+            block = max(1, len(keys))
         run = self.batch_settings(seed, check)
         if fixed is not None:
             exact, ranks = fixed
@@ -182,14 +219,20 @@ class TeamGame(Game):
 
         def call(block: Any, r_out: Any, s_out: Any, played: Any, chunks: Any) -> None:
             r_out, s_out = r_out.reshape(len(block)), s_out.reshape(len(block), self.seats)
+            firsts = (
+                self.first_drawers_of(block)
+                if first_drawers is None
+                else np.asarray(first_drawers, np.int64)
+            )
             step = stepper(self, agents, seed, block)
             if fixed is None and first_drawers is None:  # simulate's rounds: show replays them
                 step = with_replay(step, block, lambda key: self.show_command(seed, key, given))
             batch.play_rounds(run, block, firsts, params, r_out, s_out, chunks, stepper=step)
 
-        done = play(self._batch(1, max(1, len(keys)), call), keys, check)  # one block: firsts
-        rounds, seats = self.by_player(done.rounds, done.seats)
-        return Records(rounds, seats, chosen, None, None, 0, self)
+        least = _ROUNDS_CHUNK if block == ROUNDS_BLOCK else 1
+        for done in play_parts(self._batch(1, block, call, least), keys, check):
+            rounds, seats = self.by_player(done.rounds, done.seats)
+            yield Records(rounds, seats, chosen, None, None, 0, self)
 
     def batch_settings(self, seed: int, check: bool = False) -> batch.Run:
         """The settings of a batch call at this table: its variant and rules Options."""
@@ -226,7 +269,7 @@ class TeamGame(Game):
         rounds, seats = self.by_player(done.rounds, done.seats)
         return Records(rounds, seats, chosen, done.unit, done.round_in_unit, target, self)
 
-    def _batch(self, rounds_per_unit: int, block: int, call: Any) -> Batch:
+    def _batch(self, rounds_per_unit: int, block: int, call: Any, least: int = 1) -> Batch:
         return Batch(
             engine_records.ROUND,
             engine_records.SEAT,
@@ -236,6 +279,7 @@ class TeamGame(Game):
             call,
             ERRORS,
             lambda r: f"round key {r['round']}",
+            least,
         )
 
     def by_player(self, rounds: np.ndarray, seats: np.ndarray) -> Any:
@@ -265,13 +309,17 @@ class TeamGame(Game):
         calls = np.where(seats["grand_tichu"], 2, np.where(seats["tichu"], 1, 0))
         for i in range(k):
             r[f"call{i}"] = calls[:, i]
-        passed = np.bitwise_or.reduce(seats["given"], axis=2)
+        given = seats["given"]
+        passed = given[..., 0].copy()  # or-ed one by one: a reduce of 5 is slower by far
+        for j in range(1, given.shape[2]):
+            passed |= given[..., j]
         for p in range(self.players):  # the Minister neither gives nor receives (§4)
             r[f"passed{p}"] = passed[:, p]
-        finish = seats["finish"]  # 1..k-1 order out, k the last, 0 still holding after a victory
+        # finish: 1..k-1 order out, k the last, 0 still holding after a victory
+        out = _seat_at(seats["finish"], k)
         for place in range(1, k):
-            r[f"{PLACES[place - 1]}_out"] = first_index(finish == place)
-        r["last_out"] = first_index(finish == k)
+            r[f"{PLACES[place - 1]}_out"] = out[:, place]
+        r["last_out"] = out[:, k]
         r[self.victory] = rounds["double_victory"]
         for t in (0, 1):
             r[f"card_points_team{t}"] = rounds["card_points"][:, t]
@@ -715,6 +763,17 @@ def _seat_doings(flat: np.ndarray) -> dict:
         "wish_fulfilled": flat["wish_fulfilled"],
         "cards_left": flat["cards_left"],
     }
+
+
+def _seat_at(finish: np.ndarray, k: int) -> np.ndarray:
+    """Per row, the first seat whose ``finish`` is each place 1..k (column ``place``), or -1:
+    ``arrow.first_index(finish == place)`` for every place at once."""
+    out = np.full((len(finish), k + 1), -1, np.int64)
+    rows = np.arange(len(finish))
+    for seat in reversed(range(finish.shape[1])):  # the first seat written last
+        place = finish[:, seat]
+        out[rows, np.where((place >= 1) & (place <= k), place, 0)] = seat
+    return out
 
 
 def _game_bounds(game: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
