@@ -6,7 +6,7 @@ came before in the scratch."""
 
 import numpy as np
 import pytest
-from learned_weights import random_arrays
+from support.learned_weights import random_arrays
 
 import tichusim
 from tichusim import Round
