@@ -286,7 +286,7 @@ class _Frame:
         self.at += n
 
     def frame(self) -> pd.DataFrame:
-        import pandas as pd
+        import pandas as pd  # loaded only when a table becomes a DataFrame (see the top)
 
         if self.at != self.rows:
             raise ValueError(f"frames_of: {self.at} rows given, {self.rows} said")
