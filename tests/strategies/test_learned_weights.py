@@ -17,6 +17,7 @@ from tichusim import Round
 from tichusim.cli import main
 from tichusim.games import game
 from tichusim.games.strategy_text import parse_strategy
+from tichusim.kernels.tichu import learned as kernel_learned
 from tichusim.runs.config import validate
 from tichusim.strategies import learned
 from tichusim.strategies.tichu import STRATEGIES, resolve
@@ -255,3 +256,54 @@ def test_weights_trained_at_another_table_are_played_with_a_warning(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         resolve(f"learned[weights={plain}]", 6, variant="tientsin")
+
+
+@pytest.mark.parametrize("variant, seats", [("tientsin", 6), ("wuwang", 3)])
+def test_each_team_table_plays_its_own_network_without_a_warning(variant, seats, recwarn):
+    """The package ships a network per team table (RULES.md §3, §4), trained there: the
+    ``learned`` strategy plays it at its table, names it in the kernels' row and in the run's
+    identity, and says nothing; the 4-player game keeps its own."""
+    import warnings
+
+    own = learned.shipped(variant)
+    assert own != learned.SHIPPED and own.is_file()
+    weights = learned.load(own)
+    assert weights.variant == variant  # its training's table, as its config says
+    nanjing = learned.load(learned.SHIPPED)
+    assert weights.identity != nanjing.identity and nanjing.variant in (None, "nanjing")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        strategy = resolve("learned", seats, variant=variant)[0]
+        rounds, _ = tichusim.simulate(20, seed=3, variant=variant, strategies="learned")
+    assert (rounds["strategy0"] == "learned").all()
+    row = strategy.param_row(variant)
+    assert kernel_learned.row_identity(row) == kernel_learned.identity_number(weights.identity)
+    assert kernel_learned.row_identity(strategy.param_row("nanjing")) == (
+        kernel_learned.identity_number(nanjing.identity)
+    )
+    run = validate({"rounds": 10, "seed": 1, "variant": variant, "strategies": "learned"})
+    assert run.data_dict()["weights"] == [[weights.identity]] * seats
+    # played elsewhere than its table, it warns as any network does
+    with pytest.warns(learned.OtherTableWarning, match=f"trained at {variant}, not nanjing"):
+        resolve(f"learned[weights={own}]", 4, variant="nanjing")
+
+
+def test_a_table_without_its_own_network_plays_the_4_player_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(learned, "SHIPPED", tmp_path / "learned.npz")
+    assert learned.shipped("tientsin") == learned.shipped(None) == tmp_path / "learned.npz"
+    (tmp_path / "learned-tientsin.npz").write_bytes(b"")
+    assert learned.shipped("tientsin") == tmp_path / "learned-tientsin.npz"
+
+
+def test_strategy_text_is_read_without_a_table(tmp_path):
+    """A strategy's text is read before its table is known (``compare``, ``--strategies``):
+    a network trained at another table warns only where it is seated."""
+    import json
+    import warnings
+
+    meta = {"config": {"data": {"rounds": 10, "variant": "tientsin"}}}
+    path = write_weights(tmp_path / "w.npz", meta=np.array(json.dumps(meta)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parse_strategy(f"learned[weights={path}]")
+        resolve(f"learned[weights={path}]", 6, variant="tientsin")

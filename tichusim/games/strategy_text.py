@@ -132,7 +132,7 @@ def parse_strategy(text: str) -> Strategy | dict:
     spec = strategy_spec(text)
     if isinstance(spec, dict) and "agent" in spec:
         return spec
-    return resolve(spec, 1)[0]
+    return resolve(spec, 1, variant=None)[0]  # checked against its table when seated
 
 
 def parse_strategy_list(text: str) -> list[Strategy | dict]:

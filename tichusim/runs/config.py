@@ -250,7 +250,7 @@ class RunConfig(Strict):
         specs = self.strategies if isinstance(self.strategies, list) else [self.strategies]
         if game(self.variant, self.players).strategy_book is not tichu_strategies.BOOK:
             return [[] for _ in specs]
-        return [tichu_strategies.weights_identities(spec) for spec in specs]
+        return [tichu_strategies.weights_identities(spec, self.variant) for spec in specs]
 
     @property
     def hash(self) -> str:

@@ -20,7 +20,9 @@ time changes), checks it and packs it into the kernels' flat layout (``kernels/t
 w1 turned into integers of one power-of-two scale, ``learned.quantise``; the file itself always
 holds the trained ``float32`` weights), which it registers under the identity; every problem is
 one ``WeightsError`` line naming the file.
-``SHIPPED`` is the package's own file, which the ``learned`` strategy plays with.
+``SHIPPED`` is the package's own file, which the ``learned`` strategy plays with at the
+4-player table; ``shipped(variant)`` the one it plays with at another table: that table's own
+network where the package has one.
 """
 
 from __future__ import annotations
@@ -48,11 +50,19 @@ __all__ = [
     "load",
     "read",
     "shapes",
+    "shipped",
 ]
 
 FORMAT = 1
 ARRAYS = ("w1", "b1", "w2", "b2", "w3", "b3")
-SHIPPED = Path(__file__).parent / "weights" / "learned.npz"
+SHIPPED = Path(__file__).parent / "weights" / "learned.npz"  # the 4-player game's
+
+
+def shipped(variant: str | None) -> Path:
+    """The package's weights file for the table ``variant``: its own network when the package
+    has one (``weights/learned-<variant>.npz``, trained at that table), else ``SHIPPED``."""
+    own = SHIPPED.with_name(f"learned-{variant}.npz")
+    return own if variant is not None and own.is_file() else SHIPPED
 
 
 class WeightsError(ValueError):

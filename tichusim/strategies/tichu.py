@@ -592,18 +592,25 @@ class Strategy:
 
     @property
     def learned_weights(self) -> learned.Weights | None:
-        """The weights the learned play plays with (read once, checked), ``None`` for another
-        play policy. ``WeightsError`` (a ``ValueError``): one line naming the problem."""
+        """The weights the learned play plays at the 4-player table (``learned_weights_at``)."""
+        return self.learned_weights_at(None)
+
+    def learned_weights_at(self, variant: str | None) -> learned.Weights | None:
+        """The weights the learned play plays with at the table ``variant`` (read once,
+        checked): the file it names, else the package's own for that table
+        (``learned.shipped``); ``None`` for another play policy. ``WeightsError`` (a
+        ``ValueError``): one line naming the problem."""
         if self.play != "learned":
             return None
         if self.weights:
             return learned.load(self.weights)
-        if not learned.SHIPPED.is_file():
+        path = learned.shipped(variant)
+        if not path.is_file():
             raise learned.WeightsError(
-                f"strategy {self.name!r}: the package's weights file {learned.SHIPPED} is "
+                f"strategy {self.name!r}: the package's weights file {path} is "
                 "missing; name one: learned[weights=path/to/w.npz]"
             )
-        return learned.load(learned.SHIPPED)
+        return learned.load(path)
 
     def policy(self, decision: str) -> str:
         return policy_of(self, decision)
@@ -615,7 +622,7 @@ class Strategy:
         """The kernels' row at ``variant`` (a team game's name; ``None``: the Params' defaults,
         Nanjing's); a learned play's row names its weights (``kernel_learned.mark_row``)."""
         row = BOOK.param_row(self, variant)
-        weights = self.learned_weights
+        weights = self.learned_weights_at(variant)
         if weights is not None:
             kernel_learned.mark_row(row, weights.identity)
         return row
@@ -754,18 +761,22 @@ def check_variant(strategy: Strategy, variant: str) -> None:
             )
 
 
-def resolve(strategies, seats: int = 4, *, variant: str = "nanjing") -> list[Strategy]:
+def resolve(strategies, seats: int = 4, *, variant: str | None = "nanjing") -> list[Strategy]:
     """One strategy per seat (per player) from a name, a composed strategy's text
     (``heuristic:pass=lowest``, ``expert[tichu=never]``), a table, a ``Strategy``, or a list
-    of them; each checked against ``variant`` (``check_variant``)."""
+    of them; each checked against ``variant`` (``check_variant``; a network played at another
+    table than its training's warns), or against no table when ``variant`` is ``None`` (text
+    read before the table is known: the table checks it when it seats it)."""
     if isinstance(strategies, (str, Strategy, dict)):
         strategies = [strategies] * seats
     if not isinstance(strategies, (list, tuple)) or len(strategies) != seats:
         raise ValueError(f"strategies: give one strategy or a list of {seats}, one per seat")
     out = [_one(s) for s in strategies]
     for s in out:
+        weights = s.learned_weights_at(variant)  # readable, or one line saying why not
+        if variant is None:
+            continue
         check_variant(s, variant)
-        weights = s.learned_weights  # readable, or one line saying why not
         if weights is not None and weights.variant not in (None, variant):
             warnings.warn(
                 f"strategy {s.name!r}: its network was trained at {weights.variant}, not "
@@ -777,19 +788,20 @@ def resolve(strategies, seats: int = 4, *, variant: str = "nanjing") -> list[Str
     return out
 
 
-def weights_identities(strategy) -> list[str]:
-    """The identities of the learned weights a strategy plays with: a scripted one's
-    (``Strategy.learned_weights``), or for an agent's table those of the strategies among its
-    parameters (``search``'s ``base`` and ``rollout``); empty when none plays a model."""
+def weights_identities(strategy, variant: str | None = None) -> list[str]:
+    """The identities of the learned weights a strategy plays with at the table ``variant``
+    (``None``: the 4-player game): a scripted one's (``Strategy.learned_weights_at``), or for
+    an agent's table those of the strategies among its parameters (``search``'s ``base`` and
+    ``rollout``); empty when none plays a model."""
     if isinstance(strategy, dict) and "agent" in strategy:
         found: list[str] = []
         for value in strategy.get("params", {}).values():
             if not isinstance(value, (str, dict)) or (isinstance(value, dict) and "agent" in value):
                 continue
             try:
-                found += [i for i in weights_identities(value) if i not in found]
+                found += [i for i in weights_identities(value, variant) if i not in found]
             except ValueError:  # a parameter that names no strategy
                 continue
         return found
-    weights = _one(strategy).learned_weights
+    weights = _one(strategy).learned_weights_at(variant)
     return [] if weights is None else [weights.identity]
