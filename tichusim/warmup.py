@@ -167,7 +167,7 @@ NEEDS = {
     "stepping": ("nanjing",),
     "analysis": ("nanjing",),
     "search": ("nanjing",),
-    "learned": ("nanjing",),
+    "learned": ("nanjing", "stepping"),  # its Round loads the stepping engine from the cache
 }
 ORDER = (
     "cards",
