@@ -200,6 +200,22 @@ def test_the_shipped_config_is_valid():
     assert cfg.weights_path == cfg.out_dir / "selfplay" / "learned.npz"
 
 
+@pytest.mark.parametrize("table", ["tientsin", "wuwang"])
+def test_each_tables_config_makes_the_package_network_of_that_table(table):
+    """configs/learn-<table>.toml trains at that table and writes the file ``learned`` plays
+    there (``strategies.learned.shipped``), its first stage alone."""
+    from pathlib import Path
+
+    from tichusim.strategies import learned
+
+    root = Path(__file__).resolve().parents[2]
+    cfg = load_learn_config(root / "configs" / f"learn-{table}.toml")
+    assert (root / cfg.output.weights).resolve() == learned.shipped(table).resolve()
+    assert cfg.data["variant"] == table and cfg.selfplay is None
+    assert cfg.weights_path == cfg.first_weights_path
+    assert learned.load(learned.shipped(table)).variant == table
+
+
 SELFPLAY = (
     GOOD.replace("rounds = 12", "rounds = 24\nshard_rounds = 12")
     + """

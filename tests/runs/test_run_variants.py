@@ -177,13 +177,13 @@ def test_a_damaged_part_is_replayed_to_the_same_bytes(runs, tmp_path):
     assert data_files(copy) == data_files(runs["seigneur-games"])
 
 
-RUN_CONFIGS = sorted(p for p in (ROOT / "configs").glob("*.toml") if p.name != "learn.toml")
+RUN_CONFIGS = sorted(p for p in (ROOT / "configs").glob("*.toml") if not p.name.startswith("learn"))
 
 
 @pytest.mark.parametrize("path", RUN_CONFIGS, ids=lambda p: p.stem)
 def test_shipped_configs_run(path, tmp_path):
     """Every example run config validates and plays (a few rounds or games of it);
-    configs/learn.toml is a learning's (tests/learn)."""
+    configs/learn*.toml are learnings' (tests/learn)."""
     config = load_config(path)
     small = {config.mode: 3 if config.mode == "games" else 40}
     config = config.with_overrides(out=str(tmp_path / "run"), **small)
