@@ -209,16 +209,22 @@ def _note(estimate) -> str | None:
 # ---- the answers ------------------------------------------------------------------------
 
 
-def _gt_odds(f: _Fields, limits: Limits, table: Callable[[str], dict | None]) -> Ask:
-    hand = f.text("hand")
-    if hand is None:
-        raise BadInput('hand: missing (the first 8 cards, e.g. "Dr Ph A A K 9 5 3")')
+def _odds_table(f: _Fields, limits: Limits) -> tuple[str, dict | None, int, int]:
+    """An odds request's table (a team game), its rules Options, its deals and its seed."""
     variant = f.text("variant", DEFAULT_GAME) or DEFAULT_GAME
     if variant not in TEAM_GAMES:
         raise BadInput(f"variant: a team game ({', '.join(TEAM_GAMES)}), not {variant!r}")
     options = _options(f)
     deals = f.whole("deals", 1, limits.deals, ODDS_DEALS, "deals")
     seed = f.seed()
+    return variant, options, deals, seed
+
+
+def _gt_odds(f: _Fields, limits: Limits, table: Callable[[str], dict | None]) -> Ask:
+    hand = f.text("hand")
+    if hand is None:
+        raise BadInput('hand: missing (the first 8 cards, e.g. "Dr Ph A A K 9 5 3")')
+    variant, options, deals, seed = _odds_table(f, limits)
     _, _, flags, kwargs = _players(f, gtodds.gt_odds, "seat_strategy", variant)
     f.done()
     guard(game, variant, None, options)
@@ -254,12 +260,7 @@ def _tichu_odds(f: _Fields, limits: Limits) -> Ask:
     played = f.get("played", int)
     if played is not None and not 0 <= played <= 56:
         raise BadInput(f"played: a number of cards 0..56, not {played}")
-    variant = f.text("variant", DEFAULT_GAME) or DEFAULT_GAME
-    if variant not in TEAM_GAMES:
-        raise BadInput(f"variant: a team game ({', '.join(TEAM_GAMES)}), not {variant!r}")
-    options = _options(f)
-    deals = f.whole("deals", 1, limits.deals, ODDS_DEALS, "deals")
-    seed = f.seed()
+    variant, options, deals, seed = _odds_table(f, limits)
     _, _, flags, kwargs = _players(f, tichuodds.tichu_odds, "seat_strategy", variant)
     f.done()
     guard(game, variant, None, options)
