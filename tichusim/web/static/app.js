@@ -320,7 +320,7 @@ function gtSide(row) {
     <table class="figures"><tr><td>deals of the class</td><td class="num">${row.deals.toLocaleString()} of ${row.table_deals.toLocaleString()}</td></tr>
     <tr><td>P(out first | call)</td><td class="num">${est(e.p_success, true)}</td></tr>
     <tr><td>gain of calling</td><td class="num">${est(e.ev_diff)}</td></tr></table>
-    <span class="what">random hands of this class, default players: <code>${escape(row.command)}</code></span></div>`;
+    <span class="what">random hands of this class, seat ${escape(row.seat_strategy)}, others ${escape(row.others)}: <code>${escape(row.command)}</code></span></div>`;
 }
 
 function renderGT(job) {
@@ -355,7 +355,9 @@ function renderPass(job) {
   const box = $("answer-pass");
   box.innerHTML = `<h2>Which pass for <code>${escape(r.hand)}</code></h2>
     <p><span class="verdict call" id="best-pass">${escape(best.right)} → right · ${escape(best.partner)} → partner · ${escape(best.left)} → left</span>
-    <span class="what">${r.rounds.toLocaleString()} rounds, seed ${r.seed}; stages ${r.stages.map((s) => `${s.candidates} × ${s.deals.toLocaleString()}`).join(" → ")}</span></p>
+    <span class="what">${r.rounds.toLocaleString()} rounds, seed ${r.seed}; seat ${escape(r.strategies[0])}, others ${escape([...new Set(r.strategies.slice(1))].join(", "))};
+    ${r.stages.map((s) => `${s.final ? "final " : ""}${s.candidates} × ${s.deals.toLocaleString()}${s.final ? " fresh deals" : ""}`).join(" → ")}
+    (the finalists' figures on the final's deals only)</span></p>
     <div class="cols"><table class="figures"><tr><th></th><th>right</th><th>partner</th><th>left</th><th>team points/round</th>
     <th>vs best, same deals</th><th>out first</th><th>Tichu</th><th>deals</th><th>from</th></tr>${rows.join("")}</table>
     <div>${plot}</div></div>` + commandBlock(job);
