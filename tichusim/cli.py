@@ -511,6 +511,11 @@ def strategies_cmd(variant):
             f"Named strategies (the default: {book.default}; use one name, or a table "
             "with base = NAME to change parts):"
         )
+        if ANSWER_STRATEGY in book.strategies:
+            click.echo(
+                f"(the answers, gt-odds, tichu-odds, pass-advice, gt-table and advise's "
+                f"rollouts, seat {ANSWER_STRATEGY} by default)"
+            )
         for s in book.strategies.values():
             parts = ", ".join(f"{d}={policy_of(s, d)}" for d in book.decisions)
             click.echo(f"  {s.name:<10} {s.description}\n  {'':<10} ({parts})")

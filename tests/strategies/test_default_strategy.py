@@ -94,6 +94,8 @@ def test_strategies_command_names_each_familys_default():
     out = CliRunner().invoke(main, ["strategies"]).output
     assert "Named strategies (the default: expert;" in out.split("== Grand Seigneur")[0]
     assert "Named strategies (the default: heuristic;" in out.split("== Grand Seigneur")[1]
+    assert "seat learned by default" in out.split("== Grand Seigneur")[0]
+    assert "seat learned by default" not in out.split("== Grand Seigneur")[1]
 
 
 def test_a_table_without_a_base_stays_heuristic_so_saved_tables_rebuild():
