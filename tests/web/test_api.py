@@ -110,6 +110,9 @@ def test_gt_odds_is_the_library_answer_and_its_command_gives_it(client, estimate
     assert got["decision"] in ("call", "do not call", "too close to tell")
     assert got["gt_table"] is None  # this server makes no table
     assert "--rounds 300" in job["command"] and "--seed 7" in job["command"]
+    # the players that sat, named even as the defaults: the command gives this answer later too
+    assert got["strategies"] == ["learned"] * 4
+    assert "--seat-strategy learned --others learned" in job["command"]
     assert _without_seconds(_cli_json(job["command"])) == _without_seconds(got)
 
 
@@ -158,8 +161,9 @@ def test_pass_advice_is_the_library_answer(client):
 def test_advise_is_the_library_answer(client):
     position = POSITION | {"variant": "nanjing"}  # as the page sends it
     job = _ask(client, "advise", {"position": position, "samples": 40, "candidates": 6})
-    assert "#" not in job["command"]
+    assert "#" not in job["command"] and "--rollout learned" in job["command"]
     want = advise(Position.parse(POSITION), 40, candidates=6).to_dict()
+    assert want["rollout"] == "learned"
     assert job["result"] == want
     assert _cli_json(job["command"]) == want
 

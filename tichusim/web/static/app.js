@@ -165,6 +165,21 @@ function players(body) {
 
 // ---- asking and following a job ----------------------------------------------------------------
 
+// the link names the players that sat (the defaults too), so it asks the same answer later
+function withPlayers(kind, body, result) {
+  const q = { ...body };
+  if (kind === "advise") {
+    if (!q.rollout) q.rollout = result.rollout;
+  } else if (result.strategies) {
+    if (!q.seat_strategy) q.seat_strategy = result.strategies[0];
+    if (!q.others) {
+      const rest = result.strategies.slice(1);
+      q.others = new Set(rest).size === 1 ? rest[0] : rest.join(",");
+    }
+  }
+  return q;
+}
+
 async function ask(kind, body, where, render, button) {
   const err = $(`error-${where}`);
   const prog = $(`progress-${where}`);
@@ -192,7 +207,7 @@ async function ask(kind, body, where, render, button) {
     if (job.state === "error") throw new Error(job.error);
     prog.hidden = true;
     render(job);
-    location.hash = new URLSearchParams({ tab, kind, q: JSON.stringify(body) }).toString();
+    location.hash = new URLSearchParams({ tab, kind, q: JSON.stringify(withPlayers(kind, body, job.result)) }).toString();
   } catch (e) {
     prog.hidden = true;
     err.textContent = e.message;
