@@ -279,7 +279,8 @@ def main() -> None:
         "## The best pass",
         "",
         "`pass-advice`: the candidate passes (right opponent, partner, left opponent) ranked by "
-        "paired simulation, successive halving down to 4 played on every deal"
+        "paired simulation: screening (successive halving) picks 4 finalists, which play the "
+        "deals on fresh round keys, their figures on those deals only"
         + (
             "; `search` ranks only the passes the other columns put first and second"
             if SEARCH in specs

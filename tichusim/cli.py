@@ -14,7 +14,7 @@ from .games.errors import BadInput, guard, one_line
 from .kernels.seigneur import rules as gs_rules
 from .kernels.tichu import rules as team_rules
 from .progress import Progress
-from .strategies import DEFAULT_STRATEGY
+from .strategies import ANSWER_STRATEGY
 
 TABLE_FILES = {"rounds.parquet", "seats.parquet"}  # what `simulate --out` writes (and may replace)
 STRATEGY_HELP = (
@@ -511,6 +511,11 @@ def strategies_cmd(variant):
             f"Named strategies (the default: {book.default}; use one name, or a table "
             "with base = NAME to change parts):"
         )
+        if ANSWER_STRATEGY in book.strategies:
+            click.echo(
+                f"(the answers, gt-odds, tichu-odds, pass-advice, gt-table and advise's "
+                f"rollouts, seat {ANSWER_STRATEGY} by default)"
+            )
         for s in book.strategies.values():
             parts = ", ".join(f"{d}={policy_of(s, d)}" for d in book.decisions)
             click.echo(f"  {s.name:<10} {s.description}\n  {'':<10} ({parts})")
@@ -570,12 +575,12 @@ def _seat_and_others(seat_help: str, others_help: str = ODDS_OTHERS_HELP):
     strategy unless given: the paired experiments' players."""
 
     def decorate(fn):
-        fn = click.option(
-            "--others", default=DEFAULT_STRATEGY, show_default=True, help=others_help
-        )(fn)
+        fn = click.option("--others", default=ANSWER_STRATEGY, show_default=True, help=others_help)(
+            fn
+        )
         return click.option(
             "--seat-strategy",
-            default=DEFAULT_STRATEGY,
+            default=ANSWER_STRATEGY,
             show_default=True,
             help=f"{seat_help} ({SPEC_HELP})",
         )(fn)
@@ -804,21 +809,22 @@ def tichu_odds_cmd(
     "--rounds",
     "--deals",
     "deals",
-    default=20_000,
+    default=4_000,  # passadvice.DEALS (the library is imported when the command runs)
     show_default=True,
     type=click.IntRange(1),
-    help="deals the best candidates play (successive halving: the others play fewer)",
+    help="fresh deals the finalists play, after screening the field on fewer deals "
+    "(successive halving); their figures are on these deals only",
 )
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**64 - 1))
 @click.option(
     "--seat-strategy",
     "--strategy",
     "seat_strategy",
-    default=DEFAULT_STRATEGY,
+    default=ANSWER_STRATEGY,
     show_default=True,
     help=f"the hand's strategy, its passes set by the experiment ({SPEC_HELP})",
 )
-@click.option("--others", default=DEFAULT_STRATEGY, show_default=True, help=ODDS_OTHERS_HELP)
+@click.option("--others", default=ANSWER_STRATEGY, show_default=True, help=ODDS_OTHERS_HELP)
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
 @click.option("--quiet", is_flag=True, callback=_quiet, help="no compile notice, no progress bar")
 def pass_advice_cmd(
@@ -988,7 +994,7 @@ def gt_table_cmd(run_dir, deals, seed, seat_strategy, others, out, quiet):
 )
 @click.option(
     "--rollout",
-    default="expert",
+    default=ANSWER_STRATEGY,
     show_default=True,
     help="the scripted strategy playing every seat after the play",
 )

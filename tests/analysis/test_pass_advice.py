@@ -11,8 +11,10 @@ from click.testing import CliRunner
 from support.cli_output import said_lines
 
 from tichusim import cards
+from tichusim.analysis import passadvice
 from tichusim.analysis.gtodds import seat_strategies, setup
 from tichusim.analysis.passadvice import (
+    KEEP,
     _loose,
     _plan,
     check_hand,
@@ -100,21 +102,27 @@ def test_the_same_key_deals_the_others_the_same_cards_whatever_the_pass():
 
 def test_loose_cards_and_the_plan():
     """Loose cards break no pair or straight (§2.5): in HAND the run 7-8-9 is too short, so
-    only the paired King is kept back; a straight 2-6 keeps its cards. The plan halves the
-    field while doubling the deals up to ``deals``."""
+    only the paired King is kept back; a straight 2-6 keeps its cards. Screening halves the
+    field while doubling the deals from ``deals // SCREEN_SHARE`` until ``keep`` or fewer are
+    left; with ``keep`` or fewer candidates there is no screening."""
     assert cards.format(sum(_loose(check_hand(HAND)))) == "Dog 2j 3s 5p 7t 8j 9s Jp Qt"
     run = check_hand("Ma 2j 3s 4p 5t 6j 8s 8p Tj Qs Kj Ks Ph Dr")
     assert cards.format(sum(_loose(run))) == "Tj Qs"
-    assert _plan(40, 20_000, 4) == [(40, 1250), (20, 2500), (10, 5000), (5, 10000), (4, 20000)]
-    assert _plan(3, 1000, 4) == [(3, 1000)]
+    assert _plan(40, 20_000, 4) == [(40, 800), (20, 1600), (10, 3200), (5, 6400)]
+    assert _plan(40, 4_000, 4) == [(40, 160), (20, 320), (10, 640), (5, 1280)]
+    assert _plan(6, 1000, 4) == [(6, 100)]  # MIN_SCREEN deals at least
+    assert _plan(3, 1000, 4) == [] and _plan(4, 1000, 4) == []
 
 
 def test_candidates_hold_the_policies_and_the_user_passes():
     found = dict(pass_candidates(HAND, candidates=[DRAGON_AWAY]))
     assert found[tuple(cards.parse(c) for c in ("Dr", "Ks", "2j"))] == ("user",)
     sources = {s for ss in found.values() for s in ss}
-    assert {"expert", "keep-combos", "structured"} <= sources
+    # the seat's own strategy (the default, learned) probed under its name, then the policies
+    assert {"learned", "keep-combos", "structured"} <= sources
     assert len(found) > 10
+    expert = dict(pass_candidates(HAND, strategy="expert", others="expert"))
+    assert "expert" in {s for ss in expert.values() for s in ss}
     for right, partner, left in found:
         assert (
             len({right, partner, left}) == 3 and (right | partner | left) & ~check_hand(HAND) == 0
@@ -132,7 +140,8 @@ def test_giving_the_dragon_away_ranks_below_a_sensible_pass():
     assert worst.right == "Dr" and worst.deals == best.deals == 2000
     assert worst.diff is not None and worst.diff.high < 0
     assert worst.points.high < best.points.value
-    assert answer.stages == ((2, 2000),)
+    assert answer.stages == ((2, 2000),) and answer.screened == 0  # no screening: all final
+    assert best.final and worst.final
 
 
 def test_cli_json_is_the_same_for_the_same_seed(estimates_json):
@@ -187,8 +196,39 @@ def test_bad_input_is_one_line_and_exit_2(args):
     assert len(lines) == 1 and lines[0].startswith("tichusim: error:"), res.output
 
 
-def test_defaults_are_expert_and_the_strategy_alias():
+def test_defaults_are_learned_and_the_strategy_alias():
     params = {p.name: p for p in main.commands["pass-advice"].params}
-    assert params["seat_strategy"].default == params["others"].default == "expert"
+    assert params["seat_strategy"].default == params["others"].default == "learned"
+    assert params["deals"].default == passadvice.DEALS
     assert "--strategy" in params["seat_strategy"].opts
     assert "--deals" in params["deals"].opts
+
+
+def test_the_finalists_are_judged_on_fresh_deals_only():
+    """Screening picks the finalists; their figures are on the final's deals, round keys
+    after every screening key, so the deals that selected them are not counted again. A
+    candidate dropped in screening keeps its figures on the screening keys it played."""
+    answer = pass_advice(HAND, deals=400, seed=2, strategy="expert", others="expert")
+    *screening, final = answer.stages
+    assert screening and final == (KEEP, 400)
+    assert answer.screened == screening[-1][1]
+    assert [c.final for c in answer.candidates] == [True] * KEEP + [False] * (
+        len(answer.candidates) - KEEP
+    )
+    finalists = answer.candidates[:KEEP]
+    assert all(c.deals == 400 for c in finalists)
+    best = finalists[0]
+    # the best's figures are those of its pass played alone on the final's keys
+    exact = check_hand(HAND)
+    place = setup()
+    table, _ = seat_strategies("expert", "expert", grand=("never", "never"), suffix=("", ""))
+    keys = np.arange(answer.screened, answer.screened + 400, dtype=np.int64)
+    spec = _spec(best.right, best.partner, best.left)
+    _, seats = passadvice._play(place, 2, keys, table, exact, spec, False)
+    assert best.points.value == pytest.approx(seats[:, place.player]["points"].mean())
+    dropped = answer.candidates[KEEP:]
+    assert all(c.deals <= answer.screened for c in dropped)
+    assert [c.deals for c in dropped] == sorted((c.deals for c in dropped), reverse=True)
+    d = answer.to_dict()
+    assert d["screened"] == answer.screened and d["stages"][-1]["final"]
+    assert not any(s["final"] for s in d["stages"][:-1])

@@ -21,7 +21,7 @@ from tichusim.analysis import gtodds, gttable, passadvice, tichuodds  # noqa: E4
 from tichusim.analysis.advise import advise  # noqa: E402
 from tichusim.cli import main  # noqa: E402
 from tichusim.games.position import Position  # noqa: E402
-from tichusim.strategies import DEFAULT_STRATEGY  # noqa: E402
+from tichusim.strategies import ANSWER_STRATEGY  # noqa: E402
 from tichusim.web.answers import Limits  # noqa: E402
 from tichusim.web.app import create_app  # noqa: E402
 from tichusim.web.jobs import Busy, Jobs  # noqa: E402
@@ -86,15 +86,19 @@ def test_page_and_its_files(client):
 def test_info_reads_the_defaults_from_the_library(client):
     info = client.get("/api/info").json()
     d = info["defaults"]
-    assert d["gt_odds"]["seat_strategy"] == d["gt_odds"]["others"] == DEFAULT_STRATEGY
+    assert d["gt_odds"]["seat_strategy"] == d["gt_odds"]["others"] == ANSWER_STRATEGY == "learned"
+    assert d["tichu_odds"]["seat_strategy"] == d["tichu_odds"]["others"] == "learned"
     library = inspect.signature(passadvice.pass_advice).parameters
-    assert d["pass_advice"]["seat_strategy"] == library["strategy"].default == DEFAULT_STRATEGY
+    assert d["pass_advice"]["seat_strategy"] == library["strategy"].default == ANSWER_STRATEGY
+    assert d["pass_advice"]["others"] == "learned"
     assert d["pass_advice"]["deals"] == library["deals"].default
     library = inspect.signature(advise).parameters
     assert d["advise"] == {k: library[k].default for k in ("samples", "candidates", "rollout")}
+    assert d["advise"]["rollout"] == "learned"
     assert set(d["variants"]) == {"nanjing", "tientsin", "wuwang"}
     assert info["limits"]["deals"] == SMALL.deals
-    assert DEFAULT_STRATEGY in {s["name"] for s in info["strategies"]}
+    assert ANSWER_STRATEGY in {s["name"] for s in info["strategies"]}
+    assert info["gt_table"]["seat_strategy"] == info["gt_table"]["others"] == "learned"
 
 
 def test_gt_odds_is_the_library_answer_and_its_command_gives_it(client, estimates_json):
@@ -106,6 +110,9 @@ def test_gt_odds_is_the_library_answer_and_its_command_gives_it(client, estimate
     assert got["decision"] in ("call", "do not call", "too close to tell")
     assert got["gt_table"] is None  # this server makes no table
     assert "--rounds 300" in job["command"] and "--seed 7" in job["command"]
+    # the players that sat, named even as the defaults: the command gives this answer later too
+    assert got["strategies"] == ["learned"] * 4
+    assert "--seat-strategy learned --others learned" in job["command"]
     assert _without_seconds(_cli_json(job["command"])) == _without_seconds(got)
 
 
@@ -154,8 +161,9 @@ def test_pass_advice_is_the_library_answer(client):
 def test_advise_is_the_library_answer(client):
     position = POSITION | {"variant": "nanjing"}  # as the page sends it
     job = _ask(client, "advise", {"position": position, "samples": 40, "candidates": 6})
-    assert "#" not in job["command"]
+    assert "#" not in job["command"] and "--rollout learned" in job["command"]
     want = advise(Position.parse(POSITION), 40, candidates=6).to_dict()
+    assert want["rollout"] == "learned"
     assert job["result"] == want
     assert _cli_json(job["command"]) == want
 
@@ -345,6 +353,7 @@ def test_the_gt_table_row_beside_the_answer():
     classes = gttable.by_class(gttable.experiment(2000, seed=0), gttable.CLASS_KEYS)
     want = gttable.class_row(classes, HAND8)
     assert row["deals"] == want["deals"] > 0 and row["estimates"] == want["estimates"]
-    assert (
-        row["table_deals"] == 2000 and row["command"] == "tichusim gt-table --deals 2000 --seed 0"
+    assert row["table_deals"] == 2000 and row["command"] == (
+        "tichusim gt-table --deals 2000 --seed 0 --seat-strategy learned --others learned"
     )
+    assert row["seat_strategy"] == row["others"] == "learned"

@@ -24,6 +24,7 @@ from ..games.position import Position
 from ..search.evaluate import evaluate_plays
 from ..search.prune import prune
 from ..stats import Estimate, wilson
+from ..strategies import ANSWER_STRATEGY
 from ..strategies.tichu import resolve
 
 __all__ = ["Advice", "Position", "Ranked", "advise"]
@@ -110,7 +111,7 @@ def advise(
     samples: int = 2000,
     *,
     candidates: int = 40,
-    rollout: str = "expert",
+    rollout: str = ANSWER_STRATEGY,
     seed: int = 0,
 ) -> Advice:
     """Every legal play of ``position``'s seat (at most ``candidates`` of them, pruned as the

@@ -37,7 +37,8 @@ from .. import cards, checks
 from ..games import TEAM_GAMES, game
 from ..games.agents import Agent, Without, as_agent, is_agent
 from ..stats import Z95, Estimate, Paired, json_estimates, wilson
-from ..strategies.tichu import DEFAULT_STRATEGY, Strategy, resolve
+from ..strategies import ANSWER_STRATEGY
+from ..strategies.tichu import Strategy, resolve
 from .played_once import played_once
 
 if TYPE_CHECKING:
@@ -108,8 +109,8 @@ def setup(variant: str = "nanjing", options: dict | None = None) -> Setup:
 
 
 def seat_strategies(
-    seat_strategy=DEFAULT_STRATEGY,
-    others=DEFAULT_STRATEGY,
+    seat_strategy=ANSWER_STRATEGY,
+    others=ANSWER_STRATEGY,
     *,
     variant="nanjing",
     grand: tuple[str, str] = ("always", "never"),
@@ -368,8 +369,8 @@ def gt_odds(
     deals: int = 100_000,
     precision: float | None = None,
     seed: int = 0,
-    seat_strategy=DEFAULT_STRATEGY,
-    others=DEFAULT_STRATEGY,
+    seat_strategy=ANSWER_STRATEGY,
+    others=ANSWER_STRATEGY,
     check: bool = False,
     progress: Callable[[int, int, Estimate | None], None] | None = None,
     variant: str = "nanjing",

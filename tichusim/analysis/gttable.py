@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..stats import Estimate, mean_ci, percent, wilson
-from ..strategies.tichu import DEFAULT_STRATEGY
+from ..strategies import ANSWER_STRATEGY
 from .gtodds import SEAT0, paired_rounds, seat_strategies
 from .handclass import GTModel, calibration, features, hand_class, representative
 from .played_once import played_once
@@ -41,8 +41,8 @@ def experiment(
     deals: int,
     *,
     seed: int = 0,
-    seat_strategy=DEFAULT_STRATEGY,
-    others=DEFAULT_STRATEGY,
+    seat_strategy=ANSWER_STRATEGY,
+    others=ANSWER_STRATEGY,
     progress=None,
     batch: int = BATCH,
 ) -> pd.DataFrame:
@@ -307,7 +307,9 @@ def _how(t: GTTable, gain: bool) -> list[str]:
         return [
             f"Seat 0 plays `{t.info.get('seat_strategy')}` and is forced to call Grand Tichu in "
             "one play of each deal and forbidden to in the other (its ordinary Tichu policy "
-            f"stays); the other seats play `{t.info.get('others')}`; same deals and random "
+            f"stays); the other seats play `{t.info.get('others')}`"
+            + (f" (learned weights {t.info['weights']})" if t.info.get("weights") else "")
+            + "; same deals and random "
             "streams in both plays (seed "
             f"{t.info.get('seed')}). Seat 0's first 8 cards are random, so classes appear as "
             "often as they are dealt.",
@@ -419,13 +421,13 @@ def run_experiment(
     deals: int,
     *,
     seed: int = 0,
-    seat_strategy=DEFAULT_STRATEGY,
-    others=DEFAULT_STRATEGY,
+    seat_strategy=ANSWER_STRATEGY,
+    others=ANSWER_STRATEGY,
     progress=None,
 ) -> GTTable:
     """``experiment`` then ``build``: the whole headline analysis; its seconds from the start
     of play (after the compile)."""
-    from ..strategies.tichu import resolve
+    from ..strategies.tichu import resolve, weights_identities
 
     started = []
 
@@ -444,6 +446,14 @@ def run_experiment(
         "others": names[0] if len(set(names)) == 1 else ", ".join(names),
         "strategies": f"seat {me}, others {', '.join(names)}",
     }
+    networks: list[str] = []
+    for spec in (seat_strategy, *(others if isinstance(others, (list, tuple)) else [others])):
+        try:
+            networks += weights_identities(spec)
+        except ValueError:  # a Python agent: its own decisions, no weights to name
+            continue
+    if networks:  # which learned weights played: the name alone does not say
+        info["weights"] = ", ".join(dict.fromkeys(networks))
     t = build(df, source="experiment", info=info)
     t.info["seconds"] = time.perf_counter() - started[0]
     return t

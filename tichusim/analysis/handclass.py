@@ -204,6 +204,12 @@ class GTModel:
             "hand": cards.format(mask),
             **json_estimates(estimates, {"p_success": ("ci_low", "ci_high")}),
             "features": {n: float(f[FEATURES.index(n)]) for n in FEATURES},
+            # the players it was fitted with, as saved: not today's defaults
+            "fitted_on": {
+                k: self.info[k]
+                for k in ("deals", "seed", "strategies", "weights")
+                if k in self.info
+            },
         }
 
     def describe(self, answer: dict) -> str:
@@ -213,7 +219,9 @@ class GTModel:
         return "\n".join(
             [
                 f"Grand Tichu model for {answer['hand']} (fitted on {self.info.get('deals', 0):,} "
-                f"deals; {self.info.get('strategies', '')})",
+                f"deals; {self.info.get('strategies', '')}"
+                + (f"; learned weights {self.info['weights']}" if self.info.get("weights") else "")
+                + ")",
                 f"  P(out first | call)         {percent(p['value'], 5)}  "
                 f"[{100 * p['low']:.1f}, {100 * p['high']:.1f}]",
                 f"  call - no call, points      {gain['value']:+7.1f}  "

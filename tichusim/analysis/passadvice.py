@@ -25,13 +25,24 @@ Candidates (``candidates``, deduplicated, each labelled with where it came from)
   breaks no pair, triple, bomb or straight), both ways round;
 * the user's passes (``candidates``).
 
-Successive halving spends the deals on the leaders: every candidate plays the first deals,
-the better half by mean points goes on to twice as many, and so on until ``keep`` candidates
-play ``deals`` deals. Every stage plays all its candidates on the same round keys (0, 1, ...,
-extended stage by stage), so a candidate dropped early has its figures, and its paired
-difference to the best, on the keys it played. The figure that ranks is the seat's team round
-score (§2.14) per deal; the paired difference to the best, deal by deal, removes the luck of
-the deal from its interval.
+Two phases spend the deals on the contenders, every candidate of a phase on the same round
+keys, so every difference is paired deal by deal:
+
+* **screening** (successive halving): every candidate plays the first ``deals //
+  SCREEN_SHARE`` deals (at least ``MIN_SCREEN``), the better half by mean points goes on to
+  twice as many, and so on while more than ``keep`` remain; a candidate dropped there keeps
+  its figures, and its paired difference to the best, on the keys it played. Screening is
+  cheap (the field is mostly plain mistakes, the Dragon given away, an Ace to an opponent) and
+  only picks the finalists;
+* **final**: the ``keep`` best of the last screening stage play ``deals`` fresh deals, round
+  keys after every key screening used. The finalists' figures are on those deals alone: the
+  deals that selected them are not counted again, so their means and intervals carry no bias
+  from the selection (pooling them would favour whichever candidate screening's luck
+  favoured).
+
+The figure that ranks is the seat's team round score (§2.14) per deal; the paired difference
+to the best, deal by deal, removes the luck of the deal from its interval. With ``keep`` or
+fewer candidates (``candidates`` only, say) there is no screening: all play the final.
 """
 
 from __future__ import annotations
@@ -49,7 +60,7 @@ from .. import cards, checks
 from ..games.agents import Agent
 from ..kernels.tichu import records
 from ..stats import Estimate, Paired, json_estimates, percent, wilson
-from ..strategies.tichu import DEFAULT_STRATEGY
+from ..strategies import ANSWER_STRATEGY
 from .gtodds import MAX_BATCH, check_run, seat_strategies, setup
 from .played_once import played_once
 
@@ -77,23 +88,27 @@ PROBE_POLICIES = (
 PROBE_DEALS = 64  # deals a passing policy is watched for to find its usual pass
 TOP = 3  # the partner's candidate cards: the hand's best few
 LOW = 4  # the opponents' candidate cards: the lowest loose few
-KEEP = 4  # candidates that play every deal
-MIN_STAGE = 500  # the first stage's deals, at least (fewer when ``deals`` is smaller)
+KEEP = 4  # the finalists: the candidates that play the final's ``deals`` fresh deals
+SCREEN_SHARE = 25  # screening's first stage plays ``deals // SCREEN_SHARE`` deals ...
+MIN_SCREEN = 100  # ... and at least this many
+DEALS = 4_000  # the finalists' deals by default: under 10 s with learned at every seat
 Pass = tuple[int, int, int]  # one-card masks to the right opponent, the partner, the left one
 
 
 @dataclass(frozen=True)
 class PassCandidate:
-    """One pass and its figures on the ``deals`` deals it played (the first ``deals`` round
-    keys): the seat's team round score per deal, its paired difference to the best candidate
-    on the same deals (``None`` for the best), the seat out first, its Tichu call (before or
-    after the passing) and the call's success, the team's double victory."""
+    """One pass and its figures on the ``deals`` deals it played: a finalist's (``final``) the
+    final's fresh deals, a dropped one's the first ``deals`` screening keys. The seat's team
+    round score per deal, its paired difference to the best candidate on the same deals
+    (``None`` for the best), the seat out first, its Tichu call (before or after the passing)
+    and the call's success, the team's double victory."""
 
     right: str
     partner: str
     left: str
     sources: tuple[str, ...]  # "user", a passing policy's name, "structured"
     deals: int
+    final: bool  # played the final (its figures on the final's deals), or dropped in screening
     points: Estimate
     diff: Estimate | None
     first_out: Estimate
@@ -112,6 +127,7 @@ class PassCandidate:
             "left": self.left,
             "sources": list(self.sources),
             "deals": self.deals,
+            "final": self.final,
         }
         # the best candidate's difference to itself is 0 on each of its deals
         diff = self.diff if self.diff is not None else Estimate(0.0, 0.0, 0.0, self.deals)
@@ -122,15 +138,18 @@ class PassCandidate:
 
 @dataclass(frozen=True)
 class PassAdvice:
-    """The candidates best first: those that played every deal by mean points, then those
-    dropped at each earlier stage, latest first."""
+    """The candidates best first: the finalists by mean points on the final's deals, then
+    those dropped at each screening stage, latest first."""
 
     hand: str
-    deals: int  # played by the best candidates
+    deals: int  # the final's deals, played by each finalist
     seed: int
     strategies: tuple[str, ...]  # the hand's, then the others' in turn order from its right
     candidates: tuple[PassCandidate, ...]
-    stages: tuple[tuple[int, int], ...]  # (candidates, deals) of each stage
+    # (candidates, deals) of each screening stage (deals reached: round keys 0 ..), then the
+    # final's (finalists, deals: round keys ``screened`` ..)
+    stages: tuple[tuple[int, int], ...]
+    screened: int  # round keys screening used; the final's keys follow them
     rounds: int  # rounds played in all
     seconds: float
 
@@ -144,7 +163,11 @@ class PassAdvice:
             "deals": self.deals,
             "seed": self.seed,
             "strategies": list(self.strategies),
-            "stages": [{"candidates": c, "deals": d} for c, d in self.stages],
+            "stages": [
+                {"candidates": c, "deals": d, "final": i == len(self.stages) - 1}
+                for i, (c, d) in enumerate(self.stages)
+            ],
+            "screened": self.screened,
             "rounds": self.rounds,
             "candidates": [c.to_dict() for c in self.candidates],
             "seconds": round(self.seconds, 3),
@@ -153,11 +176,17 @@ class PassAdvice:
     def __str__(self) -> str:
         others = self.strategies[1:]
         others_text = others[0] if len(set(others)) == 1 else ", ".join(others)
-        stages = " -> ".join(f"{c} x {d:,}" for c, d in self.stages)
+        *screening, (finalists, deals) = self.stages
+        stages = " -> ".join(f"{c} x {d:,}" for c, d in screening)
+        stages = (
+            f"screening {stages}; final {finalists} x {deals:,} fresh deals"
+            if screening
+            else f"{finalists} x {deals:,} deals, no screening"
+        )
         lines = [
             f"Pass advice for {self.hand}  (seed {self.seed}; seat strategy "
             f"{self.strategies[0]}, others {others_text})",
-            f"  candidates x deals by stage: {stages}",
+            f"  candidates x deals: {stages}",
             f"  {'':>3} {'right':>5} {'partner':>7} {'left':>5}  {'team points/round':<25}"
             f"{'vs best, same deals':<25}{'out first':<21}{'Tichu':>6}{'deals':>8}  from",
         ]
@@ -170,7 +199,8 @@ class PassAdvice:
             )
         lines.append(
             "  (right: the right opponent, the next seat; brackets: 95% intervals, Wilson for "
-            "rates; Tichu: called before or after the passing)"
+            "rates; Tichu: called before or after the passing; the finalists' figures are on "
+            "the final's deals only, the others' on the screening deals they played)"
         )
         return "\n".join(lines)
 
@@ -322,8 +352,8 @@ def pass_candidates(
     hand: str,
     *,
     seed: int = 0,
-    strategy=DEFAULT_STRATEGY,
-    others=DEFAULT_STRATEGY,
+    strategy=ANSWER_STRATEGY,
+    others=ANSWER_STRATEGY,
     candidates: Sequence = (),
     generated: bool = True,
 ) -> list[tuple[Pass, tuple[str, ...]]]:
@@ -368,27 +398,25 @@ def _policy_passes(exact: int, seed: int, strategy, others) -> list[tuple[Pass, 
 
 
 def _plan(k: int, deals: int, keep: int) -> list[tuple[int, int]]:
-    """(candidates, deals reached) per stage: the field halved and the deals doubled at each
-    stage, the first stage at ``MIN_STAGE`` deals or more (fewer stages when ``deals`` is
-    small: the last then cuts the field to ``keep`` at once)."""
-    halvings = 0
-    while max(keep, math.ceil(k / 2**halvings)) > keep:
-        halvings += 1
-    while halvings and deals >> halvings < MIN_STAGE:
-        halvings -= 1
-    counts = [k] + [max(keep, math.ceil(k / 2**i)) for i in range(1, halvings + 1)]
-    if len(counts) > 1:
-        counts[-1] = keep
-    return [(c, deals >> (halvings - i)) for i, c in enumerate(counts)]
+    """Screening's stages, (candidates, deals reached) each: the field halved and the deals
+    doubled at each stage while more than ``keep`` candidates remain, the first stage at
+    ``deals // SCREEN_SHARE`` deals (``MIN_SCREEN`` at least); none when ``k <= keep``."""
+    first = max(MIN_SCREEN, deals // SCREEN_SHARE)
+    stages: list[tuple[int, int]] = []
+    count = k
+    while count > keep:
+        stages.append((count, first << len(stages)))
+        count = math.ceil(count / 2)
+    return stages
 
 
 def pass_advice(
     hand: str,
     *,
-    deals: int = 20_000,
+    deals: int = DEALS,
     seed: int = 0,
-    strategy=DEFAULT_STRATEGY,
-    others=DEFAULT_STRATEGY,
+    strategy=ANSWER_STRATEGY,
+    others=ANSWER_STRATEGY,
     candidates: Sequence | None = None,
     generated: bool = True,
     keep: int = KEEP,
@@ -397,10 +425,10 @@ def pass_advice(
 ) -> PassAdvice:
     """Rank candidate passes of ``hand`` (14 cards with their suits) for the 4-player game's
     seat 0: ``candidates`` adds passes (``"right, partner, left"`` cards), ``generated=False``
-    keeps only those; ``deals`` is what the ``keep`` best play (successive halving, module
-    docstring); ``strategy`` and ``others`` as ``tichu_odds``'s ``seat_strategy`` and
-    ``others``. ``progress(done, total, leader)`` counts rounds (0 once the kernels are
-    compiled). Deterministic: the same arguments give the same answer."""
+    keeps only those; ``deals`` is what the ``keep`` finalists play, fresh deals after
+    screening's (module docstring); ``strategy`` and ``others`` as ``tichu_odds``'s
+    ``seat_strategy`` and ``others``. ``progress(done, total, leader)`` counts rounds (0 once
+    the kernels are compiled). Deterministic: the same arguments give the same answer."""
     exact = check_hand(hand)
     check_run(deals, None, seed)
     checks.whole(keep, "keep", 1)
@@ -417,39 +445,58 @@ def pass_advice(
     )
     if not found:
         raise ValueError("no candidate passes: give one with candidates, or let them be generated")
-    plan = _plan(len(found), int(deals), keep)
-    total, before = 0, 0
+    deals = int(deals)
+    plan = _plan(len(found), deals, keep)
+    screened = plan[-1][1] if plan else 0  # final keys: screened .. screened + deals - 1
+    finalists = min(keep, len(found))
+    total, before = finalists * deals, 0
     for count, reach in plan:
         total += count * (reach - before)
         before = reach
     if progress is not None:
         progress(0, total, None)
     t0 = time.perf_counter()
-    h = place.player
-    cols: list[dict[str, list[np.ndarray]]] = [{} for _ in found]
+    screen: list[dict[str, list[np.ndarray]]] = [{} for _ in found]
+    final: list[dict[str, list[np.ndarray]]] = [{} for _ in found]
     alive = list(range(len(found)))
-    done, start = 0, 0
-    for count, reach in plan:
-        alive = sorted(alive, key=lambda i: -_mean(cols[i]))[:count] if start else alive
-        for lo in range(start, reach, MAX_BATCH):
-            keys = np.arange(lo, min(reach, lo + MAX_BATCH), dtype=np.int64)
+    done = 0
+
+    def play(cols, alive, lo, hi):
+        nonlocal done
+        for first in range(lo, hi, MAX_BATCH):
+            keys = np.arange(first, min(hi, first + MAX_BATCH), dtype=np.int64)
             for i in alive:
-                rounds, seats = _play(place, seed, keys, table, exact, _spec(found[i][0]), check)
-                me = seats[:, h]
-                for name, v in (
-                    ("points", me["points"].astype(np.float64)),
-                    ("first", me["finish"] == 1),
-                    ("tichu", me["tichu"]),
-                    ("won", me["tichu"] & (me["finish"] == 1)),
-                    ("dv", rounds["double_victory"] & (me["finish"] > 0)),
-                ):
-                    cols[i].setdefault(name, []).append(v)
+                _record(cols[i], place, seed, keys, table, exact, found[i][0], check)
                 done += len(keys)
                 if progress is not None:
                     progress(done, total, _leader(found, cols, alive))
+
+    start = 0
+    for count, reach in plan:
+        alive = sorted(alive, key=lambda i: -_mean(screen[i]))[:count] if start else alive
+        play(screen, alive, start, reach)
         start = reach
+    alive = sorted(alive, key=lambda i: -_mean(screen[i]))[:finalists] if plan else alive
+    play(final, alive, screened, screened + deals)
     seconds = time.perf_counter() - t0
-    return _answer(hand, exact, seed, strategy, table, found, cols, plan, done, seconds)
+    stages = (*plan, (finalists, deals))
+    return _answer(
+        hand, exact, seed, strategy, table, found, (screen, final), stages, screened, done, seconds
+    )
+
+
+def _record(col, place, seed, keys, table, exact, p: Pass, check) -> None:
+    """Play the pass ``p`` on round keys ``keys`` and add the seat's figures to ``col``."""
+    rounds, seats = _play(place, seed, keys, table, exact, _spec(p), check)
+    me = seats[:, place.player]
+    for name, v in (
+        ("points", me["points"].astype(np.float64)),
+        ("first", me["finish"] == 1),
+        ("tichu", me["tichu"]),
+        ("won", me["tichu"] & (me["finish"] == 1)),
+        ("dv", rounds["double_victory"] & (me["finish"] > 0)),
+    ):
+        col.setdefault(name, []).append(v)
 
 
 def _mean(col: dict[str, list[np.ndarray]]) -> float:
@@ -469,18 +516,31 @@ def _text(p: Pass) -> str:
     return ", ".join(cards.format(b) for b in p)
 
 
-def _answer(hand, exact, seed, strategy, table, found, cols, plan, rounds, seconds) -> PassAdvice:
-    got = {i: {k: np.concatenate(v) for k, v in c.items()} for i, c in enumerate(cols) if c}
-    order = sorted(got, key=lambda i: (-len(got[i]["points"]), -got[i]["points"].mean(), i))
-    best = got[order[0]]["points"]
+def _answer(
+    hand, exact, seed, strategy, table, found, cols, stages, screened, rounds, seconds
+) -> PassAdvice:
+    """The finalists on the final's deals, best first, then the candidates screening dropped
+    on the deals they played, latest dropped first; each difference to the best on the deals
+    both played (screening's keys for a dropped one: the best played them all)."""
+    screen, final = (
+        {i: {k: np.concatenate(v) for k, v in c.items()} for i, c in enumerate(part) if c}
+        for part in cols
+    )
+    finals = sorted(final, key=lambda i: (-final[i]["points"].mean(), i))
+    dropped = sorted(
+        (i for i in screen if i not in final),
+        key=lambda i: (-len(screen[i]["points"]), -screen[i]["points"].mean(), i),
+    )
+    best = finals[0]
     out = []
-    for i in order:
-        c = got[i]
-        n = len(c["points"])
+    for i, got, against in [(i, final[i], final[best]) for i in finals] + [
+        (i, screen[i], screen[best]) for i in dropped
+    ]:
+        n = len(got["points"])
         p, sources = found[i]
         right, partner, left = (cards.format(b) for b in p)
-        called = int(c["tichu"].sum())
-        paired = Paired.on_shared_deals(c["points"], best)  # its deals: the first n
+        called = int(got["tichu"].sum())
+        paired = Paired.on_shared_deals(got["points"], against["points"])  # its first n deals
         out.append(
             PassCandidate(
                 right=right,
@@ -488,22 +548,24 @@ def _answer(hand, exact, seed, strategy, table, found, cols, plan, rounds, secon
                 left=left,
                 sources=sources,
                 deals=n,
+                final=i in final,
                 points=paired.estimate(0),
-                diff=None if i == order[0] else paired.difference(0, 1),
-                first_out=wilson(int(c["first"].sum()), n),
+                diff=None if i == best else paired.difference(0, 1),
+                first_out=wilson(int(got["first"].sum()), n),
                 tichu=wilson(called, n),
-                tichu_success=wilson(int(c["won"].sum()), called),
-                double_victory=wilson(int(c["dv"].sum()), n),
+                tichu_success=wilson(int(got["won"].sum()), called),
+                double_victory=wilson(int(got["dv"].sum()), n),
             )
         )
     place = setup()
     return PassAdvice(
         hand=cards.format(exact),
-        deals=len(best),
+        deals=len(final[best]["points"]),
         seed=int(seed),
         strategies=place.strategy_names(table, strategy),
         candidates=tuple(out),
-        stages=tuple(plan),
+        stages=tuple(stages),
+        screened=int(screened),
         rounds=rounds,
         seconds=seconds,
     )

@@ -29,7 +29,7 @@ from .. import cards
 from ..games import DEFAULT_GAME
 from ..kernels.tichu import records
 from ..stats import Estimate, Paired, wilson
-from ..strategies.tichu import DEFAULT_STRATEGY
+from ..strategies import ANSWER_STRATEGY
 from .gtodds import (
     MAX_BATCH,
     MIN_DEALS,
@@ -150,8 +150,8 @@ def tichu_odds(
     deals: int = 100_000,
     precision: float | None = None,
     seed: int = 0,
-    seat_strategy=DEFAULT_STRATEGY,
-    others=DEFAULT_STRATEGY,
+    seat_strategy=ANSWER_STRATEGY,
+    others=ANSWER_STRATEGY,
     received: str | None = None,
     played: int | None = None,
     variant: str = "nanjing",

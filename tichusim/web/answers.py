@@ -185,19 +185,19 @@ def _command(name: str, *args: Any) -> str:
 
 def _players(f: _Fields, fn, me_name: str, variant: str) -> tuple[Any, Any, list[str], dict]:
     """``seat_strategy`` and ``others`` (absent: the library's defaults), checked, with their
-    command-line flags and the library's keyword arguments."""
+    command-line flags and the library's keyword arguments. The flags name the players even
+    when they are the defaults, so the command gives the same answer if the defaults move."""
     players = game_type(variant).players
     me_text = f.text("seat_strategy")
     others_text = f.text("others")
-    flags: list[str] = []
     kwargs: dict = {}
     if me_text is not None:
         kwargs[me_name] = _strategies(me_text, (1,), "seat_strategy")
-        flags += ["--seat-strategy", me_text]
     if others_text is not None:
         kwargs["others"] = _strategies(others_text, (1, players - 1), "others")
-        flags += ["--others", others_text]
-    return me_text or _default(fn, me_name), others_text or _default(fn, "others"), flags, kwargs
+    me = me_text or _default(fn, me_name)
+    others = others_text or _default(fn, "others")
+    return me, others, ["--seat-strategy", me, "--others", others], kwargs
 
 
 def _note(estimate) -> str | None:
@@ -385,8 +385,7 @@ def _advise(f: _Fields, limits: Limits) -> Ask:
             for item in [f"{k}={v}" for k, v in items] if items else value:
                 args += [_REPEATED[key], item]
     args += ["--samples", samples, "--candidates", candidates, "--seed", seed]
-    if rollout is not None:
-        args += ["--rollout", rollout]
+    args += ["--rollout", rollout or _default(advise_mod.advise, "rollout")]  # named, always
     command = _command("advise", *args)
     # variant (but the default), first_drawer, minister, ...: a position file's keys only
     extra = sorted(

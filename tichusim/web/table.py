@@ -1,10 +1,12 @@
 """The gt-table beside the page's Grand Tichu answer: made once per server at start-up, on a
 thread of its own beside the answers' workers (``gttable.experiment`` and ``gttable.by_class``,
-as ``tichusim gt-table`` makes it: the 4-player game, the default players), kept in memory,
-and read row by row. Making it compiles (or loads) the Grand Tichu kernels too."""
+as ``tichusim gt-table`` makes it: the 4-player game, the answers' default players,
+``PLAYERS``, named in its status, its rows and its command), kept in memory, and read row by
+row. Making it compiles (or loads) the Grand Tichu kernels too."""
 
 from __future__ import annotations
 
+import inspect
 import threading
 
 import pandas as pd
@@ -15,6 +17,11 @@ from ..games.errors import one_line
 __all__ = ["Table"]
 
 SEED = 0  # gt-table's default seed
+# the seat's and the others' strategies: the experiment's defaults, whatever they are
+PLAYERS = tuple(
+    inspect.signature(gttable.experiment).parameters[name].default
+    for name in ("seat_strategy", "others")
+)
 BATCH = 10_000  # deals between two looks at the stop flag
 
 
@@ -46,7 +53,10 @@ class Table:
             self.done = done
 
         try:
-            df = gttable.experiment(self.deals, seed=SEED, progress=tell, batch=BATCH)
+            me, others = PLAYERS
+            df = gttable.experiment(
+                self.deals, seed=SEED, seat_strategy=me, others=others, progress=tell, batch=BATCH
+            )
             self.classes = gttable.by_class(df, gttable.CLASS_KEYS)
         except _Stopped:
             pass
@@ -64,12 +74,18 @@ class Table:
             "done": self.done,
             "ready": self.classes is not None,
             "error": self.error,
+            "seat_strategy": PLAYERS[0],
+            "others": PLAYERS[1],
             "command": self.command,
         }
 
     @property
     def command(self) -> str:
-        return f"tichusim gt-table --deals {self.deals} --seed {SEED}"
+        me, others = PLAYERS
+        return (
+            f"tichusim gt-table --deals {self.deals} --seed {SEED} --seat-strategy {me} "
+            f"--others {others}"
+        )
 
     def row(self, hand: str) -> dict | None:
         """The row of the class of 8 cards ``hand``, with the table's deals and command;
@@ -80,4 +96,9 @@ class Table:
             row = gttable.class_row(self.classes, hand)
         except ValueError:
             return None
-        return row | {"table_deals": self.deals, "command": self.command}
+        return row | {
+            "table_deals": self.deals,
+            "seat_strategy": PLAYERS[0],
+            "others": PLAYERS[1],
+            "command": self.command,
+        }

@@ -165,6 +165,21 @@ function players(body) {
 
 // ---- asking and following a job ----------------------------------------------------------------
 
+// the link names the players that sat (the defaults too), so it asks the same answer later
+function withPlayers(kind, body, result) {
+  const q = { ...body };
+  if (kind === "advise") {
+    if (!q.rollout) q.rollout = result.rollout;
+  } else if (result.strategies) {
+    if (!q.seat_strategy) q.seat_strategy = result.strategies[0];
+    if (!q.others) {
+      const rest = result.strategies.slice(1);
+      q.others = new Set(rest).size === 1 ? rest[0] : rest.join(",");
+    }
+  }
+  return q;
+}
+
 async function ask(kind, body, where, render, button) {
   const err = $(`error-${where}`);
   const prog = $(`progress-${where}`);
@@ -192,7 +207,7 @@ async function ask(kind, body, where, render, button) {
     if (job.state === "error") throw new Error(job.error);
     prog.hidden = true;
     render(job);
-    location.hash = new URLSearchParams({ tab, kind, q: JSON.stringify(body) }).toString();
+    location.hash = new URLSearchParams({ tab, kind, q: JSON.stringify(withPlayers(kind, body, job.result)) }).toString();
   } catch (e) {
     prog.hidden = true;
     err.textContent = e.message;
@@ -320,7 +335,7 @@ function gtSide(row) {
     <table class="figures"><tr><td>deals of the class</td><td class="num">${row.deals.toLocaleString()} of ${row.table_deals.toLocaleString()}</td></tr>
     <tr><td>P(out first | call)</td><td class="num">${est(e.p_success, true)}</td></tr>
     <tr><td>gain of calling</td><td class="num">${est(e.ev_diff)}</td></tr></table>
-    <span class="what">random hands of this class, default players: <code>${escape(row.command)}</code></span></div>`;
+    <span class="what">random hands of this class, seat ${escape(row.seat_strategy)}, others ${escape(row.others)}: <code>${escape(row.command)}</code></span></div>`;
 }
 
 function renderGT(job) {
@@ -355,7 +370,9 @@ function renderPass(job) {
   const box = $("answer-pass");
   box.innerHTML = `<h2>Which pass for <code>${escape(r.hand)}</code></h2>
     <p><span class="verdict call" id="best-pass">${escape(best.right)} → right · ${escape(best.partner)} → partner · ${escape(best.left)} → left</span>
-    <span class="what">${r.rounds.toLocaleString()} rounds, seed ${r.seed}; stages ${r.stages.map((s) => `${s.candidates} × ${s.deals.toLocaleString()}`).join(" → ")}</span></p>
+    <span class="what">${r.rounds.toLocaleString()} rounds, seed ${r.seed}; seat ${escape(r.strategies[0])}, others ${escape([...new Set(r.strategies.slice(1))].join(", "))};
+    ${r.stages.map((s) => `${s.final ? "final " : ""}${s.candidates} × ${s.deals.toLocaleString()}${s.final ? " fresh deals" : ""}`).join(" → ")}
+    (the finalists' figures on the final's deals only)</span></p>
     <div class="cols"><table class="figures"><tr><th></th><th>right</th><th>partner</th><th>left</th><th>team points/round</th>
     <th>vs best, same deals</th><th>out first</th><th>Tichu</th><th>deals</th><th>from</th></tr>${rows.join("")}</table>
     <div>${plot}</div></div>` + commandBlock(job);
