@@ -1,11 +1,12 @@
 """The row sums kept in vector registers (``kernels/lanes.py``) give the bits their documented
-order gives: integer sums exact, float sums in the chains the docstrings name."""
+order gives: integer sums exact, float sums in index order, the output's in lanes then
+halves; at every width, those whose blocks are summed together and the wider ones."""
 
 import numpy as np
 import pytest
 
 from tichusim.kernels.jit import njit
-from tichusim.kernels.lanes import CHAINS, LANES, int_rows, relu_dot, scaled_rows
+from tichusim.kernels.lanes import FUSED, LANES, int_rows, live_rows, relu_dot
 
 
 @njit(cache=False)
@@ -14,8 +15,8 @@ def _int_rows(out, start, w, adds, n_adds, subs, n_subs, width):
 
 
 @njit(cache=False)
-def _scaled_rows(out, act, idx, n, w, base, width):
-    scaled_rows(out, act, idx, n, w, base, width)
+def _live_rows(out, h, n_units, w, base, width):
+    live_rows(out, h, n_units, w, base, width)
 
 
 @njit(cache=False)
@@ -23,7 +24,7 @@ def _relu_dot(h, w, at, width):
     return relu_dot(h, w, at, width)
 
 
-@pytest.mark.parametrize("width", [LANES, 2 * LANES, 4 * LANES])
+@pytest.mark.parametrize("width", [LANES * b for b in range(1, FUSED + 3)])
 @pytest.mark.parametrize("n_adds,n_subs", [(0, 0), (1, 0), (0, 3), (7, 5)])
 def test_int_rows_add_and_take_away_the_listed_rows(width, n_adds, n_subs):
     rng = np.random.default_rng(width + 10 * n_adds + n_subs)
@@ -39,27 +40,25 @@ def test_int_rows_add_and_take_away_the_listed_rows(width, n_adds, n_subs):
     np.testing.assert_array_equal(start, out)
 
 
-def _chained(out, act, idx, w, base, width):
-    """``scaled_rows``' documented order, one float32 operation at a time."""
-    rows = w[base : base + 64 * width].reshape(64, width)
-    sums = [out.copy()] + [np.zeros(width, np.float32) for _ in range(CHAINS - 1)]
-    for u, k in enumerate(idx):
-        chain = sums[u % CHAINS]
-        chain[:] = chain + (np.float32(act[k]) * rows[k]).astype(np.float32)
-    return (sums[0] + sums[1]) + (sums[2] + sums[3])
-
-
-@pytest.mark.parametrize("width", [LANES, 2 * LANES, 3 * LANES])
-@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 5, 11, 33])
-def test_scaled_rows_sums_in_its_chains(width, n):
-    rng = np.random.default_rng(100 * width + n)
+@pytest.mark.parametrize("width", [LANES * b for b in range(1, FUSED + 3)])
+@pytest.mark.parametrize("n_units", [LANES, 4 * LANES, 6 * LANES])
+@pytest.mark.parametrize("live", [0.0, 0.3, 1.0])
+def test_live_rows_add_the_live_units_rows_in_order(width, n_units, live):
+    """Every width (the fused ones and the block-at-a-time one), none to all units live:
+    the bits of the loop over the units in order, ``h > 0`` (a zero or a negative zero
+    adds nothing)."""
+    rng = np.random.default_rng(width + n_units + int(10 * live))
     base = 5
-    w = rng.normal(size=base + 64 * width).astype(np.float32)
-    act = rng.normal(size=64).astype(np.float32)
-    idx = rng.choice(64, size=n, replace=False).astype(np.int32)
+    w = rng.normal(size=base + n_units * width).astype(np.float32)
+    h = np.abs(rng.normal(size=n_units)).astype(np.float32)
+    h[rng.random(n_units) >= live] *= -1
+    h[:2] = [0.0, -0.0]
     out = rng.normal(size=width).astype(np.float32)
-    want = _chained(out, act, idx, w, base, width)
-    _scaled_rows(out, act, idx, n, w, base, width)
+    rows = w[base:].reshape(n_units, width)
+    want = out.copy()
+    for k in np.flatnonzero(h > 0):
+        want = want + h[k] * rows[k]
+    _live_rows(out, h, n_units, w, base, width)
     np.testing.assert_array_equal(out, want)
 
 

@@ -23,7 +23,7 @@ from numba.extending import intrinsic
 
 LANES = 16  # columns of a block: one 512-bit register of float32 or int32
 
-__all__ = ["CHAINS", "LANES", "int_rows", "relu_dot", "scaled_rows"]
+__all__ = ["FUSED", "LANES", "int_rows", "live_rows", "relu_dot"]
 
 
 def _data(context, builder, aryty, value):
@@ -65,97 +65,149 @@ def int_rows(typingctx, out, start, w, adds, n_adds, subs, n_subs, width):
         wp = _data(context, builder, aty[2], w_a)
         ap = _data(context, builder, aty[3], adds_a)
         sp = _data(context, builder, aty[5], subs_a)
-        i32 = ir.IntType(32)
         i64 = ir.IntType(64)
-        vec = ir.VectorType(i32, LANES)
-        acc = cgutils.alloca_once(builder, vec)
+        vec = ir.VectorType(ir.IntType(32), LANES)
+        accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
         blocks = builder.udiv(width, ir.Constant(i64, LANES))
-        with cgutils.for_range(builder, blocks) as block:
-            col = builder.mul(block.index, ir.Constant(i64, LANES))
-            builder.store(builder.load(_block_ptr(builder, s, col, vec), align=4), acc)
-            for rows, count, add in ((ap, n_adds, True), (sp, n_subs, False)):
+
+        def rows(cols):
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(_block_ptr(builder, s, col, vec), align=4), acc)
+            for listed, count, add in ((ap, n_adds, True), (sp, n_subs, False)):
                 with cgutils.for_range(builder, count) as row:
-                    k = builder.sext(builder.load(builder.gep(rows, [row.index])), i64)
-                    at = builder.add(builder.mul(k, width), col)
-                    value = builder.load(_block_ptr(builder, wp, at, vec), align=4)
-                    total = builder.load(acc)
-                    total = builder.add(total, value) if add else builder.sub(total, value)
-                    builder.store(total, acc)
-            builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=4)
+                    k = builder.sext(builder.load(builder.gep(listed, [row.index])), i64)
+                    at = builder.mul(k, width)
+                    for acc, col in zip(accs, cols, strict=False):
+                        ptr = _block_ptr(builder, wp, builder.add(at, col), vec)
+                        value = builder.load(ptr, align=4)
+                        total = builder.load(acc)
+                        total = builder.add(total, value) if add else builder.sub(total, value)
+                        builder.store(total, acc)
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=4)
+
+        def generic():
+            with cgutils.for_range(builder, blocks) as block:
+                rows([builder.mul(block.index, ir.Constant(i64, LANES))])
+
+        _fused_or_blocks(
+            builder,
+            blocks,
+            lambda nb: rows([ir.Constant(i64, LANES * b) for b in range(nb)]),
+            generic,
+        )
         return context.get_dummy_value()
 
     return sig, codegen
 
 
-CHAINS = 4  # partial sums a column of ``scaled_rows`` is split into
+FUSED = 4  # at most this many blocks of a row are summed together, each in a register
+
+
+def _splat(builder, value, vec):
+    """``value`` in every lane of a vector of type ``vec``."""
+    i32 = ir.IntType(32)
+    undef = ir.Constant(vec, ir.Undefined)
+    lanes = ir.Constant(ir.VectorType(i32, vec.count), [0] * vec.count)
+    return builder.shuffle_vector(
+        builder.insert_element(undef, value, ir.Constant(i32, 0)), undef, lanes
+    )
+
+
+def _fused_or_blocks(builder, blocks, fused, generic):
+    """``fused(nb)`` when the row has ``nb`` blocks, ``nb`` at most ``FUSED`` (its blocks'
+    sums all kept in registers while the rows are read once), else ``generic()`` (a block
+    at a time)."""
+    i64 = ir.IntType(64)
+    after = builder.append_basic_block("lanes.after")
+    other = builder.append_basic_block("lanes.generic")
+    switch = builder.switch(blocks, other)
+    for nb in range(1, FUSED + 1):
+        case = builder.append_basic_block(f"lanes.fused{nb}")
+        switch.add_case(ir.Constant(i64, nb), case)
+        builder.position_at_end(case)
+        fused(nb)
+        builder.branch(after)
+    builder.position_at_end(other)
+    generic()
+    builder.branch(after)
+    builder.position_at_end(after)
 
 
 @intrinsic
-def scaled_rows(typingctx, out, act, idx, n, w, base, width):
-    """``out[j] += act[k] * w[base + k*width + j]`` over the rows ``k`` of ``idx[:n]``, ``j``
-    below ``width``: ``float32``, each product a multiply then an add. A column is summed in
-    ``CHAINS`` partial sums, the ``u``-th row listed into sum ``u % CHAINS`` (the first
-    starting from ``out[j]``, the others from zero), then ``(s0 + s1) + (s2 + s3)``: four
-    chains of adds in flight instead of one. ``width`` a multiple of ``LANES``."""
+def live_rows(typingctx, out, h, n_units, w, base, width):
+    """``out[j] += h[k] * w[base + k*width + j]`` for each unit ``k`` below ``n_units`` (a
+    multiple of ``LANES``) with ``h[k] > 0``, in increasing ``k``, ``j`` below ``width``:
+    the rows of the units relu leaves alive, ``float32``, each product a multiply then an
+    add, each column summed row after row (the loop's own bits). The live units are found a
+    block of ``LANES`` at a time by one vector compare, then taken lowest first.
+    ``width`` a multiple of ``LANES``."""
     ok = (
         isinstance(out, types.Array)
         and out.dtype == types.float32
-        and isinstance(act, types.Array)
-        and act.dtype == types.float32
-        and isinstance(idx, types.Array)
-        and idx.dtype == types.int32
+        and isinstance(h, types.Array)
+        and h.dtype == types.float32
         and isinstance(w, types.Array)
         and w.dtype == types.float32
     )
     if not ok:
         return None
-    sig = types.void(out, act, idx, types.intp, w, types.intp, types.intp)
+    sig = types.void(out, h, types.intp, w, types.intp, types.intp)
 
     def codegen(context, builder, sig, args):
-        out_a, act_a, idx_a, n, w_a, base, width = args
+        out_a, h_a, n_units, w_a, base, width = args
         aty = sig.args
         o = _data(context, builder, aty[0], out_a)
-        ap = _data(context, builder, aty[1], act_a)
-        ip = _data(context, builder, aty[2], idx_a)
-        wp = _data(context, builder, aty[4], w_a)
-        f32 = ir.FloatType()
-        i32 = ir.IntType(32)
+        hp = _data(context, builder, aty[1], h_a)
+        wp = _data(context, builder, aty[3], w_a)
+        i16 = ir.IntType(LANES)
         i64 = ir.IntType(64)
-        vec = ir.VectorType(f32, LANES)
-        splat = ir.Constant(ir.VectorType(i32, LANES), [0] * LANES)
-        undef = ir.Constant(vec, ir.Undefined)
+        vec = ir.VectorType(ir.FloatType(), LANES)
         zero = ir.Constant(vec, [0.0] * LANES)
-        accs = [cgutils.alloca_once(builder, vec) for _ in range(CHAINS)]
-
-        def add_row(u, acc, col):
-            k = builder.sext(builder.load(builder.gep(ip, [u])), i64)
-            a = builder.load(builder.gep(ap, [k]))
-            va = builder.shuffle_vector(
-                builder.insert_element(undef, a, ir.Constant(i32, 0)), undef, splat
-            )
-            at = builder.add(builder.add(base, builder.mul(k, width)), col)
-            value = builder.load(_block_ptr(builder, wp, at, vec), align=4)
-            builder.store(builder.fadd(builder.load(acc), builder.fmul(va, value)), acc)
-
+        accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
+        live = cgutils.alloca_once(builder, i16)
+        unit_blocks = builder.udiv(n_units, ir.Constant(i64, LANES))
         blocks = builder.udiv(width, ir.Constant(i64, LANES))
-        groups = builder.udiv(n, ir.Constant(i64, CHAINS))
-        with cgutils.for_range(builder, blocks) as block:
-            col = builder.mul(block.index, ir.Constant(i64, LANES))
-            builder.store(builder.load(_block_ptr(builder, o, col, vec), align=4), accs[0])
-            for acc in accs[1:]:
-                builder.store(zero, acc)
-            with cgutils.for_range(builder, groups) as group:
-                first = builder.mul(group.index, ir.Constant(i64, CHAINS))
-                for c, acc in enumerate(accs):
-                    add_row(builder.add(first, ir.Constant(i64, c)), acc, col)
-            done = builder.mul(groups, ir.Constant(i64, CHAINS))
-            for c, acc in enumerate(accs[:-1]):
-                u = builder.add(done, ir.Constant(i64, c))
-                with builder.if_then(builder.icmp_signed("<", u, n)):
-                    add_row(u, acc, col)
-            ld = [builder.load(acc) for acc in accs]
-            total = builder.fadd(builder.fadd(ld[0], ld[1]), builder.fadd(ld[2], ld[3]))
-            builder.store(total, _block_ptr(builder, o, col, vec), align=4)
+
+        def rows(cols):
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(_block_ptr(builder, o, col, vec), align=4), acc)
+            with cgutils.for_range(builder, unit_blocks) as unit_block:
+                first = builder.mul(unit_block.index, ir.Constant(i64, LANES))
+                x = builder.load(_block_ptr(builder, hp, first, vec), align=4)
+                builder.store(builder.bitcast(builder.fcmp_ordered(">", x, zero), i16), live)
+                test = builder.append_basic_block("lanes.live")
+                body = builder.append_basic_block("lanes.row")
+                done = builder.append_basic_block("lanes.rows_done")
+                builder.branch(test)
+                builder.position_at_end(test)
+                mask = builder.load(live)
+                builder.cbranch(builder.icmp_unsigned("!=", mask, ir.Constant(i16, 0)), body, done)
+                builder.position_at_end(body)
+                lane = builder.cttz(mask, ir.Constant(ir.IntType(1), 1))
+                builder.store(builder.and_(mask, builder.sub(mask, ir.Constant(i16, 1))), live)
+                va = _splat(builder, builder.extract_element(x, lane), vec)
+                k = builder.add(first, builder.zext(lane, i64))
+                at = builder.add(base, builder.mul(k, width))
+                for acc, col in zip(accs, cols, strict=False):
+                    ptr = _block_ptr(builder, wp, builder.add(at, col), vec)
+                    value = builder.load(ptr, align=4)
+                    builder.store(builder.fadd(builder.load(acc), builder.fmul(va, value)), acc)
+                builder.branch(test)
+                builder.position_at_end(done)
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=4)
+
+        def generic():
+            with cgutils.for_range(builder, blocks) as block:
+                rows([builder.mul(block.index, ir.Constant(i64, LANES))])
+
+        _fused_or_blocks(
+            builder,
+            blocks,
+            lambda nb: rows([ir.Constant(i64, LANES * b) for b in range(nb)]),
+            generic,
+        )
         return context.get_dummy_value()
 
     return sig, codegen

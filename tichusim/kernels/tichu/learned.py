@@ -21,10 +21,10 @@ the bracket in ``float32``, the scaled features' rows (``float32``, as trained) 
 order, the state's before the candidate's. It differs from ``x @ w1 + b1`` by at most
 ``2**-(s+1)`` per feature set, besides ``float32`` rounding (the shipped weights: ``s`` = 22,
 ``1.2e-7`` per feature; ``tests/learn/test_kernel_forward.py`` holds the scores to the
-trained network within ``1e-4``). The second and third layers run in ``float32``, their sums
-in the order ``kernels/lanes.py`` gives (four partial sums a unit of the second layer; the
-output's products in lanes, then halves), which differs from a sum in index order by
-``float32`` rounding only.
+trained network within ``1e-4``). The second and third layers run in ``float32``, the
+second layer's sums in index order as trained, the output's in the order
+``lanes.relu_dot`` gives (products summed in lanes, then by halves), which differs from a sum
+in index order by ``float32`` rounding only.
 
 **What is kept, and why it never matters.** Each seat keeps, in the scratch, the 0/1
 features of its last pass (or no bomb: mask 0, code 0; the state part and the pass's
@@ -44,7 +44,7 @@ takes away those rows: listed straight from its cards and combination code, as
 ``encoding.encode_candidate`` would set them (``_candidate_rows``; the candidate is never
 encoded), then summed (``lanes.int_rows``: a block of 16 units of the sum kept in a register
 while every row's block is added). The second layer adds the rows of w2 of the units relu
-leaves alive, in order (``lanes.scaled_rows``), and the output is ``lanes.relu_dot``.
+leaves alive, in order (``lanes.live_rows``), and the output is ``lanes.relu_dot``.
 
 **Blocks of 16 units.** Those sums run 16 units at a time, so each hidden layer's size in the
 kernels' row is a multiple of ``lanes.LANES`` (16): ``tichusim.strategies.learned.pack`` pads a
@@ -76,8 +76,8 @@ pairs of ``uint32``), each part on a cache line: the features ``[X, XB)``
 ``SEATS + seat * SEAT_FLOATS`` (its tag, its state bits ``SEAT_BITS``, its pass's candidate
 bits ``SEAT_PASS``, its accumulator ``SEAT_ACC``); the decision's ``BASE`` (b1 and the
 state's scaled rows); a candidate's sum ``CAND_ACC``; the bits just encoded ``NEW_BITS``;
-an answer's first and second hidden layers ``H1B``, ``H2B``; the live units ``IDX``; the
-rows to add and to take away ``ADDS``, ``SUBS``. Nothing is allocated per decision; every
+an answer's first and second hidden layers ``H1B``, ``H2B``; the rows to add and to take
+away ``ADDS``, ``SUBS``. Nothing is allocated per decision; every
 entry read is written first, but the seats' kept parts, which only their tag lets be read.
 
 The sums run a row of weights at a time into a row of the scratch, so both are kept on 64-byte
@@ -107,7 +107,7 @@ from ..bits import (
 )
 from ..hand import card_points
 from ..jit import njit
-from ..lanes import int_rows, relu_dot, scaled_rows
+from ..lanes import int_rows, live_rows, relu_dot
 from ..outside import D_BOMB, D_PLAY
 from .encoding import (
     AFTER,
@@ -209,8 +209,7 @@ CAND_ACC = BASE + MAX_HIDDEN
 NEW_BITS = CAND_ACC + MAX_HIDDEN
 H1B = NEW_BITS + _lines(2 * STATE_WORDS)  # an answer's first hidden layer
 H2B = H1B + MAX_HIDDEN  # its second
-IDX = H2B + MAX_HIDDEN  # the units relu leaves alive (int32)
-ADDS = IDX + MAX_HIDDEN  # the rows to add (int32)
+ADDS = H2B + MAX_HIDDEN  # the rows to add (int32)
 SUBS = ADDS + _lines(N_FEATURES)  # the rows to take away (int32)
 LEARN_FLOATS = SUBS + _lines(N_FEATURES)
 
@@ -499,35 +498,15 @@ def _candidate_layer(model, learn, pub, me, mask, code, out):
 
 
 @njit(cache=True, inline="always")
-def _alive(x, n_units, idx):
-    """The indexes of ``x[:n_units]``'s positive entries, in order, into ``idx``; their
-    count. A mask is made 64 entries at a time without a branch, then its bits listed."""
-    n = 0
-    for at in range(0, n_units, 64):
-        block = x[at : at + min(64, n_units - at)]
-        mask = ZERO
-        for i in range(block.size):
-            mask |= U64(block[i] > 0.0) << U64(i)
-        while mask != ZERO:
-            idx[n] = at + lowest_bit_index(mask)
-            n += 1
-            mask &= mask - ONE
-    return n
-
-
-@njit(cache=True, inline="always")
 def _output(model, learn):
     """The score from the first layer at ``learn[H1B:]``: relu, the second layer (the rows of
-    w2 of the units relu leaves alive, in order, ``lanes.scaled_rows``), relu and the output
+    w2 of the units relu leaves alive, in order, ``lanes.live_rows``), relu and the output
     (``lanes.relu_dot``), then b3."""
     h1, h2, _, w2, b2, w3, b3, _ = _sizes(model)
-    hidden1 = learn[H1B : H1B + h1]
-    idx = learn[IDX : IDX + MAX_HIDDEN].view(np.int32)
-    n = _alive(hidden1, h1, idx)
     hidden2 = learn[H2B : H2B + h2]
     for j in range(h2):
         hidden2[j] = model[b2 + j]
-    scaled_rows(hidden2, hidden1, idx, n, model, w2, h2)
+    live_rows(hidden2, learn[H1B : H1B + h1], h1, model, w2, h2)
     return relu_dot(hidden2, model, w3, h2) + model[b3]
 
 
