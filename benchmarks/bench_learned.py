@@ -45,6 +45,7 @@ from tichusim.games.scripted import strategy  # noqa: E402
 from tichusim.games.steps import CODES  # noqa: E402
 from tichusim.kernels.jit import njit  # noqa: E402
 from tichusim.kernels.tichu import learned as kernel  # noqa: E402
+from tichusim.kernels.tichu import table_models  # noqa: E402
 from tichusim.kernels.tichu.batch import kept_records  # noqa: E402
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC  # noqa: E402
 from tichusim.search.agent import Search  # noqa: E402
@@ -199,14 +200,18 @@ def _time_parts(whole, model, learn, pubs, privs, codes, masks, combos, start, w
     return total
 
 
+def table_models_for(identity: str) -> np.ndarray:
+    """The one model row of the weights ``identity`` (registered), as the kernels take it."""
+    return table_models._models((kernel.identity_number(identity),))[0]
+
+
 def profile(rec: Recorder, learned: str, rounds: int, repeats: int = 5) -> None:
     """Microseconds per decision of the network's parts, best of ``repeats`` (CPU time)."""
     asked = _asked(rounds, learned)
     n, answers = asked[2].size, asked[3].size + int(asked[6].sum())
     weights = load_weights(SHIPPED)
-    work = kept_records()[0]
-    kernel.load(work, [kernel.identity_number(weights.identity)])
-    model, learn = work["models"][0, 0], work["learn"][0]
+    model = table_models_for(weights.identity)
+    learn = kept_records()[0]["learn"][0]
     best = {}
     for whole in (False, True):
         _time_parts(whole, model, learn, *asked)  # compile, and the seats' sums kept

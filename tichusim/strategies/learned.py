@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..kernels.lanes import LANES
 from ..kernels.tichu import learned as kernel
 from ..kernels.tichu.encoding import LAYOUT_HASH, N_FEATURES, SCALED_FEATURES
 
@@ -121,17 +122,43 @@ def identity(arrays: dict, layout_hash: str = LAYOUT_HASH, format: int = FORMAT)
     return digest.hexdigest()[:16]
 
 
+def padded(arrays: dict) -> dict:
+    """``arrays`` with each hidden layer widened to a multiple of ``lanes.LANES`` units by
+    units of zero weights (the kernels sum rows a block of ``LANES`` at a time): such a unit
+    is 0 before and after relu and adds exactly 0 to the next layer, so the scores are the
+    network's own."""
+    h1, h2 = arrays["w1"].shape[1], arrays["w2"].shape[1]
+    p1, p2 = (-(-h // LANES) * LANES for h in (h1, h2))
+    out = {
+        "w1": np.zeros((N_FEATURES, p1), np.float32),
+        "b1": np.zeros(p1, np.float32),
+        "w2": np.zeros((p1, p2), np.float32),
+        "b2": np.zeros(p2, np.float32),
+        "w3": np.zeros(p2, np.float32),
+        "b3": np.asarray(arrays["b3"], np.float32),
+    }
+    out["w1"][:, :h1] = arrays["w1"]
+    out["b1"][:h1] = arrays["b1"]
+    out["w2"][:h1, :h2] = arrays["w2"]
+    out["b2"][:h2] = arrays["b2"]
+    out["w3"][:h2] = arrays["w3"]
+    return out
+
+
 def pack(arrays: dict) -> np.ndarray:
     """The kernels' flat row of checked ``arrays`` (``kernels/tichu/learned.py`` draws it:
-    w1 as integers of one shift, the scaled features' rows of w1 as they are, the rest as
-    they are), only as long as it needs."""
+    the hidden layers padded to whole blocks, ``padded``; w1 as integers of one shift, the
+    scaled features' rows of w1 as they are, the rest as they are), only as long as it
+    needs. The tag names the file's own arrays (``identity``)."""
+    name = identity(arrays)
+    arrays = padded(arrays)
     h1, h2 = arrays["w1"].shape[1], arrays["w2"].shape[1]
     b1, w2, b2, w3, b3, wf, size = kernel.offsets(h1, h2)
     shift, w1q = kernel.quantise(arrays["w1"])
     out = np.zeros(size, np.float32)
     out[0], out[1] = h1, h2
     out[kernel.SCALE] = 2.0**-shift
-    out[kernel.TAG : kernel.TAG + kernel.TAG_SIZE] = kernel.tag(identity(arrays))
+    out[kernel.TAG : kernel.TAG + kernel.TAG_SIZE] = kernel.tag(name)
     out[kernel.W1 : b1] = w1q.reshape(-1).view(np.float32)
     out[b1:w2] = arrays["b1"]
     out[w2:b2] = arrays["w2"].reshape(-1)
@@ -202,7 +229,7 @@ def _check(data: dict, path: Path) -> tuple[dict, dict]:
         raise WeightsError(
             f"weights file {path}: hidden sizes {h1}, {h2}; each 1 to {kernel.MAX_HIDDEN}"
         )
-    size = kernel.offsets(h1, h2)[-1]
+    size = kernel.offsets(*(-(-h // LANES) * LANES for h in (h1, h2)))[-1]
     if size > kernel.MODEL_FLOATS:
         raise WeightsError(
             f"weights file {path}: too large for the kernels ({size:,} numbers, at most "

@@ -21,7 +21,10 @@ the bracket in ``float32``, the scaled features' rows (``float32``, as trained) 
 order, the state's before the candidate's. It differs from ``x @ w1 + b1`` by at most
 ``2**-(s+1)`` per feature set, besides ``float32`` rounding (the shipped weights: ``s`` = 22,
 ``1.2e-7`` per feature; ``tests/learn/test_kernel_forward.py`` holds the scores to the
-trained network within ``1e-4``). The second and third layers run in ``float32`` as trained.
+trained network within ``1e-4``). The second and third layers run in ``float32``, the
+second layer's sums in index order as trained, the output's in the order
+``lanes.relu_dot`` gives (products summed in lanes, then by halves), which differs from a sum
+in index order by ``float32`` rounding only.
 
 **What is kept, and why it never matters.** Each seat keeps, in the scratch, the 0/1
 features of its last pass (or no bomb: mask 0, code 0; the state part and the pass's
@@ -39,9 +42,14 @@ A candidate's part differs from the pass's in a few features only (its cards, it
 combination, the hand it leaves), so each candidate starts from the pass's sum and adds or
 takes away those rows: listed straight from its cards and combination code, as
 ``encoding.encode_candidate`` would set them (``_candidate_rows``; the candidate is never
-encoded), then summed four rows to a pass over the accumulator.
-The second layer adds the rows of w2 of the units relu leaves alive, in order, four rows to a
-pass over the layer (added in the same order as one at a time).
+encoded), then summed (``lanes.int_rows``: a block of 16 units of the sum kept in a register
+while every row's block is added). The second layer adds the rows of w2 of the units relu
+leaves alive, in order (``lanes.live_rows``), and the output is ``lanes.relu_dot``.
+
+**Blocks of 16 units.** Those sums run 16 units at a time, so each hidden layer's size in the
+kernels' row is a multiple of ``lanes.LANES`` (16): ``tichusim.strategies.learned.pack`` pads a
+network of another size with units of zero weights, 0 before and after relu, which add exactly
+0 to what follows (the header holds the padded sizes).
 
 The model travels flat, as ``float32``: the kernels take a table's models as an argument of
 their own beside the strategy rows, one row per model (``table_models.py`` makes it, the one
@@ -50,7 +58,7 @@ place they are loaded; at most ``MAX_MODELS`` different models at one table, eac
 (``slots.P_MODEL``). One row, with ``F = N_FEATURES``, ``S`` the scaled features
 (``encoding.SCALED_FEATURES``)::
 
-    [0, HEADER)                 H1, H2 (the hidden sizes), 2**-s, the identity's tag (four
+    [0, HEADER)                 H1, H2 (the hidden sizes, padded), 2**-s, the identity's tag (four
                                 16-bit pieces, each plus one), then zeros (one line)
     [W1, W1 + F*H1)             w1q, int32 (seen through a view), feature-major: feature k's
                                 H1 integers at W1 + k*H1 (the scaled features' rows zero)
@@ -68,15 +76,14 @@ pairs of ``uint32``), each part on a cache line: the features ``[X, XB)``
 ``SEATS + seat * SEAT_FLOATS`` (its tag, its state bits ``SEAT_BITS``, its pass's candidate
 bits ``SEAT_PASS``, its accumulator ``SEAT_ACC``); the decision's ``BASE`` (b1 and the
 state's scaled rows); a candidate's sum ``CAND_ACC``; the bits just encoded ``NEW_BITS``;
-an answer's first and second hidden layers ``H1B``, ``H2B``; the live units ``IDX``; the
-rows to add and to take away ``ADDS``, ``SUBS``. Nothing is allocated per decision; every
+an answer's first and second hidden layers ``H1B``, ``H2B``; the rows to add and to take
+away ``ADDS``, ``SUBS``. Nothing is allocated per decision; every
 entry read is written first, but the seats' kept parts, which only their tag lets be read.
 
 The sums run a row of weights at a time into a row of the scratch, so both are kept on 64-byte
 cache lines: a record made by ``record`` holds ``learn`` on a line, an array made by
 ``on_lines`` every model row, every part of the scratch starts a line (``LINE_FLOATS``), and
-so does every row of w1 and w2 when the hidden sizes are multiples of 16 (a row that
-straddles two lines is read twice over).
+so does every row of w1 and w2 (the hidden sizes are multiples of 16).
 
 The Python functions at the end keep the models a process has loaded (``register``, by the
 identity of their weights file, which ``tichusim.strategies.learned`` reads and checks);
@@ -100,6 +107,7 @@ from ..bits import (
 )
 from ..hand import card_points
 from ..jit import njit
+from ..lanes import int_rows, live_rows, relu_dot
 from ..outside import D_BOMB, D_PLAY
 from .encoding import (
     AFTER,
@@ -201,8 +209,7 @@ CAND_ACC = BASE + MAX_HIDDEN
 NEW_BITS = CAND_ACC + MAX_HIDDEN
 H1B = NEW_BITS + _lines(2 * STATE_WORDS)  # an answer's first hidden layer
 H2B = H1B + MAX_HIDDEN  # its second
-IDX = H2B + MAX_HIDDEN  # the units relu leaves alive (int32)
-ADDS = IDX + MAX_HIDDEN  # the rows to add (int32)
+ADDS = H2B + MAX_HIDDEN  # the rows to add (int32)
 SUBS = ADDS + _lines(N_FEATURES)  # the rows to take away (int32)
 LEARN_FLOATS = SUBS + _lines(N_FEATURES)
 
@@ -294,34 +301,6 @@ def _list_bits(word, first, idx, n):
 
 
 @njit(cache=True, inline="always")
-def _add_rows(w1q, h1, acc, idx, n, sign):
-    """``acc += sign * (the rows of w1q listed in idx[:n])``, four rows at a time (integers:
-    the grouping changes nothing)."""
-    u = 0
-    while u + 4 <= n:
-        r0 = w1q[idx[u] * h1 : (idx[u] + 1) * h1]
-        r1 = w1q[idx[u + 1] * h1 : (idx[u + 1] + 1) * h1]
-        r2 = w1q[idx[u + 2] * h1 : (idx[u + 2] + 1) * h1]
-        r3 = w1q[idx[u + 3] * h1 : (idx[u + 3] + 1) * h1]
-        if sign > 0:
-            for j in range(h1):
-                acc[j] += r0[j] + r1[j] + r2[j] + r3[j]
-        else:
-            for j in range(h1):
-                acc[j] -= r0[j] + r1[j] + r2[j] + r3[j]
-        u += 4
-    while u < n:
-        r0 = w1q[idx[u] * h1 : (idx[u] + 1) * h1]
-        if sign > 0:
-            for j in range(h1):
-                acc[j] += r0[j]
-        else:
-            for j in range(h1):
-                acc[j] -= r0[j]
-        u += 1
-
-
-@njit(cache=True, inline="always")
 def _update(w1q, h1, acc, old, new, first, learn):
     """``acc``, the sum of the rows of the bits ``old`` (words kept as ``uint32`` pairs,
     features from ``first``), made the sum of the rows of the bits ``new``: the rows of the
@@ -337,8 +316,7 @@ def _update(w1q, h1, acc, old, new, first, learn):
         if a != b:
             na = _list_bits(b & ~a, first + WORD * w, adds, na)
             ns = _list_bits(a & ~b, first + WORD * w, subs, ns)
-    _add_rows(w1q, h1, acc, adds, na, 1)
-    _add_rows(w1q, h1, acc, subs, ns, -1)
+    int_rows(acc, acc, w1q, adds, na, subs, ns, h1)
 
 
 @njit(cache=True, inline="always")
@@ -511,10 +489,7 @@ def _candidate_layer(model, learn, pub, me, mask, code, out):
     acc = learn[CAND_ACC : CAND_ACC + h1].view(np.int32)
     at = _seat(me) + SEAT_ACC
     pass_acc = learn[at : at + h1].view(np.int32)
-    for j in range(h1):
-        acc[j] = pass_acc[j]
-    _add_rows(w1q, h1, acc, adds, na, 1)
-    _add_rows(w1q, h1, acc, subs, ns, -1)
+    int_rows(acc, pass_acc, w1q, adds, na, subs, ns, h1)
     length = np.float32(0.0)
     if code != 0:
         length = np.float32(((code >> 8) & 0xFF) / LENGTH_SCALE)
@@ -523,55 +498,16 @@ def _candidate_layer(model, learn, pub, me, mask, code, out):
 
 
 @njit(cache=True, inline="always")
-def _alive(x, n_units, idx):
-    """The indexes of ``x[:n_units]``'s positive entries, in order, into ``idx``; their
-    count. A mask is made 64 entries at a time without a branch, then its bits listed."""
-    n = 0
-    for at in range(0, n_units, 64):
-        block = x[at : at + min(64, n_units - at)]
-        mask = ZERO
-        for i in range(block.size):
-            mask |= U64(block[i] > 0.0) << U64(i)
-        while mask != ZERO:
-            idx[n] = at + lowest_bit_index(mask)
-            n += 1
-            mask &= mask - ONE
-    return n
-
-
-@njit(cache=True, inline="always")
 def _output(model, learn):
     """The score from the first layer at ``learn[H1B:]``: relu, the second layer (the rows of
-    w2 of the units relu leaves alive, in order), relu, the output."""
+    w2 of the units relu leaves alive, in order, ``lanes.live_rows``), relu and the output
+    (``lanes.relu_dot``), then b3."""
     h1, h2, _, w2, b2, w3, b3, _ = _sizes(model)
-    hidden1 = learn[H1B : H1B + h1]
-    idx = learn[IDX : IDX + MAX_HIDDEN].view(np.int32)
-    n = _alive(hidden1, h1, idx)
     hidden2 = learn[H2B : H2B + h2]
     for j in range(h2):
         hidden2[j] = model[b2 + j]
-    u = 0
-    while u + 4 <= n:  # four rows at a time, added in the same order as one at a time
-        i0, i1, i2, i3 = idx[u], idx[u + 1], idx[u + 2], idx[u + 3]
-        a0, a1, a2, a3 = hidden1[i0], hidden1[i1], hidden1[i2], hidden1[i3]
-        r0 = model[w2 + i0 * h2 : w2 + (i0 + 1) * h2]
-        r1 = model[w2 + i1 * h2 : w2 + (i1 + 1) * h2]
-        r2 = model[w2 + i2 * h2 : w2 + (i2 + 1) * h2]
-        r3 = model[w2 + i3 * h2 : w2 + (i3 + 1) * h2]
-        for j in range(h2):
-            hidden2[j] = hidden2[j] + a0 * r0[j] + a1 * r1[j] + a2 * r2[j] + a3 * r3[j]
-        u += 4
-    while u < n:
-        i = idx[u]
-        a = hidden1[i]
-        row = model[w2 + i * h2 : w2 + (i + 1) * h2]
-        for j in range(h2):
-            hidden2[j] += a * row[j]
-        u += 1
-    q = model[b3]
-    for j in range(h2):
-        q += max(hidden2[j], np.float32(0.0)) * model[w3 + j]
-    return q
+    live_rows(hidden2, learn[H1B : H1B + h1], h1, model, w2, h2)
+    return relu_dot(hidden2, model, w3, h2) + model[b3]
 
 
 @njit(cache=True)

@@ -1,0 +1,79 @@
+"""The row sums kept in vector registers (``kernels/lanes.py``) give the bits their documented
+order gives: integer sums exact, float sums in index order, the output's in lanes then
+halves; at every width, those whose blocks are summed together and the wider ones."""
+
+import numpy as np
+import pytest
+
+from tichusim.kernels.jit import njit
+from tichusim.kernels.lanes import FUSED, LANES, int_rows, live_rows, relu_dot
+
+
+@njit(cache=False)
+def _int_rows(out, start, w, adds, n_adds, subs, n_subs, width):
+    int_rows(out, start, w, adds, n_adds, subs, n_subs, width)
+
+
+@njit(cache=False)
+def _live_rows(out, h, n_units, w, base, width):
+    live_rows(out, h, n_units, w, base, width)
+
+
+@njit(cache=False)
+def _relu_dot(h, w, at, width):
+    return relu_dot(h, w, at, width)
+
+
+@pytest.mark.parametrize("width", [LANES * b for b in range(1, FUSED + 3)])
+@pytest.mark.parametrize("n_adds,n_subs", [(0, 0), (1, 0), (0, 3), (7, 5)])
+def test_int_rows_add_and_take_away_the_listed_rows(width, n_adds, n_subs):
+    rng = np.random.default_rng(width + 10 * n_adds + n_subs)
+    w = rng.integers(-(2**24), 2**24, size=(40, width)).astype(np.int32)
+    start = rng.integers(-(2**20), 2**20, size=width).astype(np.int32)
+    adds = rng.integers(0, 40, size=8).astype(np.int32)
+    subs = rng.integers(0, 40, size=8).astype(np.int32)
+    want = start.astype(np.int64) + w[adds[:n_adds]].sum(0) - w[subs[:n_subs]].sum(0)
+    out = np.full(width, 7, np.int32)
+    _int_rows(out, start, w.reshape(-1), adds, n_adds, subs, n_subs, width)
+    np.testing.assert_array_equal(out, want.astype(np.int32))
+    _int_rows(start, start, w.reshape(-1), adds, n_adds, subs, n_subs, width)  # in place
+    np.testing.assert_array_equal(start, out)
+
+
+@pytest.mark.parametrize("width", [LANES * b for b in range(1, FUSED + 3)])
+@pytest.mark.parametrize("n_units", [LANES, 4 * LANES, 6 * LANES])
+@pytest.mark.parametrize("live", [0.0, 0.3, 1.0])
+def test_live_rows_add_the_live_units_rows_in_order(width, n_units, live):
+    """Every width (the fused ones and the block-at-a-time one), none to all units live:
+    the bits of the loop over the units in order, ``h > 0`` (a zero or a negative zero
+    adds nothing)."""
+    rng = np.random.default_rng(width + n_units + int(10 * live))
+    base = 5
+    w = rng.normal(size=base + n_units * width).astype(np.float32)
+    h = np.abs(rng.normal(size=n_units)).astype(np.float32)
+    h[rng.random(n_units) >= live] *= -1
+    h[:2] = [0.0, -0.0]
+    out = rng.normal(size=width).astype(np.float32)
+    rows = w[base:].reshape(n_units, width)
+    want = out.copy()
+    for k in np.flatnonzero(h > 0):
+        want = want + h[k] * rows[k]
+    _live_rows(out, h, n_units, w, base, width)
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("width", [LANES, 2 * LANES, 5 * LANES])
+def test_relu_dot_sums_lanes_then_halves(width):
+    rng = np.random.default_rng(width)
+    h = rng.normal(size=width).astype(np.float32)
+    w = rng.normal(size=3 + width).astype(np.float32)
+    lanes = np.zeros(LANES, np.float32)
+    for b in range(width // LANES):
+        x = np.maximum(h[b * LANES : (b + 1) * LANES], np.float32(0))
+        lanes = lanes + x * w[3 + b * LANES : 3 + (b + 1) * LANES]
+    while lanes.size > 1:
+        lanes = lanes[: lanes.size // 2] + lanes[lanes.size // 2 :]
+    got = _relu_dot(h, w, 3, width)
+    assert np.float32(got) == lanes[0]
+    reference = float(np.maximum(h, 0).astype(np.float64) @ w[3:].astype(np.float64))
+    assert abs(got - reference) < 1e-4 * (1 + abs(reference))

@@ -1,0 +1,263 @@
+"""Sums of rows of a matrix, a block of ``LANES`` columns at a time kept in one vector register.
+
+The learned play's network (``tichu/learned.py``) spends its time adding a few dozen rows of
+a small matrix (64 or 32 wide) into one row: the first layer's integer rows of a candidate's
+features, the second layer's rows of the units relu leaves alive. Written as numba loops, each
+row is a loop of its own (its trip count, the check that the rows and the sum do not overlap,
+a vector loop too wide for a 32-wide row), and that costs more than the adds. These two
+intrinsics emit the loops as LLVM vectors instead: for each block of ``LANES`` columns, the
+block of the sum stays in a register while every row's block is added to it, then is stored.
+
+The arithmetic is the loops' own, in the same order: each column is summed row after row in
+the order listed, with a separate multiply and add (no fused multiply-add), so the results
+are the same bits as ``out[j] += a * row[j]`` (or integer ``+=``/``-=``) one row at a time,
+and the same on any machine (LLVM splits a vector wider than the machine's into narrower
+ones). The width (a row's length) must be a multiple of ``LANES``; callers pad their
+matrices with zero columns (``tichu/learned.py``'s layout does).
+"""
+
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+LANES = 16  # columns of a block: one 512-bit register of float32 or int32
+
+__all__ = ["FUSED", "LANES", "int_rows", "live_rows", "relu_dot"]
+
+
+def _data(context, builder, aryty, value):
+    return context.make_array(aryty)(context, builder, value).data
+
+
+def _block_ptr(builder, base, at, vec):
+    """A pointer to the vector of ``vec`` type at element ``at`` from ``base``."""
+    return builder.bitcast(builder.gep(base, [at]), vec.as_pointer())
+
+
+@intrinsic
+def int_rows(typingctx, out, start, w, adds, n_adds, subs, n_subs, width):
+    """``out[:width] = start[:width] + sum(w[k*width : (k+1)*width] for k in adds[:n_adds])
+    - sum(... for k in subs[:n_subs])``, ``int32`` throughout (wrapping as numba's ``int32``
+    adds do; a sum known to fit is exact whatever the order). ``out`` may be ``start``.
+    ``width`` a multiple of ``LANES``."""
+    ok = (
+        isinstance(out, types.Array)
+        and out.dtype == types.int32
+        and isinstance(start, types.Array)
+        and start.dtype == types.int32
+        and isinstance(w, types.Array)
+        and w.dtype == types.int32
+        and isinstance(adds, types.Array)
+        and adds.dtype == types.int32
+        and isinstance(subs, types.Array)
+        and subs.dtype == types.int32
+    )
+    if not ok:
+        return None
+    sig = types.void(out, start, w, adds, types.intp, subs, types.intp, types.intp)
+
+    def codegen(context, builder, sig, args):
+        out_a, start_a, w_a, adds_a, n_adds, subs_a, n_subs, width = args
+        aty = sig.args
+        o = _data(context, builder, aty[0], out_a)
+        s = _data(context, builder, aty[1], start_a)
+        wp = _data(context, builder, aty[2], w_a)
+        ap = _data(context, builder, aty[3], adds_a)
+        sp = _data(context, builder, aty[5], subs_a)
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(ir.IntType(32), LANES)
+        accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
+        blocks = builder.udiv(width, ir.Constant(i64, LANES))
+
+        def rows(cols):
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(_block_ptr(builder, s, col, vec), align=4), acc)
+            for listed, count, add in ((ap, n_adds, True), (sp, n_subs, False)):
+                with cgutils.for_range(builder, count) as row:
+                    k = builder.sext(builder.load(builder.gep(listed, [row.index])), i64)
+                    at = builder.mul(k, width)
+                    for acc, col in zip(accs, cols, strict=False):
+                        ptr = _block_ptr(builder, wp, builder.add(at, col), vec)
+                        value = builder.load(ptr, align=4)
+                        total = builder.load(acc)
+                        total = builder.add(total, value) if add else builder.sub(total, value)
+                        builder.store(total, acc)
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=4)
+
+        def generic():
+            with cgutils.for_range(builder, blocks) as block:
+                rows([builder.mul(block.index, ir.Constant(i64, LANES))])
+
+        _fused_or_blocks(
+            builder,
+            blocks,
+            lambda nb: rows([ir.Constant(i64, LANES * b) for b in range(nb)]),
+            generic,
+        )
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+FUSED = 4  # at most this many blocks of a row are summed together, each in a register
+
+
+def _splat(builder, value, vec):
+    """``value`` in every lane of a vector of type ``vec``."""
+    i32 = ir.IntType(32)
+    undef = ir.Constant(vec, ir.Undefined)
+    lanes = ir.Constant(ir.VectorType(i32, vec.count), [0] * vec.count)
+    return builder.shuffle_vector(
+        builder.insert_element(undef, value, ir.Constant(i32, 0)), undef, lanes
+    )
+
+
+def _fused_or_blocks(builder, blocks, fused, generic):
+    """``fused(nb)`` when the row has ``nb`` blocks, ``nb`` at most ``FUSED`` (its blocks'
+    sums all kept in registers while the rows are read once), else ``generic()`` (a block
+    at a time)."""
+    i64 = ir.IntType(64)
+    after = builder.append_basic_block("lanes.after")
+    other = builder.append_basic_block("lanes.generic")
+    switch = builder.switch(blocks, other)
+    for nb in range(1, FUSED + 1):
+        case = builder.append_basic_block(f"lanes.fused{nb}")
+        switch.add_case(ir.Constant(i64, nb), case)
+        builder.position_at_end(case)
+        fused(nb)
+        builder.branch(after)
+    builder.position_at_end(other)
+    generic()
+    builder.branch(after)
+    builder.position_at_end(after)
+
+
+@intrinsic
+def live_rows(typingctx, out, h, n_units, w, base, width):
+    """``out[j] += h[k] * w[base + k*width + j]`` for each unit ``k`` below ``n_units`` (a
+    multiple of ``LANES``) with ``h[k] > 0``, in increasing ``k``, ``j`` below ``width``:
+    the rows of the units relu leaves alive, ``float32``, each product a multiply then an
+    add, each column summed row after row (the loop's own bits). The live units are found a
+    block of ``LANES`` at a time by one vector compare, then taken lowest first.
+    ``width`` a multiple of ``LANES``."""
+    ok = (
+        isinstance(out, types.Array)
+        and out.dtype == types.float32
+        and isinstance(h, types.Array)
+        and h.dtype == types.float32
+        and isinstance(w, types.Array)
+        and w.dtype == types.float32
+    )
+    if not ok:
+        return None
+    sig = types.void(out, h, types.intp, w, types.intp, types.intp)
+
+    def codegen(context, builder, sig, args):
+        out_a, h_a, n_units, w_a, base, width = args
+        aty = sig.args
+        o = _data(context, builder, aty[0], out_a)
+        hp = _data(context, builder, aty[1], h_a)
+        wp = _data(context, builder, aty[3], w_a)
+        i16 = ir.IntType(LANES)
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(ir.FloatType(), LANES)
+        zero = ir.Constant(vec, [0.0] * LANES)
+        accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
+        live = cgutils.alloca_once(builder, i16)
+        unit_blocks = builder.udiv(n_units, ir.Constant(i64, LANES))
+        blocks = builder.udiv(width, ir.Constant(i64, LANES))
+
+        def rows(cols):
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(_block_ptr(builder, o, col, vec), align=4), acc)
+            with cgutils.for_range(builder, unit_blocks) as unit_block:
+                first = builder.mul(unit_block.index, ir.Constant(i64, LANES))
+                x = builder.load(_block_ptr(builder, hp, first, vec), align=4)
+                builder.store(builder.bitcast(builder.fcmp_ordered(">", x, zero), i16), live)
+                test = builder.append_basic_block("lanes.live")
+                body = builder.append_basic_block("lanes.row")
+                done = builder.append_basic_block("lanes.rows_done")
+                builder.branch(test)
+                builder.position_at_end(test)
+                mask = builder.load(live)
+                builder.cbranch(builder.icmp_unsigned("!=", mask, ir.Constant(i16, 0)), body, done)
+                builder.position_at_end(body)
+                lane = builder.cttz(mask, ir.Constant(ir.IntType(1), 1))
+                builder.store(builder.and_(mask, builder.sub(mask, ir.Constant(i16, 1))), live)
+                va = _splat(builder, builder.extract_element(x, lane), vec)
+                k = builder.add(first, builder.zext(lane, i64))
+                at = builder.add(base, builder.mul(k, width))
+                for acc, col in zip(accs, cols, strict=False):
+                    ptr = _block_ptr(builder, wp, builder.add(at, col), vec)
+                    value = builder.load(ptr, align=4)
+                    builder.store(builder.fadd(builder.load(acc), builder.fmul(va, value)), acc)
+                builder.branch(test)
+                builder.position_at_end(done)
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=4)
+
+        def generic():
+            with cgutils.for_range(builder, blocks) as block:
+                rows([builder.mul(block.index, ir.Constant(i64, LANES))])
+
+        _fused_or_blocks(
+            builder,
+            blocks,
+            lambda nb: rows([ir.Constant(i64, LANES * b) for b in range(nb)]),
+            generic,
+        )
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def relu_dot(typingctx, h, w, at, width):
+    """``sum(max(h[j], 0) * w[at + j] for j below width)``, ``float32``: a sum of ``LANES``
+    lanes, lane ``l`` summing the columns ``l, l + LANES, ...`` in order, the lanes then
+    added by halves (``[0, 8) + [8, 16)``, then 4, 2, 1). ``width`` a multiple of
+    ``LANES``."""
+    ok = (
+        isinstance(h, types.Array)
+        and h.dtype == types.float32
+        and isinstance(w, types.Array)
+        and w.dtype == types.float32
+    )
+    if not ok:
+        return None
+    sig = types.float32(h, w, types.intp, types.intp)
+
+    def codegen(context, builder, sig, args):
+        h_a, w_a, at, width = args
+        hp = _data(context, builder, sig.args[0], h_a)
+        wp = _data(context, builder, sig.args[1], w_a)
+        f32 = ir.FloatType()
+        i32 = ir.IntType(32)
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(f32, LANES)
+        zero = ir.Constant(vec, [0.0] * LANES)
+        acc = cgutils.alloca_once(builder, vec)
+        builder.store(zero, acc)
+        blocks = builder.udiv(width, ir.Constant(i64, LANES))
+        with cgutils.for_range(builder, blocks) as block:
+            col = builder.mul(block.index, ir.Constant(i64, LANES))
+            x = builder.load(_block_ptr(builder, hp, col, vec), align=4)
+            x = builder.select(builder.fcmp_ordered(">", x, zero), x, zero)
+            y = builder.load(_block_ptr(builder, wp, builder.add(at, col), vec), align=4)
+            builder.store(builder.fadd(builder.load(acc), builder.fmul(x, y)), acc)
+        v = builder.load(acc)
+        lanes = LANES
+        while lanes > 1:
+            half = lanes // 2
+            undef = ir.Constant(ir.VectorType(f32, lanes), ir.Undefined)
+            low = ir.Constant(ir.VectorType(i32, half), list(range(half)))
+            high = ir.Constant(ir.VectorType(i32, half), list(range(half, lanes)))
+            lo = builder.shuffle_vector(v, undef, low)
+            hi = builder.shuffle_vector(v, undef, high)
+            v = builder.fadd(lo, hi)
+            lanes = half
+        return builder.extract_element(v, ir.Constant(i32, 0))
+
+    return sig, codegen
