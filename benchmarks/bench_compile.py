@@ -5,7 +5,10 @@ with an empty kernel cache of its own, and listens to numba's ``numba:compile`` 
 compile that no other compile encloses (a kernel Python calls, or one compiled as a module
 loads) is a line, its seconds those of its callees' compiles too: CPU seconds of the process
 (a compile runs on one thread, so its neighbours' load on a shared machine counts against
-the wall seconds, printed beside, not against these). The lines are printed against
+the wall seconds, printed beside, not against these), split into LLVM's stages (the IR
+parsed and its function passes, the module pipeline, the machine code: numba's code-library
+methods timed in the measured process) and the rest, numba's own passes (bytecode to IR,
+inlining, type inference, lowering to LLVM IR). The lines are printed against
 ``BUDGET`` (CPU seconds each): a kernel over its budget is marked ``OVER``, so a change that
 grows one is seen. The kernels compiled as their modules
 load are summed into one line (``while loading``), the many small ones into another.
@@ -42,49 +45,81 @@ ROOT = Path(__file__).resolve().parents[1]
 # took when set; "while loading": the kernels compiled as ``tichusim.cli`` loads (none now);
 # "others": the kernels under ``SMALL`` seconds each, summed
 _RULES_CORE = {
-    "kernels.combos.combo_readings": 1.2,
-    "kernels.moves._gen_full_houses": 1.2,
-    "kernels.moves.candidate_moves": 1.2,
-    "kernels.moves._leads": 1.0,
-    "kernels.moves.legal_moves": 1.0,
-    "kernels.moves.lead_moves": 1.0,
-    "others": 4.5,
+    "kernels.combos.combo_readings": 1.0,
+    "kernels.moves._gen_full_houses": 1.1,
+    "kernels.moves.candidate_moves": 0.8,
+    "kernels.moves._leads": 0.8,
+    "kernels.moves.legal_moves": 0.7,
+    "kernels.moves.lead_moves": 0.6,
+    "kernels.hand.plan_size": 0.6,
+    "others": 4.7,
 }
 BUDGET = {
-    "first": {"kernels.tichu.batch.play_batch_nanjing": 25.0, **_RULES_CORE},
-    "learned": {"kernels.tichu.batch.play_batch_nanjing": 30.0, **_RULES_CORE},
+    "first": {"kernels.tichu.batch.play_batch_nanjing": 24.5, **_RULES_CORE},
+    "learned": {"kernels.tichu.batch.play_batch_nanjing": 37.0, **_RULES_CORE},
 }
 SMALL = 0.5
+# LLVM's stages, timed inside each compile (the rest of a compile is numba's own passes:
+# bytecode to IR, inlining, type inference, lowering to LLVM IR)
+STAGES = {
+    "ir": "IR and function passes",
+    "module": "module pipeline",
+    "code": "machine code",
+}
 
 WORKLOADS = {
     "first": ["run", "configs/quick.toml", "--rounds", "20000", "--quiet", "--out", "{tmp}/run"],
     "learned": ["simulate", "--rounds", "200", "--strategies", "learned"],
 }
 
-# run in the measured process: the workload's command, its top-level compiles timed
+# run in the measured process: the workload's command, its top-level compiles timed, and
+# within each the CPU seconds of LLVM's three stages (``STAGES``), read by wrapping numba's
+# code-library methods in this process only, once ``guard`` has checked their sources (a
+# wrapper would read as a changed numba and switch the changes off)
 _PROBE = """
 import json, resource, sys, time
-from numba.core import event
+from numba.core import codegen, event
 
 stack, lines, loading = [], [], [True]
+llvm = {"ir": 0.0, "module": 0.0, "code": 0.0}
 
 
 class Timer(event.Listener):
     def on_start(self, ev):
-        stack.append((time.perf_counter(), time.process_time()))
+        stack.append((time.perf_counter(), time.process_time(), dict(llvm)))
 
     def on_end(self, ev):
-        wall, cpu = stack.pop()
+        wall, cpu, before = stack.pop()
         if not stack:
             d = ev.data["dispatcher"]
             name = d.py_func.__module__.removeprefix("tichusim.") + "." + d.py_func.__qualname__
+            stages = {k: llvm[k] - before[k] for k in llvm}
             lines.append(
-                (name, time.perf_counter() - wall, time.process_time() - cpu, loading[0])
+                (name, time.perf_counter() - wall, time.process_time() - cpu, loading[0], stages)
             )
+
+
+def timed(name, stage):
+    original = getattr(codegen.CPUCodeLibrary, name)
+
+    def run(self, *args, **kwargs):
+        t = time.process_time()
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            llvm[stage] += time.process_time() - t
+
+    setattr(codegen.CPUCodeLibrary, name, run)
 
 
 event.register("numba:compile", Timer())
 t0 = time.perf_counter()
+from tichusim._compile import guard  # noqa: E402
+for change in guard.CHANGES:  # decided now, on numba's own sources
+    guard.usable(change)
+timed("add_ir_module", "ir")  # parsing a function's IR, LLVM's function passes
+timed("_optimize_final_module", "module")  # LLVM's module pipeline (an entry point's)
+timed("_finalize_final_module", "code")  # machine code
 import tichusim.cli  # noqa: E402  the modules load: their declared signatures compile
 loading[0] = False
 from click.testing import CliRunner  # noqa: E402
@@ -124,22 +159,34 @@ def table(seen: dict, budget: dict) -> list[str]:
     cpu: dict[str, float] = {}
     wall: dict[str, float] = {}
     counts: dict[str, int] = {}
-    for name, w, c, loading in seen["lines"]:
+    stages: dict[str, dict[str, float]] = {}
+    for name, w, c, loading, llvm in seen["lines"]:
         key = "while loading" if loading else (name if c >= SMALL else "others")
         cpu[key] = cpu.get(key, 0.0) + c
         wall[key] = wall.get(key, 0.0) + w
         counts[key] = counts.get(key, 0) + 1
+        into = stages.setdefault(key, dict.fromkeys(STAGES, 0.0))
+        for stage, seconds in llvm.items():
+            into[stage] += seconds
+    total = {s: sum(st[s] for st in stages.values()) for s in STAGES}
+    llvm_all = sum(total.values())
     out = [
         f"  whole process: {seen['wall']:.1f} s wall, {seen['cpu']:.1f} s CPU; "
-        f"compiles {sum(cpu.values()):.1f} s CPU ({sum(wall.values()):.1f} s wall)"
+        f"compiles {sum(cpu.values()):.1f} s CPU ({sum(wall.values()):.1f} s wall): numba's "
+        f"passes {sum(cpu.values()) - llvm_all:.1f} s, LLVM {llvm_all:.1f} s ("
+        + ", ".join(f"{STAGES[s]} {total[s]:.1f}" for s in STAGES)
+        + ")"
     ]
     for key in sorted(cpu, key=lambda k: -cpu[k]):
         limit = budget.get(key)
         mark = "" if limit is None else ("ok" if cpu[key] <= limit else "OVER")
         stated = "no budget" if limit is None else f"budget {limit:5.1f} s"
         many = f" ({counts[key]} kernels)" if counts[key] > 1 else ""
+        llvm = sum(stages[key].values())
+        split = f"numba {cpu[key] - llvm:5.1f} + LLVM {llvm:4.1f}"
         out.append(
-            f"  {key + many:<56} {cpu[key]:6.1f} s CPU ({wall[key]:6.1f} s wall)  {stated}  {mark}"
+            f"  {key + many:<50} {cpu[key]:5.1f} s CPU = {split} ({wall[key]:5.1f} s wall)"
+            f"  {stated}  {mark}"
         )
     return out
 

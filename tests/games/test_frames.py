@@ -127,11 +127,12 @@ def _failing_batch(bad: set[int], block: int) -> driver.Batch:
     )
 
 
-def test_parts_stop_at_a_failure_and_count_every_failed_round():
+@pytest.mark.parametrize("reuse", [False, True])
+def test_parts_stop_at_a_failure_and_count_every_failed_round(reuse):
     batch = _failing_batch({5, 6, 13}, 4)
     seen = []
-    with pytest.raises(SimulationError) as failed:
-        for part in driver.play_parts(batch, np.arange(16, dtype=np.int64), False):
+    with pytest.raises(SimulationError) as failed:  # reuse: the first failure kept whole
+        for part in driver.play_parts(batch, np.arange(16, dtype=np.int64), False, reuse=reuse):
             seen.append(part.rounds["round"].tolist())
     assert str(failed.value) == "3 round(s) failed; first: round key 5: boom"
     assert seen == [[0, 1, 2, 3]]  # nothing from the failing block on
@@ -170,3 +171,23 @@ def test_places_and_passes_are_the_records(variant):
     passed = np.bitwise_or.reduce(rec.seats["given"], axis=2)
     for p in range(rec.source.players):
         assert np.array_equal(rounds[f"passed{p}"].to_numpy(np.uint64), passed[:, p])
+
+
+def test_reused_parts_share_records_zeroed_for_each_block():
+    """``reuse``: every block is played into the first block's records, zeroed again (what a
+    block's kernel leaves unwritten reads as in fresh records), the last block a slice."""
+    written = []
+
+    def call(units, rounds, seats, played, chunks):
+        assert not rounds.view(np.uint8).any() and not seats.view(np.uint8).any()
+        rounds["round"][:, 0] = units
+        seats["points"][:, 0, :] = 1
+        written.append(rounds)
+
+    batch = driver.Batch(ROUND, SEAT, 4, 1, 4, call, [""], lambda r: "")
+    parts = [
+        (p.rounds["round"].tolist(), p.rounds)
+        for p in driver.play_parts(batch, np.arange(10, dtype=np.int64), False, reuse=True)
+    ]
+    assert [keys for keys, _ in parts] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+    assert all(np.shares_memory(rounds, written[0]) for _, rounds in parts)

@@ -29,7 +29,8 @@ Members (``Game``), the class-level ones readable before a game is configured
 * ``records(count, games=..., first=..., seed=..., strategies=..., target=..., check=...)``:
   rounds or whole games through the one driver (``driver.play``), as ``Records``;
   ``record_parts(count, first=..., ...)`` the same independent rounds as a sequence of
-  ``Records``, each played as the one before is used (``simulate``);
+  ``Records``, each played as the one before is used, and holding only until the next is
+  asked for (``simulate``);
 * ``columns(records)``: the table columns of its records (``arrow.tables`` builds Arrow);
 * ``transcript(seed, round, game=..., strategies=...)``: one round move by move, worded by
   the game and walked by the one loop (``narrate.narrate``).
@@ -255,7 +256,8 @@ class Game(ABC):
     ) -> Iterator[Records]:
         """The records of ``count`` independent rounds from ``first`` in parts, one after
         another, as ``records`` would give them joined (here: one part; a game may play
-        them a block at a time, so that a part is used before the next is played)."""
+        them a block at a time into the same records, so a part holds only until the next
+        is asked for)."""
         yield self.records(count, first=first, seed=seed, strategies=strategies, check=check)
 
     @abstractmethod

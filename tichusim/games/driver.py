@@ -52,8 +52,10 @@ class Played(NamedTuple):
 
 def _chunks(n: int, least: int = 1) -> int:
     """Chunks of a call of ``n`` units: 8 a thread (they balance the threads' load), of at
-    least ``least`` units."""
-    return max(1, min(n // least, numba.get_num_threads() * 8))
+    least ``least`` units; one on one thread (nothing to balance, and each chunk allocates
+    its scratch records)."""
+    threads = numba.get_num_threads()
+    return 1 if threads == 1 else max(1, min(n // least, threads * 8))
 
 
 def _joined(parts: list[np.ndarray | None]) -> np.ndarray | None:
@@ -75,17 +77,32 @@ def play(batch: Batch, units: np.ndarray, check: bool) -> Played:
     )
 
 
-def play_parts(batch: Batch, units: np.ndarray, check: bool) -> Iterator[Played]:
+def play_parts(
+    batch: Batch, units: np.ndarray, check: bool, *, reuse: bool = False
+) -> Iterator[Played]:
     """Play the units block by block, yielding each block's records as it is played (one
     empty part when there are no units). A failed round raises ``SimulationError`` (one line,
-    the first) once every block is played; no part is yielded from its block on."""
+    the first) once every block is played; no part is yielded from its block on.
+
+    ``reuse``: every block is played into the same records, zeroed again, so a part holds
+    only until the next is asked for (a consumer that uses each part before the next, as
+    ``simulate``'s columns do). Fresh records for each block cost the kernel a page fault
+    every 4 KiB it writes, a measurable share of a round with cheap strategies."""
     per = batch.rounds_per_unit
     failed, first = 0, None
+    buffers: tuple[np.ndarray, np.ndarray] | None = None
     for start in range(0, len(units), batch.block):
         block = units[start : start + batch.block]
         g = len(block)
-        rounds = np.zeros((g, per), batch.round_type)
-        seats = np.zeros((g, per, batch.seats), batch.seat_type)
+        if buffers is None:
+            rounds = np.zeros((g, per), batch.round_type)
+            seats = np.zeros((g, per, batch.seats), batch.seat_type)
+            if reuse:  # the first block is the largest
+                buffers = rounds, seats
+        else:
+            rounds, seats = buffers[0][:g], buffers[1][:g]
+            rounds.view(np.uint8).fill(0)  # as np.zeros: padding bytes too
+            seats.view(np.uint8).fill(0)
         played = np.full(g, per, np.int64)
         batch.call(block, rounds, seats, played, _chunks(g, batch.least))
         rows = np.arange(per) < played[:, None]
@@ -95,7 +112,9 @@ def play_parts(batch: Batch, units: np.ndarray, check: bool) -> Iterator[Played]
             kept = rounds[rows], seats[rows]
         bad = np.flatnonzero(kept[0]["error"])
         if bad.size:
-            failed, first = failed + bad.size, kept[0][bad[0]] if first is None else first
+            if first is None:  # a copy: with ``reuse`` the next block writes over this one
+                first = kept[0][bad[0] : bad[0] + 1].copy()[0]
+            failed += bad.size
         if failed:
             continue
         ids = (np.repeat(block, played), np.nonzero(rows)[1]) if per > 1 else (None, None)

@@ -50,8 +50,9 @@ DRAGON = ("none", "played", "given")  # DRAGON_*
 BOMB_KINDS = ("none", "four_of_a_kind", "straight_flush")
 _TEAMS_BLOCK = 128  # games per kernel call: bounds the scratch arrays (256 rounds each)
 # rounds per kernel call of ``record_parts``: a part's records (784 bytes a round in the
-# 4-player game) stay in the cache while they become columns, and their memory is reused;
-# its chunks (one a thread, up to 2) take at least ``_ROUNDS_CHUNK`` rounds each
+# 4-player game) stay in the cache while they become columns, and every block is played
+# into the same records; its chunks (one on one thread, else up to 2) take at least
+# ``_ROUNDS_CHUNK`` rounds each
 ROUNDS_BLOCK = 8192
 _ROUNDS_CHUNK = 4096
 
@@ -164,11 +165,12 @@ class TeamGame(Game):
         check: bool = False,
     ) -> Iterator[Records]:
         """``records(count, first=first, ...)`` of independent rounds in parts of at most
-        ``ROUNDS_BLOCK`` rounds, each played as the one before is used."""
+        ``ROUNDS_BLOCK`` rounds, each played into the records of the one before: a part holds
+        until the next is asked for (``driver.play_parts``' ``reuse``)."""
         count = whole_number(count, "rounds")
         first = whole_number(first, "first_round")
         keys = np.arange(first, first + count, dtype=np.int64)
-        yield from self._round_parts(keys, seed, strategies, check, ROUNDS_BLOCK)
+        yield from self._round_parts(keys, seed, strategies, check, ROUNDS_BLOCK, reuse=True)
 
     def rounds(
         self,
@@ -200,9 +202,11 @@ class TeamGame(Game):
         first_drawers: np.ndarray | None = None,
         fixed: Any = None,
         fixed_seat: int = 0,
+        reuse: bool = False,
     ) -> Iterator[Records]:
         """``rounds``' records, ``block`` keys at a time (one block when ``first_drawers`` is
-        given: they are read by a key's place in it)."""
+        given: they are read by a key's place in it); ``reuse``: each block into the records
+        of the one before (``driver.play_parts``)."""
         seed = check_seed(seed)
         chosen, params, agents = seated(self, strategies)
         given = strategies_text(strategies) if agents is not None else None
@@ -230,7 +234,8 @@ class TeamGame(Game):
             batch.play_rounds(run, block, firsts, params, r_out, s_out, chunks, stepper=step)
 
         least = _ROUNDS_CHUNK if block == ROUNDS_BLOCK else 1
-        for done in play_parts(self._batch(1, block, call, least), keys, check):
+        parts = play_parts(self._batch(1, block, call, least), keys, check, reuse=reuse)
+        for done in parts:
             rounds, seats = self.by_player(done.rounds, done.seats)
             yield Records(rounds, seats, chosen, None, None, 0, self)
 
@@ -306,7 +311,8 @@ class TeamGame(Game):
         r["first_drawer"] = rounds["first_drawer"]
         for p in range(self.players):
             r[f"strategy{p}"] = constant(names[p], n)
-        calls = np.where(seats["grand_tichu"], 2, np.where(seats["tichu"], 1, 0))
+        calls = seats["tichu"].astype(np.int8)  # 0 none, 1 Tichu, 2 Grand Tichu
+        calls[seats["grand_tichu"]] = 2
         for i in range(k):
             r[f"call{i}"] = calls[:, i]
         given = seats["given"]
@@ -753,11 +759,11 @@ def _seat_doings(flat: np.ndarray) -> dict:
         "first_bomb_trick": flat["first_bomb_trick"],
         "tricks_won": flat["tricks_won"],
         "card_points_won": flat["card_points_won"],
-        "tichu_when": text(list(TICHU_WHEN), flat["tichu_when"].astype(np.intp) + 1),
+        "tichu_when": text(list(TICHU_WHEN), flat["tichu_when"] + np.int8(1)),
         "tichu_cards": flat["tichu_cards"],
         "tichu_trick": flat["tichu_trick"],
-        "phoenix_as": text(list(PHOENIX_AS), flat["phoenix_as"].astype(np.intp) + 1),
-        "dragon": text(list(DRAGON), flat["dragon"].astype(np.intp)),
+        "phoenix_as": text(list(PHOENIX_AS), flat["phoenix_as"] + np.int8(1)),
+        "dragon": text(list(DRAGON), flat["dragon"]),
         "dog_led": flat["dog_led"],
         "mahjong_wish": flat["mahjong_wish"],
         "wish_fulfilled": flat["wish_fulfilled"],
@@ -768,11 +774,12 @@ def _seat_doings(flat: np.ndarray) -> dict:
 def _seat_at(finish: np.ndarray, k: int) -> np.ndarray:
     """Per row, the first seat whose ``finish`` is each place 1..k (column ``place``), or -1:
     ``arrow.first_index(finish == place)`` for every place at once."""
-    out = np.full((len(finish), k + 1), -1, np.int64)
-    rows = np.arange(len(finish))
+    out = np.full((len(finish), k + 1), -1, np.int8)  # seats fit (the columns' type)
+    cells = out.reshape(-1)  # one index per cell: faster than a (rows, places) pair
+    row_start = np.arange(0, cells.size, k + 1)
     for seat in reversed(range(finish.shape[1])):  # the first seat written last
         place = finish[:, seat]
-        out[rows, np.where((place >= 1) & (place <= k), place, 0)] = seat
+        cells[row_start + np.where((place >= 1) & (place <= k), place, 0)] = seat
     return out
 
 
