@@ -155,7 +155,7 @@ class Verdict:
 def _identity(path: str | os.PathLike) -> str:
     from ..strategies.learned import load
 
-    return load(path).identity
+    return load(Path(path)).identity
 
 
 def network(path: str | os.PathLike) -> str:
