@@ -71,20 +71,37 @@ def test_a_network_that_passes_every_match_ships(files):
         ("expert", "member"),
     ]
     assert all(c[2:] == (400, 9, "nanjing") for c in calls)  # held-out seed, every match
-    assert "| expert | member | 400 |" in verdict.to_markdown()
+    assert "| expert | member | 400 | +" in verdict.to_markdown()
 
 
 def test_a_network_losing_to_one_member_is_refused(files):
-    """It beats the shipped network head to head, but loses to expert."""
+    """Nothing shipped yet, so no head-to-head: it loses to expert, and that alone refuses it;
+    with a shipped network that does not lose to expert, too."""
     cand, ship = files
     margins = _margins(cand, ship, vs_shipped=12, vs_expert=-6, shipped_vs_expert=-6)
-    verdict = judge(cand, ship, SETTINGS, "nanjing", _fake_play(margins, []))
-    assert not verdict.ships
-    loss = verdict.matches[1].margin
-    assert loss.high < 0 and verdict.matches[1].kept.low < 0 < verdict.matches[1].kept.high
+    verdict = judge(cand, None, SETTINGS, "nanjing", _fake_play(margins, []))
+    loss = verdict.matches[0].margin
+    assert loss.high < 0 and verdict.matches[0].kept is None
     assert (
         verdict.line() == f"does not ship, because it loses to expert: {loss.pts()} over 400 deals"
     )
+    margins = _margins(cand, ship, vs_shipped=12, vs_expert=-3, shipped_vs_expert=1)
+    verdict = judge(cand, ship, SETTINGS, "nanjing", _fake_play(margins, []))
+    assert verdict.reasons[0].startswith("it loses to expert: -")
+
+
+def test_a_member_that_beats_the_shipped_network_too_holds_it_to_its_margin(files):
+    """search far the stronger: a network that loses to it by less than the shipped one ships;
+    one that loses by more does not."""
+    cand, ship = files
+    better = _margins(cand, ship, vs_shipped=8, vs_expert=-20, shipped_vs_expert=-30)
+    verdict = judge(cand, ship, SETTINGS, "nanjing", _fake_play(better, []))
+    assert verdict.ships, verdict.line()
+    assert any(n.startswith("expert beats the shipped network too") for n in verdict.notes)
+    worse = _margins(cand, ship, vs_shipped=8, vs_expert=-40, shipped_vs_expert=-30)
+    verdict = judge(cand, ship, SETTINGS, "nanjing", _fake_play(worse, []))
+    assert verdict.reasons[0].startswith("against expert it gains less than the shipped network")
+    assert len(verdict.reasons) == 1
 
 
 def test_a_network_that_beat_only_its_parent_is_refused(files):

@@ -6,7 +6,9 @@ no data set of the learning was played with), it
 1. beats the network shipped there now, head to head: the interval of its duplicate margin
    lies above 0 (skipped when nothing is shipped yet, or the shipped file is this network);
 2. loses to none of the league's members (``expert``, ``search``, the previous networks): no
-   margin's interval lies wholly below 0;
+   margin's interval lies wholly below 0. A member that beats the shipped network too (at a
+   table where ``search`` is far the stronger, say) is held to rule 3 alone: refusing every
+   network that loses to it would refuse the better ones with the worse;
 3. keeps the shipped network's margin against every member: on the same deals, its margin
    against the member less the shipped network's margin against it, deal by deal, does not
    lie wholly below 0. A network can beat its parent and still have learned to beat only
@@ -78,6 +80,7 @@ class Match:
     margin: Estimate
     deals: int
     kept: Estimate | None = None
+    shipped: Estimate | None = None  # the shipped network's margin against the same member
 
     def to_json(self) -> dict:
         out = {
@@ -88,6 +91,8 @@ class Match:
         }
         if self.kept is not None:
             out["kept"] = self.kept.to_json(2)
+        if self.shipped is not None:
+            out["shipped_margin"] = self.shipped.to_json(2)
         return out
 
 
@@ -143,12 +148,14 @@ class Verdict:
         if self.notes:
             lines.append("")
         lines += [
-            "| against | as | deals | network - it | network's margin - shipped one's |",
-            "|---|---|---|---|---|",
+            "| against | as | deals | network - it | shipped network - it | "
+            "network's margin - shipped one's |",
+            "|---|---|---|---|---|---|",
         ]
         for m in self.matches:
             kept = m.kept.pts() if m.kept is not None else ""
-            lines.append(f"| {m.b} | {m.role} | {m.deals:,} | {m.margin.pts()} | {kept} |")
+            ship = m.shipped.pts() if m.shipped is not None else ""
+            lines.append(f"| {m.b} | {m.role} | {m.deals:,} | {m.margin.pts()} | {ship} | {kept} |")
         return "\n".join(lines) + "\n"
 
 
@@ -214,14 +221,20 @@ def judge(
         if member in (cand, ship):
             continue
         r = match(cand, member)
-        kept = None
+        kept = shipped_margin = None
         if ship is not None:
             s = match(ship, member)
+            shipped_margin = s.diff
             pair = Paired.on_shared_deals(r.margins, s.margins)
             kept = pair.difference(0, 1)
         diff = r.diff
-        matches.append(Match(cand, member, "member", diff, r.deals, kept))
-        if diff.high < 0:
+        matches.append(Match(cand, member, "member", diff, r.deals, kept, shipped_margin))
+        if diff.high < 0 and shipped_margin is not None and shipped_margin.high < 0:
+            notes.append(
+                f"{member} beats the shipped network too ({shipped_margin.pts()}): against "
+                "it the network must keep the shipped one's margin (rule 3)"
+            )
+        elif diff.high < 0:
             reasons.append(f"it loses to {member}: {diff.pts()} over {r.deals:,} deals")
         if kept is not None and kept.high < 0:
             reasons.append(
