@@ -155,9 +155,9 @@ def _row(label: str, a: str, b: str, deals: int, seed: int, variant: str) -> str
     )
 
 
-def tables(deals: int, search_deals: int) -> str:
-    """Every player of every team table against `expert`, and the shipped network against
-    `search` and the previous networks, on each table's held-out league deals."""
+def tables(deals: int, search_deals: int, which: tuple[str, ...] = TABLES) -> str:
+    """Every player of the team tables ``which`` against `expert`, and the shipped network
+    against `search` and the previous networks, on each table's held-out league deals."""
     lines = [
         TABLES_HEADING,
         "",
@@ -170,7 +170,7 @@ def tables(deals: int, search_deals: int) -> str:
         "`expert` is the reference, the B of every row but the head-to-heads. "
         "Brackets are 95% intervals.",
     ]
-    for variant in TABLES:
+    for variant in which:
         seed = load_learn_config(ROOT / "configs" / CONFIGS[variant]).league.seed  # type: ignore[union-attr]
         ident, previous = _networks(variant)
         lines += [
@@ -193,6 +193,20 @@ def tables(deals: int, search_deals: int) -> str:
         for name, text in previous:
             lines.append(_row(f"learned ({ident}) - {name}", "learned", text, deals, seed, variant))
     return "\n".join(lines) + "\n"
+
+
+def _write_tables(page: Path, text: str) -> None:
+    """The team tables' subsections of ``text`` (``### Name (...``) in place of the same
+    subsections of ``page``'s team tables section."""
+    old = page.read_text()
+    for part in re.split(r"(?m)^(?=### )", text)[1:]:
+        title = part[: part.index("(")]
+        start = old.index("\n" + title) + 1
+        end = old.find("\n### ", start)
+        end = old.find("\n## ", start) if end < 0 else end
+        end = len(old) if end < 0 else end
+        old = old[:start] + part.rstrip("\n") + "\n" + old[end:]
+    page.write_text(old)
 
 
 def _write_section(page: Path, heading: str, text: str) -> None:
@@ -229,8 +243,17 @@ def main():
     ap.add_argument("--tables", action="store_true", help="only the team tables' section")
     ap.add_argument("--table-deals", type=int, default=10_000)
     ap.add_argument("--search-deals", type=int, default=300)
+    ap.add_argument(
+        "--table", choices=TABLES, action="append", help="with --tables: only this table's part"
+    )
     args = ap.parse_args()
     t0 = time.perf_counter()
+    if args.tables and args.table:
+        text = tables(args.table_deals, args.search_deals, tuple(args.table))
+        _write_tables(RESULTS / "ladder.md", text)
+        seconds = time.perf_counter() - t0
+        print(f"wrote {', '.join(args.table)} in results/ladder.md in {seconds:.0f} s")
+        return
     if args.tables:
         _write_section(
             RESULTS / "ladder.md", TABLES_HEADING, tables(args.table_deals, args.search_deals)
