@@ -178,3 +178,16 @@ def test_learn_does_not_copy_a_network_the_league_refuses(tmp_path, monkeypatch)
     assert "it loses to expert" in res.output
     assert target.read_bytes() == before
     assert (tmp_path / "out" / "league.md").read_text().count("| expert | member | 40 |") == 1
+
+
+def test_a_shipped_file_of_another_format_is_no_head_to_head(files, tmp_path):
+    """A re-export after the weights format changed: the old file cannot be played, so the
+    network is judged by its members alone (and still refused when it loses to one)."""
+    cand, _ = files
+    old = tmp_path / "old.npz"
+    old.write_bytes(b"not a weights file")
+    margins = {(network(cand), "expert"): _around(-6)}
+    verdict = judge(cand, old, SETTINGS, "nanjing", _fake_play(margins, []))
+    assert verdict.shipped is None and [m.b for m in verdict.matches] == ["expert"]
+    assert any(n.startswith("the file shipped cannot be played") for n in verdict.notes)
+    assert verdict.reasons[0].startswith("it loses to expert")

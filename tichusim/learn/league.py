@@ -188,14 +188,20 @@ def judge(
     cand_id = _identity(candidate)
     ship: str | None = None
     notes = [f"the network judged: identity {cand_id}"]
-    if shipped is not None and Path(shipped).is_file():
-        ship_id = _identity(shipped)
+    from ..strategies.learned import WeightsError
+
+    try:
+        ship_id = _identity(shipped) if shipped is not None and Path(shipped).is_file() else None
+    except WeightsError as exc:  # another format: this code cannot play it, the new file can
+        notes.append(f"the file shipped cannot be played ({exc}): no head-to-head")
+        ship_id = ""
+    if ship_id:
         if ship_id == cand_id:
             notes.append(f"the file shipped is this network ({ship_id}): nothing to beat")
         else:
             ship = network(shipped)
             notes.append(f"the network shipped: identity {ship_id}")
-    else:
+    elif ship_id is None:
         notes.append("no network is shipped there yet: no head-to-head")
     members = list(settings.members) + [network(p) for p in settings.previous]
     for p in settings.previous:
