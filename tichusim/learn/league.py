@@ -188,7 +188,7 @@ def judge(
     cand_id = _identity(candidate)
     ship: str | None = None
     notes = [f"the network judged: identity {cand_id}"]
-    from ..strategies.learned import WeightsError
+    from ..strategies.learned import WeightsError  # its kernels load when a league is played
 
     try:
         ship_id = _identity(shipped) if shipped is not None and Path(shipped).is_file() else None
@@ -199,6 +199,7 @@ def judge(
         if ship_id == cand_id:
             notes.append(f"the file shipped is this network ({ship_id}): nothing to beat")
         else:
+            assert shipped is not None  # it has an identity
             ship = network(shipped)
             notes.append(f"the network shipped: identity {ship_id}")
     elif ship_id is None:
