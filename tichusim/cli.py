@@ -1224,6 +1224,7 @@ def learn(config, quiet):
         cfg = load_learn_config(config)
         cfg.data_settings()  # checked by the data generator, before torch is looked for
         cfg.selfplay_settings()  # and the self-play round's, with the package's network
+        cfg.check_league()  # the judge of a network copied to [output] weights
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     try:
@@ -1240,7 +1241,9 @@ def learn(config, quiet):
             click.echo(f"tichusim: {message}", err=True)
 
     try:
-        trained = _guard(run_learning, cfg, progress=not quiet, log=note)
+        from .analysis.duplicate import duplicate  # the league's matches (learn.league)
+
+        trained = _guard(run_learning, cfg, progress=not quiet, log=note, play=duplicate)
     except OSError as exc:
         raise UserError(
             f"cannot write {exc.filename or cfg.out_dir}: {exc.strerror or exc}"
@@ -1251,6 +1254,12 @@ def learn(config, quiet):
         )
         sys.exit(130)
     last = trained.epochs[-1] if trained.epochs else {}
+    if trained.verdict is not None:
+        click.echo(
+            f"league ({trained.files['league']}): the network "
+            f"{trained.verdict.line()}"
+            + ("" if trained.verdict.ships else f"; {cfg.output.weights} left as it was")
+        )
     where = ", ".join(str(p) for k, p in trained.files.items() if k in ("weights", "copy"))
     scores = {k: last.get(k, float("nan")) for k in ("regret", "behaviour_regret", "top1")}
     click.echo(

@@ -33,6 +33,11 @@ dir = "{dir}"
 """
 
 
+# a league with nothing to play: nothing shipped at the target yet, no members (the league's
+# own tests, test_league.py, play it)
+NO_MEMBERS = "\n[league]\nmembers = []\n"
+
+
 def _config(tmp_path, text=GOOD, name="learn.toml"):
     path = tmp_path / name
     path.write_text(text.format(dir=(tmp_path / "out").as_posix()))
@@ -67,7 +72,7 @@ def test_a_good_config(tmp_path):
         ({"output": {"dir": ""}}, "output.dir: an empty path"),
         (
             {"output": {"dir": "x"}, "extra": 1},
-            "extra: unknown key (known: data, train, selfplay, output)",
+            "extra: unknown key (known: data, train, selfplay, league, output)",
         ),
         ({"output": {"dir": "x"}, "data": 3}, "data: input should be a valid dictionary"),
     ],
@@ -92,6 +97,7 @@ def test_a_bad_file_is_one_line(tmp_path):
 class FakeSettings(Strict):
     rounds: int
     seed: int = 0
+    variant: str = "nanjing"
 
     @field_validator("rounds")
     @classmethod
@@ -128,7 +134,7 @@ def test_learn_makes_the_weights_and_goes_on_when_run_again(tmp_path, monkeypatc
 
     calls = []
     monkeypatch.setitem(sys.modules, "tichusim.learn.data", _fake_data(calls))
-    text = GOOD + 'weights = "{dir}/shipped/learned.npz"\n'
+    text = GOOD + 'weights = "{dir}/shipped/learned.npz"\n' + NO_MEMBERS
     config = _config(tmp_path, text)
     res = run("learn", str(config), "--quiet")
     assert res.exit_code == 0, res.output
@@ -161,7 +167,7 @@ def test_learn_errors_are_one_line(tmp_path, monkeypatch):
         (GOOD.replace("rounds = 12", "rounds = 0"), "data.rounds: at least 1, not 0"),
         (
             GOOD.replace("rounds = 12", "round = 12"),
-            "data.round: unknown key (known: rounds, seed)",
+            "data.round: unknown key (known: rounds, seed, variant)",
         ),
         (GOOD.replace("rounds = 12", "seed = 1"), "data.rounds: missing (required)"),
     ]
@@ -198,12 +204,14 @@ def test_the_shipped_config_is_valid():
     selfplay = cfg.selfplay_settings()  # the package's network standing in for the first's
     assert isinstance(selfplay, data.DataSettings) and selfplay.behavior == "learned"
     assert cfg.weights_path == cfg.out_dir / "selfplay" / "learned.npz"
+    cfg.check_league()  # judged on held-out deals before it is copied
 
 
 @pytest.mark.parametrize("table", ["tientsin", "wuwang"])
 def test_each_tables_config_makes_the_package_network_of_that_table(table):
     """configs/learn-<table>.toml trains at that table and writes the file ``learned`` plays
-    there (``strategies.learned.shipped``), its first stage alone."""
+    there (``strategies.learned.shipped``): Tientsin's its first stage alone, Wu Wang's with a
+    self-play round; each judged by a league on held-out deals."""
     from pathlib import Path
 
     from tichusim.strategies import learned
@@ -211,9 +219,16 @@ def test_each_tables_config_makes_the_package_network_of_that_table(table):
     root = Path(__file__).resolve().parents[2]
     cfg = load_learn_config(root / "configs" / f"learn-{table}.toml")
     assert (root / cfg.output.weights).resolve() == learned.shipped(table).resolve()
-    assert cfg.data["variant"] == table and cfg.selfplay is None
-    assert cfg.weights_path == cfg.first_weights_path
+    assert cfg.data["variant"] == table
+    if table == "wuwang":
+        assert cfg.weights_path == cfg.selfplay_dir / "learned.npz"
+    else:
+        assert cfg.selfplay is None and cfg.weights_path == cfg.first_weights_path
     assert learned.load(learned.shipped(table)).variant == table
+    cfg.check_league()  # a league on held-out deals judges it
+    assert cfg.league is not None and "expert" in cfg.league.members
+    for path in cfg.league.previous:  # the previous networks are the package's tables'
+        assert learned.load(root / path).variant == table
 
 
 SELFPLAY = (
@@ -237,6 +252,7 @@ def test_learn_with_a_self_play_round(tmp_path):
     from tichusim.strategies.learned import identity
 
     text = SELFPLAY.replace("[output]", '[output]\nweights = "{dir}/shipped/learned.npz"')
+    text += NO_MEMBERS
     config = _config(tmp_path, text)
     res = run("learn", str(config), "--quiet")
     assert res.exit_code == 0, res.output
@@ -264,7 +280,13 @@ def test_learn_with_a_self_play_round(tmp_path):
     assert second["meta"]["data"]["rounds"] == first["meta"]["data"]["rounds"] + played
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert run("learn", str(config), "--quiet").exit_code == 0
-    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    # the same files; the league judged again, the network it copied now the one shipped
+    verdict = out / "selfplay" / "league.md"
+    assert "the file shipped is this network" in verdict.read_text()
+    assert "no network is shipped there yet" in before.pop(verdict).decode()
+    before.pop(verdict.with_suffix(".json"))
+    league = {verdict, verdict.with_suffix(".json")}
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p not in league} == before
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,14 @@ which checks them); ``[train]``, the network and its training (``TrainSettings``
 ``[output]``, where everything goes. An optional fourth, ``[selfplay]``, adds a self-play
 round: the first network plays and labels rounds of its own (the generator's settings but
 ``variant``, ``behavior`` and ``rollout``, which are the first stage's table and network), and
-a second network is trained as ``[train]`` says on both data sets. Validation is the one way
-of run configs and the data's settings (``tichusim.runs.settings``): strict types, unknown
-keys refused, every problem one ``ConfigError`` naming its key (``train.epochs: ...``), which
-the command line prints as one line. Nothing here imports torch, so a bad config is reported
-before the training library is looked for.
+a second network is trained as ``[train]`` says on both data sets. ``[league]``
+(``tichusim.learn.league.LeagueSettings``) is the judge of the finished network: it is copied
+to ``[output] weights`` only when the league ships it, so a config with ``weights`` needs one,
+and the league's seed is none a data set is played with (its deals are held out).
+Validation is the one way of run configs and the data's settings (``tichusim.runs.settings``):
+strict types, unknown keys refused, every problem one ``ConfigError`` naming its key
+(``train.epochs: ...``), which the command line prints as one line. Nothing here imports
+torch, so a bad config is reported before the training library is looked for.
 """
 
 from __future__ import annotations
@@ -23,11 +26,19 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import Field, field_validator
 
 from ..runs.settings import ConfigError, Strict, read_toml, validated
+from .league import LeagueSettings
 
 if TYPE_CHECKING:
     from .data import DataSettings
 
-__all__ = ["ConfigError", "LearnConfig", "OutputSettings", "TrainSettings", "load_learn_config"]
+__all__ = [
+    "ConfigError",
+    "LearnConfig",
+    "LeagueSettings",
+    "OutputSettings",
+    "TrainSettings",
+    "load_learn_config",
+]
 
 PositiveInt = Annotated[int, Field(gt=0)]
 
@@ -99,6 +110,7 @@ class LearnConfig(Strict):
     data: dict[str, Any] = {}
     train: TrainSettings = TrainSettings()
     selfplay: dict[str, Any] | None = None
+    league: LeagueSettings | None = None
     output: OutputSettings
 
     @property
@@ -142,6 +154,30 @@ class LearnConfig(Strict):
         player = "learned" if weights is None else f"learned[weights={Path(weights).as_posix()}]"
         fixed = {"variant": first.variant, "behavior": player, "rollout": player}
         return _settings("selfplay", self.selfplay, fixed)
+
+    def check_league(self) -> None:
+        """A ``ConfigError`` unless the finished network is judged before it is copied (a
+        ``[league]`` wherever ``[output] weights`` is given) on held-out deals (a seed neither
+        data set is played with)."""
+        if self.league is None:
+            if self.output.weights is not None:
+                raise ConfigError(
+                    "output.weights",
+                    "a network is copied there only when the league ships it: add a [league] "
+                    "table (docs/learn.md)",
+                )
+            return
+        seeds = {"data.seed": self.data_settings().seed}
+        if self.selfplay is not None:
+            settings = self.selfplay_settings()
+            assert settings is not None  # [selfplay] is there
+            seeds["selfplay.seed"] = settings.seed
+        for key, seed in seeds.items():
+            if seed == self.league.seed:
+                raise ConfigError(
+                    "league.seed",
+                    f"{seed} is {key}: the league plays deals no data set was played with",
+                )
 
     def to_json(self) -> dict:
         return self.model_dump(mode="json")

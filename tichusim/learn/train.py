@@ -46,6 +46,7 @@ from ..progress import Progress
 from ..strategies.learned import identity
 from .config import LearnConfig, TrainSettings
 from .decisions import Decisions, count_rounds, read_decisions
+from .league import Verdict, judge
 from .model import ValueNet, export
 
 __all__ = [
@@ -205,6 +206,7 @@ class Trained:
     steps: int
     seconds: float
     files: dict[str, Path] = field(default_factory=dict)
+    verdict: Verdict | None = None  # the league's, when the network was judged
 
 
 def _save(path: Path, state: dict) -> None:
@@ -404,6 +406,7 @@ def learn(
     *,
     progress: bool = True,
     log: Callable[[str], None] | None = None,
+    play: Callable[..., Any] | None = None,
 ) -> Trained:
     """The whole learning of a config: the data (``[data]``, into ``<dir>/data`` by the data
     generator's ``generate``, which keeps the shards already written), the training
@@ -411,7 +414,9 @@ def learn(
     (``<dir>/learned.npz``). With ``[selfplay]``, then the self-play round in
     ``<dir>/selfplay/``: data played and labelled by that network, and a network trained
     afresh on the self-play decisions followed by the first ones. The last weights file is
-    copied to ``[output] weights`` when given."""
+    judged by the league (``[league]``, ``tichusim.learn.league``, its matches played by
+    ``play``: its verdict in ``league.md`` and ``league.json`` beside the file) and copied to
+    ``[output] weights`` only when it ships."""
     from .data import generate  # the data generator's module
 
     first = config.data_settings()
@@ -440,6 +445,20 @@ def learn(
         )
     if config.output.weights is not None:
         target = Path(config.output.weights)
+        config.check_league()
+        assert config.league is not None  # ``check_league``: weights are judged
+        if play is None:
+            raise ValueError("learn: [output] weights needs the league's matches: give play")
+        verdict = judge(
+            trained.files["weights"], target, config.league, first.variant, play, log=log
+        )
+        trained.verdict = verdict
+        where = trained.files["weights"].parent
+        (where / "league.json").write_text(json.dumps(verdict.to_json(), indent=1) + "\n")
+        (where / "league.md").write_text(verdict.to_markdown())
+        trained.files["league"] = where / "league.md"
+        if not verdict.ships:
+            return trained
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(target.name + ".tmp")
         shutil.copyfile(trained.files["weights"], tmp)
