@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -1216,12 +1217,22 @@ def learn(config, quiet):
 
     try:
         cfg = load_learn_config(config)
-        cfg.data_settings()  # checked by the data generator, before torch is looked for
-        cfg.selfplay_settings()  # and the self-play round's, with the package's network
+        if cfg.decision == "pass":
+            cfg.pass_settings()
+        else:
+            cfg.data_settings()  # checked by the data generator, before torch is looked for
+            cfg.selfplay_settings()  # and the self-play round's, with the package's network
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     try:
-        from .learn.train import learn as run_learning
+        if cfg.decision == "pass":
+            from .learn.passtrain import learn_pass
+
+            run_learning: Any = learn_pass
+        else:
+            from .learn.train import learn
+
+            run_learning = learn
     except ModuleNotFoundError as exc:
         if exc.name != "torch":
             raise
@@ -1246,6 +1257,13 @@ def learn(config, quiet):
         sys.exit(130)
     last = trained.epochs[-1] if trained.epochs else {}
     where = ", ".join(str(p) for k, p in trained.files.items() if k in ("weights", "copy"))
+    if cfg.decision == "pass":
+        click.echo(
+            f"pass network written: {where} (held-out gain over expert's pass "
+            f"{last.get('validation_gain', float('nan')):+.2f} points a round on the labels' "
+            "deals)"
+        )
+        return
     scores = {k: last.get(k, float("nan")) for k in ("regret", "behaviour_regret", "top1")}
     click.echo(
         f"weights written: {where} ({trained.steps:,} steps, {trained.seconds:.0f} s; held-out "

@@ -27,7 +27,14 @@ from ..runs.settings import ConfigError, Strict, read_toml, validated
 if TYPE_CHECKING:
     from .data import DataSettings
 
-__all__ = ["ConfigError", "LearnConfig", "OutputSettings", "TrainSettings", "load_learn_config"]
+__all__ = [
+    "ConfigError",
+    "LearnConfig",
+    "OutputSettings",
+    "PassDataSettings",
+    "TrainSettings",
+    "load_learn_config",
+]
 
 PositiveInt = Annotated[int, Field(gt=0)]
 
@@ -90,12 +97,39 @@ class OutputSettings(Strict):
 FROM_FIRST_STAGE = ("variant", "behavior", "rollout")
 
 
+class PassDataSettings(Strict):
+    """The learned passing's data (``decision = "pass"``; ``tichusim.learn.passdata``):
+    ``hands`` hands of 14 cards, each candidate pass of each played out on ``deals`` deals
+    (paired), hand ``h`` drawn from ``(seed, h)``, written ``shard_hands`` hands a file. Only
+    the 4-player game (``variant = "nanjing"``) has a learned passing."""
+
+    hands: PositiveInt = 20_000
+    deals: PositiveInt = 16
+    seed: Annotated[int, Field(ge=0, lt=2**63)] = 1
+    shard_hands: PositiveInt = 500
+    variant: str = "nanjing"
+
+    @field_validator("variant")
+    @classmethod
+    def _variant(cls, value: str) -> str:
+        if value != "nanjing":
+            raise ValueError(
+                f"the learned passing is trained at nanjing only (its candidates are the "
+                f"4-player game's passes, RULES.md §2.4), not {value!r}"
+            )
+        return value
+
+
+DECISIONS = ("play", "pass")
+
+
 class LearnConfig(Strict):
     """One learning: data generation, then training; with ``selfplay``, a second data set
     played and labelled by the first network, and a second training on both. ``data`` and
     ``selfplay`` are handed to the data generator's ``DataSettings`` (``data_settings()``,
     ``selfplay_settings()``)."""
 
+    decision: str = "play"  # the network's decision: "play" (plays and bombs) or "pass"
     data: dict[str, Any] = {}
     train: TrainSettings = TrainSettings()
     selfplay: dict[str, Any] | None = None
@@ -121,6 +155,28 @@ class LearnConfig(Strict):
         if self.selfplay is None:
             return self.first_weights_path
         return self.selfplay_dir / "learned.npz"
+
+    @field_validator("decision")
+    @classmethod
+    def _decision(cls, value: str) -> str:
+        if value not in DECISIONS:
+            raise ValueError(f"one of {', '.join(DECISIONS)}, not {value!r}")
+        return value
+
+    @property
+    def pass_weights_path(self) -> Path:
+        """Where a pass network's training writes its weights file."""
+        return self.out_dir / "learned-pass.npz"
+
+    def pass_settings(self) -> PassDataSettings:
+        """The learned passing's data settings from ``[data]`` (``decision = "pass"``); a
+        ``ConfigError`` under ``data.`` for what they refuse, or for ``[selfplay]``."""
+        if self.selfplay is not None:
+            raise ConfigError("selfplay", "a pass network's learning has no self-play round")
+        try:
+            return validated(PassDataSettings, self.data)
+        except ConfigError as exc:
+            raise ConfigError(f"data.{exc.key}", exc.problem) from None
 
     def data_settings(self) -> DataSettings:
         """The data generator's settings from ``[data]``; a ``ConfigError`` under ``data.``
