@@ -25,6 +25,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -37,6 +38,9 @@ from ..kernels.tichu.records import ROUND, SEAT
 from ..kernels.tichu.variants import NANJING
 from ..kernels.tichu.view import PRIVATE, PUBLIC
 from ..strategies.tichu import resolve
+
+if TYPE_CHECKING:
+    from ..games.team import TeamGame
 
 __all__ = ["BEHAVIOUR", "candidates", "deal_hand", "label", "read_passes"]
 
@@ -91,7 +95,7 @@ def label(
     table[0] = dataclasses.replace(table[0], grand_tichu="never")  # seat 0 holds the hand
     row = table[0].param_row()
     h = 0
-    nanjing = game("nanjing")
+    nanjing = cast("TeamGame", game("nanjing"))
     _, params, _ = seated(nanjing, table)
     base = nanjing.batch_settings(seed)
     rounds_out = np.zeros(deals, ROUND)
