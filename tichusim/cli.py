@@ -1209,7 +1209,9 @@ def _interrupted(stop, command: str, markdown_report) -> None:
 def learn(config, quiet):
     """Learn a player as CONFIG (TOML) says: generate the labelled decisions, train the value
     network on them, write its weights file; with [selfplay], then let that network play and
-    label rounds of its own and train a new one on both data sets (docs/learn.md).
+    label rounds of its own and train a new one on both data sets (docs/learn.md). With
+    decision = "pass" (configs/learn-pass.toml), the learned passing's network instead: each
+    candidate pass of a hand played out on paired deals, then trained on those labels.
 
     Run it again after a stop: finished data shards are kept and the training goes on from its
     last checkpoint. Needs the learn extra (pip install -e '.[learn]')."""

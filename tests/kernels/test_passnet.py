@@ -113,6 +113,18 @@ def test_a_table_passes_the_candidate_its_network_values_best(pass_weights):
     assert with_opponent_call > 50
 
 
+def test_a_learned_table_hands_the_kernels_its_pass_network():
+    g = game("nanjing")
+    rows = g.param_rows(g.resolve(["learned", "expert"] * 2, 4))
+    marked, models = table_models.table(rows)
+    assert models is not None and models.shape[0] == 2  # the play network, the pass network
+    k = int(marked[0, slots.P_PASS_MODEL])
+    shipped = pass_file.load(pass_file.SHIPPED)
+    assert table_models.pass_identity(rows[0]) == int(shipped.identity, 16)
+    assert models[k, 3] == passnet.KIND
+    np.testing.assert_array_equal(models[k, : shipped.model.size], shipped.model)
+
+
 def test_learned_passes_as_expert_where_asked_and_at_other_tables():
     assert STRATEGIES["learned"].pass_ == "learned"
     row = resolve("learned[pass=expert]")[0].param_row()

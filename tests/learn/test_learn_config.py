@@ -67,7 +67,7 @@ def test_a_good_config(tmp_path):
         ({"output": {"dir": ""}}, "output.dir: an empty path"),
         (
             {"output": {"dir": "x"}, "extra": 1},
-            "extra: unknown key (known: data, train, selfplay, output)",
+            "extra: unknown key (known: decision, data, train, selfplay, output)",
         ),
         ({"output": {"dir": "x"}, "data": 3}, "data: input should be a valid dictionary"),
     ],
