@@ -195,7 +195,14 @@ class LearnConfig(Strict):
                     f"selfplay.{key}", "set by the first stage (its table and its network)"
                 )
         first = self.data_settings()
-        player = "learned" if weights is None else f"learned[weights={Path(weights).as_posix()}]"
+        # the play network passes as expert: its self-play data stays what it was before the
+        # pass network (strategies.md, "The learned passing"), so the shipped play network
+        # reproduces
+        player = (
+            "learned[pass=expert]"
+            if weights is None
+            else f"learned[weights={Path(weights).as_posix()},pass=expert]"
+        )
         fixed = {"variant": first.variant, "behavior": player, "rollout": player}
         return _settings("selfplay", self.selfplay, fixed)
 
