@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -1214,7 +1215,9 @@ def _interrupted(stop, command: str, markdown_report) -> None:
 def learn(config, quiet):
     """Learn a player as CONFIG (TOML) says: generate the labelled decisions, train the value
     network on them, write its weights file; with [selfplay], then let that network play and
-    label rounds of its own and train a new one on both data sets (docs/learn.md).
+    label rounds of its own and train a new one on both data sets (docs/learn.md). With
+    decision = "pass" (configs/learn-pass.toml), the learned passing's network instead: each
+    candidate pass of a hand played out on paired deals, then trained on those labels.
 
     Run it again after a stop: finished data shards are kept and the training goes on from its
     last checkpoint. Needs the learn extra (pip install -e '.[learn]')."""
@@ -1222,13 +1225,23 @@ def learn(config, quiet):
 
     try:
         cfg = load_learn_config(config)
-        cfg.data_settings()  # checked by the data generator, before torch is looked for
-        cfg.selfplay_settings()  # and the self-play round's, with the package's network
+        if cfg.decision == "pass":
+            cfg.pass_settings()
+        else:
+            cfg.data_settings()  # checked by the data generator, before torch is looked for
+            cfg.selfplay_settings()  # and the self-play round's, with the package's network
         cfg.check_league()  # the judge of a network copied to [output] weights
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     try:
-        from .learn.train import learn as run_learning
+        if cfg.decision == "pass":
+            from .learn.passtrain import learn_pass
+
+            run_learning: Any = learn_pass
+        else:
+            from .learn.train import learn
+
+            run_learning = learn
     except ModuleNotFoundError as exc:
         if exc.name != "torch":
             raise
@@ -1261,6 +1274,13 @@ def learn(config, quiet):
             + ("" if trained.verdict.ships else f"; {cfg.output.weights} left as it was")
         )
     where = ", ".join(str(p) for k, p in trained.files.items() if k in ("weights", "copy"))
+    if cfg.decision == "pass":
+        click.echo(
+            f"pass network written: {where} (held-out gain over expert's pass "
+            f"{last.get('validation_gain', float('nan')):+.2f} points a round on the labels' "
+            "deals)"
+        )
+        return
     scores = {k: last.get(k, float("nan")) for k in ("regret", "behaviour_regret", "top1")}
     click.echo(
         f"weights written: {where} ({trained.steps:,} steps, {trained.seconds:.0f} s; held-out "

@@ -333,7 +333,7 @@ def test_expert_passes_its_best_card_to_a_partner_who_called():
 
 @njit
 def _passes(params, pub, me, out):
-    policies.passes(params, pub[0], me[0], out)
+    policies.passes(params, pub[0], me[0], out, None)
 
 
 def test_calls_by_value_are_the_fitted_scores():

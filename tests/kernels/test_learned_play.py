@@ -164,7 +164,7 @@ def test_the_records_keep_the_forward_pass_on_cache_lines(tmp_path):
         assert record["learn"].ctypes.data % learned.LINE == 0
     g = game("nanjing")
     paths = [write_weights(tmp_path / f"{k}.npz", 16, 8 + k, seed=k) for k in (1, 2)]
-    rows = g.param_rows(g.resolve([f"learned[weights={p}]" for p in paths] * 2, 4))
+    rows = g.param_rows(g.resolve([f"learned[weights={p},pass=expert]" for p in paths] * 2, 4))
     _, models = table_models.table(rows)
     assert models is not None and models.shape[0] == 2
     for row in models:

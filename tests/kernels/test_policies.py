@@ -89,7 +89,7 @@ def _passes(params, hand, partner_called):
     me[0].hand = hand
     me[0].rng = np.uint64(7)
     out = np.zeros(3, np.uint64)
-    policies.passes(params, pub[0], me[0], out)
+    policies.passes(params, pub[0], me[0], out, None)
     return out
 
 

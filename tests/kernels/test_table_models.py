@@ -101,7 +101,7 @@ def test_no_learned_seat_hands_no_models_and_a_learned_table_its_own():
     rows = g.param_rows(g.resolve("expert", 4))
     same, models = table_models.table(rows)
     assert models is None and same is rows
-    mixed = g.param_rows(g.resolve(["learned", "expert"] * 2, 4))
+    mixed = g.param_rows(g.resolve(["learned:pass=expert", "expert"] * 2, 4))
     marked, models = table_models.table(mixed)
     assert models is not None and models.shape[0] == 1 and models.dtype == np.float32
     size = learned.model_size(models[0])

@@ -191,3 +191,33 @@ def test_a_shipped_file_of_another_format_is_no_head_to_head(files, tmp_path):
     assert verdict.shipped is None and [m.b for m in verdict.matches] == ["expert"]
     assert any(n.startswith("the file shipped cannot be played") for n in verdict.notes)
     assert verdict.reasons[0].startswith("it loses to expert")
+
+
+def test_a_pass_network_is_judged_as_learned_passing_with_it(tmp_path):
+    """A pass network plays as ``learned``'s pass network (its play network the shipped
+    one); it is refused for losing to ``learned:pass=expert`` as a play network would be,
+    and a play network's file judged as a pass network is refused in one line."""
+    from tichusim.strategies import passnet
+    from tichusim.strategies.learned import WeightsError
+
+    arrays, variant, meta = passnet.read(passnet.SHIPPED)
+    other = {k: v * 1.01 for k, v in arrays.items()}
+    shipped_pass = passnet.export(arrays, tmp_path / "shipped-pass.npz", variant, meta)
+    cand = passnet.export(other, tmp_path / "new-pass.npz", variant, meta)
+    c, s = network(cand, "pass"), network(shipped_pass, "pass")
+    assert c == f"learned[pass_weights={cand.as_posix()}]"
+    old = "learned:pass=expert"
+    settings = LeagueSettings(deals=400, slow_deals=50, seed=9, members=[old])
+    margins = {(c, s): _around(4), (c, old): _around(-5, 6), (s, old): _around(8, 7)}
+    verdict = judge(
+        cand, shipped_pass, settings, "nanjing", _fake_play(margins, []), decision="pass"
+    )
+    assert not verdict.ships
+    assert any(r.startswith(f"it loses to {old}: -") for r in verdict.reasons)
+    margins = {(c, s): _around(4), (c, old): _around(12, 6), (s, old): _around(8, 7)}
+    verdict = judge(
+        cand, shipped_pass, settings, "nanjing", _fake_play(margins, []), decision="pass"
+    )
+    assert verdict.ships
+    with pytest.raises(WeightsError):
+        judge(SHIPPED, None, settings, "nanjing", _fake_play({}, []), decision="pass")

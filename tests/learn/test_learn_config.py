@@ -72,7 +72,7 @@ def test_a_good_config(tmp_path):
         ({"output": {"dir": ""}}, "output.dir: an empty path"),
         (
             {"output": {"dir": "x"}, "extra": 1},
-            "extra: unknown key (known: data, train, selfplay, league, output)",
+            "extra: unknown key (known: decision, data, train, selfplay, league, output)",
         ),
         ({"output": {"dir": "x"}, "data": 3}, "data: input should be a valid dictionary"),
     ],
@@ -202,7 +202,7 @@ def test_the_shipped_config_is_valid():
     data = pytest.importorskip("tichusim.learn.data")
     assert isinstance(cfg.data_settings(), data.DataSettings)
     selfplay = cfg.selfplay_settings()  # the package's network standing in for the first's
-    assert isinstance(selfplay, data.DataSettings) and selfplay.behavior == "learned"
+    assert isinstance(selfplay, data.DataSettings) and selfplay.behavior == "learned[pass=expert]"
     assert cfg.weights_path == cfg.out_dir / "selfplay" / "learned.npz"
     cfg.check_league()  # judged on held-out deals before it is copied
 
@@ -263,7 +263,7 @@ def test_learn_with_a_self_play_round(tmp_path):
     assert not np.array_equal(first["w1"], second["w1"])
     assert second["meta"]["first_stage"] == identity(first)
     manifest = json.loads((out / "selfplay/data/manifest.json").read_text())["settings"]
-    played_by = f"learned[weights={(out / 'learned.npz').as_posix()}]"
+    played_by = f"learned[weights={(out / 'learned.npz').as_posix()},pass=expert]"
     assert manifest["behavior"] == manifest["rollout"] == played_by
     assert (manifest["rounds"], manifest["seed"], manifest["variant"]) == (12, 5, "nanjing")
     # the self-play data is what that network plays, generated on its own

@@ -19,7 +19,7 @@ from tichusim.games import game
 from tichusim.games.strategy_text import parse_strategy
 from tichusim.kernels.tichu import learned as kernel_learned
 from tichusim.runs.config import validate
-from tichusim.strategies import learned
+from tichusim.strategies import learned, passnet
 from tichusim.strategies.tichu import STRATEGIES, resolve
 
 
@@ -128,7 +128,8 @@ def test_two_weight_files_make_two_runs(tmp_path):
     runs = [validate(config | {"strategies": f"learned[weights={p}]"}) for p in (a, b)]
     before = runs[0].hash
     assert before != runs[1].hash
-    assert runs[0].data_dict()["weights"] == [[learned.load(a).identity]] * 4
+    pass_net = f"pass:{passnet.load(passnet.SHIPPED).identity}"  # the package's pass network
+    assert runs[0].data_dict()["weights"] == [[learned.load(a).identity, pass_net]] * 4
     same = validate(config | {"strategies": f"learned[weights={tmp_path / 'a.npz'}]"})
     assert same.hash == before
     plain = validate(config | {"strategies": "expert"})
@@ -189,7 +190,8 @@ def test_search_rollouts_play_the_learned_strategy(weights):
 
 def test_learned_is_a_named_strategy():
     assert STRATEGIES["learned"].play == "learned"
-    for decision in ("grand_tichu", "tichu", "pass", "wish", "dragon", "dog"):
+    assert STRATEGIES["learned"].policy("pass") == "learned"  # the pass network (passnet.py)
+    for decision in ("grand_tichu", "tichu", "wish", "dragon", "dog"):
         assert STRATEGIES["learned"].policy(decision) == STRATEGIES["expert"].policy(decision)
     assert STRATEGIES["learned"].params == STRATEGIES["expert"].params
 

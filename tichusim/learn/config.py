@@ -36,6 +36,7 @@ __all__ = [
     "LearnConfig",
     "LeagueSettings",
     "OutputSettings",
+    "PassDataSettings",
     "TrainSettings",
     "load_learn_config",
 ]
@@ -101,12 +102,39 @@ class OutputSettings(Strict):
 FROM_FIRST_STAGE = ("variant", "behavior", "rollout")
 
 
+class PassDataSettings(Strict):
+    """The learned passing's data (``decision = "pass"``; ``tichusim.learn.passdata``):
+    ``hands`` hands of 14 cards, each candidate pass of each played out on ``deals`` deals
+    (paired), hand ``h`` drawn from ``(seed, h)``, written ``shard_hands`` hands a file. Only
+    the 4-player game (``variant = "nanjing"``) has a learned passing."""
+
+    hands: PositiveInt = 20_000
+    deals: PositiveInt = 16
+    seed: Annotated[int, Field(ge=0, lt=2**63)] = 1
+    shard_hands: PositiveInt = 500
+    variant: str = "nanjing"
+
+    @field_validator("variant")
+    @classmethod
+    def _variant(cls, value: str) -> str:
+        if value != "nanjing":
+            raise ValueError(
+                f"the learned passing is trained at nanjing only (its candidates are the "
+                f"4-player game's passes, RULES.md §2.4), not {value!r}"
+            )
+        return value
+
+
+DECISIONS = ("play", "pass")
+
+
 class LearnConfig(Strict):
     """One learning: data generation, then training; with ``selfplay``, a second data set
     played and labelled by the first network, and a second training on both. ``data`` and
     ``selfplay`` are handed to the data generator's ``DataSettings`` (``data_settings()``,
     ``selfplay_settings()``)."""
 
+    decision: str = "play"  # the network's decision: "play" (plays and bombs) or "pass"
     data: dict[str, Any] = {}
     train: TrainSettings = TrainSettings()
     selfplay: dict[str, Any] | None = None
@@ -134,6 +162,28 @@ class LearnConfig(Strict):
             return self.first_weights_path
         return self.selfplay_dir / "learned.npz"
 
+    @field_validator("decision")
+    @classmethod
+    def _decision(cls, value: str) -> str:
+        if value not in DECISIONS:
+            raise ValueError(f"one of {', '.join(DECISIONS)}, not {value!r}")
+        return value
+
+    @property
+    def pass_weights_path(self) -> Path:
+        """Where a pass network's training writes its weights file."""
+        return self.out_dir / "learned-pass.npz"
+
+    def pass_settings(self) -> PassDataSettings:
+        """The learned passing's data settings from ``[data]`` (``decision = "pass"``); a
+        ``ConfigError`` under ``data.`` for what they refuse, or for ``[selfplay]``."""
+        if self.selfplay is not None:
+            raise ConfigError("selfplay", "a pass network's learning has no self-play round")
+        try:
+            return validated(PassDataSettings, self.data)
+        except ConfigError as exc:
+            raise ConfigError(f"data.{exc.key}", exc.problem) from None
+
     def data_settings(self) -> DataSettings:
         """The data generator's settings from ``[data]``; a ``ConfigError`` under ``data.``
         for what it refuses (its own checks name the key first: ``rounds: ...``)."""
@@ -151,7 +201,14 @@ class LearnConfig(Strict):
                     f"selfplay.{key}", "set by the first stage (its table and its network)"
                 )
         first = self.data_settings()
-        player = "learned" if weights is None else f"learned[weights={Path(weights).as_posix()}]"
+        # the play network passes as expert: its self-play data stays what it was before the
+        # pass network (strategies.md, "The learned passing"), so the shipped play network
+        # reproduces
+        player = (
+            "learned[pass=expert]"
+            if weights is None
+            else f"learned[weights={Path(weights).as_posix()},pass=expert]"
+        )
         fixed = {"variant": first.variant, "behavior": player, "rollout": player}
         return _settings("selfplay", self.selfplay, fixed)
 
@@ -167,7 +224,8 @@ class LearnConfig(Strict):
                     "table (docs/learn.md)",
                 )
             return
-        seeds = {"data.seed": self.data_settings().seed}
+        data = self.pass_settings() if self.decision == "pass" else self.data_settings()
+        seeds = {"data.seed": data.seed}
         if self.selfplay is not None:
             settings = self.selfplay_settings()
             assert settings is not None  # [selfplay] is there

@@ -34,7 +34,7 @@ from pydantic import Field, field_validator
 from ..runs.settings import Strict
 from ..stats import Estimate, Paired
 
-__all__ = ["LeagueSettings", "Match", "Verdict", "judge"]
+__all__ = ["LeagueSettings", "Match", "Verdict", "judge", "network", "ship"]
 
 PositiveInt = Annotated[int, Field(gt=0)]
 
@@ -159,15 +159,21 @@ class Verdict:
         return "\n".join(lines) + "\n"
 
 
-def _identity(path: str | os.PathLike) -> str:
+def _identity(path: str | os.PathLike, decision: str, variant: str) -> str:
+    if decision == "pass":
+        from ..strategies import passnet
+
+        return passnet.load(Path(path), variant).identity
     from ..strategies.learned import load
 
     return load(Path(path)).identity
 
 
-def network(path: str | os.PathLike) -> str:
-    """The strategy text that plays the network of the weights file ``path``."""
-    return f"learned[weights={Path(path).as_posix()}]"
+def network(path: str | os.PathLike, decision: str = "play") -> str:
+    """The strategy text that plays the network of the weights file ``path``: ``learned``
+    with it as its play network, or (``decision="pass"``) as its pass network."""
+    key = "pass_weights" if decision == "pass" else "weights"
+    return f"learned[{key}={Path(path).as_posix()}]"
 
 
 def judge(
@@ -177,21 +183,28 @@ def judge(
     variant: str,
     play: Callable[..., Any],
     *,
+    decision: str = "play",
     log: Callable[[str], None] | None = None,
 ) -> Verdict:
     """The league's verdict on the network of the weights file ``candidate`` at the table
     ``variant``, against the network shipped at ``shipped`` (``None`` or a missing file:
     nothing shipped yet). ``play(a, b, deals, seed=, variant=, workers=)`` plays a duplicate
     match and returns its result (``diff``, ``margins``, ``deals``): the command line hands in
-    ``tichusim.analysis.duplicate.duplicate``, a layer this package does not import."""
-    cand = network(candidate)
-    cand_id = _identity(candidate)
+    ``tichusim.analysis.duplicate.duplicate``, a layer this package does not import.
+    ``decision``: what the networks decide (``"play"``, or ``"pass"``: each plays as
+    ``learned``'s pass network, ``learned``'s own play beside it)."""
+    cand = network(candidate, decision)
+    cand_id = _identity(candidate, decision, variant)
     ship: str | None = None
     notes = [f"the network judged: identity {cand_id}"]
     from ..strategies.learned import WeightsError  # its kernels load when a league is played
 
     try:
-        ship_id = _identity(shipped) if shipped is not None and Path(shipped).is_file() else None
+        ship_id = (
+            (_identity(shipped, decision, variant))
+            if shipped is not None and Path(shipped).is_file()
+            else None
+        )
     except WeightsError as exc:  # another format: this code cannot play it, the new file can
         notes.append(f"the file shipped cannot be played ({exc}): no head-to-head")
         ship_id = ""
@@ -200,13 +213,15 @@ def judge(
             notes.append(f"the file shipped is this network ({ship_id}): nothing to beat")
         else:
             assert shipped is not None  # it has an identity
-            ship = network(shipped)
+            ship = network(shipped, decision)
             notes.append(f"the network shipped: identity {ship_id}")
     elif ship_id is None:
         notes.append("no network is shipped there yet: no head-to-head")
-    members = list(settings.members) + [network(p) for p in settings.previous]
+    members = list(settings.members) + [network(p, decision) for p in settings.previous]
     for p in settings.previous:
-        notes.append(f"previous network {Path(p).as_posix()}: identity {_identity(p)}")
+        notes.append(
+            f"previous network {Path(p).as_posix()}: identity {_identity(p, decision, variant)}"
+        )
 
     def match(a: str, b: str) -> Any:
         deals = settings.slow_deals if b.startswith(SLOW) else settings.deals
@@ -249,3 +264,33 @@ def judge(
                 f"the shipped one's {kept.pts()} over {kept.n:,} deals"
             )
     return Verdict(cand, ship, variant, settings.seed, matches, reasons, notes)
+
+
+def ship(
+    weights: Path,
+    target: Path,
+    settings: LeagueSettings,
+    variant: str,
+    play: Callable[..., Any],
+    *,
+    decision: str = "play",
+    log: Callable[[str], None] | None = None,
+) -> tuple[Verdict, dict[str, Path]]:
+    """Judge the weights file ``weights`` (``judge``), write the verdict beside it
+    (``league.md``, ``league.json``) and copy it to ``target`` (atomically) when it ships;
+    the verdict and the files written (``league``, and ``copy`` when it shipped)."""
+    import json
+    import shutil
+
+    verdict = judge(weights, target, settings, variant, play, decision=decision, log=log)
+    where = weights.parent
+    (where / "league.json").write_text(json.dumps(verdict.to_json(), indent=1) + "\n")
+    (where / "league.md").write_text(verdict.to_markdown())
+    files = {"league": where / "league.md"}
+    if verdict.ships:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + ".tmp")
+        shutil.copyfile(weights, tmp)
+        os.replace(tmp, target)
+        files["copy"] = target
+    return verdict, files

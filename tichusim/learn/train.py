@@ -31,7 +31,6 @@ import hashlib
 import json
 import math
 import os
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,7 +45,7 @@ from ..progress import Progress
 from ..strategies.learned import identity
 from .config import LearnConfig, TrainSettings
 from .decisions import Decisions, count_rounds, read_decisions
-from .league import Verdict, judge
+from .league import Verdict, ship
 from .model import ValueNet, export
 
 __all__ = [
@@ -449,21 +448,10 @@ def learn(
         assert config.league is not None  # ``check_league``: weights are judged
         if play is None:
             raise ValueError("learn: [output] weights needs the league's matches: give play")
-        verdict = judge(
+        trained.verdict, files = ship(
             trained.files["weights"], target, config.league, first.variant, play, log=log
         )
-        trained.verdict = verdict
-        where = trained.files["weights"].parent
-        (where / "league.json").write_text(json.dumps(verdict.to_json(), indent=1) + "\n")
-        (where / "league.md").write_text(verdict.to_markdown())
-        trained.files["league"] = where / "league.md"
-        if not verdict.ships:
-            return trained
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(target.name + ".tmp")
-        shutil.copyfile(trained.files["weights"], tmp)
-        os.replace(tmp, target)
-        trained.files["copy"] = target
+        trained.files.update(files)
     return trained
 
 

@@ -194,6 +194,10 @@ def _text(data: dict, name: str, path: Path) -> str:
 
 def _check(data: dict, path: Path) -> tuple[dict, dict]:
     """The six arrays and ``meta`` of a file's ``data``, checked (the module docstring)."""
+    if "decision" in data and _text(data, "decision", path) != "play":
+        raise WeightsError(
+            f"weights file {path}: a {_text(data, 'decision', path)} network, not a play network"
+        )
     missing = [n for n in (*ARRAYS, "layout_hash", "format") if n not in data]
     if missing:
         raise WeightsError(f"weights file {path}: missing {', '.join(missing)}")

@@ -27,9 +27,9 @@ from typing import Any
 import numpy as np
 
 from ..kernels.tichu import learned as kernel_learned
-from ..kernels.tichu import policies, slots
+from ..kernels.tichu import policies, slots, table_models
 from ..kernels.tichu.records import N_PARAMS
-from . import DEFAULT_STRATEGY, learned
+from . import DEFAULT_STRATEGY, learned, passnet
 from . import expert_params as _fitted
 from .book import Param, StrategyBook, _field, policy_of, renamed_policy
 
@@ -170,6 +170,14 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
             "partner-best when the partner called; after its own call "
             "keeps Dragon, Phoenix, Aces and Mah Jong, gives the partner the Dog (else its "
             "highest loose card below an Ace); keep-combos otherwise",
+        ),
+        "learned": (
+            policies.PASS_LEARNED,
+            "a network trained on simulated rounds scores a fixed set of candidate passes "
+            "(the scripted policies' and a structured set: kernels/tichu/passnet.py) and "
+            "gives the best; the 4-player game only, and only when nobody called before the "
+            "passing: expert otherwise (its weights: the package's own, or the file "
+            "pass_weights names)",
         ),
     },
     "wish": {
@@ -577,6 +585,8 @@ class Strategy:
     dog: str = "next"
     # the learned play's weights file as written ("": the package's own, ``learned.SHIPPED``)
     weights: str = ""
+    # the learned passing's weights file ("": the package's own, ``passnet.SHIPPED``)
+    pass_weights: str = ""
 
     def __post_init__(self) -> None:
         # a policy given by its old name (``RENAMED``) plays under its new one, with a notice
@@ -589,6 +599,30 @@ class Strategy:
             raise ValueError(
                 f"strategy {self.name!r}: weights only play with play=learned, not {self.play!r}"
             )
+        if self.pass_weights and self.pass_ != "learned":
+            raise ValueError(
+                f"strategy {self.name!r}: pass_weights only pass with pass=learned, not "
+                f"{self.pass_!r}"
+            )
+
+    def pass_network_at(self, variant: str | None) -> passnet.PassWeights | None:
+        """The pass network the learned passing plays with at the table ``variant`` (``None``:
+        the 4-player game), read once and checked; ``None`` for another passing policy, and
+        at a table the package has no pass network for (the learned passing then passes as
+        ``expert``). A file of another decision or table: ``WeightsError``, one line."""
+        if self.pass_ != "learned":
+            return None
+        table = variant or "nanjing"
+        if self.pass_weights:
+            return passnet.load(self.pass_weights, table)
+        if table != "nanjing":
+            return None
+        if not passnet.SHIPPED.is_file():
+            raise learned.WeightsError(
+                f"strategy {self.name!r}: the package's pass network {passnet.SHIPPED} is "
+                "missing; name one: learned[pass_weights=path/to/p.npz]"
+            )
+        return passnet.load(passnet.SHIPPED, table)
 
     @property
     def learned_weights(self) -> learned.Weights | None:
@@ -625,6 +659,12 @@ class Strategy:
         weights = self.learned_weights_at(variant)
         if weights is not None:
             kernel_learned.mark_row(row, weights.identity)
+        if self.pass_ == "learned":
+            network = self.pass_network_at(variant)
+            if network is None:  # no pass network for this table: expert's passing
+                row[slots.P_PASS] = policies.PASS_EXPERT
+            else:
+                table_models.mark_pass_row(row, network.identity)
         return row
 
     def to_dict(self) -> dict[str, Any]:
@@ -634,6 +674,9 @@ class Strategy:
         weights = self.learned_weights
         if weights is not None:
             out["weights_id"] = weights.identity
+        network = self.pass_network_at(None)
+        if network is not None:
+            out["pass_weights_id"] = network.identity
         return out
 
 
@@ -696,10 +739,12 @@ STRATEGIES["learned"] = Strategy(
         **STRATEGIES["expert"].__dict__,
         "name": "learned",
         "play": "learned",
+        "pass_": "learned",
         "description": "expert, but its plays and bombs chosen by a network trained on "
         "simulated rounds (the play policy learned, the package's weights; "
-        "learned[weights=path/to/w.npz] plays other weights): calls, passing, wish, Dragon "
-        "and Dog as expert",
+        "learned[weights=path/to/w.npz] plays other weights) and, in the 4-player game, its "
+        "pass by another (the passing policy learned; learned[pass=expert] passes as "
+        "expert): calls, wish, Dragon and Dog as expert",
     }
 )
 
@@ -716,7 +761,7 @@ BOOK = StrategyBook(
     plain="heuristic",
     variant_defaults=VARIANT_PARAMS,
     renamed=RENAMED,
-    texts=("weights",),
+    texts=("weights", "pass_weights"),
 )
 
 
@@ -728,7 +773,16 @@ def build(spec: dict) -> Strategy:
     writes it) must be the identity of the weights the strategy plays with."""
     spec = dict(spec)
     expected = spec.pop("weights_id", None)
+    expected_pass = spec.pop("pass_weights_id", None)
     strategy = BOOK.build(spec)
+    if expected_pass is not None:
+        network = strategy.pass_network_at(None)
+        if network is None or network.identity != expected_pass:
+            found = "no learned passing" if network is None else f"pass network {network.identity}"
+            raise ValueError(
+                f"strategy {strategy.name!r}: saved with the pass network {expected_pass}, now "
+                f"plays {found}: the weights file changed"
+            )
     if expected is not None:
         weights = strategy.learned_weights
         if weights is None or weights.identity != expected:
@@ -803,5 +857,8 @@ def weights_identities(strategy, variant: str | None = None) -> list[str]:
             except ValueError:  # a parameter that names no strategy
                 continue
         return found
-    weights = _one(strategy).learned_weights_at(variant)
-    return [] if weights is None else [weights.identity]
+    one = _one(strategy)
+    weights = one.learned_weights_at(variant)
+    found = [] if weights is None else [weights.identity]
+    network = one.pass_network_at(variant)
+    return found if network is None else [*found, f"pass:{network.identity}"]

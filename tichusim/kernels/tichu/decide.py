@@ -58,7 +58,7 @@ def decide(params, models, pub, privs, decision, detail, legal_m, legal_c, n, sc
         return 1 if policies.tichu(params, p, me, detail) else 0
     if decision == D_PASS:
         gifts = np.zeros(MAX_SEATS - 1, np.uint64)
-        policies.passes(params, p, me, gifts)
+        policies.passes(params, p, me, gifts, models)
         packed = 0
         for d in range(1, p.n_players):
             if detail >> d & 1 and gifts[d - 1] != ZERO:

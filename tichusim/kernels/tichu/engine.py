@@ -134,7 +134,7 @@ def _play(variant, seed, key, first_drawer, work, models, pub, privs, rnd, seats
         nlog = deal(variant, seed, key, first_drawer, work, pub, privs, seats, 0, outside)
         if outside and work.asked[0] != 0:  # a Grand Tichu call awaited from Python
             return close_round(work, rnd, ERR_PENDING, nlog)
-        err, nlog = passing(variant, first_drawer, work, pub, privs, seats, nlog, outside)
+        err, nlog = passing(variant, first_drawer, work, models, pub, privs, seats, nlog, outside)
         turn = 0
         armed = 0
         if err == ERR_NONE:

@@ -122,7 +122,7 @@ def _tichu_calls(n, first_drawer, work, pub, privs, seats, point, nlog, outside)
 
 
 @njit(cache=True, inline="always")
-def _seat_passes(variant, work, pub, privs, s, outside):
+def _seat_passes(variant, work, models, pub, privs, s, outside):
     """Seat ``s``'s cards for the seats its passing reaches (§2.4, §3, §4) into
     ``work.gifts[s]``: Python's or its strategy's, as a fixed deal sets them
     (``_fixed_passes``, ``_forced_passes``). Returns the error code: ``ERR_PENDING`` while
@@ -139,7 +139,7 @@ def _seat_passes(variant, work, pub, privs, s, outside):
             c = packed_card(packed, d - 1)
             gifts[s, d - 1] = ZERO if c < 0 else ONE << U64(c)
     else:
-        policies.passes(work.params[s], pub, privs[s], gifts[s])
+        policies.passes(work.params[s], pub, privs[s], gifts[s], models)
     if work.fixed_seat >= 0:
         if work.fixed_ranks[FIX_MODE] & 0xFF == FIX_AFTER_PASSING:
             _fixed_passes(variant, work, s, gifts[s])
@@ -185,9 +185,10 @@ def _hand_passes(variant, work, privs, seats, nlog):
 
 
 @njit(cache=True, inline="always")
-def passing(variant, first_drawer, work, pub, privs, seats, nlog, outside):
+def passing(variant, first_drawer, work, models, pub, privs, seats, nlog, outside):
     """Tichu before passing (§2.3), the simultaneous passing (§2.4, §3, §4), the Minister's hand
-    laid face up (§4), Tichu after passing. Returns ``(error, log rows)``."""
+    laid face up (§4), Tichu after passing. Returns ``(error, log rows)``. ``models``: the
+    table's learned models (``table_models.py``, or ``None``), which a learned passing reads."""
     n = n_seats(variant)
     err = ERR_NONE
     nlog = _tichu_calls(
@@ -198,7 +199,7 @@ def passing(variant, first_drawer, work, pub, privs, seats, nlog, outside):
     for s in range(n):
         if pass_offsets(variant, s) == 0:
             continue  # the Minister neither gives nor receives (§4)
-        seat_err = _seat_passes(variant, work, pub, privs, s, outside)
+        seat_err = _seat_passes(variant, work, models, pub, privs, s, outside)
         if seat_err == ERR_PENDING:
             return ERR_PENDING, nlog
         if seat_err != ERR_NONE:

@@ -60,7 +60,7 @@ from ..jit import njit
 from ..moves import LEAD_CATEGORIES, keep_wished, lead_moves, legal_moves
 from ..outside import D_BOMB, D_PLAY
 from ..rng import rand_below
-from . import expert, heuristic, learned
+from . import expert, heuristic, learned, passnet
 from .slots import (
     CALLER_GIFT,
     GT_THRESHOLD,
@@ -70,6 +70,7 @@ from .slots import (
     P_GRAND_TICHU,
     P_MODEL,
     P_PASS,
+    P_PASS_MODEL,
     P_PLAY,
     P_TICHU,
     P_WISH,
@@ -105,7 +106,8 @@ CALL_NEVER, CALL_ALWAYS, CALL_RANDOM, CALL_THRESHOLD, CALL_VALUE = 0, 1, 2, 3, 4
     PASS_DOG_OPPONENT,
     PASS_SUPPORT_CALL,
     PASS_EXPERT,
-) = range(9)
+    PASS_LEARNED,
+) = range(10)
 # wish policies
 WISH_NONE, WISH_RANDOM, WISH_PASSED_RIGHT, WISH_HIGHEST_MISSING, WISH_EXPERT = 0, 1, 2, 3, 4
 # Dragon's gift policies
@@ -385,12 +387,69 @@ def _expert_caller_passes(params, pub, me, offsets, loose, out):
 
 
 @njit(cache=True)
-def passes(params, pub, me, out):
+def passes(params, pub, me, out, models):
     """Fill ``out[d - 1]`` with a single-card mask for each offset ``d`` of
     ``variants.pass_offsets``: in the 4-player game ``out[0..2]`` are the right opponent, the
     partner, the left opponent (§2.1). Slots of seats the passing does not reach are not
-    written."""
+    written. ``models``: the table's (``table_models.py``), read by the learned passing only."""
     policy = _policy(params, P_PASS)
+    if policy == PASS_LEARNED:
+        _learned_pass(params, models, pub, me, out)
+        return
+    scripted_passes(policy, params, pub, me, out)
+
+
+# the scripted policies whose passes are the learned passing's first candidates, in order
+LEARNED_PROBES = (
+    PASS_EXPERT,
+    PASS_PARTNER_BEST,
+    PASS_KEEP_COMBOS,
+    PASS_ODD_EVEN,
+    PASS_DOG_PARTNER,
+    PASS_DOG_OPPONENT,
+    PASS_LOWEST,
+)
+
+
+@njit(cache=True)
+def learned_candidates(params, pub, me, cands):
+    """The learned passing's candidates for the 4-player seat ``me`` into ``cands`` (at least
+    ``passnet.MAX_CANDIDATES`` rows of right opponent, partner, left opponent): the probed
+    policies' passes (``LEARNED_PROBES``), then ``passnet.structured``'s. Returns how many."""
+    gifts = np.zeros(3, np.uint64)
+    n = 0
+    for policy in LEARNED_PROBES:
+        scripted_passes(policy, params, pub, me, gifts)
+        n = passnet.add(cands, n, gifts[0], gifts[1], gifts[2])
+    return passnet.structured(me.hand, cands, n)
+
+
+@njit(cache=True)
+def _learned_pass(params, models, pub, me, out):
+    """The learned passing (``passnet.py``): the best of its candidates by the seat's pass
+    model (the row ``slots.P_PASS_MODEL`` of ``models``). ``expert``'s pass instead where the
+    network was not trained: another table than the 4-player game; the seat or its partner
+    having called before the passing (§2.3: its labels hold no call of the seat, and the
+    partner's only averaged in, so expert's support of a call, or its caller's pass, is
+    kept); no model (a table without one: pruned when ``models`` is ``None``, as ``_learned``
+    is). An opponent's call does not stop it: the labels play the opponents' calls."""
+    if models is None or pub.n_players != 4 or called(pub, me.seat) or partner_called(pub, me.seat):
+        scripted_passes(PASS_EXPERT, params, pub, me, out)
+        return
+    k = np.int64(params[P_PASS_MODEL])
+    if k < 0 or k >= models.shape[0] or models[k, 3] != passnet.KIND:
+        scripted_passes(PASS_EXPERT, params, pub, me, out)
+        return
+    cands = np.zeros((passnet.MAX_CANDIDATES, 3), np.uint64)
+    n = learned_candidates(params, pub, me, cands)
+    best = passnet.choose(models[k], me.hand, cands, n)
+    for d in range(3):
+        out[d] = cands[best, d]
+
+
+@njit(cache=True)
+def scripted_passes(policy, params, pub, me, out):
+    """``passes`` for the scripted passing ``policy`` (any but ``PASS_LEARNED``)."""
     hand = me.hand
     n = pub.n_players
     offsets = pass_offsets(pub.variant, me.seat)

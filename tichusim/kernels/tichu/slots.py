@@ -43,4 +43,8 @@ TICHU_AFTER_EXTRA = 76
 # file, 64 bits in two halves of 32 (each exact in a float): zeros for every other strategy
 P_MODEL = 81
 P_WEIGHTS = 82  # the identity's high half; ``P_WEIGHTS + 1`` its low half
-N_SLOTS = 84
+# the learned passing (passnet.py): its model's index into the table's models and the identity
+# of its weights file, as P_MODEL and P_WEIGHTS are the learned play's
+P_PASS_MODEL = 84
+P_PASS_WEIGHTS = 85  # the identity's high half; ``P_PASS_WEIGHTS + 1`` its low half
+N_SLOTS = 87

@@ -13,13 +13,21 @@ none type, which prunes the learned play (``policies._learned``), so they hold n
 A learned seat without its model is refused before any round is played: a row that names no
 weights, or weights this process has not read, is one ``ValueError`` line; the kernels
 answer ``policies.NO_MODEL`` (a strategy error) if one got through.
+
+A row that passes with the learned passing (``policies.PASS_LEARNED``) names its pass
+network's identity the same way (``slots.P_PASS_WEIGHTS``, ``pass_identity``); its model
+(``passnet.py``'s flat row, registered under that identity) joins the table's models, its
+index set in ``slots.P_PASS_MODEL``. ``MAX_MODELS`` play networks and ``MAX_PASS_MODELS``
+pass networks at one table at most.
 """
 
 import numpy as np
 
 from . import learned
-from .policies import PLAY_LEARNED
-from .slots import P_MODEL, P_PLAY
+from .policies import PASS_LEARNED, PLAY_LEARNED
+from .slots import P_MODEL, P_PASS, P_PASS_MODEL, P_PASS_WEIGHTS, P_PLAY
+
+MAX_PASS_MODELS = 2  # different pass networks at one table
 
 _MADE: dict[tuple[int, ...], np.ndarray] = {}  # the models of identities, as made once
 
@@ -30,6 +38,24 @@ def learned_seats(params: np.ndarray) -> np.ndarray:
     return params[:, P_PLAY] == PLAY_LEARNED
 
 
+def learned_pass_seats(params: np.ndarray) -> np.ndarray:
+    """Which rows of ``params`` pass with the learned passing."""
+    params = np.asarray(params)
+    return params[:, P_PASS] == PASS_LEARNED
+
+
+def pass_identity(row: np.ndarray) -> int:
+    """The pass network's identity a strategy row names (0: none)."""
+    return (int(row[P_PASS_WEIGHTS]) << 32) | int(row[P_PASS_WEIGHTS + 1])
+
+
+def mark_pass_row(row: np.ndarray, identity: str) -> None:
+    """Name the pass network of ``identity`` (16 hex digits) in a strategy row."""
+    number = learned.identity_number(identity)
+    row[P_PASS_WEIGHTS] = float(number >> 32)
+    row[P_PASS_WEIGHTS + 1] = float(number & 0xFFFFFFFF)
+
+
 def models_for(*tables: np.ndarray) -> tuple[list[np.ndarray], np.ndarray | None]:
     """``(rows, models)``: each of ``tables`` (strategy rows, one per seat) with its learned
     rows' model index set, and the models those indexes count (``None`` when no row plays
@@ -37,10 +63,21 @@ def models_for(*tables: np.ndarray) -> tuple[list[np.ndarray], np.ndarray | None
     line) for a learned row naming no weights or weights not read in this process, or more
     than ``learned.MAX_MODELS`` different weights at one table."""
     ids: list[int] = []
+    pass_ids: list[int] = []
     marked = []
     for params in tables:
         seats = learned_seats(params)
-        marked.append(seats)
+        passing = learned_pass_seats(params)
+        marked.append((seats, passing))
+        for s in np.flatnonzero(passing):
+            number = pass_identity(params[s])
+            if number == 0 or learned.registered(number) is None:
+                raise ValueError(
+                    f"seat {s} passes with the learned passing but its strategy row names no "
+                    "pass network read in this process: make the rows with Strategy.param_row"
+                )
+            if number not in pass_ids:
+                pass_ids.append(number)
         for s in np.flatnonzero(seats):
             number = learned.row_identity(params[s])
             if number == 0:
@@ -55,23 +92,31 @@ def models_for(*tables: np.ndarray) -> tuple[list[np.ndarray], np.ndarray | None
                 )
             if number not in ids:
                 ids.append(number)
-    if not ids:
+    if not ids and not pass_ids:
         return list(tables), None
     if len(ids) > learned.MAX_MODELS:
         raise ValueError(
             f"{len(ids)} different weight files at one table; at most {learned.MAX_MODELS} "
             "play together"
         )
+    if len(pass_ids) > MAX_PASS_MODELS:
+        raise ValueError(
+            f"{len(pass_ids)} different pass networks at one table; at most {MAX_PASS_MODELS} "
+            "pass together"
+        )
+    every = ids + [number for number in pass_ids if number not in ids]
     rows = []
-    for params, seats in zip(tables, marked, strict=True):
-        if not seats.any():
+    for params, (seats, passing) in zip(tables, marked, strict=True):
+        if not seats.any() and not passing.any():
             rows.append(params)
             continue
         out = np.array(params, np.float64)
         for s in np.flatnonzero(seats):
-            out[s, P_MODEL] = ids.index(learned.row_identity(out[s]))
+            out[s, P_MODEL] = every.index(learned.row_identity(out[s]))
+        for s in np.flatnonzero(passing):
+            out[s, P_PASS_MODEL] = every.index(pass_identity(out[s]))
         rows.append(out)
-    return rows, _models(tuple(ids))
+    return rows, _models(tuple(every))
 
 
 def _models(ids: tuple[int, ...]) -> np.ndarray:
@@ -96,4 +141,12 @@ def table(params: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     return rows, models
 
 
-__all__ = ["learned_seats", "models_for", "table"]
+__all__ = [
+    "MAX_PASS_MODELS",
+    "learned_pass_seats",
+    "learned_seats",
+    "mark_pass_row",
+    "models_for",
+    "pass_identity",
+    "table",
+]

@@ -1,0 +1,166 @@
+"""The learned passing (RULES.md §2.4): its candidates, its network's file, and a table that
+plays it, where each seat gives the candidate its network values best."""
+
+import numpy as np
+import pytest
+
+from tichusim import cards
+from tichusim.games import game
+from tichusim.kernels.tichu import passnet, policies, slots, table_models
+from tichusim.learn.passdata import candidates, deal_hand
+from tichusim.strategies import passnet as pass_file
+from tichusim.strategies.learned import WeightsError
+from tichusim.strategies.learned import load as load_play
+from tichusim.strategies.tichu import STRATEGIES, resolve, weights_identities
+
+
+def _arrays(seed=0, h1=16, h2=8):
+    rng = np.random.default_rng(seed)
+    return {
+        "w1": rng.normal(0, 0.5, (passnet.N_FEATURES, h1)).astype(np.float32),
+        "b1": rng.normal(0, 0.1, h1).astype(np.float32),
+        "w2": rng.normal(0, 0.5, (h1, h2)).astype(np.float32),
+        "b2": rng.normal(0, 0.1, h2).astype(np.float32),
+        "w3": rng.normal(0, 0.5, h2).astype(np.float32),
+        "b3": np.array([0.1], np.float32),
+    }
+
+
+@pytest.fixture(scope="module")
+def pass_weights(tmp_path_factory):
+    path = tmp_path_factory.mktemp("pass") / "p.npz"
+    return pass_file.export(_arrays(), path, "nanjing", {"test": True})
+
+
+def _row():
+    return STRATEGIES["expert"].param_row()
+
+
+def test_candidates_are_few_distinct_legal_passes_expert_first():
+    row = _row()
+    for h in range(200):
+        hand = deal_hand(3, h)
+        got = candidates(row, hand)
+        assert 1 <= len(got) <= passnet.MAX_CANDIDATES
+        assert len({tuple(p) for p in got.tolist()}) == len(got)  # no pass twice
+        for p in got:
+            assert all(int(c) & hand and int(c) & (int(c) - 1) == 0 for c in p)
+            assert len({int(c) for c in p}) == 3  # three different cards
+        np.testing.assert_array_equal(got, candidates(row, hand))  # deterministic
+
+
+def test_the_first_candidate_is_what_expert_passes():
+    """Played by ``expert``, a seat gives the first candidate when nobody called first."""
+    g = game("nanjing")
+    rec = g.rounds(np.arange(300), seed=11, strategies="expert[grand_tichu=never,tichu=never]")
+    row = _row()
+    for seat in range(4):
+        for r in range(300):
+            hand = int(rec.seats[r, seat]["hand14"])
+            given = tuple(int(x) for x in rec.seats[r, seat]["given"][:3])
+            assert given == tuple(int(x) for x in candidates(row, hand)[0])
+
+
+def test_the_structured_candidates_give_the_partner_a_best_card():
+    hand = cards.parse_pattern("Dr Ph Aj Kj 9s 8t 7p 6j 5s 4t 3p 2j 2s Dog", 14)[0]
+    got = candidates(_row(), hand)
+    partners = {cards.format(int(p[1])) for p in got}
+    assert {"Dr", "Ph", "Aj"} <= partners
+
+
+def test_the_kernel_value_is_the_plain_forward_pass(pass_weights):
+    w = pass_file.load(pass_weights)
+    a = pass_file.read(pass_weights)[0]
+    row = _row()
+    for h in range(20):
+        hand = deal_hand(5, h)
+        cands = candidates(row, hand)
+        x = np.zeros((len(cands), passnet.N_FEATURES), np.float32)
+        passnet.features_of(np.full(len(cands), hand, np.uint64), cands, x)
+        h1 = np.maximum(x @ a["w1"] + a["b1"], 0)
+        want = np.maximum(h1 @ a["w2"] + a["b2"], 0) @ a["w3"] + a["b3"][0]
+        got = np.zeros(len(cands))
+        passnet.values(w.model, np.uint64(hand), cands, len(cands), got)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+        assert passnet.choose(w.model, np.uint64(hand), cands, len(cands)) == int(np.argmax(got))
+
+
+def test_a_table_passes_the_candidate_its_network_values_best(pass_weights):
+    """Every seat of ``expert[pass=learned,...]`` gives the argmax of its network over its
+    candidates wherever neither it nor its partner called before the passing (RULES.md
+    §2.3), whatever the opponents called; expert's pass where one of them did."""
+    g = game("nanjing")
+    name = f"expert[pass=learned,pass_weights={pass_weights}]"
+    rec = g.rounds(np.arange(200), seed=3, strategies=name)
+    w = pass_file.load(pass_weights)
+    row = resolve(name)[0].param_row()
+    assert row[slots.P_PASS] == policies.PASS_LEARNED
+    plain = _row()
+    learned_passes = with_opponent_call = 0
+    calls = (rec.seats["tichu_when"] == 0) | (rec.seats["grand_tichu"] != 0)
+    for r in range(200):
+        for seat in range(4):
+            hand = int(rec.seats[r, seat]["hand14"])
+            given = tuple(int(x) for x in rec.seats[r, seat]["given"][:3])
+            cands = candidates(plain, hand)
+            if calls[r, seat] or calls[r, (seat + 2) % 4]:
+                continue
+            best = passnet.choose(w.model, np.uint64(hand), cands, len(cands))
+            assert given == tuple(int(x) for x in cands[best])
+            learned_passes += best != 0
+            with_opponent_call += bool(calls[r, (seat + 1) % 4] or calls[r, (seat + 3) % 4])
+    assert learned_passes > 50  # the network does not just repeat expert's pass
+    assert with_opponent_call > 50
+
+
+def test_a_learned_table_hands_the_kernels_its_pass_network():
+    g = game("nanjing")
+    rows = g.param_rows(g.resolve(["learned", "expert"] * 2, 4))
+    marked, models = table_models.table(rows)
+    assert models is not None and models.shape[0] == 2  # the play network, the pass network
+    k = int(marked[0, slots.P_PASS_MODEL])
+    shipped = pass_file.load(pass_file.SHIPPED)
+    assert table_models.pass_identity(rows[0]) == int(shipped.identity, 16)
+    assert models[k, 3] == passnet.KIND
+    np.testing.assert_array_equal(models[k, : shipped.model.size], shipped.model)
+
+
+def test_learned_passes_as_expert_where_asked_and_at_other_tables():
+    assert STRATEGIES["learned"].pass_ == "learned"
+    row = resolve("learned[pass=expert]")[0].param_row()
+    assert row[slots.P_PASS] == policies.PASS_EXPERT
+    assert table_models.pass_identity(row) == 0
+    for variant in ("tientsin", "wuwang"):
+        row = STRATEGIES["learned"].param_row(variant)
+        assert row[slots.P_PASS] == policies.PASS_EXPERT
+        assert table_models.pass_identity(row) == 0
+        assert not any(i.startswith("pass:") for i in weights_identities("learned", variant))
+
+
+def test_the_pass_network_is_named_in_the_strategy_and_the_hash(pass_weights):
+    w = pass_file.load(pass_weights)
+    name = f"learned[pass_weights={pass_weights}]"
+    assert f"pass:{w.identity}" in weights_identities(name)
+    assert f"pass:{w.identity}" not in weights_identities("learned[pass=expert]")
+    table = resolve(name)[0].to_dict()
+    assert table["pass_weights_id"] == w.identity
+
+
+def test_a_network_of_another_decision_or_table_is_refused_in_one_line(pass_weights, tmp_path):
+    other = pass_file.export(_arrays(), tmp_path / "t.npz", "tientsin", {})
+    with pytest.raises(WeightsError, match=r"a pass network of tientsin, not of nanjing$"):
+        pass_file.load(other)
+    with pytest.raises(WeightsError, match=r"a pass network, not a play network$"):
+        load_play(pass_weights)
+    from tichusim.strategies.learned import SHIPPED
+
+    with pytest.raises(WeightsError, match=r"a play network .*not a pass network$"):
+        pass_file.load(SHIPPED)
+    for err in (
+        pytest.raises(ValueError, match="pass network"),
+        pytest.raises(ValueError, match="pass network"),
+    ):
+        with err:
+            resolve(f"learned[pass_weights={other}]")[0].param_row()
+    with pytest.raises(ValueError, match="pass_weights only pass with pass=learned"):
+        resolve(f"expert[pass_weights={pass_weights}]")

@@ -1,0 +1,249 @@
+"""The learned passing's network and its candidate passes, jitted (RULES.md §2.4).
+
+The 4-player game's pass is three cards of the 14 held after the Grand Tichu step, one to
+each other seat: the right opponent (the next seat), the partner, the left opponent (§2.1,
+§2.4). Scoring all 2,184 ordered triples is neither needed nor cheap, so the learned passing
+scores a small fixed set of candidates (``MAX_CANDIDATES`` at most), the same function of the
+hand and the strategy row in the labelling (``tichusim.learn.passdata``) and in play
+(``policies.passes``):
+
+* the passes the scripted policies make with the hand (``policies.learned_candidates``
+  writes them first: ``expert``, ``partner-best``, ``keep-combos``, ``odd-even``,
+  ``dog-partner``, ``dog-opponent``, ``lowest``), which include the partner-support pass
+  (``partner-best``: the best card to the partner);
+* a structured set (``structured``, as ``pass-advice`` builds its own): the partner gets one
+  of the hand's ``TOP`` best cards (the Dragon, the Phoenix, then the highest ranks, one per
+  rank, a loose card of the rank when there is one), each opponent one of the ``LOW``
+  lowest loose cards (the Dog first, then ranked cards alone of their rank outside every run
+  of five and every bomb, ``hand.loose_cards``), topped up with the lowest ranked cards when
+  fewer are loose, both ways round;
+
+duplicates dropped, first come first kept.
+
+The network scores a candidate from ``features`` (``N_FEATURES``): the hand's count of each
+card value (Dog 0, Mah Jong 1, ranks 2..14 as a quarter per card, Phoenix 15, Dragon 16; 17
+numbers), the same counts of the 11 cards it keeps, the value of each card given as a one-hot
+of 17 (right opponent, partner, left opponent), and whether each given card is loose (3).
+``q = relu(relu(x @ w1 + b1) @ w2 + b2) @ w3 + b3``: the team's expected point margin of the
+round over 100 with that pass, up to a constant per hand. ``choose`` plays the best.
+
+A model is one flat ``float32`` row (``offsets``): a header line (``H1``, ``H2``,
+``N_FEATURES``, ``KIND``), then ``w1`` (row-major), ``b1``, ``w2``, ``b2``, ``w3``, ``b3``.
+``tichusim.strategies.passnet`` packs it from a weights file.
+"""
+
+import numpy as np
+
+from ..bits import DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, ZERO, lowest_bit_index, rank_cards
+from ..hand import card_value, highest_card, loose_cards, lowest_card
+from ..jit import njit
+
+N_VALUES = 17  # card values: Dog 0, Mah Jong 1, ranks 2..14, Phoenix 15, Dragon 16
+N_FEATURES = 2 * N_VALUES + 3 * N_VALUES + 3
+MAX_CANDIDATES = 32
+TOP = 3  # the partner's structured cards: the hand's best few
+LOW = 3  # the opponents' structured cards: the lowest loose few
+HEADER = 16  # floats before w1: H1, H2, N_FEATURES, KIND, the rest zero
+KIND = 2.0  # the header's mark of a pass model (a play model's header starts otherwise)
+MAX_HIDDEN = 256
+
+
+def offsets(h1: int, h2: int) -> tuple[int, int, int, int, int, int, int]:
+    """Where ``w1``, ``b1``, ``w2``, ``b2``, ``w3``, ``b3`` start in a model's flat row, and
+    its length."""
+    w1 = HEADER
+    b1 = w1 + N_FEATURES * h1
+    w2 = b1 + h1
+    b2 = w2 + h1 * h2
+    w3 = b2 + h2
+    b3 = w3 + h2
+    return w1, b1, w2, b2, w3, b3, b3 + 1
+
+
+@njit(cache=True)
+def _count(hand, out, at):
+    """The card values' counts of ``hand`` into ``out[at:at + N_VALUES]``."""
+    for v in range(N_VALUES):
+        out[at + v] = 0.0
+    x = hand
+    while x != ZERO:
+        b = lowest_bit_index(x)
+        x &= x - ONE
+        v = card_value(b)
+        out[at + v] += 0.25 if 2 <= v <= 14 else 1.0
+
+
+@njit(cache=True)
+def features(hand, right, partner, left, out):
+    """The features (``N_FEATURES``) of giving ``right``, ``partner``, ``left`` (one-card
+    masks) from ``hand`` into ``out`` (``float32``)."""
+    _count(hand, out, 0)
+    _count(hand & ~(right | partner | left), out, N_VALUES)
+    loose = loose_cards(hand)
+    base = 2 * N_VALUES
+    for i in range(3 * N_VALUES + 3):
+        out[base + i] = 0.0
+    j = 0
+    for g in (right, partner, left):
+        out[base + j * N_VALUES + card_value(lowest_bit_index(g))] = 1.0
+        if g & loose:
+            out[base + 3 * N_VALUES + j] = 1.0
+        j += 1
+
+
+@njit(cache=True)
+def add(cands, n, right, partner, left):
+    """Append the pass (``right``, ``partner``, ``left``) to ``cands[:n]`` unless it is there
+    or the buffer is full; returns the new count."""
+    for i in range(n):
+        if cands[i, 0] == right and cands[i, 1] == partner and cands[i, 2] == left:
+            return n
+    if n >= cands.shape[0]:
+        return n
+    cands[n, 0] = right
+    cands[n, 1] = partner
+    cands[n, 2] = left
+    return n + 1
+
+
+@njit(cache=True)
+def _top_cards(hand, loose, out):
+    """The partner's structured cards: up to ``TOP`` of the hand's best, one per value (the
+    Dragon, the Phoenix, then the highest ranks; of a rank a loose card when there is one).
+    Returns how many."""
+    k = 0
+    if hand & DRAGON:
+        out[k] = DRAGON
+        k += 1
+    if hand & PHOENIX and k < TOP:
+        out[k] = PHOENIX
+        k += 1
+    r = 14
+    while r >= 2 and k < TOP:
+        held = hand & rank_cards(r)
+        if held != ZERO:
+            out[k] = highest_card(held & loose) if held & loose else highest_card(held)
+            k += 1
+        r -= 1
+    return k
+
+
+@njit(cache=True)
+def _low_cards(hand, loose, exclude, out):
+    """The opponents' structured cards: up to ``LOW`` lowest loose cards but ``exclude``,
+    topped up with the lowest other ranked cards. Returns how many."""
+    k = 0
+    pool = loose & ~exclude
+    while pool != ZERO and k < LOW:
+        c = lowest_card(pool)
+        out[k] = c
+        pool &= ~c
+        k += 1
+    rest = hand & NORMAL & ~exclude & ~loose
+    while rest != ZERO and k < LOW:
+        c = lowest_card(rest)
+        out[k] = c
+        rest &= ~c
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def structured(hand, cands, n):
+    """Append the structured candidates of ``hand`` (the module docstring) to ``cands[:n]``;
+    returns the new count."""
+    loose = loose_cards(hand)
+    top = np.zeros(TOP, np.uint64)
+    low = np.zeros(LOW, np.uint64)
+    k_top = _top_cards(hand & ~(DOG | MAH_JONG), loose, top)
+    for i in range(k_top):
+        p = top[i]
+        k_low = _low_cards(hand, loose, p, low)
+        for a in range(k_low):
+            for b in range(k_low):
+                if a != b:
+                    n = add(cands, n, low[a], p, low[b])
+    return n
+
+
+@njit(cache=True)
+def value(model, x, h1_out):
+    """The network's value of the feature row ``x`` under the flat ``model`` (float64 sums;
+    ``h1_out`` scratch of ``H1``). The first layer adds only the rows of nonzero features."""
+    h1 = np.int64(model[0])
+    h2 = np.int64(model[1])
+    w1 = HEADER
+    b1 = w1 + N_FEATURES * h1
+    w2 = b1 + h1
+    b2 = w2 + h1 * h2
+    w3 = b2 + h2
+    b3 = w3 + h2
+    for j in range(h1):
+        h1_out[j] = model[b1 + j]
+    for i in range(N_FEATURES):
+        xi = x[i]
+        if xi != 0.0:
+            row = w1 + i * h1
+            for j in range(h1):
+                h1_out[j] += xi * model[row + j]
+    q = np.float64(model[b3])
+    for k in range(h2):
+        acc = np.float64(model[b2 + k])
+        for j in range(h1):
+            a = h1_out[j]
+            if a > 0.0:
+                acc += a * model[w2 + j * h2 + k]
+        if acc > 0.0:
+            q += acc * model[w3 + k]
+    return q
+
+
+@njit(cache=True)
+def values(model, hand, cands, n, out):
+    """The network's values of the candidates ``cands[:n]`` of ``hand`` into ``out[:n]``."""
+    x = np.zeros(N_FEATURES, np.float32)
+    h1 = np.zeros(max(np.int64(model[0]), 1), np.float64)
+    for i in range(n):
+        features(hand, cands[i, 0], cands[i, 1], cands[i, 2], x)
+        out[i] = value(model, x, h1)
+
+
+@njit(cache=True)
+def choose(model, hand, cands, n):
+    """The index of the best of the candidates ``cands[:n]`` of ``hand`` (``n`` ≥ 1; ties:
+    the first)."""
+    q = np.empty(n, np.float64)
+    values(model, hand, cands, n, q)
+    best = 0
+    for i in range(1, n):
+        if q[i] > q[best]:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def features_of(hands, cands, out):
+    """The feature rows of a batch: ``hands`` (m,), ``cands`` (m, 3) one-card masks, ``out``
+    (m, ``N_FEATURES``) ``float32``: the training's input, made by the same code as play's."""
+    for i in range(hands.shape[0]):
+        features(hands[i], cands[i, 0], cands[i, 1], cands[i, 2], out[i])
+
+
+__all__ = [
+    "HEADER",
+    "KIND",
+    "LOW",
+    "MAX_CANDIDATES",
+    "MAX_HIDDEN",
+    "N_FEATURES",
+    "N_VALUES",
+    "TOP",
+    "add",
+    "choose",
+    "features",
+    "features_of",
+    "offsets",
+    "structured",
+    "value",
+    "values",
+]

@@ -1,0 +1,199 @@
+"""The learned passing's weights file: read, checked, named by its identity, packed for the kernel.
+
+A pass network's file (format 1) is an ``.npz`` written by ``np.savez`` and read without
+pickles:
+
+* ``w1`` ``float32`` (``passnet.N_FEATURES``, H1), ``b1`` (H1,), ``w2`` (H1, H2), ``b2``
+  (H2,), ``w3`` (H2,), ``b3`` (1,): the network of ``kernels/tichu/passnet.py``;
+* ``decision``: a 0-d text array, ``"pass"`` (a play network's file has none, or another);
+* ``variant``: a 0-d text array, the table it was trained at (``"nanjing"``);
+* ``layout``: a 0-d text array, ``LAYOUT`` (the features it reads); ``format``: 0-d, 1;
+* ``meta`` (optional): a 0-d text array holding JSON (the training's settings and figures).
+
+Its **identity** is the first 16 hex digits of the sha256 over ``"pass"``, the format, the
+layout and the variant (their text), then each array in the order above: its shape (the text
+of the tuple) and its bytes (little-endian ``float32``). It goes into a strategy's table
+(``pass_weights_id``), its row (``slots.P_PASS_WEIGHTS``) and a run's hash, as the play
+network's does. ``load`` reads a file once per process, checks it and registers its flat
+model under the identity (``kernels/tichu/learned.register``, the registry the table's models
+are made from); every problem is one ``WeightsError`` line naming the file.
+``SHIPPED`` is the package's own pass network, the 4-player game's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..kernels.tichu import learned as kernel_learned
+from ..kernels.tichu import passnet as kernel
+from .learned import WeightsError, _read, _text
+
+__all__ = ["ARRAYS", "FORMAT", "LAYOUT", "SHIPPED", "PassWeights", "identity", "load", "read"]
+
+FORMAT = 1
+ARRAYS = ("w1", "b1", "w2", "b2", "w3", "b3")
+DECISION = "pass"
+# the features the network reads (kernels/tichu/passnet.py): change it when they change
+LAYOUT = f"pass-v1-{kernel.N_FEATURES}-top{kernel.TOP}-low{kernel.LOW}"
+SHIPPED = Path(__file__).parent / "weights" / "learned-pass.npz"  # the 4-player game's
+
+
+@dataclass(frozen=True)
+class PassWeights:
+    """A checked pass network: its ``identity``, the table it was trained at, its ``meta``
+    and the kernel's flat row (``model``)."""
+
+    path: str
+    identity: str
+    variant: str
+    meta: dict
+    model: np.ndarray
+
+
+def identity(arrays: dict, variant: str, layout: str = LAYOUT, format: int = FORMAT) -> str:
+    """The identity of the pass network ``arrays`` (the module docstring)."""
+    digest = hashlib.sha256()
+    for text in (DECISION, str(int(format)), layout, variant):
+        digest.update(text.encode())
+    for name in ARRAYS:
+        a = np.ascontiguousarray(arrays[name], "<f4")
+        digest.update(repr(tuple(int(n) for n in a.shape)).encode())
+        digest.update(a.tobytes())
+    return digest.hexdigest()[:16]
+
+
+def pack(arrays: dict) -> np.ndarray:
+    """The kernel's flat row of checked ``arrays`` (``kernels/tichu/passnet.offsets``)."""
+    h1, h2 = arrays["w1"].shape[1], arrays["w2"].shape[1]
+    w1, b1, w2, b2, w3, b3, size = kernel.offsets(h1, h2)
+    out = np.zeros(size, np.float32)
+    out[0], out[1], out[2], out[3] = h1, h2, kernel.N_FEATURES, kernel.KIND
+    out[w1:b1] = arrays["w1"].reshape(-1)
+    out[b1:w2] = arrays["b1"]
+    out[w2:b2] = arrays["w2"].reshape(-1)
+    out[b2:w3] = arrays["b2"]
+    out[w3:b3] = arrays["w3"]
+    out[b3] = arrays["b3"][0]
+    return out
+
+
+def _check(data: dict, path: Path) -> tuple[dict, str, dict]:
+    """The arrays, the variant and ``meta`` of a file's ``data``, checked."""
+    if "decision" not in data:
+        raise WeightsError(
+            f"weights file {path}: a play network (it names no decision), not a pass network"
+        )
+    decision = _text(data, "decision", path)
+    if decision != DECISION:
+        raise WeightsError(f"weights file {path}: a {decision} network, not a pass network")
+    missing = [n for n in (*ARRAYS, "variant", "layout", "format") if n not in data]
+    if missing:
+        raise WeightsError(f"weights file {path}: missing {', '.join(missing)}")
+    fmt = data["format"]
+    if fmt.shape != () or fmt.dtype.kind not in "iu" or int(fmt) != FORMAT:
+        raise WeightsError(f"weights file {path}: format must be the 0-d integer {FORMAT}")
+    layout = _text(data, "layout", path)
+    if layout != LAYOUT:
+        raise WeightsError(
+            f"weights file {path}: made for the pass features {layout}, not this version's "
+            f"{LAYOUT}: train it again"
+        )
+    variant = _text(data, "variant", path)
+    for name in ARRAYS:
+        if data[name].dtype != np.float32:
+            raise WeightsError(f"weights file {path}: {name} is {data[name].dtype}, not float32")
+    w1, w2 = data["w1"], data["w2"]
+    if w1.ndim != 2 or w2.ndim != 2:
+        raise WeightsError(f"weights file {path}: w1 and w2 must be 2-d")
+    h1, h2 = w1.shape[1], w2.shape[1]
+    want = {
+        "w1": (kernel.N_FEATURES, h1),
+        "b1": (h1,),
+        "w2": (h1, h2),
+        "b2": (h2,),
+        "w3": (h2,),
+        "b3": (1,),
+    }
+    for name, shape in want.items():
+        if data[name].shape != shape:
+            raise WeightsError(
+                f"weights file {path}: {name} has shape {data[name].shape}, expected {shape}"
+            )
+    if not 1 <= h1 <= kernel.MAX_HIDDEN or not 1 <= h2 <= kernel.MAX_HIDDEN:
+        raise WeightsError(
+            f"weights file {path}: hidden sizes {h1}, {h2}; each 1 to {kernel.MAX_HIDDEN}"
+        )
+    arrays = {name: data[name] for name in ARRAYS}
+    bad = [name for name, a in arrays.items() if not np.isfinite(a).all()]
+    if bad:
+        raise WeightsError(f"weights file {path}: non-finite values in {', '.join(bad)}")
+    meta: dict = {}
+    if "meta" in data:
+        try:
+            meta = json.loads(_text(data, "meta", path))
+        except json.JSONDecodeError as exc:
+            raise WeightsError(f"weights file {path}: meta is not JSON ({exc})") from None
+    return arrays, variant, meta
+
+
+def read(path: str | Path) -> tuple[dict, str, dict]:
+    """The arrays, the table and ``meta`` of the pass network's file at ``path``, checked;
+    ``WeightsError`` (one line) otherwise."""
+    path = Path(path)
+    return _check(_read(path), path)
+
+
+_CACHE: dict[tuple[str, int, int, int], PassWeights] = {}
+
+
+def load(path: str | Path, variant: str = "nanjing") -> PassWeights:
+    """The checked pass network of the file at ``path`` for the table ``variant``, read once
+    per process (again when the file changes), its model registered with the kernels. A file
+    of another decision or another table is refused: one ``WeightsError`` line."""
+    path = Path(path)
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        raise WeightsError(f"weights file {path}: not found") from None
+    except OSError as exc:
+        raise WeightsError(f"weights file {path}: {exc.strerror or exc}") from None
+    if not path.is_file():
+        raise WeightsError(f"weights file {path}: not a file")
+    key = (str(path.resolve()), stat.st_ino, stat.st_mtime_ns, stat.st_size)
+    found = _CACHE.get(key)
+    if found is None:
+        arrays, trained_at, meta = read(path)
+        name = identity(arrays, trained_at)
+        found = PassWeights(str(path), name, trained_at, meta, pack(arrays))
+        _CACHE[key] = found
+    if found.variant != variant:
+        raise WeightsError(
+            f"weights file {path}: a pass network of {found.variant}, not of {variant}"
+        )
+    kernel_learned.register(found.identity, found.model)
+    return found
+
+
+def export(arrays: dict, path: str | Path, variant: str, meta: dict) -> Path:
+    """Write the pass network ``arrays`` (``float32``) at ``path`` (format 1), whole or not
+    at all."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {name: np.ascontiguousarray(arrays[name], np.float32) for name in ARRAYS} | {
+        "decision": np.array(DECISION),
+        "variant": np.array(variant),
+        "layout": np.array(LAYOUT),
+        "format": np.array(FORMAT, np.int64),
+        "meta": np.array(json.dumps(meta, sort_keys=True)),
+    }
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        np.savez(f, **payload)
+    os.replace(tmp, path)
+    return path
