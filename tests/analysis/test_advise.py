@@ -131,8 +131,9 @@ def test_the_same_seed_gives_the_same_advice():
     args += ["--samples", "200", "--json"]
     first = runner.invoke(main, args)
     assert first.exit_code == 0, first.output
-    assert first.output == runner.invoke(main, args).output
-    plays = json.loads(first.output)["plays"]
+    # stdout alone: a cold kernel cache adds compile notices to stderr on the first call
+    assert first.stdout == runner.invoke(main, args).stdout
+    plays = json.loads(first.stdout)["plays"]
     assert plays[0]["play"] == "Aj" and {p["play"] for p in plays} == {"Aj", None}
     for p in plays:  # the one JSON shape of an estimate (stats.Estimate.to_json)
         for name in ("margin", "vs_best", "first_out"):
