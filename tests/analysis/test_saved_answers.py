@@ -68,7 +68,8 @@ def test_a_table_made_with_the_defaults_names_them(tmp_path):
     assert args[args.index("--seat-strategy") + 1] == args[args.index("--others") + 1] == "learned"
     assert _players(page) == ("learned", "learned")
     info = json.loads((tmp_path / "model.json").read_text())["info"]
-    assert re.fullmatch(r"[0-9a-f]{16}", info["weights"])  # which network played
+    # which networks played: the play network's identity, then the pass network's
+    assert re.fullmatch(r"[0-9a-f]{16}, pass:[0-9a-f]{16}", info["weights"])
     assert f"learned weights {info['weights']}" in page.read_text()
 
 
