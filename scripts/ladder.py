@@ -29,6 +29,7 @@ from tichusim.analysis.duplicate import duplicate
 from tichusim.learn.config import load_learn_config
 from tichusim.stats import mean_ci, wilson
 from tichusim.strategies.learned import load, shipped
+from tichusim.strategies.tichu import weights_identities
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
@@ -185,11 +186,17 @@ def tables(deals: int, search_deals: int, which: tuple[str, ...] = TABLES) -> st
             ("search", "search", search_deals),
             (f"learned (shipped, {ident})", "learned", deals),
         ] + [(name, text, deals) for name, text in previous]
+        passing = [i for i in weights_identities("learned", variant) if i.startswith("pass:")]
+        if passing:  # the table's learned passes with a network: its play with expert's passing
+            players.insert(3, ("learned:pass=expert", "learned:pass=expert", deals))
         for name, text, n in players:
             lines.append(_row(f"{name} - expert", text, "expert", n, seed, variant))
         lines.append(
             _row(f"learned ({ident}) - search", "learned", "search", search_deals, seed, variant)
         )
+        if passing:
+            label = f"learned ({ident}, {passing[0]}) - learned:pass=expert"
+            lines.append(_row(label, "learned", "learned:pass=expert", deals, seed, variant))
         for name, text in previous:
             lines.append(_row(f"learned ({ident}) - {name}", "learned", text, deals, seed, variant))
     return "\n".join(lines) + "\n"
