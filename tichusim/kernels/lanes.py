@@ -194,8 +194,10 @@ def live_rows(typingctx, out, start, at, h, n_units, w, base, width):
                 builder.position_at_end(body)
                 lane = builder.cttz(mask, ir.Constant(ir.IntType(1), 1))
                 builder.store(builder.and_(mask, builder.sub(mask, ir.Constant(i16, 1))), live)
-                va = _splat(builder, builder.extract_element(x, lane), vec)
                 k = builder.add(first, builder.zext(lane, i64))
+                # the unit's value read again from memory and broadcast (a lane picked by a
+                # number known only at run time goes through the stack otherwise)
+                va = _splat(builder, builder.load(builder.gep(hp, [k])), vec)
                 at = builder.add(base, builder.mul(k, width))
                 for acc, col in zip(accs, cols, strict=False):
                     ptr = _block_ptr(builder, wp, builder.add(at, col), vec)
