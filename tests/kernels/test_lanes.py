@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tichusim.kernels.jit import njit
-from tichusim.kernels.lanes import FUSED, LANES, first_layer, int_rows, live_rows, relu_dot
+from tichusim.kernels.lanes import FUSED, LANES, add_row, first_layer, int_rows, live_rows, relu_dot
 
 
 @njit(cache=False)
@@ -22,6 +22,11 @@ def _live_rows(out, start, at, h, n_units, w, base, width):
 @njit(cache=False)
 def _first_layer(out, acc, scale, base, w, at_a, a, at_b, b, width):
     first_layer(out, acc, scale, base, w, at_a, a, at_b, b, width)
+
+
+@njit(cache=False)
+def _add_row(out, a, w, at, width):
+    add_row(out, a, w, at, width)
 
 
 @njit(cache=False)
@@ -105,4 +110,18 @@ def test_first_layer_scales_the_sum_and_adds_the_rows_given(width, a, b):
         want = want + np.float32(b) * w[7 + width : 7 + 2 * width]
     out = np.full(width, np.nan, np.float32)
     _first_layer(out, acc, scale, base, w, 7, np.float32(a), 7 + width, np.float32(b), width)
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("width", [LANES, 4 * LANES, 5 * LANES])
+def test_add_row_adds_a_weighed_row(width):
+    """The bits of ``out[j] += a * w[at + j]``, a multiply then an add, at every width; the
+    entries past ``width`` untouched."""
+    rng = np.random.default_rng(width)
+    w = rng.normal(size=5 + width).astype(np.float32)
+    out = rng.normal(size=width + 3).astype(np.float32)
+    a = np.float32(0.37)
+    want = out.copy()
+    want[:width] = want[:width] + a * w[5:]
+    _add_row(out, a, w, 5, width)
     np.testing.assert_array_equal(out, want)

@@ -8,8 +8,9 @@ a vector loop too wide for a 32-wide row), and that costs more than the adds. Th
 intrinsics emit the loops as LLVM vectors instead: for each block of ``LANES`` columns, the
 block of the sum stays in a register while every row's block is added to it, then is stored.
 The few row-wide steps around them are intrinsics too (a first layer made from its integer
-sum, the second layer started from its bias, the output's dot product): as numba loops over
-views of one scratch, which the compiler cannot prove apart, each cost more than a sum.
+sum, a scaled feature's row added, the second layer started from its bias, the output's dot
+product): as numba loops over views of one scratch, which the compiler cannot prove apart,
+each cost more than a sum.
 
 The arithmetic is the loops' own, in the same order: each column is summed row after row in
 the order listed, with a separate multiply and add (no fused multiply-add), so the results
@@ -26,7 +27,7 @@ from numba.extending import intrinsic
 
 LANES = 16  # columns of a block: one 512-bit register of float32 or int32
 
-__all__ = ["FUSED", "LANES", "first_layer", "int_rows", "live_rows", "relu_dot"]
+__all__ = ["FUSED", "LANES", "add_row", "first_layer", "int_rows", "live_rows", "relu_dot"]
 
 
 def _data(context, builder, aryty, value):
@@ -321,6 +322,39 @@ def first_layer(typingctx, out, acc, scale, base, w, at_a, a, at_b, b, width):
                 row = builder.load(_block_ptr(builder, wp, builder.add(at, col), vec), align=4)
                 v = builder.select(use, builder.fadd(v, builder.fmul(vx, row)), v)
             builder.store(v, _block_ptr(builder, o, col, vec), align=4)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def add_row(typingctx, out, a, w, at, width):
+    """``out[j] += a * w[at + j]``, ``float32``, a multiply then an add, ``j`` below
+    ``width`` (the loop's own bits). ``width`` a multiple of ``LANES``."""
+    ok = (
+        isinstance(out, types.Array)
+        and out.dtype == types.float32
+        and isinstance(w, types.Array)
+        and w.dtype == types.float32
+    )
+    if not ok:
+        return None
+    sig = types.void(out, types.float32, w, types.intp, types.intp)
+
+    def codegen(context, builder, sig, args):
+        out_a, a, w_a, at, width = args
+        o = _data(context, builder, sig.args[0], out_a)
+        wp = _data(context, builder, sig.args[2], w_a)
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(ir.FloatType(), LANES)
+        va = _splat(builder, a, vec)
+        blocks = builder.udiv(width, ir.Constant(i64, LANES))
+        with cgutils.for_range(builder, blocks) as block:
+            col = builder.mul(block.index, ir.Constant(i64, LANES))
+            ptr = _block_ptr(builder, o, col, vec)
+            row = builder.load(_block_ptr(builder, wp, builder.add(at, col), vec), align=4)
+            v = builder.fadd(builder.load(ptr, align=4), builder.fmul(va, row))
+            builder.store(v, ptr, align=4)
         return context.get_dummy_value()
 
     return sig, codegen

@@ -108,7 +108,7 @@ from ..bits import (
 )
 from ..hand import card_points
 from ..jit import njit
-from ..lanes import first_layer, int_rows, live_rows, relu_dot
+from ..lanes import add_row, first_layer, int_rows, live_rows, relu_dot
 from ..outside import D_BOMB, D_PLAY
 from .encoding import (
     AFTER,
@@ -464,9 +464,7 @@ def state_term(model, learn, pub, me, decision):
     for r in range(N_SCALED_STATE):
         v = learn[X + SCALED_FEATURES[r]]
         if v != 0.0:
-            row = model[wf + r * h1 : wf + (r + 1) * h1]
-            for j in range(h1):
-                base[j] += v * row[j]
+            add_row(base, v, model, wf + r * h1, h1)
 
 
 @njit(cache=True, inline="always")
