@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tichusim.kernels.jit import njit
-from tichusim.kernels.lanes import FUSED, LANES, int_rows, live_rows, relu_dot
+from tichusim.kernels.lanes import FUSED, LANES, add_row, first_layer, int_rows, live_rows, relu_dot
 
 
 @njit(cache=False)
@@ -15,8 +15,18 @@ def _int_rows(out, start, w, adds, n_adds, subs, n_subs, width):
 
 
 @njit(cache=False)
-def _live_rows(out, h, n_units, w, base, width):
-    live_rows(out, h, n_units, w, base, width)
+def _live_rows(out, start, at, h, n_units, w, base, width):
+    live_rows(out, start, at, h, n_units, w, base, width)
+
+
+@njit(cache=False)
+def _first_layer(out, acc, scale, base, w, at_a, a, at_b, b, width):
+    first_layer(out, acc, scale, base, w, at_a, a, at_b, b, width)
+
+
+@njit(cache=False)
+def _add_row(out, a, w, at, width):
+    add_row(out, a, w, at, width)
 
 
 @njit(cache=False)
@@ -58,7 +68,11 @@ def test_live_rows_add_the_live_units_rows_in_order(width, n_units, live):
     want = out.copy()
     for k in np.flatnonzero(h > 0):
         want = want + h[k] * rows[k]
-    _live_rows(out, h, n_units, w, base, width)
+    start = np.concatenate([np.zeros(3, np.float32), out])
+    into = np.full(width, np.nan, np.float32)
+    _live_rows(into, start, 3, h, n_units, w, base, width)  # started from another row
+    np.testing.assert_array_equal(into, want)
+    _live_rows(out, out, 0, h, n_units, w, base, width)  # in place
     np.testing.assert_array_equal(out, want)
 
 
@@ -77,3 +91,37 @@ def test_relu_dot_sums_lanes_then_halves(width):
     assert np.float32(got) == lanes[0]
     reference = float(np.maximum(h, 0).astype(np.float64) @ w[3:].astype(np.float64))
     assert abs(got - reference) < 1e-4 * (1 + abs(reference))
+
+
+@pytest.mark.parametrize("width", [LANES, 4 * LANES, 5 * LANES])
+@pytest.mark.parametrize("a, b", [(0.0, 0.0), (0.5, 0.0), (0.0, -0.25), (0.5, -0.25)])
+def test_first_layer_scales_the_sum_and_adds_the_rows_given(width, a, b):
+    """The bits of the loop: the integer sum scaled plus the base, then each row whose
+    weight is not 0, a multiply then an add, at every width."""
+    rng = np.random.default_rng(width + int(8 * a) + int(8 * b))
+    acc = rng.integers(-(2**30), 2**30, width).astype(np.int32)
+    scale = np.float32(2.0**-22)
+    base = rng.normal(size=width).astype(np.float32)
+    w = rng.normal(size=7 + 2 * width).astype(np.float32)
+    want = np.float32(acc.astype(np.float32) * scale) + base
+    if a != 0.0:
+        want = want + np.float32(a) * w[7 : 7 + width]
+    if b != 0.0:
+        want = want + np.float32(b) * w[7 + width : 7 + 2 * width]
+    out = np.full(width, np.nan, np.float32)
+    _first_layer(out, acc, scale, base, w, 7, np.float32(a), 7 + width, np.float32(b), width)
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("width", [LANES, 4 * LANES, 5 * LANES])
+def test_add_row_adds_a_weighed_row(width):
+    """The bits of ``out[j] += a * w[at + j]``, a multiply then an add, at every width; the
+    entries past ``width`` untouched."""
+    rng = np.random.default_rng(width)
+    w = rng.normal(size=5 + width).astype(np.float32)
+    out = rng.normal(size=width + 3).astype(np.float32)
+    a = np.float32(0.37)
+    want = out.copy()
+    want[:width] = want[:width] + a * w[5:]
+    _add_row(out, a, w, 5, width)
+    np.testing.assert_array_equal(out, want)

@@ -4,9 +4,13 @@ The learned play's network (``tichu/learned.py``) spends its time adding a few d
 a small matrix (64 or 32 wide) into one row: the first layer's integer rows of a candidate's
 features, the second layer's rows of the units relu leaves alive. Written as numba loops, each
 row is a loop of its own (its trip count, the check that the rows and the sum do not overlap,
-a vector loop too wide for a 32-wide row), and that costs more than the adds. These two
+a vector loop too wide for a 32-wide row), and that costs more than the adds. These
 intrinsics emit the loops as LLVM vectors instead: for each block of ``LANES`` columns, the
 block of the sum stays in a register while every row's block is added to it, then is stored.
+The few row-wide steps around them are intrinsics too (a first layer made from its integer
+sum, a scaled feature's row added, the second layer started from its bias, the output's dot
+product): as numba loops over views of one scratch, which the compiler cannot prove apart,
+each cost more than a sum.
 
 The arithmetic is the loops' own, in the same order: each column is summed row after row in
 the order listed, with a separate multiply and add (no fused multiply-add), so the results
@@ -23,7 +27,7 @@ from numba.extending import intrinsic
 
 LANES = 16  # columns of a block: one 512-bit register of float32 or int32
 
-__all__ = ["FUSED", "LANES", "int_rows", "live_rows", "relu_dot"]
+__all__ = ["FUSED", "LANES", "add_row", "first_layer", "int_rows", "live_rows", "relu_dot"]
 
 
 def _data(context, builder, aryty, value):
@@ -135,9 +139,10 @@ def _fused_or_blocks(builder, blocks, fused, generic):
 
 
 @intrinsic
-def live_rows(typingctx, out, h, n_units, w, base, width):
-    """``out[j] += h[k] * w[base + k*width + j]`` for each unit ``k`` below ``n_units`` (a
-    multiple of ``LANES``) with ``h[k] > 0``, in increasing ``k``, ``j`` below ``width``:
+def live_rows(typingctx, out, start, at, h, n_units, w, base, width):
+    """``out[j] = start[at + j]``, then ``out[j] += h[k] * w[base + k*width + j]`` for each
+    unit ``k`` below ``n_units`` (a multiple of ``LANES``) with ``h[k] > 0``, in increasing
+    ``k``, ``j`` below ``width`` (``start`` may be ``out``, ``at`` 0):
     the rows of the units relu leaves alive, ``float32``, each product a multiply then an
     add, each column summed row after row (the loop's own bits). The live units are found a
     block of ``LANES`` at a time by one vector compare, then taken lowest first.
@@ -145,6 +150,8 @@ def live_rows(typingctx, out, h, n_units, w, base, width):
     ok = (
         isinstance(out, types.Array)
         and out.dtype == types.float32
+        and isinstance(start, types.Array)
+        and start.dtype == types.float32
         and isinstance(h, types.Array)
         and h.dtype == types.float32
         and isinstance(w, types.Array)
@@ -152,14 +159,15 @@ def live_rows(typingctx, out, h, n_units, w, base, width):
     )
     if not ok:
         return None
-    sig = types.void(out, h, types.intp, w, types.intp, types.intp)
+    sig = types.void(out, start, types.intp, h, types.intp, w, types.intp, types.intp)
 
     def codegen(context, builder, sig, args):
-        out_a, h_a, n_units, w_a, base, width = args
+        out_a, start_a, at0, h_a, n_units, w_a, base, width = args
         aty = sig.args
         o = _data(context, builder, aty[0], out_a)
-        hp = _data(context, builder, aty[1], h_a)
-        wp = _data(context, builder, aty[3], w_a)
+        sp = _data(context, builder, aty[1], start_a)
+        hp = _data(context, builder, aty[3], h_a)
+        wp = _data(context, builder, aty[5], w_a)
         i16 = ir.IntType(LANES)
         i64 = ir.IntType(64)
         vec = ir.VectorType(ir.FloatType(), LANES)
@@ -171,7 +179,8 @@ def live_rows(typingctx, out, h, n_units, w, base, width):
 
         def rows(cols):
             for acc, col in zip(accs, cols, strict=False):
-                builder.store(builder.load(_block_ptr(builder, o, col, vec), align=4), acc)
+                ptr = _block_ptr(builder, sp, builder.add(at0, col), vec)
+                builder.store(builder.load(ptr, align=4), acc)
             with cgutils.for_range(builder, unit_blocks) as unit_block:
                 first = builder.mul(unit_block.index, ir.Constant(i64, LANES))
                 x = builder.load(_block_ptr(builder, hp, first, vec), align=4)
@@ -186,8 +195,10 @@ def live_rows(typingctx, out, h, n_units, w, base, width):
                 builder.position_at_end(body)
                 lane = builder.cttz(mask, ir.Constant(ir.IntType(1), 1))
                 builder.store(builder.and_(mask, builder.sub(mask, ir.Constant(i16, 1))), live)
-                va = _splat(builder, builder.extract_element(x, lane), vec)
                 k = builder.add(first, builder.zext(lane, i64))
+                # the unit's value read again from memory and broadcast (a lane picked by a
+                # number known only at run time goes through the stack otherwise)
+                va = _splat(builder, builder.load(builder.gep(hp, [k])), vec)
                 at = builder.add(base, builder.mul(k, width))
                 for acc, col in zip(accs, cols, strict=False):
                     ptr = _block_ptr(builder, wp, builder.add(at, col), vec)
@@ -259,5 +270,91 @@ def relu_dot(typingctx, h, w, at, width):
             v = builder.fadd(lo, hi)
             lanes = half
         return builder.extract_element(v, ir.Constant(i32, 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def first_layer(typingctx, out, acc, scale, base, w, at_a, a, at_b, b, width):
+    """``out[j] = float32(acc[j]) * scale + base[j]``, then ``+ a * w[at_a + j]`` when ``a``
+    is not 0, then ``+ b * w[at_b + j]`` when ``b`` is not 0, ``float32``, each product a
+    multiply then an add, ``j`` below ``width`` (the loop's own bits: an integer sum turned
+    into a first layer's pre-activation, two scaled features' rows added). ``acc`` ``int32``,
+    the rest ``float32``; ``width`` a multiple of ``LANES``."""
+    ok = (
+        isinstance(out, types.Array)
+        and out.dtype == types.float32
+        and isinstance(acc, types.Array)
+        and acc.dtype == types.int32
+        and isinstance(base, types.Array)
+        and base.dtype == types.float32
+        and isinstance(w, types.Array)
+        and w.dtype == types.float32
+    )
+    if not ok:
+        return None
+    f32 = types.float32
+    sig = types.void(out, acc, f32, base, w, types.intp, f32, types.intp, f32, types.intp)
+
+    def codegen(context, builder, sig, args):
+        out_a, acc_a, scale, base_a, w_a, at_a, a, at_b, b, width = args
+        aty = sig.args
+        o = _data(context, builder, aty[0], out_a)
+        ip = _data(context, builder, aty[1], acc_a)
+        bp = _data(context, builder, aty[3], base_a)
+        wp = _data(context, builder, aty[4], w_a)
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(ir.FloatType(), LANES)
+        ivec = ir.VectorType(ir.IntType(32), LANES)
+        zero = ir.Constant(ir.FloatType(), 0.0)
+        va = _splat(builder, a, vec)
+        vb = _splat(builder, b, vec)
+        vs = _splat(builder, scale, vec)
+        use_a = builder.fcmp_unordered("!=", a, zero)
+        use_b = builder.fcmp_unordered("!=", b, zero)
+        blocks = builder.udiv(width, ir.Constant(i64, LANES))
+        with cgutils.for_range(builder, blocks) as block:
+            col = builder.mul(block.index, ir.Constant(i64, LANES))
+            x = builder.load(_block_ptr(builder, ip, col, ivec), align=4)
+            v = builder.fmul(builder.sitofp(x, vec), vs)
+            v = builder.fadd(v, builder.load(_block_ptr(builder, bp, col, vec), align=4))
+            for use, vx, at in ((use_a, va, at_a), (use_b, vb, at_b)):
+                row = builder.load(_block_ptr(builder, wp, builder.add(at, col), vec), align=4)
+                v = builder.select(use, builder.fadd(v, builder.fmul(vx, row)), v)
+            builder.store(v, _block_ptr(builder, o, col, vec), align=4)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def add_row(typingctx, out, a, w, at, width):
+    """``out[j] += a * w[at + j]``, ``float32``, a multiply then an add, ``j`` below
+    ``width`` (the loop's own bits). ``width`` a multiple of ``LANES``."""
+    ok = (
+        isinstance(out, types.Array)
+        and out.dtype == types.float32
+        and isinstance(w, types.Array)
+        and w.dtype == types.float32
+    )
+    if not ok:
+        return None
+    sig = types.void(out, types.float32, w, types.intp, types.intp)
+
+    def codegen(context, builder, sig, args):
+        out_a, a, w_a, at, width = args
+        o = _data(context, builder, sig.args[0], out_a)
+        wp = _data(context, builder, sig.args[2], w_a)
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(ir.FloatType(), LANES)
+        va = _splat(builder, a, vec)
+        blocks = builder.udiv(width, ir.Constant(i64, LANES))
+        with cgutils.for_range(builder, blocks) as block:
+            col = builder.mul(block.index, ir.Constant(i64, LANES))
+            ptr = _block_ptr(builder, o, col, vec)
+            row = builder.load(_block_ptr(builder, wp, builder.add(at, col), vec), align=4)
+            v = builder.fadd(builder.load(ptr, align=4), builder.fmul(va, row))
+            builder.store(v, ptr, align=4)
+        return context.get_dummy_value()
 
     return sig, codegen

@@ -43,8 +43,9 @@ combination, the hand it leaves), so each candidate starts from the pass's sum a
 takes away those rows: listed straight from its cards and combination code, as
 ``encoding.encode_candidate`` would set them (``_candidate_rows``; the candidate is never
 encoded), then summed (``lanes.int_rows``: a block of 16 units of the sum kept in a register
-while every row's block is added). The second layer adds the rows of w2 of the units relu
-leaves alive, in order (``lanes.live_rows``), and the output is ``lanes.relu_dot``.
+while every row's block is added) and made the first layer's pre-activation a block at a time
+(``lanes.first_layer``). The second layer starts from b2 and adds the rows of w2 of the units
+relu leaves alive, in order (``lanes.live_rows``), and the output is ``lanes.relu_dot``.
 
 **Blocks of 16 units.** Those sums run 16 units at a time, so each hidden layer's size in the
 kernels' row is a multiple of ``lanes.LANES`` (16): ``tichusim.strategies.learned.pack`` pads a
@@ -107,7 +108,7 @@ from ..bits import (
 )
 from ..hand import card_points
 from ..jit import njit
-from ..lanes import int_rows, live_rows, relu_dot
+from ..lanes import add_row, first_layer, int_rows, live_rows, relu_dot
 from ..outside import D_BOMB, D_PLAY
 from .encoding import (
     AFTER,
@@ -323,19 +324,21 @@ def _update(w1q, h1, acc, old, new, first, learn):
 def _first_layer(model, learn, acc, length, points, out):
     """A first hidden layer's pre-activation into ``out`` (the module docstring): the integer
     sum ``acc`` scaled, plus ``BASE`` (b1 and the state's scaled rows), plus the candidate's
-    scaled features (its ``length`` and ``points`` entries) weighing their rows, in order."""
+    scaled features (its ``length`` and ``points`` entries) weighing their rows, in order
+    (``lanes.first_layer``, a block of 16 units at a time)."""
     h1, _, _, _, _, _, _, wf = _sizes(model)
-    scale = model[SCALE]
-    for j in range(h1):
-        out[j] = np.float32(acc[j]) * scale + learn[BASE + j]
-    if length != 0.0:
-        row = model[wf + N_SCALED_STATE * h1 : wf + (N_SCALED_STATE + 1) * h1]
-        for j in range(h1):
-            out[j] += length * row[j]
-    if points != 0.0:
-        row = model[wf + (N_SCALED_STATE + 1) * h1 : wf + (N_SCALED_STATE + 2) * h1]
-        for j in range(h1):
-            out[j] += points * row[j]
+    first_layer(
+        out,
+        acc,
+        model[SCALE],
+        learn[BASE : BASE + h1],
+        model,
+        wf + N_SCALED_STATE * h1,
+        length,
+        wf + (N_SCALED_STATE + 1) * h1,
+        points,
+        h1,
+    )
 
 
 @njit(cache=True, inline="always")
@@ -461,9 +464,7 @@ def state_term(model, learn, pub, me, decision):
     for r in range(N_SCALED_STATE):
         v = learn[X + SCALED_FEATURES[r]]
         if v != 0.0:
-            row = model[wf + r * h1 : wf + (r + 1) * h1]
-            for j in range(h1):
-                base[j] += v * row[j]
+            add_row(base, v, model, wf + r * h1, h1)
 
 
 @njit(cache=True, inline="always")
@@ -499,14 +500,12 @@ def _candidate_layer(model, learn, pub, me, mask, code, out):
 
 @njit(cache=True, inline="always")
 def _output(model, learn):
-    """The score from the first layer at ``learn[H1B:]``: relu, the second layer (the rows of
-    w2 of the units relu leaves alive, in order, ``lanes.live_rows``), relu and the output
+    """The score from the first layer at ``learn[H1B:]``: relu, the second layer (b2, then the
+    rows of w2 of the units relu leaves alive, in order, ``lanes.live_rows``), relu and the output
     (``lanes.relu_dot``), then b3."""
     h1, h2, _, w2, b2, w3, b3, _ = _sizes(model)
     hidden2 = learn[H2B : H2B + h2]
-    for j in range(h2):
-        hidden2[j] = model[b2 + j]
-    live_rows(hidden2, learn[H1B : H1B + h1], h1, model, w2, h2)
+    live_rows(hidden2, model, b2, learn[H1B : H1B + h1], h1, model, w2, h2)
     return relu_dot(hidden2, model, w3, h2) + model[b3]
 
 
