@@ -83,6 +83,10 @@ def test_the_kernel_value_is_the_plain_forward_pass(pass_weights):
         passnet.values(w.model, np.uint64(hand), cands, len(cands), got)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
         assert passnet.choose(w.model, np.uint64(hand), cands, len(cands)) == int(np.argmax(got))
+        # ``values`` goes on from the hand's sum once made: the bits of ``value`` from scratch
+        h1 = np.zeros(int(w.model[0]))
+        one = [passnet.value(w.model, x[i], h1) for i in range(len(cands))]
+        assert got.tolist() == one
 
 
 def test_a_table_passes_the_candidate_its_network_values_best(pass_weights):

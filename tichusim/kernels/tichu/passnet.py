@@ -200,12 +200,55 @@ def value(model, x, h1_out):
 
 @njit(cache=True)
 def values(model, hand, cands, n, out):
-    """The network's values of the candidates ``cands[:n]`` of ``hand`` into ``out[:n]``."""
+    """The network's values of the candidates ``cands[:n]`` of ``hand`` into ``out[:n]``:
+    ``value``'s bits, sooner. The hand's own counts (the first ``N_VALUES`` features) are
+    the same for every candidate, so b1 and their rows are summed once, in ``value``'s order,
+    and each candidate goes on from that sum; the second layer adds the rows of the live units
+    only, unit by unit, so each of its sums still adds its terms in ``value``'s order."""
+    h1n = np.int64(model[0])
+    h2n = np.int64(model[1])
+    w1 = HEADER
+    b1 = w1 + N_FEATURES * h1n
+    w2 = b1 + h1n
+    b2 = w2 + h1n * h2n
+    w3 = b2 + h2n
+    b3 = w3 + h2n
     x = np.zeros(N_FEATURES, np.float32)
-    h1 = np.zeros(max(np.int64(model[0]), 1), np.float64)
-    for i in range(n):
-        features(hand, cands[i, 0], cands[i, 1], cands[i, 2], x)
-        out[i] = value(model, x, h1)
+    base = np.empty(max(h1n, 1), np.float64)
+    h1 = np.empty(max(h1n, 1), np.float64)
+    h2 = np.empty(max(h2n, 1), np.float64)
+    _count(hand, x, 0)
+    for j in range(h1n):
+        base[j] = model[b1 + j]
+    for i in range(N_VALUES):
+        xi = x[i]
+        if xi != 0.0:
+            row = w1 + i * h1n
+            for j in range(h1n):
+                base[j] += xi * model[row + j]
+    for c in range(n):
+        features(hand, cands[c, 0], cands[c, 1], cands[c, 2], x)
+        for j in range(h1n):
+            h1[j] = base[j]
+        for i in range(N_VALUES, N_FEATURES):
+            xi = x[i]
+            if xi != 0.0:
+                row = w1 + i * h1n
+                for j in range(h1n):
+                    h1[j] += xi * model[row + j]
+        for k in range(h2n):
+            h2[k] = np.float64(model[b2 + k])
+        for j in range(h1n):
+            a = h1[j]
+            if a > 0.0:
+                row = w2 + j * h2n
+                for k in range(h2n):
+                    h2[k] += a * model[row + k]
+        q = np.float64(model[b3])
+        for k in range(h2n):
+            if h2[k] > 0.0:
+                q += h2[k] * model[w3 + k]
+        out[c] = q
 
 
 @njit(cache=True)
