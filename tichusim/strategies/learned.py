@@ -239,7 +239,13 @@ def _check(data: dict, path: Path) -> tuple[dict, dict]:
             f"weights file {path}: too large for the kernels ({size:,} numbers, at most "
             f"{kernel.MODEL_FLOATS:,}: fewer hidden units)"
         )
-    arrays = {name: data[name] for name in ARRAYS}
+    return _arrays_and_meta(data, path, ARRAYS)
+
+
+def _arrays_and_meta(data: dict, path: Path, names: tuple[str, ...]) -> tuple[dict, dict]:
+    """The arrays ``names`` of a weights file's ``data``, each finite, and its ``meta`` (JSON,
+    ``{}`` when absent); a ``WeightsError`` line naming ``path`` otherwise."""
+    arrays = {name: data[name] for name in names}
     bad = [name for name, a in arrays.items() if not np.isfinite(a).all()]
     if bad:
         raise WeightsError(f"weights file {path}: non-finite values in {', '.join(bad)}")

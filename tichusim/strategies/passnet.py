@@ -32,7 +32,7 @@ import numpy as np
 
 from ..kernels.tichu import learned as kernel_learned
 from ..kernels.tichu import passnet as kernel
-from .learned import WeightsError, _read, _text
+from .learned import WeightsError, _arrays_and_meta, _read, _text
 
 __all__ = ["ARRAYS", "FORMAT", "LAYOUT", "SHIPPED", "PassWeights", "identity", "load", "read"]
 
@@ -129,16 +129,7 @@ def _check(data: dict, path: Path) -> tuple[dict, str, dict]:
         raise WeightsError(
             f"weights file {path}: hidden sizes {h1}, {h2}; each 1 to {kernel.MAX_HIDDEN}"
         )
-    arrays = {name: data[name] for name in ARRAYS}
-    bad = [name for name, a in arrays.items() if not np.isfinite(a).all()]
-    if bad:
-        raise WeightsError(f"weights file {path}: non-finite values in {', '.join(bad)}")
-    meta: dict = {}
-    if "meta" in data:
-        try:
-            meta = json.loads(_text(data, "meta", path))
-        except json.JSONDecodeError as exc:
-            raise WeightsError(f"weights file {path}: meta is not JSON ({exc})") from None
+    arrays, meta = _arrays_and_meta(data, path, ARRAYS)
     return arrays, variant, meta
 
 

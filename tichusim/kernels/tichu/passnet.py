@@ -48,7 +48,8 @@ KIND = 2.0  # the header's mark of a pass model (a play model's header starts ot
 MAX_HIDDEN = 256
 
 
-def offsets(h1: int, h2: int) -> tuple[int, int, int, int, int, int, int]:
+@njit(cache=True)
+def offsets(h1, h2):
     """Where ``w1``, ``b1``, ``w2``, ``b2``, ``w3``, ``b3`` start in a model's flat row, and
     its length."""
     w1 = HEADER
@@ -172,12 +173,7 @@ def value(model, x, h1_out):
     ``h1_out`` scratch of ``H1``). The first layer adds only the rows of nonzero features."""
     h1 = np.int64(model[0])
     h2 = np.int64(model[1])
-    w1 = HEADER
-    b1 = w1 + N_FEATURES * h1
-    w2 = b1 + h1
-    b2 = w2 + h1 * h2
-    w3 = b2 + h2
-    b3 = w3 + h2
+    w1, b1, w2, b2, w3, b3, _ = offsets(h1, h2)
     for j in range(h1):
         h1_out[j] = model[b1 + j]
     for i in range(N_FEATURES):
@@ -207,12 +203,7 @@ def values(model, hand, cands, n, out):
     only, unit by unit, so each of its sums still adds its terms in ``value``'s order."""
     h1n = np.int64(model[0])
     h2n = np.int64(model[1])
-    w1 = HEADER
-    b1 = w1 + N_FEATURES * h1n
-    w2 = b1 + h1n
-    b2 = w2 + h1n * h2n
-    w3 = b2 + h2n
-    b3 = w3 + h2n
+    w1, b1, w2, b2, w3, b3, _ = offsets(h1n, h2n)
     x = np.zeros(N_FEATURES, np.float32)
     base = np.empty(max(h1n, 1), np.float64)
     h1 = np.empty(max(h1n, 1), np.float64)
