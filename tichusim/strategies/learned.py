@@ -266,6 +266,21 @@ def read(path: str | Path) -> tuple[dict, dict]:
     return _check(_read(path), path)
 
 
+def file_key(path: Path) -> tuple[str, int, int, int]:
+    """What identifies the file at ``path`` as read: its resolved path, inode, modification
+    time and size, so a cache keyed by it reads the file again when it is replaced or
+    changes. ``WeightsError`` (one line) when there is no such file."""
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        raise WeightsError(f"weights file {path}: not found") from None
+    except OSError as exc:
+        raise WeightsError(f"weights file {path}: {exc.strerror or exc}") from None
+    if not path.is_file():
+        raise WeightsError(f"weights file {path}: not a file")
+    return (str(path.resolve()), stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+
 _CACHE: dict[tuple[str, int, int, int], Weights] = {}
 
 
@@ -275,15 +290,7 @@ def load(path: str | Path) -> Weights:
     with the kernels (``kernels/tichu/learned.py``). ``WeightsError``: one line naming the
     file and what is wrong with it."""
     path = Path(path)
-    try:
-        stat = path.stat()
-    except FileNotFoundError:
-        raise WeightsError(f"weights file {path}: not found") from None
-    except OSError as exc:
-        raise WeightsError(f"weights file {path}: {exc.strerror or exc}") from None
-    if not path.is_file():
-        raise WeightsError(f"weights file {path}: not a file")
-    key = (str(path.resolve()), stat.st_ino, stat.st_mtime_ns, stat.st_size)
+    key = file_key(path)
     found = _CACHE.get(key)
     if found is None:
         arrays, meta = read(path)

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..kernels.tichu import learned as kernel_learned
 from ..kernels.tichu import passnet as kernel
-from .learned import WeightsError, _arrays_and_meta, _read, _text
+from .learned import WeightsError, _arrays_and_meta, _read, _text, file_key
 
 __all__ = ["ARRAYS", "FORMAT", "LAYOUT", "SHIPPED", "PassWeights", "identity", "load", "read"]
 
@@ -148,15 +148,7 @@ def load(path: str | Path, variant: str = "nanjing") -> PassWeights:
     per process (again when the file changes), its model registered with the kernels. A file
     of another decision or another table is refused: one ``WeightsError`` line."""
     path = Path(path)
-    try:
-        stat = path.stat()
-    except FileNotFoundError:
-        raise WeightsError(f"weights file {path}: not found") from None
-    except OSError as exc:
-        raise WeightsError(f"weights file {path}: {exc.strerror or exc}") from None
-    if not path.is_file():
-        raise WeightsError(f"weights file {path}: not a file")
-    key = (str(path.resolve()), stat.st_ino, stat.st_mtime_ns, stat.st_size)
+    key = file_key(path)
     found = _CACHE.get(key)
     if found is None:
         arrays, trained_at, meta = read(path)
