@@ -74,6 +74,17 @@ def test_a_network_that_passes_every_match_ships(files):
     assert "| expert | member | 400 | +" in verdict.to_markdown()
 
 
+def test_the_shipped_file_being_this_network_is_said_as_such(files):
+    """Re-running a learning that rebuilds the shipped network bit for bit: no head-to-head,
+    and the page says the shipped file is this network, not that nothing is shipped."""
+    cand, _ = files
+    margins = {(network(cand), "expert"): _around(20)}
+    verdict = judge(cand, cand, SETTINGS, "nanjing", _fake_play(margins, []))
+    page = verdict.to_markdown()
+    assert verdict.ships and [m.b for m in verdict.matches] == ["expert"]
+    assert "the file shipped is this network" in page and "Shipped now" not in page
+
+
 def test_a_network_losing_to_one_member_is_refused(files):
     """Nothing shipped yet, so no head-to-head: it loses to expert, and that alone refuses it;
     with a shipped network that does not lose to expert, too."""

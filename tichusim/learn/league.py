@@ -140,8 +140,8 @@ class Verdict:
             f"**{self.line()}.**",
             "",
             f"Held-out deals of seed {self.seed} (no data set of the learning was played with "
-            f"it); duplicate matches, points per {unit}, 95% intervals. Shipped now: "
-            f"{self.shipped or 'nothing'}.",
+            f"it); duplicate matches, points per {unit}, 95% intervals."
+            + (f" Shipped now: {self.shipped}." if self.shipped else ""),
             "",
         ]
         lines += [f"- {note}" for note in self.notes]
