@@ -39,11 +39,15 @@ network's play) is fitted the same way, with that strategy at every seat: then
 ``expert_params.py`` is left alone and the coefficients go, besides the report
 (``results/<base>/calls.json``), into a strategy file ``results/<base>/calls.toml`` (the base
 with the fitted calls, to be played against the base: ``tichusim compare
-results/learned/calls.toml learned --deals 10000``).
+results/learned/calls.toml learned --deals 10000``). With ``--ship`` (``--base learned``) they also
+go into ``tichusim/strategies/learned_params.py``, where every strategy that plays the learned
+policy takes them at that table (``strategies.tichu.PLAY_PARAMS``; an override still wins).
 
     .venv/bin/python scripts/fit_expert_calls.py --deals 150000 --seed 11
     .venv/bin/python scripts/fit_expert_calls.py --variant tientsin --deals 80000 --seed 31
     .venv/bin/python scripts/fit_expert_calls.py --base learned --deals 300000 --seed 67
+    .venv/bin/python scripts/fit_expert_calls.py --base learned --variant wuwang --deals 200000 \
+        --seed 67 --ship
 """
 
 from __future__ import annotations
@@ -73,7 +77,7 @@ from tichusim.kernels.tichu.handfeatures import plan_shapes
 from tichusim.kernels.tichu.policies import TICHU_AFTER_PASSING as AFTER
 from tichusim.kernels.tichu.policies import TICHU_BEFORE_PASSING as BEFORE
 from tichusim.stats import mean_ci
-from tichusim.strategies import expert_params
+from tichusim.strategies import expert_params, learned_params
 from tichusim.strategies.tichu import (
     CALL_CONTEXT,
     CALL_FEATURES,
@@ -85,6 +89,7 @@ from tichusim.strategies.tichu import (
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMS_PY = ROOT / "tichusim" / "strategies" / "expert_params.py"
+LEARNED_PY = ROOT / "tichusim" / "strategies" / "learned_params.py"
 BATCH = 50_000
 
 
@@ -345,6 +350,15 @@ def write_params(variant: str, coefs: dict):
 _TABLE = {"tichu": "TICHU_VALUE", "tichu_after": "TICHU_AFTER", "grand_tichu": "GT_VALUE"}
 
 
+def _current(base: str, variant: str, kind: str) -> tuple[float, ...]:
+    """The coefficients of ``kind`` that ``base`` calls by at ``variant`` now: the learned
+    play's own where they are fitted (learned_params.py), else expert's."""
+    own = learned_params.CALLS.get(variant) if base == "learned" else None
+    if own is not None:
+        return tuple(own[f"{_PREFIX[kind]}_{f}"] for f in _NAMES[kind])
+    return getattr(expert_params, _TABLE[kind])[variant]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -368,6 +382,13 @@ def main():
         "leaves expert_params.py alone and writes results/<base>/calls.toml)",
     )
     ap.add_argument(
+        "--ship",
+        action="store_true",
+        help="with --base learned: also write the fitted coefficients into "
+        "tichusim/strategies/learned_params.py, where every strategy playing the learned "
+        "policy takes them at this table",
+    )
+    ap.add_argument(
         "--blend",
         type=float,
         default=1.0,
@@ -384,6 +405,8 @@ def main():
         "passing and Grand Tichu, the call after passing staying off)",
     )
     args = ap.parse_args()
+    if args.ship and args.base != "learned":
+        ap.error("--ship writes the learned play's own calls: give --base learned")
     kinds = (
         args.kinds.split(",")
         if args.kinds
@@ -407,7 +430,7 @@ def main():
         + (f" --kinds {args.kinds}" if args.kinds else ""),
     }
     place = setup(args.variant)
-    current = {k: getattr(expert_params, _TABLE[k])[args.variant] for k in kinds}
+    current = {k: _current(args.base, args.variant, k) for k in kinds}
     coefs = {}
     for kind in kinds:
         t0 = time.perf_counter()
@@ -448,15 +471,41 @@ def main():
         write_params(args.variant, written)
     else:
         write_strategy(out.with_suffix(".toml"), args.base, args.variant, written)
+        if args.ship:
+            write_learned(args.variant, written)
 
 
-def write_strategy(path: Path, base: str, variant: str, coefs: dict) -> None:
-    """A strategy file: ``base`` with the fitted call coefficients ``coefs`` (by kind)."""
-    params = {
+def _named(coefs: dict) -> dict[str, float]:
+    """The fitted coefficients ``coefs`` (by kind) by parameter name, rounded as written."""
+    return {
         f"{_PREFIX[kind]}_{feature}": round(float(c), 4)
         for kind, row in coefs.items()
         for feature, c in zip(_NAMES[kind], row, strict=True)
     }
+
+
+def write_learned(variant: str, coefs: dict) -> None:
+    """Replace ``variant``'s entry of learned_params.py's ``CALLS`` (the other tables' kept):
+    the learned play's own call coefficients there."""
+    calls = {k: dict(v) for k, v in learned_params.CALLS.items()}
+    calls[variant] = _named(coefs)
+    body = ["CALLS: dict[str, dict[str, float]] = {"]
+    for table in sorted(calls):
+        body.append(f'    "{table}": {{')
+        body += [f'        "{k}": {v!r},' for k, v in calls[table].items()]
+        body.append("    },")
+    body.append("}")
+    text = LEARNED_PY.read_text()
+    # the table as written: empty on its line, or its entries down to the closing brace
+    table = r"^CALLS: [^\n]*\{\}$|^CALLS: .*?^\}"
+    text, found = re.subn(table, "\n".join(body), text, count=1, flags=re.M | re.S)
+    assert found, f"{LEARNED_PY}: no CALLS table"
+    LEARNED_PY.write_text(text)
+
+
+def write_strategy(path: Path, base: str, variant: str, coefs: dict) -> None:
+    """A strategy file: ``base`` with the fitted call coefficients ``coefs`` (by kind)."""
+    params = _named(coefs)
     lines = [
         f"# {base} with its calls fitted under its own play at {variant}",
         "# (scripts/fit_expert_calls.py --base; the report beside this file)",

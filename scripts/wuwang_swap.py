@@ -16,10 +16,13 @@ import argparse
 import numpy as np
 
 import tichusim
+from tichusim.games.strategy_text import parse_strategy
 from tichusim.stats import mean_ci
 
 
 def swap_gain(a: str, b: str, deals: int, seed: int) -> tuple:
+    # the command line's strategy texts: a name, base[key=value,...] or a .toml file
+    a, b = parse_strategy(a), parse_strategy(b)
     base, _ = tichusim.simulate(deals, seed=seed, variant="wuwang", strategies=b)
     per_player = []
     for player in range(3):

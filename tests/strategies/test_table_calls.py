@@ -1,14 +1,15 @@
 """The value call policy's coefficients are a fact of the game: each team game's own,
 fitted there (``scripts/fit_expert_calls.py --variant``, ``expert_params``), reach the row a
-strategy plays with at that table; a strategy's own value of a coefficient still wins, and a
-saved strategy rebuilds the same row in every variant."""
+strategy plays with at that table, and the learned play's own where they are fitted under it
+(``--base learned --ship``, ``learned_params``); a strategy's own value of a coefficient still
+wins, and a saved strategy rebuilds the same row in every variant."""
 
 import numpy as np
 import pytest
 
 from tichusim.games import TEAM_GAMES, game
 from tichusim.kernels.tichu import slots
-from tichusim.strategies import expert_params
+from tichusim.strategies import expert_params, learned_params
 from tichusim.strategies.tichu import (
     CALL_FEATURES,
     PARAMS,
@@ -121,6 +122,74 @@ def test_saved_strategies_rebuild_the_same_row_at_every_table(variant):
         again = build(s.to_dict())
         assert again.to_dict() == s.to_dict()
         assert np.array_equal(game(variant).params(again), game(variant).params(s))
+
+
+def _named_calls(variant, names=("tichu_value", "gt_value")):
+    """The coefficients ``expert`` calls by at ``variant``, by parameter name."""
+    out = {}
+    for prefix, table, features in (
+        ("tichu_value", expert_params.TICHU_VALUE, TICHU_FEATURES),
+        ("gt_value", expert_params.GT_VALUE, CALL_FEATURES),
+    ):
+        if prefix in names:
+            out |= {f"{prefix}_{f}": c for f, c in zip(features, table[variant], strict=True)}
+    return out
+
+
+def _row_calls(row):
+    tichu, gt, _ = _calls(row)
+    named = {f"tichu_value_{f}": c for f, c in zip(TICHU_FEATURES, tichu, strict=True)}
+    return named | {f"gt_value_{f}": c for f, c in zip(CALL_FEATURES, gt, strict=True)}
+
+
+def test_the_learned_play_calls_by_its_own_fit_where_there_is_one():
+    """Wu Wang's learned calls are fitted under its own play and differ from expert's; every
+    strategy playing the learned policy takes them there (the named one, one composed on
+    expert), expert keeps its own, and the other tables keep expert's for learned too."""
+    assert set(learned_params.CALLS) == {"wuwang"}
+    own = learned_params.CALLS["wuwang"]
+    assert set(own) == set(_named_calls("wuwang"))
+    assert own["tichu_value_intercept"] != _named_calls("wuwang")["tichu_value_intercept"]
+    composed = build({"base": "expert", "play": "learned", "name": "expert-learned-play"})
+    for s in ("learned", "learned[pass=expert]", composed):
+        assert _row_calls(game("wuwang").params(s)[0]) == pytest.approx(own)
+    assert _row_calls(game("wuwang").params("expert")[0]) == pytest.approx(_named_calls("wuwang"))
+    for variant in ("nanjing", "tientsin"):
+        learned_row = game(variant).params("learned")[0]
+        assert _row_calls(learned_row) == pytest.approx(_named_calls(variant))
+
+
+def test_an_override_wins_over_the_learned_plays_own_calls():
+    mine = build({"base": "learned", "params": {"gt_value_intercept": -9.0}})
+    calls = _row_calls(game("wuwang").params(mine)[0])
+    assert calls["gt_value_intercept"] == -9.0
+    assert calls["tichu_value_intercept"] == learned_params.CALLS["wuwang"]["tichu_value_intercept"]
+    again = build(mine.to_dict())  # a run's config.json: the same row rebuilt
+    assert np.array_equal(game("wuwang").params(again), game("wuwang").params(mine))
+
+
+def test_the_fit_writes_the_learned_calls_table(tmp_path, monkeypatch):
+    """``--ship`` rewrites learned_params.py's table: an empty one, then another table's entry
+    added beside the first, each read back as written."""
+    fit = _fit_script()
+    path = tmp_path / "learned_params.py"
+    path.write_text('"""doc"""\n\nCALLS: dict[str, dict[str, float]] = {}\n')
+    monkeypatch.setattr(fit, "LEARNED_PY", path)
+    coefs = {
+        "tichu": np.linspace(-1, 1, len(TICHU_FEATURES)),
+        "grand_tichu": np.linspace(0, 2, len(CALL_FEATURES)),
+    }
+    written = {}
+    for variant in ("wuwang", "tientsin"):
+        namespace = {}
+        exec(path.read_text(), namespace)
+        monkeypatch.setattr(fit.learned_params, "CALLS", namespace["CALLS"])
+        fit.write_learned(variant, coefs)
+        written[variant] = fit._named(coefs)
+    namespace = {}
+    exec(path.read_text(), namespace)
+    assert namespace["CALLS"] == written
+    assert path.read_text().startswith('"""doc"""')
 
 
 def _fit_script():

@@ -15,8 +15,9 @@ meaning), its numeric parameters (``Param``) and its named strategies: the team 
   comma inside brackets does not cut), for a list of strategies, a strategy's changes and a
   named agent's parameters alike;
 * ``param_row``: the row of floats the game's kernels read, for the variant it is played at:
-  a parameter's default may depend on the variant (``variant_defaults``: the values fitted there),
-  a strategy's own value of it never does.
+  a parameter's default may depend on the variant (``variant_defaults``: the values fitted there)
+  and, at a variant, on the strategy's play policy (``play_defaults``: the values fitted there
+  under that play), a strategy's own value of it never does.
 """
 
 from __future__ import annotations
@@ -173,6 +174,9 @@ class StrategyBook:
     # variant name -> parameter -> the default there, where it differs from the Param's (the
     # values fitted at that variant: expert's call coefficients); a strategy's override still wins
     variant_defaults: dict[str, dict[str, float]] = field(default_factory=dict)
+    # (variant, play policy) -> parameter -> the default there for a strategy with that play
+    # policy, over the variant's (the learned play's own call coefficients)
+    play_defaults: dict[tuple[str, str], dict[str, float]] = field(default_factory=dict)
     # decision -> old policy name -> (its new name, why): the old name is still accepted, with
     # a ``RenamedPolicyWarning``
     renamed: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
@@ -182,10 +186,13 @@ class StrategyBook:
 
     def param_values(self, strategy, variant: str | None = None) -> dict[str, float]:
         """Every parameter's value for ``strategy`` at ``variant`` (a game's name; ``None``: the
-        Params' defaults): the default, the variant's default, the strategy's override."""
+        Params' defaults): the default, the variant's default, the variant's default for the
+        strategy's play policy, the strategy's override."""
         values = {name: p.default for name, p in self.params.items()}
         if variant is not None:
             values.update(self.variant_defaults.get(variant, {}))
+            if self.play_defaults:
+                values.update(self.play_defaults.get((variant, policy_of(strategy, "play")), {}))
         values.update(strategy.params)
         return values
 

@@ -3,7 +3,8 @@
 A ``Strategy`` picks one policy per decision (``play``, ``grand_tichu``, ``tichu``, ``pass``,
 ``wish``, ``dragon``, ``dog``) and may override parameters; ``param_row`` turns it into the row of
 floats the kernels read (layout in ``tichusim/kernels/tichu/slots.py``) at a variant: the value
-policy's call coefficients default to the ones fitted at that variant (``VARIANT_PARAMS``). Four
+policy's call coefficients default to the ones fitted at that variant (``VARIANT_PARAMS``), and
+for the learned play to its own where they are fitted under it (``PLAY_PARAMS``). Four
 complete strategies have names (``random``, ``lowest``, ``heuristic``, ``expert``, the default:
 ``DEFAULT_STRATEGY``);
 users compose others from a base (``heuristic`` when none is named: ``BOOK.plain``)::
@@ -31,6 +32,7 @@ from ..kernels.tichu import policies, slots, table_models
 from ..kernels.tichu.records import N_PARAMS
 from . import DEFAULT_STRATEGY, learned, passnet
 from . import expert_params as _fitted
+from . import learned_params as _learned_calls
 from .book import Param, StrategyBook, _field, policy_of, renamed_policy
 
 __all__ = [
@@ -568,6 +570,12 @@ for _prefix, _by_table in _CALL_VALUES.items():
             {f"{_prefix}_{_f}": _c for _f, _c in zip(_names, _coef, strict=True)}
         )
 
+# the learned play's own call coefficients where they are fitted under its play
+# (learned_params): a strategy playing the learned policy calls by them at that table
+PLAY_PARAMS: dict[tuple[str, str], dict[str, float]] = {
+    (_table, "learned"): dict(_coefs) for _table, _coefs in _learned_calls.CALLS.items()
+}
+
 
 @dataclass(frozen=True)
 class Strategy:
@@ -744,7 +752,8 @@ STRATEGIES["learned"] = Strategy(
         "simulated rounds (the play policy learned, the package's weights; "
         "learned[weights=path/to/w.npz] plays other weights) and, in the 4-player game, its "
         "pass by another (the passing policy learned; learned[pass=expert] passes as "
-        "expert): calls, wish, Dragon and Dog as expert",
+        "expert); its calls by the value model, at Wu Wang fitted under its own play; wish, "
+        "Dragon and Dog as expert",
     }
 )
 
@@ -760,6 +769,7 @@ BOOK = StrategyBook(
     default=DEFAULT_STRATEGY,
     plain="heuristic",
     variant_defaults=VARIANT_PARAMS,
+    play_defaults=PLAY_PARAMS,
     renamed=RENAMED,
     texts=("weights", "pass_weights"),
 )
