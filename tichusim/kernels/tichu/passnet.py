@@ -29,7 +29,10 @@ round over 100 with that pass, up to a constant per hand. ``choose`` plays the b
 
 A model is one flat ``float32`` row (``offsets``): a header line (``H1``, ``H2``,
 ``N_FEATURES``, ``KIND``), then ``w1`` (row-major), ``b1``, ``w2``, ``b2``, ``w3``, ``b3``.
-``tichusim.strategies.passnet`` packs it from a weights file.
+``tichusim.strategies.passnet`` packs it from a weights file, each hidden layer padded to
+whole blocks of ``lanes.LANES`` units (``padded``) with units of zero weights: such a unit is
+0 before and after relu, so it adds no term to any sum and the values are the file's
+network's, bit for bit; ``H1`` and ``H2`` are the padded sizes.
 """
 
 import numpy as np
@@ -37,6 +40,7 @@ import numpy as np
 from ..bits import DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, ZERO, lowest_bit_index, rank_cards
 from ..hand import card_value, highest_card, loose_cards, lowest_card
 from ..jit import njit
+from ..lanes import LANES, wide_live_rows, wide_rows
 
 N_VALUES = 17  # card values: Dog 0, Mah Jong 1, ranks 2..14, Phoenix 15, Dragon 16
 N_FEATURES = 2 * N_VALUES + 3 * N_VALUES + 3
@@ -46,6 +50,12 @@ LOW = 3  # the opponents' structured cards: the lowest loose few
 HEADER = 16  # floats before w1: H1, H2, N_FEATURES, KIND, the rest zero
 KIND = 2.0  # the header's mark of a pass model (a play model's header starts otherwise)
 MAX_HIDDEN = 256
+
+
+def padded(h):
+    """A hidden size ``h`` rounded up to whole blocks of ``lanes.LANES`` units: the sizes of
+    a model's flat row (``values`` sums a block at a time)."""
+    return -(-h // LANES) * LANES
 
 
 @njit(cache=True)
@@ -194,51 +204,80 @@ def value(model, x, h1_out):
     return q
 
 
+@njit(cache=True, inline="always")
+def _count_scale(v, k):
+    """The feature of ``k`` cards of value ``v`` (``_count``'s: a quarter per ranked card,
+    one per special card), ``float32``."""
+    return np.float32(0.25 * k) if 2 <= v <= 14 else np.float32(k)
+
+
 @njit(cache=True)
 def values(model, hand, cands, n, out):
     """The network's values of the candidates ``cands[:n]`` of ``hand`` into ``out[:n]``:
     ``value``'s bits, sooner. The hand's own counts (the first ``N_VALUES`` features) are
     the same for every candidate, so b1 and their rows are summed once, in ``value``'s order,
-    and each candidate goes on from that sum; the second layer adds the rows of the live units
-    only, unit by unit, so each of its sums still adds its terms in ``value``'s order."""
+    and each candidate goes on from that sum with the rows of its nonzero features, listed
+    in index order straight from its cards (never encoded); the second layer adds the rows of
+    the live units only. Both sums run a block of ``lanes.LANES`` units at a time in vector
+    registers (``lanes.wide_rows``, ``lanes.wide_live_rows``), each unit's sum adding its
+    terms in ``value``'s order with ``value``'s products, so the bits are ``value``'s. The
+    hidden sizes are multiples of ``lanes.LANES`` (``tichusim.strategies.passnet.pack`` pads
+    them with units of zero weights, 0 before and after relu, which add no term)."""
     h1n = np.int64(model[0])
     h2n = np.int64(model[1])
     w1, b1, w2, b2, w3, b3, _ = offsets(h1n, h2n)
-    x = np.zeros(N_FEATURES, np.float32)
+    counts = np.zeros(N_VALUES, np.int64)
+    rows = np.empty(N_FEATURES, np.int64)
+    scales = np.empty(N_FEATURES, np.float32)
     base = np.empty(max(h1n, 1), np.float64)
     h1 = np.empty(max(h1n, 1), np.float64)
     h2 = np.empty(max(h2n, 1), np.float64)
-    _count(hand, x, 0)
-    for j in range(h1n):
-        base[j] = model[b1 + j]
-    for i in range(N_VALUES):
-        xi = x[i]
-        if xi != 0.0:
-            row = w1 + i * h1n
-            for j in range(h1n):
-                base[j] += xi * model[row + j]
+    x = hand
+    while x != ZERO:
+        counts[card_value(lowest_bit_index(x))] += 1
+        x &= x - ONE
+    k = 0
+    for v in range(N_VALUES):
+        if counts[v] != 0:
+            rows[k] = w1 + v * h1n
+            scales[k] = _count_scale(v, counts[v])
+            k += 1
+    wide_rows(base, model, b1, model, rows, scales, k, h1n)
+    loose = loose_cards(hand)
+    one = np.float32(1.0)
     for c in range(n):
-        features(hand, cands[c, 0], cands[c, 1], cands[c, 2], x)
-        for j in range(h1n):
-            h1[j] = base[j]
-        for i in range(N_VALUES, N_FEATURES):
-            xi = x[i]
-            if xi != 0.0:
-                row = w1 + i * h1n
-                for j in range(h1n):
-                    h1[j] += xi * model[row + j]
-        for k in range(h2n):
-            h2[k] = np.float64(model[b2 + k])
-        for j in range(h1n):
-            a = h1[j]
-            if a > 0.0:
-                row = w2 + j * h2n
-                for k in range(h2n):
-                    h2[k] += a * model[row + k]
+        right = cands[c, 0]
+        partner = cands[c, 1]
+        left = cands[c, 2]
+        vr = card_value(lowest_bit_index(right))
+        vp = card_value(lowest_bit_index(partner))
+        vl = card_value(lowest_bit_index(left))
+        k = 0
+        for v in range(N_VALUES):  # the counts of the cards kept
+            kept = counts[v] - (v == vr) - (v == vp) - (v == vl)
+            if kept != 0:
+                rows[k] = w1 + (N_VALUES + v) * h1n
+                scales[k] = _count_scale(v, kept)
+                k += 1
+        j = 0
+        for v in (vr, vp, vl):  # the cards given, one-hot
+            rows[k] = w1 + (2 * N_VALUES + j * N_VALUES + v) * h1n
+            scales[k] = one
+            k += 1
+            j += 1
+        j = 0
+        for g in (right, partner, left):  # loose or not
+            if g & loose:
+                rows[k] = w1 + (5 * N_VALUES + j) * h1n
+                scales[k] = one
+                k += 1
+            j += 1
+        wide_rows(h1, base, 0, model, rows, scales, k, h1n)
+        wide_live_rows(h2, model, b2, h1, h1n, model, w2, h2n)
         q = np.float64(model[b3])
-        for k in range(h2n):
-            if h2[k] > 0.0:
-                q += h2[k] * model[w3 + k]
+        for u in range(h2n):
+            if h2[u] > 0.0:
+                q += h2[u] * model[w3 + u]
         out[c] = q
 
 
@@ -277,6 +316,7 @@ __all__ = [
     "features",
     "features_of",
     "offsets",
+    "padded",
     "structured",
     "value",
     "values",
