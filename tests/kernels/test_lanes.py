@@ -111,6 +111,9 @@ def test_wide_live_rows_add_the_live_units_rows_in_order(width, n_units, live):
     again = start[3:].astype(np.float64)
     _wide_live_rows(again, again, 0, h, n_units, w, base, width)  # in place, float64 start
     np.testing.assert_array_equal(again, want)
+    out[:] = np.nan  # the weights widened beforehand: the same bits
+    _wide_live_rows(out, start, 3, h, n_units, w.astype(np.float64), base, width)
+    np.testing.assert_array_equal(out, want)
 
 
 @pytest.mark.parametrize("width", [LANES * b for b in range(1, FUSED + 3)])

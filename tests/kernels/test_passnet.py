@@ -99,7 +99,8 @@ def test_the_padded_units_change_no_bit_of_a_value(pass_weights):
     o = passnet.offsets(n1, n2)
     plain = np.zeros(o[-1], np.float32)
     plain[:4] = n1, n2, passnet.N_FEATURES, passnet.KIND
-    for name, lo, hi in zip(("w1", "b1", "w2", "b2", "w3", "b3"), o[:-1], o[1:], strict=True):
+    ends = (*o[1:6], o[5] + 1)
+    for name, lo, hi in zip(("w1", "b1", "w2", "b2", "w3", "b3"), o[:6], ends, strict=True):
         plain[lo:hi] = a[name].reshape(-1)
     hand = deal_hand(5, 3)
     cands = candidates(_row(), hand)

@@ -459,13 +459,14 @@ def wide_live_rows(typingctx, out, start, at, h, n_units, w, base, width):
     h[k] * float64(w[base + k*width + j])`` for each unit ``k`` below ``n_units`` (a multiple
     of ``LANES``) with ``h[k] > 0``, in increasing ``k`` (found ``CHUNK`` units at a time, as
     the bits of one word, then taken lowest first), ``j`` below ``width``. ``out`` and
-    ``h`` ``float64``, ``w`` ``float32``, ``start`` either (may be ``out``, ``at`` 0).
+    ``h`` ``float64``, ``w`` and ``start`` either (``start`` may be ``out``, ``at`` 0): a
+    ``float64`` copy of ``float32`` weights gives the same bits without widening each row.
     ``width`` a multiple of ``LANES``."""
     ok = (
         _float_array(out, types.float64)
         and _float_array(start, types.float32, types.float64)
         and _float_array(h, types.float64)
-        and _float_array(w, types.float32)
+        and _float_array(w, types.float32, types.float64)
     )
     if not ok:
         return None
@@ -483,6 +484,7 @@ def wide_live_rows(typingctx, out, start, at, h, n_units, w, base, width):
         vec = ir.VectorType(ir.DoubleType(), LANES)
         fvec = ir.VectorType(ir.FloatType(), LANES)
         svec = fvec if aty[1].dtype == types.float32 else vec
+        wvec = fvec if aty[5].dtype == types.float32 else vec
         zero = ir.Constant(vec, [0.0] * LANES)
         accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
         live = cgutils.alloca_once(builder, i64)
@@ -521,8 +523,8 @@ def wide_live_rows(typingctx, out, start, at, h, n_units, w, base, width):
                 va = _splat(builder, builder.load(builder.gep(hp, [k])), vec)
                 at = builder.add(base, builder.mul(k, width))
                 for acc, col in zip(accs, cols, strict=False):
-                    ptr = _block_ptr(builder, wp, builder.add(at, col), fvec)
-                    value = builder.fpext(builder.load(ptr, align=4), vec)
+                    ptr = _block_ptr(builder, wp, builder.add(at, col), wvec)
+                    value = _widened(builder, builder.load(ptr, align=4), aty[5].dtype, vec)
                     builder.store(builder.fadd(builder.load(acc), builder.fmul(va, value)), acc)
                 builder.branch(test)
                 builder.position_at_end(done)

@@ -73,7 +73,7 @@ def pack(arrays: dict) -> np.ndarray:
     hidden layers padded to whole blocks of units with zero weights (``passnet.padded``)."""
     n1, n2 = arrays["w1"].shape[1], arrays["w2"].shape[1]
     h1, h2 = kernel.padded(n1), kernel.padded(n2)
-    w1, b1, w2, b2, w3, b3, size = kernel.offsets(h1, h2)
+    w1, b1, w2, b2, w3, b3, wide, size = kernel.offsets(h1, h2)
     out = np.zeros(size, np.float32)
     out[0], out[1], out[2], out[3] = h1, h2, kernel.N_FEATURES, kernel.KIND
     out[w1:b1].reshape(kernel.N_FEATURES, h1)[:, :n1] = arrays["w1"]
@@ -82,6 +82,7 @@ def pack(arrays: dict) -> np.ndarray:
     out[b2 : b2 + n2] = arrays["b2"]
     out[w3 : w3 + n2] = arrays["w3"]
     out[b3] = arrays["b3"][0]
+    out[wide:size].view(np.float64)[:] = out[w2:b2]
     return out
 
 

@@ -28,7 +28,9 @@ of 17 (right opponent, partner, left opponent), and whether each given card is l
 round over 100 with that pass, up to a constant per hand. ``choose`` plays the best.
 
 A model is one flat ``float32`` row (``offsets``): a header line (``H1``, ``H2``,
-``N_FEATURES``, ``KIND``), then ``w1`` (row-major), ``b1``, ``w2``, ``b2``, ``w3``, ``b3``.
+``N_FEATURES``, ``KIND``), then ``w1`` (row-major), ``b1``, ``w2``, ``b2``, ``w3``, ``b3``,
+then ``w2`` again as ``float64`` (seen through a view; each weight widened exactly, so the
+second layer adds its rows without widening them a candidate at a time).
 ``tichusim.strategies.passnet`` packs it from a weights file, each hidden layer padded to
 whole blocks of ``lanes.LANES`` units (``padded``) with units of zero weights: such a unit is
 0 before and after relu, so it adds no term to any sum and the values are the file's
@@ -60,15 +62,16 @@ def padded(h):
 
 @njit(cache=True)
 def offsets(h1, h2):
-    """Where ``w1``, ``b1``, ``w2``, ``b2``, ``w3``, ``b3`` start in a model's flat row, and
-    its length."""
+    """Where ``w1``, ``b1``, ``w2``, ``b2``, ``w3``, ``b3`` and ``w2``'s ``float64`` copy
+    start in a model's flat row, and its length."""
     w1 = HEADER
     b1 = w1 + N_FEATURES * h1
     w2 = b1 + h1
     b2 = w2 + h1 * h2
     w3 = b2 + h2
     b3 = w3 + h2
-    return w1, b1, w2, b2, w3, b3, b3 + 1
+    wide = (b3 + HEADER) // HEADER * HEADER  # on a line of its own
+    return w1, b1, w2, b2, w3, b3, wide, wide + 2 * h1 * h2
 
 
 @njit(cache=True)
@@ -183,7 +186,7 @@ def value(model, x, h1_out):
     ``h1_out`` scratch of ``H1``). The first layer adds only the rows of nonzero features."""
     h1 = np.int64(model[0])
     h2 = np.int64(model[1])
-    w1, b1, w2, b2, w3, b3, _ = offsets(h1, h2)
+    w1, b1, w2, b2, w3, b3, _, _ = offsets(h1, h2)
     for j in range(h1):
         h1_out[j] = model[b1 + j]
     for i in range(N_FEATURES):
@@ -225,7 +228,8 @@ def values(model, hand, cands, n, out):
     them with units of zero weights, 0 before and after relu, which add no term)."""
     h1n = np.int64(model[0])
     h2n = np.int64(model[1])
-    w1, b1, w2, b2, w3, b3, _ = offsets(h1n, h2n)
+    w1, b1, w2, b2, w3, b3, wide, end = offsets(h1n, h2n)
+    w2_wide = model[wide:end].view(np.float64)
     counts = np.zeros(N_VALUES, np.int64)
     rows = np.empty(N_FEATURES, np.int64)
     scales = np.empty(N_FEATURES, np.float32)
@@ -273,7 +277,7 @@ def values(model, hand, cands, n, out):
                 k += 1
             j += 1
         wide_rows(h1, base, 0, model, rows, scales, k, h1n)
-        wide_live_rows(h2, model, b2, h1, h1n, model, w2, h2n)
+        wide_live_rows(h2, model, b2, h1, h1n, w2_wide, 0, h2n)
         q = np.float64(model[b3])
         for u in range(h2n):
             if h2[u] > 0.0:
