@@ -155,6 +155,47 @@ def _fused_or_blocks(builder, blocks, fused, generic):
     builder.position_at_end(after)
 
 
+def _live_units(builder, hp, hvec, n_units, add_row):
+    """For each unit ``k`` below ``n_units`` (a multiple of ``LANES``) with ``h[k] > 0`` (``hp``
+    its data, ``hvec`` a block's vector type), in increasing ``k``: ``add_row(k, h[k]
+    broadcast)``. The live units are found ``CHUNK`` at a time as the bits of one word (a
+    vector compare per block of ``LANES``), then taken lowest first: one loop per chunk, so
+    one branch the predictor misses where it ends."""
+    i16 = ir.IntType(LANES)
+    i64 = ir.IntType(64)
+    zero = ir.Constant(hvec, [0.0] * LANES)
+    live = cgutils.alloca_once(builder, i64)
+    chunks = builder.udiv(
+        builder.add(n_units, ir.Constant(i64, CHUNK - 1)), ir.Constant(i64, CHUNK)
+    )
+    with cgutils.for_range(builder, chunks) as chunk:
+        first = builder.mul(chunk.index, ir.Constant(i64, CHUNK))
+        builder.store(ir.Constant(i64, 0), live)
+        for b in range(CHUNK // LANES):  # the chunk's blocks below n_units
+            at_b = builder.add(first, ir.Constant(i64, b * LANES))
+            with builder.if_then(builder.icmp_unsigned("<", at_b, n_units)):
+                x = builder.load(_block_ptr(builder, hp, at_b, hvec), align=4)
+                bits = builder.bitcast(builder.fcmp_ordered(">", x, zero), i16)
+                bits = builder.shl(builder.zext(bits, i64), ir.Constant(i64, b * LANES))
+                builder.store(builder.or_(builder.load(live), bits), live)
+        test = builder.append_basic_block("lanes.live")
+        body = builder.append_basic_block("lanes.row")
+        done = builder.append_basic_block("lanes.rows_done")
+        builder.branch(test)
+        builder.position_at_end(test)
+        mask = builder.load(live)
+        builder.cbranch(builder.icmp_unsigned("!=", mask, ir.Constant(i64, 0)), body, done)
+        builder.position_at_end(body)
+        lane = builder.cttz(mask, ir.Constant(ir.IntType(1), 1))
+        builder.store(builder.and_(mask, builder.sub(mask, ir.Constant(i64, 1))), live)
+        k = builder.add(first, lane)
+        # the unit's value read again from memory and broadcast (a lane picked by a number
+        # known only at run time goes through the stack otherwise)
+        add_row(k, _splat(builder, builder.load(builder.gep(hp, [k])), hvec))
+        builder.branch(test)
+        builder.position_at_end(done)
+
+
 @intrinsic
 def live_rows(typingctx, out, start, at, h, n_units, w, base, width):
     """``out[j] = start[at + j]``, then ``out[j] += h[k] * w[base + k*width + j]`` for each
@@ -185,44 +226,24 @@ def live_rows(typingctx, out, start, at, h, n_units, w, base, width):
         sp = _data(context, builder, aty[1], start_a)
         hp = _data(context, builder, aty[3], h_a)
         wp = _data(context, builder, aty[5], w_a)
-        i16 = ir.IntType(LANES)
         i64 = ir.IntType(64)
         vec = ir.VectorType(ir.FloatType(), LANES)
-        zero = ir.Constant(vec, [0.0] * LANES)
         accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
-        live = cgutils.alloca_once(builder, i16)
-        unit_blocks = builder.udiv(n_units, ir.Constant(i64, LANES))
         blocks = builder.udiv(width, ir.Constant(i64, LANES))
 
         def rows(cols):
             for acc, col in zip(accs, cols, strict=False):
                 ptr = _block_ptr(builder, sp, builder.add(at0, col), vec)
                 builder.store(builder.load(ptr, align=4), acc)
-            with cgutils.for_range(builder, unit_blocks) as unit_block:
-                first = builder.mul(unit_block.index, ir.Constant(i64, LANES))
-                x = builder.load(_block_ptr(builder, hp, first, vec), align=4)
-                builder.store(builder.bitcast(builder.fcmp_ordered(">", x, zero), i16), live)
-                test = builder.append_basic_block("lanes.live")
-                body = builder.append_basic_block("lanes.row")
-                done = builder.append_basic_block("lanes.rows_done")
-                builder.branch(test)
-                builder.position_at_end(test)
-                mask = builder.load(live)
-                builder.cbranch(builder.icmp_unsigned("!=", mask, ir.Constant(i16, 0)), body, done)
-                builder.position_at_end(body)
-                lane = builder.cttz(mask, ir.Constant(ir.IntType(1), 1))
-                builder.store(builder.and_(mask, builder.sub(mask, ir.Constant(i16, 1))), live)
-                k = builder.add(first, builder.zext(lane, i64))
-                # the unit's value read again from memory and broadcast (a lane picked by a
-                # number known only at run time goes through the stack otherwise)
-                va = _splat(builder, builder.load(builder.gep(hp, [k])), vec)
+
+            def add_row(k, va):
                 at = builder.add(base, builder.mul(k, width))
                 for acc, col in zip(accs, cols, strict=False):
                     ptr = _block_ptr(builder, wp, builder.add(at, col), vec)
                     value = builder.load(ptr, align=4)
                     builder.store(builder.fadd(builder.load(acc), builder.fmul(va, value)), acc)
-                builder.branch(test)
-                builder.position_at_end(done)
+
+            _live_units(builder, hp, vec, n_units, add_row)
             for acc, col in zip(accs, cols, strict=False):
                 builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=4)
 
@@ -479,17 +500,12 @@ def wide_live_rows(typingctx, out, start, at, h, n_units, w, base, width):
         sp = _data(context, builder, aty[1], start_a)
         hp = _data(context, builder, aty[3], h_a)
         wp = _data(context, builder, aty[5], w_a)
-        i16 = ir.IntType(LANES)
         i64 = ir.IntType(64)
         vec = ir.VectorType(ir.DoubleType(), LANES)
         fvec = ir.VectorType(ir.FloatType(), LANES)
         svec = fvec if aty[1].dtype == types.float32 else vec
         wvec = fvec if aty[5].dtype == types.float32 else vec
-        zero = ir.Constant(vec, [0.0] * LANES)
         accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
-        live = cgutils.alloca_once(builder, i64)
-        last = builder.add(n_units, ir.Constant(i64, CHUNK - 1))
-        chunks = builder.udiv(last, ir.Constant(i64, CHUNK))
         blocks = builder.udiv(width, ir.Constant(i64, LANES))
 
         def rows(cols):
@@ -497,37 +513,15 @@ def wide_live_rows(typingctx, out, start, at, h, n_units, w, base, width):
                 ptr = _block_ptr(builder, sp, builder.add(at0, col), svec)
                 value = _widened(builder, builder.load(ptr, align=4), aty[1].dtype, vec)
                 builder.store(value, acc)
-            with cgutils.for_range(builder, chunks) as chunk:
-                first = builder.mul(chunk.index, ir.Constant(i64, CHUNK))
-                # the chunk's live units as the bits of one word, its blocks past n_units none
-                builder.store(ir.Constant(i64, 0), live)
-                for b in range(CHUNK // LANES):
-                    at_b = builder.add(first, ir.Constant(i64, b * LANES))
-                    inside = builder.icmp_unsigned("<", at_b, n_units)
-                    with builder.if_then(inside):
-                        x = builder.load(_block_ptr(builder, hp, at_b, vec), align=8)
-                        bits = builder.bitcast(builder.fcmp_ordered(">", x, zero), i16)
-                        bits = builder.shl(builder.zext(bits, i64), ir.Constant(i64, b * LANES))
-                        builder.store(builder.or_(builder.load(live), bits), live)
-                test = builder.append_basic_block("lanes.wide_live")
-                body = builder.append_basic_block("lanes.wide_row")
-                done = builder.append_basic_block("lanes.wide_rows_done")
-                builder.branch(test)
-                builder.position_at_end(test)
-                mask = builder.load(live)
-                builder.cbranch(builder.icmp_unsigned("!=", mask, ir.Constant(i64, 0)), body, done)
-                builder.position_at_end(body)
-                lane = builder.cttz(mask, ir.Constant(ir.IntType(1), 1))
-                builder.store(builder.and_(mask, builder.sub(mask, ir.Constant(i64, 1))), live)
-                k = builder.add(first, lane)
-                va = _splat(builder, builder.load(builder.gep(hp, [k])), vec)
+
+            def add_row(k, va):
                 at = builder.add(base, builder.mul(k, width))
                 for acc, col in zip(accs, cols, strict=False):
                     ptr = _block_ptr(builder, wp, builder.add(at, col), wvec)
                     value = _widened(builder, builder.load(ptr, align=4), aty[5].dtype, vec)
                     builder.store(builder.fadd(builder.load(acc), builder.fmul(va, value)), acc)
-                builder.branch(test)
-                builder.position_at_end(done)
+
+            _live_units(builder, hp, vec, n_units, add_row)
             for acc, col in zip(accs, cols, strict=False):
                 builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=8)
 
