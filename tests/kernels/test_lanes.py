@@ -16,6 +16,7 @@ from tichusim.kernels.lanes import (
     int_rows,
     live_rows,
     relu_dot,
+    sum_rows,
     wide_live_rows,
     wide_rows,
 )
@@ -54,6 +55,29 @@ def _wide_rows(out, start, at, w, rows, scales, n, width):
 @njit(cache=False)
 def _wide_live_rows(out, start, at, h, n_units, w, base, width):
     wide_live_rows(out, start, at, h, n_units, w, base, width)
+
+
+@njit(cache=False)
+def _sum_rows(out, start, w, rows, n, width):
+    sum_rows(out, start, w, rows, n, width)
+
+
+@pytest.mark.parametrize("width", [LANES * b for b in range(1, FUSED + 3)])
+@pytest.mark.parametrize("n", [0, 1, 18])
+def test_sum_rows_adds_the_listed_rows_in_order(width, n):
+    """Rows of every magnitude, so the order shows in the bits."""
+    rng = np.random.default_rng(width + n)
+    w = rng.normal(size=30 * width + 7) * 10.0 ** rng.integers(-9, 9, 30 * width + 7)
+    rows = rng.integers(0, 29 * width, size=20).astype(np.int64)
+    start = rng.normal(size=width)
+    want = start.copy()
+    for r in rows[:n]:
+        want = want + w[r : r + width]
+    got = np.full(width, np.nan)
+    _sum_rows(got, start, w, rows, n, width)
+    np.testing.assert_array_equal(got, want)
+    _sum_rows(start, start, w, rows, n, width)  # in place
+    np.testing.assert_array_equal(start, want)
 
 
 @njit(cache=False)

@@ -41,6 +41,7 @@ __all__ = [
     "int_rows",
     "live_rows",
     "relu_dot",
+    "sum_rows",
     "wide_live_rows",
     "wide_rows",
 ]
@@ -533,6 +534,60 @@ def wide_live_rows(typingctx, out, start, at, h, n_units, w, base, width):
             builder,
             blocks,
             lambda nb: rows([ir.Constant(i64, LANES * b) for b in range(nb)]),
+            generic,
+        )
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def sum_rows(typingctx, out, start, w, rows, n, width):
+    """``out[j] = start[j] + w[rows[0] + j] + w[rows[1] + j] + ...`` for the ``n`` rows
+    listed (their starts in ``w``, ``int64``), added in order, ``float64`` throughout, ``j``
+    below ``width`` (``start`` may be ``out``). ``width`` a multiple of ``LANES``."""
+    ok = (
+        _float_array(out, types.float64)
+        and _float_array(start, types.float64)
+        and _float_array(w, types.float64)
+        and isinstance(rows, types.Array)
+        and rows.dtype == types.int64
+    )
+    if not ok:
+        return None
+    sig = types.void(out, start, w, rows, types.intp, types.intp)
+
+    def codegen(context, builder, sig, args):
+        out_a, start_a, w_a, rows_a, n, width = args
+        aty = sig.args
+        o = _data(context, builder, aty[0], out_a)
+        sp = _data(context, builder, aty[1], start_a)
+        wp = _data(context, builder, aty[2], w_a)
+        rp = _data(context, builder, aty[3], rows_a)
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(ir.DoubleType(), LANES)
+        accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
+        blocks = builder.udiv(width, ir.Constant(i64, LANES))
+
+        def sums(cols):
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(_block_ptr(builder, sp, col, vec), align=8), acc)
+            with cgutils.for_range(builder, n) as r:
+                first = builder.load(builder.gep(rp, [r.index]))
+                for acc, col in zip(accs, cols, strict=False):
+                    ptr = _block_ptr(builder, wp, builder.add(first, col), vec)
+                    builder.store(builder.fadd(builder.load(acc), builder.load(ptr, align=8)), acc)
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=8)
+
+        def generic():
+            with cgutils.for_range(builder, blocks) as block:
+                sums([builder.mul(block.index, ir.Constant(i64, LANES))])
+
+        _fused_or_blocks(
+            builder,
+            blocks,
+            lambda nb: sums([ir.Constant(i64, LANES * b) for b in range(nb)]),
             generic,
         )
         return context.get_dummy_value()
