@@ -1,12 +1,25 @@
 """The row sums kept in vector registers (``kernels/lanes.py``) give the bits their documented
 order gives: integer sums exact, float sums in index order, the output's in lanes then
-halves; at every width, those whose blocks are summed together and the wider ones."""
+halves, the ``float64`` sums of ``float32`` rows with the loop's own products; at every
+width, those whose blocks are summed together and the wider ones."""
 
 import numpy as np
 import pytest
 
 from tichusim.kernels.jit import njit
-from tichusim.kernels.lanes import FUSED, LANES, add_row, first_layer, int_rows, live_rows, relu_dot
+from tichusim.kernels.lanes import (
+    CHUNK,
+    FUSED,
+    LANES,
+    add_row,
+    first_layer,
+    int_rows,
+    live_rows,
+    relu_dot,
+    sum_rows,
+    wide_live_rows,
+    wide_rows,
+)
 
 
 @njit(cache=False)
@@ -32,6 +45,99 @@ def _add_row(out, a, w, at, width):
 @njit(cache=False)
 def _relu_dot(h, w, at, width):
     return relu_dot(h, w, at, width)
+
+
+@njit(cache=False)
+def _wide_rows(out, start, at, w, rows, scales, n, width):
+    wide_rows(out, start, at, w, rows, scales, n, width)
+
+
+@njit(cache=False)
+def _wide_live_rows(out, start, at, h, n_units, w, base, width):
+    wide_live_rows(out, start, at, h, n_units, w, base, width)
+
+
+@njit(cache=False)
+def _sum_rows(out, start, w, rows, n, width):
+    sum_rows(out, start, w, rows, n, width)
+
+
+@pytest.mark.parametrize("width", [LANES * b for b in range(1, FUSED + 3)])
+@pytest.mark.parametrize("n", [0, 1, 18])
+def test_sum_rows_adds_the_listed_rows_in_order(width, n):
+    """Rows of every magnitude, so the order shows in the bits."""
+    rng = np.random.default_rng(width + n)
+    w = rng.normal(size=30 * width + 7) * 10.0 ** rng.integers(-9, 9, 30 * width + 7)
+    rows = rng.integers(0, 29 * width, size=20).astype(np.int64)
+    start = rng.normal(size=width)
+    want = start.copy()
+    for r in rows[:n]:
+        want = want + w[r : r + width]
+    got = np.full(width, np.nan)
+    _sum_rows(got, start, w, rows, n, width)
+    np.testing.assert_array_equal(got, want)
+    _sum_rows(start, start, w, rows, n, width)  # in place
+    np.testing.assert_array_equal(start, want)
+
+
+@njit(cache=False)
+def _loop_rows(out, w, rows, scales, n, width):
+    """``wide_rows``'s loop as numba writes it: a ``float32`` product added in ``float64``."""
+    for r in range(n):
+        for j in range(width):
+            out[j] += scales[r] * w[rows[r] + j]
+
+
+@pytest.mark.parametrize("width", [LANES * b for b in range(1, FUSED + 3)])
+@pytest.mark.parametrize("n", [0, 1, 18])
+def test_wide_rows_add_float32_products_in_float64_in_order(width, n):
+    """Scales that round in ``float32`` (0.75, random ones) and rows of every magnitude: the
+    bits of the numba loop, started from a ``float32`` or a ``float64`` row."""
+    rng = np.random.default_rng(width + n)
+    w = (rng.normal(size=30 * width + 7) * 10.0 ** rng.integers(-6, 3, 30 * width + 7)).astype(
+        np.float32
+    )
+    rows = rng.integers(0, 29 * width, size=20).astype(np.int64)
+    scales = rng.normal(size=20).astype(np.float32)
+    scales[:4] = [0.25, 0.75, 1.0, 0.5]
+    start32 = rng.normal(size=width + 3).astype(np.float32)
+    want = start32[3:].astype(np.float64)
+    _loop_rows(want, w, rows, scales, n, width)
+    got = np.full(width, np.nan)
+    _wide_rows(got, start32, 3, w, rows, scales, n, width)
+    np.testing.assert_array_equal(got, want)
+    _loop_rows(want, w, rows, scales, n, width)
+    _wide_rows(got, got, 0, w, rows, scales, n, width)  # in place, from a float64 row
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("width", [LANES * b for b in range(1, FUSED + 3)])
+@pytest.mark.parametrize("n_units", [LANES, 3 * LANES, CHUNK, CHUNK + 2 * LANES])
+@pytest.mark.parametrize("live", [0.0, 0.3, 1.0])
+def test_wide_live_rows_add_the_live_units_rows_in_order(width, n_units, live):
+    """``live_rows`` in ``float64``: whole and partial chunks of units, none to all live, the
+    bits of the loop over the live units in order (a ``float64`` unit times a widened
+    weight)."""
+    rng = np.random.default_rng(width + n_units + int(10 * live))
+    base = 5
+    w = rng.normal(size=base + n_units * width).astype(np.float32)
+    h = np.abs(rng.normal(size=n_units))
+    h[rng.random(n_units) >= live] *= -1
+    h[:2] = [0.0, -0.0]
+    start = rng.normal(size=width + 3).astype(np.float32)
+    rows = w[base:].reshape(n_units, width).astype(np.float64)
+    want = start[3:].astype(np.float64)
+    for k in np.flatnonzero(h > 0):
+        want = want + h[k] * rows[k]
+    out = np.full(width, np.nan)
+    _wide_live_rows(out, start, 3, h, n_units, w, base, width)
+    np.testing.assert_array_equal(out, want)
+    again = start[3:].astype(np.float64)
+    _wide_live_rows(again, again, 0, h, n_units, w, base, width)  # in place, float64 start
+    np.testing.assert_array_equal(again, want)
+    out[:] = np.nan  # the weights widened beforehand: the same bits
+    _wide_live_rows(out, start, 3, h, n_units, w.astype(np.float64), base, width)
+    np.testing.assert_array_equal(out, want)
 
 
 @pytest.mark.parametrize("width", [LANES * b for b in range(1, FUSED + 3)])

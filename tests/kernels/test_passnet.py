@@ -89,6 +89,29 @@ def test_the_kernel_value_is_the_plain_forward_pass(pass_weights):
         assert got.tolist() == one
 
 
+def test_the_padded_units_change_no_bit_of_a_value(pass_weights):
+    """The packed row pads each hidden layer to whole blocks of units with zero weights; the
+    values are those of the file's own sizes, laid out unpadded, bit for bit."""
+    w = pass_file.load(pass_weights)
+    a = pass_file.read(pass_weights)[0]
+    n1, n2 = a["w1"].shape[1], a["w2"].shape[1]
+    assert (n1, n2) == (16, 8) and (w.model[0], w.model[1]) == (16, 16)
+    o = passnet.offsets(n1, n2)
+    plain = np.zeros(o[-1], np.float32)
+    plain[:4] = n1, n2, passnet.N_FEATURES, passnet.KIND
+    ends = (*o[1:6], o[5] + 1)
+    for name, lo, hi in zip(("w1", "b1", "w2", "b2", "w3", "b3"), o[:6], ends, strict=True):
+        plain[lo:hi] = a[name].reshape(-1)
+    hand = deal_hand(5, 3)
+    cands = candidates(_row(), hand)
+    x = np.zeros((len(cands), passnet.N_FEATURES), np.float32)
+    passnet.features_of(np.full(len(cands), hand, np.uint64), cands, x)
+    got = np.zeros(len(cands))
+    passnet.values(w.model, np.uint64(hand), cands, len(cands), got)
+    want = [passnet.value(plain, x[i], np.zeros(n1)) for i in range(len(cands))]
+    assert got.tolist() == want
+
+
 def test_a_table_passes_the_candidate_its_network_values_best(pass_weights):
     """Every seat of ``expert[pass=learned,...]`` gives the argmax of its network over its
     candidates wherever neither it nor its partner called before the passing (RULES.md

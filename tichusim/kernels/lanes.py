@@ -18,6 +18,12 @@ are the same bits as ``out[j] += a * row[j]`` (or integer ``+=``/``-=``) one row
 and the same on any machine (LLVM splits a vector wider than the machine's into narrower
 ones). The width (a row's length) must be a multiple of ``LANES``; callers pad their
 matrices with zero columns (``tichu/learned.py``'s layout does).
+
+The ``wide_`` sums are the same loops with a ``float64`` sum of ``float32`` weights (the
+learned passing's network, ``tichu/passnet.py``): each weight widened exactly, the products
+and adds those of the loop written in numba (a ``float32`` feature times a ``float32``
+weight is a ``float32`` product, widened; a ``float64`` unit times a weight is a ``float64``
+product), so again the loop's own bits.
 """
 
 from llvmlite import ir
@@ -27,7 +33,18 @@ from numba.extending import intrinsic
 
 LANES = 16  # columns of a block: one 512-bit register of float32 or int32
 
-__all__ = ["FUSED", "LANES", "add_row", "first_layer", "int_rows", "live_rows", "relu_dot"]
+__all__ = [
+    "FUSED",
+    "LANES",
+    "add_row",
+    "first_layer",
+    "int_rows",
+    "live_rows",
+    "relu_dot",
+    "sum_rows",
+    "wide_live_rows",
+    "wide_rows",
+]
 
 
 def _data(context, builder, aryty, value):
@@ -105,6 +122,7 @@ def int_rows(typingctx, out, start, w, adds, n_adds, subs, n_subs, width):
     return sig, codegen
 
 
+CHUNK = 64  # units whose live ones ``wide_live_rows`` finds at once, as the bits of a word
 FUSED = 4  # at most this many blocks of a row are summed together, each in a register
 
 
@@ -138,6 +156,47 @@ def _fused_or_blocks(builder, blocks, fused, generic):
     builder.position_at_end(after)
 
 
+def _live_units(builder, hp, hvec, n_units, add_row):
+    """For each unit ``k`` below ``n_units`` (a multiple of ``LANES``) with ``h[k] > 0`` (``hp``
+    its data, ``hvec`` a block's vector type), in increasing ``k``: ``add_row(k, h[k]
+    broadcast)``. The live units are found ``CHUNK`` at a time as the bits of one word (a
+    vector compare per block of ``LANES``), then taken lowest first: one loop per chunk, so
+    one branch the predictor misses where it ends."""
+    i16 = ir.IntType(LANES)
+    i64 = ir.IntType(64)
+    zero = ir.Constant(hvec, [0.0] * LANES)
+    live = cgutils.alloca_once(builder, i64)
+    chunks = builder.udiv(
+        builder.add(n_units, ir.Constant(i64, CHUNK - 1)), ir.Constant(i64, CHUNK)
+    )
+    with cgutils.for_range(builder, chunks) as chunk:
+        first = builder.mul(chunk.index, ir.Constant(i64, CHUNK))
+        builder.store(ir.Constant(i64, 0), live)
+        for b in range(CHUNK // LANES):  # the chunk's blocks below n_units
+            at_b = builder.add(first, ir.Constant(i64, b * LANES))
+            with builder.if_then(builder.icmp_unsigned("<", at_b, n_units)):
+                x = builder.load(_block_ptr(builder, hp, at_b, hvec), align=4)
+                bits = builder.bitcast(builder.fcmp_ordered(">", x, zero), i16)
+                bits = builder.shl(builder.zext(bits, i64), ir.Constant(i64, b * LANES))
+                builder.store(builder.or_(builder.load(live), bits), live)
+        test = builder.append_basic_block("lanes.live")
+        body = builder.append_basic_block("lanes.row")
+        done = builder.append_basic_block("lanes.rows_done")
+        builder.branch(test)
+        builder.position_at_end(test)
+        mask = builder.load(live)
+        builder.cbranch(builder.icmp_unsigned("!=", mask, ir.Constant(i64, 0)), body, done)
+        builder.position_at_end(body)
+        lane = builder.cttz(mask, ir.Constant(ir.IntType(1), 1))
+        builder.store(builder.and_(mask, builder.sub(mask, ir.Constant(i64, 1))), live)
+        k = builder.add(first, lane)
+        # the unit's value read again from memory and broadcast (a lane picked by a number
+        # known only at run time goes through the stack otherwise)
+        add_row(k, _splat(builder, builder.load(builder.gep(hp, [k])), hvec))
+        builder.branch(test)
+        builder.position_at_end(done)
+
+
 @intrinsic
 def live_rows(typingctx, out, start, at, h, n_units, w, base, width):
     """``out[j] = start[at + j]``, then ``out[j] += h[k] * w[base + k*width + j]`` for each
@@ -168,44 +227,24 @@ def live_rows(typingctx, out, start, at, h, n_units, w, base, width):
         sp = _data(context, builder, aty[1], start_a)
         hp = _data(context, builder, aty[3], h_a)
         wp = _data(context, builder, aty[5], w_a)
-        i16 = ir.IntType(LANES)
         i64 = ir.IntType(64)
         vec = ir.VectorType(ir.FloatType(), LANES)
-        zero = ir.Constant(vec, [0.0] * LANES)
         accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
-        live = cgutils.alloca_once(builder, i16)
-        unit_blocks = builder.udiv(n_units, ir.Constant(i64, LANES))
         blocks = builder.udiv(width, ir.Constant(i64, LANES))
 
         def rows(cols):
             for acc, col in zip(accs, cols, strict=False):
                 ptr = _block_ptr(builder, sp, builder.add(at0, col), vec)
                 builder.store(builder.load(ptr, align=4), acc)
-            with cgutils.for_range(builder, unit_blocks) as unit_block:
-                first = builder.mul(unit_block.index, ir.Constant(i64, LANES))
-                x = builder.load(_block_ptr(builder, hp, first, vec), align=4)
-                builder.store(builder.bitcast(builder.fcmp_ordered(">", x, zero), i16), live)
-                test = builder.append_basic_block("lanes.live")
-                body = builder.append_basic_block("lanes.row")
-                done = builder.append_basic_block("lanes.rows_done")
-                builder.branch(test)
-                builder.position_at_end(test)
-                mask = builder.load(live)
-                builder.cbranch(builder.icmp_unsigned("!=", mask, ir.Constant(i16, 0)), body, done)
-                builder.position_at_end(body)
-                lane = builder.cttz(mask, ir.Constant(ir.IntType(1), 1))
-                builder.store(builder.and_(mask, builder.sub(mask, ir.Constant(i16, 1))), live)
-                k = builder.add(first, builder.zext(lane, i64))
-                # the unit's value read again from memory and broadcast (a lane picked by a
-                # number known only at run time goes through the stack otherwise)
-                va = _splat(builder, builder.load(builder.gep(hp, [k])), vec)
+
+            def add_row(k, va):
                 at = builder.add(base, builder.mul(k, width))
                 for acc, col in zip(accs, cols, strict=False):
                     ptr = _block_ptr(builder, wp, builder.add(at, col), vec)
                     value = builder.load(ptr, align=4)
                     builder.store(builder.fadd(builder.load(acc), builder.fmul(va, value)), acc)
-                builder.branch(test)
-                builder.position_at_end(done)
+
+            _live_units(builder, hp, vec, n_units, add_row)
             for acc, col in zip(accs, cols, strict=False):
                 builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=4)
 
@@ -355,6 +394,202 @@ def add_row(typingctx, out, a, w, at, width):
             row = builder.load(_block_ptr(builder, wp, builder.add(at, col), vec), align=4)
             v = builder.fadd(builder.load(ptr, align=4), builder.fmul(va, row))
             builder.store(v, ptr, align=4)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+def _widened(builder, value, dtype, vec):
+    """A loaded vector of ``dtype`` (``float32`` or ``float64``) as the ``float64`` vector
+    ``vec`` (exact)."""
+    return builder.fpext(value, vec) if dtype == types.float32 else value
+
+
+def _float_array(t, *dtypes):
+    return isinstance(t, types.Array) and t.dtype in dtypes
+
+
+@intrinsic
+def wide_rows(typingctx, out, start, at, w, rows, scales, n, width):
+    """``out[j] = float64(start[at + j])``, then ``out[j] += float64(scales[r] * w[rows[r] +
+    j])`` for each ``r`` below ``n`` in order (the product in ``float32``, as numba multiplies
+    two ``float32``; then widened and added in ``float64``), ``j`` below ``width``: a sum of
+    scaled rows of a ``float32`` matrix (``rows`` the rows' starts in ``w``, ``int64``) in a
+    ``float64`` row. ``out`` ``float64``; ``start`` ``float32`` or ``float64`` (may be
+    ``out``, ``at`` 0). ``width`` a multiple of ``LANES``."""
+    ok = (
+        _float_array(out, types.float64)
+        and _float_array(start, types.float32, types.float64)
+        and _float_array(w, types.float32)
+        and isinstance(rows, types.Array)
+        and rows.dtype == types.int64
+        and _float_array(scales, types.float32)
+    )
+    if not ok:
+        return None
+    sig = types.void(out, start, types.intp, w, rows, scales, types.intp, types.intp)
+
+    def codegen(context, builder, sig, args):
+        out_a, start_a, at0, w_a, rows_a, scales_a, n, width = args
+        aty = sig.args
+        o = _data(context, builder, aty[0], out_a)
+        sp = _data(context, builder, aty[1], start_a)
+        wp = _data(context, builder, aty[3], w_a)
+        rp = _data(context, builder, aty[4], rows_a)
+        cp = _data(context, builder, aty[5], scales_a)
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(ir.DoubleType(), LANES)
+        fvec = ir.VectorType(ir.FloatType(), LANES)
+        svec = fvec if aty[1].dtype == types.float32 else vec
+        accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
+        blocks = builder.udiv(width, ir.Constant(i64, LANES))
+
+        def sums(cols):
+            for acc, col in zip(accs, cols, strict=False):
+                ptr = _block_ptr(builder, sp, builder.add(at0, col), svec)
+                value = _widened(builder, builder.load(ptr, align=4), aty[1].dtype, vec)
+                builder.store(value, acc)
+            with cgutils.for_range(builder, n) as r:
+                first = builder.load(builder.gep(rp, [r.index]))
+                scale = _splat(builder, builder.load(builder.gep(cp, [r.index])), fvec)
+                for acc, col in zip(accs, cols, strict=False):
+                    ptr = _block_ptr(builder, wp, builder.add(first, col), fvec)
+                    product = builder.fmul(scale, builder.load(ptr, align=4))
+                    total = builder.fadd(builder.load(acc), builder.fpext(product, vec))
+                    builder.store(total, acc)
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=8)
+
+        def generic():
+            with cgutils.for_range(builder, blocks) as block:
+                sums([builder.mul(block.index, ir.Constant(i64, LANES))])
+
+        _fused_or_blocks(
+            builder,
+            blocks,
+            lambda nb: sums([ir.Constant(i64, LANES * b) for b in range(nb)]),
+            generic,
+        )
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def wide_live_rows(typingctx, out, start, at, h, n_units, w, base, width):
+    """``live_rows`` in ``float64``: ``out[j] = float64(start[at + j])``, then ``out[j] +=
+    h[k] * float64(w[base + k*width + j])`` for each unit ``k`` below ``n_units`` (a multiple
+    of ``LANES``) with ``h[k] > 0``, in increasing ``k`` (found ``CHUNK`` units at a time, as
+    the bits of one word, then taken lowest first), ``j`` below ``width``. ``out`` and
+    ``h`` ``float64``, ``w`` and ``start`` either (``start`` may be ``out``, ``at`` 0): a
+    ``float64`` copy of ``float32`` weights gives the same bits without widening each row.
+    ``width`` a multiple of ``LANES``."""
+    ok = (
+        _float_array(out, types.float64)
+        and _float_array(start, types.float32, types.float64)
+        and _float_array(h, types.float64)
+        and _float_array(w, types.float32, types.float64)
+    )
+    if not ok:
+        return None
+    sig = types.void(out, start, types.intp, h, types.intp, w, types.intp, types.intp)
+
+    def codegen(context, builder, sig, args):
+        out_a, start_a, at0, h_a, n_units, w_a, base, width = args
+        aty = sig.args
+        o = _data(context, builder, aty[0], out_a)
+        sp = _data(context, builder, aty[1], start_a)
+        hp = _data(context, builder, aty[3], h_a)
+        wp = _data(context, builder, aty[5], w_a)
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(ir.DoubleType(), LANES)
+        fvec = ir.VectorType(ir.FloatType(), LANES)
+        svec = fvec if aty[1].dtype == types.float32 else vec
+        wvec = fvec if aty[5].dtype == types.float32 else vec
+        accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
+        blocks = builder.udiv(width, ir.Constant(i64, LANES))
+
+        def rows(cols):
+            for acc, col in zip(accs, cols, strict=False):
+                ptr = _block_ptr(builder, sp, builder.add(at0, col), svec)
+                value = _widened(builder, builder.load(ptr, align=4), aty[1].dtype, vec)
+                builder.store(value, acc)
+
+            def add_row(k, va):
+                at = builder.add(base, builder.mul(k, width))
+                for acc, col in zip(accs, cols, strict=False):
+                    ptr = _block_ptr(builder, wp, builder.add(at, col), wvec)
+                    value = _widened(builder, builder.load(ptr, align=4), aty[5].dtype, vec)
+                    builder.store(builder.fadd(builder.load(acc), builder.fmul(va, value)), acc)
+
+            _live_units(builder, hp, vec, n_units, add_row)
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=8)
+
+        def generic():
+            with cgutils.for_range(builder, blocks) as block:
+                rows([builder.mul(block.index, ir.Constant(i64, LANES))])
+
+        _fused_or_blocks(
+            builder,
+            blocks,
+            lambda nb: rows([ir.Constant(i64, LANES * b) for b in range(nb)]),
+            generic,
+        )
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def sum_rows(typingctx, out, start, w, rows, n, width):
+    """``out[j] = start[j] + w[rows[0] + j] + w[rows[1] + j] + ...`` for the ``n`` rows
+    listed (their starts in ``w``, ``int64``), added in order, ``float64`` throughout, ``j``
+    below ``width`` (``start`` may be ``out``). ``width`` a multiple of ``LANES``."""
+    ok = (
+        _float_array(out, types.float64)
+        and _float_array(start, types.float64)
+        and _float_array(w, types.float64)
+        and isinstance(rows, types.Array)
+        and rows.dtype == types.int64
+    )
+    if not ok:
+        return None
+    sig = types.void(out, start, w, rows, types.intp, types.intp)
+
+    def codegen(context, builder, sig, args):
+        out_a, start_a, w_a, rows_a, n, width = args
+        aty = sig.args
+        o = _data(context, builder, aty[0], out_a)
+        sp = _data(context, builder, aty[1], start_a)
+        wp = _data(context, builder, aty[2], w_a)
+        rp = _data(context, builder, aty[3], rows_a)
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(ir.DoubleType(), LANES)
+        accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
+        blocks = builder.udiv(width, ir.Constant(i64, LANES))
+
+        def sums(cols):
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(_block_ptr(builder, sp, col, vec), align=8), acc)
+            with cgutils.for_range(builder, n) as r:
+                first = builder.load(builder.gep(rp, [r.index]))
+                for acc, col in zip(accs, cols, strict=False):
+                    ptr = _block_ptr(builder, wp, builder.add(first, col), vec)
+                    builder.store(builder.fadd(builder.load(acc), builder.load(ptr, align=8)), acc)
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=8)
+
+        def generic():
+            with cgutils.for_range(builder, blocks) as block:
+                sums([builder.mul(block.index, ir.Constant(i64, LANES))])
+
+        _fused_or_blocks(
+            builder,
+            blocks,
+            lambda nb: sums([ir.Constant(i64, LANES * b) for b in range(nb)]),
+            generic,
+        )
         return context.get_dummy_value()
 
     return sig, codegen

@@ -69,17 +69,29 @@ def identity(arrays: dict, variant: str, layout: str = LAYOUT, format: int = FOR
 
 
 def pack(arrays: dict) -> np.ndarray:
-    """The kernel's flat row of checked ``arrays`` (``kernels/tichu/passnet.offsets``)."""
-    h1, h2 = arrays["w1"].shape[1], arrays["w2"].shape[1]
-    w1, b1, w2, b2, w3, b3, size = kernel.offsets(h1, h2)
+    """The kernel's flat row of checked ``arrays`` (``kernels/tichu/passnet.offsets``), the
+    hidden layers padded to whole blocks of units with zero weights (``passnet.padded``), its
+    ``float64`` part made from the ``float32`` weights."""
+    n1, n2 = arrays["w1"].shape[1], arrays["w2"].shape[1]
+    h1, h2 = kernel.padded(n1), kernel.padded(n2)
+    w1, b1, w2, b2, w3, b3, wide, size = kernel.offsets(h1, h2)
     out = np.zeros(size, np.float32)
     out[0], out[1], out[2], out[3] = h1, h2, kernel.N_FEATURES, kernel.KIND
-    out[w1:b1] = arrays["w1"].reshape(-1)
-    out[b1:w2] = arrays["b1"]
-    out[w2:b2] = arrays["w2"].reshape(-1)
-    out[b2:w3] = arrays["b2"]
-    out[w3:b3] = arrays["w3"]
+    out[w1:b1].reshape(kernel.N_FEATURES, h1)[:, :n1] = arrays["w1"]
+    out[b1 : b1 + n1] = arrays["b1"]
+    out[w2:b2].reshape(h1, h2)[:n1, :n2] = arrays["w2"]
+    out[b2 : b2 + n2] = arrays["b2"]
+    out[w3 : w3 + n2] = arrays["w3"]
     out[b3] = arrays["b3"][0]
+    wide_part = out[wide:size].view(np.float64)
+    wide_part[: h1 * h2] = out[w2:b2]
+    rows = wide_part[h1 * h2 :].reshape(kernel.WIDE_ROWS, h1)
+    w1_rows = out[w1:b1].reshape(kernel.N_FEATURES, h1)
+    for v in range(kernel.N_VALUES):  # float32 products, as the plain forward pass makes them
+        for k in range(1, kernel.COUNTS_MAX + 1):
+            value = np.float32(0.25 * k if 2 <= v <= 14 else k)
+            rows[v * kernel.COUNTS_MAX + k - 1] = value * w1_rows[kernel.N_VALUES + v]
+    rows[kernel.COUNTS_MAX * kernel.N_VALUES :] = w1_rows[kernel.GIVEN :]
     return out
 
 

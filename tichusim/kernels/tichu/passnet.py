@@ -28,8 +28,17 @@ of 17 (right opponent, partner, left opponent), and whether each given card is l
 round over 100 with that pass, up to a constant per hand. ``choose`` plays the best.
 
 A model is one flat ``float32`` row (``offsets``): a header line (``H1``, ``H2``,
-``N_FEATURES``, ``KIND``), then ``w1`` (row-major), ``b1``, ``w2``, ``b2``, ``w3``, ``b3``.
-``tichusim.strategies.passnet`` packs it from a weights file.
+``N_FEATURES``, ``KIND``), then ``w1`` (row-major), ``b1``, ``w2``, ``b2``, ``w3``, ``b3``,
+then a ``float64`` part (seen through a view): ``w2`` again, then the rows a candidate's first
+layer adds, each as the plain forward pass adds it (``WIDE_ROWS``: the kept count ``k`` of
+value ``v``'s row times its feature, ``float32(value * w1[N_VALUES + v])``, at ``v *
+COUNTS_MAX + k - 1``; then the rows of the features from ``GIVEN`` on, whose values are 1),
+widened exactly. So the candidates' sums add rows without multiplying or widening them, and
+the bits are the plain pass's (``value``).
+``tichusim.strategies.passnet`` packs it from a weights file, each hidden layer padded to
+whole blocks of ``lanes.LANES`` units (``padded``) with units of zero weights: such a unit is
+0 before and after relu, so it adds no term to any sum and the values are the file's
+network's, bit for bit; ``H1`` and ``H2`` are the padded sizes.
 """
 
 import numpy as np
@@ -37,6 +46,7 @@ import numpy as np
 from ..bits import DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, ZERO, lowest_bit_index, rank_cards
 from ..hand import card_value, highest_card, loose_cards, lowest_card
 from ..jit import njit
+from ..lanes import LANES, sum_rows, wide_live_rows, wide_rows
 
 N_VALUES = 17  # card values: Dog 0, Mah Jong 1, ranks 2..14, Phoenix 15, Dragon 16
 N_FEATURES = 2 * N_VALUES + 3 * N_VALUES + 3
@@ -46,19 +56,31 @@ LOW = 3  # the opponents' structured cards: the lowest loose few
 HEADER = 16  # floats before w1: H1, H2, N_FEATURES, KIND, the rest zero
 KIND = 2.0  # the header's mark of a pass model (a play model's header starts otherwise)
 MAX_HIDDEN = 256
+COUNTS_MAX = 4  # cards of one value a hand holds at most
+GIVEN = 2 * N_VALUES  # the first feature of the cards given (a candidate's one-hots)
+# the float64 part's rows of w1 after w2: each kept count's row times its feature's value
+# (``COUNTS_MAX`` per card value), then the given cards' and their looseness's rows
+WIDE_ROWS = COUNTS_MAX * N_VALUES + N_FEATURES - GIVEN
+
+
+def padded(h):
+    """A hidden size ``h`` rounded up to whole blocks of ``lanes.LANES`` units: the sizes of
+    a model's flat row (``values`` sums a block at a time)."""
+    return -(-h // LANES) * LANES
 
 
 @njit(cache=True)
 def offsets(h1, h2):
-    """Where ``w1``, ``b1``, ``w2``, ``b2``, ``w3``, ``b3`` start in a model's flat row, and
-    its length."""
+    """Where ``w1``, ``b1``, ``w2``, ``b2``, ``w3``, ``b3`` and the ``float64`` part (``w2``,
+    then the candidates' rows of w1) start in a model's flat row, and its length."""
     w1 = HEADER
     b1 = w1 + N_FEATURES * h1
     w2 = b1 + h1
     b2 = w2 + h1 * h2
     w3 = b2 + h2
     b3 = w3 + h2
-    return w1, b1, w2, b2, w3, b3, b3 + 1
+    wide = (b3 + HEADER) // HEADER * HEADER  # on a line of its own
+    return w1, b1, w2, b2, w3, b3, wide, wide + 2 * (h1 * h2 + WIDE_ROWS * h1)
 
 
 @njit(cache=True)
@@ -173,7 +195,7 @@ def value(model, x, h1_out):
     ``h1_out`` scratch of ``H1``). The first layer adds only the rows of nonzero features."""
     h1 = np.int64(model[0])
     h2 = np.int64(model[1])
-    w1, b1, w2, b2, w3, b3, _ = offsets(h1, h2)
+    w1, b1, w2, b2, w3, b3, _, _ = offsets(h1, h2)
     for j in range(h1):
         h1_out[j] = model[b1 + j]
     for i in range(N_FEATURES):
@@ -194,51 +216,80 @@ def value(model, x, h1_out):
     return q
 
 
+@njit(cache=True, inline="always")
+def _count_scale(v, k):
+    """The feature of ``k`` cards of value ``v`` (``_count``'s: a quarter per ranked card,
+    one per special card), ``float32``."""
+    return np.float32(0.25 * k) if 2 <= v <= 14 else np.float32(k)
+
+
 @njit(cache=True)
 def values(model, hand, cands, n, out):
     """The network's values of the candidates ``cands[:n]`` of ``hand`` into ``out[:n]``:
     ``value``'s bits, sooner. The hand's own counts (the first ``N_VALUES`` features) are
-    the same for every candidate, so b1 and their rows are summed once, in ``value``'s order,
-    and each candidate goes on from that sum; the second layer adds the rows of the live units
-    only, unit by unit, so each of its sums still adds its terms in ``value``'s order."""
+    the same for every candidate, so b1 and their rows are summed once, in ``value``'s order
+    (``lanes.wide_rows``), and each candidate goes on from that sum with the rows of its
+    nonzero features, listed in index order straight from its cards (never encoded) and
+    read from the row's ``float64`` part, where each is already its feature's product
+    (``lanes.sum_rows``); the second layer adds the rows of the live units only
+    (``lanes.wide_live_rows``). The sums run a block of ``lanes.LANES`` units at a time in
+    vector registers, each unit's sum adding ``value``'s terms in ``value``'s order, so the
+    bits are ``value``'s. The hidden sizes are multiples of ``lanes.LANES``
+    (``tichusim.strategies.passnet.pack`` pads them with units of zero weights, 0 before and
+    after relu, which add no term)."""
     h1n = np.int64(model[0])
     h2n = np.int64(model[1])
-    w1, b1, w2, b2, w3, b3, _ = offsets(h1n, h2n)
-    x = np.zeros(N_FEATURES, np.float32)
+    w1, b1, w2, b2, w3, b3, wide, end = offsets(h1n, h2n)
+    w2_wide = model[wide:end].view(np.float64)
+    table = h1n * h2n  # the candidates' rows in the float64 part
+    counts = np.zeros(N_VALUES, np.int64)
+    rows = np.empty(N_FEATURES, np.int64)
+    scales = np.empty(N_VALUES, np.float32)
     base = np.empty(max(h1n, 1), np.float64)
     h1 = np.empty(max(h1n, 1), np.float64)
     h2 = np.empty(max(h2n, 1), np.float64)
-    _count(hand, x, 0)
-    for j in range(h1n):
-        base[j] = model[b1 + j]
-    for i in range(N_VALUES):
-        xi = x[i]
-        if xi != 0.0:
-            row = w1 + i * h1n
-            for j in range(h1n):
-                base[j] += xi * model[row + j]
+    x = hand
+    while x != ZERO:
+        counts[card_value(lowest_bit_index(x))] += 1
+        x &= x - ONE
+    k = 0
+    for v in range(N_VALUES):
+        if counts[v] != 0:
+            rows[k] = w1 + v * h1n
+            scales[k] = _count_scale(v, counts[v])
+            k += 1
+    wide_rows(base, model, b1, model, rows, scales, k, h1n)
+    loose = loose_cards(hand)
     for c in range(n):
-        features(hand, cands[c, 0], cands[c, 1], cands[c, 2], x)
-        for j in range(h1n):
-            h1[j] = base[j]
-        for i in range(N_VALUES, N_FEATURES):
-            xi = x[i]
-            if xi != 0.0:
-                row = w1 + i * h1n
-                for j in range(h1n):
-                    h1[j] += xi * model[row + j]
-        for k in range(h2n):
-            h2[k] = np.float64(model[b2 + k])
-        for j in range(h1n):
-            a = h1[j]
-            if a > 0.0:
-                row = w2 + j * h2n
-                for k in range(h2n):
-                    h2[k] += a * model[row + k]
+        right = cands[c, 0]
+        partner = cands[c, 1]
+        left = cands[c, 2]
+        vr = card_value(lowest_bit_index(right))
+        vp = card_value(lowest_bit_index(partner))
+        vl = card_value(lowest_bit_index(left))
+        # the rows of the nonzero features in index order, listed without a branch
+        k = 0
+        for v in range(N_VALUES):  # the counts of the cards kept
+            kept = counts[v] - (v == vr) - (v == vp) - (v == vl)
+            rows[k] = table + (v * COUNTS_MAX + kept - 1) * h1n
+            k += kept != 0
+        given = table + COUNTS_MAX * N_VALUES * h1n
+        j = 0
+        for v in (vr, vp, vl):  # the cards given, one-hot
+            rows[k] = given + (j * N_VALUES + v) * h1n
+            k += 1
+            j += 1
+        j = 0
+        for g in (right, partner, left):  # loose or not
+            rows[k] = given + (3 * N_VALUES + j) * h1n
+            k += (g & loose) != ZERO
+            j += 1
+        sum_rows(h1, base, w2_wide, rows, k, h1n)
+        wide_live_rows(h2, model, b2, h1, h1n, w2_wide, 0, h2n)
         q = np.float64(model[b3])
-        for k in range(h2n):
-            if h2[k] > 0.0:
-                q += h2[k] * model[w3 + k]
+        for u in range(h2n):  # a live unit's term, taken without a branch
+            term = q + h2[u] * model[w3 + u]
+            q = term if h2[u] > 0.0 else q
         out[c] = q
 
 
@@ -272,11 +323,15 @@ __all__ = [
     "N_FEATURES",
     "N_VALUES",
     "TOP",
+    "COUNTS_MAX",
+    "GIVEN",
+    "WIDE_ROWS",
     "add",
     "choose",
     "features",
     "features_of",
     "offsets",
+    "padded",
     "structured",
     "value",
     "values",
