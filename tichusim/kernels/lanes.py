@@ -197,6 +197,57 @@ def _live_units(builder, hp, hvec, n_units, add_row):
         builder.position_at_end(done)
 
 
+def _live_rows_codegen(context, builder, sig, args):
+    """The code of ``live_rows`` and ``wide_live_rows``: the sum in ``out``'s type (``float32``
+    or ``float64``), ``start``'s and ``w``'s blocks widened to it where they are narrower."""
+    out_a, start_a, at0, h_a, n_units, w_a, base, width = args
+    aty = sig.args
+    o = _data(context, builder, aty[0], out_a)
+    sp = _data(context, builder, aty[1], start_a)
+    hp = _data(context, builder, aty[3], h_a)
+    wp = _data(context, builder, aty[5], w_a)
+    i64 = ir.IntType(64)
+    wide = aty[0].dtype == types.float64
+    vec = ir.VectorType(ir.DoubleType() if wide else ir.FloatType(), LANES)
+    fvec = ir.VectorType(ir.FloatType(), LANES)
+    svec = fvec if aty[1].dtype == types.float32 else vec
+    wvec = fvec if aty[5].dtype == types.float32 else vec
+    accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
+    blocks = builder.udiv(width, ir.Constant(i64, LANES))
+
+    def widened(value, dtype):
+        return _widened(builder, value, dtype, vec) if wide else value
+
+    def rows(cols):
+        for acc, col in zip(accs, cols, strict=False):
+            ptr = _block_ptr(builder, sp, builder.add(at0, col), svec)
+            builder.store(widened(builder.load(ptr, align=4), aty[1].dtype), acc)
+
+        def add_row(k, va):
+            at = builder.add(base, builder.mul(k, width))
+            for acc, col in zip(accs, cols, strict=False):
+                ptr = _block_ptr(builder, wp, builder.add(at, col), wvec)
+                value = widened(builder.load(ptr, align=4), aty[5].dtype)
+                builder.store(builder.fadd(builder.load(acc), builder.fmul(va, value)), acc)
+
+        _live_units(builder, hp, vec, n_units, add_row)
+        for acc, col in zip(accs, cols, strict=False):
+            ptr = _block_ptr(builder, o, col, vec)
+            builder.store(builder.load(acc), ptr, align=8 if wide else 4)
+
+    def generic():
+        with cgutils.for_range(builder, blocks) as block:
+            rows([builder.mul(block.index, ir.Constant(i64, LANES))])
+
+    _fused_or_blocks(
+        builder,
+        blocks,
+        lambda nb: rows([ir.Constant(i64, LANES * b) for b in range(nb)]),
+        generic,
+    )
+    return context.get_dummy_value()
+
+
 @intrinsic
 def live_rows(typingctx, out, start, at, h, n_units, w, base, width):
     """``out[j] = start[at + j]``, then ``out[j] += h[k] * w[base + k*width + j]`` for each
@@ -219,48 +270,7 @@ def live_rows(typingctx, out, start, at, h, n_units, w, base, width):
     if not ok:
         return None
     sig = types.void(out, start, types.intp, h, types.intp, w, types.intp, types.intp)
-
-    def codegen(context, builder, sig, args):
-        out_a, start_a, at0, h_a, n_units, w_a, base, width = args
-        aty = sig.args
-        o = _data(context, builder, aty[0], out_a)
-        sp = _data(context, builder, aty[1], start_a)
-        hp = _data(context, builder, aty[3], h_a)
-        wp = _data(context, builder, aty[5], w_a)
-        i64 = ir.IntType(64)
-        vec = ir.VectorType(ir.FloatType(), LANES)
-        accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
-        blocks = builder.udiv(width, ir.Constant(i64, LANES))
-
-        def rows(cols):
-            for acc, col in zip(accs, cols, strict=False):
-                ptr = _block_ptr(builder, sp, builder.add(at0, col), vec)
-                builder.store(builder.load(ptr, align=4), acc)
-
-            def add_row(k, va):
-                at = builder.add(base, builder.mul(k, width))
-                for acc, col in zip(accs, cols, strict=False):
-                    ptr = _block_ptr(builder, wp, builder.add(at, col), vec)
-                    value = builder.load(ptr, align=4)
-                    builder.store(builder.fadd(builder.load(acc), builder.fmul(va, value)), acc)
-
-            _live_units(builder, hp, vec, n_units, add_row)
-            for acc, col in zip(accs, cols, strict=False):
-                builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=4)
-
-        def generic():
-            with cgutils.for_range(builder, blocks) as block:
-                rows([builder.mul(block.index, ir.Constant(i64, LANES))])
-
-        _fused_or_blocks(
-            builder,
-            blocks,
-            lambda nb: rows([ir.Constant(i64, LANES * b) for b in range(nb)]),
-            generic,
-        )
-        return context.get_dummy_value()
-
-    return sig, codegen
+    return sig, _live_rows_codegen
 
 
 @intrinsic
@@ -493,52 +503,7 @@ def wide_live_rows(typingctx, out, start, at, h, n_units, w, base, width):
     if not ok:
         return None
     sig = types.void(out, start, types.intp, h, types.intp, w, types.intp, types.intp)
-
-    def codegen(context, builder, sig, args):
-        out_a, start_a, at0, h_a, n_units, w_a, base, width = args
-        aty = sig.args
-        o = _data(context, builder, aty[0], out_a)
-        sp = _data(context, builder, aty[1], start_a)
-        hp = _data(context, builder, aty[3], h_a)
-        wp = _data(context, builder, aty[5], w_a)
-        i64 = ir.IntType(64)
-        vec = ir.VectorType(ir.DoubleType(), LANES)
-        fvec = ir.VectorType(ir.FloatType(), LANES)
-        svec = fvec if aty[1].dtype == types.float32 else vec
-        wvec = fvec if aty[5].dtype == types.float32 else vec
-        accs = [cgutils.alloca_once(builder, vec) for _ in range(FUSED)]
-        blocks = builder.udiv(width, ir.Constant(i64, LANES))
-
-        def rows(cols):
-            for acc, col in zip(accs, cols, strict=False):
-                ptr = _block_ptr(builder, sp, builder.add(at0, col), svec)
-                value = _widened(builder, builder.load(ptr, align=4), aty[1].dtype, vec)
-                builder.store(value, acc)
-
-            def add_row(k, va):
-                at = builder.add(base, builder.mul(k, width))
-                for acc, col in zip(accs, cols, strict=False):
-                    ptr = _block_ptr(builder, wp, builder.add(at, col), wvec)
-                    value = _widened(builder, builder.load(ptr, align=4), aty[5].dtype, vec)
-                    builder.store(builder.fadd(builder.load(acc), builder.fmul(va, value)), acc)
-
-            _live_units(builder, hp, vec, n_units, add_row)
-            for acc, col in zip(accs, cols, strict=False):
-                builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=8)
-
-        def generic():
-            with cgutils.for_range(builder, blocks) as block:
-                rows([builder.mul(block.index, ir.Constant(i64, LANES))])
-
-        _fused_or_blocks(
-            builder,
-            blocks,
-            lambda nb: rows([ir.Constant(i64, LANES * b) for b in range(nb)]),
-            generic,
-        )
-        return context.get_dummy_value()
-
-    return sig, codegen
+    return sig, _live_rows_codegen
 
 
 @intrinsic
