@@ -244,14 +244,33 @@ def test_a_learned_table_hands_the_kernels_its_pass_network():
 
 def test_learned_passes_as_expert_where_asked_and_at_other_tables():
     assert STRATEGIES["learned"].pass_ == "learned"
-    row = resolve("learned[pass=expert]")[0].param_row()
-    assert row[slots.P_PASS] == policies.PASS_EXPERT
-    assert table_models.pass_identity(row) == 0
-    for variant in ("tientsin", "wuwang"):
-        row = STRATEGIES["learned"].param_row(variant)
+    for variant in (None, "wuwang"):
+        row = resolve("learned[pass=expert]", 3 if variant else 4)[0].param_row(variant)
         assert row[slots.P_PASS] == policies.PASS_EXPERT
         assert table_models.pass_identity(row) == 0
-        assert not any(i.startswith("pass:") for i in weights_identities("learned", variant))
+    row = STRATEGIES["learned"].param_row("tientsin")
+    assert row[slots.P_PASS] == policies.PASS_EXPERT
+    assert table_models.pass_identity(row) == 0
+    assert not any(i.startswith("pass:") for i in weights_identities("learned", "tientsin"))
+
+
+def test_learned_passes_with_the_shipped_wuwang_network_by_default():
+    """At Wu Wang ``learned`` passes with the package's Wu Wang pass network (§4), named in
+    its row and its run's identity, and a Wu Wang table hands the kernels that model."""
+    path = pass_file.shipped("wuwang")
+    assert path is not None and path.name == "learned-pass-wuwang.npz"
+    shipped = pass_file.load(path, "wuwang")
+    assert shipped.model[3] == passnet.KIND_WUWANG
+    row = STRATEGIES["learned"].param_row("wuwang")
+    assert row[slots.P_PASS] == policies.PASS_LEARNED
+    assert table_models.pass_identity(row) == int(shipped.identity, 16)
+    assert f"pass:{shipped.identity}" in weights_identities("learned", "wuwang")
+    assert weights_identities("learned", "wuwang") != weights_identities("learned")
+    g = game("wuwang")
+    marked, models = table_models.table(g.param_rows(g.resolve(["learned", "expert", "expert"], 3)))
+    assert models is not None
+    k = int(marked[0, slots.P_PASS_MODEL])
+    np.testing.assert_array_equal(models[k, : shipped.model.size], shipped.model)
 
 
 def test_the_pass_network_is_named_in_the_strategy_and_the_hash(pass_weights):
@@ -281,3 +300,26 @@ def test_a_network_of_another_decision_or_table_is_refused_in_one_line(pass_weig
             resolve(f"learned[pass_weights={other}]")[0].param_row()
     with pytest.raises(ValueError, match="pass_weights only pass with pass=learned"):
         resolve(f"expert[pass_weights={pass_weights}]")
+
+
+def test_wuwang_labels_give_each_candidate_at_every_role(tmp_path):
+    """The labels (``passdata.label``) at Wu Wang: hands at the three roles (§4); a King's
+    deals each a group with its Minister's hand, an opponent's hand one group; every group's
+    candidates the learned passing's own, expert's first."""
+    from tichusim.learn.passdata import label, read_passes, wuwang_seat
+
+    paths = label(tmp_path, hands=3, deals=2, seed=9, shard_hands=3, variant="wuwang")
+    d = read_passes(paths)
+    assert str(d["variant"]) == "wuwang"
+    assert d["seats"].tolist() == [0, 0, 1, 3]  # the King's two deals, then each opponent
+    assert [wuwang_seat(h) for h in range(3)] == [0, 1, 3]
+    assert d["ministers"][0] != d["ministers"][1] and not d["ministers"][2:].any()
+    for m in d["ministers"][:2]:
+        assert int(m) & int(d["hands"][0]) == 0 and bin(int(m)).count("1") == 14
+    row = STRATEGIES["learned"].param_row("wuwang")
+    for g in range(4):
+        want = candidates(row, int(d["hands"][g]), "wuwang", int(d["seats"][g]))
+        np.testing.assert_array_equal(d["cands"][d["start"][g] : d["start"][g + 1]], want)
+    assert np.all(np.abs(d["values"]) <= 8.0)  # margins over 100, a round's at most ±800
+    with pytest.raises(ValueError, match="labelled at nanjing or wuwang, not 'tientsin'$"):
+        label(tmp_path / "t", hands=1, deals=1, seed=1, variant="tientsin")
