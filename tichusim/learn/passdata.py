@@ -178,8 +178,8 @@ def label(
                 batch.play_rounds(run, keys, firsts, params[h], rounds_out, seats_out, 1)
                 if np.any(rounds_out["error"] != 0):
                     raise RuntimeError(f"hand {i}: a labelling round failed")
-                mine = seats_out[:, h]
-                if np.any(mine["hand14"] != hand) or np.any(mine["given"][:, :3] != p):
+                held = seats_out[:, h]
+                if np.any(held["hand14"] != hand) or np.any(held["given"][:, :3] != p):
                     raise RuntimeError(f"hand {i}: the seat did not hold the hand or give the pass")
                 margins[c] = seats_out[:, h]["points"] - seats_out[:, (h + 1) % 4]["points"]
                 if c == 0:
