@@ -303,20 +303,32 @@ def wuwang_features(hand, minister, seat, cand, out):
     """The Wu Wang features (``N_FEATURES_WUWANG``) of the seat at position ``seat`` giving
     ``cand`` (its three slots, one zero) from ``hand`` into ``out`` (``float32``);
     ``minister``: the Minister's hand the King sees (ignored for an opponent)."""
-    a_slot, b_slot = wuwang_slots(seat)
-    a = cand[a_slot]
-    b = cand[b_slot]
+    _wuwang_shared(hand, minister, seat, out)
+    _wuwang_pass(hand, loose_cards(hand), seat, cand, out)
+
+
+@njit(cache=True)
+def _wuwang_shared(hand, minister, seat, out):
+    """The features every candidate of the hand shares (``out[:WW_FIXED]``)."""
     _count(hand, out, 0)
     _count(minister if seat == KING else ZERO, out, N_VALUES)
     base = 2 * N_VALUES
     out[base] = 1.0 if seat == KING else 0.0
     out[base + 1] = 1.0 if seat == 1 else 0.0
     out[base + 2] = 1.0 if seat == 3 else 0.0
+
+
+@njit(cache=True)
+def _wuwang_pass(hand, loose, seat, cand, out):
+    """The features of the pass ``cand`` (``out[WW_FIXED:]``); ``loose``: the hand's loose
+    cards."""
+    a_slot, b_slot = wuwang_slots(seat)
+    a = cand[a_slot]
+    b = cand[b_slot]
     _count(hand & ~(a | b), out, WW_FIXED)
     base = WW_FIXED + N_VALUES
     for i in range(2 * N_VALUES + 2):
         out[base + i] = 0.0
-    loose = loose_cards(hand)
     out[base + card_value(lowest_bit_index(a))] = 1.0
     out[base + N_VALUES + card_value(lowest_bit_index(b))] = 1.0
     if a & loose:
@@ -375,7 +387,8 @@ def wuwang_values(model, hand, minister, seat, cands, n, out):
     base = np.empty(max(h1n, 1), np.float64)
     h1 = np.empty(max(h1n, 1), np.float64)
     h2 = np.empty(max(h2n, 1), np.float64)
-    wuwang_features(hand, minister, seat, cands[0], x)
+    _wuwang_shared(hand, minister, seat, x)
+    loose = loose_cards(hand)
     for j in range(h1n):
         base[j] = model[b1 + j]
     for i in range(WW_FIXED):
@@ -385,7 +398,7 @@ def wuwang_values(model, hand, minister, seat, cands, n, out):
             for j in range(h1n):
                 base[j] += xi * model[row + j]
     for c in range(n):
-        wuwang_features(hand, minister, seat, cands[c], x)
+        _wuwang_pass(hand, loose, seat, cands[c], x)
         for j in range(h1n):
             h1[j] = base[j]
         for i in range(WW_FIXED, N_FEATURES_WUWANG):
