@@ -140,6 +140,119 @@ def test_a_table_passes_the_candidate_its_network_values_best(pass_weights):
     assert with_opponent_call > 50
 
 
+def _wuwang_arrays(seed=1, h1=16, h2=8):
+    rng = np.random.default_rng(seed)
+    out = _arrays(seed, h1, h2)
+    out["w1"] = rng.normal(0, 0.5, (passnet.N_FEATURES_WUWANG, h1)).astype(np.float32)
+    return out
+
+
+@pytest.fixture(scope="module")
+def wuwang_weights(tmp_path_factory):
+    path = tmp_path_factory.mktemp("pass-wuwang") / "p.npz"
+    return pass_file.export(_wuwang_arrays(), path, "wuwang", {"test": True})
+
+
+def _wuwang_players(king):
+    """``(position, player)`` of Wu Wang's three real players when ``king`` is King (§4; a
+    record's rows are players, the Minister's row 3)."""
+    return [(0, king), (1, (king + 1) % 3), (3, (king + 2) % 3)]
+
+
+def test_wuwang_candidates_are_legal_two_card_passes_at_every_role():
+    """RULES.md §4: each real player gives one card to each other real player, the Minister
+    (position 2) nothing; the King his two opponents, an opponent the King and the other."""
+    row = STRATEGIES["expert"].param_row("wuwang")
+    reached = {0: (0, 2), 1: (1, 2), 3: (0, 1)}  # the slots of ``pass_offsets`` (d - 1)
+    for seat, slots_given in reached.items():
+        sizes = []
+        for h in range(150):
+            hand = deal_hand(8, h)
+            got = candidates(row, hand, "wuwang", seat)
+            sizes.append(len(got))
+            assert 1 <= len(got) <= passnet.MAX_CANDIDATES
+            assert len({tuple(p) for p in got.tolist()}) == len(got)
+            for p in got:
+                cards_given = [int(p[k]) for k in slots_given]
+                assert all(c & hand and c & (c - 1) == 0 for c in cards_given)
+                assert cards_given[0] != cards_given[1]
+                assert all(int(p[k]) == 0 for k in range(3) if k not in slots_given)
+            np.testing.assert_array_equal(got, candidates(row, hand, "wuwang", seat))
+        assert min(sizes) >= 10  # a real choice at every role
+
+
+def test_the_first_wuwang_candidate_is_what_expert_passes():
+    g = game("wuwang")
+    rec = g.rounds(np.arange(200), seed=12, strategies="expert[grand_tichu=never,tichu=never]")
+    row = STRATEGIES["expert"].param_row("wuwang")
+    for r in range(200):
+        for seat, player in _wuwang_players(int(rec.rounds["king"][r])):
+            hand = int(rec.seats[r, player]["hand14"])
+            given = tuple(int(x) for x in rec.seats[r, player]["given"][:3])
+            assert given == tuple(int(x) for x in candidates(row, hand, "wuwang", seat)[0])
+
+
+def test_a_wuwang_table_passes_the_candidate_its_network_values_best(wuwang_weights):
+    """Every player of ``expert[pass=learned,...]`` at Wu Wang gives the argmax of the Wu Wang
+    network over its candidates, the King's read with his Minister's hand (§4), wherever
+    neither it nor its partner called before the passing."""
+    g = game("wuwang")
+    name = f"expert[pass=learned,pass_weights={wuwang_weights}]"
+    rec = g.rounds(np.arange(200), seed=5, strategies=name)
+    w = pass_file.load(wuwang_weights, "wuwang")
+    assert w.model[3] == passnet.KIND_WUWANG
+    row = resolve(name, 3)[0].param_row("wuwang")
+    assert row[slots.P_PASS] == policies.PASS_LEARNED
+    plain = STRATEGIES["expert"].param_row("wuwang")
+    calls = (rec.seats["tichu_when"] == 0) | (rec.seats["grand_tichu"] != 0)
+    learned_passes = {0: 0, 1: 0, 3: 0}
+    for r in range(200):
+        minister = int(rec.seats[r, 3]["hand14"])  # the Minister's row
+        by_seat = dict(_wuwang_players(int(rec.rounds["king"][r])))
+        by_seat[2] = 3
+        for seat, player in _wuwang_players(int(rec.rounds["king"][r])):
+            if calls[r, player] or calls[r, by_seat[(seat + 2) % 4]]:
+                continue
+            hand = int(rec.seats[r, player]["hand14"])
+            given = tuple(int(x) for x in rec.seats[r, player]["given"][:3])
+            cands = candidates(plain, hand, "wuwang", seat, minister)
+            best = passnet.wuwang_choose(
+                w.model, np.uint64(hand), np.uint64(minister), seat, cands, len(cands)
+            )
+            assert given == tuple(int(x) for x in cands[best])
+            learned_passes[seat] += best != 0
+    assert min(learned_passes.values()) > 20  # not just expert's pass, at every role
+
+
+def test_a_network_of_another_table_is_refused_at_wuwang(pass_weights, wuwang_weights):
+    with pytest.raises(WeightsError, match=r"a pass network of nanjing, not of wuwang$"):
+        pass_file.load(pass_weights, "wuwang")
+    with pytest.raises(WeightsError, match=r"a pass network of wuwang, not of nanjing$"):
+        pass_file.load(wuwang_weights)
+    with pytest.raises(ValueError, match=r"a pass network of wuwang, not of nanjing$"):
+        resolve(f"learned[pass_weights={wuwang_weights}]")[0].param_row()
+    with pytest.raises(ValueError, match=r"a pass network of nanjing, not of wuwang$"):
+        resolve(f"learned[pass_weights={pass_weights}]", 3)[0].param_row("wuwang")
+
+
+def test_a_wuwang_file_claiming_the_other_layout_is_refused(tmp_path):
+    """A file whose arrays are the 4-player game's features but which says Wu Wang."""
+    path = tmp_path / "bad.npz"
+    pass_file.export(_arrays(), path, "wuwang", {})
+    with pytest.raises(WeightsError, match=r"w1 has shape \(88, 16\), expected \(90, 16\)$"):
+        pass_file.load(path, "wuwang")
+
+
+def test_a_wuwang_network_is_named_in_the_strategy_and_the_hash(wuwang_weights):
+    w = pass_file.load(wuwang_weights, "wuwang")
+    name = f"learned[pass_weights={wuwang_weights}]"
+    assert f"pass:{w.identity}" in weights_identities(name, "wuwang")
+    row = resolve(name, 3)[0].param_row("wuwang")
+    assert table_models.pass_identity(row) == int(w.identity, 16)
+    table = resolve(name, 3)[0].to_dict()
+    assert table["pass_weights_id"] == w.identity
+
+
 def test_a_learned_table_hands_the_kernels_its_pass_network():
     g = game("nanjing")
     rows = g.param_rows(g.resolve(["learned", "expert"] * 2, 4))
@@ -154,14 +267,33 @@ def test_a_learned_table_hands_the_kernels_its_pass_network():
 
 def test_learned_passes_as_expert_where_asked_and_at_other_tables():
     assert STRATEGIES["learned"].pass_ == "learned"
-    row = resolve("learned[pass=expert]")[0].param_row()
-    assert row[slots.P_PASS] == policies.PASS_EXPERT
-    assert table_models.pass_identity(row) == 0
-    for variant in ("tientsin", "wuwang"):
-        row = STRATEGIES["learned"].param_row(variant)
+    for variant in (None, "wuwang"):
+        row = resolve("learned[pass=expert]", 3 if variant else 4)[0].param_row(variant)
         assert row[slots.P_PASS] == policies.PASS_EXPERT
         assert table_models.pass_identity(row) == 0
-        assert not any(i.startswith("pass:") for i in weights_identities("learned", variant))
+    row = STRATEGIES["learned"].param_row("tientsin")
+    assert row[slots.P_PASS] == policies.PASS_EXPERT
+    assert table_models.pass_identity(row) == 0
+    assert not any(i.startswith("pass:") for i in weights_identities("learned", "tientsin"))
+
+
+def test_learned_passes_with_the_shipped_wuwang_network_by_default():
+    """At Wu Wang ``learned`` passes with the package's Wu Wang pass network (§4), named in
+    its row and its run's identity, and a Wu Wang table hands the kernels that model."""
+    path = pass_file.shipped("wuwang")
+    assert path is not None and path.name == "learned-pass-wuwang.npz"
+    shipped = pass_file.load(path, "wuwang")
+    assert shipped.model[3] == passnet.KIND_WUWANG
+    row = STRATEGIES["learned"].param_row("wuwang")
+    assert row[slots.P_PASS] == policies.PASS_LEARNED
+    assert table_models.pass_identity(row) == int(shipped.identity, 16)
+    assert f"pass:{shipped.identity}" in weights_identities("learned", "wuwang")
+    assert weights_identities("learned", "wuwang") != weights_identities("learned")
+    g = game("wuwang")
+    marked, models = table_models.table(g.param_rows(g.resolve(["learned", "expert", "expert"], 3)))
+    assert models is not None
+    k = int(marked[0, slots.P_PASS_MODEL])
+    np.testing.assert_array_equal(models[k, : shipped.model.size], shipped.model)
 
 
 def test_the_pass_network_is_named_in_the_strategy_and_the_hash(pass_weights):
@@ -191,3 +323,26 @@ def test_a_network_of_another_decision_or_table_is_refused_in_one_line(pass_weig
             resolve(f"learned[pass_weights={other}]")[0].param_row()
     with pytest.raises(ValueError, match="pass_weights only pass with pass=learned"):
         resolve(f"expert[pass_weights={pass_weights}]")
+
+
+def test_wuwang_labels_give_each_candidate_at_every_role(tmp_path):
+    """The labels (``passdata.label``) at Wu Wang: hands at the three roles (§4); a King's
+    deals each a group with its Minister's hand, an opponent's hand one group; every group's
+    candidates the learned passing's own, expert's first."""
+    from tichusim.learn.passdata import label, read_passes, wuwang_seat
+
+    paths = label(tmp_path, hands=3, deals=2, seed=9, shard_hands=3, variant="wuwang")
+    d = read_passes(paths)
+    assert str(d["variant"]) == "wuwang"
+    assert d["seats"].tolist() == [0, 0, 1, 3]  # the King's two deals, then each opponent
+    assert [wuwang_seat(h) for h in range(3)] == [0, 1, 3]
+    assert d["ministers"][0] != d["ministers"][1] and not d["ministers"][2:].any()
+    for m in d["ministers"][:2]:
+        assert int(m) & int(d["hands"][0]) == 0 and bin(int(m)).count("1") == 14
+    row = STRATEGIES["learned"].param_row("wuwang")
+    for g in range(4):
+        want = candidates(row, int(d["hands"][g]), "wuwang", int(d["seats"][g]))
+        np.testing.assert_array_equal(d["cands"][d["start"][g] : d["start"][g + 1]], want)
+    assert np.all(np.abs(d["values"]) <= 8.0)  # margins over 100, a round's at most ±800
+    with pytest.raises(ValueError, match="labelled at nanjing or wuwang, not 'tientsin'$"):
+        label(tmp_path / "t", hands=1, deals=1, seed=1, variant="tientsin")

@@ -284,7 +284,11 @@ def test_each_team_table_plays_its_own_network_without_a_warning(variant, seats,
         kernel_learned.identity_number(nanjing.identity)
     )
     run = validate({"rounds": 10, "seed": 1, "variant": variant, "strategies": "learned"})
-    assert run.data_dict()["weights"] == [[weights.identity]] * seats
+    # Wu Wang's learned passes with the table's own pass network too (§4); Tientsin's as expert
+    own_pass = passnet.shipped(variant)
+    passing = [] if own_pass is None else [f"pass:{passnet.load(own_pass, variant).identity}"]
+    assert (variant == "wuwang") == bool(passing)
+    assert run.data_dict()["weights"] == [[weights.identity, *passing]] * seats
     # played elsewhere than its table, it warns as any network does
     with pytest.warns(learned.OtherTableWarning, match=f"trained at {variant}, not nanjing"):
         resolve(f"learned[weights={own}]", 4, variant="nanjing")

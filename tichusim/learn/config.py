@@ -105,8 +105,9 @@ FROM_FIRST_STAGE = ("variant", "behavior", "rollout")
 class PassDataSettings(Strict):
     """The learned passing's data (``decision = "pass"``; ``tichusim.learn.passdata``):
     ``hands`` hands of 14 cards, each candidate pass of each played out on ``deals`` deals
-    (paired), hand ``h`` drawn from ``(seed, h)``, written ``shard_hands`` hands a file. Only
-    the 4-player game (``variant = "nanjing"``) has a learned passing."""
+    (paired), hand ``h`` drawn from ``(seed, h)``, written ``shard_hands`` hands a file. The
+    4-player game (``variant = "nanjing"``) and Wu Wang (``"wuwang"``, RULES.md §4: two
+    cards a pass) have a learned passing."""
 
     hands: PositiveInt = 20_000
     deals: PositiveInt = 16
@@ -117,10 +118,10 @@ class PassDataSettings(Strict):
     @field_validator("variant")
     @classmethod
     def _variant(cls, value: str) -> str:
-        if value != "nanjing":
+        if value not in ("nanjing", "wuwang"):
             raise ValueError(
-                f"the learned passing is trained at nanjing only (its candidates are the "
-                f"4-player game's passes, RULES.md §2.4), not {value!r}"
+                f"the learned passing is trained at nanjing or wuwang only (its candidates "
+                f"are those tables' passes, RULES.md §2.4, §4), not {value!r}"
             )
         return value
 

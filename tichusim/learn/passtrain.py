@@ -38,11 +38,12 @@ __all__ = ["PassNet", "PassTrained", "learn_pass", "train_pass"]
 
 
 class PassNet(nn.Module):
-    """``q = relu(relu(x @ w1 + b1) @ w2 + b2) @ w3 + b3`` on ``passnet.N_FEATURES``."""
+    """``q = relu(relu(x @ w1 + b1) @ w2 + b2) @ w3 + b3`` on ``n_features`` features
+    (``passnet.N_FEATURES``; Wu Wang's ``passnet.N_FEATURES_WUWANG``)."""
 
-    def __init__(self, h1: int, h2: int):
+    def __init__(self, h1: int, h2: int, n_features: int = kernel.N_FEATURES):
         super().__init__()
-        self.l1 = nn.Linear(kernel.N_FEATURES, h1)
+        self.l1 = nn.Linear(n_features, h1)
         self.l2 = nn.Linear(h1, h2)
         self.l3 = nn.Linear(h2, 1)
 
@@ -75,8 +76,19 @@ class PassTrained:
 
 
 def features(data: dict[str, np.ndarray]) -> np.ndarray:
-    """The feature rows (C, ``N_FEATURES``) of every candidate of ``data``."""
+    """The feature rows (C, F) of every candidate of ``data`` (its table's: Wu Wang's when
+    ``data["variant"]`` says so)."""
     owner = np.repeat(np.arange(len(data["hands"])), np.diff(data["start"]))
+    if str(data.get("variant", "nanjing")) == "wuwang":
+        out = np.zeros((len(owner), kernel.N_FEATURES_WUWANG), np.float32)
+        kernel.wuwang_features_of(
+            data["hands"][owner],
+            data["ministers"][owner],
+            data["seats"][owner],
+            data["cands"],
+            out,
+        )
+        return out
     out = np.zeros((len(owner), kernel.N_FEATURES), np.float32)
     kernel.features_of(data["hands"][owner], data["cands"], out)
     return out
@@ -109,7 +121,7 @@ def train_pass(
     order = rng.permutation(n_hands)
     n_val = max(1, int(round(n_hands * t.validation_share)))
     val, fit = np.sort(order[:n_val]), order[n_val:]
-    model = PassNet(t.hidden[0], t.hidden[1])
+    model = PassNet(t.hidden[0], t.hidden[1], x.shape[1])
     opt = torch.optim.Adam(model.parameters(), lr=t.learning_rate)
     counts = torch.from_numpy(sizes.astype(np.float32))
     y_mean = torch.zeros(n_hands).index_add_(0, owner, y) / counts
@@ -176,6 +188,7 @@ def learn_pass(
         deals=settings.deals,
         seed=settings.seed,
         shard_hands=settings.shard_hands,
+        variant=settings.variant,
         progress=log,
     )
     label_seconds = time.perf_counter() - t0

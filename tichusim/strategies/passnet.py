@@ -3,11 +3,13 @@
 A pass network's file (format 1) is an ``.npz`` written by ``np.savez`` and read without
 pickles:
 
-* ``w1`` ``float32`` (``passnet.N_FEATURES``, H1), ``b1`` (H1,), ``w2`` (H1, H2), ``b2``
-  (H2,), ``w3`` (H2,), ``b3`` (1,): the network of ``kernels/tichu/passnet.py``;
+* ``w1`` ``float32`` (F, H1), ``b1`` (H1,), ``w2`` (H1, H2), ``b2`` (H2,), ``w3`` (H2,),
+  ``b3`` (1,): the network of ``kernels/tichu/passnet.py``, F its table's features
+  (``passnet.N_FEATURES``; Wu Wang's ``passnet.N_FEATURES_WUWANG``);
 * ``decision``: a 0-d text array, ``"pass"`` (a play network's file has none, or another);
-* ``variant``: a 0-d text array, the table it was trained at (``"nanjing"``);
-* ``layout``: a 0-d text array, ``LAYOUT`` (the features it reads); ``format``: 0-d, 1;
+* ``variant``: a 0-d text array, the table it was trained at (``"nanjing"`` or ``"wuwang"``);
+* ``layout``: a 0-d text array, the table's layout (``layout_for``: ``LAYOUT``, Wu Wang's
+  ``LAYOUT_WUWANG``; the features it reads); ``format``: 0-d, 1;
 * ``meta`` (optional): a 0-d text array holding JSON (the training's settings and figures).
 
 Its **identity** is the first 16 hex digits of the sha256 over ``"pass"``, the format, the
@@ -17,7 +19,8 @@ of the tuple) and its bytes (little-endian ``float32``). It goes into a strategy
 network's does. ``load`` reads a file once per process, checks it and registers its flat
 model under the identity (``kernels/tichu/learned.register``, the registry the table's models
 are made from); every problem is one ``WeightsError`` line naming the file.
-``SHIPPED`` is the package's own pass network, the 4-player game's.
+``SHIPPED`` is the package's own pass network, the 4-player game's; ``shipped`` names each
+table's (``weights/learned-pass-<variant>.npz`` beside it: Wu Wang's).
 """
 
 from __future__ import annotations
@@ -34,14 +37,49 @@ from ..kernels.tichu import learned as kernel_learned
 from ..kernels.tichu import passnet as kernel
 from .learned import WeightsError, _arrays_and_meta, _read, _text, file_key
 
-__all__ = ["ARRAYS", "FORMAT", "LAYOUT", "SHIPPED", "PassWeights", "identity", "load", "read"]
+__all__ = [
+    "ARRAYS",
+    "FORMAT",
+    "LAYOUT",
+    "LAYOUT_WUWANG",
+    "SHIPPED",
+    "PassWeights",
+    "identity",
+    "layout_for",
+    "load",
+    "read",
+    "shipped",
+]
 
 FORMAT = 1
 ARRAYS = ("w1", "b1", "w2", "b2", "w3", "b3")
 DECISION = "pass"
 # the features the network reads (kernels/tichu/passnet.py): change it when they change
 LAYOUT = f"pass-v1-{kernel.N_FEATURES}-top{kernel.TOP}-low{kernel.LOW}"
+LAYOUT_WUWANG = f"pass-wuwang-v1-{kernel.N_FEATURES_WUWANG}-top{kernel.WW_TOP}-low{kernel.WW_LOW}"
 SHIPPED = Path(__file__).parent / "weights" / "learned-pass.npz"  # the 4-player game's
+
+
+def layout_for(variant: str) -> str:
+    """The features a pass network of the table ``variant`` reads (``LAYOUT`` but at Wu
+    Wang)."""
+    return LAYOUT_WUWANG if variant == "wuwang" else LAYOUT
+
+
+def _shape(layout: str) -> tuple[int, float]:
+    """The features' count and the kernel's model kind of ``layout``."""
+    if layout == LAYOUT_WUWANG:
+        return kernel.N_FEATURES_WUWANG, kernel.KIND_WUWANG
+    return kernel.N_FEATURES, kernel.KIND
+
+
+def shipped(variant: str | None) -> Path | None:
+    """The package's pass network of the table ``variant`` (``None``: the 4-player game's),
+    or ``None`` when it has none."""
+    if variant is None or variant == "nanjing":
+        return SHIPPED
+    own = SHIPPED.with_name(f"learned-pass-{variant}.npz")
+    return own if own.is_file() else None
 
 
 @dataclass(frozen=True)
@@ -68,10 +106,13 @@ def identity(arrays: dict, variant: str, layout: str = LAYOUT, format: int = FOR
     return digest.hexdigest()[:16]
 
 
-def pack(arrays: dict) -> np.ndarray:
-    """The kernel's flat row of checked ``arrays`` (``kernels/tichu/passnet.offsets``), the
-    hidden layers padded to whole blocks of units with zero weights (``passnet.padded``), its
-    ``float64`` part made from the ``float32`` weights."""
+def pack(arrays: dict, layout: str = LAYOUT) -> np.ndarray:
+    """The kernel's flat row of checked ``arrays`` of ``layout``: the 4-player network's
+    (``kernels/tichu/passnet.offsets``) with the hidden layers padded to whole blocks of units
+    with zero weights (``passnet.padded``) and its ``float64`` part made from the ``float32``
+    weights; Wu Wang's the plain row (``passnet.offsets_for``)."""
+    if layout == LAYOUT_WUWANG:
+        return _pack_plain(arrays, layout)
     n1, n2 = arrays["w1"].shape[1], arrays["w2"].shape[1]
     h1, h2 = kernel.padded(n1), kernel.padded(n2)
     w1, b1, w2, b2, w3, b3, wide, size = kernel.offsets(h1, h2)
@@ -95,6 +136,22 @@ def pack(arrays: dict) -> np.ndarray:
     return out
 
 
+def _pack_plain(arrays: dict, layout: str) -> np.ndarray:
+    """The plain flat row of ``arrays`` of ``layout`` (``passnet.offsets_for``)."""
+    n_features, kind = _shape(layout)
+    h1, h2 = arrays["w1"].shape[1], arrays["w2"].shape[1]
+    w1, b1, w2, b2, w3, b3, size = kernel.offsets_for(h1, h2, n_features)
+    out = np.zeros(size, np.float32)
+    out[0], out[1], out[2], out[3] = h1, h2, n_features, kind
+    out[w1:b1] = arrays["w1"].reshape(-1)
+    out[b1:w2] = arrays["b1"]
+    out[w2:b2] = arrays["w2"].reshape(-1)
+    out[b2:w3] = arrays["b2"]
+    out[w3:b3] = arrays["w3"]
+    out[b3] = arrays["b3"][0]
+    return out
+
+
 def _check(data: dict, path: Path) -> tuple[dict, str, dict]:
     """The arrays, the variant and ``meta`` of a file's ``data``, checked."""
     if "decision" not in data:
@@ -111,12 +168,12 @@ def _check(data: dict, path: Path) -> tuple[dict, str, dict]:
     if fmt.shape != () or fmt.dtype.kind not in "iu" or int(fmt) != FORMAT:
         raise WeightsError(f"weights file {path}: format must be the 0-d integer {FORMAT}")
     layout = _text(data, "layout", path)
-    if layout != LAYOUT:
+    variant = _text(data, "variant", path)
+    if layout != layout_for(variant):
         raise WeightsError(
             f"weights file {path}: made for the pass features {layout}, not this version's "
-            f"{LAYOUT}: train it again"
+            f"{layout_for(variant)} of {variant}: train it again"
         )
-    variant = _text(data, "variant", path)
     for name in ARRAYS:
         if data[name].dtype != np.float32:
             raise WeightsError(f"weights file {path}: {name} is {data[name].dtype}, not float32")
@@ -125,7 +182,7 @@ def _check(data: dict, path: Path) -> tuple[dict, str, dict]:
         raise WeightsError(f"weights file {path}: w1 and w2 must be 2-d")
     h1, h2 = w1.shape[1], w2.shape[1]
     want = {
-        "w1": (kernel.N_FEATURES, h1),
+        "w1": (_shape(layout)[0], h1),
         "b1": (h1,),
         "w2": (h1, h2),
         "b2": (h2,),
@@ -155,19 +212,21 @@ def read(path: str | Path) -> tuple[dict, str, dict]:
 _CACHE: dict[tuple[str, int, int, int], PassWeights] = {}
 
 
-def load(path: str | Path, variant: str = "nanjing") -> PassWeights:
-    """The checked pass network of the file at ``path`` for the table ``variant``, read once
-    per process (again when the file changes), its model registered with the kernels. A file
-    of another decision or another table is refused: one ``WeightsError`` line."""
+def load(path: str | Path, variant: str | None = "nanjing") -> PassWeights:
+    """The checked pass network of the file at ``path`` for the table ``variant`` (``None``:
+    whichever it names), read once per process (again when the file changes), its model
+    registered with the kernels. A file of another decision or another table is refused: one
+    ``WeightsError`` line."""
     path = Path(path)
     key = file_key(path)
     found = _CACHE.get(key)
     if found is None:
         arrays, trained_at, meta = read(path)
-        name = identity(arrays, trained_at)
-        found = PassWeights(str(path), name, trained_at, meta, pack(arrays))
+        layout = layout_for(trained_at)
+        name = identity(arrays, trained_at, layout)
+        found = PassWeights(str(path), name, trained_at, meta, pack(arrays, layout))
         _CACHE[key] = found
-    if found.variant != variant:
+    if variant is not None and found.variant != variant:
         raise WeightsError(
             f"weights file {path}: a pass network of {found.variant}, not of {variant}"
         )
@@ -183,7 +242,7 @@ def export(arrays: dict, path: str | Path, variant: str, meta: dict) -> Path:
     payload = {name: np.ascontiguousarray(arrays[name], np.float32) for name in ARRAYS} | {
         "decision": np.array(DECISION),
         "variant": np.array(variant),
-        "layout": np.array(LAYOUT),
+        "layout": np.array(layout_for(variant)),
         "format": np.array(FORMAT, np.int64),
         "meta": np.array(json.dumps(meta, sort_keys=True)),
     }

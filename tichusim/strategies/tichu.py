@@ -615,22 +615,32 @@ class Strategy:
 
     def pass_network_at(self, variant: str | None) -> passnet.PassWeights | None:
         """The pass network the learned passing plays with at the table ``variant`` (``None``:
-        the 4-player game), read once and checked; ``None`` for another passing policy, and
-        at a table the package has no pass network for (the learned passing then passes as
-        ``expert``). A file of another decision or table: ``WeightsError``, one line."""
+        the 4-player game), read once and checked: the file it names, else the package's
+        own for that table (``passnet.shipped``: Nanjing's, Wu Wang's); ``None`` for another
+        passing policy, and at a table the package has no pass network for (the learned
+        passing then passes as ``expert``). A file of another decision or table:
+        ``WeightsError``, one line."""
         if self.pass_ != "learned":
             return None
         table = variant or "nanjing"
         if self.pass_weights:
             return passnet.load(self.pass_weights, table)
-        if table != "nanjing":
+        path = passnet.shipped(table)
+        if path is None:
             return None
-        if not passnet.SHIPPED.is_file():
+        if not path.is_file():
             raise learned.WeightsError(
-                f"strategy {self.name!r}: the package's pass network {passnet.SHIPPED} is "
+                f"strategy {self.name!r}: the package's pass network {path} is "
                 "missing; name one: learned[pass_weights=path/to/p.npz]"
             )
-        return passnet.load(passnet.SHIPPED, table)
+        return passnet.load(path, table)
+
+    def pass_network_named(self) -> passnet.PassWeights | None:
+        """The pass network a table of the strategy names (``to_dict``, ``build``): the file
+        it names, whatever its table, else the package's 4-player one."""
+        if self.pass_ == "learned" and self.pass_weights:
+            return passnet.load(self.pass_weights, None)
+        return self.pass_network_at(None)
 
     @property
     def learned_weights(self) -> learned.Weights | None:
@@ -682,7 +692,7 @@ class Strategy:
         weights = self.learned_weights
         if weights is not None:
             out["weights_id"] = weights.identity
-        network = self.pass_network_at(None)
+        network = self.pass_network_named()
         if network is not None:
             out["pass_weights_id"] = network.identity
         return out
@@ -786,7 +796,7 @@ def build(spec: dict) -> Strategy:
     expected_pass = spec.pop("pass_weights_id", None)
     strategy = BOOK.build(spec)
     if expected_pass is not None:
-        network = strategy.pass_network_at(None)
+        network = strategy.pass_network_named()
         if network is None or network.identity != expected_pass:
             found = "no learned passing" if network is None else f"pass network {network.identity}"
             raise ValueError(

@@ -27,6 +27,22 @@ of 17 (right opponent, partner, left opponent), and whether each given card is l
 ``q = relu(relu(x @ w1 + b1) @ w2 + b2) @ w3 + b3``: the team's expected point margin of the
 round over 100 with that pass, up to a constant per hand. ``choose`` plays the best.
 
+Wu Wang (§4) has a network of its own (``KIND_WUWANG``, ``N_FEATURES_WUWANG``): each of the
+three real players gives one card to each of the other two, so a pass is two cards, in the
+engine's slots of the seat's offsets (``variants.pass_offsets``; the third slot zero). Its
+candidates (``wuwang_structured`` after the same scripted probes): the King (who gives to two
+opponents) every ordered pair of his ``WW_LOW`` lowest loose cards (the Dog first, topped up
+with the lowest ranked ones); an opponent the other opponent (its partner) one of its
+``WW_TOP`` best cards (``_top_cards``) and the King one of its ``WW_LOW`` lowest loose cards,
+then the low pairs the other way round (the partner a low card, the King another) as many
+as fit. Its
+features (``wuwang_features``) start with those every candidate of the hand shares
+(``WW_FIXED``): the hand's counts (17), the Minister's (17; the King sees them from the deal
+on, §4; zero for an opponent), the role one-hot (3: King, the opponent after the King, the
+opponent before him); then the counts of the 12 cards kept (17), the card to receiver A and
+to receiver B as one-hots of 17 (the King: A the opponent after him, B the one before him; an
+opponent: A the King, B the other opponent), and whether each is loose (2).
+
 A model is one flat ``float32`` row (``offsets``): a header line (``H1``, ``H2``,
 ``N_FEATURES``, ``KIND``), then ``w1`` (row-major), ``b1``, ``w2``, ``b2``, ``w3``, ``b3``,
 then a ``float64`` part (seen through a view): ``w2`` again, then the rows a candidate's first
@@ -38,7 +54,9 @@ the bits are the plain pass's (``value``).
 ``tichusim.strategies.passnet`` packs it from a weights file, each hidden layer padded to
 whole blocks of ``lanes.LANES`` units (``padded``) with units of zero weights: such a unit is
 0 before and after relu, so it adds no term to any sum and the values are the file's
-network's, bit for bit; ``H1`` and ``H2`` are the padded sizes.
+network's, bit for bit; ``H1`` and ``H2`` are the padded sizes. Wu Wang's model is the plain
+row alone (``offsets_for``: no ``float64`` part, its layers as the file has them), summed by
+``wuwang_values`` in the plain pass's order.
 """
 
 import numpy as np
@@ -47,6 +65,7 @@ from ..bits import DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, ZERO, lowest_bit
 from ..hand import card_value, highest_card, loose_cards, lowest_card
 from ..jit import njit
 from ..lanes import LANES, sum_rows, wide_live_rows, wide_rows
+from .variants import KING
 
 N_VALUES = 17  # card values: Dog 0, Mah Jong 1, ranks 2..14, Phoenix 15, Dragon 16
 N_FEATURES = 2 * N_VALUES + 3 * N_VALUES + 3
@@ -69,16 +88,33 @@ def padded(h):
     return -(-h // LANES) * LANES
 
 
+# Wu Wang's pass model (the module docstring)
+KIND_WUWANG = 3.0
+WW_FIXED = 2 * N_VALUES + 3  # the features every candidate of a hand shares
+N_FEATURES_WUWANG = WW_FIXED + 3 * N_VALUES + 2
+WW_TOP = 4  # the partner's structured cards (an opponent's): the hand's best few
+WW_LOW = 5  # the lowest loose cards the structured Wu Wang passes give an opponent or King
+
+
 @njit(cache=True)
-def offsets(h1, h2):
-    """Where ``w1``, ``b1``, ``w2``, ``b2``, ``w3``, ``b3`` and the ``float64`` part (``w2``,
-    then the candidates' rows of w1) start in a model's flat row, and its length."""
+def offsets_for(h1, h2, n_features):
+    """Where ``w1``, ``b1``, ``w2``, ``b2``, ``w3``, ``b3`` start in the flat row of a model
+    reading ``n_features`` features, and where its ``float32`` part ends: the whole row of
+    Wu Wang's model, which has no ``float64`` part (``wuwang_values``)."""
     w1 = HEADER
-    b1 = w1 + N_FEATURES * h1
+    b1 = w1 + n_features * h1
     w2 = b1 + h1
     b2 = w2 + h1 * h2
     w3 = b2 + h2
     b3 = w3 + h2
+    return w1, b1, w2, b2, w3, b3, b3 + 1
+
+
+@njit(cache=True)
+def offsets(h1, h2):
+    """Where ``w1``, ``b1``, ``w2``, ``b2``, ``w3``, ``b3`` and the ``float64`` part (``w2``,
+    then the candidates' rows of w1) start in the 4-player model's flat row, and its length."""
+    w1, b1, w2, b2, w3, b3, _ = offsets_for(h1, h2, N_FEATURES)
     wide = (b3 + HEADER) // HEADER * HEADER  # on a line of its own
     return w1, b1, w2, b2, w3, b3, wide, wide + 2 * (h1 * h2 + WIDE_ROWS * h1)
 
@@ -131,18 +167,19 @@ def add(cands, n, right, partner, left):
 
 @njit(cache=True)
 def _top_cards(hand, loose, out):
-    """The partner's structured cards: up to ``TOP`` of the hand's best, one per value (the
-    Dragon, the Phoenix, then the highest ranks; of a rank a loose card when there is one).
-    Returns how many."""
+    """The partner's structured cards: up to ``len(out)`` (``TOP``) of the hand's best, one per
+    value (the Dragon, the Phoenix, then the highest ranks; of a rank a loose card when there
+    is one). Returns how many."""
     k = 0
+    want = out.shape[0]
     if hand & DRAGON:
         out[k] = DRAGON
         k += 1
-    if hand & PHOENIX and k < TOP:
+    if hand & PHOENIX and k < want:
         out[k] = PHOENIX
         k += 1
     r = 14
-    while r >= 2 and k < TOP:
+    while r >= 2 and k < want:
         held = hand & rank_cards(r)
         if held != ZERO:
             out[k] = highest_card(held & loose) if held & loose else highest_card(held)
@@ -153,17 +190,18 @@ def _top_cards(hand, loose, out):
 
 @njit(cache=True)
 def _low_cards(hand, loose, exclude, out):
-    """The opponents' structured cards: up to ``LOW`` lowest loose cards but ``exclude``,
-    topped up with the lowest other ranked cards. Returns how many."""
+    """The opponents' structured cards: up to ``len(out)`` (``LOW``) lowest loose cards but
+    ``exclude``, topped up with the lowest other ranked cards. Returns how many."""
     k = 0
     pool = loose & ~exclude
-    while pool != ZERO and k < LOW:
+    want = out.shape[0]
+    while pool != ZERO and k < want:
         c = lowest_card(pool)
         out[k] = c
         pool &= ~c
         k += 1
     rest = hand & NORMAL & ~exclude & ~loose
-    while rest != ZERO and k < LOW:
+    while rest != ZERO and k < want:
         c = lowest_card(rest)
         out[k] = c
         rest &= ~c
@@ -307,6 +345,162 @@ def choose(model, hand, cands, n):
 
 
 @njit(cache=True)
+def wuwang_slots(seat):
+    """The slots (``out[d - 1]``) of Wu Wang's receivers A and B of ``seat`` (a position, §4;
+    the module docstring): the King's opponent after him and before him; an opponent's King
+    and other opponent."""
+    if seat == KING:
+        return 0, 2
+    if seat == 1:
+        return 2, 1
+    return 0, 1  # seat 3
+
+
+@njit(cache=True)
+def wuwang_features(hand, minister, seat, cand, out):
+    """The Wu Wang features (``N_FEATURES_WUWANG``) of the seat at position ``seat`` giving
+    ``cand`` (its three slots, one zero) from ``hand`` into ``out`` (``float32``);
+    ``minister``: the Minister's hand the King sees (ignored for an opponent)."""
+    _wuwang_shared(hand, minister, seat, out)
+    _wuwang_pass(hand, loose_cards(hand), seat, cand, out)
+
+
+@njit(cache=True)
+def _wuwang_shared(hand, minister, seat, out):
+    """The features every candidate of the hand shares (``out[:WW_FIXED]``)."""
+    _count(hand, out, 0)
+    _count(minister if seat == KING else ZERO, out, N_VALUES)
+    base = 2 * N_VALUES
+    out[base] = 1.0 if seat == KING else 0.0
+    out[base + 1] = 1.0 if seat == 1 else 0.0
+    out[base + 2] = 1.0 if seat == 3 else 0.0
+
+
+@njit(cache=True)
+def _wuwang_pass(hand, loose, seat, cand, out):
+    """The features of the pass ``cand`` (``out[WW_FIXED:]``); ``loose``: the hand's loose
+    cards."""
+    a_slot, b_slot = wuwang_slots(seat)
+    a = cand[a_slot]
+    b = cand[b_slot]
+    _count(hand & ~(a | b), out, WW_FIXED)
+    base = WW_FIXED + N_VALUES
+    for i in range(2 * N_VALUES + 2):
+        out[base + i] = 0.0
+    out[base + card_value(lowest_bit_index(a))] = 1.0
+    out[base + N_VALUES + card_value(lowest_bit_index(b))] = 1.0
+    if a & loose:
+        out[base + 2 * N_VALUES] = 1.0
+    if b & loose:
+        out[base + 2 * N_VALUES + 1] = 1.0
+
+
+@njit(cache=True)
+def _add_ww(cands, n, seat, a, b):
+    """``add`` the Wu Wang pass ``a`` to receiver A and ``b`` to B of ``seat``."""
+    a_slot, b_slot = wuwang_slots(seat)
+    g = np.zeros(3, np.uint64)
+    g[a_slot] = a
+    g[b_slot] = b
+    return add(cands, n, g[0], g[1], g[2])
+
+
+@njit(cache=True)
+def wuwang_structured(hand, seat, cands, n):
+    """Append the structured Wu Wang candidates of the seat at position ``seat`` holding
+    ``hand`` (the module docstring) to ``cands[:n]``; returns the new count."""
+    loose = loose_cards(hand)
+    low = np.zeros(WW_LOW, np.uint64)
+    if seat == KING:
+        k_low = _low_cards(hand, loose, ZERO, low)
+        for i in range(k_low):
+            for j in range(k_low):
+                if i != j:
+                    n = _add_ww(cands, n, seat, low[i], low[j])
+        return n
+    top = np.zeros(WW_TOP, np.uint64)
+    k_top = _top_cards(hand & ~(DOG | MAH_JONG), loose, top)
+    for t in range(k_top):
+        p = top[t]
+        k_low = _low_cards(hand, loose, p, low)
+        for i in range(k_low):
+            n = _add_ww(cands, n, seat, low[i], p)  # the King a low card, the partner p
+    k_low = _low_cards(hand, loose, ZERO, low)
+    for i in range(k_low):
+        for j in range(k_low):
+            if i != j:
+                n = _add_ww(cands, n, seat, low[i], low[j])
+    return n
+
+
+@njit(cache=True)
+def wuwang_values(model, hand, minister, seat, cands, n, out):
+    """The Wu Wang network's values of the candidates ``cands[:n]`` into ``out[:n]``: b1 and
+    the shared features' rows (``WW_FIXED``) summed once, each candidate going on from that
+    sum (``values``' order)."""
+    h1n = np.int64(model[0])
+    h2n = np.int64(model[1])
+    w1, b1, w2, b2, w3, b3, _ = offsets_for(h1n, h2n, N_FEATURES_WUWANG)
+    x = np.zeros(N_FEATURES_WUWANG, np.float32)
+    base = np.empty(max(h1n, 1), np.float64)
+    h1 = np.empty(max(h1n, 1), np.float64)
+    h2 = np.empty(max(h2n, 1), np.float64)
+    _wuwang_shared(hand, minister, seat, x)
+    loose = loose_cards(hand)
+    for j in range(h1n):
+        base[j] = model[b1 + j]
+    for i in range(WW_FIXED):
+        xi = x[i]
+        if xi != 0.0:
+            row = w1 + i * h1n
+            for j in range(h1n):
+                base[j] += xi * model[row + j]
+    for c in range(n):
+        _wuwang_pass(hand, loose, seat, cands[c], x)
+        for j in range(h1n):
+            h1[j] = base[j]
+        for i in range(WW_FIXED, N_FEATURES_WUWANG):
+            xi = x[i]
+            if xi != 0.0:
+                row = w1 + i * h1n
+                for j in range(h1n):
+                    h1[j] += xi * model[row + j]
+        for k in range(h2n):
+            h2[k] = np.float64(model[b2 + k])
+        for j in range(h1n):
+            a = h1[j]
+            if a > 0.0:
+                row = w2 + j * h2n
+                for k in range(h2n):
+                    h2[k] += a * model[row + k]
+        q = np.float64(model[b3])
+        for k in range(h2n):
+            if h2[k] > 0.0:
+                q += h2[k] * model[w3 + k]
+        out[c] = q
+
+
+@njit(cache=True)
+def wuwang_choose(model, hand, minister, seat, cands, n):
+    """``choose`` for Wu Wang's network (``n`` ≥ 1; ties: the first)."""
+    q = np.empty(n, np.float64)
+    wuwang_values(model, hand, minister, seat, cands, n, q)
+    best = 0
+    for i in range(1, n):
+        if q[i] > q[best]:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def wuwang_features_of(hands, ministers, seats, cands, out):
+    """``features_of`` for Wu Wang: ``ministers`` (m,) the Minister's hands (read for the
+    King), ``seats`` (m,) the positions, ``out`` (m, ``N_FEATURES_WUWANG``)."""
+    for i in range(hands.shape[0]):
+        wuwang_features(hands[i], ministers[i], seats[i], cands[i], out[i])
+
+
+@njit(cache=True)
 def features_of(hands, cands, out):
     """The feature rows of a batch: ``hands`` (m,), ``cands`` (m, 3) one-card masks, ``out``
     (m, ``N_FEATURES``) ``float32``: the training's input, made by the same code as play's."""
@@ -317,22 +511,34 @@ def features_of(hands, cands, out):
 __all__ = [
     "HEADER",
     "KIND",
+    "KIND_WUWANG",
     "LOW",
     "MAX_CANDIDATES",
     "MAX_HIDDEN",
     "N_FEATURES",
+    "N_FEATURES_WUWANG",
     "N_VALUES",
     "TOP",
     "COUNTS_MAX",
     "GIVEN",
     "WIDE_ROWS",
+    "WW_FIXED",
+    "WW_LOW",
+    "WW_TOP",
     "add",
     "choose",
     "features",
     "features_of",
     "offsets",
+    "offsets_for",
     "padded",
     "structured",
     "value",
     "values",
+    "wuwang_choose",
+    "wuwang_features",
+    "wuwang_features_of",
+    "wuwang_slots",
+    "wuwang_structured",
+    "wuwang_values",
 ]

@@ -89,7 +89,7 @@ from .slots import (
     W_PHOENIX,
     W_PLAY,
 )
-from .variants import pass_offsets
+from .variants import WUWANG, pass_offsets
 
 # play policies
 PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_EXPERT, PLAY_LEARNED = 0, 1, 2, 3, 4
@@ -413,36 +413,55 @@ LEARNED_PROBES = (
 
 @njit(cache=True)
 def learned_candidates(params, pub, me, cands):
-    """The learned passing's candidates for the 4-player seat ``me`` into ``cands`` (at least
-    ``passnet.MAX_CANDIDATES`` rows of right opponent, partner, left opponent): the probed
-    policies' passes (``LEARNED_PROBES``), then ``passnet.structured``'s. Returns how many."""
+    """The learned passing's candidates for the seat ``me`` into ``cands`` (at least
+    ``passnet.MAX_CANDIDATES`` rows of the ``passes`` slots: in the 4-player game right
+    opponent, partner, left opponent): the probed policies' passes (``LEARNED_PROBES``), then
+    ``passnet.structured``'s (Wu Wang: ``passnet.wuwang_structured``'s, two cards each, §4).
+    Returns how many."""
     gifts = np.zeros(3, np.uint64)
     n = 0
     for policy in LEARNED_PROBES:
         scripted_passes(policy, params, pub, me, gifts)
         n = passnet.add(cands, n, gifts[0], gifts[1], gifts[2])
+    if pub.variant == WUWANG:
+        return passnet.wuwang_structured(me.hand, me.seat, cands, n)
     return passnet.structured(me.hand, cands, n)
 
 
 @njit(cache=True)
 def _learned_pass(params, models, pub, me, out):
     """The learned passing (``passnet.py``): the best of its candidates by the seat's pass
-    model (the row ``slots.P_PASS_MODEL`` of ``models``). ``expert``'s pass instead where the
-    network was not trained: another table than the 4-player game; the seat or its partner
-    having called before the passing (§2.3: its labels hold no call of the seat, and the
-    partner's only averaged in, so expert's support of a call, or its caller's pass, is
-    kept); no model (a table without one: pruned when ``models`` is ``None``, as ``_learned``
-    is). An opponent's call does not stop it: the labels play the opponents' calls."""
-    if models is None or pub.n_players != 4 or called(pub, me.seat) or partner_called(pub, me.seat):
+    model (the row ``slots.P_PASS_MODEL`` of ``models``): the 4-player game's network
+    (``passnet.KIND``) at Nanjing, Wu Wang's (``passnet.KIND_WUWANG``, which reads the
+    Minister's hand the King sees, §4) at Wu Wang. ``expert``'s pass instead where the
+    network was not trained: another table, or a model of another table's kind; the seat or
+    its partner (Wu Wang: the other opponent, or the King's Minister) having called before the
+    passing (§2.3: its labels hold no call of the seat, and the partner's only averaged in, so
+    expert's support of a call, or its caller's pass, is kept); no model (a table without
+    one: pruned when ``models`` is ``None``, as ``_learned`` is). An opponent's call does not
+    stop it: the labels play the opponents' calls."""
+    if models is None or called(pub, me.seat) or partner_called(pub, me.seat):
         scripted_passes(PASS_EXPERT, params, pub, me, out)
         return
     k = np.int64(params[P_PASS_MODEL])
-    if k < 0 or k >= models.shape[0] or models[k, 3] != passnet.KIND:
+    if k < 0 or k >= models.shape[0]:
+        scripted_passes(PASS_EXPERT, params, pub, me, out)
+        return
+    if pub.variant == WUWANG:
+        kind = passnet.KIND_WUWANG
+    elif pub.n_players == 4:
+        kind = passnet.KIND
+    else:
+        kind = -1.0
+    if models[k, 3] != kind:
         scripted_passes(PASS_EXPERT, params, pub, me, out)
         return
     cands = np.zeros((passnet.MAX_CANDIDATES, 3), np.uint64)
     n = learned_candidates(params, pub, me, cands)
-    best = passnet.choose(models[k], me.hand, cands, n)
+    if pub.variant == WUWANG:
+        best = passnet.wuwang_choose(models[k], me.hand, me.ally_hand, me.seat, cands, n)
+    else:
+        best = passnet.choose(models[k], me.hand, cands, n)
     for d in range(3):
         out[d] = cands[best, d]
 
