@@ -140,6 +140,7 @@ _TYPE = {
 _NULLABLE = {"call_success": "boolean", "kept_title": "boolean", "rank_before": "Int8"}
 
 
+@functools.lru_cache(maxsize=1024)  # asked for each column of every part
 def _type(name: str) -> pa.DataType:
     return _TYPE.get(name) or _TYPE[re.sub(r"\d+$", "", name)]
 

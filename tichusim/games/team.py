@@ -48,11 +48,12 @@ PHOENIX_AS = ("none", "held", "led", "on_single", "in_combination")  # PHOENIX_*
 DRAGON = ("none", "played", "given")  # DRAGON_*
 BOMB_KINDS = ("none", "four_of_a_kind", "straight_flush")
 _TEAMS_BLOCK = 128  # games per kernel call: bounds the scratch arrays (256 rounds each)
-# rounds per kernel call of ``record_parts``: a part's records (784 bytes a round in the
-# 4-player game) stay in the cache while they become columns, and every block is played
-# into the same records; its chunks (one on one thread, else up to 2) take at least
-# ``_ROUNDS_CHUNK`` rounds each
-ROUNDS_BLOCK = 8192
+# rounds per kernel call of ``record_parts``, every block played into the same records (784
+# bytes a round in the 4-player game); a block's columns are made in one pass over its
+# records, so a larger block costs no cache misses more while it shares out the fixed cost of
+# a block (the kernel call's scratch, the columns' Python) over more rounds; its chunks (one
+# on one thread) take at least ``_ROUNDS_CHUNK`` rounds each
+ROUNDS_BLOCK = 16384
 _ROUNDS_CHUNK = 4096
 
 
