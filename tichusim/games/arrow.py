@@ -214,7 +214,8 @@ class Field:
 
 @dataclass(frozen=True, eq=False)
 class Masked:
-    """A column with missing values: ``values``, missing where ``missing`` is true."""
+    """A column with missing values (one of ``_NULLABLE``): ``values``, missing where
+    ``missing`` is true."""
 
     values: np.ndarray
     missing: np.ndarray
