@@ -42,14 +42,15 @@ def _cards() -> None:
 
 def _games(names) -> None:
     from .games import game, game_type
+    from .games.arrow import tables
 
-    for name in names:  # every game's batch kernels (rounds, games) and its logged round
-        played = game(
+    for name in names:  # every game's batch kernels (rounds, games) and its logged round,
+        played = game(  # and the kernels making its tables of the records
             name,
             6 if game_type(name).takes_players else None,
             {"game_rounds": 2} if game_type(name).chained_rounds else None,
         )
-        played.records(4, strategies="heuristic", check=True)
+        tables(played.records(4, strategies="heuristic", check=True))
         played.records(2, games=True, strategies="lowest", target=100)
         played.transcript(0, 1)
 

@@ -14,6 +14,7 @@ from tichusim import simulate, simulate_games
 from tichusim.games import GAMES, arrow, driver, game_type, team
 from tichusim.games.errors import SimulationError
 from tichusim.games.simulate import records
+from tichusim.kernels.combos import BOMB_FOUR, BOMB_SF
 from tichusim.kernels.tichu.records import ROUND, SEAT
 
 
@@ -145,15 +146,56 @@ def test_no_units_give_one_empty_part():
     assert len(parts) == 1 and len(parts[0].rounds) == 0 and parts[0].seats.shape == (0, 4)
 
 
-def test_seat_at_is_first_index_of_each_place():
-    """``team._seat_at`` against ``arrow.first_index`` per place, on finishes of any values
-    (repeated places and places out of range included)."""
+def test_derived_columns_are_their_fields_on_any_values():
+    """``team._derived`` (one pass over the seat records) against numpy field by field, on
+    records of any values: repeated places and places out of range, both calls at once,
+    bombs of both kinds and codes of no bomb kind."""
     rng = np.random.default_rng(3)
     for k in (4, 6):
-        finish = rng.integers(-2, k + 3, size=(500, k))
-        got = team._seat_at(finish, k)
+        seats = np.zeros((500, k), SEAT)
+        seats["finish"] = rng.integers(-2, k + 3, size=(500, k))
+        seats["given"] = rng.integers(0, 1 << 56, size=(500, k, 5), dtype=np.uint64)
+        seats["given"][rng.random((500, k, 5)) < 0.5] = 0
+        seats["tichu"] = rng.random((500, k)) < 0.3
+        seats["grand_tichu"] = rng.random((500, k)) < 0.2
+        kind = rng.choice([0, 1, BOMB_FOUR, BOMB_SF], size=(500, k))
+        code = (kind << 16) | rng.integers(0, 1 << 16, size=(500, k))
+        seats["first_bomb"] = np.where(rng.random((500, k)) < 0.3, 0, code)
+        d = team._derived(seats)
         for place in range(1, k + 1):
-            assert np.array_equal(got[:, place], arrow.first_index(finish == place))
+            assert np.array_equal(d.order[:, place], arrow.first_index(seats["finish"] == place))
+        calls = np.where(seats["grand_tichu"], 2, seats["tichu"].astype(np.int8))
+        assert np.array_equal(d.calls, calls) and set(np.unique(calls)) == {0, 1, 2}
+        assert np.array_equal(d.passed, np.bitwise_or.reduce(seats["given"], axis=2))
+        code = seats["first_bomb"].astype(np.int64)
+        bombed = code != 0
+        want_kind = np.where(bombed, np.where(code >> 16 == BOMB_SF, 2, 1), 0)
+        assert np.array_equal(d.bomb_kind, want_kind) and set(np.unique(want_kind)) == {0, 1, 2}
+        assert np.array_equal(d.bomb_rank, np.where(bombed, (code & 0xFF) // 2, -1))
+        assert np.array_equal(d.called, seats["grand_tichu"] | seats["tichu"])
+        assert np.array_equal(d.success, d.order[:, 1:2] == np.arange(k))
+
+
+@pytest.mark.parametrize("variant", ["nanjing", "tientsin", "wuwang"])
+def test_every_plain_field_is_its_records_field(variant):
+    """Each column gathered out of the records (an ``arrow.Field``, ``kernels.gather``) holds
+    the field's values, narrowed to the column's type; a text column the words they index."""
+    rec = records(variant, 300, seed=2, strategies="heuristic")
+    r, s = rec.source.columns(rec)
+    rounds, seats = simulate(300, seed=2, strategies="heuristic", variant=variant)
+    gathered, varied = 0, 0
+    for columns, frame in ((r, rounds), (s, seats)):
+        for name, column in columns.items():
+            if not isinstance(column, arrow.Field):
+                continue
+            gathered += 1
+            want = column.values()
+            varied += len(np.unique(want)) > 1
+            if column.words is not None:
+                assert list(frame[name].astype(str)) == [column.words[v] for v in want], name
+            else:
+                assert np.array_equal(frame[name].to_numpy(), want), name
+    assert gathered >= 40 and varied >= 38, (gathered, varied)
 
 
 @pytest.mark.parametrize("variant", ["nanjing", "tientsin", "wuwang"])

@@ -9,6 +9,11 @@ each table leads with the ids (``variant``, ``round``, and for games ``game`` an
 
 Types are fixed per column name (``_TYPE``), narrowed to what the values need, so every part of
 a run has the same schema and a folder of parts reads as one table.
+
+A column that is a plain field of the records comes as a ``Field``: a table gathers all of a
+part's fields in one pass over its records (``kernels.gather``), straight into the columns'
+own arrays (a DataFrame's for ``frames_of``), rather than field by field out of records of
+160 bytes.
 """
 
 from __future__ import annotations
@@ -17,10 +22,13 @@ import functools
 import json
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
+
+from ..kernels.gather import gather
 
 if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
     import pandas as pd
@@ -30,6 +38,8 @@ if TYPE_CHECKING:  # pandas loads only when a table becomes a DataFrame
 __all__ = [
     "OPTIONS_KEY",
     "PLACES",
+    "Field",
+    "Masked",
     "constant",
     "first_index",
     "frames",
@@ -130,6 +140,7 @@ _TYPE = {
 _NULLABLE = {"call_success": "boolean", "kept_title": "boolean", "rank_before": "Int8"}
 
 
+@functools.lru_cache(maxsize=1024)  # asked for each column of every part
 def _type(name: str) -> pa.DataType:
     return _TYPE.get(name) or _TYPE[re.sub(r"\d+$", "", name)]
 
@@ -176,6 +187,129 @@ def _dictionary(values: tuple[str, ...]) -> tuple[np.ndarray, pa.Array]:
     return np.array([unique.index(v) for v in values], np.int8), words
 
 
+@dataclass(frozen=True, eq=False)
+class Field:
+    """A column that is a plain field of records: ``records[name]`` of every row (element
+    ``index`` of an array field), as the column's type (a narrower integer keeps the low
+    bytes: every value fits it); with ``words``, a text column whose value is
+    ``words[records[name] + shift]``. ``records``: a 1-D structured array whose record size is
+    a multiple of 8 bytes (the engines' records are aligned)."""
+
+    records: np.ndarray
+    name: str
+    index: int | None = None
+    words: tuple[str, ...] | None = None
+    shift: int = 0
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def values(self) -> np.ndarray:
+        """The field's values as the records hold them (a text column: the words' indexes)."""
+        values = self.records[self.name]
+        if self.index is not None:
+            values = values[:, self.index]
+        return values + self.shift if self.words is not None else values
+
+
+@dataclass(frozen=True, eq=False)
+class Masked:
+    """A column with missing values (one of ``_NULLABLE``): ``values``, missing where
+    ``missing`` is true."""
+
+    values: np.ndarray
+    missing: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+_WIDTHS = (1, 2, 8)  # the widths ``kernels.gather`` copies
+_UNSIGNED = {1: np.uint8, 2: np.uint16, 8: np.uint64}
+
+
+def _width(kind: pa.DataType) -> int:
+    """Bytes a value of the column's type takes (a text column: its int8 code)."""
+    if pa.types.is_dictionary(kind) or pa.types.is_boolean(kind):
+        return 1
+    return kind.bit_width // 8
+
+
+def _numpy_type(kind: pa.DataType) -> Any:
+    """The numpy type of a column's values in memory (a text column: its codes)."""
+    if pa.types.is_dictionary(kind):
+        return np.int8
+    return bool if pa.types.is_boolean(kind) else kind.to_pandas_dtype()
+
+
+@functools.lru_cache(maxsize=256)
+def _byte_table(words: tuple[str, ...] | None, shift: int) -> np.ndarray:
+    """A 1-byte field's table for ``kernels.gather``: the identity, or a text column's code
+    of each value (``words[value + shift]``'s code in the dictionary)."""
+    table = np.arange(256, dtype=np.uint8)
+    if words is not None:
+        codes = _dictionary(words)[0]
+        table[(np.arange(len(words)) - shift) & 0xFF] = codes.astype(np.uint8)
+    return table
+
+
+def _place(dtype: np.dtype, field: Field, width: int) -> int:
+    """Where ``field``'s low ``width`` bytes sit in a record, in units of ``width``."""
+    kind, offset = dtype.fields[field.name][:2]  # type: ignore[index]  # a record type
+    if kind.subdtype is not None:
+        kind = kind.subdtype[0]
+        offset += (field.index or 0) * kind.itemsize
+    if kind.itemsize < width or offset % width or dtype.itemsize % 8:
+        raise ValueError(f"field {field.name}: not a column of {width} bytes")
+    return offset // width
+
+
+class _Columns:
+    """The arrays of a table's ``Field`` columns, ``rows`` each: one array per width, a
+    column a row of it, so that one ``kernels.gather`` call fills a part of all of them."""
+
+    def __init__(self, fields: dict[str, Field], rows: int):
+        self.slot: dict[str, tuple[int, int]] = {}
+        count = dict.fromkeys(_WIDTHS, 0)
+        for name in fields:
+            width = _width(_type(name))
+            self.slot[name] = width, count[width]
+            count[width] += 1
+        self.out = {w: np.empty((max(1, count[w]), rows), _UNSIGNED[w]) for w in _WIDTHS}
+
+    def column(self, name: str) -> np.ndarray:
+        """``name``'s array, as its type."""
+        width, row = self.slot[name]
+        return self.out[width][row].view(_numpy_type(_type(name)))
+
+    def fill(self, fields: dict[str, Field], at: int) -> None:
+        """Write ``fields`` (the same names) into rows ``at`` onwards, one pass over each
+        records array they read."""
+        by_source: dict[int, list[str]] = {}
+        for name, field in fields.items():
+            by_source.setdefault(id(field.records), []).append(name)
+        for names in by_source.values():
+            records = np.ascontiguousarray(fields[names[0]].records)
+            src = records.view(np.uint8).reshape(len(records), records.dtype.itemsize)
+            plan = np.empty((len(names), 3), np.int64)
+            tables = np.empty((len(names), 256), np.uint8)
+            for f, name in enumerate(names):
+                field, (width, row) = fields[name], self.slot[name]
+                plan[f] = width, _place(records.dtype, field, width), row
+                tables[f] = _byte_table(field.words, field.shift) if width == 1 else 0
+            gather(
+                src,
+                src.view(np.uint16),
+                src.view(np.uint64),
+                at,
+                plan,
+                tables,
+                self.out[1],
+                self.out[2],
+                self.out[8],
+            )
+
+
 def first_index(hit: np.ndarray) -> np.ndarray:
     """Per row, the first column where ``hit`` is true, or -1."""
     return np.where(hit.any(axis=1), hit.argmax(axis=1), -1)
@@ -209,7 +343,10 @@ def _named(
         out["variant"] = constant(rec.variant, rows)
         if shard is not None:
             out["shard"] = np.full(rows, shard, np.int32)
-        return out | {name: np.repeat(v, per_round) for name, v in ids.items()}
+        out |= {name: np.repeat(v, per_round) for name, v in ids.items()}
+        if per_round == 1:  # the rounds table's: the records' own
+            out["round"] = Field(rec.rounds, "round")
+        return out
 
     # the rules Options the rounds were played with, in both tables' key-value metadata (a
     # Parquet file carries them; ``pq.read_schema(path).metadata[b"tichusim.options"]``)
@@ -245,6 +382,7 @@ class _Frame:
 
     def __init__(self, rows: int):
         self.rows, self.at = rows, 0
+        self.fields: _Columns | None = None  # the ``Field`` columns, made with the first part
         self.values: dict[str, np.ndarray] = {}
         self.masks: dict[str, np.ndarray] = {}
         self.words: dict[str, list] = {}
@@ -256,10 +394,21 @@ class _Frame:
 
     def add(self, columns: dict) -> None:
         n = 0
+        fields = {name: v for name, v in columns.items() if isinstance(v, Field)}
+        if self.fields is None:  # the first part: the fields' arrays, every part's rows
+            self.fields = _Columns(fields, self.rows)
+        if fields.keys() != self.fields.slot.keys():
+            raise ValueError("frames_of: the parts' plain fields differ")
         for name, values in columns.items():
             kind = _type(name)
             n = len(values)
             part = slice(self.at, self.at + n)
+            if isinstance(values, Field):
+                if name not in self.values:  # the frame's column: a row of the fields' arrays
+                    self.values[name] = self.fields.column(name)
+                    if values.words is not None:
+                        self.words[name] = sorted(set(values.words))
+                continue
             if isinstance(values, pa.Array) and values.type != kind:
                 values = values.cast(kind)
             if pa.types.is_dictionary(kind):
@@ -272,17 +421,23 @@ class _Frame:
             if name in _NULLABLE:
                 if name not in self.masks:
                     self.masks[name] = np.empty(self.rows, bool)
-                missing = isinstance(values, pa.Array) and values.null_count
-                self.masks[name][part] = (
-                    values.is_null().to_numpy(zero_copy_only=False) if missing else False
-                )
-                if missing:
-                    values = values.fill_null(False if boolean else 0)
+                if isinstance(values, Masked):  # a missing value False or 0, as ``fill_null``
+                    self.masks[name][part] = values.missing
+                    none = np.zeros((), values.values.dtype)
+                    values = np.where(values.missing, none, values.values)
+                else:
+                    missing = isinstance(values, pa.Array) and values.null_count
+                    self.masks[name][part] = (
+                        values.is_null().to_numpy(zero_copy_only=False) if missing else False
+                    )
+                    if missing:
+                        values = values.fill_null(False if boolean else 0)
             if isinstance(values, pa.Array):
                 values = values.to_numpy(zero_copy_only=False)
             elif boolean:
                 values = values.astype(bool, copy=False)
             self._into(name, bool if boolean else kind.to_pandas_dtype(), part, values)
+        self.fields.fill(fields, self.at)
         self.at += n
 
     def frame(self) -> pd.DataFrame:
@@ -305,10 +460,24 @@ class _Frame:
 
 
 def _table(columns: dict, extra: dict | None = None) -> pa.Table:
+    plain = {name: v for name, v in columns.items() if isinstance(v, Field)}
+    if plain:  # every field in one pass over the records
+        gathered = _Columns(plain, len(next(iter(plain.values()))))
+        gathered.fill(plain, 0)
     fields, arrays = [], []
     for name, values in columns.items():
         kind = _type(name)
-        if not isinstance(values, pa.Array):
+        if isinstance(values, Field):
+            codes = gathered.column(name)
+            if values.words is not None:
+                values = pa.DictionaryArray.from_arrays(
+                    array(codes, pa.int8()), _dictionary(values.words)[1]
+                )
+            else:
+                values = array(codes, kind)
+        elif isinstance(values, Masked):
+            values = array(values.values, kind, mask=values.missing)
+        elif not isinstance(values, pa.Array):
             values = array(values, kind)
         elif values.type != kind:
             values = values.cast(kind)

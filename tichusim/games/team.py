@@ -14,20 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import product
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import numpy as np
-import pyarrow as pa
 
 from ..cards import notation as cards
-from ..kernels.combos import BOMB_SF
 from ..kernels.errors import ERRORS
 from ..kernels.tichu import batch, variants
 from ..kernels.tichu import records as engine_records
 from ..kernels.tichu import rules as team_rules
+from ..kernels.tichu.columns import derive
 from ..strategies import tichu as tichu_strategies
 from .agents import strategies_text
-from .arrow import PLACES, array, constant, text
+from .arrow import PLACES, Field, Masked, constant, text
 from .base import GAME_OPTIONS, Game, Records, check_game_rounds, check_seed, whole_number
 from .driver import Batch, play, play_parts
 from .errors import SimulationError
@@ -49,11 +48,12 @@ PHOENIX_AS = ("none", "held", "led", "on_single", "in_combination")  # PHOENIX_*
 DRAGON = ("none", "played", "given")  # DRAGON_*
 BOMB_KINDS = ("none", "four_of_a_kind", "straight_flush")
 _TEAMS_BLOCK = 128  # games per kernel call: bounds the scratch arrays (256 rounds each)
-# rounds per kernel call of ``record_parts``: a part's records (784 bytes a round in the
-# 4-player game) stay in the cache while they become columns, and every block is played
-# into the same records; its chunks (one on one thread, else up to 2) take at least
-# ``_ROUNDS_CHUNK`` rounds each
-ROUNDS_BLOCK = 8192
+# rounds per kernel call of ``record_parts``, every block played into the same records (784
+# bytes a round in the 4-player game); a block's columns are made in one pass over its
+# records, so a larger block costs no cache misses more while it shares out the fixed cost of
+# a block (the kernel call's scratch, the columns' Python) over more rounds; its chunks (one
+# on one thread) take at least ``_ROUNDS_CHUNK`` rounds each
+ROUNDS_BLOCK = 16384
 _ROUNDS_CHUNK = 4096
 
 
@@ -308,29 +308,23 @@ class TeamGame(Game):
         names = [s.name for s in rec.strategies]
 
         r: dict = self._king_column(rounds)
-        r["first_drawer"] = rounds["first_drawer"]
+        r["first_drawer"] = Field(rounds, "first_drawer")
         for p in range(self.players):
             r[f"strategy{p}"] = constant(names[p], n)
-        calls = seats["tichu"].astype(np.int8)  # 0 none, 1 Tichu, 2 Grand Tichu
-        calls[seats["grand_tichu"]] = 2
+        d = _derived(seats)
         for i in range(k):
-            r[f"call{i}"] = calls[:, i]
-        given = seats["given"]
-        passed = given[..., 0].copy()  # or-ed one by one: a reduce of 5 is slower by far
-        for j in range(1, given.shape[2]):
-            passed |= given[..., j]
+            r[f"call{i}"] = d.calls[:, i]
         for p in range(self.players):  # the Minister neither gives nor receives (§4)
-            r[f"passed{p}"] = passed[:, p]
-        # finish: 1..k-1 order out, k the last, 0 still holding after a victory
-        out = _seat_at(seats["finish"], k)
+            r[f"passed{p}"] = d.passed[:, p]
+        out = d.order
         for place in range(1, k):
             r[f"{PLACES[place - 1]}_out"] = out[:, place]
         r["last_out"] = out[:, k]
-        r[self.victory] = rounds["double_victory"]
+        r[self.victory] = Field(rounds, "double_victory")
         for t in (0, 1):
-            r[f"card_points_team{t}"] = rounds["card_points"][:, t]
+            r[f"card_points_team{t}"] = Field(rounds, "card_points", t)
         for t in (0, 1):
-            r[f"score_team{t}"] = rounds["score"][:, t]
+            r[f"score_team{t}"] = Field(rounds, "score", t)
         r |= self._player_scores(rounds, team.reshape(n, k))
         for name in (
             "tricks",
@@ -342,24 +336,24 @@ class TeamGame(Game):
             "hand_points_left",
             "table_points_left",
         ):
-            r[name] = rounds[name]
-        if rec.game is not None:
-            r |= self._totals(r, rec.game, rec.target)
+            r[name] = Field(rounds, name)
+        if rec.game is not None:  # ``_totals`` reads the scores' values
+            values = {name: v.values() if isinstance(v, Field) else v for name, v in r.items()}
+            r |= self._totals(values, rec.game, rec.target)
 
         s: dict = {"seat": seat, "team": team}
         s |= self._seat_strategies(rounds, seat, names)
         for name in ("hand8", "hand14", "hand_passed"):
-            s[name] = flat[name]
+            s[name] = Field(flat, name)
         for direction in ("given", "received"):
             for j, side in self.sides:
-                s[f"{direction}_{side}"] = flat[direction][:, j]
-        s["grand_tichu"] = flat["grand_tichu"]
-        s["tichu"] = flat["tichu"]
-        called = flat["grand_tichu"] | flat["tichu"]
-        s["call_success"] = array(np.repeat(r["first_out"], k) == seat, pa.bool_(), mask=~called)
+                s[f"{direction}_{side}"] = Field(flat, direction, j)
+        s["grand_tichu"] = Field(flat, "grand_tichu")
+        s["tichu"] = Field(flat, "tichu")
+        s["call_success"] = Masked(d.success.reshape(n * k), ~d.called.reshape(n * k))
         for name in ("finish", "card_points", "points"):
-            s[name] = flat[name]
-        s |= _seat_doings(flat)
+            s[name] = Field(flat, name)
+        s |= _seat_doings(flat, d)
         return r, s
 
     def _king_column(self, rounds: np.ndarray) -> dict:
@@ -744,43 +738,57 @@ class WuWang(TeamGame):
         ]
 
 
-def _seat_doings(flat: np.ndarray) -> dict:
+class _Derived(NamedTuple):
+    """What ``kernels.tichu.columns.derive`` makes of a block's ``(rounds, k)`` seat records."""
+
+    calls: np.ndarray
+    passed: np.ndarray
+    order: np.ndarray
+    bomb_kind: np.ndarray
+    bomb_rank: np.ndarray
+    success: np.ndarray
+    called: np.ndarray
+
+
+def _derived(seats: np.ndarray) -> _Derived:
+    """The columns of several seat fields each, made in one pass (``columns.derive``):
+    ``order`` a round's seats by finishing place (1..k-1 order out, k the last, 0 still
+    holding after a victory)."""
+    seats = np.ascontiguousarray(seats)
+    n, k = seats.shape
+    d = _Derived(
+        np.empty((n, k), np.int8),
+        np.empty((n, k), np.uint64),
+        np.empty((n, k + 1), np.int8),  # seats fit (the columns' type)
+        np.empty((n, k), np.int8),
+        np.empty((n, k), np.int8),
+        np.empty((n, k), bool),
+        np.empty((n, k), bool),
+    )
+    derive(seats, *d)
+    return d
+
+
+def _seat_doings(flat: np.ndarray, d: _Derived) -> dict:
     """What each seat did in the round, recorded by the engine (docs/schema.md, seats)."""
-    code = flat["first_bomb"].astype(np.int64)
-    kind = code >> 16
-    bombed = code != 0
     return {
-        "bombs_played": flat["bombs_played"],
-        "bombs_out_of_turn": flat["bombs_out_of_turn"],
-        "first_bomb_kind": text(
-            list(BOMB_KINDS), np.where(bombed, np.where(kind == BOMB_SF, 2, 1), 0)
-        ),
-        "first_bomb_rank": np.where(bombed, (code & 0xFF) // 2, -1),
-        "first_bomb_trick": flat["first_bomb_trick"],
-        "tricks_won": flat["tricks_won"],
-        "card_points_won": flat["card_points_won"],
-        "tichu_when": text(list(TICHU_WHEN), flat["tichu_when"] + np.int8(1)),
-        "tichu_cards": flat["tichu_cards"],
-        "tichu_trick": flat["tichu_trick"],
-        "phoenix_as": text(list(PHOENIX_AS), flat["phoenix_as"] + np.int8(1)),
-        "dragon": text(list(DRAGON), flat["dragon"]),
-        "dog_led": flat["dog_led"],
-        "mahjong_wish": flat["mahjong_wish"],
-        "wish_fulfilled": flat["wish_fulfilled"],
-        "cards_left": flat["cards_left"],
+        "bombs_played": Field(flat, "bombs_played"),
+        "bombs_out_of_turn": Field(flat, "bombs_out_of_turn"),
+        "first_bomb_kind": text(list(BOMB_KINDS), d.bomb_kind.reshape(-1)),
+        "first_bomb_rank": d.bomb_rank.reshape(-1),
+        "first_bomb_trick": Field(flat, "first_bomb_trick"),
+        "tricks_won": Field(flat, "tricks_won"),
+        "card_points_won": Field(flat, "card_points_won"),
+        "tichu_when": Field(flat, "tichu_when", words=TICHU_WHEN, shift=1),
+        "tichu_cards": Field(flat, "tichu_cards"),
+        "tichu_trick": Field(flat, "tichu_trick"),
+        "phoenix_as": Field(flat, "phoenix_as", words=PHOENIX_AS, shift=1),
+        "dragon": Field(flat, "dragon", words=DRAGON),
+        "dog_led": Field(flat, "dog_led"),
+        "mahjong_wish": Field(flat, "mahjong_wish"),
+        "wish_fulfilled": Field(flat, "wish_fulfilled"),
+        "cards_left": Field(flat, "cards_left"),
     }
-
-
-def _seat_at(finish: np.ndarray, k: int) -> np.ndarray:
-    """Per row, the first seat whose ``finish`` is each place 1..k (column ``place``), or -1:
-    ``arrow.first_index(finish == place)`` for every place at once."""
-    out = np.full((len(finish), k + 1), -1, np.int8)  # seats fit (the columns' type)
-    cells = out.reshape(-1)  # one index per cell: faster than a (rows, places) pair
-    row_start = np.arange(0, cells.size, k + 1)
-    for seat in reversed(range(finish.shape[1])):  # the first seat written last
-        place = finish[:, seat]
-        cells[row_start + np.where((place >= 1) & (place <= k), place, 0)] = seat
-    return out
 
 
 def _game_bounds(game: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
