@@ -107,16 +107,7 @@ def int_rows(typingctx, out, start, w, adds, n_adds, subs, n_subs, width):
             for acc, col in zip(accs, cols, strict=False):
                 builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=4)
 
-        def generic():
-            with cgutils.for_range(builder, blocks) as block:
-                rows([builder.mul(block.index, ir.Constant(i64, LANES))])
-
-        _fused_or_blocks(
-            builder,
-            blocks,
-            lambda nb: rows([ir.Constant(i64, LANES * b) for b in range(nb)]),
-            generic,
-        )
+        _by_blocks(builder, blocks, rows)
         return context.get_dummy_value()
 
     return sig, codegen
@@ -133,6 +124,20 @@ def _splat(builder, value, vec):
     lanes = ir.Constant(ir.VectorType(i32, vec.count), [0] * vec.count)
     return builder.shuffle_vector(
         builder.insert_element(undef, value, ir.Constant(i32, 0)), undef, lanes
+    )
+
+
+def _by_blocks(builder, blocks, body):
+    """``body(cols)`` over a row of ``blocks`` blocks: all at once when they are ``FUSED`` or
+    fewer (``cols`` every block's first column), else one block at a time."""
+    i64 = ir.IntType(64)
+
+    def generic():
+        with cgutils.for_range(builder, blocks) as block:
+            body([builder.mul(block.index, ir.Constant(i64, LANES))])
+
+    _fused_or_blocks(
+        builder, blocks, lambda nb: body([ir.Constant(i64, LANES * b) for b in range(nb)]), generic
     )
 
 
@@ -235,16 +240,7 @@ def _live_rows_codegen(context, builder, sig, args):
             ptr = _block_ptr(builder, o, col, vec)
             builder.store(builder.load(acc), ptr, align=8 if wide else 4)
 
-    def generic():
-        with cgutils.for_range(builder, blocks) as block:
-            rows([builder.mul(block.index, ir.Constant(i64, LANES))])
-
-    _fused_or_blocks(
-        builder,
-        blocks,
-        lambda nb: rows([ir.Constant(i64, LANES * b) for b in range(nb)]),
-        generic,
-    )
+    _by_blocks(builder, blocks, rows)
     return context.get_dummy_value()
 
 
@@ -470,16 +466,7 @@ def wide_rows(typingctx, out, start, at, w, rows, scales, n, width):
             for acc, col in zip(accs, cols, strict=False):
                 builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=8)
 
-        def generic():
-            with cgutils.for_range(builder, blocks) as block:
-                sums([builder.mul(block.index, ir.Constant(i64, LANES))])
-
-        _fused_or_blocks(
-            builder,
-            blocks,
-            lambda nb: sums([ir.Constant(i64, LANES * b) for b in range(nb)]),
-            generic,
-        )
+        _by_blocks(builder, blocks, sums)
         return context.get_dummy_value()
 
     return sig, codegen
@@ -545,16 +532,7 @@ def sum_rows(typingctx, out, start, w, rows, n, width):
             for acc, col in zip(accs, cols, strict=False):
                 builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=8)
 
-        def generic():
-            with cgutils.for_range(builder, blocks) as block:
-                sums([builder.mul(block.index, ir.Constant(i64, LANES))])
-
-        _fused_or_blocks(
-            builder,
-            blocks,
-            lambda nb: sums([ir.Constant(i64, LANES * b) for b in range(nb)]),
-            generic,
-        )
+        _by_blocks(builder, blocks, sums)
         return context.get_dummy_value()
 
     return sig, codegen
