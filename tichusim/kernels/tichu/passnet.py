@@ -337,6 +337,12 @@ def choose(model, hand, cands, n):
     the first)."""
     q = np.empty(n, np.float64)
     values(model, hand, cands, n, q)
+    return first_best(q, n)
+
+
+@njit(cache=True)
+def first_best(q, n):
+    """The index of the highest of ``q[:n]`` (``n`` ≥ 1; ties: the first)."""
     best = 0
     for i in range(1, n):
         if q[i] > q[best]:
@@ -485,11 +491,7 @@ def wuwang_choose(model, hand, minister, seat, cands, n):
     """``choose`` for Wu Wang's network (``n`` ≥ 1; ties: the first)."""
     q = np.empty(n, np.float64)
     wuwang_values(model, hand, minister, seat, cands, n, q)
-    best = 0
-    for i in range(1, n):
-        if q[i] > q[best]:
-            best = i
-    return best
+    return first_best(q, n)
 
 
 @njit(cache=True)
@@ -529,6 +531,7 @@ __all__ = [
     "choose",
     "features",
     "features_of",
+    "first_best",
     "offsets",
     "offsets_for",
     "padded",
