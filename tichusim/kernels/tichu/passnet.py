@@ -113,8 +113,15 @@ def offsets_for(h1, h2, n_features):
 @njit(cache=True)
 def offsets(h1, h2):
     """Where ``w1``, ``b1``, ``w2``, ``b2``, ``w3``, ``b3`` and the ``float64`` part (``w2``,
-    then the candidates' rows of w1) start in the 4-player model's flat row, and its length."""
-    w1, b1, w2, b2, w3, b3, _ = offsets_for(h1, h2, N_FEATURES)
+    then the candidates' rows of w1) start in the 4-player model's flat row, and its length.
+    (``offsets_for``'s sums written again: a kernel Python calls, as it does this one, must
+    call no other, or a cold start compiles it twice; ``tests/compile/test_warmup.py``)"""
+    w1 = HEADER
+    b1 = w1 + N_FEATURES * h1
+    w2 = b1 + h1
+    b2 = w2 + h1 * h2
+    w3 = b2 + h2
+    b3 = w3 + h2
     wide = (b3 + HEADER) // HEADER * HEADER  # on a line of its own
     return w1, b1, w2, b2, w3, b3, wide, wide + 2 * (h1 * h2 + WIDE_ROWS * h1)
 
