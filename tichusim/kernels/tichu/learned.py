@@ -174,6 +174,7 @@ from .encoding import (
     WISH,
     WISH_FREE,
     _card_class,
+    _led_half,
     _relative,
 )
 from .slots import P_WEIGHTS
@@ -567,7 +568,7 @@ def state_bits(p, me, decision, words, scaled):
     _set(words, VARIANT + p.variant)
     if p.variant == WUWANG:  # §4
         _set(words, ROLE + (0 if seat == KING else 1 if seat == MINISTER else 2))
-    if p.rules.phoenix_led_half:
+    if _led_half(p):
         _set(words, PHOENIX_LED_HALF)
     if 1 <= decision <= DECISION_CLASSES:
         _set(words, DECISION + decision - 1)
