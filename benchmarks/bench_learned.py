@@ -11,7 +11,7 @@
 * ``profile``: where the network's time goes, per decision, on the play and bomb decisions
   of ``--profile-rounds`` rounds of four ``learned`` seats played in order through one
   scratch (as the engine plays them): the state part alone (``learned.state_term``: the
-  encoding and the seat's kept sum brought up to date), then the whole choice
+  state's bits and the seat's kept sum brought up to date), then the whole choice
   (``learned.choose``: every answer's first layer and the second and third layers).
 * ``curve``: each weights file given by ``--weights`` (checkpoints, smaller data, other sizes)
   against ``expert`` on the same deals, with its meta (data size, model size).
@@ -226,7 +226,7 @@ def profile(rec: Recorder, learned: str, rounds: int, repeats: int = 5) -> None:
         f"{answers / n:.1f} answers each, best of {repeats}, one thread:"
     )
     per_answer = (choose - state) / (answers / n)
-    rec.print(f"  state part (encoding, kept sum updated)  {state:7.3f} us per decision")
+    rec.print(f"  state part (bits, kept sum updated)      {state:7.3f} us per decision")
     rec.print(f"  the whole choice                         {choose:7.3f} us per decision")
     rec.print(f"  the answers' layers                      {per_answer:7.3f} us per answer")
 

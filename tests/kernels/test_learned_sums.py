@@ -6,6 +6,7 @@ came before in the scratch."""
 
 import numpy as np
 import pytest
+from support.kernel_entries import view_state_bits
 from support.learned_weights import random_arrays
 
 import tichusim
@@ -65,6 +66,31 @@ def test_the_kernels_bit_masks_are_the_zero_or_one_features():
         want[scaled[(scaled >= lo) & (scaled < hi)] - lo] = False
         assert np.array_equal(bits[: hi - lo].astype(bool), want)
         assert not bits[hi - lo :].any()  # nothing past the part
+
+
+def test_the_state_bits_are_the_encoded_state():
+    """``learned.state_bits``, made straight from the records, sets exactly the 0/1 features
+    ``encode_state`` makes non-zero (nothing past the state) and gives its scaled features
+    the same bits, at every decision of rounds of each variant."""
+    state = encoding.STATE_SIZE
+    n_scaled = learned.N_SCALED_STATE
+    scaled_at = encoding.SCALED_FEATURES[:n_scaled]
+    binary = np.ones(state, bool)
+    binary[scaled_at] = False
+    seen = np.zeros(state, bool)
+    for variant, seed in (("nanjing", 1), ("tientsin", 2), ("wuwang", 3)):
+        for view, _ in _decisions(variant, seed, range(2)):
+            code = CODES[view.decision]
+            x = encode(view.public, view.private, code, [None])[0, :state]
+            words = np.full(learned.STATE_WORDS + 1, 0xFF, np.uint64)  # not zeroed first
+            scaled = np.full(n_scaled, np.nan, np.float32)
+            view_state_bits(view.public, view.private, code, words, scaled)
+            bits = np.unpackbits(words.view(np.uint8), bitorder="little").astype(bool)
+            assert np.array_equal(bits[:state], (x != 0) & binary)
+            assert not bits[state:].any()
+            assert scaled.tobytes() == x[scaled_at].tobytes()
+            seen |= bits[:state]
+    assert seen.sum() > 600  # most features were set somewhere
 
 
 @pytest.mark.parametrize("scale", [0.3, 3.0, 1e-6])

@@ -1,8 +1,10 @@
-"""Entry points into the search's kernels that only the tests call, built from the package's
-kernels (``kernels/tichu/resample.py``, ``kernels/tichu/rollout.py``) with its ``njit``: each
-takes a view or a table as one-element arrays, as a caller outside the kernels holds them."""
+"""Entry points into the search's and the learned play's kernels that only the tests call,
+built from the package's kernels (``kernels/tichu/resample.py``, ``kernels/tichu/rollout.py``,
+``kernels/tichu/learned.py``) with its ``njit``: each takes a view or a table as one-element
+arrays, as a caller outside the kernels holds them."""
 
 from tichusim.kernels.jit import njit
+from tichusim.kernels.tichu.learned import state_bits
 from tichusim.kernels.tichu.resample import deal_unseen, told_deal
 from tichusim.kernels.tichu.rollout import play_on
 from tichusim.kernels.tichu.variants import NANJING, TIENTSIN, WUWANG
@@ -12,6 +14,12 @@ from tichusim.kernels.tichu.variants import NANJING, TIENTSIN, WUWANG
 def sample_deal(pubs, mes, hands, pool, state):
     """``deal_unseen`` for the view ``pubs[0]``, ``mes[0]``: ``(state, ok)``."""
     return deal_unseen(pubs[0], mes[0], hands, pool, state)
+
+
+@njit(cache=True)
+def view_state_bits(pubs, mes, decision, words, scaled):
+    """``learned.state_bits`` for the view ``pubs[0]``, ``mes[0]``."""
+    state_bits(pubs[0], mes[0], decision, words, scaled)
 
 
 @njit(cache=True)

@@ -281,6 +281,12 @@ def _relative(seat, me, n):
     return j + n if j < 0 else j
 
 
+@njit(cache=True, inline="always")
+def _led_half(p):
+    """Whether the table's rules value a led Phoenix at a half (the feature of that name)."""
+    return p.rules.phoenix_led_half
+
+
 @njit(cache=True)
 def encode_state(p, me, decision, out):
     """Write the state part of seat ``me``'s view (``p`` the table's ``PUBLIC`` record, ``me``
@@ -349,7 +355,7 @@ def encode_state(p, me, decision, out):
     out[VARIANT + p.variant] = 1.0
     if p.variant == WUWANG:  # §4: the King, the Minister he also plays, an opponent
         out[ROLE + (0 if seat == KING else 1 if seat == MINISTER else 2)] = 1.0
-    out[PHOENIX_LED_HALF] = 1.0 if p.rules.phoenix_led_half else 0.0
+    out[PHOENIX_LED_HALF] = 1.0 if _led_half(p) else 0.0
     if 1 <= decision <= DECISION_CLASSES:
         out[DECISION + decision - 1] = 1.0
 

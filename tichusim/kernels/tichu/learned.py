@@ -29,8 +29,10 @@ in index order by ``float32`` rounding only.
 **What is kept, and why it never matters.** Each seat keeps, in the scratch, the 0/1
 features of its last pass (or no bomb: mask 0, code 0; the state part and the pass's
 candidate part, the hand it keeps) as bits, and their integer sum (the accumulator). Its next
-decision encodes the state and the pass, compares the bits and adds or takes away only the
-rows of the features that changed (the cards played since, the counts, the trick): a few
+decision makes the bits of the state and the pass straight from the records, as
+``encoding.encode_state`` and ``encode_candidate`` would set them but never as ``float32``
+(``state_bits``), compares them with the kept ones and adds or takes away only the rows of
+the features that changed (the cards played since, the counts, the trick): a few
 dozen rows instead of every live feature's. Because the sums are exact, what a seat kept
 (from this round, another round, another unit or nothing) changes no bit of its scores: a
 kept sum is used only under the tag of the model that made it (the weights' identity, in the
@@ -72,11 +74,11 @@ place they are loaded; at most ``MAX_MODELS`` different models at one table, eac
     (the rest of the row unused; ``offsets`` gives each start)
 
 The ``learn`` scratch, ``float32`` (the integers and bits seen through views, bits as
-pairs of ``uint32``), each part on a cache line: the features ``[X, XB)``
-(``encoding.encode_state`` and ``encode_candidate`` write them); each seat's kept part at
+pairs of ``uint32``), each part on a cache line: the state's scaled features ``[X, XB)``
+(``state_bits`` writes them); each seat's kept part at
 ``SEATS + seat * SEAT_FLOATS`` (its tag, its state bits ``SEAT_BITS``, its pass's candidate
 bits ``SEAT_PASS``, its accumulator ``SEAT_ACC``); the decision's ``BASE`` (b1 and the
-state's scaled rows); a candidate's sum ``CAND_ACC``; the bits just encoded ``NEW_BITS``;
+state's scaled rows); a candidate's sum ``CAND_ACC``; the bits just made ``NEW_BITS``;
 an answer's first and second hidden layers ``H1B``, ``H2B``; the rows to add and to take
 away ``ADDS``, ``SUBS``. Nothing is allocated per decision; every
 entry read is written first, but the seats' kept parts, which only their tag lets be read.
@@ -114,6 +116,10 @@ from .encoding import (
     AFTER,
     AFTER_COUNT,
     AFTER_RANKS,
+    ALL_CARDS,
+    ALLY_HAND,
+    BOMBS,
+    BOMBS_SCALE,
     CAND_CARDS,
     CAND_HALF,
     CAND_KIND,
@@ -122,18 +128,57 @@ from .encoding import (
     CAND_RANK,
     CAND_WISH,
     CANDIDATE_SIZE,
+    CARD_CLASSES,
     CARD_INDEX,
+    CARDS,
     COUNT_CLASSES,
+    COUNTS,
+    DECISION,
+    DECISION_CLASSES,
+    ELSEWHERE,
+    ELSEWHERE_RANKS,
+    EXPOSED,
+    FIRST_OUT,
+    GIVEN,
+    GIVEN_HELD,
+    GRAND_TICHU,
+    HAND,
+    HAND_RANKS,
+    HAS_PLAYED,
+    LACK_CLASSES,
+    LACKS,
+    LEADER,
     LENGTH_SCALE,
     N_FEATURES,
+    OUT,
+    PASSED,
+    PHOENIX_LED_HALF,
+    PLAYED_BY,
     POINTS_SCALE,
+    POINTS_TAKEN,
+    RECEIVED,
+    ROLE,
     SCALED_FEATURES,
     STATE_SIZE,
-    encode_candidate,
-    encode_state,
+    TICHU,
+    TOP_CARDS,
+    TOP_HALF,
+    TOP_KIND,
+    TOP_LENGTH,
+    TOP_RANK,
+    TOP_SEAT,
+    TRICK_POINTS,
+    TRICKS,
+    TRICKS_SCALE,
+    VARIANT,
+    WISH,
+    WISH_FREE,
+    _card_class,
+    _led_half,
+    _relative,
 )
 from .slots import P_WEIGHTS
-from .variants import MAX_SEATS
+from .variants import KING, MAX_SEATS, MINISTER, WUWANG
 
 MAX_MODELS = 2  # different models at one table
 MODEL_FLOATS = 1 << 18  # a model's flat row, header included: at most
@@ -142,7 +187,6 @@ LINE = 64  # bytes in a cache line
 LINE_FLOATS = LINE // 4
 HEADER = LINE_FLOATS
 W1 = HEADER
-BLOCK = 64  # features the encoded vector is padded to a multiple of
 WORD = 64  # features per word of bits (kept as two uint32: the scratch is float32)
 SCALE = 2  # the header's 2**-s
 TAG = 3  # the header's tag: four numbers
@@ -152,11 +196,6 @@ N_SCALED = SCALED_FEATURES.size
 N_SCALED_STATE = int((SCALED_FEATURES < STATE_SIZE).sum())
 STATE_WORDS = -(-STATE_SIZE // WORD)
 CAND_WORDS = -(-CANDIDATE_SIZE // WORD)
-
-
-def _blocks(floats: int) -> int:
-    """``floats`` rounded up to whole ``BLOCK``s (whole cache lines too)."""
-    return -(-floats // BLOCK) * BLOCK
 
 
 def _lines(floats: int) -> int:
@@ -177,7 +216,16 @@ def _binary_words(lo: int, hi: int) -> np.ndarray:
 LOW = U64(0xFFFFFFFF)
 HALF = U64(32)
 STATE_BINARY = _binary_words(0, STATE_SIZE)
-# a candidate's scaled features are its length and its points, in that order
+# the state's scaled features are the seats' points, the top's length, the trick's points, the
+# tricks and the bombs, in that order (``state_bits`` writes them so); a candidate's are its
+# length and its points
+assert SCALED_FEATURES[:N_SCALED_STATE].tolist() == [
+    *range(POINTS_TAKEN, POINTS_TAKEN + MAX_SEATS),
+    TOP_LENGTH,
+    TRICK_POINTS,
+    TRICKS,
+    BOMBS,
+]
 assert SCALED_FEATURES[N_SCALED_STATE:].tolist() == [CAND_LENGTH, CAND_POINTS]
 
 
@@ -198,8 +246,7 @@ CAND_BINARY = _binary_words(STATE_SIZE, N_FEATURES)
 
 # the ``learn`` scratch (the module docstring)
 X = 0
-# the features' room: all of them, and the candidate part read as whole words from its start
-XB = _blocks(max(N_FEATURES, STATE_SIZE + _blocks(CANDIDATE_SIZE)))
+XB = _lines(N_SCALED_STATE)  # the state's scaled features' room
 SEAT_BITS = LINE_FLOATS  # in a seat's part, after its tag's line
 SEAT_PASS = SEAT_BITS + _lines(2 * STATE_WORDS)
 SEAT_ACC = SEAT_PASS + _lines(2 * CAND_WORDS)
@@ -208,7 +255,7 @@ SEATS = XB
 BASE = SEATS + MAX_SEATS * SEAT_FLOATS
 CAND_ACC = BASE + MAX_HIDDEN
 NEW_BITS = CAND_ACC + MAX_HIDDEN
-H1B = NEW_BITS + _lines(2 * STATE_WORDS)  # an answer's first hidden layer
+H1B = NEW_BITS + _lines(2 * (STATE_WORDS + 1))  # an answer's first hidden layer
 H2B = H1B + MAX_HIDDEN  # its second
 ADDS = H2B + MAX_HIDDEN  # the rows to add (int32)
 SUBS = ADDS + _lines(N_FEATURES)  # the rows to take away (int32)
@@ -265,22 +312,6 @@ def _sizes(model):
     b3 = w3 + h2
     wf = (b3 + LINE_FLOATS) // LINE_FLOATS * LINE_FLOATS
     return h1, h2, b1, w2, b2, w3, b3, wf
-
-
-@njit(cache=True, inline="always")
-def _bits(x, binary, out):
-    """Word ``w``: the bits of ``x[WORD*w:WORD*(w+1)] != 0`` kept by ``binary[w]``, for each
-    word of ``binary`` (``x`` at least as long), into ``out[2w]`` (low half) and
-    ``out[2w+1]`` (``uint32``). A mask is made a word at a time without a branch (the
-    compiler compares a line at a time)."""
-    for w in range(binary.size):
-        block = x[w * WORD : (w + 1) * WORD]
-        mask = ZERO
-        for i in range(WORD):
-            mask |= U64(block[i] != 0.0) << U64(i)
-        mask &= binary[w]
-        out[2 * w] = np.uint32(mask & LOW)
-        out[2 * w + 1] = np.uint32(mask >> HALF)
 
 
 @njit(cache=True, inline="always")
@@ -416,6 +447,149 @@ def _candidate_rows(pub, me, mask, code, adds, subs):
 
 
 @njit(cache=True, inline="always")
+def _spread4(x):
+    """Bit ``i`` of ``x`` (``i`` < 16) moved to bit ``4 i``."""
+    x = (x | x << U64(24)) & U64(0x000000FF000000FF)
+    x = (x | x << U64(12)) & U64(0x000F000F000F000F)
+    x = (x | x << U64(6)) & U64(0x0303030303030303)
+    return (x | x << U64(3)) & U64(0x1111111111111111)
+
+
+@njit(cache=True, inline="always")
+def _ranks_form(mask):
+    """The ``ranks`` entries of ``mask`` (``encoding``'s ``_put_ranks``) as the bits of one
+    number: entry ``4 (r - 2) + k`` when it holds more than ``k`` cards of rank ``r``, then the
+    Mah Jong, the Dog, the Phoenix and the Dragon at 52..55."""
+    ge1, ge2, ge3, ge4 = rank_multiplicity(mask)
+    form = _spread4(ge1 >> U64(2)) | _spread4(ge2 >> U64(2)) << U64(1)
+    form |= _spread4(ge3 >> U64(2)) << U64(2) | _spread4(ge4 >> U64(2)) << U64(3)
+    form |= (mask >> U64(1) & ONE) << U64(52) | (mask & ONE) << U64(53)
+    return form | (mask >> U64(16) & ONE) << U64(54) | (mask >> U64(15) & ONE) << U64(55)
+
+
+@njit(cache=True, inline="always")
+def _put(words, at, form):
+    """OR the bits of ``form`` into ``words`` from bit ``at`` (the next word takes what
+    passes the end of the first, so ``words`` has one word of room after the last entry)."""
+    w = at >> 6
+    s = at & 63
+    words[w] |= form << U64(s)
+    if s != 0:
+        words[w + 1] |= form >> U64(64 - s)
+
+
+@njit(cache=True, inline="always")
+def _set(words, at):
+    """Set bit ``at`` of ``words``."""
+    words[at >> 6] |= ONE << U64(at & 63)
+
+
+@njit(cache=True)
+def state_bits(p, me, decision, words, scaled):
+    """The state part of seat ``me``'s view at ``decision`` (arguments as
+    ``encoding.encode_state``'s) straight from the records, without its ``float32`` form:
+    its 0/1 features as bits into ``words`` (``uint64``, ``STATE_WORDS`` and one of room;
+    feature ``k`` is bit ``k % 64`` of word ``k // 64``) and its scaled features, in index
+    order, into ``scaled[:N_SCALED_STATE]``; each set or valued exactly as ``encode_state``
+    writes it (``tests/kernels/test_learned_sums.py`` holds the two the same)."""
+    for w in range(STATE_WORDS + 1):
+        words[w] = ZERO
+    n = p.n_players
+    seat = me.seat
+    hand = me.hand
+    _put(words, HAND, _cards_form(hand))
+    _put(words, HAND_RANKS, _ranks_form(hand))
+    elsewhere = ALL_CARDS & ~(hand | p.played | me.ally_hand | p.exposed)
+    _put(words, ELSEWHERE, _cards_form(elsewhere))
+    _put(words, ELSEWHERE_RANKS, _ranks_form(elsewhere))
+    _put(words, ALLY_HAND, _cards_form(me.ally_hand))
+    _put(words, EXPOSED, _cards_form(p.exposed))
+
+    for j in range(MAX_SEATS):
+        scaled[j] = np.float32(0.0)
+    for j in range(n):
+        s = seat + j
+        if s >= n:
+            s -= n
+        _put(words, PLAYED_BY + CARDS * j, _cards_form(p.played_by[s]))
+        _set(words, COUNTS + COUNT_CLASSES * j + min(max(p.counts[s], 0), COUNT_CLASSES - 1))
+        if p.grand_tichu[s] != 0:
+            _set(words, GRAND_TICHU + j)
+        if p.tichu[s] != 0:
+            _set(words, TICHU + j)
+        if p.has_played[s] != 0:
+            _set(words, HAS_PLAYED + j)
+        scaled[j] = np.float32(p.points_taken[s] / POINTS_SCALE)
+        lacks = U64(p.lacks[s] >> 1) & U64((1 << LACK_CLASSES) - 1)  # ranks 1..14
+        _put(words, LACKS + LACK_CLASSES * j, lacks)
+        if p.passed >> s & 1:
+            _set(words, PASSED + j)
+        if p.wish_free >> s & 1:
+            _set(words, WISH_FREE + j)
+    for k in range(min(p.n_out, n)):
+        _set(words, OUT + _relative(p.out_order[k], seat, n))
+    if p.n_out > 0:
+        _set(words, FIRST_OUT + _relative(p.out_order[0], seat, n))
+
+    # the trick in play (§2.8)
+    top = p.top_code
+    _set(words, TOP_KIND + (top >> 16))
+    length = np.float32(0.0)
+    if top != 0:
+        length = np.float32(((top >> 8) & 0xFF) / LENGTH_SCALE)
+        rank2 = top & 0xFF
+        _set(words, TOP_RANK + (rank2 >> 1))
+        if rank2 & 1:
+            _set(words, TOP_HALF)
+        _set(words, TOP_SEAT + _relative(p.top_seat, seat, n))
+        _set(words, LEADER + _relative(p.leader, seat, n))
+        _put(words, TOP_CARDS, _cards_form(p.top_mask))
+    scaled[MAX_SEATS] = length
+    scaled[MAX_SEATS + 1] = np.float32(card_points(p.trick_cards) / POINTS_SCALE)
+    if 2 <= p.wish <= 14:  # §2.11
+        _set(words, WISH + p.wish - 2)
+    scaled[MAX_SEATS + 2] = np.float32(p.tricks / TRICKS_SCALE)
+    scaled[MAX_SEATS + 3] = np.float32(p.bombs / BOMBS_SCALE)
+
+    # the seat's own passing (§2.4)
+    for j in range(1, n):
+        s = seat + j
+        if s >= n:
+            s -= n
+        given = me.given[s]
+        if given != ZERO:
+            _set(words, GIVEN + CARD_CLASSES * (j - 1) + _card_class(given))
+            if given & ~p.played:
+                _set(words, GIVEN_HELD + j - 1)
+        received = me.received[s]
+        if received != ZERO:
+            _set(words, RECEIVED + CARD_CLASSES * (j - 1) + _card_class(received))
+
+    _set(words, VARIANT + p.variant)
+    if p.variant == WUWANG:  # §4
+        _set(words, ROLE + (0 if seat == KING else 1 if seat == MINISTER else 2))
+    if _led_half(p):
+        _set(words, PHOENIX_LED_HALF)
+    if 1 <= decision <= DECISION_CLASSES:
+        _set(words, DECISION + decision - 1)
+
+
+@njit(cache=True, inline="always")
+def _pass_bits(me, words):
+    """The 0/1 features of the pass's (or no bomb's) candidate part as bits into ``words``
+    (``CAND_WORDS`` and one of room; feature ``STATE_SIZE + k`` is bit ``k % 64`` of word
+    ``k // 64``), as ``encoding.encode_candidate`` sets them for mask 0, code 0: kind 0, the
+    whole hand kept and its count."""
+    for w in range(CAND_WORDS + 1):
+        words[w] = ZERO
+    hand = me.hand
+    _set(words, CAND_KIND - STATE_SIZE)
+    _put(words, AFTER - STATE_SIZE, _cards_form(hand))
+    _put(words, AFTER_RANKS - STATE_SIZE, _ranks_form(hand))
+    _set(words, AFTER_COUNT - STATE_SIZE + min(popcount(hand), COUNT_CLASSES - 1))
+
+
+@njit(cache=True, inline="always")
 def _seat(me):
     """Where seat ``me``'s kept part of the scratch starts."""
     return SEATS + me.seat * SEAT_FLOATS
@@ -426,9 +600,8 @@ def state_term(model, learn, pub, me, decision):
     """Seat ``me``'s kept sum brought to the pass (or no bomb) of ``decision``: the rows of
     the 0/1 features of the state and of the pass's candidate part (the hand it keeps) that
     changed since it was kept added or taken away; and ``BASE``, b1 and the state's scaled
-    rows. The pass's candidate part stays encoded at ``X + STATE_SIZE``."""
-    encode_state(pub, me, decision, learn)
-    encode_candidate(pub, me, ZERO, 0, learn)
+    rows. The features are made as bits straight from the records (``state_bits``,
+    ``_pass_bits``), never as ``float32``; the state's scaled ones stay at ``X``."""
     h1, _, b1, _, _, _, _, wf = _sizes(model)
     w1q = model[W1 : W1 + N_FEATURES * h1].view(np.int32)
     at = _seat(me)
@@ -448,13 +621,15 @@ def state_term(model, learn, pub, me, decision):
             acc[j] = 0
         for i in range(TAG_SIZE):
             kept[i] = model[TAG + i]
+    words = learn[NEW_BITS : NEW_BITS + 2 * (STATE_WORDS + 1)].view(np.uint64)
+    scaled = learn[X : X + N_SCALED_STATE]
+    state_bits(pub, me, decision, words, scaled)
     new = learn[NEW_BITS : NEW_BITS + 2 * STATE_WORDS].view(np.uint32)
-    _bits(learn[X : X + WORD * STATE_WORDS], STATE_BINARY, new)
     _update(w1q, h1, acc, bits[: 2 * STATE_WORDS], new, 0, learn)
     for w in range(2 * STATE_WORDS):
         bits[w] = new[w]
+    _pass_bits(me, words)
     new = learn[NEW_BITS : NEW_BITS + 2 * CAND_WORDS].view(np.uint32)
-    _bits(learn[X + STATE_SIZE : X + STATE_SIZE + WORD * CAND_WORDS], CAND_BINARY, new)
     _update(w1q, h1, acc, pass_bits[: 2 * CAND_WORDS], new, STATE_SIZE, learn)
     for w in range(2 * CAND_WORDS):
         pass_bits[w] = new[w]
@@ -462,7 +637,7 @@ def state_term(model, learn, pub, me, decision):
     for j in range(h1):
         base[j] = model[b1 + j]
     for r in range(N_SCALED_STATE):
-        v = learn[X + SCALED_FEATURES[r]]
+        v = scaled[r]
         if v != 0.0:
             add_row(base, v, model, wf + r * h1, h1)
 
