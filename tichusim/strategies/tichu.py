@@ -177,9 +177,9 @@ POLICIES: dict[str, dict[str, tuple[int, str]]] = {
             policies.PASS_LEARNED,
             "a network trained on simulated rounds scores a fixed set of candidate passes "
             "(the scripted policies' and a structured set: kernels/tichu/passnet.py) and "
-            "gives the best; the 4-player game only, and only when nobody called before the "
-            "passing: expert otherwise (its weights: the package's own, or the file "
-            "pass_weights names)",
+            "gives the best; at Nanjing and Wu Wang (each its own network), and only when "
+            "neither the seat nor its partner called before the passing: expert otherwise "
+            "and at Tientsin (its weights: the package's own, or the file pass_weights names)",
         ),
     },
     "wish": {
@@ -760,8 +760,8 @@ STRATEGIES["learned"] = Strategy(
         "pass_": "learned",
         "description": "expert, but its plays and bombs chosen by a network trained on "
         "simulated rounds (the play policy learned, the package's weights; "
-        "learned[weights=path/to/w.npz] plays other weights) and, in the 4-player game, its "
-        "pass by another (the passing policy learned; learned[pass=expert] passes as "
+        "learned[weights=path/to/w.npz] plays other weights) and, at Nanjing and Wu Wang, "
+        "its pass by another (the passing policy learned; learned[pass=expert] passes as "
         "expert); its calls by the value model, at Wu Wang fitted under its own play; wish, "
         "Dragon and Dog as expert",
     }
