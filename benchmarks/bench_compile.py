@@ -1,16 +1,17 @@
 """Where a cold compile goes: seconds per kernel, against a budget per kernel.
 
-Each workload runs in a fresh process of the tree given (``--tree``, default this checkout)
-with an empty kernel cache of its own, and listens to numba's ``numba:compile`` event: every
-compile that no other compile encloses (a kernel Python calls, or one compiled as a module
-loads) is a line, its seconds those of its callees' compiles too: CPU seconds of the process
-(a compile runs on one thread, so its neighbours' load on a shared machine counts against
-the wall seconds, printed beside, not against these), split into LLVM's stages (the IR
-parsed and its function passes, the module pipeline, the machine code: numba's code-library
-methods timed in the measured process) and the rest, numba's own passes (bytecode to IR,
-inlining, type inference, lowering to LLVM IR). The lines are printed against
-``BUDGET`` (CPU seconds each): a kernel over its budget is marked ``OVER``, so a change that
-grows one is seen. The kernels compiled as their modules
+Each workload runs in a fresh process of the tree given (``--tree``, default this
+checkout) with an empty kernel cache of its own and the kernel pack switched off (what a
+first run pays where no pack fits; ``bench_startup.py`` times it with the pack), and
+listens to numba's ``numba:compile`` event: every compile that no other compile encloses (a
+kernel Python calls, or one compiled as a module loads) is a line, its seconds those of its
+callees' compiles too: CPU seconds of the process (a compile runs on one thread, so its
+neighbours' load on a shared machine counts against the wall seconds, printed beside, not
+against these), split into LLVM's stages (the IR parsed and its function passes, the module
+pipeline, the machine code: numba's code-library methods timed in the measured process) and
+the rest, numba's own passes (bytecode to IR, inlining, type inference, lowering to LLVM IR).
+The lines are printed against ``BUDGET`` (CPU seconds each): a kernel over its budget is
+marked ``OVER``, so a change that grows one is seen. The kernels compiled as their modules
 load are summed into one line (``while loading``), the many small ones into another.
 
     python benchmarks/bench_compile.py                          # both workloads, this tree
@@ -142,6 +143,7 @@ def measure(tree: Path, workload: str) -> dict:
             PYTHONDONTWRITEBYTECODE="1",
             TICHUSIM_CACHE_DIR=str(Path(tmp) / "cache"),
             NUMBA_CACHE_DIR=str(Path(tmp) / "cache"),
+            TICHUSIM_KERNEL_PACK="0",  # the compile itself, not the kernel pack's copy
         )
         done = subprocess.run(
             [sys.executable, "-c", _PROBE, *args],

@@ -15,6 +15,8 @@ Parts:
 - ``cold``: ``tichusim warmup`` on an empty numba cache (seconds until it ends);
 - ``first``: ``tichusim run configs/quick.toml --rounds 20000`` on an empty cache without
   warmup: seconds to the finished run;
+  both with the kernel pack (``tichusim/_compile/pack.py``: copied into the empty cache where it
+  was built for this CPU) and without (``TICHUSIM_KERNEL_PACK=0``: everything compiles);
 - ``worker``: peak resident memory of ``tichusim run`` with 2 workers (4-player game, warm
   cache): all its processes together, the calling process, each worker process if any;
 - ``processes``: worker processes as a process pool or a Dask cluster runs them (spawned,
@@ -48,10 +50,11 @@ ROOT = Path(__file__).resolve().parents[1]
 PARTS = ("import", "cold", "first", "worker", "processes")
 
 
-def _env(tree: Path, cache: Path | None) -> dict:
+def _env(tree: Path, cache: Path | None, kernel_pack: bool = True) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
     if cache is not None:  # the first for trees before tichusim had a folder of its own
         env["NUMBA_CACHE_DIR"] = env["TICHUSIM_CACHE_DIR"] = str(cache)
+    env["TICHUSIM_KERNEL_PACK"] = "1" if kernel_pack else "0"  # a tree without one: no effect
     return env
 
 
@@ -112,15 +115,33 @@ def _cpu_timed(cmd: list[str], env: dict, cwd: Path) -> str:
     )
 
 
-def cold_warmup(tree: Path) -> str:
+def _packed(measure):
+    """``measure(tree, kernel_pack)`` as a part: with the kernel pack (what a user gets where
+    it fits this CPU) and without it (the compile itself), one line each."""
+
+    def part(tree: Path) -> str:
+        return "\n".join(
+            f"{measure(tree, on)} [{'kernel pack' if on else 'TICHUSIM_KERNEL_PACK=0'}]"
+            for on in (True, False)
+        )
+
+    part.__doc__ = measure.__doc__
+    return part
+
+
+@_packed
+def cold_warmup(tree: Path, kernel_pack: bool) -> str:
     with tempfile.TemporaryDirectory() as cache:
         took = _cpu_timed(
-            [sys.executable, "-m", "tichusim.cli", "warmup"], _env(tree, Path(cache)), tree
+            [sys.executable, "-m", "tichusim.cli", "warmup"],
+            _env(tree, Path(cache), kernel_pack),
+            tree,
         )
     return f"tichusim warmup, empty cache: {took}"
 
 
-def first_result(tree: Path) -> str:
+@_packed
+def first_result(tree: Path, kernel_pack: bool) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [
             sys.executable,
@@ -134,7 +155,7 @@ def first_result(tree: Path) -> str:
             str(Path(tmp) / "run"),
             "--quiet",
         ]
-        took = _cpu_timed(cmd, _env(tree, Path(tmp) / "cache"), tree)
+        took = _cpu_timed(cmd, _env(tree, Path(tmp) / "cache", kernel_pack), tree)
     return f"run quick.toml --rounds 20000, empty cache, no warmup: {took} to the result"
 
 

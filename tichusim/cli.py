@@ -1399,6 +1399,7 @@ def doctor_cmd():
     import platform
 
     from ._compile import frame_stack
+    from ._compile import pack as kernel_pack
     from ._compile.cache import cache_dir
     from ._compile.guard import CHANGES, CHECKED, checked_versions, status
 
@@ -1417,6 +1418,7 @@ def doctor_cmd():
     folder = cache_dir()
     kernels = sum(1 for _ in folder.rglob("*.nbi")) if folder.is_dir() else 0
     rows.append(("kernel cache", f"{folder} ({kernels} kernels cached)"))
+    rows.append(("kernel pack", kernel_pack.describe(kernel_pack.host_cpu())))
     for name, state in status().items():
         rows.append((f"change: {name}", f"{state} [{CHANGES[name].switch}] {CHANGES[name].what}"))
     frame = (

@@ -25,8 +25,9 @@ HEAVY = ("numba", "pandas", "pyarrow", "pydantic", "matplotlib", "dask")
 
 def tichusim_process(code: str, cache: Path | None = None) -> subprocess.CompletedProcess:
     env = os.environ | {"PYTHONPATH": str(ROOT)}
-    if cache is not None:
+    if cache is not None:  # a cache of its own that starts cold: compiled, not from the pack
         env["TICHUSIM_CACHE_DIR"] = str(cache)
+        env["TICHUSIM_KERNEL_PACK"] = "0"
     return subprocess.run(
         [sys.executable, *code],
         cwd=ROOT,

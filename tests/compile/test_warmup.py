@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tichusim._compile import pack
 from tichusim.warmup import ORDER
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,9 +83,14 @@ def cache_files(folder: Path) -> dict[str, int]:
 
 
 @pytest.mark.slow
-def test_after_warmup_no_command_compiles_anything(tmp_path):
+@pytest.mark.parametrize("kernel_pack", ["0", "1"], ids=["compiled", "from the pack"])
+def test_after_warmup_no_command_compiles_anything(tmp_path, kernel_pack):
+    """With the kernel pack off, warmup compiles every kernel; with it on, the pack holds every
+    kernel (where it was built for this CPU: ``_compile/pack.py``)."""
+    if kernel_pack == "1" and pack.describe(pack.host_cpu()).startswith("not used"):
+        pytest.skip(f"kernel pack {pack.describe(pack.host_cpu())}")
     cache = tmp_path / "numba-cache"
-    env = os.environ | {"TICHUSIM_CACHE_DIR": str(cache)}
+    env = os.environ | {"TICHUSIM_CACHE_DIR": str(cache), pack.SWITCH: kernel_pack}
     warm = subprocess.run(
         [sys.executable, "-m", "tichusim.cli", "warmup"],
         cwd=ROOT,

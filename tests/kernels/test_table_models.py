@@ -133,7 +133,7 @@ def test_a_table_without_a_learned_seat_compiles_no_network(tmp_path, strategies
     """With an empty kernel cache, a table of scripted seats compiles the learned play with
     ``models`` of numba's none type only (its network pruned: ``learned.choose`` never typed);
     a table with a learned seat compiles it with an array."""
-    env = dict(os.environ, TICHUSIM_CACHE_DIR=str(tmp_path / "cache"))
+    env = dict(os.environ, TICHUSIM_CACHE_DIR=str(tmp_path / "cache"), TICHUSIM_KERNEL_PACK="0")
     done = subprocess.run(
         [sys.executable, "-c", _COMPILED, strategies],
         env=env,

@@ -22,7 +22,7 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["cache_dir", "cached"]
+__all__ = ["cache_dir", "cached", "key", "subfolder"]
 
 _COMPILE = Path(__file__).parent  # this package: the changes to numba's compiler
 _PACKAGE = _COMPILE.parent
@@ -38,14 +38,16 @@ _SWITCHES = (
 
 def _sources():
     """The kernels and every module of this package (what shapes the compiled code), by their
-    paths in the package."""
+    paths in the package; not ``pack``, which copies compiled kernels and compiles none."""
     for folder in (_PACKAGE / "kernels", _COMPILE):
         for path in sorted(folder.rglob("*.py")):
-            yield path.relative_to(_PACKAGE).as_posix(), path
+            if path != _COMPILE / "pack.py":
+                yield path.relative_to(_PACKAGE).as_posix(), path
 
 
 @functools.cache
-def _key() -> str:
+def key() -> str:
+    """The hash of what shapes the compiled kernels (see the module): names their folder."""
     digest = hashlib.sha256()
     for name, path in _sources():
         digest.update(name.encode())
@@ -62,27 +64,38 @@ def cache_dir() -> Path:
     if os.environ.get("TICHUSIM_CACHE_DIR"):
         return Path(os.environ["TICHUSIM_CACHE_DIR"])
     if os.environ.get("NUMBA_CACHE_DIR"):
-        return Path(os.environ["NUMBA_CACHE_DIR"]) / "tichusim" / _key()
+        return Path(os.environ["NUMBA_CACHE_DIR"]) / "tichusim" / key()
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "tichusim" / "numba" / _key()
+    return base / "tichusim" / "numba" / key()
+
+
+def subfolder(source: Path) -> str | None:
+    """The folder, within the cache folder, of the kernels of the source file ``source``: its
+    folder's path in the package (``tichusim_kernels_tichu`` for ``kernels/tichu/*.py``), the
+    same wherever the package is installed, so a kernel pack (``pack``) fits any checkout.
+    ``None`` for a file outside the package (numba's own name for it then)."""
+    try:
+        parts = source.resolve().parent.relative_to(_PACKAGE.resolve()).parts
+    except ValueError:
+        return None
+    return "_".join((_PACKAGE.name, *parts))
 
 
 def cached(*entries: str) -> bool:
     """Whether the cache holds every one of ``entries`` ("kernels/tichu/batch.py:play_logged",
     paths within the package): its index file, named as numba names it in a cache folder
-    (``<folder>/<dir>_<sha1 of the dir>/<module>.<function>-<line>.py<version>.nbi``).
+    (``<folder>/<subfolder>/<module>.<function>-<line>.py<version>.nbi``).
 
     A cheap look at the file names, without importing numba: it answers "a compile of minutes
     is coming" before it starts. With a folder keyed by the kernel sources an index found is
     current; in a ``TICHUSIM_CACHE_DIR`` it may be stale, and a kernel found for other argument
-    types compiles again: both compile without the notice.
+    types compiles again: both compile without the notice. (A kernel pack not yet copied into
+    the cache counts as not there.)
     """
     tag = f"py{sys.version_info[0]}{sys.version_info[1]}"
     for entry in entries:
         path, function = entry.split(":")
-        source = (_PACKAGE / path).resolve()
-        folder = str(source.parent)
-        sub = f"{source.parent.name}_{hashlib.sha1(folder.encode()).hexdigest()}"
-        if not any((cache_dir() / sub).glob(f"{source.stem}.{function}-*.{tag}.nbi")):
+        source = _PACKAGE / path
+        if not any((cache_dir() / subfolder(source)).glob(f"{source.stem}.{function}-*.{tag}.nbi")):
             return False
     return True

@@ -7,7 +7,8 @@ pipeline and cache, through numba's per-dispatcher hooks (a dispatcher class, a
 
 - always: no C-callable wrapper (``no_cfunc_wrapper``, a numba option: it serves a kernel
   passed as a first-class function value or a ``cfunc``, and none is), and the cache in
-  tichusim's own folder (``_compile.cache``), keyed by the kernel sources;
+  tichusim's own folder (``_compile.cache``), keyed by the kernel sources, laid out the same
+  in every checkout and seeded from the kernel pack where it fits (``_compile.pack``);
 - ``_compile.literals``: one compiled version per argument types, not per constant passed;
 - ``_compile.linkage``: entry points optimise their callees as their own; callees get no
   wrapper and no machine code of their own;
@@ -23,12 +24,14 @@ Python code calls declares no signature.
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 from numba.core import caching, config, typeinfer
 from numba.core.registry import CPUDispatcher
 
 from .._compile import cache as kernel_cache
 from .._compile import inliner
+from .._compile import pack as kernel_pack
 from .._compile.guard import usable
 from .._compile.scope import TracksCompiles
 
@@ -48,12 +51,25 @@ class _KernelCacheLocator(caching.UserProvidedCacheLocator):
     def from_function(cls, py_func, py_file):  # any function, whatever numba's config says
         return super(caching.UserProvidedCacheLocator, cls).from_function(py_func, py_file)
 
+    @classmethod
+    def get_suitable_cache_subpath(cls, py_file):  # the same in any checkout (a kernel pack)
+        return kernel_cache.subfolder(Path(py_file)) or super().get_suitable_cache_subpath(py_file)
+
+
+class _SeededFromPack:
+    """Function cache mixin: the first look in our cache copies in the kernel pack, where it
+    was built for these sources, this Python and this CPU (``_compile.pack``)."""
+
+    def load_overload(self, sig, target_context):
+        kernel_pack.seed_once(target_context.codegen())
+        return super().load_overload(sig, target_context)
+
 
 def _assemble():
     """The dispatcher class our kernels get here: numba's, with the mixins of the changes that
     may run (decided once, on the first kernel)."""
     impl_bases = [caching.CompileResultCacheImpl]
-    cache_bases = [caching.FunctionCache]
+    cache_bases = [_SeededFromPack, caching.FunctionCache]
     dispatcher_bases = [TracksCompiles, CPUDispatcher]
     pipeline = None
     if usable("linkage"):
