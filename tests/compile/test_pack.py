@@ -4,6 +4,7 @@ without touching what the cache already holds, and a first command served by it 
 nothing."""
 
 import json
+import lzma
 import os
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import pytest
 from tichusim._compile import cache, pack
 
 ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = pack.PACK_DIR
 
 
 def shipped() -> dict:
@@ -84,6 +86,35 @@ def test_another_cpu_or_python_or_the_switch_off_gets_nothing(tmp_path, monkeypa
     pack.seed_once(type("Codegen", (), {"magic_tuple": lambda self: cpu})())
     assert not (tmp_path / "d").exists()
     assert pack.describe(cpu).startswith("off")
+
+
+def test_a_damaged_pack_or_a_folder_it_cannot_write_leaves_the_kernels_to_compile(
+    tmp_path, monkeypatch
+):
+    meta = shipped()
+    cpu = tuple(meta["cpu"])
+    codegen = type("Codegen", (), {"magic_tuple": lambda self: cpu})()
+    monkeypatch.setattr(pack, "python_tag", lambda: meta["python"])
+    monkeypatch.setenv(pack.SWITCH, "1")
+    damaged = tmp_path / "pack"
+    damaged.mkdir()
+    (damaged / f"{meta['key']}.json").write_text(json.dumps(meta))
+    (damaged / f"{meta['key']}.tar.xz").write_bytes(b"not an archive")
+    monkeypatch.setattr(pack, "PACK_DIR", damaged)
+    monkeypatch.setenv("TICHUSIM_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(pack, "_seeded", False)
+    pack.seed_once(codegen)  # no exception: nothing copied
+    assert not list((tmp_path / "cache").rglob("*.nb*"))
+    with pytest.raises(lzma.LZMAError):
+        pack.seed(tmp_path / "cache", cpu)  # what seed_once swallowed
+
+    readonly = tmp_path / "readonly"
+    readonly.write_text("a file where the cache folder would be")
+    monkeypatch.setattr(pack, "PACK_DIR", SHIPPED)
+    monkeypatch.setenv("TICHUSIM_CACHE_DIR", str(readonly))
+    monkeypatch.setattr(pack, "_seeded", False)
+    pack.seed_once(codegen)
+    assert readonly.read_text() == "a file where the cache folder would be"
 
 
 def test_the_cache_is_laid_out_the_same_in_every_checkout():

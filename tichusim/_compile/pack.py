@@ -147,8 +147,8 @@ def seed_once(codegen) -> None:
     if enabled():
         try:
             seed(cache_dir(), codegen.magic_tuple())
-        except OSError:  # a folder we cannot write: numba's own places serve, kernels compile
-            pass
+        except (OSError, EOFError, lzma.LZMAError, tarfile.TarError, ValueError):
+            pass  # a folder we cannot write or a damaged pack: the kernels compile, as without
 
 
 def host_cpu() -> tuple:
