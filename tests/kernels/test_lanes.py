@@ -15,6 +15,7 @@ from tichusim.kernels.lanes import (
     first_layer,
     int_rows,
     live_rows,
+    live_rows2,
     relu_dot,
     sum_rows,
     wide_live_rows,
@@ -30,6 +31,11 @@ def _int_rows(out, start, w, adds, n_adds, subs, n_subs, width):
 @njit(cache=False)
 def _live_rows(out, start, at, h, n_units, w, base, width):
     live_rows(out, start, at, h, n_units, w, base, width)
+
+
+@njit(cache=False)
+def _live_rows2(out_a, out_b, start, at, h_a, h_b, n_units, w, base, width):
+    live_rows2(out_a, out_b, start, at, h_a, h_b, n_units, w, base, width)
 
 
 @njit(cache=False)
@@ -180,6 +186,36 @@ def test_live_rows_add_the_live_units_rows_in_order(width, n_units, live):
     np.testing.assert_array_equal(into, want)
     _live_rows(out, out, 0, h, n_units, w, base, width)  # in place
     np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("width", [LANES * b for b in range(1, FUSED + 3)])
+@pytest.mark.parametrize("n_units", [LANES, 4 * LANES, 6 * LANES])
+@pytest.mark.parametrize("live", [0.0, 0.3, 0.5, 1.0])
+def test_live_rows2_gives_each_layer_the_bits_of_live_rows(width, n_units, live):
+    """Two layers at once, every width (the fused ones and the block-at-a-time one), live
+    units alike and apart: each sum is ``live_rows``' own, bit for bit (a unit alive in the
+    other layer only adds a zero, whatever the sign of its weights)."""
+    rng = np.random.default_rng(7 * width + n_units + int(10 * live))
+    base = 5
+    w = rng.normal(size=base + n_units * width).astype(np.float32)
+    layers = []
+    for _ in range(2):
+        h = np.abs(rng.normal(size=n_units)).astype(np.float32)
+        h[rng.random(n_units) >= live] *= -1
+        layers.append(h)
+    layers[0][:4] = [0.0, -0.0, 1.5, -2.0]
+    layers[1][:4] = [2.0, 3.0, -0.0, 0.0]
+    start = np.concatenate([np.zeros(3, np.float32), rng.normal(size=width).astype(np.float32)])
+    start[3] = 0.0  # a sum that stays zero while only zeros are added to it
+    want = []
+    for h in layers:
+        out = np.full(width, np.nan, np.float32)
+        _live_rows(out, start, 3, h, n_units, w, base, width)
+        want.append(out)
+    got = [np.full(width, np.nan, np.float32) for _ in range(2)]
+    _live_rows2(got[0], got[1], start, 3, layers[0], layers[1], n_units, w, base, width)
+    for g, expect in zip(got, want, strict=True):
+        np.testing.assert_array_equal(g, expect)
 
 
 @pytest.mark.parametrize("width", [LANES, 2 * LANES, 5 * LANES])
