@@ -89,6 +89,45 @@ def test_the_kernel_value_is_the_plain_forward_pass(pass_weights):
         assert got.tolist() == one
 
 
+@pytest.mark.parametrize("which", ["test", "shipped"])
+def test_choose_screens_within_its_bound_and_picks_the_first_best_value(pass_weights, which):
+    """``choose`` screens in ``float32``: each screened value is within the header's bound
+    of its exact one, and the index is always the first best of ``values`` (ties too: the
+    candidates given again after themselves, and a pass of the same features)."""
+    path = pass_weights if which == "test" else pass_file.SHIPPED
+    model = pass_file.load(path).model
+    bound = float(model[passnet.SCREEN])
+    assert 0.0 < bound < 0.01
+    row = _row()
+    screened_more = 0
+    for h in range(300):
+        hand = deal_hand(6, h)
+        cands = candidates(row, hand)
+        n = len(cands)
+        exact = np.zeros(n)
+        passnet.values(model, np.uint64(hand), cands, n, exact)
+        screen = np.zeros(n)
+        passnet._values(model, np.uint64(hand), cands, n, screen, True)
+        assert np.abs(screen - exact).max() <= bound
+        best = passnet.choose(model, np.uint64(hand), cands, n)
+        assert best == int(np.argmax(exact))
+        screened_more += int((screen >= screen.max() - 2 * bound).sum() > 1)
+        again = np.concatenate([cands, cands])[: passnet.MAX_CANDIDATES]  # every tie twice
+        assert passnet.choose(model, np.uint64(hand), again, len(again)) == best
+    if which == "shipped":
+        assert screened_more > 0  # some hands are valued exactly after the screen
+
+
+def test_a_model_without_a_screen_bound_values_every_candidate_exactly(pass_weights):
+    model = pass_file.load(pass_weights).model.copy()
+    model[passnet.SCREEN] = 0.0
+    hand = deal_hand(5, 1)
+    cands = candidates(_row(), hand)
+    exact = np.zeros(len(cands))
+    passnet.values(model, np.uint64(hand), cands, len(cands), exact)
+    assert passnet.choose(model, np.uint64(hand), cands, len(cands)) == int(np.argmax(exact))
+
+
 def test_the_padded_units_change_no_bit_of_a_value(pass_weights):
     """The packed row pads each hidden layer to whole blocks of units with zero weights; the
     values are those of the file's own sizes, laid out unpadded, bit for bit."""
