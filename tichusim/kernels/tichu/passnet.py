@@ -75,7 +75,7 @@ from ..bits import (
 )
 from ..hand import card_value, highest_card, loose_cards, lowest_card
 from ..jit import njit
-from ..lanes import LANES, live_rows, relu_dot, sum_rows, wide_live_rows, wide_rows
+from ..lanes import LANES, live_rows, live_rows2, relu_dot, sum_rows, wide_live_rows, wide_rows
 from .variants import KING
 
 N_VALUES = 17  # card values: Dog 0, Mah Jong 1, ranks 2..14, Phoenix 15, Dragon 16
@@ -347,9 +347,12 @@ def _values(model, hand, cands, n, out, screen):
     kept = sums[h1_size : 2 * h1_size]
     h1 = sums[2 * h1_size : 3 * h1_size]
     layer2 = sums[3 * h1_size + h2_size :]
-    narrow = np.empty(h1_size + h2_size, np.float32)  # the screen's layers
+    narrow = np.empty(2 * (h1_size + h2_size), np.float32)  # the screen's layers, two
     h1_narrow = narrow[:h1_size]
-    h2_narrow = narrow[h1_size:]
+    h1_other = narrow[h1_size : 2 * h1_size]
+    h2_narrow = narrow[2 * h1_size : 2 * h1_size + h2_size]
+    h2_other = narrow[2 * h1_size + h2_size :]
+    pending = -1  # the screen's candidate waiting for a second
     for v in range(N_VALUES):
         counts[v] = 0
     x = hand
@@ -418,16 +421,25 @@ def _values(model, hand, cands, n, out, screen):
             rows[k] = given_rows + (3 * N_VALUES + j) * h1n
             k += (bits >> U64(j)) & ONE != ZERO
         sum_rows(h1, kept, w2_wide, rows, k, h1n)
-        if screen:
+        if screen:  # two candidates at a time through the second layer
+            side = h1_narrow if pending < 0 else h1_other
             for j in range(h1n):
-                h1_narrow[j] = np.float32(h1[j])
-            live_rows(h2_narrow, model, b2, h1_narrow, h1n, model, w2, h2n)
-            out[c] = np.float64(relu_dot(h2_narrow, model, w3, h2n) + model[b3])
+                side[j] = np.float32(h1[j])
+            if pending < 0:
+                pending = c
+                continue
+            live_rows2(h2_narrow, h2_other, model, b2, h1_narrow, h1_other, h1n, model, w2, h2n)
+            out[pending] = np.float64(relu_dot(h2_narrow, model, w3, h2n) + model[b3])
+            out[c] = np.float64(relu_dot(h2_other, model, w3, h2n) + model[b3])
+            pending = -1
             continue
         at = m * h2n
         wide_live_rows(layer2[at : at + h2n], model, b2, h1, h1n, w2_wide, 0, h2n)
         valued[m] = c
         m += 1
+    if pending >= 0:  # the screen's last candidate, alone
+        live_rows(h2_narrow, model, b2, h1_narrow, h1n, model, w2, h2n)
+        out[pending] = np.float64(relu_dot(h2_narrow, model, w3, h2n) + model[b3])
     # the outputs, four candidates at a time (each its own sum, in ``value``'s order: four
     # chains of adds side by side), a live unit's term taken without a branch
     bias = np.float64(model[b3])
