@@ -13,6 +13,7 @@ from tichusim.kernels.lanes import (
     LANES,
     add_row,
     first_layer,
+    int_first_layer,
     int_rows,
     live_rows,
     live_rows2,
@@ -36,6 +37,11 @@ def _live_rows(out, start, at, h, n_units, w, base, width):
 @njit(cache=False)
 def _live_rows2(out_a, out_b, start, at, h_a, h_b, n_units, w, base, width):
     live_rows2(out_a, out_b, start, at, h_a, h_b, n_units, w, base, width)
+
+
+@njit(cache=False)
+def _int_first_layer(out, start, w, adds, na, subs, ns, scale, base, wf, at_a, a, at_b, b, width):
+    int_first_layer(out, start, w, adds, na, subs, ns, scale, base, wf, at_a, a, at_b, b, width)
 
 
 @njit(cache=False)
@@ -253,6 +259,32 @@ def test_first_layer_scales_the_sum_and_adds_the_rows_given(width, a, b):
     out = np.full(width, np.nan, np.float32)
     _first_layer(out, acc, scale, base, w, 7, np.float32(a), 7 + width, np.float32(b), width)
     np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("width", [LANES * b for b in range(1, FUSED + 3)])
+@pytest.mark.parametrize(("n_adds", "n_subs"), [(0, 0), (3, 0), (9, 5)])
+@pytest.mark.parametrize(("a", "b"), [(0.0, 0.0), (0.5, -0.25)])
+def test_int_first_layer_is_int_rows_then_first_layer(width, n_adds, n_subs, a, b):
+    """The bits of ``int_rows`` into a row, then ``first_layer`` from it, at every width."""
+    rng = np.random.default_rng(width + 3 * n_adds + n_subs + int(8 * a))
+    n_rows = 20
+    w = rng.integers(-(2**20), 2**20, n_rows * width).astype(np.int32)
+    start = rng.integers(-(2**24), 2**24, width).astype(np.int32)
+    adds = rng.integers(0, n_rows, n_adds + 4).astype(np.int32)
+    subs = rng.integers(0, n_rows, n_subs + 4).astype(np.int32)
+    scale = np.float32(2.0**-22)
+    base = rng.normal(size=width).astype(np.float32)
+    wf = rng.normal(size=7 + 2 * width).astype(np.float32)
+    acc = np.zeros(width, np.int32)
+    _int_rows(acc, start, w, adds, n_adds, subs, n_subs, width)
+    want = np.full(width, np.nan, np.float32)
+    fa, fb = np.float32(a), np.float32(b)
+    _first_layer(want, acc, scale, base, wf, 7, fa, 7 + width, fb, width)
+    got = np.full(width, np.nan, np.float32)
+    args = (scale, base, wf, 7, fa, 7 + width, fb, width)
+    _int_first_layer(got, start, w, adds, n_adds, subs, n_subs, *args)
+    assert got.view(np.uint32).tolist() == want.view(np.uint32).tolist()
+    assert np.isfinite(got).all()
 
 
 @pytest.mark.parametrize("width", [LANES, 4 * LANES, 5 * LANES])

@@ -38,6 +38,7 @@ __all__ = [
     "LANES",
     "add_row",
     "first_layer",
+    "int_first_layer",
     "int_rows",
     "live_rows",
     "live_rows2",
@@ -107,6 +108,101 @@ def int_rows(typingctx, out, start, w, adds, n_adds, subs, n_subs, width):
                         builder.store(total, acc)
             for acc, col in zip(accs, cols, strict=False):
                 builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=4)
+
+        _by_blocks(builder, blocks, rows)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def int_first_layer(
+    typingctx, out, start, w, adds, n_adds, subs, n_subs, scale, base, wf, at_a, a, at_b, b, width
+):
+    """``int_rows`` into a register, then ``first_layer`` from it: ``out[j] =
+    float32(acc[j]) * scale + base[j]`` (then ``+ a * wf[at_a + j]`` when ``a`` is not 0,
+    ``+ b * wf[at_b + j]`` when ``b`` is not 0), ``acc`` being ``start[:width]`` with the
+    rows ``adds[:n_adds]`` of ``w`` added and ``subs[:n_subs]`` taken away (``int32``); the
+    integer sum is never stored. The bits of the two one after the other. ``width`` a
+    multiple of ``LANES``."""
+    ok = (
+        _float_array(out, types.float32)
+        and isinstance(start, types.Array)
+        and start.dtype == types.int32
+        and isinstance(w, types.Array)
+        and w.dtype == types.int32
+        and isinstance(adds, types.Array)
+        and adds.dtype == types.int32
+        and isinstance(subs, types.Array)
+        and subs.dtype == types.int32
+        and _float_array(base, types.float32)
+        and _float_array(wf, types.float32)
+    )
+    if not ok:
+        return None
+    f32 = types.float32
+    ip = types.intp
+    sig = types.void(out, start, w, adds, ip, subs, ip, f32, base, wf, ip, f32, ip, f32, ip)
+
+    def codegen(context, builder, sig, args):
+        (
+            out_a,
+            start_a,
+            w_a,
+            adds_a,
+            n_adds,
+            subs_a,
+            n_subs,
+            scale,
+            base_a,
+            wf_a,
+            at_a,
+            a,
+            at_b,
+            b,
+            width,
+        ) = args
+        aty = sig.args
+        o = _data(context, builder, aty[0], out_a)
+        s = _data(context, builder, aty[1], start_a)
+        wp = _data(context, builder, aty[2], w_a)
+        ap = _data(context, builder, aty[3], adds_a)
+        sp = _data(context, builder, aty[5], subs_a)
+        bp = _data(context, builder, aty[8], base_a)
+        fp = _data(context, builder, aty[9], wf_a)
+        i64 = ir.IntType(64)
+        ivec = ir.VectorType(ir.IntType(32), LANES)
+        vec = ir.VectorType(ir.FloatType(), LANES)
+        zero = ir.Constant(ir.FloatType(), 0.0)
+        va = _splat(builder, a, vec)
+        vb = _splat(builder, b, vec)
+        vs = _splat(builder, scale, vec)
+        use_a = builder.fcmp_unordered("!=", a, zero)
+        use_b = builder.fcmp_unordered("!=", b, zero)
+        accs = [cgutils.alloca_once(builder, ivec) for _ in range(FUSED)]
+        blocks = builder.udiv(width, ir.Constant(i64, LANES))
+
+        def rows(cols):
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(_block_ptr(builder, s, col, ivec), align=4), acc)
+            for listed, count, add in ((ap, n_adds, True), (sp, n_subs, False)):
+                with cgutils.for_range(builder, count) as row:
+                    k = builder.sext(builder.load(builder.gep(listed, [row.index])), i64)
+                    at = builder.mul(k, width)
+                    for acc, col in zip(accs, cols, strict=False):
+                        ptr = _block_ptr(builder, wp, builder.add(at, col), ivec)
+                        value = builder.load(ptr, align=4)
+                        total = builder.load(acc)
+                        total = builder.add(total, value) if add else builder.sub(total, value)
+                        builder.store(total, acc)
+            for acc, col in zip(accs, cols, strict=False):
+                v = builder.fmul(builder.sitofp(builder.load(acc), vec), vs)
+                v = builder.fadd(v, builder.load(_block_ptr(builder, bp, col, vec), align=4))
+                for use, vx, at in ((use_a, va, at_a), (use_b, vb, at_b)):
+                    ptr = _block_ptr(builder, fp, builder.add(at, col), vec)
+                    row = builder.load(ptr, align=4)
+                    v = builder.select(use, builder.fadd(v, builder.fmul(vx, row)), v)
+                builder.store(v, _block_ptr(builder, o, col, vec), align=4)
 
         _by_blocks(builder, blocks, rows)
         return context.get_dummy_value()

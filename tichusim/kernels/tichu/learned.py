@@ -44,10 +44,11 @@ A candidate's part differs from the pass's in a few features only (its cards, it
 combination, the hand it leaves), so each candidate starts from the pass's sum and adds or
 takes away those rows: listed straight from its cards and combination code, as
 ``encoding.encode_candidate`` would set them (``_candidate_rows``; the candidate is never
-encoded), then summed (``lanes.int_rows``: a block of 16 units of the sum kept in a register
-while every row's block is added) and made the first layer's pre-activation a block at a time
-(``lanes.first_layer``). The second layer starts from b2 and adds the rows of w2 of the units
-relu leaves alive, in order (``lanes.live_rows``), and the output is ``lanes.relu_dot``.
+encoded), then summed and made the first layer's pre-activation in one step
+(``lanes.int_first_layer``: a block of 16 units of the sum kept in a register while every
+row's block is added, then scaled there, never stored). The second layer starts from b2 and
+adds the rows of w2 of the units relu leaves alive, in order (``lanes.live_rows``), two
+answers side by side (``lanes.live_rows2``), and the output is ``lanes.relu_dot``.
 
 **Blocks of 16 units.** Those sums run 16 units at a time, so each hidden layer's size in the
 kernels' row is a multiple of ``lanes.LANES`` (16): ``tichusim.strategies.learned.pack`` pads a
@@ -78,9 +79,9 @@ pairs of ``uint32``), each part on a cache line: the state's scaled features ``[
 (``state_bits`` writes them); each seat's kept part at
 ``SEATS + seat * SEAT_FLOATS`` (its tag, its state bits ``SEAT_BITS``, its pass's candidate
 bits ``SEAT_PASS``, its accumulator ``SEAT_ACC``); the decision's ``BASE`` (b1 and the
-state's scaled rows); a candidate's sum ``CAND_ACC``; the bits just made ``NEW_BITS``;
-an answer's first and second hidden layers ``H1B``, ``H2B``; the rows to add and to take
-away ``ADDS``, ``SUBS``. Nothing is allocated per decision; every
+state's scaled rows); the bits just made ``NEW_BITS``; an answer's first and second
+hidden layers ``H1B``, ``H2B``; the rows to add and to take away ``ADDS``, ``SUBS``; the
+second answer's layers ``H1B2``, ``H2B2``. Nothing is allocated per decision; every
 entry read is written first, but the seats' kept parts, which only their tag lets be read.
 
 The sums run a row of weights at a time into a row of the scratch, so both are kept on 64-byte
@@ -110,7 +111,15 @@ from ..bits import (
 )
 from ..hand import card_points
 from ..jit import njit
-from ..lanes import add_row, first_layer, int_rows, live_rows, live_rows2, relu_dot
+from ..lanes import (
+    add_row,
+    first_layer,
+    int_first_layer,
+    int_rows,
+    live_rows,
+    live_rows2,
+    relu_dot,
+)
 from ..outside import D_BOMB, D_PLAY
 from .encoding import (
     AFTER,
@@ -253,8 +262,7 @@ SEAT_ACC = SEAT_PASS + _lines(2 * CAND_WORDS)
 SEAT_FLOATS = SEAT_ACC + MAX_HIDDEN
 SEATS = XB
 BASE = SEATS + MAX_SEATS * SEAT_FLOATS
-CAND_ACC = BASE + MAX_HIDDEN
-NEW_BITS = CAND_ACC + MAX_HIDDEN
+NEW_BITS = BASE + MAX_HIDDEN
 H1B = NEW_BITS + _lines(2 * (STATE_WORDS + 1))  # an answer's first hidden layer
 H2B = H1B + MAX_HIDDEN  # its second
 ADDS = H2B + MAX_HIDDEN  # the rows to add (int32)
@@ -686,15 +694,30 @@ def _candidate_layer(model, learn, pub, me, mask, code, out):
     adds = learn[ADDS : ADDS + N_FEATURES].view(np.int32)
     subs = learn[SUBS : SUBS + N_FEATURES].view(np.int32)
     na, ns = _candidate_rows(pub, me, mask, code, adds, subs)
-    acc = learn[CAND_ACC : CAND_ACC + h1].view(np.int32)
     at = _seat(me) + SEAT_ACC
     pass_acc = learn[at : at + h1].view(np.int32)
-    int_rows(acc, pass_acc, w1q, adds, na, subs, ns, h1)
     length = np.float32(0.0)
     if code != 0:
         length = np.float32(((code >> 8) & 0xFF) / LENGTH_SCALE)
     points = np.float32(card_points(mask) / POINTS_SCALE)
-    _first_layer(model, learn, acc, length, points, out)
+    wf = _sizes(model)[7]
+    int_first_layer(
+        out,
+        pass_acc,
+        w1q,
+        adds,
+        na,
+        subs,
+        ns,
+        model[SCALE],
+        learn[BASE : BASE + h1],
+        model,
+        wf + N_SCALED_STATE * h1,
+        length,
+        wf + (N_SCALED_STATE + 1) * h1,
+        points,
+        h1,
+    )
 
 
 @njit(cache=True, inline="always")
