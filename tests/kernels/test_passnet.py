@@ -49,6 +49,42 @@ def test_candidates_are_few_distinct_legal_passes_expert_first():
         np.testing.assert_array_equal(got, candidates(row, hand))  # deterministic
 
 
+@pytest.mark.parametrize(("variant", "seat"), [("nanjing", 0), ("wuwang", 0), ("wuwang", 1)])
+def test_the_candidates_are_every_probe_then_the_structured_set(variant, seat):
+    """``learned_candidates`` skips the probes whose pass is provably expert's (they would
+    be dropped as repeats): its list is every probe's pass then the structured set's, each
+    kept once, first come first kept."""
+    from tichusim.kernels.tichu.variants import NANJING, WUWANG
+    from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
+
+    row = np.asarray(_row(), np.float64)
+    pub = np.zeros(1, PUBLIC)
+    pub[0]["n_players"] = 4
+    pub[0]["variant"] = WUWANG if variant == "wuwang" else NANJING
+    pub[0]["counts"][:4] = 14
+    me = np.zeros(1, PRIVATE)
+    me[0]["seat"] = seat
+    with_dog = 0
+    for h in range(300):
+        hand = deal_hand(8, h)
+        with_dog += bool(hand & 1)
+        me[0]["hand"] = np.uint64(hand)
+        want = np.zeros((passnet.MAX_CANDIDATES, 3), np.uint64)
+        n = 0
+        for policy in policies.LEARNED_PROBES:
+            gifts = np.zeros(3, np.uint64)
+            policies.scripted_passes(policy, row, pub[0], me[0], gifts)
+            n = passnet.add(want, n, gifts[0], gifts[1], gifts[2])
+        if variant == "wuwang":
+            n = passnet.wuwang_structured(np.uint64(hand), seat, want, n)
+        else:
+            n = passnet.structured(np.uint64(hand), want, n)
+        got = np.zeros((passnet.MAX_CANDIDATES, 3), np.uint64)
+        assert policies.learned_candidates(row, pub[0], me[0], got) == n
+        np.testing.assert_array_equal(got[:n], want[:n])
+    assert 30 < with_dog < 270  # hands with the Dog and without
+
+
 def test_the_first_candidate_is_what_expert_passes():
     """Played by ``expert``, a seat gives the first candidate when nobody called first."""
     g = game("nanjing")
