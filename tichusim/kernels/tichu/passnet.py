@@ -44,13 +44,13 @@ to receiver B as one-hots of 17 (the King: A the opponent after him, B the one b
 opponent: A the King, B the other opponent), and whether each is loose (2).
 
 A model is one flat ``float32`` row (``offsets``): a header line (``H1``, ``H2``,
-``N_FEATURES``, ``KIND``), then ``w1`` (row-major), ``b1``, ``w2``, ``b2``, ``w3``, ``b3``,
-then a ``float64`` part (seen through a view): ``w2`` again, then the rows a candidate's first
-layer adds, each as the plain forward pass adds it (``WIDE_ROWS``: the kept count ``k`` of
-value ``v``'s row times its feature, ``float32(value * w1[N_VALUES + v])``, at ``v *
-COUNTS_MAX + k - 1``; then the rows of the features from ``GIVEN`` on, whose values are 1),
-widened exactly. So the candidates' sums add rows without multiplying or widening them, and
-the bits are the plain pass's (``value``).
+``N_FEATURES``, ``KIND``, the screen's bound ``SCREEN``: ``choose``), then ``w1``
+(row-major), ``b1``, ``w2``, ``b2``, ``w3``, ``b3``, then a ``float64`` part (seen through a
+view): ``w2`` again, then the rows a candidate's first layer adds, each as the plain forward
+pass adds it (``WIDE_ROWS``: the kept count ``k`` of value ``v``'s row times its feature,
+``float32(value * w1[N_VALUES + v])``, at ``v * COUNTS_MAX + k - 1``; then the rows of the
+features from ``GIVEN`` on, whose values are 1), widened exactly. So the candidates' sums add
+rows without multiplying or widening them, and the bits are the plain pass's (``value``).
 ``tichusim.strategies.passnet`` packs it from a weights file, each hidden layer padded to
 whole blocks of ``lanes.LANES`` units (``padded``) with units of zero weights: such a unit is
 0 before and after relu, so it adds no term to any sum and the values are the file's
