@@ -13,8 +13,10 @@ from tichusim.kernels.lanes import (
     LANES,
     add_row,
     first_layer,
+    int_first_layer,
     int_rows,
     live_rows,
+    live_rows2,
     relu_dot,
     sum_rows,
     wide_live_rows,
@@ -30,6 +32,16 @@ def _int_rows(out, start, w, adds, n_adds, subs, n_subs, width):
 @njit(cache=False)
 def _live_rows(out, start, at, h, n_units, w, base, width):
     live_rows(out, start, at, h, n_units, w, base, width)
+
+
+@njit(cache=False)
+def _live_rows2(out_a, out_b, start, at, h_a, h_b, n_units, w, base, width):
+    live_rows2(out_a, out_b, start, at, h_a, h_b, n_units, w, base, width)
+
+
+@njit(cache=False)
+def _int_first_layer(out, start, w, adds, na, subs, ns, scale, base, wf, at_a, a, at_b, b, width):
+    int_first_layer(out, start, w, adds, na, subs, ns, scale, base, wf, at_a, a, at_b, b, width)
 
 
 @njit(cache=False)
@@ -182,6 +194,36 @@ def test_live_rows_add_the_live_units_rows_in_order(width, n_units, live):
     np.testing.assert_array_equal(out, want)
 
 
+@pytest.mark.parametrize("width", [LANES * b for b in range(1, FUSED + 3)])
+@pytest.mark.parametrize("n_units", [LANES, 4 * LANES, 6 * LANES])
+@pytest.mark.parametrize("live", [0.0, 0.3, 0.5, 1.0])
+def test_live_rows2_gives_each_layer_the_bits_of_live_rows(width, n_units, live):
+    """Two layers at once, every width (the fused ones and the block-at-a-time one), live
+    units alike and apart: each sum is ``live_rows``' own, bit for bit (a unit alive in the
+    other layer only adds a zero, whatever the sign of its weights)."""
+    rng = np.random.default_rng(7 * width + n_units + int(10 * live))
+    base = 5
+    w = rng.normal(size=base + n_units * width).astype(np.float32)
+    layers = []
+    for _ in range(2):
+        h = np.abs(rng.normal(size=n_units)).astype(np.float32)
+        h[rng.random(n_units) >= live] *= -1
+        layers.append(h)
+    layers[0][:4] = [0.0, -0.0, 1.5, -2.0]
+    layers[1][:4] = [2.0, 3.0, -0.0, 0.0]
+    start = np.concatenate([np.zeros(3, np.float32), rng.normal(size=width).astype(np.float32)])
+    start[3] = 0.0  # a sum that stays zero while only zeros are added to it
+    want = []
+    for h in layers:
+        out = np.full(width, np.nan, np.float32)
+        _live_rows(out, start, 3, h, n_units, w, base, width)
+        want.append(out)
+    got = [np.full(width, np.nan, np.float32) for _ in range(2)]
+    _live_rows2(got[0], got[1], start, 3, layers[0], layers[1], n_units, w, base, width)
+    for g, expect in zip(got, want, strict=True):
+        np.testing.assert_array_equal(g, expect)
+
+
 @pytest.mark.parametrize("width", [LANES, 2 * LANES, 5 * LANES])
 def test_relu_dot_sums_lanes_then_halves(width):
     rng = np.random.default_rng(width)
@@ -217,6 +259,32 @@ def test_first_layer_scales_the_sum_and_adds_the_rows_given(width, a, b):
     out = np.full(width, np.nan, np.float32)
     _first_layer(out, acc, scale, base, w, 7, np.float32(a), 7 + width, np.float32(b), width)
     np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("width", [LANES * b for b in range(1, FUSED + 3)])
+@pytest.mark.parametrize(("n_adds", "n_subs"), [(0, 0), (3, 0), (9, 5)])
+@pytest.mark.parametrize(("a", "b"), [(0.0, 0.0), (0.5, -0.25)])
+def test_int_first_layer_is_int_rows_then_first_layer(width, n_adds, n_subs, a, b):
+    """The bits of ``int_rows`` into a row, then ``first_layer`` from it, at every width."""
+    rng = np.random.default_rng(width + 3 * n_adds + n_subs + int(8 * a))
+    n_rows = 20
+    w = rng.integers(-(2**20), 2**20, n_rows * width).astype(np.int32)
+    start = rng.integers(-(2**24), 2**24, width).astype(np.int32)
+    adds = rng.integers(0, n_rows, n_adds + 4).astype(np.int32)
+    subs = rng.integers(0, n_rows, n_subs + 4).astype(np.int32)
+    scale = np.float32(2.0**-22)
+    base = rng.normal(size=width).astype(np.float32)
+    wf = rng.normal(size=7 + 2 * width).astype(np.float32)
+    acc = np.zeros(width, np.int32)
+    _int_rows(acc, start, w, adds, n_adds, subs, n_subs, width)
+    want = np.full(width, np.nan, np.float32)
+    fa, fb = np.float32(a), np.float32(b)
+    _first_layer(want, acc, scale, base, wf, 7, fa, 7 + width, fb, width)
+    got = np.full(width, np.nan, np.float32)
+    args = (scale, base, wf, 7, fa, 7 + width, fb, width)
+    _int_first_layer(got, start, w, adds, n_adds, subs, n_subs, *args)
+    assert got.view(np.uint32).tolist() == want.view(np.uint32).tolist()
+    assert np.isfinite(got).all()
 
 
 @pytest.mark.parametrize("width", [LANES, 4 * LANES, 5 * LANES])

@@ -49,6 +49,42 @@ def test_candidates_are_few_distinct_legal_passes_expert_first():
         np.testing.assert_array_equal(got, candidates(row, hand))  # deterministic
 
 
+@pytest.mark.parametrize(("variant", "seat"), [("nanjing", 0), ("wuwang", 0), ("wuwang", 1)])
+def test_the_candidates_are_every_probe_then_the_structured_set(variant, seat):
+    """``learned_candidates`` skips the probes whose pass is provably expert's (they would
+    be dropped as repeats): its list is every probe's pass then the structured set's, each
+    kept once, first come first kept."""
+    from tichusim.kernels.tichu.variants import NANJING, WUWANG
+    from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
+
+    row = np.asarray(_row(), np.float64)
+    pub = np.zeros(1, PUBLIC)
+    pub[0]["n_players"] = 4
+    pub[0]["variant"] = WUWANG if variant == "wuwang" else NANJING
+    pub[0]["counts"][:4] = 14
+    me = np.zeros(1, PRIVATE)
+    me[0]["seat"] = seat
+    with_dog = 0
+    for h in range(300):
+        hand = deal_hand(8, h)
+        with_dog += bool(hand & 1)
+        me[0]["hand"] = np.uint64(hand)
+        want = np.zeros((passnet.MAX_CANDIDATES, 3), np.uint64)
+        n = 0
+        for policy in policies.LEARNED_PROBES:
+            gifts = np.zeros(3, np.uint64)
+            policies.scripted_passes(policy, row, pub[0], me[0], gifts)
+            n = passnet.add(want, n, gifts[0], gifts[1], gifts[2])
+        if variant == "wuwang":
+            n = passnet.wuwang_structured(np.uint64(hand), seat, want, n)
+        else:
+            n = passnet.structured(np.uint64(hand), want, n)
+        got = np.zeros((passnet.MAX_CANDIDATES, 3), np.uint64)
+        assert policies.learned_candidates(row, pub[0], me[0], got) == n
+        np.testing.assert_array_equal(got[:n], want[:n])
+    assert 30 < with_dog < 270  # hands with the Dog and without
+
+
 def test_the_first_candidate_is_what_expert_passes():
     """Played by ``expert``, a seat gives the first candidate when nobody called first."""
     g = game("nanjing")
@@ -87,6 +123,45 @@ def test_the_kernel_value_is_the_plain_forward_pass(pass_weights):
         h1 = np.zeros(int(w.model[0]))
         one = [passnet.value(w.model, x[i], h1) for i in range(len(cands))]
         assert got.tolist() == one
+
+
+@pytest.mark.parametrize("which", ["test", "shipped"])
+def test_choose_screens_within_its_bound_and_picks_the_first_best_value(pass_weights, which):
+    """``choose`` screens in ``float32``: each screened value is within the header's bound
+    of its exact one, and the index is always the first best of ``values`` (ties too: the
+    candidates given again after themselves, and a pass of the same features)."""
+    path = pass_weights if which == "test" else pass_file.SHIPPED
+    model = pass_file.load(path).model
+    bound = float(model[passnet.SCREEN])
+    assert 0.0 < bound < 0.01
+    row = _row()
+    screened_more = 0
+    for h in range(300):
+        hand = deal_hand(6, h)
+        cands = candidates(row, hand)
+        n = len(cands)
+        exact = np.zeros(n)
+        passnet.values(model, np.uint64(hand), cands, n, exact)
+        screen = np.zeros(n)
+        passnet._values(model, np.uint64(hand), cands, n, screen, True)
+        assert np.abs(screen - exact).max() <= bound
+        best = passnet.choose(model, np.uint64(hand), cands, n)
+        assert best == int(np.argmax(exact))
+        screened_more += int((screen >= screen.max() - 2 * bound).sum() > 1)
+        again = np.concatenate([cands, cands])[: passnet.MAX_CANDIDATES]  # every tie twice
+        assert passnet.choose(model, np.uint64(hand), again, len(again)) == best
+    if which == "shipped":
+        assert screened_more > 0  # some hands are valued exactly after the screen
+
+
+def test_a_model_without_a_screen_bound_values_every_candidate_exactly(pass_weights):
+    model = pass_file.load(pass_weights).model.copy()
+    model[passnet.SCREEN] = 0.0
+    hand = deal_hand(5, 1)
+    cands = candidates(_row(), hand)
+    exact = np.zeros(len(cands))
+    passnet.values(model, np.uint64(hand), cands, len(cands), exact)
+    assert passnet.choose(model, np.uint64(hand), cands, len(cands)) == int(np.argmax(exact))
 
 
 def test_the_padded_units_change_no_bit_of_a_value(pass_weights):

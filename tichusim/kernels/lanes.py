@@ -38,8 +38,10 @@ __all__ = [
     "LANES",
     "add_row",
     "first_layer",
+    "int_first_layer",
     "int_rows",
     "live_rows",
+    "live_rows2",
     "relu_dot",
     "sum_rows",
     "wide_live_rows",
@@ -106,6 +108,101 @@ def int_rows(typingctx, out, start, w, adds, n_adds, subs, n_subs, width):
                         builder.store(total, acc)
             for acc, col in zip(accs, cols, strict=False):
                 builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=4)
+
+        _by_blocks(builder, blocks, rows)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def int_first_layer(
+    typingctx, out, start, w, adds, n_adds, subs, n_subs, scale, base, wf, at_a, a, at_b, b, width
+):
+    """``int_rows`` into a register, then ``first_layer`` from it: ``out[j] =
+    float32(acc[j]) * scale + base[j]`` (then ``+ a * wf[at_a + j]`` when ``a`` is not 0,
+    ``+ b * wf[at_b + j]`` when ``b`` is not 0), ``acc`` being ``start[:width]`` with the
+    rows ``adds[:n_adds]`` of ``w`` added and ``subs[:n_subs]`` taken away (``int32``); the
+    integer sum is never stored. The bits of the two one after the other. ``width`` a
+    multiple of ``LANES``."""
+    ok = (
+        _float_array(out, types.float32)
+        and isinstance(start, types.Array)
+        and start.dtype == types.int32
+        and isinstance(w, types.Array)
+        and w.dtype == types.int32
+        and isinstance(adds, types.Array)
+        and adds.dtype == types.int32
+        and isinstance(subs, types.Array)
+        and subs.dtype == types.int32
+        and _float_array(base, types.float32)
+        and _float_array(wf, types.float32)
+    )
+    if not ok:
+        return None
+    f32 = types.float32
+    ip = types.intp
+    sig = types.void(out, start, w, adds, ip, subs, ip, f32, base, wf, ip, f32, ip, f32, ip)
+
+    def codegen(context, builder, sig, args):
+        (
+            out_a,
+            start_a,
+            w_a,
+            adds_a,
+            n_adds,
+            subs_a,
+            n_subs,
+            scale,
+            base_a,
+            wf_a,
+            at_a,
+            a,
+            at_b,
+            b,
+            width,
+        ) = args
+        aty = sig.args
+        o = _data(context, builder, aty[0], out_a)
+        s = _data(context, builder, aty[1], start_a)
+        wp = _data(context, builder, aty[2], w_a)
+        ap = _data(context, builder, aty[3], adds_a)
+        sp = _data(context, builder, aty[5], subs_a)
+        bp = _data(context, builder, aty[8], base_a)
+        fp = _data(context, builder, aty[9], wf_a)
+        i64 = ir.IntType(64)
+        ivec = ir.VectorType(ir.IntType(32), LANES)
+        vec = ir.VectorType(ir.FloatType(), LANES)
+        zero = ir.Constant(ir.FloatType(), 0.0)
+        va = _splat(builder, a, vec)
+        vb = _splat(builder, b, vec)
+        vs = _splat(builder, scale, vec)
+        use_a = builder.fcmp_unordered("!=", a, zero)
+        use_b = builder.fcmp_unordered("!=", b, zero)
+        accs = [cgutils.alloca_once(builder, ivec) for _ in range(FUSED)]
+        blocks = builder.udiv(width, ir.Constant(i64, LANES))
+
+        def rows(cols):
+            for acc, col in zip(accs, cols, strict=False):
+                builder.store(builder.load(_block_ptr(builder, s, col, ivec), align=4), acc)
+            for listed, count, add in ((ap, n_adds, True), (sp, n_subs, False)):
+                with cgutils.for_range(builder, count) as row:
+                    k = builder.sext(builder.load(builder.gep(listed, [row.index])), i64)
+                    at = builder.mul(k, width)
+                    for acc, col in zip(accs, cols, strict=False):
+                        ptr = _block_ptr(builder, wp, builder.add(at, col), ivec)
+                        value = builder.load(ptr, align=4)
+                        total = builder.load(acc)
+                        total = builder.add(total, value) if add else builder.sub(total, value)
+                        builder.store(total, acc)
+            for acc, col in zip(accs, cols, strict=False):
+                v = builder.fmul(builder.sitofp(builder.load(acc), vec), vs)
+                v = builder.fadd(v, builder.load(_block_ptr(builder, bp, col, vec), align=4))
+                for use, vx, at in ((use_a, va, at_a), (use_b, vb, at_b)):
+                    ptr = _block_ptr(builder, fp, builder.add(at, col), vec)
+                    row = builder.load(ptr, align=4)
+                    v = builder.select(use, builder.fadd(v, builder.fmul(vx, row)), v)
+                builder.store(v, _block_ptr(builder, o, col, vec), align=4)
 
         _by_blocks(builder, blocks, rows)
         return context.get_dummy_value()
@@ -267,6 +364,136 @@ def live_rows(typingctx, out, start, at, h, n_units, w, base, width):
         return None
     sig = types.void(out, start, types.intp, h, types.intp, w, types.intp, types.intp)
     return sig, _live_rows_codegen
+
+
+def _live_pairs(builder, ha, hb, hvec, n_units, add_rows):
+    """``_live_units`` for two first layers at once: for each unit ``k`` below ``n_units`` (a
+    multiple of ``LANES``) with ``ha[k] > 0`` or ``hb[k] > 0``, in increasing ``k``:
+    ``add_rows(k, a, b)``, ``a`` and ``b`` the units' values broadcast, each 0 where that
+    layer's unit is not alive."""
+    i16 = ir.IntType(LANES)
+    i64 = ir.IntType(64)
+    zero = ir.Constant(hvec, [0.0] * LANES)
+    scalar_zero = ir.Constant(hvec.element, 0.0)
+    live = cgutils.alloca_once(builder, i64)
+    chunks = builder.udiv(
+        builder.add(n_units, ir.Constant(i64, CHUNK - 1)), ir.Constant(i64, CHUNK)
+    )
+    with cgutils.for_range(builder, chunks) as chunk:
+        first = builder.mul(chunk.index, ir.Constant(i64, CHUNK))
+        builder.store(ir.Constant(i64, 0), live)
+        for b in range(CHUNK // LANES):  # the chunk's blocks below n_units
+            at_b = builder.add(first, ir.Constant(i64, b * LANES))
+            with builder.if_then(builder.icmp_unsigned("<", at_b, n_units)):
+                xa = builder.load(_block_ptr(builder, ha, at_b, hvec), align=4)
+                xb = builder.load(_block_ptr(builder, hb, at_b, hvec), align=4)
+                either = builder.or_(
+                    builder.fcmp_ordered(">", xa, zero), builder.fcmp_ordered(">", xb, zero)
+                )
+                bits = builder.bitcast(either, i16)
+                bits = builder.shl(builder.zext(bits, i64), ir.Constant(i64, b * LANES))
+                builder.store(builder.or_(builder.load(live), bits), live)
+        test = builder.append_basic_block("lanes.live2")
+        body = builder.append_basic_block("lanes.row2")
+        done = builder.append_basic_block("lanes.rows2_done")
+        builder.branch(test)
+        builder.position_at_end(test)
+        mask = builder.load(live)
+        builder.cbranch(builder.icmp_unsigned("!=", mask, ir.Constant(i64, 0)), body, done)
+        builder.position_at_end(body)
+        lane = builder.cttz(mask, ir.Constant(ir.IntType(1), 1))
+        builder.store(builder.and_(mask, builder.sub(mask, ir.Constant(i64, 1))), live)
+        k = builder.add(first, lane)
+        values = []
+        for hp in (ha, hb):
+            x = builder.load(builder.gep(hp, [k]))
+            x = builder.select(builder.fcmp_ordered(">", x, scalar_zero), x, scalar_zero)
+            values.append(_splat(builder, x, hvec))
+        add_rows(k, *values)
+        builder.branch(test)
+        builder.position_at_end(done)
+
+
+@intrinsic
+def live_rows2(typingctx, out_a, out_b, start, at, h_a, h_b, n_units, w, base, width):
+    """``live_rows`` for two first layers ``h_a`` and ``h_b`` at once, into ``out_a`` and
+    ``out_b``: the rows of the units alive in either are read once and added to both sums,
+    each weighed by its layer's unit, 0 where that unit is not alive. A sum given such a
+    term adds ``+0`` or ``-0`` (the weights are finite), which leaves it as it was (a
+    zero's sign aside, which relu and every use of the layer ignore), so each is
+    ``live_rows``' own sum of its layer; two chains of adds side by side instead of one.
+    ``width`` a multiple of ``LANES``, at most ``FUSED // 2`` blocks kept in registers
+    at once."""
+    ok = all(
+        isinstance(t, types.Array) and t.dtype == types.float32
+        for t in (out_a, out_b, start, h_a, h_b, w)
+    )
+    if not ok:
+        return None
+    sig = types.void(
+        out_a, out_b, start, types.intp, h_a, h_b, types.intp, w, types.intp, types.intp
+    )
+
+    def codegen(context, builder, sig, args):
+        oa_a, ob_a, start_a, at0, ha_a, hb_a, n_units, w_a, base, width = args
+        aty = sig.args
+        outs = (_data(context, builder, aty[0], oa_a), _data(context, builder, aty[1], ob_a))
+        sp = _data(context, builder, aty[2], start_a)
+        ha = _data(context, builder, aty[4], ha_a)
+        hb = _data(context, builder, aty[5], hb_a)
+        wp = _data(context, builder, aty[7], w_a)
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(ir.FloatType(), LANES)
+        pairs = FUSED // 2
+        accs = [[cgutils.alloca_once(builder, vec) for _ in range(pairs)] for _ in range(2)]
+        blocks = builder.udiv(width, ir.Constant(i64, LANES))
+
+        def rows(cols):
+            for side in range(2):
+                for acc, col in zip(accs[side], cols, strict=False):
+                    ptr = _block_ptr(builder, sp, builder.add(at0, col), vec)
+                    builder.store(builder.load(ptr, align=4), acc)
+
+            def add_rows(k, va, vb):
+                at = builder.add(base, builder.mul(k, width))
+                for j, col in enumerate(cols):
+                    value = builder.load(
+                        _block_ptr(builder, wp, builder.add(at, col), vec), align=4
+                    )
+                    for side, v in ((0, va), (1, vb)):
+                        acc = accs[side][j]
+                        builder.store(builder.fadd(builder.load(acc), builder.fmul(v, value)), acc)
+
+            _live_pairs(builder, ha, hb, vec, n_units, add_rows)
+            for side in range(2):
+                for acc, col in zip(accs[side], cols, strict=False):
+                    builder.store(
+                        builder.load(acc), _block_ptr(builder, outs[side], col, vec), align=4
+                    )
+
+        def fused(nb):
+            rows([ir.Constant(i64, LANES * b) for b in range(nb)])
+
+        def generic():
+            with cgutils.for_range(builder, blocks) as block:
+                rows([builder.mul(block.index, ir.Constant(i64, LANES))])
+
+        after = builder.append_basic_block("lanes2.after")
+        other = builder.append_basic_block("lanes2.generic")
+        switch = builder.switch(blocks, other)
+        for nb in range(1, pairs + 1):
+            case = builder.append_basic_block(f"lanes2.fused{nb}")
+            switch.add_case(ir.Constant(i64, nb), case)
+            builder.position_at_end(case)
+            fused(nb)
+            builder.branch(after)
+        builder.position_at_end(other)
+        generic()
+        builder.branch(after)
+        builder.position_at_end(after)
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 @intrinsic

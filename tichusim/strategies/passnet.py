@@ -48,6 +48,7 @@ __all__ = [
     "layout_for",
     "load",
     "read",
+    "screen_bound",
     "shipped",
 ]
 
@@ -133,7 +134,44 @@ def pack(arrays: dict, layout: str = LAYOUT) -> np.ndarray:
             value = np.float32(0.25 * k if 2 <= v <= 14 else k)
             rows[v * kernel.COUNTS_MAX + k - 1] = value * w1_rows[kernel.N_VALUES + v]
     rows[kernel.COUNTS_MAX * kernel.N_VALUES :] = w1_rows[kernel.GIVEN :]
+    out[kernel.SCREEN] = screen_bound(arrays, h1, h2)
     return out
+
+
+def _gamma(n: int, unit: float) -> float:
+    """Higham's ``gamma_n``: a sum of ``n`` products, each rounded, in any order, is within
+    ``gamma_n`` times the sum of their magnitudes of the exact sum (``unit`` the rounding's
+    unit: ``2**-24`` in ``float32``, ``2**-53`` in ``float64``)."""
+    return n * unit / (1.0 - n * unit)
+
+
+def screen_bound(arrays: dict, h1: int, h2: int) -> np.float32:
+    """A bound, for every input, on how far the 4-player kernel's screen (``passnet.choose``:
+    the second layer and the output in ``float32``) is from its exact value (``float64``
+    sums, ``passnet.values``), doubled and rounded up to a ``float32``. Every feature is in
+    [0, 1] (counts a quarter per ranked card, at most four), so a first hidden unit is at
+    most ``A_j = |b1_j| + sum_i |w1_ij|``; a second, in either precision, at most ``M_k =
+    |b2_k| + sum_j A_j |w2_jk|``. Its screen is off by at most ``D_k = (u32 + (1 + u32)
+    gamma32 + gamma64) M_k`` (the first layer rounded to ``float32``, then both sums' own
+    rounding, ``h1 + 1`` terms); relu moves no value further apart; and the output by ``sum_k
+    |w3_k| D_k`` plus both sums' rounding over ``h2 + 1`` terms of at most ``|b3|`` and
+    ``|w3_k| (M_k + D_k)``. ``h1``, ``h2``: the padded sizes (units of zero weights add
+    nothing, the bound counts their terms)."""
+    w1 = np.abs(np.asarray(arrays["w1"], np.float64))
+    b1 = np.abs(np.asarray(arrays["b1"], np.float64))
+    w2 = np.abs(np.asarray(arrays["w2"], np.float64))
+    b2 = np.abs(np.asarray(arrays["b2"], np.float64))
+    w3 = np.abs(np.asarray(arrays["w3"], np.float64))
+    b3 = abs(float(arrays["b3"][0]))
+    u32, u64 = 2.0**-24, 2.0**-53
+    grow = 1.0 + 1e-6  # the first layer's own rounding (products in float32, sums in float64)
+    first = (b1 + w1.sum(axis=0)) * grow
+    second = b2 + first @ w2
+    off = (u32 + (1.0 + u32) * _gamma(h1 + 1, u32) + _gamma(h1 + 1, u64)) * second
+    terms = b3 + float(w3 @ (second + off))
+    bound = float(w3 @ off) + (_gamma(h2 + 1, u32) + _gamma(h2 + 1, u64)) * terms
+    bound = 2.0 * bound + 1e-30
+    return np.nextafter(np.float32(bound), np.float32(np.inf))
 
 
 def _pack_plain(arrays: dict, layout: str) -> np.ndarray:

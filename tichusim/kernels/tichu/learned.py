@@ -44,10 +44,11 @@ A candidate's part differs from the pass's in a few features only (its cards, it
 combination, the hand it leaves), so each candidate starts from the pass's sum and adds or
 takes away those rows: listed straight from its cards and combination code, as
 ``encoding.encode_candidate`` would set them (``_candidate_rows``; the candidate is never
-encoded), then summed (``lanes.int_rows``: a block of 16 units of the sum kept in a register
-while every row's block is added) and made the first layer's pre-activation a block at a time
-(``lanes.first_layer``). The second layer starts from b2 and adds the rows of w2 of the units
-relu leaves alive, in order (``lanes.live_rows``), and the output is ``lanes.relu_dot``.
+encoded), then summed and made the first layer's pre-activation in one step
+(``lanes.int_first_layer``: a block of 16 units of the sum kept in a register while every
+row's block is added, then scaled there, never stored). The second layer starts from b2 and
+adds the rows of w2 of the units relu leaves alive, in order (``lanes.live_rows``), two
+answers side by side (``lanes.live_rows2``), and the output is ``lanes.relu_dot``.
 
 **Blocks of 16 units.** Those sums run 16 units at a time, so each hidden layer's size in the
 kernels' row is a multiple of ``lanes.LANES`` (16): ``tichusim.strategies.learned.pack`` pads a
@@ -78,9 +79,9 @@ pairs of ``uint32``), each part on a cache line: the state's scaled features ``[
 (``state_bits`` writes them); each seat's kept part at
 ``SEATS + seat * SEAT_FLOATS`` (its tag, its state bits ``SEAT_BITS``, its pass's candidate
 bits ``SEAT_PASS``, its accumulator ``SEAT_ACC``); the decision's ``BASE`` (b1 and the
-state's scaled rows); a candidate's sum ``CAND_ACC``; the bits just made ``NEW_BITS``;
-an answer's first and second hidden layers ``H1B``, ``H2B``; the rows to add and to take
-away ``ADDS``, ``SUBS``. Nothing is allocated per decision; every
+state's scaled rows); the bits just made ``NEW_BITS``; an answer's first and second
+hidden layers ``H1B``, ``H2B``; the rows to add and to take away ``ADDS``, ``SUBS``; the
+second answer's layers ``H1B2``, ``H2B2``. Nothing is allocated per decision; every
 entry read is written first, but the seats' kept parts, which only their tag lets be read.
 
 The sums run a row of weights at a time into a row of the scratch, so both are kept on 64-byte
@@ -110,7 +111,15 @@ from ..bits import (
 )
 from ..hand import card_points
 from ..jit import njit
-from ..lanes import add_row, first_layer, int_rows, live_rows, relu_dot
+from ..lanes import (
+    add_row,
+    first_layer,
+    int_first_layer,
+    int_rows,
+    live_rows,
+    live_rows2,
+    relu_dot,
+)
 from ..outside import D_BOMB, D_PLAY
 from .encoding import (
     AFTER,
@@ -253,13 +262,17 @@ SEAT_ACC = SEAT_PASS + _lines(2 * CAND_WORDS)
 SEAT_FLOATS = SEAT_ACC + MAX_HIDDEN
 SEATS = XB
 BASE = SEATS + MAX_SEATS * SEAT_FLOATS
-CAND_ACC = BASE + MAX_HIDDEN
-NEW_BITS = CAND_ACC + MAX_HIDDEN
+NEW_BITS = BASE + MAX_HIDDEN
 H1B = NEW_BITS + _lines(2 * (STATE_WORDS + 1))  # an answer's first hidden layer
 H2B = H1B + MAX_HIDDEN  # its second
 ADDS = H2B + MAX_HIDDEN  # the rows to add (int32)
 SUBS = ADDS + _lines(N_FEATURES)  # the rows to take away (int32)
-LEARN_FLOATS = SUBS + _lines(N_FEATURES)
+H1B2 = SUBS + _lines(N_FEATURES)  # the second answer's first hidden layer (``_decide``)
+H2B2 = H1B2 + MAX_HIDDEN  # its second
+LEARN_FLOATS = H2B2 + MAX_HIDDEN
+# a list of changed rows holds a part's features at most, and ``_list_changes`` writes up to
+# four entries past its count
+assert max(STATE_SIZE, CANDIDATE_SIZE) + 4 <= _lines(N_FEATURES)
 
 
 def offsets(h1: int, h2: int) -> tuple[int, int, int, int, int, int, int]:
@@ -333,6 +346,25 @@ def _list_bits(word, first, idx, n):
 
 
 @njit(cache=True, inline="always")
+def _list_changes(word, first, idx, n):
+    """``_list_bits`` for the kept sums' changes, where a word holds a few set bits and how
+    many varies: the first four entries are written whatever the count (those past it are
+    not counted, and the list has room for them: entry 64 of a word is ``first + 64``), the
+    rest in a loop that mostly does not run, so no loop's exit is mispredicted per word."""
+    m = word
+    count = popcount(m)
+    for j in range(4):
+        idx[n + j] = first + lowest_bit_index(m)
+        m &= m - ONE
+    k = n + 4
+    while m != ZERO:
+        idx[k] = first + lowest_bit_index(m)
+        k += 1
+        m &= m - ONE
+    return n + count
+
+
+@njit(cache=True, inline="always")
 def _update(w1q, h1, acc, old, new, first, learn):
     """``acc``, the sum of the rows of the bits ``old`` (words kept as ``uint32`` pairs,
     features from ``first``), made the sum of the rows of the bits ``new``: the rows of the
@@ -346,8 +378,8 @@ def _update(w1q, h1, acc, old, new, first, learn):
         a = _word(old, w)
         b = _word(new, w)
         if a != b:
-            na = _list_bits(b & ~a, first + WORD * w, adds, na)
-            ns = _list_bits(a & ~b, first + WORD * w, subs, ns)
+            na = _list_changes(b & ~a, first + WORD * w, adds, na)
+            ns = _list_changes(a & ~b, first + WORD * w, subs, ns)
     int_rows(acc, acc, w1q, adds, na, subs, ns, h1)
 
 
@@ -662,15 +694,30 @@ def _candidate_layer(model, learn, pub, me, mask, code, out):
     adds = learn[ADDS : ADDS + N_FEATURES].view(np.int32)
     subs = learn[SUBS : SUBS + N_FEATURES].view(np.int32)
     na, ns = _candidate_rows(pub, me, mask, code, adds, subs)
-    acc = learn[CAND_ACC : CAND_ACC + h1].view(np.int32)
     at = _seat(me) + SEAT_ACC
     pass_acc = learn[at : at + h1].view(np.int32)
-    int_rows(acc, pass_acc, w1q, adds, na, subs, ns, h1)
     length = np.float32(0.0)
     if code != 0:
         length = np.float32(((code >> 8) & 0xFF) / LENGTH_SCALE)
     points = np.float32(card_points(mask) / POINTS_SCALE)
-    _first_layer(model, learn, acc, length, points, out)
+    wf = _sizes(model)[7]
+    int_first_layer(
+        out,
+        pass_acc,
+        w1q,
+        adds,
+        na,
+        subs,
+        ns,
+        model[SCALE],
+        learn[BASE : BASE + h1],
+        model,
+        wf + N_SCALED_STATE * h1,
+        length,
+        wf + (N_SCALED_STATE + 1) * h1,
+        points,
+        h1,
+    )
 
 
 @njit(cache=True, inline="always")
@@ -684,32 +731,53 @@ def _output(model, learn):
     return relu_dot(hidden2, model, w3, h2) + model[b3]
 
 
+@njit(cache=True, inline="always")
+def _answer_layer(model, learn, pub, me, masks, codes, n, i, out):
+    """The first layer of answer ``i`` (a play below ``n``, else the pass or no bomb) into
+    ``out``."""
+    if i < n:
+        _candidate_layer(model, learn, pub, me, masks[i], codes[i], out)
+    else:
+        _pass_layer(model, learn, me, out)
+
+
 @njit(cache=True)
 def _decide(model, learn, pub, me, decision, masks, codes, n, with_none, out):
     """Every answer's score in ``choose``'s order (the plays, then the pass or no bomb when
     ``with_none``), written to ``out`` when it is that long (``scores``); the index of the
-    highest, the first on a tie (-1 for the pass or no bomb)."""
+    highest, the first on a tie (-1 for the pass or no bomb). The answers go two at a time
+    through the second layer (``lanes.live_rows2``: each its own sum, the two side by
+    side), the last alone when they are odd (``_output``)."""
     state_term(model, learn, pub, me, decision)
-    h1 = np.int64(model[0])
-    keep = out.size >= n + with_none
+    h1, h2, _, w2, b2, w3, b3, _ = _sizes(model)
+    total = n + with_none
+    keep = out.size >= total
     row = learn[H1B : H1B + h1]
+    row_b = learn[H1B2 : H1B2 + h1]
+    hidden2 = learn[H2B : H2B + h2]
+    hidden2_b = learn[H2B2 : H2B2 + h2]
     best = -1
     best_q = np.float32(0.0)
-    for i in range(n):
-        _candidate_layer(model, learn, pub, me, masks[i], codes[i], row)
-        q = _output(model, learn)
-        if keep:
-            out[i] = q
-        if i == 0 or q > best_q:
-            best_q = q
-            best = i
-    if with_none:
-        _pass_layer(model, learn, me, row)
-        q = _output(model, learn)
-        if keep:
-            out[n] = q
-        if n == 0 or q > best_q:
-            best = -1
+    i = 0
+    while i < total:
+        _answer_layer(model, learn, pub, me, masks, codes, n, i, row)
+        if i + 1 < total:
+            _answer_layer(model, learn, pub, me, masks, codes, n, i + 1, row_b)
+            live_rows2(hidden2, hidden2_b, model, b2, row, row_b, h1, model, w2, h2)
+            q = relu_dot(hidden2, model, w3, h2) + model[b3]
+            q_b = relu_dot(hidden2_b, model, w3, h2) + model[b3]
+        else:
+            q = _output(model, learn)
+            q_b = q
+        for j in range(min(2, total - i)):
+            a = i + j
+            qa = q if j == 0 else q_b
+            if keep:
+                out[a] = qa
+            if a == 0 or qa > best_q:
+                best_q = qa
+                best = a if a < n else -1
+        i += 2
     return best
 
 

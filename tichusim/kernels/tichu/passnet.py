@@ -44,13 +44,13 @@ to receiver B as one-hots of 17 (the King: A the opponent after him, B the one b
 opponent: A the King, B the other opponent), and whether each is loose (2).
 
 A model is one flat ``float32`` row (``offsets``): a header line (``H1``, ``H2``,
-``N_FEATURES``, ``KIND``), then ``w1`` (row-major), ``b1``, ``w2``, ``b2``, ``w3``, ``b3``,
-then a ``float64`` part (seen through a view): ``w2`` again, then the rows a candidate's first
-layer adds, each as the plain forward pass adds it (``WIDE_ROWS``: the kept count ``k`` of
-value ``v``'s row times its feature, ``float32(value * w1[N_VALUES + v])``, at ``v *
-COUNTS_MAX + k - 1``; then the rows of the features from ``GIVEN`` on, whose values are 1),
-widened exactly. So the candidates' sums add rows without multiplying or widening them, and
-the bits are the plain pass's (``value``).
+``N_FEATURES``, ``KIND``, the screen's bound ``SCREEN``: ``choose``), then ``w1``
+(row-major), ``b1``, ``w2``, ``b2``, ``w3``, ``b3``, then a ``float64`` part (seen through a
+view): ``w2`` again, then the rows a candidate's first layer adds, each as the plain forward
+pass adds it (``WIDE_ROWS``: the kept count ``k`` of value ``v``'s row times its feature,
+``float32(value * w1[N_VALUES + v])``, at ``v * COUNTS_MAX + k - 1``; then the rows of the
+features from ``GIVEN`` on, whose values are 1), widened exactly. So the candidates' sums add
+rows without multiplying or widening them, and the bits are the plain pass's (``value``).
 ``tichusim.strategies.passnet`` packs it from a weights file, each hidden layer padded to
 whole blocks of ``lanes.LANES`` units (``padded``) with units of zero weights: such a unit is
 0 before and after relu, so it adds no term to any sum and the values are the file's
@@ -61,10 +61,21 @@ row alone (``offsets_for``: no ``float64`` part, its layers as the file has them
 
 import numpy as np
 
-from ..bits import DOG, DRAGON, MAH_JONG, NORMAL, ONE, PHOENIX, ZERO, lowest_bit_index, rank_cards
+from ..bits import (
+    DOG,
+    DRAGON,
+    MAH_JONG,
+    NORMAL,
+    ONE,
+    PHOENIX,
+    U64,
+    ZERO,
+    lowest_bit_index,
+    rank_cards,
+)
 from ..hand import card_value, highest_card, loose_cards, lowest_card
 from ..jit import njit
-from ..lanes import LANES, sum_rows, wide_live_rows, wide_rows
+from ..lanes import LANES, live_rows, live_rows2, relu_dot, sum_rows, wide_live_rows, wide_rows
 from .variants import KING
 
 N_VALUES = 17  # card values: Dog 0, Mah Jong 1, ranks 2..14, Phoenix 15, Dragon 16
@@ -72,7 +83,8 @@ N_FEATURES = 2 * N_VALUES + 3 * N_VALUES + 3
 MAX_CANDIDATES = 32
 TOP = 3  # the partner's structured cards: the hand's best few
 LOW = 3  # the opponents' structured cards: the lowest loose few
-HEADER = 16  # floats before w1: H1, H2, N_FEATURES, KIND, the rest zero
+HEADER = 16  # floats before w1: H1, H2, N_FEATURES, KIND, SCREEN, the rest zero
+SCREEN = 4  # the header's bound on the screen's error (``choose``), 0 when there is none
 KIND = 2.0  # the header's mark of a pass model (a play model's header starts otherwise)
 MAX_HIDDEN = 256
 COUNTS_MAX = 4  # cards of one value a hand holds at most
@@ -94,6 +106,16 @@ WW_FIXED = 2 * N_VALUES + 3  # the features every candidate of a hand shares
 N_FEATURES_WUWANG = WW_FIXED + 3 * N_VALUES + 2
 WW_TOP = 4  # the partner's structured cards (an opponent's): the hand's best few
 WW_LOW = 5  # the lowest loose cards the structured Wu Wang passes give an opponent or King
+
+# ``values``' sort key of a candidate: the values it gives (``_kept_key``), its features (the
+# three values and three loose bits, as one number below 17**3 * 8 < 2**16), its index
+_INDEX_BITS = 5
+_FEATURE_BITS = 16
+_INDEX_MASK = np.uint64((1 << _INDEX_BITS) - 1)
+_FEATURE_MASK = np.uint64((1 << _FEATURE_BITS) - 1)
+assert MAX_CANDIDATES <= 1 << _INDEX_BITS
+assert N_VALUES**3 * 8 <= 1 << _FEATURE_BITS
+assert 2 * N_VALUES + _FEATURE_BITS + _INDEX_BITS <= 64
 
 
 @njit(cache=True)
@@ -268,31 +290,71 @@ def _count_scale(v, k):
     return np.float32(0.25 * k) if 2 <= v <= 14 else np.float32(k)
 
 
+@njit(cache=True, inline="always")
+def _kept_key(vr, vp, vl):
+    """The cards' values a candidate gives as one number, the same for every order of the
+    three: a 2-bit count per value (at most 3 of one value given)."""
+    return (ONE << U64(2 * vr)) + (ONE << U64(2 * vp)) + (ONE << U64(2 * vl))
+
+
 @njit(cache=True)
 def values(model, hand, cands, n, out):
     """The network's values of the candidates ``cands[:n]`` of ``hand`` into ``out[:n]``:
-    ``value``'s bits, sooner. The hand's own counts (the first ``N_VALUES`` features) are
-    the same for every candidate, so b1 and their rows are summed once, in ``value``'s order
-    (``lanes.wide_rows``), and each candidate goes on from that sum with the rows of its
-    nonzero features, listed in index order straight from its cards (never encoded) and
-    read from the row's ``float64`` part, where each is already its feature's product
-    (``lanes.sum_rows``); the second layer adds the rows of the live units only
-    (``lanes.wide_live_rows``). The sums run a block of ``lanes.LANES`` units at a time in
-    vector registers, each unit's sum adding ``value``'s terms in ``value``'s order, so the
-    bits are ``value``'s. The hidden sizes are multiples of ``lanes.LANES``
+    ``value``'s bits (``_values``)."""
+    _values(model, hand, cands, n, out, False)
+
+
+@njit(cache=True)
+def _values(model, hand, cands, n, out, screen):
+    """The network's values of the candidates ``cands[:n]`` of ``hand`` into ``out[:n]``:
+    ``value``'s bits, sooner. A candidate's features are its cards' values and whether each
+    is loose, so the first layer's sum of each is a sum of rows in a fixed order: b1 and the
+    hand's counts (the first ``N_VALUES`` features, the same for every candidate, summed
+    once in ``value``'s order, ``lanes.wide_rows``); then the counts of the cards kept,
+    which depend only on the three values given, whatever their order; then the cards
+    given, one-hot, and their looseness. The candidates are taken grouped by the values
+    they give (sorted by that key, then by their features), so each group's kept-count rows
+    are summed once and every candidate of the group goes on from that sum; a candidate with
+    the features of the one before it is given that one's value. Every row is read from the
+    model's ``float64`` part, where each is already its feature's product (``lanes.sum_rows``),
+    listed straight from the cards (never encoded); the second layer adds the rows of the live
+    units only (``lanes.wide_live_rows``). The sums run a block of ``lanes.LANES`` units at a
+    time in vector registers, each unit's sum adding ``value``'s terms in ``value``'s order, so
+    the bits are ``value``'s. The hidden sizes are multiples of ``lanes.LANES``
     (``tichusim.strategies.passnet.pack`` pads them with units of zero weights, 0 before and
-    after relu, which add no term)."""
+    after relu, which add no term).
+
+    With ``screen``, the second layer and the output run in ``float32`` from the first
+    layer rounded to ``float32`` (``lanes.live_rows``, ``lanes.relu_dot``, half the vector
+    work): a value within the header's ``SCREEN`` of ``value``'s (``choose``)."""
     h1n = np.int64(model[0])
     h2n = np.int64(model[1])
     w1, b1, w2, b2, w3, b3, wide, end = offsets(h1n, h2n)
     w2_wide = model[wide:end].view(np.float64)
     table = h1n * h2n  # the candidates' rows in the float64 part
-    counts = np.zeros(N_VALUES, np.int64)
-    rows = np.empty(N_FEATURES, np.int64)
+    given_rows = table + COUNTS_MAX * N_VALUES * h1n
+    ints = np.empty(N_VALUES + N_FEATURES + 3 * n, np.int64)
+    counts = ints[:N_VALUES]
+    rows = ints[N_VALUES : N_VALUES + N_FEATURES]
+    order = ints[N_VALUES + N_FEATURES : N_VALUES + N_FEATURES + n].view(np.uint64)
+    same = ints[N_VALUES + N_FEATURES + n : N_VALUES + N_FEATURES + 2 * n]
+    valued = ints[N_VALUES + N_FEATURES + 2 * n :]
     scales = np.empty(N_VALUES, np.float32)
-    base = np.empty(max(h1n, 1), np.float64)
-    h1 = np.empty(max(h1n, 1), np.float64)
-    h2 = np.empty(max(h2n, 1), np.float64)
+    h1_size = max(h1n, 1)
+    h2_size = max(h2n, 1)
+    sums = np.empty(3 * h1_size + h2_size + h2_size * n, np.float64)
+    base = sums[:h1_size]
+    kept = sums[h1_size : 2 * h1_size]
+    h1 = sums[2 * h1_size : 3 * h1_size]
+    layer2 = sums[3 * h1_size + h2_size :]
+    narrow = np.empty(2 * (h1_size + h2_size), np.float32)  # the screen's layers, two
+    h1_narrow = narrow[:h1_size]
+    h1_other = narrow[h1_size : 2 * h1_size]
+    h2_narrow = narrow[2 * h1_size : 2 * h1_size + h2_size]
+    h2_other = narrow[2 * h1_size + h2_size :]
+    pending = -1  # the screen's candidate waiting for a second
+    for v in range(N_VALUES):
+        counts[v] = 0
     x = hand
     while x != ZERO:
         counts[card_value(lowest_bit_index(x))] += 1
@@ -305,46 +367,149 @@ def values(model, hand, cands, n, out):
             k += 1
     wide_rows(base, model, b1, model, rows, scales, k, h1n)
     loose = loose_cards(hand)
+    # each candidate's key: the values it gives (any order), then its features, then its
+    # index; sorted by insertion (a few dozen at most)
     for c in range(n):
-        right = cands[c, 0]
-        partner = cands[c, 1]
-        left = cands[c, 2]
-        vr = card_value(lowest_bit_index(right))
-        vp = card_value(lowest_bit_index(partner))
-        vl = card_value(lowest_bit_index(left))
-        # the rows of the nonzero features in index order, listed without a branch
-        k = 0
-        for v in range(N_VALUES):  # the counts of the cards kept
-            kept = counts[v] - (v == vr) - (v == vp) - (v == vl)
-            rows[k] = table + (v * COUNTS_MAX + kept - 1) * h1n
-            k += kept != 0
-        given = table + COUNTS_MAX * N_VALUES * h1n
-        j = 0
-        for v in (vr, vp, vl):  # the cards given, one-hot
-            rows[k] = given + (j * N_VALUES + v) * h1n
-            k += 1
-            j += 1
-        j = 0
-        for g in (right, partner, left):  # loose or not
-            rows[k] = given + (3 * N_VALUES + j) * h1n
-            k += (g & loose) != ZERO
-            j += 1
-        sum_rows(h1, base, w2_wide, rows, k, h1n)
-        wide_live_rows(h2, model, b2, h1, h1n, w2_wide, 0, h2n)
-        q = np.float64(model[b3])
-        for u in range(h2n):  # a live unit's term, taken without a branch
-            term = q + h2[u] * model[w3 + u]
-            q = term if h2[u] > 0.0 else q
-        out[c] = q
+        vr = card_value(lowest_bit_index(cands[c, 0]))
+        vp = card_value(lowest_bit_index(cands[c, 1]))
+        vl = card_value(lowest_bit_index(cands[c, 2]))
+        bits = U64(
+            ((cands[c, 0] & loose) != ZERO)
+            | ((cands[c, 1] & loose) != ZERO) << 1
+            | ((cands[c, 2] & loose) != ZERO) << 2
+        )
+        features = ((bits * U64(N_VALUES) + U64(vl)) * U64(N_VALUES) + U64(vp)) * U64(
+            N_VALUES
+        ) + U64(vr)
+        key = (_kept_key(vr, vp, vl) << U64(_FEATURE_BITS) | features) << U64(_INDEX_BITS)
+        key |= U64(c)
+        i = c
+        while i > 0 and order[i - 1] > key:
+            order[i] = order[i - 1]
+            i -= 1
+        order[i] = key
+    last = U64(0)  # the key (without the index) of the candidate valued last; never a key
+    last_kept = U64(0)
+    m = 0  # candidates valued
+    for t in range(n):
+        c = np.int64(order[t] & _INDEX_MASK)
+        key = order[t] >> U64(_INDEX_BITS)
+        same[t] = -1
+        if key == last:  # the same features: the value of the one before
+            same[t] = np.int64(order[t - 1] & _INDEX_MASK)
+            continue
+        last = key
+        features = key & _FEATURE_MASK
+        vr = np.int64(features % U64(N_VALUES))
+        vp = np.int64(features // U64(N_VALUES) % U64(N_VALUES))
+        vl = np.int64(features // U64(N_VALUES * N_VALUES) % U64(N_VALUES))
+        bits = features // U64(N_VALUES * N_VALUES * N_VALUES)
+        if key >> U64(_FEATURE_BITS) != last_kept:  # the counts of the cards kept, in order
+            last_kept = key >> U64(_FEATURE_BITS)
+            k = 0
+            for v in range(N_VALUES):  # listed without a branch
+                left = counts[v] - (v == vr) - (v == vp) - (v == vl)
+                rows[k] = table + (v * COUNTS_MAX + left - 1) * h1n
+                k += left != 0
+            sum_rows(kept, base, w2_wide, rows, k, h1n)
+        # the cards given, one-hot, then loose or not
+        rows[0] = given_rows + vr * h1n
+        rows[1] = given_rows + (N_VALUES + vp) * h1n
+        rows[2] = given_rows + (2 * N_VALUES + vl) * h1n
+        k = 3
+        for j in range(3):
+            rows[k] = given_rows + (3 * N_VALUES + j) * h1n
+            k += (bits >> U64(j)) & ONE != ZERO
+        sum_rows(h1, kept, w2_wide, rows, k, h1n)
+        if screen:  # two candidates at a time through the second layer
+            side = h1_narrow if pending < 0 else h1_other
+            for j in range(h1n):
+                side[j] = np.float32(h1[j])
+            if pending < 0:
+                pending = c
+                continue
+            live_rows2(h2_narrow, h2_other, model, b2, h1_narrow, h1_other, h1n, model, w2, h2n)
+            out[pending] = np.float64(relu_dot(h2_narrow, model, w3, h2n) + model[b3])
+            out[c] = np.float64(relu_dot(h2_other, model, w3, h2n) + model[b3])
+            pending = -1
+            continue
+        at = m * h2n
+        wide_live_rows(layer2[at : at + h2n], model, b2, h1, h1n, w2_wide, 0, h2n)
+        valued[m] = c
+        m += 1
+    if pending >= 0:  # the screen's last candidate, alone
+        live_rows(h2_narrow, model, b2, h1_narrow, h1n, model, w2, h2n)
+        out[pending] = np.float64(relu_dot(h2_narrow, model, w3, h2n) + model[b3])
+    # the outputs, four candidates at a time (each its own sum, in ``value``'s order: four
+    # chains of adds side by side), a live unit's term taken without a branch
+    bias = np.float64(model[b3])
+    for s in range(0, m - 3, 4):
+        q0 = bias
+        q1 = bias
+        q2 = bias
+        q3 = bias
+        a0 = s * h2n
+        for u in range(h2n):
+            weight = np.float64(model[w3 + u])
+            x0 = layer2[a0 + u]
+            x1 = layer2[a0 + h2n + u]
+            x2 = layer2[a0 + 2 * h2n + u]
+            x3 = layer2[a0 + 3 * h2n + u]
+            t0 = q0 + x0 * weight
+            t1 = q1 + x1 * weight
+            t2 = q2 + x2 * weight
+            t3 = q3 + x3 * weight
+            q0 = t0 if x0 > 0.0 else q0
+            q1 = t1 if x1 > 0.0 else q1
+            q2 = t2 if x2 > 0.0 else q2
+            q3 = t3 if x3 > 0.0 else q3
+        out[valued[s]] = q0
+        out[valued[s + 1]] = q1
+        out[valued[s + 2]] = q2
+        out[valued[s + 3]] = q3
+    for s in range(m - m % 4, m):
+        q0 = bias
+        a0 = s * h2n
+        for u in range(h2n):
+            x0 = layer2[a0 + u]
+            t0 = q0 + x0 * model[w3 + u]
+            q0 = t0 if x0 > 0.0 else q0
+        out[valued[s]] = q0
+    for t in range(n):  # the candidates with the features of the one before them
+        if same[t] >= 0:
+            out[np.int64(order[t] & _INDEX_MASK)] = out[same[t]]
 
 
 @njit(cache=True)
 def choose(model, hand, cands, n):
-    """The index of the best of the candidates ``cands[:n]`` of ``hand`` (``n`` ≥ 1; ties:
-    the first)."""
+    """The index of the best of the candidates ``cands[:n]`` of ``hand`` by ``values`` (``n``
+    ≥ 1; ties: the first), found by a screen: every candidate's value in ``float32``
+    (``_values``' ``screen``), which is within the header's ``SCREEN`` (``e``) of its exact
+    value (``tichusim.strategies.passnet.screen_bound`` proves it for every input); a
+    candidate screened more than ``2 e`` below the best screened is below that one's exact
+    value, so it is neither the best nor tied with it, and only the others (most often the
+    one) are valued exactly. The index is ``values``'s first best, always."""
     q = np.empty(n, np.float64)
-    values(model, hand, cands, n, q)
-    return first_best(q, n)
+    e = np.float64(model[SCREEN])
+    if n == 1 or not e > 0.0:  # no bound: every candidate valued exactly
+        values(model, hand, cands, n, q)
+        return first_best(q, n)
+    _values(model, hand, cands, n, q, True)
+    floor = q[first_best(q, n)] - 2.0 * e
+    near = np.empty(n, np.int64)
+    m = 0
+    for c in range(n):
+        if q[c] >= floor:
+            near[m] = c
+            m += 1
+    if m == 1:
+        return near[0]
+    kept = np.empty((m, 3), np.uint64)
+    for i in range(m):
+        for d in range(3):
+            kept[i, d] = cands[near[i], d]
+    values(model, hand, kept, m, q)
+    return near[first_best(q, m)]
 
 
 @njit(cache=True)
@@ -527,6 +692,7 @@ __all__ = [
     "N_FEATURES",
     "N_FEATURES_WUWANG",
     "N_VALUES",
+    "SCREEN",
     "TOP",
     "COUNTS_MAX",
     "GIVEN",

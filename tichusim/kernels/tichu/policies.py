@@ -420,7 +420,18 @@ def learned_candidates(params, pub, me, cands):
     Returns how many."""
     gifts = np.zeros(3, np.uint64)
     n = 0
+    # where neither the seat nor a partner called (where the learned passing asks), expert's
+    # pass is keep-combos' (the same partner and opponent gifts, ``scripted_passes``), and so
+    # are dog-partner's and dog-opponent's without the Dog: those are not made again (``add``
+    # would drop them)
+    plain = not called(pub, me.seat) and not partner_called(pub, me.seat)
     for policy in LEARNED_PROBES:
+        if plain and (
+            policy == PASS_KEEP_COMBOS
+            or (policy == PASS_DOG_PARTNER or policy == PASS_DOG_OPPONENT)
+            and not me.hand & DOG
+        ):
+            continue
         scripted_passes(policy, params, pub, me, gifts)
         n = passnet.add(cands, n, gifts[0], gifts[1], gifts[2])
     if pub.variant == WUWANG:
