@@ -58,6 +58,24 @@ def _block_ptr(builder, base, at, vec):
     return builder.bitcast(builder.gep(base, [at]), vec.as_pointer())
 
 
+def _changed_rows(builder, accs, cols, start, w, lists, width, vec):
+    """Into the registers ``accs`` (one per block at ``cols``): ``start``'s blocks, plus or
+    minus (``lists``: ``(rows, count, add)``) the same blocks of each listed row of ``w``
+    (``width`` wide), in ``int32``: the kept first-layer sum brought up to date."""
+    i64 = ir.IntType(64)
+    for acc, col in zip(accs, cols, strict=False):
+        builder.store(builder.load(_block_ptr(builder, start, col, vec), align=4), acc)
+    for listed, count, add in lists:
+        with cgutils.for_range(builder, count) as row:
+            k = builder.sext(builder.load(builder.gep(listed, [row.index])), i64)
+            at = builder.mul(k, width)
+            for acc, col in zip(accs, cols, strict=False):
+                value = builder.load(_block_ptr(builder, w, builder.add(at, col), vec), align=4)
+                total = builder.load(acc)
+                total = builder.add(total, value) if add else builder.sub(total, value)
+                builder.store(total, acc)
+
+
 @intrinsic
 def int_rows(typingctx, out, start, w, adds, n_adds, subs, n_subs, width):
     """``out[:width] = start[:width] + sum(w[k*width : (k+1)*width] for k in adds[:n_adds])
@@ -94,18 +112,9 @@ def int_rows(typingctx, out, start, w, adds, n_adds, subs, n_subs, width):
         blocks = builder.udiv(width, ir.Constant(i64, LANES))
 
         def rows(cols):
-            for acc, col in zip(accs, cols, strict=False):
-                builder.store(builder.load(_block_ptr(builder, s, col, vec), align=4), acc)
-            for listed, count, add in ((ap, n_adds, True), (sp, n_subs, False)):
-                with cgutils.for_range(builder, count) as row:
-                    k = builder.sext(builder.load(builder.gep(listed, [row.index])), i64)
-                    at = builder.mul(k, width)
-                    for acc, col in zip(accs, cols, strict=False):
-                        ptr = _block_ptr(builder, wp, builder.add(at, col), vec)
-                        value = builder.load(ptr, align=4)
-                        total = builder.load(acc)
-                        total = builder.add(total, value) if add else builder.sub(total, value)
-                        builder.store(total, acc)
+            _changed_rows(
+                builder, accs, cols, s, wp, ((ap, n_adds, True), (sp, n_subs, False)), width, vec
+            )
             for acc, col in zip(accs, cols, strict=False):
                 builder.store(builder.load(acc), _block_ptr(builder, o, col, vec), align=4)
 
@@ -183,18 +192,9 @@ def int_first_layer(
         blocks = builder.udiv(width, ir.Constant(i64, LANES))
 
         def rows(cols):
-            for acc, col in zip(accs, cols, strict=False):
-                builder.store(builder.load(_block_ptr(builder, s, col, ivec), align=4), acc)
-            for listed, count, add in ((ap, n_adds, True), (sp, n_subs, False)):
-                with cgutils.for_range(builder, count) as row:
-                    k = builder.sext(builder.load(builder.gep(listed, [row.index])), i64)
-                    at = builder.mul(k, width)
-                    for acc, col in zip(accs, cols, strict=False):
-                        ptr = _block_ptr(builder, wp, builder.add(at, col), ivec)
-                        value = builder.load(ptr, align=4)
-                        total = builder.load(acc)
-                        total = builder.add(total, value) if add else builder.sub(total, value)
-                        builder.store(total, acc)
+            _changed_rows(
+                builder, accs, cols, s, wp, ((ap, n_adds, True), (sp, n_subs, False)), width, ivec
+            )
             for acc, col in zip(accs, cols, strict=False):
                 v = builder.fmul(builder.sitofp(builder.load(acc), vec), vs)
                 v = builder.fadd(v, builder.load(_block_ptr(builder, bp, col, vec), align=4))
