@@ -258,12 +258,12 @@ def _fused_or_blocks(builder, blocks, fused, generic):
     builder.position_at_end(after)
 
 
-def _live_units(builder, hp, hvec, n_units, add_row):
-    """For each unit ``k`` below ``n_units`` (a multiple of ``LANES``) with ``h[k] > 0`` (``hp``
-    its data, ``hvec`` a block's vector type), in increasing ``k``: ``add_row(k, h[k]
-    broadcast)``. The live units are found ``CHUNK`` at a time as the bits of one word (a
-    vector compare per block of ``LANES``), then taken lowest first: one loop per chunk, so
-    one branch the predictor misses where it ends."""
+def _live_units(builder, hps, hvec, n_units, on_unit):
+    """For each unit ``k`` below ``n_units`` (a multiple of ``LANES``) alive (``h[k] > 0``) in
+    any of the layers ``hps`` (their data; ``hvec`` a block's vector type), in increasing
+    ``k``: ``on_unit(k)``. The live units are found ``CHUNK`` at a time as the bits of one
+    word (a vector compare per block of ``LANES`` and layer), then taken lowest first: one
+    loop per chunk, so one branch the predictor misses where it ends."""
     i16 = ir.IntType(LANES)
     i64 = ir.IntType(64)
     zero = ir.Constant(hvec, [0.0] * LANES)
@@ -277,8 +277,12 @@ def _live_units(builder, hp, hvec, n_units, add_row):
         for b in range(CHUNK // LANES):  # the chunk's blocks below n_units
             at_b = builder.add(first, ir.Constant(i64, b * LANES))
             with builder.if_then(builder.icmp_unsigned("<", at_b, n_units)):
-                x = builder.load(_block_ptr(builder, hp, at_b, hvec), align=4)
-                bits = builder.bitcast(builder.fcmp_ordered(">", x, zero), i16)
+                alive = None
+                for hp in hps:
+                    x = builder.load(_block_ptr(builder, hp, at_b, hvec), align=4)
+                    here = builder.fcmp_ordered(">", x, zero)
+                    alive = here if alive is None else builder.or_(alive, here)
+                bits = builder.bitcast(alive, i16)
                 bits = builder.shl(builder.zext(bits, i64), ir.Constant(i64, b * LANES))
                 builder.store(builder.or_(builder.load(live), bits), live)
         test = builder.append_basic_block("lanes.live")
@@ -291,10 +295,7 @@ def _live_units(builder, hp, hvec, n_units, add_row):
         builder.position_at_end(body)
         lane = builder.cttz(mask, ir.Constant(ir.IntType(1), 1))
         builder.store(builder.and_(mask, builder.sub(mask, ir.Constant(i64, 1))), live)
-        k = builder.add(first, lane)
-        # the unit's value read again from memory and broadcast (a lane picked by a number
-        # known only at run time goes through the stack otherwise)
-        add_row(k, _splat(builder, builder.load(builder.gep(hp, [k])), hvec))
+        on_unit(builder.add(first, lane))
         builder.branch(test)
         builder.position_at_end(done)
 
@@ -332,7 +333,15 @@ def _live_rows_codegen(context, builder, sig, args):
                 value = widened(builder.load(ptr, align=4), aty[5].dtype)
                 builder.store(builder.fadd(builder.load(acc), builder.fmul(va, value)), acc)
 
-        _live_units(builder, hp, vec, n_units, add_row)
+        # the unit's value read again from memory and broadcast (a lane picked by a number
+        # known only at run time goes through the stack otherwise)
+        _live_units(
+            builder,
+            (hp,),
+            vec,
+            n_units,
+            lambda k: add_row(k, _splat(builder, builder.load(builder.gep(hp, [k])), vec)),
+        )
         for acc, col in zip(accs, cols, strict=False):
             ptr = _block_ptr(builder, o, col, vec)
             builder.store(builder.load(acc), ptr, align=8 if wide else 4)
@@ -371,47 +380,17 @@ def _live_pairs(builder, ha, hb, hvec, n_units, add_rows):
     multiple of ``LANES``) with ``ha[k] > 0`` or ``hb[k] > 0``, in increasing ``k``:
     ``add_rows(k, a, b)``, ``a`` and ``b`` the units' values broadcast, each 0 where that
     layer's unit is not alive."""
-    i16 = ir.IntType(LANES)
-    i64 = ir.IntType(64)
-    zero = ir.Constant(hvec, [0.0] * LANES)
     scalar_zero = ir.Constant(hvec.element, 0.0)
-    live = cgutils.alloca_once(builder, i64)
-    chunks = builder.udiv(
-        builder.add(n_units, ir.Constant(i64, CHUNK - 1)), ir.Constant(i64, CHUNK)
-    )
-    with cgutils.for_range(builder, chunks) as chunk:
-        first = builder.mul(chunk.index, ir.Constant(i64, CHUNK))
-        builder.store(ir.Constant(i64, 0), live)
-        for b in range(CHUNK // LANES):  # the chunk's blocks below n_units
-            at_b = builder.add(first, ir.Constant(i64, b * LANES))
-            with builder.if_then(builder.icmp_unsigned("<", at_b, n_units)):
-                xa = builder.load(_block_ptr(builder, ha, at_b, hvec), align=4)
-                xb = builder.load(_block_ptr(builder, hb, at_b, hvec), align=4)
-                either = builder.or_(
-                    builder.fcmp_ordered(">", xa, zero), builder.fcmp_ordered(">", xb, zero)
-                )
-                bits = builder.bitcast(either, i16)
-                bits = builder.shl(builder.zext(bits, i64), ir.Constant(i64, b * LANES))
-                builder.store(builder.or_(builder.load(live), bits), live)
-        test = builder.append_basic_block("lanes.live2")
-        body = builder.append_basic_block("lanes.row2")
-        done = builder.append_basic_block("lanes.rows2_done")
-        builder.branch(test)
-        builder.position_at_end(test)
-        mask = builder.load(live)
-        builder.cbranch(builder.icmp_unsigned("!=", mask, ir.Constant(i64, 0)), body, done)
-        builder.position_at_end(body)
-        lane = builder.cttz(mask, ir.Constant(ir.IntType(1), 1))
-        builder.store(builder.and_(mask, builder.sub(mask, ir.Constant(i64, 1))), live)
-        k = builder.add(first, lane)
+
+    def on_unit(k):
         values = []
         for hp in (ha, hb):
             x = builder.load(builder.gep(hp, [k]))
             x = builder.select(builder.fcmp_ordered(">", x, scalar_zero), x, scalar_zero)
             values.append(_splat(builder, x, hvec))
         add_rows(k, *values)
-        builder.branch(test)
-        builder.position_at_end(done)
+
+    _live_units(builder, (ha, hb), hvec, n_units, on_unit)
 
 
 @intrinsic
