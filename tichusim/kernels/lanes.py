@@ -238,15 +238,15 @@ def _by_blocks(builder, blocks, body):
     )
 
 
-def _fused_or_blocks(builder, blocks, fused, generic):
-    """``fused(nb)`` when the row has ``nb`` blocks, ``nb`` at most ``FUSED`` (its blocks'
+def _fused_or_blocks(builder, blocks, fused, generic, most=FUSED):
+    """``fused(nb)`` when the row has ``nb`` blocks, ``nb`` at most ``most`` (its blocks'
     sums all kept in registers while the rows are read once), else ``generic()`` (a block
     at a time)."""
     i64 = ir.IntType(64)
     after = builder.append_basic_block("lanes.after")
     other = builder.append_basic_block("lanes.generic")
     switch = builder.switch(blocks, other)
-    for nb in range(1, FUSED + 1):
+    for nb in range(1, most + 1):
         case = builder.append_basic_block(f"lanes.fused{nb}")
         switch.add_case(ir.Constant(i64, nb), case)
         builder.position_at_end(case)
@@ -457,19 +457,7 @@ def live_rows2(typingctx, out_a, out_b, start, at, h_a, h_b, n_units, w, base, w
             with cgutils.for_range(builder, blocks) as block:
                 rows([builder.mul(block.index, ir.Constant(i64, LANES))])
 
-        after = builder.append_basic_block("lanes2.after")
-        other = builder.append_basic_block("lanes2.generic")
-        switch = builder.switch(blocks, other)
-        for nb in range(1, pairs + 1):
-            case = builder.append_basic_block(f"lanes2.fused{nb}")
-            switch.add_case(ir.Constant(i64, nb), case)
-            builder.position_at_end(case)
-            fused(nb)
-            builder.branch(after)
-        builder.position_at_end(other)
-        generic()
-        builder.branch(after)
-        builder.position_at_end(after)
+        _fused_or_blocks(builder, blocks, fused, generic, most=pairs)
         return context.get_dummy_value()
 
     return sig, codegen
