@@ -88,7 +88,8 @@ SEGMENTS = (
     ("position", SEATS),  # the deciding seat's own position, one-hot (Wu Wang's roles)
     ("wish", 15),  # one-hot: 0 none, 2..14
     ("decision", len(DECISIONS)),
-    ("tichu_point", 3),  # a Tichu's decision point (§2.3): before passing, after, first play
+    # a Tichu's decision point (§2.3): before passing, after, its turn, its bomb out of turn
+    ("tichu_point", 4),
     ("pass_allowed", 1),  # a play decision that allows passing
     ("receiver", SEATS),  # the passing sub-step's receiver, relative
     ("variant", len(VARIANTS)),

@@ -25,6 +25,7 @@ from tichusim.kernels.tichu.engine import NOT_FORCED, TICHU_ANSWERED
 from tichusim.kernels.tichu.records import ROUND, SEAT
 from tichusim.kernels.tichu.variants import MAX_SEATS
 from tichusim.kernels.tichu.view import PRIVATE, PUBLIC
+from tichusim.search.evaluate import TICHU_POINTS
 
 ALL = (1 << 64) - 1
 
@@ -52,7 +53,9 @@ def _play_through(variant, seed, key, strategy, stop=None):
             break
         view, legal = r.view(), r.legal()
         choice = s.decide(view, legal)
-        searched = r.decision in ("play", "bomb") or (r.decision == "tichu" and view.detail)
+        searched = r.decision in ("play", "bomb") or (
+            r.decision == "tichu" and view.detail in TICHU_POINTS  # the search's Tichu questions
+        )
         if stop is not None and searched:
             work, pub, privs = (a.copy() for a in r._kept)
             privs[r.to_act]["rng"] = view.private[0]["rng"]  # the stream as the answer left it

@@ -107,7 +107,8 @@ class Agent:
 
     * ``grand_tichu(view, legal)``: once per seat, on its first 8 cards (Tientsin 6), §2.2;
     * ``tichu``: at most once per moment while the seat has played no card and not called:
-      ``view.detail`` 0 before the passing, 1 right after it, 2 before each of its own turns
+      ``view.detail`` 0 before the passing, 1 right after it, 2 before each of its own turns,
+      3 right before a bomb out of turn that is its first card (asked once it chose to bomb)
       (§2.3);
     * ``pass_cards``: once per seat, one card for each receiver (§2.4);
     * ``play``: at each of its turns, leading or following (§2.8); ``None`` in ``legal`` when

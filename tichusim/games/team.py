@@ -41,9 +41,10 @@ if TYPE_CHECKING:
 __all__ = ["Nanjing", "TeamGame", "Tientsin", "WuWang"]
 
 _ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
-_POINT = {0: "before passing", 1: "after passing", 2: "before playing"}
+_POINT = {0: "before passing", 1: "after passing", 2: "before playing", 3: "before its bomb"}
 # the text columns of what a seat did, by the engine's codes (kernels/tichu/records.py)
-TICHU_WHEN = ("none", "before_passing", "after_passing", "before_first_play")  # code + 1
+# code + 1; a call right before a bomb out of turn is a seat's decided from Python (§2.3)
+TICHU_WHEN = ("none", "before_passing", "after_passing", "before_first_play", "before_bomb")
 PHOENIX_AS = ("none", "held", "led", "on_single", "in_combination")  # PHOENIX_* + 1
 DRAGON = ("none", "played", "given")  # DRAGON_*
 BOMB_KINDS = ("none", "four_of_a_kind", "straight_flush")

@@ -4,7 +4,8 @@ the engine's script takes (``kernels/outside.py``), and one round as a ``steps.U
 Legal choices, by decision (``Unit.legal()``):
 
 * ``grand_tichu``, ``tichu``: ``[False, True]`` (call or not; a Tichu's ``view.detail`` is the
-  decision point: 0 before passing, 1 after, 2 before the seat's first play, §2.3);
+  decision point: 0 before passing, 1 after, 2 before the seat's turn, 3 before a bomb out of
+  turn that is its first card, §2.3);
 * ``pass``: a ``Gifts``, the tuples of distinct hand cards (``int`` masks of one card each),
   one for each seat in ``receivers`` (4 seats: right opponent, partner, left opponent: the
   next seat is the right-hand one, as the rule books say, RULES.md §2.1);
@@ -28,11 +29,11 @@ from ..cards.combos import Combo, Play
 from ..kernels import outside
 from ..kernels.tichu import batch, records, table_models, variants
 from ..kernels.tichu import decide as decide_kernel
-from ..kernels.tichu.policies import TICHU_BEFORE_TURN
+from ..kernels.tichu.policies import TICHU_BEFORE_BOMB, TICHU_BEFORE_TURN
 from ..kernels.tichu.slots import P_OUTSIDE
 from ..kernels.tichu.view import PRIVATE, PUBLIC
 from ..strategies.tichu import DEFAULT_STRATEGY
-from . import encoding
+from . import encoding, recorded
 from .base import Kept, Logged, PlayFn, Records, Steps, thread_scratch
 from .view import CODES, Event, View, next_holder
 
@@ -145,7 +146,8 @@ _KINDS = {
     records.EV_HAND_TO: "hand_to",
     records.EV_TRICKS_TO: "tricks_to",
 }
-_TICHU_POINTS = ("before passing", "after passing", "before its turn")  # a Tichu's detail
+# a Tichu's detail (§2.3)
+_TICHU_POINTS = ("before passing", "after passing", "before its turn", "before its bomb")
 
 
 def _per_seat(*dtypes: np.dtype) -> frozenset[str]:
@@ -189,20 +191,42 @@ class TeamSteps(Steps):
         return king if player == 3 else player
 
     def round_unit(
-        self, seed: int, key: int, params: np.ndarray, check: bool
+        self, seed: int, key: int, params: np.ndarray, check: bool, deal: Any = None
     ) -> tuple[PlayFn, Logged, np.ndarray, np.ndarray]:
-        """Round ``key`` as ``simulate`` plays it."""
+        """Round ``key`` as ``simulate`` plays it, or dealt ``deal`` (``record.Deal``)."""
         game = self.game
         first = int(game.first_drawers_of(np.array([key], np.int64))[0])
         rounds = np.zeros((1, 1), batch.ROUND)
         seats = np.zeros((1, 1, game.seats), batch.SEAT)
         run = game.batch_settings(seed, check)
+        if deal is not None:
+            deal.check(game)
+            first = deal.king if game.drawer_is_king else deal.first_drawer
+            run = run._replace(fixed_seat=0, fixed_ranks=recorded.DEALT)
         play = batch.kept_player(run, key, first, params, rounds, seats)
 
         def logged(kept: Kept) -> np.ndarray:
             return batch.play_logged(run, key, first, params, kept)[2]
 
         return play, logged, rounds, seats
+
+    # -- rounds played from their records (games/record.py, kernels/tichu/recorded.py) -----
+
+    def deal_into(self, kept: Kept, deal: Any) -> None:
+        kept[0]["deck"][0] = deal.deck(self.game)
+
+    def load_record(self, kept: Kept, actions: Any, stop: int) -> None:
+        recorded.load(self.game, kept, actions, stop)
+
+    def record_failure(self, kept: Kept, actions: Any) -> tuple[int, str] | None:
+        return recorded.failure(kept, actions)
+
+    def record_of(self, kept: Kept, log: np.ndarray) -> Any:
+        return recorded.record_of(self.game, kept, log)
+
+    def script_only(self, kept: Kept, script: int) -> None:
+        kept[0]["script_len"] = script
+        kept[0]["rec_len"] = 0
 
     def replay_next(self, kept: Kept) -> None:
         """Forget where the unit stopped: its next call replays the round from the deal."""
@@ -243,10 +267,23 @@ class TeamSteps(Steps):
     def answer_of(self, choice: Any, legal: Any) -> int:
         return answer_of(choice, legal)
 
+    def choice_of(self, answer: int, legal: Any) -> Any:
+        """The choice among ``legal`` that the script's ``answer`` gives (``answer_of``'s
+        inverse)."""
+        if isinstance(legal, Gifts):
+            return legal.unpacked(answer)
+        if legal == [False, True]:
+            return bool(answer)
+        if legal and (isinstance(legal[0], Play) or legal[-1] is None):
+            return None if answer < 0 else legal[answer]
+        return answer
+
     def decide(self, row: np.ndarray, view: View, legal: Any) -> Any:
         """The choice the strategy row ``row`` makes at ``view``'s decision among ``legal``, as
         the engine would (``kernels/tichu/decide.py``)."""
         code = CODES[view.decision]
+        if code == outside.D_TICHU and view.detail == TICHU_BEFORE_BOMB:
+            return False  # the engine asks a scripted strategy nothing here (§2.3)
         plays = (
             [p for p in legal if p is not None] if code in (outside.D_PLAY, outside.D_BOMB) else []
         )

@@ -27,6 +27,7 @@ from ..parallel import in_chunks
 from ..rng import rand_below, seed_stream
 from . import learned, table_models
 from .engine import play_round
+from .recorded import start_record
 from .records import LOG_ROWS, LOG_WIDTH, ROUND, SEAT, WORK
 from .rules import RULES
 from .tricks import resumable
@@ -164,6 +165,8 @@ def _unit(
     if outside and (chained or run.logging or not resumable(work)):
         start_script(work)  # one script per unit: a game's rounds replay together (outside.py)
         work.resume_seat = -1  # replayed from the deal; else on from the kept records
+        if work.rec_len > 0:  # a round played from its record writes its script anew
+            start_record(work, n_seats(variant))
     while r < limit:
         err, nlog = play_one(
             variant,

@@ -1,21 +1,24 @@
 """The deal (RULES.md §2.2, §3, §4), jitted: the shuffled deck cut into hands, the first cards
-seen before Grand Tichu, and the fixed deals the analyses ask for (a seat dealt given cards,
-or given a hand after the passing: ``work.fixed_*``, ``records.FIX_*``). ``left_to_python``
-says whether a seat's strategy leaves a decision to Python, as every phase asks.
+seen before Grand Tichu, the fixed deals the analyses ask for (a seat dealt given cards,
+or given a hand after the passing: ``work.fixed_*``, ``records.FIX_*``) and a recorded round's
+deck as it was dealt (``FIX_DECK``). ``left_to_python`` says whether a seat's strategy leaves
+a decision to Python, as every phase asks.
 """
 
 from ..bits import NORMAL, ONE, SPECIALS, U64, ZERO, lowest_bit_index, popcount, rank_cards
 from ..eventlog import log_cards
 from ..jit import njit
-from ..outside import D_GRAND_TICHU, PENDING, answer, taken_outside
+from ..outside import D_GRAND_TICHU, PENDING, taken_outside
 from ..rng import CARD_BITS, rand_below, seed_stream, shuffle_deck, shuffle_prefix
 from . import policies
+from .recorded import ask
 from .records import (
     EV_DEAL8,
     EV_DEAL14,
     EV_GRAND_TICHU,
     FIX_AFTER_PASSING,
     FIX_BEFORE_PASSING,
+    FIX_DECK,
     FIX_MODE,
     FIX_RECEIVED,
 )
@@ -78,13 +81,15 @@ def _deal_fixed(variant, first_drawer, work, state):
     (``_deal_after_passing``); with ``FIX_BEFORE_PASSING`` its whole dealt hand (§2.4), in a
     random order (its first 8 a random 8 of them). The other seats' cards come from the same
     draws whatever ``FIX_RECEIVED`` says, so plays that differ only in the fixed seat's passes
-    deal the other seats the same cards."""
+    deal the other seats the same cards. With ``FIX_DECK`` the deck lies as given."""
+    mode = work.fixed_ranks[FIX_MODE] & 0xFF
+    if mode == FIX_DECK:
+        return
     chosen = work.fixed_cards
     for r in range(2, 15):
         for _ in range(work.fixed_ranks[r]):
             state, bit = _pick_card(state, rank_cards(r) & ~chosen)
             chosen |= bit
-    mode = work.fixed_ranks[FIX_MODE] & 0xFF
     if mode == FIX_AFTER_PASSING:
         _deal_after_passing(variant, first_drawer, work, state, chosen)
         return
@@ -213,7 +218,7 @@ def deal(variant, seed, key, first_drawer, work, pub, privs, seats, nlog, outsid
         if not may_call_grand(variant, s):
             continue
         if outside and left_to_python(work, s, D_GRAND_TICHU):
-            call = answer(work, privs[s], s, D_GRAND_TICHU, 0, 2)
+            call = ask(work, pub, privs[s], s, D_GRAND_TICHU, 0, 2)
             if call == PENDING:
                 return nlog  # the table as seat s sees it: 8 cards each (``_play`` stops)
         else:

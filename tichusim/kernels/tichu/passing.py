@@ -9,9 +9,10 @@ from ..bits import ONE, U64, ZERO, popcount
 from ..errors import ERR_NONE, ERR_PENDING, ERR_STRATEGY
 from ..eventlog import log_cards
 from ..jit import njit
-from ..outside import D_PASS, D_TICHU, PENDING, answer, packed_card
+from ..outside import D_PASS, D_TICHU, PENDING, packed_card
 from . import policies
 from .deal import left_to_python
+from .recorded import ask
 from .records import (
     EV_GIVE,
     EV_SHOW,
@@ -91,7 +92,7 @@ def tichu_decision(work, pub, me, s, point, outside):
             else 0
         )
     if outside and left_to_python(work, s, D_TICHU):
-        return answer(work, me, s, D_TICHU, point, 2)
+        return ask(work, pub, me, s, D_TICHU, point, 2)
     return 1 if policies.tichu(work.params[s], pub, me, point) else 0
 
 
@@ -132,7 +133,7 @@ def _seat_passes(variant, work, models, pub, privs, s, outside):
     gifts = work.gifts
     offsets = pass_offsets(variant, s)
     if outside and left_to_python(work, s, D_PASS):
-        packed = answer(work, privs[s], s, D_PASS, offsets, 0)
+        packed = ask(work, pub, privs[s], s, D_PASS, offsets, 0)
         if packed == PENDING:
             return ERR_PENDING
         for d in range(1, n):

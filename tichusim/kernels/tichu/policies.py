@@ -115,9 +115,12 @@ DRAGON_RIGHT, DRAGON_MORE_CARDS, DRAGON_NEXT, DRAGON_RANDOM, DRAGON_EXPERT = 0, 
 # the Dog's target between two partners (§3)
 DOG_NEXT, DOG_FEWER_CARDS, DOG_SUPPORT_CALL, DOG_RANDOM = 0, 1, 2, 3
 
+# a Tichu's decision points (§2.3); the scripted strategies are asked at the first three,
+# a seat decided from Python also right before a bomb out of turn that is its first card
 TICHU_BEFORE_PASSING = 0
 TICHU_AFTER_PASSING = 1
 TICHU_BEFORE_TURN = 2
+TICHU_BEFORE_BOMB = 3
 
 
 @njit(cache=True)

@@ -12,6 +12,7 @@ import numpy as np
 from ..moves import MAX_MOVES
 from ..outside import SCRIPT_FIELDS
 from .learned import LEARN_FLOATS
+from .recorded import REC_FIELDS
 from .rules import RULES
 from .variants import MAX_SEATS
 
@@ -98,6 +99,8 @@ DRAGON_NONE, DRAGON_PLAYED, DRAGON_GIVEN = 0, 1, 2
 # them or 0 (the seat's strategy passes)
 FIX_MODE, FIX_RECEIVED = 0, 1
 FIX_AFTER_PASSING, FIX_BEFORE_PASSING = 1, 2
+# a round played from its record (``recorded.py``): the deck lies in ``WORK.deck`` as dealt
+FIX_DECK = 3
 FIX_CALL_NEVER, FIX_CALL_AFTER_PASSING, FIX_CALL_AT_PLAYED = 0, 1, 2
 
 EV_TRICKS_TO = 16  # Tientsin: a player's tricks handed over at the end (§3)
@@ -135,6 +138,8 @@ WORK = np.dtype(
         ("log", np.int64, (LOG_ROWS, LOG_WIDTH)),
         # the answers of decisions taken from Python, and the one waited for (outside.py)
         *SCRIPT_FIELDS,
+        # a recorded round's actions, which answer those decisions (recorded.py)
+        *REC_FIELDS,
         ("king", np.int64),  # Wu Wang: the player who is King this round (positions: §4)
         # where a stepped round stopped in the play for an answer from Python (a Tichu call
         # before a turn, a play, a bomb), kept so that the next call goes on from there

@@ -21,7 +21,7 @@ from ..eventlog import log_cards
 from ..hand import card_points
 from ..jit import njit
 from ..moves import gen_bombs, has_bomb, legal_moves
-from ..outside import D_BOMB, D_DOG, D_DRAGON, D_PLAY, D_TICHU, D_WISH, PENDING, answer
+from ..outside import D_BOMB, D_DOG, D_DRAGON, D_PLAY, D_TICHU, D_WISH, PENDING
 from ..turns import (
     LEAD_GIVEN,
     PLAYED,
@@ -41,6 +41,7 @@ from . import policies
 from .checks import conserved, turn_ok, views_ok
 from .deal import left_to_python
 from .passing import note_tichu, show_minister, tichu_decision
+from .recorded import ask
 from .records import (
     DRAGON_GIVEN,
     DRAGON_PLAYED,
@@ -112,7 +113,7 @@ def _dog_lead(pub, privs, work, p, outside):
     b = (p + 4) % n
     if pub.counts[a] > 0 and pub.counts[b] > 0:
         if outside and left_to_python(work, p, D_DOG):
-            t = answer(work, privs[p], p, D_DOG, 0, 2)
+            t = ask(work, pub, privs[p], p, D_DOG, 0, 2)
             if t == PENDING:
                 return -2
         else:
@@ -204,7 +205,7 @@ def collect_trick(pub, privs, work, rnd, seats, seat, nlog, outside):
     taker = seat
     if pub.top_mask == DRAGON:
         if outside and left_to_python(work, seat, D_DRAGON):
-            taker = answer(work, privs[seat], seat, D_DRAGON, 0, 2)
+            taker = ask(work, pub, privs[seat], seat, D_DRAGON, 0, 2)
             if taker == PENDING:
                 return ERR_PENDING, nlog
         else:
@@ -255,6 +256,27 @@ def _call_before_turn(work, pub, me, seats, p, armed, nlog, outside):
 
 
 @njit(cache=True, inline="always")
+def _call_before_bomb(work, pub, me, seats, q, nlog):
+    """Seat ``q`` bombs out of turn (§2.9) before it has played a card: a seat decided from
+    Python is asked for a Tichu right before it (§2.3: a call stands until the first card,
+    however that card comes). The scripted strategies are not asked here; their calls come
+    at the other moments. Returns ``(error, log rows)``; ``ERR_PENDING`` while the answer is
+    awaited, and the round then replays from the deal."""
+    if pub.has_played[q] or pub.grand_tichu[q] or pub.tichu[q]:
+        return ERR_NONE, nlog
+    if not left_to_python(work, q, D_TICHU):
+        return ERR_NONE, nlog
+    call = ask(work, pub, me, q, D_TICHU, policies.TICHU_BEFORE_BOMB, 2)
+    if call == PENDING:
+        return ERR_PENDING, nlog
+    if call == 1:
+        pub.tichu[q] = 1
+        note_tichu(seats[q], pub, q, policies.TICHU_BEFORE_BOMB)
+        nlog = log_cards(work, nlog, EV_TICHU, q, ZERO, policies.TICHU_BEFORE_BOMB, 0)
+    return ERR_NONE, nlog
+
+
+@njit(cache=True, inline="always")
 def _choose(work, models, pub, me, p, leading, armed, nlog, outside, forced):
     """Seat ``p``'s play or pass, an index into ``work.moves_m``/``moves_c`` (-1: pass): the
     answer ``forced`` or Python's among every legal play as the rules core lists them (the led
@@ -275,7 +297,7 @@ def _choose(work, models, pub, me, p, leading, armed, nlog, outside, forced):
                 return ERR_STRATEGY, 0
             choice = forced
         else:
-            choice = answer(work, me, p, D_PLAY, can_pass, n_legal)
+            choice = ask(work, pub, me, p, D_PLAY, can_pass, n_legal)
             if choice == PENDING:
                 _stop_at(work, p, -1, armed, nlog)
                 return ERR_PENDING, 0
@@ -299,7 +321,7 @@ def _wish_made(work, pub, me, rnd, seats, p, nlog, outside):
     """Seat ``p`` played the Mah Jong: its wish (§2.11), Python's or its strategy's. Returns
     ``(error, log rows)``."""
     if outside and left_to_python(work, p, D_WISH):
-        w = answer(work, me, p, D_WISH, 0, 14)
+        w = ask(work, pub, me, p, D_WISH, 0, 14)
         if w == PENDING:
             return ERR_PENDING, nlog
     else:
@@ -461,7 +483,7 @@ def _bomb_windows(
                 asked = -1
                 j = forced
             elif outside and left_to_python(work, q, D_BOMB):
-                j = answer(work, privs[q], q, D_BOMB, 0, nb)
+                j = ask(work, pub, privs[q], q, D_BOMB, 0, nb)
                 if j == PENDING:
                     _stop_at(work, q, actor, armed, nlog)
                     return ERR_PENDING, PLAYED, actor, armed, nlog
@@ -471,6 +493,10 @@ def _bomb_windows(
                 )
             if not choice_ok(j, nb, False):
                 return ERR_STRATEGY, PLAYED, actor, armed, nlog
+            if j >= 0 and outside:
+                err, nlog = _call_before_bomb(work, pub, privs[q], seats, q, nlog)
+                if err != ERR_NONE:
+                    return err, PLAYED, actor, armed, nlog
             if j >= 0:
                 outcome, armed, nlog = _bombed(variant, work, pub, privs, seats, q, j, armed, nlog)
                 if outcome != PLAYED:
