@@ -55,12 +55,14 @@ def position_of(view) -> Position:
     )
 
 
-def play_views(variant: str, seed: int, key: int, wanted: int) -> list:
-    """Views at play decisions of a round played by ``expert`` at every seat, whose trick in
-    play holds no bomb (a bomb comes out of turn: a position lists the trick in turn order)
-    and that do not follow the Dog (a position lists it with the seat's played cards, §2.10)."""
+def play_views(
+    variant: str, seed: int, key: int, wanted: int, strategy: str = "expert", bombed=False
+) -> list:
+    """Views at play decisions of a round played by ``strategy`` at every seat that do not
+    follow the Dog (a position lists it with the seat's played cards, §2.10); ``bombed``:
+    only those whose trick holds a bomb out of turn (§2.9)."""
     r = Round(seed=seed, key=key, strategies=None, variant=variant)
-    expert = tichusim.strategy("expert")
+    player = tichusim.strategy(strategy)
     out = []
     while True:
         r.advance()
@@ -68,9 +70,31 @@ def play_views(variant: str, seed: int, key: int, wanted: int) -> list:
             return out
         view, legal = r.view(), r.legal()
         dog = int(view.top_mask) == DOG
-        if r.decision == "play" and not dog and not any(e.kind == "bomb" for e in view.trick):
+        bomb = any(e.kind == "bomb" for e in view.trick)
+        if r.decision == "play" and not dog and (bomb or not bombed):
             out.append((view, legal))
-        r.act(expert.decide(view, legal))
+        r.act(player.decide(view, legal))
+
+
+def test_a_trick_with_a_bomb_out_of_turn_is_a_position():
+    """A bomb out of turn (§2.9) stands in the trick where it came: the position is the
+    engine's view, and the play goes on after the bomber."""
+    found = 0
+    for key in range(60):
+        for view, legal in play_views("nanjing", 5, key, 99, "random", bombed=True):
+            position = position_of(view)
+            position.check()
+            pub, _ = position.records()
+            for name in PUBLIC_FIELDS:
+                np.testing.assert_array_equal(pub[0][name], view.public[0][name], err_msg=name)
+            assert [int(p) for p in position.legal()[0]] == [int(p) for p in legal if p]
+            found += 1
+    assert found >= 3
+    hand = "Aj Qj 5t 2j 3j 4j 5j 6s 7s 8s 9s Ts Js Qs"
+    p = Position.parse({"hand": hand, "seat": 2, "trick": "3: Tp; 1: Kj Ks Kp Kt"})
+    assert p.next_turn() == 2 and p.top()[1] == 1
+    with pytest.raises(ValueError, match="seat 0 was next"):  # only a bomb comes out of turn
+        Position.parse({"hand": hand, "seat": 2, "trick": "3: Tp; 1: Kj"})
 
 
 @pytest.mark.parametrize("variant", ["nanjing", "tientsin", "wuwang"])

@@ -145,3 +145,40 @@ def test_invalid_top_is_refused():
         legal_plays("2j 3j", "3j")
     with pytest.raises(ValueError, match="phoenix_on"):
         legal_plays("2j", "3j", phoenix_on=2)
+
+
+def test_nothing_beats_the_dog_not_even_a_bomb():
+    """§2.7, §2.10: the Dog hands the lead on; nothing is played on it."""
+    from tichusim import beats
+
+    assert not beats("Aj", "Dog")
+    assert not beats("7j 7s 7p 7t", "Dog")
+    assert not beats("Dr", "Dog")
+
+
+def test_a_trick_gives_the_top_and_the_phoenixs_value():
+    """§2.6: a lone Phoenix on top is worth ½ more than the single under it, 1½ when led:
+    ``trick`` gives both (``trick_top``), so a caller need not track them."""
+    from tichusim import beats, legal_plays
+    from tichusim.cards.combos import trick_top
+
+    assert trick_top(["8s", None, "Ph"]) == (cards.PHOENIX, 8)
+    assert trick_top(["Ph"]) == (cards.PHOENIX, None)
+    assert trick_top([None, "pass"]) == (None, None)
+    assert [cards.format(p) for p in legal_plays("8j 9j", trick=["8s", "Ph"])[0]] == ["9j"]
+    assert not beats("8j", trick=["8s", "Ph"]) and beats("8j", trick=["7s", "Ph"])
+    with pytest.raises(ValueError, match="not both"):
+        legal_plays("9j", "8s", trick=["8s"])
+
+
+def test_the_bombs_a_hand_may_play_out_of_turn():
+    """§2.9: every bomb that beats the top, lowest first; none before a lead, none on the
+    Dog; a bomb beats a lower one only (§2.7)."""
+    from tichusim import bombs
+
+    hand = "7j 7s 7p 7t 2j 3j 4j 5j 6j Ks"
+    listed = [cards.format(p) for p in bombs(hand, "Aj")]
+    assert listed == ["7j 7s 7p 7t", "2j 3j 4j 5j 6j", "3j 4j 5j 6j 7j", "2j 3j 4j 5j 6j 7j"]
+    assert bombs(hand, None) == [] and bombs(hand, "Dog") == []
+    assert [cards.format(p) for p in bombs(hand, "8j 8s 8p 8t")] == listed[1:]
+    assert bombs("2j 3s", "Aj") == []

@@ -7,6 +7,7 @@ kernels the round engine uses (``tichusim.kernels.combos`` and ``tichusim.kernel
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -15,7 +16,17 @@ from ..kernels import combos as _combos
 from ..kernels import moves as _moves
 from . import notation as _cards
 
-__all__ = ["Combo", "Play", "beats", "classify", "combo_code", "legal_plays", "readings"]
+__all__ = [
+    "Combo",
+    "Play",
+    "beats",
+    "bombs",
+    "classify",
+    "combo_code",
+    "legal_plays",
+    "readings",
+    "trick_top",
+]
 
 
 class Combo(NamedTuple):
@@ -140,18 +151,57 @@ def combo_code(
     return int(code)
 
 
+def trick_top(trick: Sequence[int | str | None]) -> tuple[int | None, int | None]:
+    """The top of a trick given as its plays in order (card sets; ``None`` or ``"pass"`` for
+    a pass, skipped), and the rank a lone Phoenix on top was played on (§2.6): the single
+    before it, ``None`` when it was led. ``(None, None)`` for a trick with no play yet."""
+    plays = [
+        _cards.as_mask(p)
+        for p in trick
+        if p is not None and not (isinstance(p, str) and p.strip().lower() == "pass")
+    ]
+    if not plays:
+        return None, None
+    top = plays[-1]
+    if top != _cards.PHOENIX or len(plays) == 1:
+        return top, None
+    under = combo_code(plays[-2])
+    if under >> 16 != _combos.SINGLE:
+        raise ValueError("a lone Phoenix follows only a single (§2.6)")
+    return top, (under & 0xFF) // 2
+
+
+def _top(
+    top: int | str | None,
+    trick: Sequence[int | str | None] | None,
+    phoenix_on: int | str | None,
+) -> tuple[int | str | None, int | str | None]:
+    """``top`` and ``phoenix_on``, or both read from ``trick`` (``trick_top``)."""
+    if trick is None:
+        return top, phoenix_on
+    if top is not None or phoenix_on is not None:
+        raise ValueError("give the trick, or its top (and phoenix_on), not both")
+    return trick_top(trick)
+
+
 def beats(
     play: int | str,
-    top: int | str | None,
+    top: int | str | None = None,
     *,
-    phoenix_on: int | None = None,
+    trick: Sequence[int | str | None] | None = None,
+    phoenix_on: int | str | None = None,
     phoenix_led_half: bool = False,
 ) -> bool:
-    """Whether card set ``play`` may be played on ``top`` under §2.6–§2.7 (ignoring the wish).
+    """Whether card set ``play`` may be played on ``top`` under §2.6–§2.7 (ignoring the wish);
+    nothing is played on the Dog, not even a bomb (§2.7, §2.10).
 
     A Phoenix single is read as played on ``top``; any set with several readings is tried at
-    each. ``phoenix_on`` and ``phoenix_led_half`` read a lone Phoenix top (``combo_code``).
+    each. ``phoenix_on`` and ``phoenix_led_half`` read a lone Phoenix top (``combo_code``);
+    ``trick`` (the trick's plays in order) gives both at once (``trick_top``).
     """
+    top, phoenix_on = _top(top, trick, phoenix_on)
+    if top is not None and _cards.as_mask(top) == _cards.DOG:
+        return False
     top_code = combo_code(top, phoenix_on, phoenix_led_half=phoenix_led_half)
     mask = _cards.as_mask(play)
     if mask == _cards.PHOENIX:
@@ -165,6 +215,7 @@ def legal_plays(
     hand: int | str,
     top: int | str | None = None,
     *,
+    trick: Sequence[int | str | None] | None = None,
     wish: int | str | None = None,
     phoenix_on: int | str | None = None,
     phoenix_led_half: bool = False,
@@ -175,9 +226,12 @@ def legal_plays(
     leads. ``wish`` is the open wished rank 2..14 (RULES.md §2.11). A lone Phoenix top was
     played on a single of rank ``phoenix_on``, or led (``None``): then it is worth 1½, or ½
     with ``phoenix_led_half`` (the Option of RULES.md §2.6: the Mah Jong may be played on it).
-    Each card set appears once, whatever its readings, as a ``Play``: the mask with the
-    combination it is played as (its highest reading; a lone Phoenix valued on this trick).
+    ``trick``, the trick's plays in order, gives the top and the Phoenix's value at once
+    (``trick_top``). Each card set appears once, whatever its readings, as a ``Play``: the
+    mask with the combination it is played as (its highest reading; a lone Phoenix valued on
+    this trick).
     """
+    top, phoenix_on = _top(top, trick, phoenix_on)
     hand_mask = _cards.as_mask(hand)
     if hand_mask == 0:
         raise ValueError("the hand is empty")
@@ -202,3 +256,33 @@ def legal_plays(
         Play(int(m), phoenix if m == _cards.PHOENIX else _legal(int(m))) for m in masks[:count]
     ]
     return plays, bool(can_pass)
+
+
+def bombs(
+    hand: int | str,
+    top: int | str | None = None,
+    *,
+    trick: Sequence[int | str | None] | None = None,
+    phoenix_on: int | str | None = None,
+    phoenix_led_half: bool = False,
+) -> list[Play]:
+    """The bombs ``hand`` may play out of turn on ``top`` (§2.9): every bomb it holds that
+    beats the top (§2.7), lowest first; none before the trick is led and none on the Dog
+    (§2.10). ``trick``, ``phoenix_on`` and ``phoenix_led_half`` as in ``legal_plays``."""
+    top, phoenix_on = _top(top, trick, phoenix_on)
+    hand_mask = _cards.as_mask(hand)
+    if top is None or _cards.as_mask(top) == _cards.DOG:
+        return []
+    if hand_mask & _cards.as_mask(top):
+        raise ValueError("the hand and the top combination share cards")
+    top_code = combo_code(top, phoenix_on, phoenix_led_half=phoenix_led_half)
+    size = 64
+    while True:
+        masks = np.empty(size, np.uint64)
+        codes = np.empty(size, np.int64)
+        count = _moves.gen_bombs(np.uint64(hand_mask), top_code, masks, codes, 0)
+        if count <= size:
+            break
+        size = count
+    found = sorted(zip(codes[:count].tolist(), masks[:count].tolist(), strict=True))
+    return [Play(m, Combo.from_code(c)) for c, m in found]

@@ -335,11 +335,41 @@ class Steps(ABC):
 
     @abstractmethod
     def round_unit(
-        self, seed: int, key: int, params: np.ndarray, check: bool
+        self, seed: int, key: int, params: np.ndarray, check: bool, deal: Any = None
     ) -> tuple[PlayFn, Logged, np.ndarray, np.ndarray]:
         """How ``Round`` plays its unit: ``(play, logged, rounds, seats)``, ``play(kept)``
         filling the records ``rounds`` and ``seats``, ``logged(kept)`` the same replay with
-        its event log on."""
+        its event log on; ``deal`` (a ``record.Deal``): the round dealt so, not from the
+        seed (``deal_into`` puts it in the unit's records)."""
+
+    # -- rounds played from their records (``games/record.py``): the team games' ----------
+
+    def deal_into(self, kept: Kept, deal: Any) -> None:
+        """Lay ``deal`` in a unit's records, for ``round_unit``'s play."""
+        raise ValueError(f"{self.game.name}: a round from a given deal is a team game's (§2-§4)")
+
+    def load_record(self, kept: Kept, actions: Any, stop: int) -> None:
+        """Set a unit's records to play from its record: the actions ``actions`` answer its
+        decisions, the script rewritten from them, stopping before answer ``stop``."""
+        raise ValueError(f"{self.game.name}: records are kept for the team games (§2-§4)")
+
+    def record_failure(self, kept: Kept, actions: Any) -> tuple[int, str] | None:
+        """After a play from the record: ``(action index, why)`` of the action the engine
+        could not take, ``None`` when it took them all."""
+        return None
+
+    def record_of(self, kept: Kept, log: np.ndarray) -> Any:
+        """The round so far as a ``record.RoundRecord``, from its event log ``log``."""
+        raise ValueError(f"{self.game.name}: records are kept for the team games (§2-§4)")
+
+    def choice_of(self, answer: int, legal: Any) -> Any:
+        """The choice among ``legal`` that the script's ``answer`` gives."""
+        raise ValueError(f"{self.game.name}: records are kept for the team games (§2-§4)")
+
+    def script_only(self, kept: Kept, script: int) -> None:
+        """Make a unit's records replay the first ``script`` answers of its script, and no
+        more (a view's history)."""
+        kept[0]["script_len"] = script
 
     @abstractmethod
     def records(self, rounds: np.ndarray, seats: np.ndarray, chosen: list) -> Records:

@@ -8,7 +8,8 @@ facts: Tientsin's first drawer (whose first two in draw order hold 10 cards), Wu
 Minister's hand lying face up and, when the King decides for the Minister, the King's hand.
 ``Position.parse`` reads one from plain data (a TOML file's table, or a command's flags) and
 refuses an impossible one with one line naming the problem: a card twice, counts that do not
-add up, a trick out of turn or whose plays do not beat each other, a wish without the Mah
+add up, a trick out of turn (a bomb may come out of turn, §2.9) or whose plays do not beat
+each other, a wish without the Mah
 Jong, points taken that do not match the cards played, a passing the game does not have, a
 call the game forbids.
 
@@ -427,14 +428,16 @@ class Position:
                     )
 
     def _check_trick(self, counts: list[int]) -> None:
-        """§2.5–§2.8: each play a combination beating the one before, turns in order, no
-        trick already won (everybody else passed)."""
+        """§2.5–§2.9: each play a combination beating the one before, turns in order but for
+        bombs, which may come out of turn once the trick is led (§2.9), no trick already won
+        (everybody else passed)."""
         top, top_code, seat_before = 0, 0, -1
         left = list(counts)
         for s, m in self.trick:  # the hands as they were, given back the trick's cards
             left[s] += bin(m).count("1")
         for i, (s, m) in enumerate(self.trick):
-            if i and s != next_holder(left, seat_before):
+            out_of_turn = i and m and combos.is_bomb(combos.classify(np.uint64(m)))
+            if i and not out_of_turn and s != next_holder(left, seat_before):
                 raise ValueError(
                     f"trick: entry {i + 1} is seat {s}'s, but seat "
                     f"{next_holder(left, seat_before)} was next (§2.8)"

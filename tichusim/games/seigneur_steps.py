@@ -114,10 +114,12 @@ class SeigneurSteps(Steps):
         return int(kept[0][0]["seat_player"][seat])
 
     def round_unit(
-        self, seed: int, key: int, params: np.ndarray, check: bool
+        self, seed: int, key: int, params: np.ndarray, check: bool, deal: Any = None
     ) -> tuple[PlayFn, Logged, np.ndarray, np.ndarray]:
         """The first round of game ``key`` (``simulate``'s independent round ``key``: random
         seating, no exchange)."""
+        if deal is not None:
+            raise ValueError(f"{self.game.name}: a round from a given deal is a team game's")
         rounds = np.zeros(1, GS_ROUND)
         seats = np.zeros((1, self.game.players), GS_SEAT)
         options = self.game.kernel_options()

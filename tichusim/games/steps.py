@@ -27,7 +27,7 @@ they would without it. The seat's ``View`` is ``tichusim.games.view``'s.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -37,14 +37,32 @@ from .agents import Agent, AgentError, as_agent, is_agent
 from .arrow import frames
 from .base import Game, Logged, PlayFn, check_seed, whole_number
 from .errors import SimulationError
+from .record import Action, RoundRecord
 from .registry import game as game_named
 from .view import CODES, DECISIONS, Event, View
 
-__all__ = ["IllegalChoice", "Round", "Unit", "seat_strategies", "seated", "stepper"]
+__all__ = [
+    "IllegalAction",
+    "IllegalChoice",
+    "Round",
+    "Unit",
+    "seat_strategies",
+    "seated",
+    "stepper",
+]
 
 
 class IllegalChoice(ValueError):
     """A choice that is not among the decision's legal choices."""
+
+
+class IllegalAction(IllegalChoice):
+    """A recorded action the engine cannot take where it comes (``Round.apply``,
+    ``Round.from_record``): ``index`` is its place in the record."""
+
+    def __init__(self, message: str, index: int):
+        super().__init__(message)
+        self.index = index
 
 
 class Unit:
@@ -161,7 +179,7 @@ class Unit:
         """The event log of the unit's round in play, replayed with the script's first
         ``script`` answers on records of its own (the unit's own are left as they are)."""
         kept = self.game.steps.copy_kept(self._kept)
-        kept[0]["script_len"] = script
+        self.game.steps.script_only(kept, script)
         if self._logged is not None:
             return self._logged(kept)
         rows = np.zeros(self.game.steps.log_shape, np.int64)
@@ -310,7 +328,14 @@ class Round(Unit):
 
     ``strategies``: one per player as ``simulate`` takes them, ``None`` for a player decided
     from Python (every decision), or an ``Agent``. The round is ``simulate``'s round ``key``
-    (same deal, same records); Grand Seigneur's is game ``key``'s first round."""
+    (same deal, same records); Grand Seigneur's is game ``key``'s first round. With ``deal``
+    (a ``tichusim.games.record.Deal``, team games) the round is dealt so instead, and the
+    seed and key seed only the seats' own streams.
+
+    A round played from its record (``Round.from_record``, ``apply``) takes actions, each
+    checked against the engine's legal choices where it comes (``IllegalAction`` names the
+    action and the rule); ``record()`` writes any round's record so far. A choice given with
+    ``act`` leaves the record: the round goes on from there as any stepped round."""
 
     def __init__(
         self,
@@ -322,6 +347,7 @@ class Round(Unit):
         players: int | None = None,
         options: Any = None,
         check: bool = True,
+        deal: Any = None,
     ):
         g = game_named(variant, players, options)
         seed = check_seed(seed)
@@ -333,9 +359,114 @@ class Round(Unit):
         ):
             strategies = [strategies] * g.players
         self._chosen, params, agents = seat_strategies(g, strategies)
-        play, logged, self.rounds, self.seats = g.steps.round_unit(seed, key, params, check)
-        where = f"seed {seed} {g.steps.unit_name} {key}"
+        play, logged, self.rounds, self.seats = g.steps.round_unit(seed, key, params, check, deal)
+        where = f"seed {seed} {g.steps.unit_name} {key}" if deal is None else "the given deal"
         super().__init__(g, play, agents, where, seed, key, logged)
+        if deal is not None:
+            g.steps.deal_into(self._kept, deal)
+        self._actions: list[Action] | None = None  # the record played, while it is
+        self._from: RoundRecord | None = None  # the record it was made from
+
+    @classmethod
+    def from_record(
+        cls,
+        record: RoundRecord,
+        *,
+        seed: int = 0,
+        check: bool = True,
+        stop: int | None = None,
+    ) -> Round:
+        """The round of ``record`` played through the engine, every seat decided by its
+        actions (``apply``); ``IllegalAction`` for the first the engine cannot take, naming
+        it (``record.where``) and the rule. ``stop``: stand before the script's answer
+        ``stop`` (the round's ``stop``-th decision, the record's declines counted), its
+        view and legal choices then the decision's. A complete record leaves the round
+        done; one that stops early leaves it waiting at its next decision."""
+        r = cls(
+            seed,
+            0,
+            [None] * record.game.players,
+            variant=record.variant,
+            options=dict(record.options) or None,
+            check=check,
+            deal=record.deal,
+        )
+        r._from = record
+        r._play_record(list(record.actions), outside.MAX_SCRIPT if stop is None else stop)
+        return r
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions played from the record so far (empty for a round stepped by choices)."""
+        return tuple(self._actions or ())
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` (an ``Action`` or its text) where the round stands: the decisions
+        it does not answer are the record's (a call the record does not make is declined,
+        §2.2–§2.3; a bomb not played is not, §2.9); ``IllegalAction`` if the engine cannot
+        take it, and the round stays where it was."""
+        if self._actions is None and self.decisions:
+            raise RuntimeError("apply: this round was stepped by choices (act), not a record")
+        if isinstance(action, str):
+            action = Action.parse(action)
+        self._play_record([*(self._actions or ()), action], outside.MAX_SCRIPT)
+
+    def act(self, choice: Any) -> None:
+        self._leave_record()
+        super().act(choice)
+
+    def advance(self) -> None:
+        if self._actions is not None and self._agents:
+            self._leave_record()
+        super().advance()
+
+    def _leave_record(self) -> None:
+        """From here the round's script (the record's answers so far) plays it."""
+        if self._actions is not None:
+            self.game.steps.script_only(self._kept, self.decisions)
+            self._actions = None
+
+    def seek(self, decision: int) -> None:
+        """Stand a round played from its record before its decision number ``decision``
+        (counted as the script counts them, the record's declines included): its view and
+        legal choices are then that decision's (a review's). At or past its last, the round
+        is played to where the record ends."""
+        if self._actions is None:
+            raise RuntimeError("seek: a round played from its record (from_record, apply)")
+        self._play_record(self._actions, whole_number(decision, "decision"))
+
+    def _play_record(self, actions: list[Action], stop: int) -> None:
+        """Play the round from the deal with ``actions`` answering its decisions; on failure
+        the round is played again with the actions it had, and ``IllegalAction`` raised."""
+        steps = self.game.steps
+        steps.load_record(self._kept, actions, stop)
+        err = self._play(self._kept)
+        failed = steps.record_failure(self._kept, actions)
+        if failed is not None:
+            index, why = failed
+            where = self._from.where(index) if self._from is not None else f"action {index + 1}"
+            if self._actions is not None:  # ``apply``: back where the round stood
+                steps.load_record(self._kept, self._actions, outside.MAX_SCRIPT)
+                self._play(self._kept)
+            raise IllegalAction(f"{where} ({actions[index]}): {why}", index)
+        self._actions = actions
+        self.decisions = int(self._script_len[0])
+        self._asked = None
+        self._legal = None
+        self._view = None
+        if err == ERR_PENDING:
+            self._asked = tuple(self._asked_fields.tolist())
+            self.done = False
+            return
+        if err != ERR_NONE:
+            raise SimulationError(f"{self.where}: {ERRORS[err]}")
+        self.done = True
+
+    def record(self) -> RoundRecord:
+        """The round so far as a record (``tichusim.games.record``): its deal and every
+        seat's actions, whoever took them (strategies, agents, choices, a record)."""
+        log = self._replayed_log(self.decisions)
+        return cast(RoundRecord, self.game.steps.record_of(self._kept, log))
 
     def tables(self) -> Any:
         """The round's ``(rounds, seats)`` DataFrames: ``simulate``'s rows for this round."""
@@ -362,7 +493,7 @@ def seat_strategies(game: Game, strategies: list) -> tuple[list, np.ndarray, dic
     agents: dict[int, Agent | None] = {}
     for player, spec in enumerate(strategies):
         if spec is None:
-            strategy, row = _python_seat(game)
+            strategy, row = python_seat(game)
             chosen.append(strategy)
             agents[player] = None
         elif is_agent(spec):
@@ -385,7 +516,7 @@ def seat_strategies(game: Game, strategies: list) -> tuple[list, np.ndarray, dic
 _PYTHON_SEATS: dict[tuple, tuple[Any, np.ndarray]] = {}
 
 
-def _python_seat(game: Game) -> tuple[Any, np.ndarray]:
+def python_seat(game: Game) -> tuple[Any, np.ndarray]:
     """The strategy object and kernel row of a player decided from Python at every decision,
     made once per configured table: a Round is made for every round stepped, and working the
     row out again cost more than a few of its decisions. (The row is copied into the

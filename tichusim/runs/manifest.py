@@ -35,7 +35,7 @@ _PACKAGE = Path(__file__).parent.parent
 # search (a strategy's decisions) and the runs (config defaults, shard cutting, Parquet
 # encoding). Only ``analysis`` and the CLI read
 # data without making it. A new module in these folders is covered without being listed.
-DATA_FOLDERS = ("kernels", "cards", "strategies", "games", "search", "runs")
+DATA_FOLDERS = ("kernels", "cards", "strategies", "games", "logs", "search", "runs")
 
 
 class RunDirError(ValueError):
