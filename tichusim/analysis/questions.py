@@ -6,8 +6,8 @@ line the server gives back, which asks the same question again. A ``Question`` l
 fields in the order the command's help shows them, and each ``Field`` says what those three
 need: its name (the request's key and the command's parameter), the command's flag, the kind
 of value and its range, the library's default and the help text. The command takes its
-options from them, the server its checks (``tichusim.web.answers``), and
-``Question.command`` writes the equivalent command line.
+options from them (``tichusim.cli.options.question_options``), the server its checks
+(``tichusim.web.answers``), and ``Question.command`` writes the equivalent command line.
 
 A field's ``default`` is the library's: ``Question.library`` names the function the answer
 calls, and ``tests/analysis/test_questions.py`` holds every default to that function's
