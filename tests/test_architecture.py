@@ -59,7 +59,9 @@ def test_editing_any_data_source_changes_the_code_digest(package_copy):
 def test_the_reading_layer_is_outside_the_digest(package_copy):
     """Reports and the CLI read data without making it: editing them keeps resumes possible."""
     before = manifest.code_digest(package_copy)
-    for path in [package_copy / "cli.py", *sorted((package_copy / "analysis").rglob("*.py"))]:
+    for path in sorted(
+        [*(package_copy / "cli").rglob("*.py"), *(package_copy / "analysis").rglob("*.py")]
+    ):
         text = path.read_bytes()
         path.write_bytes(text + b"\n# edited\n")
         try:

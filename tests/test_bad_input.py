@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from support.cli_output import said_lines
 
 from tichusim.cards.notation import parse, parse_pattern
-from tichusim.cli import _strategies, main
+from tichusim.cli import main
+from tichusim.cli.options import strategy_specs
 from tichusim.games.simulate import VARIANTS
 from tichusim.games.strategy_text import parse_strategy_list
 from tichusim.runs.config import RunConfig
@@ -495,7 +496,7 @@ def test_gt_odds_bad_model_file(tmp_path_factory, content):
 @given(
     strategies=st.one_of(
         st.text(max_size=20), st.lists(identifier, min_size=2, max_size=6).map(",".join)
-    ).filter(lambda t: not parses(lambda text: resolve(_strategies(text)), t)),
+    ).filter(lambda t: not parses(lambda text: resolve(strategy_specs(text)), t)),
     command=st.sampled_from(["show", "simulate"]),
 )
 def test_show_and_simulate_strategies(strategies, command):
