@@ -52,7 +52,6 @@ __all__ = ["Problem", "Read", "decode", "looks_like_tch", "read_tch", "write_tch
 
 _HEADER = re.compile(r"^-{3,}\s*(Gr\.Tichukarten|Startkarten|Rundenverlauf)\s*-{3,}\s*$")
 _SEAT = re.compile(r"^\((\d)\)")
-_PASS = re.compile(r"^\((\d)\)(.*) passt\.\s*$")
 _CALLER = re.compile(r"^(Grosses Tichu|Tichu|Drache an|BOMBE):\s*(.*)$")
 _WISH = re.compile(r"^Wunsch:\s*(\S*)\s*$")
 _RESULT = re.compile(r"^Ergebnis:\s*(-?\d+)\s*-\s*(-?\d+)\s*$")
@@ -62,24 +61,40 @@ _RANKS = {"B": "J", "D": "Q", "10": "T"} | {r: r for r in "23456789KA"}
 _SPECIALS = {"ma": cards.MAH_JONG, "hu": cards.DOG, "ph": cards.PHOENIX, "dr": cards.DRAGON}
 
 
+# every card as BSW writes it, and its mask: a token is looked up, never parsed (``card``
+# reads the other spellings); the reader meets some 200 tokens a round
+_CARD = {
+    suit + rank: cards.parse(ours + _SUITS[suit])
+    for suit in _SUITS
+    for rank, ours in _RANKS.items()
+} | {name.capitalize(): mask for name, mask in _SPECIALS.items()}
+
+
 @dataclass(frozen=True)
 class Problem:
-    """A round that could not be read: the file, the line and why."""
+    """A round (or a file) that could not be read or played: the file, the line (0: the file
+    as a whole, or a record without lines), why, and the round's number in the file (1 the
+    first; 0: not a round's)."""
 
     source: str
     line: int
     why: str
+    round: int = 0
 
     def __str__(self) -> str:
-        return f"{self.source}:{self.line}: {self.why}"
+        where = f"{self.source}:{self.line}" if self.line else self.source
+        return f"{where}: {self.why}"
 
 
 @dataclass
 class Read:
-    """A log read: the game (its readable rounds) and the rounds it could not read."""
+    """A log read: the game (its readable rounds), the rounds it could not read, and where
+    each round read stands in the file (``rounds_at``, by the game's rounds: its number in
+    the file, 1 the first, unread rounds counted, and its first line, 0 when unknown)."""
 
     game: GameRecord
     problems: list[Problem] = field(default_factory=list)
+    rounds_at: list[tuple[int, int]] = field(default_factory=list)
 
 
 def decode(data: bytes) -> str:
@@ -92,7 +107,7 @@ def decode(data: bytes) -> str:
 
 def looks_like_tch(text: str) -> bool:
     """Whether ``text`` starts as a BSW Tichu log does."""
-    for line in text.splitlines()[:5]:
+    for line in text[:4096].splitlines()[:5]:
         if _HEADER.match(line.strip()):
             return True
     return False
@@ -100,6 +115,9 @@ def looks_like_tch(text: str) -> bool:
 
 def card(token: str) -> int:
     """One BSW card (``GA``, ``S10``, ``BB``, ``Hu``) as a one-card mask."""
+    bit = _CARD.get(token)
+    if bit is not None:
+        return bit
     low = token.lower()
     if low in _SPECIALS:
         return _SPECIALS[low]
@@ -109,14 +127,19 @@ def card(token: str) -> int:
     return cards.parse(_RANKS[rank] + _SUITS[suit])
 
 
-def _cards(text: str) -> int:
-    mask = 0
-    for token in text.split():
-        bit = card(token)
-        if mask & bit:
-            raise ValueError(f"card {token!r} twice")
-        mask |= bit
-    return mask
+def _cards(tokens: list[str]) -> int:
+    """The mask of ``tokens``, each a card once."""
+    try:
+        bits = {_CARD[t] for t in tokens}
+    except KeyError:
+        bits = {card(t) for t in tokens}
+    if len(bits) != len(tokens):  # a card twice: name it
+        mask = 0
+        for token in tokens:
+            if mask & card(token):
+                raise ValueError(f"card {token!r} twice")
+            mask |= card(token)
+    return sum(bits)
 
 
 def _bsw_card(bit: int) -> str:
@@ -134,35 +157,48 @@ def _seat_line(line: str) -> tuple[int, str]:
     m = _SEAT.match(line)
     if m is None:
         raise ValueError(f"a seat line '(i)name ...', not {line!r}")
-    return int(m.group(1)), line[m.end() :]
+    return _seat(int(m.group(1))), line[m.end() :]
+
+
+def _seat(seat: int) -> int:
+    if seat > 3:
+        raise ValueError(f"seat {seat}: a BSW game seats 0..3")
+    return seat
 
 
 def _caller(text: str) -> int:
     m = _SEAT.match(text.strip())
     if m is None:
         raise ValueError(f"a seat '(i)name', not {text!r}")
-    return int(m.group(1))
+    return _seat(int(m.group(1)))
+
+
+_PASSES = tuple(Action(s, "pass") for s in range(4))  # one of each: an Action is a value
+FIRST, HANDS, PASSING, PLAY = range(4)  # a round's sections, in the log's order
 
 
 class _Round:
     """One round's lines as they are read, turned into a record at its score line."""
 
-    def __init__(self, source: str, line: int, first_drawer: int):
+    def __init__(self, source: str, line: int, first_drawer: int, number: int):
         self.source = source
         self.line = line  # where its header stands
+        self.number = number  # its number in the file, 1 the first
         self.first_drawer = first_drawer
         self.first: dict[int, int] = {}
         self.hands: dict[int, int] = {}
         self.names: dict[int, str] = {}
-        self.section = "first"
+        self.section = FIRST
         self.grand: list[tuple[int, int]] = []  # (seat, line)
-        self.actions: list[tuple[Action, int]] = []
+        self.actions: list[Action] = []
+        self.lines: list[int] = []  # each action's line
         self.gives = 0
         self.score: tuple[int, int] | None = None
         # the trick in play, followed as far as the log's quirks need it
         self.held = [14] * 4
+        self.holding = 0b1111  # the seats holding cards, a bit each
         self.top = -1  # the seat of the trick's last play, -1 when none is in play
-        self.passed = 0  # seats that passed on it
+        self.passed = 0  # seats that passed on it, a bit each
         self.wish_due = False  # a Mah Jong was played and its wish line is not read yet
         self.out_first = -1
 
@@ -172,22 +208,25 @@ class _Round:
         if len(tokens) < size:
             raise ValueError(f"seat {seat}: {size} cards, not {rest.strip()!r}")
         self.names.setdefault(seat, " ".join(tokens[:-size]))
-        (self.first if size == 8 else self.hands)[seat] = _cards(" ".join(tokens[-size:]))
+        (self.first if size == 8 else self.hands)[seat] = _cards(tokens[-size:])
 
     def add(self, action: Action, line: int) -> None:
-        self.actions.append((action, line))
+        self.actions.append(action)
+        self.lines.append(line)
 
     def play(self, seat: int, mask: int, line: int) -> None:
-        self._wish_none()
-        holders = {s for s in range(4) if self.held[s] > 0}
-        kind = "play"
-        others_passed = self.top >= 0 and holders - {self.top} <= _seats(self.passed)
-        if self.top == seat and others_passed:
-            kind = "bomb"  # on its own trick that the others passed, before taking it (§2.9)
-        self.add(Action(seat, kind, mask), line)
-        self.held[seat] -= bin(mask).count("1")
-        if self.held[seat] == 0 and self.out_first < 0:
-            self.out_first = seat
+        if self.wish_due:
+            self._wish_none()
+        top = self.top
+        # on its own trick that the others holding cards passed, before taking it: a bomb (§2.9)
+        bomb = top == seat and top >= 0 and not self.holding & ~(1 << top) & ~self.passed
+        self.actions.append(Action(seat, "bomb" if bomb else "play", mask))
+        self.lines.append(line)
+        held = self.held[seat] = self.held[seat] - mask.bit_count()
+        if held <= 0:
+            self.holding &= ~(1 << seat)
+            if held == 0 and self.out_first < 0:
+                self.out_first = seat
         if mask & cards.MAH_JONG:
             self.wish_due = True
         if mask == cards.DOG:
@@ -196,27 +235,38 @@ class _Round:
             self.top, self.passed = seat, 0
 
     def passes(self, seat: int, line: int) -> None:
-        self._wish_none()
+        if self.wish_due:
+            self._wish_none()
         if seat == self.top:  # the winner takes the trick: logged as its pass
             self.top, self.passed = -1, 0
             return
         self.passed |= 1 << seat
-        self.add(Action(seat, "pass"), line)
+        self.actions.append(_PASSES[seat])
+        self.lines.append(line)
+
+    def _played(self) -> int:
+        """The index of the last play or bomb."""
+        return max(i for i, a in enumerate(self.actions) if a.kind in ("play", "bomb"))
 
     def _wish_none(self) -> None:
         """A Mah Jong played without a wish line made no wish (§2.11)."""
         if self.wish_due:
             self.wish_due = False
-            seat, line = next((a.seat, n) for a, n in reversed(self.actions) if a.kind != "tichu")
-            at = max(i for i, (a, _) in enumerate(self.actions) if a.kind in ("play", "bomb"))
-            self.actions.insert(at + 1, (Action(seat, "wish", value=0), line))
+            at = next(
+                i for i in reversed(range(len(self.actions))) if self.actions[i].kind != "tichu"
+            )
+            seat, line = self.actions[at].seat, self.lines[at]
+            played = self._played()
+            self.actions.insert(played + 1, Action(seat, "wish", value=0))
+            self.lines.insert(played + 1, line)
 
     def wish(self, rank: int, line: int) -> None:
         if not self.wish_due:
             raise ValueError("a wish without the Mah Jong (§2.11)")
         self.wish_due = False
-        at = max(i for i, (a, _) in enumerate(self.actions) if a.kind in ("play", "bomb"))
-        self.actions.insert(at + 1, (Action(self.actions[at][0].seat, "wish", value=rank), line))
+        at = self._played()
+        self.actions.insert(at + 1, Action(self.actions[at].seat, "wish", value=rank))
+        self.lines.insert(at + 1, line)
 
     def record(self) -> RoundRecord:
         self._wish_none()
@@ -227,23 +277,22 @@ class _Round:
         for seat, line in self.grand:  # a repeated line is one call; in the order asked
             if seat not in seen:
                 seen.add(seat)
-                calls.append((Action(seat, "grand_tichu"), line))
-        calls.sort(key=lambda c: (c[0].seat - self.first_drawer) % 4)
+                calls.append((seat, line))
+        calls.sort(key=lambda c: (c[0] - self.first_drawer) % 4)
         if self.gives != 4:
             raise ValueError(f"{self.gives} seats pass cards, not 4 (§2.4)")
-        listed = calls + self.actions
         deal = Deal(
-            tuple(self.hands[s] for s in range(4)),
-            tuple(self.first[s] for s in range(4)),
+            (self.hands[0], self.hands[1], self.hands[2], self.hands[3]),
+            (self.first[0], self.first[1], self.first[2], self.first[3]),
             self.first_drawer,
         )
         return RoundRecord(
             deal,
-            tuple(a for a, _ in listed),
+            (*(Action(seat, "grand_tichu") for seat, _ in calls), *self.actions),
             "nanjing",
             score=self.score,
             source=self.source,
-            lines=tuple(n for _, n in listed),
+            lines=(*(line for _, line in calls), *self.lines),
         )
 
 
@@ -256,11 +305,13 @@ def read_tch(text: str, source: str = "") -> Read:
     rounds that could not be read (``Problem``). ``ValueError`` when no round is there at
     all (not a BSW log)."""
     rounds: list[RoundRecord] = []
+    rounds_at: list[tuple[int, int]] = []
     problems: list[Problem] = []
     names: dict[int, str] = {}
     current: _Round | None = None
     broken = False
     first_drawer = 0
+    number = 0  # rounds begun
     lines = text.splitlines()
 
     def close(end: int) -> None:
@@ -268,54 +319,79 @@ def read_tch(text: str, source: str = "") -> Read:
         if current is None:
             return
         if current.score is None and not broken:
-            problems.append(Problem(source, end, "the round stops before its score (cut off)"))
+            problems.append(
+                Problem(source, end, "the round stops before its score (cut off)", current.number)
+            )
         elif not broken:
             try:
                 rounds.append(current.record())
+                rounds_at.append((current.number, current.line))
                 names.update({s: n for s, n in current.names.items() if s not in names})
             except ValueError as exc:
-                problems.append(Problem(source, current.line, str(exc)))
+                problems.append(Problem(source, current.line, str(exc), current.number))
         if current.out_first >= 0:
             first_drawer = current.out_first  # §2.15
         current = None
         broken = False
 
-    for number, raw in enumerate(lines, 1):
+    for at, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line:
             continue
-        header = _HEADER.match(line)
+        header = _HEADER.match(line) if line[0] == "-" else None
         if header and header.group(1) == "Gr.Tichukarten":
-            if current is not None and not current.first and current.section == "first":
-                current.line = number  # a doubled header
+            if current is not None and not current.first and current.section == FIRST:
+                current.line = at  # a doubled header
                 continue
-            close(number - 1)
-            current = _Round(source, number, first_drawer)
+            close(at - 1)
+            number += 1
+            current = _Round(source, at, first_drawer, number)
             continue
         if current is None or broken:
             continue
         try:
-            _line(current, header.group(1) if header else None, line, number)
+            _line(current, header.group(1) if header else None, line, at)
         except ValueError as exc:
-            problems.append(Problem(source, number, str(exc)))
+            problems.append(Problem(source, at, str(exc), current.number))
             broken = True
     close(len(lines))
     if not rounds and not problems:
         raise ValueError(f"{source or 'the log'}: no Tichu round in it (not a BSW .tch log)")
     players = tuple(names.get(s, "") for s in range(4))
-    return Read(GameRecord(tuple(rounds), players, "nanjing", (), source), problems)
+    return Read(GameRecord(tuple(rounds), players, "nanjing", (), source), problems, rounds_at)
 
 
 def _line(r: _Round, header: str | None, line: str, number: int) -> None:
     """Read one line of round ``r``."""
+    if r.score is not None and header is None:
+        raise ValueError(f"a line after the round's score: {line!r}")
+    if line[0] == "(" and line[2:3] == ")" and line[1].isdecimal():
+        # a seat's line (most of a log): nothing else starts so
+        seat, rest = _seat(int(line[1])), line[3:]
+        section = r.section
+        if section == PLAY:
+            if line.endswith(" passt."):
+                r.passes(seat, number)
+                return
+            name, colon, shown = rest.rpartition(": ")
+            if not colon:
+                raise ValueError(f"a play '(i)name: cards', not {line!r}")
+            r.play(seat, _cards(shown.split()), number)
+            return
+        if section == FIRST or section == HANDS:
+            r.hand_line(rest, seat, 8 if section == FIRST else 14)
+            return
+        if " gibt: " in rest:
+            r.add(_gives(seat, rest.split(" gibt: ", 1)[1]), number)
+            r.gives += 1
+            return
+        raise ValueError(f"a line the log format has no place for: {line!r}")
     if header == "Startkarten":
-        r.section = "hands"
+        r.section = HANDS
         return
     if header == "Rundenverlauf":
-        r.section = "play"
+        r.section = PLAY
         return
-    if r.score is not None:
-        raise ValueError(f"a line after the round's score: {line!r}")
     result = _RESULT.match(line)
     if result:
         r._wish_none()
@@ -344,34 +420,16 @@ def _line(r: _Round, header: str | None, line: str, number: int) -> None:
         r.wish(cards.RANK_CHARS.index(rank) + 2, number)
         return
     if line == "Schupfen:":
-        r.section = "passing"
+        r.section = PASSING
         return
-    if r.section in ("first", "hands"):
-        seat, rest = _seat_line(line)
-        r.hand_line(rest, seat, 8 if r.section == "first" else 14)
-        return
-    if r.section == "passing" and " gibt: " in line:
-        seat, rest = _seat_line(line)
-        r.add(_gives(seat, rest.split(" gibt: ", 1)[1]), number)
-        r.gives += 1
-        return
-    passed = _PASS.match(line)
-    if passed and r.section == "play":
-        r.passes(int(passed.group(1)), number)
-        return
-    if r.section == "play":
-        seat, rest = _seat_line(line)
-        name, colon, shown = rest.rpartition(": ")
-        if not colon:
-            raise ValueError(f"a play '(i)name: cards', not {line!r}")
-        r.play(seat, _cards(shown), number)
-        return
+    if r.section != PASSING or " gibt: " in line:  # not a seat's line, where one belongs
+        _seat_line(line)
     raise ValueError(f"a line the log format has no place for: {line!r}")
 
 
 def _trick_winner(r: _Round) -> int:
     """The seat whose Dragon won the trick: the last play's."""
-    for action, _ in reversed(r.actions):
+    for action in reversed(r.actions):
         if action.kind in ("play", "bomb"):
             return action.seat
     raise ValueError("the Dragon's trick given before any play (§2.12)")
