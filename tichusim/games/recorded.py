@@ -6,7 +6,7 @@ and a round's record read back from its event log.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, cast
 
 import numpy as np
@@ -27,6 +27,7 @@ __all__ = [
     "DEALT",
     "Decision",
     "Played",
+    "action_rows",
     "decisions",
     "failure",
     "load",
@@ -71,40 +72,53 @@ _WORDS = {
 }
 
 
-def _signed(mask: int) -> int:
-    """A card mask as the signed 64-bit number the kernels' action rows hold."""
-    return int(np.uint64(mask).view(np.int64))
+_KIND = {kind: code for code, kind in enumerate(ACTIONS, 1)}  # the kernels' REC_* codes
+_TOP = 1 << 63
 
 
-def load(game: Table, kept: Kept, actions: list[Action], stop: int) -> None:
-    """Lay ``actions`` in the unit's work record: its next play takes them from the deal,
-    writing the script anew, and stops before answer ``stop``."""
-    work = kept[0]
-    rows = work["rec"][0]
-    if len(actions) > len(rows):
-        raise ValueError(f"a record of {len(actions)} actions: a round holds at most {len(rows)}")
+def action_rows(game: Table, actions: Sequence[Action]) -> list[tuple[int, int, int, int]]:
+    """``actions`` as the kernels' action rows (``kernels/tichu/recorded.py``): the seat,
+    the kind's code, the cards shown or given (a signed 64-bit number) and the value (a
+    passing's: each card's index + 1 in 6 bits per receiver's offset); ``ValueError`` for
+    an action that is none (``Action.check``) or names a seat the table lacks."""
     n = game.seats
-    for i, action in enumerate(actions):
-        action.check()
-        if action.seat >= n:
+    rows = []
+    for action in actions:
+        seat, kind, held, gifts, value = action
+        code = _KIND.get(kind, 0)
+        if type(seat) is not int or not 0 <= seat < n or not code or (code in (4, 6) and not held):
+            action.check()  # says what is wrong with it, else its seat is the table's
             raise ValueError(f"{action}: {game.name} has seats 0..{n - 1}")
-        value = action.value
-        held = action.cards
-        if action.kind == "give":
-            value = 0
-            for to, card in action.gifts:
-                d = (to - action.seat) % n
+        if code == 3:  # give
+            value = held = 0
+            for to, card in gifts:
+                d = (to - seat) % n
                 if to >= n or d == 0 or value >> (6 * (d - 1)) & 63:
                     raise ValueError(f"{action}: one card to each other seat of 0..{n - 1}")
                 value |= card.bit_length() << (6 * (d - 1))
-            held = action.given
-        rows[i] = (action.seat, ACTIONS.index(action.kind) + 1, _signed(held), value)
+                held |= card
+        rows.append((seat, code, held - (held >= _TOP) * 2 * _TOP, value))
+    return rows
+
+
+def load(game: Table, kept: Kept, actions: Sequence[Action], stop: int, rows: Any = None) -> None:
+    """Lay ``actions`` in the unit's work record: its next play takes them from the deal,
+    writing the script anew, and stops before answer ``stop``. ``rows``: the actions'
+    ``action_rows``, when made already."""
+    work = kept[0]
+    table = work["rec"][0]
+    if len(actions) > len(table):
+        raise ValueError(f"a record of {len(actions)} actions: a round holds at most {len(table)}")
+    if rows is None:
+        rows = action_rows(game, actions)
+    if len(rows):
+        table[: len(rows)] = rows
     work["rec_len"] = len(actions)
     work["rec_stop"] = stop
     work["resume_seat"] = -1  # the script is written anew from the deal
 
 
-def failure(kept: Kept, actions: list[Action]) -> tuple[int, str] | None:
+def failure(kept: Kept, actions: Sequence[Action]) -> tuple[int, str] | None:
     """``(index, why)`` of the action the engine could not take, ``None`` when all went in:
     a refused action, actions left after the round ended, or a call that never reached its
     seat's question before the round ended."""
@@ -245,11 +259,18 @@ def _indexes(mask: int) -> list[int]:
     return out
 
 
-def play_records(game: Table, records: list[RoundRecord], *, check: bool = False) -> Played:
+def play_records(
+    game: Table,
+    records: Sequence[RoundRecord],
+    *,
+    check: bool = False,
+    rows: Sequence[Any] | None = None,
+) -> Played:
     """Play each round of ``records`` from its record through the engine, as
     ``Round.from_record`` does, with the least Python around the kernel (a log's import):
     one kernel call per round on records kept across them. ``check``: the engine verifies
-    RULES.md §7 after every action (slower)."""
+    RULES.md §7 after every action (slower); ``rows``: each record's ``action_rows``, when
+    the caller made them already."""
     n = len(records)
     rounds = np.zeros((n, 1), batch.ROUND)
     seats = np.zeros((n, 1, game.seats), batch.SEAT)
@@ -261,27 +282,28 @@ def play_records(game: Table, records: list[RoundRecord], *, check: bool = False
     )
     failed: dict[int, tuple[int, str]] = {}
     work = batch.kept_records()
+    deck = work[0]["deck"][0]
 
     def step(i: int, play: Callable[[Kept], int]) -> None:
         record = records[i]
+        actions = record.actions
         try:
             record.deal.check(game)
-            deck = work[0]["deck"][0]
             at = 0
             for hand, first in zip(record.deal.hands, record.deal.first, strict=True):
                 listed = _indexes(first) + _indexes(hand & ~first)
                 deck[at : at + len(listed)] = listed
                 at += len(listed)
-            load(game, work, list(record.actions), out.MAX_SCRIPT)
+            load(game, work, actions, out.MAX_SCRIPT, None if rows is None else rows[i])
         except ValueError as exc:
             failed[i] = (0, str(exc))
             return
         err = play(work)
-        fault = failure(work, list(record.actions))
+        fault = failure(work, actions)
         if fault is None and err == ERR_PENDING:
-            fault = (len(record.actions), "the record ends before the round does")
+            fault = (len(actions), "the record ends before the round does")
         elif fault is None and err != ERR_NONE:
-            fault = (len(record.actions), ERRORS[err])
+            fault = (len(actions), ERRORS[err])
         if fault is not None:
             failed[i] = fault
             rounds[i] = 0
