@@ -130,3 +130,21 @@ def test_our_games_as_json_read_back_whole(tmp_path):
     path = tmp_path / "ours.json"
     write_game(game, path)
     assert read_game(path).game == game
+
+
+def test_a_game_record_with_a_broken_round_keeps_the_others(tmp_path):
+    """A round of a JSON game record that cannot be read is reported by its number; the
+    others are read (as a BSW log's)."""
+    import json
+
+    game = GameRecord(tuple(_simulated("random", 3)), ("a", "b", "c", "d"))
+    doc = json.loads(game.to_json())
+    doc["rounds"][1]["deal"][0] = "0: Xx"
+    read = read_text(json.dumps(doc), "g.json")
+    assert read.game.rounds == (game.rounds[0], game.rounds[2])
+    assert read.rounds_at == [(1, 0), (3, 0)]
+    (problem,) = read.problems
+    assert (problem.source, problem.line, problem.round) == ("g.json", 0, 2)
+    assert str(problem).startswith("g.json: round 2: deal: seat 0: unknown card")
+    with pytest.raises(ValueError, match="round 2: deal"):
+        GameRecord.from_json(json.dumps(doc), "g.json")

@@ -356,8 +356,12 @@ class GameRecord:
         return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
 
     @classmethod
-    def from_json(cls, text: str, source: str = "") -> GameRecord:
-        """A game record from its JSON; ``ValueError`` in one line naming what is wrong."""
+    def from_json(
+        cls, text: str, source: str = "", skipped: list[tuple[int, str]] | None = None
+    ) -> GameRecord:
+        """A game record from its JSON; ``ValueError`` in one line naming what is wrong.
+        ``skipped``: a round that cannot be read is left out and listed there, ``(its
+        number, 1 the first; why)``, rather than refusing the game."""
         where = f"{source}: " if source else ""
         try:
             doc = json.loads(text)
@@ -373,8 +377,10 @@ class GameRecord:
                 rounds.append(
                     RoundRecord.from_dict(data, variant, options, f"{source} round {i + 1}")
                 )
-            except (ValueError, TypeError) as exc:
-                raise ValueError(f"{where}round {i + 1}: {exc}") from None
+            except (ValueError, TypeError, AttributeError) as exc:
+                if skipped is None:
+                    raise ValueError(f"{where}round {i + 1}: {exc}") from None
+                skipped.append((i + 1, str(exc)))
         return cls(
             tuple(rounds),
             tuple(str(p) for p in doc.get("players", [])),

@@ -19,11 +19,18 @@ __all__ = ["Problem", "Read", "read_game", "read_text", "write_game"]
 
 
 def read_text(text: str, source: str = "") -> Read:
-    """A game from a log's text: a BSW log or a tichusim game record (``FORMAT``)."""
+    """A game from a log's text: a BSW log or a tichusim game record (``FORMAT``). A round
+    that cannot be read is a ``Problem`` (a game record's: with its number, no line) and the
+    others are read; ``ValueError`` when the text is no game log at all."""
     if looks_like_tch(text):
         return read_tch(text, source)
     if text.lstrip().startswith("{"):
-        return Read(GameRecord.from_json(text, source))
+        skipped: list[tuple[int, str]] = []
+        game = GameRecord.from_json(text, source, skipped)
+        problems = [Problem(source, 0, f"round {n}: {why}", n) for n, why in skipped]
+        bad = {n for n, _ in skipped}
+        numbers = [n for n in range(1, len(game.rounds) + len(bad) + 1) if n not in bad]
+        return Read(game, problems, [(n, 0) for n in numbers])
     where = f"{source}: " if source else ""
     raise ValueError(f"{where}not a game log (a BSW .tch log, or a {FORMAT} JSON record)")
 
