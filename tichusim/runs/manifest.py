@@ -1,7 +1,8 @@
 """A run directory's record of itself: ``config.json`` and ``manifest.json``.
 
-The manifest lists every shard with its state; a shard is ``done`` only once both of its
-Parquet files are on disk (renamed into place), and then it carries their sizes, sha256
+The manifest lists every shard with its state; a shard is ``done`` only once every one of
+its Parquet files (one per table: ``rounds`` and ``seats``, an import's ``moves`` and
+``problems`` too) is on disk (renamed into place), and then it carries their sizes, sha256
 checksums, row counts and timings. Every change rewrites the manifest atomically, so whatever
 stops a run, the manifest never claims a file that is not complete. ``code`` is a digest of
 the sources that decide the data, so a run is never resumed by a simulator that would play
@@ -23,7 +24,7 @@ from .. import __version__
 from .agent_sources import agent_sources
 from .files import sha256_file, write_atomic
 
-__all__ = ["CONFIG", "MANIFEST", "Manifest", "RunDirError", "code_digest", "machine"]
+__all__ = ["CONFIG", "MANIFEST", "TABLES", "Manifest", "RunDirError", "code_digest", "machine"]
 
 FORMAT = 1
 CONFIG = "config.json"
@@ -85,22 +86,42 @@ class Manifest:
 
     @classmethod
     def new(cls, run_dir: Path, config) -> Manifest:
-        shards = []
-        for index in range(config.n_shards):
-            first, count = config.shard_span(index)
-            shards.append({"index": index, "first": first, "count": count, "state": "pending"})
-        data = {
-            "format": FORMAT,
-            "tichusim": __version__,
-            "code": code_digest(),
-            "run_id": config.hash[:16],
-            "config_hash": config.hash,
+        """The manifest of a new batch run of ``config``."""
+        spans = [config.shard_span(index) for index in range(config.n_shards)]
+        about = {
             "variant": config.variant,
             "mode": config.mode,
             "seed": config.seed,
             "count": config.count,
             "shard_size": config.shard,
             "agents": agent_sources(config),
+        }
+        return cls.fresh(run_dir, config.hash, about, spans)
+
+    @classmethod
+    def fresh(
+        cls,
+        run_dir: Path,
+        digest: str,
+        about: dict,
+        spans: list[tuple[int, int]],
+        tables: tuple[str, ...] = TABLES,
+    ) -> Manifest:
+        """A new manifest: the run's ``digest`` (its settings' sha256: ``config_hash``, and
+        its first 16 hex digits the ``run_id``), what ``about`` says of it, a pending shard
+        per ``(first, count)`` of ``spans``, each with a file per table of ``tables``."""
+        shards = [
+            {"index": index, "first": first, "count": count, "state": "pending"}
+            for index, (first, count) in enumerate(spans)
+        ]
+        data = {
+            "format": FORMAT,
+            "tichusim": __version__,
+            "code": code_digest(),
+            "run_id": digest[:16],
+            "config_hash": digest,
+            **about,
+            "tables": list(tables),
             "state": "running",
             "created": now(),
             "sessions": [],
@@ -133,6 +154,16 @@ class Manifest:
     def shards(self) -> list[dict]:
         return self.data["shards"]
 
+    @property
+    def tables(self) -> tuple[str, ...]:
+        """The tables each shard writes a part of (a manifest without the key: a run's)."""
+        return tuple(self.data.get("tables", TABLES))
+
+    @property
+    def kind(self) -> str:
+        """``run`` (``tichusim run``) or ``import`` (``tichusim import``)."""
+        return str(self.data.get("kind", "run"))
+
     def pending(self) -> list[dict]:
         return [s for s in self.shards if s["state"] != "done"]
 
@@ -143,7 +174,7 @@ class Manifest:
         for shard in self.shards:
             if shard["state"] != "done":
                 continue
-            for table in TABLES:
+            for table in self.tables:
                 meta = shard["files"][table]
                 path = self.run_dir / meta["path"]
                 if not path.is_file():

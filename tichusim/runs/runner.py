@@ -18,6 +18,7 @@ import multiprocessing
 import os
 import signal
 import time
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -56,10 +57,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AgentChangedError",
+    "Played",
     "RunError",
     "RunInterrupted",
     "RunSummary",
+    "Shards",
+    "check_code",
     "choose_backend",
+    "is_remote",
+    "play_shards",
     "resume",
     "run",
 ]
@@ -253,11 +259,12 @@ def choose_backend(
     dask: str | None,
     dask_workers: int | None,
     shards: int,
-    agents: bool = False,
+    python: bool = False,
 ):
     """Dask if asked; else one worker per core: threads of this process, or processes when
-    Python agents play (``_Processes``); this process alone when there are no more shards
-    than cores (then numba's threads within each shard do as well)."""
+    the shards' work holds the GIL (``python``: Python agents play, or logs are read;
+    ``_Processes``); this process alone when there are no more shards than cores (then
+    numba's threads within each shard do as well)."""
     if dask:
         return _Dask(dask, dask_workers or workers)
     cores = os.cpu_count() or 1
@@ -266,7 +273,7 @@ def choose_backend(
     workers = max(1, min(workers, shards))
     if workers == 1:
         return _Inline()
-    return _Processes(workers) if agents else _Threads(workers)
+    return _Processes(workers) if python else _Threads(workers)
 
 
 # -- run directories ------------------------------------------------------------------------
@@ -278,12 +285,13 @@ def _open_run_dir(config: RunConfig, run_dir: Path, log, accept_agents: bool) ->
         raise RunDirError(f"out: {run_dir} is not a directory")
     if (run_dir / MANIFEST).exists():
         manifest = Manifest.load(run_dir)
+        _check_kind(manifest)
         if manifest.data.get("config_hash") != config.hash:
             raise RunDirError(
                 f"out: {run_dir} holds a different run; choose another --out "
                 f"(or resume that one with --resume {run_dir})"
             )
-        _check_code(manifest)
+        check_code(manifest)
         _check_agents(manifest, config, accept_agents, log)
         log(f"continuing the run in {run_dir}")
         return manifest
@@ -297,11 +305,21 @@ def _open_run_dir(config: RunConfig, run_dir: Path, log, accept_agents: bool) ->
     return manifest
 
 
-def _check_code(manifest: Manifest) -> None:
+def _check_kind(manifest: Manifest) -> None:
+    if manifest.kind != "run":
+        raise RunDirError(
+            f"{manifest.run_dir} holds games read in (tichusim import), not a run "
+            f"(tichusim import --resume {manifest.run_dir} finishes it)"
+        )
+
+
+def check_code(manifest: Manifest, command: str = "run") -> None:
+    """``RunDirError`` unless the code that would finish ``manifest``'s shards is the code
+    that played the others (``code_digest``)."""
     if manifest.data.get("code") != code_digest():
         raise RunDirError(
             f"resume: {manifest.run_dir} was started by a different version of the simulation "
-            "code, whose remaining shards would not match; start a new run"
+            f"code, whose remaining shards would not match; start a new {command}"
         )
 
 
@@ -364,9 +382,9 @@ def _short(digest: str | None) -> str:
     return digest[:12] if digest else "none (no source file)"
 
 
-def _clean(run_dir: Path) -> None:
+def _clean(run_dir: Path, tables: tuple[str, ...]) -> None:
     """Remove temporary files left by a stop between writing and renaming."""
-    for table in TABLES:
+    for table in tables:
         for tmp in (run_dir / table).glob(".*.tmp"):
             tmp.unlink()
 
@@ -424,59 +442,102 @@ def resume(
     run_dir = Path(run_dir)
     log = log or (lambda message: None)
     manifest = Manifest.load(run_dir)
+    _check_kind(manifest)
     try:
         config = validate(json.loads((run_dir / CONFIG).read_text()))
     except (OSError, ValueError) as exc:
         raise RunDirError(f"resume: {run_dir / CONFIG}: {exc}") from None
     if config.hash != manifest.data.get("config_hash"):
         raise RunDirError(f"resume: {run_dir / CONFIG} does not match the run's manifest")
-    _check_code(manifest)
+    check_code(manifest)
     _check_agents(manifest, config, accept_changed_agents, log)
     return _play(config, manifest, workers, dask, progress, log)
 
 
-def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -> RunSummary:
+@dataclass(frozen=True)
+class Shards:
+    """What the shards of a run directory are and how they are played, for ``play_shards``:
+    ``work(task) -> ShardResult``, a module-level function any worker can run (a thread, a
+    spawned process, a Dask task); ``task(shard, threads)``, the task of a manifest's shard
+    entry (it has the ``run_id`` and ``index`` a Dask key names); ``warm(backend)`` loads or
+    compiles the kernels before the clock starts; ``python``: the work holds the GIL
+    (processes rather than threads); ``resume``, the command that finishes the directory, for
+    messages; the bar counts ``total`` ``unit`` s (a shard entry's ``count``), with the
+    rounds a second beside them when ``rate``; ``failing(error)``, the Python agents an
+    ``AgentError`` names."""
+
+    work: Callable[[Any], ShardResult]
+    task: Callable[[dict, int | None], Any]
+    warm: Callable[[Any], None]
+    python: bool
+    resume: str
+    total: int
+    unit: str
+    rate: bool = False
+    failing: Callable[[str], list] = lambda error: []
+
+
+@dataclass(frozen=True)
+class Played:
+    """What ``play_shards`` did: the shard entries it played (now done), the backend, and its
+    seconds of play (after the kernels compiled or loaded)."""
+
+    shards: list[dict]
+    backend: str
+    seconds: float
+
+
+def play_shards(
+    manifest: Manifest,
+    shards: Shards,
+    *,
+    workers: int | None,
+    dask: str | None,
+    dask_workers: int | None,
+    progress: bool,
+    log: Callable[[str], None],
+) -> Played:
+    """Play the shards of ``manifest`` that are not done (those whose files do not match
+    their checksums again), writing each result as it comes, in a session of the manifest.
+    Ctrl-C raises ``RunInterrupted``: the finished shards are kept."""
     run_dir = manifest.run_dir
-    _clean(run_dir)
+    _clean(run_dir, manifest.tables)
     repaired = manifest.verify()
     for index, problem in repaired:
         log(f"shard {index}: {problem}; playing it again")
     todo = manifest.pending()
-    address = dask or (config.dask.address if config.dask else None)
-    dask_workers = config.dask.n_workers if config.dask else None
     t0 = time.perf_counter()
     backend = bar = None
+    started = t0
     session = manifest.begin_session("")
     if repaired:
         session["repaired"] = [f"shard {i}: {problem}" for i, problem in repaired]
     outcome = "failed"
     try:
         backend = (
-            choose_backend(workers, address, dask_workers, len(todo), config.python_agents)
+            choose_backend(workers, dask, dask_workers, len(todo), shards.python)
             if todo
             else _Inline()
         )
         session["backend"] = backend.name
         manifest.save()
         if todo:
-            _compile(config, backend, progress)
+            shards.warm(backend)
         started = time.perf_counter()  # the rate counts play, never a compile
-        bar = _Bar(config, manifest, progress)
-        _execute(config, manifest, backend, todo, bar, session)
+        bar = _Bar(shards, manifest, progress)
+        _execute(shards, manifest, backend, todo, bar, session)
         outcome = "complete"
     except KeyboardInterrupt:
         outcome = "interrupted"
         done = len(manifest.shards) - len(manifest.pending())
         raise RunInterrupted(run_dir, done, len(manifest.shards)) from None
     except RunError as exc:
-        raise RunError(
-            f"{exc}; finished shards are kept: tichusim run --resume {run_dir}"
-        ) from None
+        raise RunError(f"{exc}; finished shards are kept: {shards.resume} {run_dir}") from None
     except AgentError as exc:  # raised here or in a worker: the shard it was in is not written
         # which agent failed: a resume may then take its fixed source without the flag
-        session["agent_failure"] = {"error": str(exc), "agents": failing_agents(config, str(exc))}
+        session["agent_failure"] = {"error": str(exc), "agents": shards.failing(str(exc))}
         raise AgentError(
-            f"{exc}; finished shards are kept: fix the agent, then tichusim run --resume {run_dir}"
+            f"{exc}; finished shards are kept: fix the agent, then {shards.resume} {run_dir}"
         ) from None
     finally:
         if bar is not None:
@@ -484,17 +545,45 @@ def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -
         if backend is not None:
             backend.close(cancel=outcome != "complete")
         manifest.end_session(session, outcome, time.perf_counter() - t0)
+    return Played(todo, backend.name, time.perf_counter() - started)
+
+
+def _play(config: RunConfig, manifest: Manifest, workers, dask, progress, log) -> RunSummary:
+    play = play_settings(config)
+    shards = Shards(
+        work=play_shard,
+        task=lambda shard, threads: ShardTask(
+            play, manifest.run_id, shard["index"], shard["first"], shard["count"], threads
+        ),
+        warm=lambda backend: _compile(config, backend, progress),
+        python=config.python_agents,
+        resume="tichusim run --resume",
+        total=config.count,
+        unit=f" {config.mode}",
+        rate=config.mode == "games",
+        failing=lambda error: failing_agents(config, error),
+    )
+    address = dask or (config.dask.address if config.dask else None)
+    dask_workers = config.dask.n_workers if config.dask else None
+    played = play_shards(
+        manifest,
+        shards,
+        workers=workers,
+        dask=address,
+        dask_workers=dask_workers,
+        progress=progress,
+        log=log,
+    )
     rounds = sum(s["rows"]["rounds"] for s in manifest.shards)
-    played = sum(s["rows"]["rounds"] for s in todo)  # the manifest's entries, now done
     return RunSummary(
-        run_dir,
+        manifest.run_dir,
         config.mode,
         config.count,
         rounds,
-        len(todo),
-        played,
-        time.perf_counter() - started,
-        backend.name,
+        len(played.shards),
+        sum(s["rows"]["rounds"] for s in played.shards),  # the manifest's entries, now done
+        played.seconds,
+        played.backend,
     )
 
 
@@ -504,15 +593,19 @@ def _compile(config: RunConfig, backend, progress: bool) -> None:
     local workers then load what it compiled instead of each compiling it (a remote cluster
     keeps caches of its own). A compile says so on stderr (``_compile.notice``), unless
     ``progress`` is off."""
-    remote = isinstance(backend, _Dask) and backend.cluster is None
-    if not remote:
+    if not is_remote(backend):
         with nullcontext() if progress else compile_notices(False):
             records(count=1, **play_settings(config))
 
 
-def _execute(config, manifest, backend, todo, bar, session) -> None:
+def is_remote(backend) -> bool:
+    """Whether ``backend`` is a Dask cluster this process did not start (whose workers keep
+    kernel caches of their own)."""
+    return isinstance(backend, _Dask) and backend.cluster is None
+
+
+def _execute(shards: Shards, manifest: Manifest, backend, todo, bar, session) -> None:
     """Keep ``backend.window`` shards in flight; write each result as it arrives."""
-    play = play_settings(config)
     queue = iter(todo)
     inflight: dict[Any, dict] = {}  # a backend's future (a pool's or Dask's) -> its shard
 
@@ -521,15 +614,7 @@ def _execute(config, manifest, backend, todo, bar, session) -> None:
             shard = next(queue, None)
             if shard is None:
                 return
-            task = ShardTask(
-                play,
-                manifest.run_id,
-                shard["index"],
-                shard["first"],
-                shard["count"],
-                backend.threads,
-            )
-            inflight[backend.submit(play_shard, task)] = shard
+            inflight[backend.submit(shards.work, shards.task(shard, backend.threads))] = shard
 
     top_up()
     while inflight:
@@ -543,10 +628,12 @@ def _execute(config, manifest, backend, todo, bar, session) -> None:
 
 
 def _store(manifest: Manifest, result: ShardResult) -> None:
-    """Both files in place (atomically), then the manifest says so: never the other way."""
+    """Every table's file in place (atomically), then the manifest says so: never the other
+    way."""
     t0 = time.perf_counter()
     files = {}
-    for table, data in zip(TABLES, (result.rounds, result.seats), strict=False):
+    for table in manifest.tables:
+        data = result.tables[table]
         path = part_path(table, result.index)
         digest = write_atomic(manifest.run_dir / path, data)
         files[table] = {"path": path, "bytes": len(data), "sha256": digest}
@@ -556,16 +643,17 @@ def _store(manifest: Manifest, result: ShardResult) -> None:
 
 
 class _Bar:
-    """A tqdm bar over the run's rounds (or games), showing rounds/s and time left."""
+    """A tqdm bar over the run's rounds (or games, or files), showing time left, and rounds/s
+    when it counts something else."""
 
-    def __init__(self, config: RunConfig, manifest: Manifest, enabled: bool):
+    def __init__(self, shards: Shards, manifest: Manifest, enabled: bool):
         done = [s for s in manifest.shards if s["state"] == "done"]
-        self.games = config.mode == "games"
+        self.rate = shards.rate
         self.rounds = 0
         self.t0 = time.perf_counter()
         self.bar = Progress(
-            config.count,
-            f" {config.mode}",
+            shards.total,
+            shards.unit,
             enabled=enabled,
             unit_scale=True,
             initial=sum(s["count"] for s in done),
@@ -576,7 +664,7 @@ class _Bar:
     def update(self, count: int, rounds: int) -> None:
         self.rounds += rounds
         note = None
-        if self.games:
+        if self.rate:
             rate = self.rounds / max(time.perf_counter() - self.t0, 1e-9)
             note = f"{rate:,.0f} rounds/s"
         self.bar.advance(count, note)

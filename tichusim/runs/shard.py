@@ -26,6 +26,7 @@ __all__ = [
     "ShardTask",
     "play_settings",
     "play_shard",
+    "worker_name",
     "worker_init",
 ]
 
@@ -42,12 +43,22 @@ class ShardTask:
 
 @dataclass(frozen=True)
 class ShardResult:
+    """A shard's work, done: each table's Parquet bytes and rows, by the table's name; where
+    the worker spent its time, and which worker it was."""
+
     index: int
-    rounds: bytes  # Parquet
-    seats: bytes
+    tables: dict[str, bytes]
     rows: dict
     seconds: dict
     worker: str
+
+    @property
+    def rounds(self) -> bytes:
+        return self.tables["rounds"]
+
+    @property
+    def seats(self) -> bytes:
+        return self.tables["seats"]
 
 
 def play_settings(config) -> dict:
@@ -95,12 +106,16 @@ def play_shard(task: ShardTask) -> ShardResult:
         seconds["encode"] += time.perf_counter() - t1
     return ShardResult(
         task.index,
-        files["rounds"].bytes(),
-        files["seats"].bytes(),
+        {name: encoder.bytes() for name, encoder in files.items()},
         rows=rows,
         seconds={k: round(v, 4) for k, v in seconds.items()},
-        worker=f"{socket.gethostname()}:{os.getpid()}",
+        worker=worker_name(),
     )
+
+
+def worker_name() -> str:
+    """This worker, as a shard's entry names it: ``host:pid``."""
+    return f"{socket.gethostname()}:{os.getpid()}"
 
 
 SIGINT_ONLY = {signal.SIGINT}

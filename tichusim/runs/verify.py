@@ -1,11 +1,12 @@
 """``tichusim verify RUN_DIR``: is every finished shard on disk exactly as the manifest says?
 
 The manifest records, for each ``done`` shard, each table's file size, sha256 and row count.
-A shard is intact when both files exist, have that size and checksum, and their Parquet
-footers hold that many rows (the footer check also names a truncated file as such, which a
-checksum mismatch alone would not). Nothing is changed: ``tichusim run --resume`` is what
-replays damaged shards. The analyses (``tables.load``) call this before they read, so a
-report is never computed from a file that is not the one the run wrote.
+A shard is intact when its files (one per table) exist, have that size and checksum, and
+their Parquet footers hold that many rows (the footer check also names a truncated file as
+such, which a checksum mismatch alone would not). Nothing is changed: ``tichusim run
+--resume`` (``tichusim import --resume``) is what replays damaged shards. The analyses
+(``tables.load``) call this before they read, so a report is never computed from a file
+that is not the one the run wrote.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from .files import sha256_file
-from .manifest import MANIFEST, TABLES, Manifest, RunDirError
+from .manifest import MANIFEST, Manifest, RunDirError
 
 __all__ = ["Verification", "verify"]
 
@@ -87,7 +88,7 @@ def _verify(run_dir: Path, manifest: Manifest) -> Verification:
     result = Verification(run_dir, len(shards), len(done), manifest.data.get("state", "?"))
     recorded = set()
     for shard in done:
-        for table in TABLES:
+        for table in manifest.tables:
             meta = shard["files"][table]
             recorded.add(meta["path"])
             problem = _check(run_dir, meta, shard.get("rows", {}).get(table))
@@ -96,7 +97,7 @@ def _verify(run_dir: Path, manifest: Manifest) -> Verification:
                 result.damaged.add(shard["index"])
             else:
                 result.files.append(run_dir / meta["path"])
-    for table in TABLES:
+    for table in manifest.tables:
         for path in sorted((run_dir / table).glob("part-*.parquet")):
             name = path.relative_to(run_dir).as_posix()
             if name not in recorded:  # a stop between writing a shard and recording it
