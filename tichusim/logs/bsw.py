@@ -174,6 +174,9 @@ def _caller(text: str) -> int:
 
 
 _PASSES = tuple(Action(s, "pass") for s in range(4))  # one of each: an Action is a value
+_new = tuple.__new__  # an Action made without its constructor's Python frame
+_SEATS = {f"({s})": s for s in range(4)}  # a seat's line begins so
+_MAH_JONG, _DOG = cards.MAH_JONG, cards.DOG
 FIRST, HANDS, PASSING, PLAY = range(4)  # a round's sections, in the log's order
 
 
@@ -334,8 +337,10 @@ def read_tch(text: str, source: str = "") -> Read:
         current = None
         broken = False
 
-    for at, raw in enumerate(lines, 1):
-        line = raw.strip()
+    at, end = 0, len(lines)
+    while at < end:
+        line = lines[at].strip()
+        at += 1  # the line's number
         if not line:
             continue
         header = _HEADER.match(line) if line[0] == "-" else None
@@ -349,6 +354,16 @@ def read_tch(text: str, source: str = "") -> Read:
             continue
         if current is None or broken:
             continue
+        if line[0] == "(" and current.section == PLAY and current.score is None:
+            stop, error = _plays(current, lines, at - 1)
+            if error is not None:
+                problems.append(Problem(source, stop + 1, error, current.number))
+                broken = True
+                at = stop + 1
+                continue
+            if stop >= at:  # lines read: go on from the first that is no play or pass
+                at = stop
+                continue
         try:
             _line(current, header.group(1) if header else None, line, at)
         except ValueError as exc:
@@ -359,6 +374,61 @@ def read_tch(text: str, source: str = "") -> Read:
         raise ValueError(f"{source or 'the log'}: no Tichu round in it (not a BSW .tch log)")
     players = tuple(names.get(s, "") for s in range(4))
     return Read(GameRecord(tuple(rounds), players, "nanjing", (), source), problems, rounds_at)
+
+
+def _plays(r: _Round, lines: list[str], i: int) -> tuple[int, str | None]:
+    """Read the plays and passes of round ``r`` from ``lines[i]`` on, up to the first line
+    that is neither: its index, and why it could not be read if a play failed there. Most of
+    a log, so read here in one loop, the trick's state in local names (``_Round.play`` and
+    ``passes`` say the same one line at a time)."""
+    n = len(lines)
+    actions, numbers, held = r.actions, r.lines, r.held
+    holding, top, passed, wish_due = r.holding, r.top, r.passed, r.wish_due
+    error = None
+    try:
+        while i < n:
+            line = lines[i].strip()
+            i += 1  # the line's number
+            seat = _SEATS.get(line[:3], -1)
+            if seat < 0:
+                if not line:
+                    continue
+                i -= 1  # no seat's line, or a line ``_line`` says what is wrong with
+                break
+            if wish_due:  # the Mah Jong's wish line did not come: no wish (§2.11)
+                r.wish_due = True
+                r._wish_none()
+                wish_due = False
+            if line.endswith(" passt."):
+                if seat == top:  # the winner takes the trick: logged as its pass
+                    top, passed = -1, 0
+                else:
+                    passed |= 1 << seat
+                    actions.append(_PASSES[seat])
+                    numbers.append(i)
+                continue
+            _, colon, shown = line.rpartition(": ")
+            if not colon:
+                i -= 1
+                break
+            mask = _CARD.get(shown) or _cards(shown.split())
+            # on its own trick that the others holding cards passed, before taking it (§2.9)
+            bomb = top == seat and not holding & ~(1 << seat) & ~passed
+            actions.append(_new(Action, (seat, "bomb" if bomb else "play", mask, (), 0)))
+            numbers.append(i)
+            left = held[seat] = held[seat] - mask.bit_count()
+            if left <= 0:
+                holding &= ~(1 << seat)
+                if left == 0 and r.out_first < 0:
+                    r.out_first = seat
+            if mask & _MAH_JONG:
+                wish_due = True
+            top, passed = (-1, 0) if mask == _DOG else (seat, 0)  # the Dog: a new lead
+    except ValueError as exc:
+        i -= 1
+        error = str(exc)
+    r.holding, r.top, r.passed, r.wish_due = holding, top, passed, wish_due
+    return i, error
 
 
 def _line(r: _Round, header: str | None, line: str, number: int) -> None:
