@@ -82,10 +82,12 @@ def action_rows(game: Table, actions: Sequence[Action]) -> list[tuple[int, int, 
     passing's: each card's index + 1 in 6 bits per receiver's offset); ``ValueError`` for
     an action that is none (``Action.check``) or names a seat the table lacks."""
     n = game.seats
-    rows = []
+    rows: list[tuple[int, int, int, int]] = []
+    add = rows.append
+    kinds = _KIND
     for action in actions:
         seat, kind, held, gifts, value = action
-        code = _KIND.get(kind, 0)
+        code = kinds.get(kind, 0)
         if type(seat) is not int or not 0 <= seat < n or not code or (code in (4, 6) and not held):
             action.check()  # says what is wrong with it, else its seat is the table's
             raise ValueError(f"{action}: {game.name} has seats 0..{n - 1}")
@@ -97,7 +99,9 @@ def action_rows(game: Table, actions: Sequence[Action]) -> list[tuple[int, int, 
                     raise ValueError(f"{action}: one card to each other seat of 0..{n - 1}")
                 value |= card.bit_length() << (6 * (d - 1))
                 held |= card
-        rows.append((seat, code, held - (held >= _TOP) * 2 * _TOP, value))
+        elif held >= _TOP:
+            held -= 2 * _TOP  # the signed 64-bit number of the mask
+        add((seat, code, held, value))
     return rows
 
 
