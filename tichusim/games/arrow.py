@@ -44,6 +44,9 @@ __all__ = [
     "first_index",
     "frames",
     "frames_of",
+    "names",
+    "strings",
+    "table",
     "tables",
     "text",
 ]
@@ -52,6 +55,7 @@ OPTIONS_KEY = b"tichusim.options"  # the schema metadata key of the Options (JSO
 PLACES = ("first", "second", "third", "fourth", "fifth")  # {place}_out; the last is last_out
 
 _TEXT = pa.dictionary(pa.int8(), pa.string())
+_NAMES = pa.dictionary(pa.int32(), pa.string())  # texts too many for an int8 code: files, names
 _I8, _I16, _I32, _I64 = pa.int8(), pa.int16(), pa.int32(), pa.int64()
 _MASK, _BOOL = pa.uint64(), pa.bool_()
 # Every column's type by name, indexed names (strategy0, score_player2, ...) without the index.
@@ -135,6 +139,22 @@ _TYPE = {
     "cards": _I8,
     **{f"{what}_{copy}": _MASK for what in ("dealt", "gave", "got") for copy in "ab"},
 }
+# games read in (``tichusim import``, docs/schema.md): where a round was read, who played
+_TYPE |= {
+    "source": _NAMES,
+    "source_line": _I32,
+    "player_name": _NAMES,
+    # the moves table: one row per recorded action
+    "action": _I16,
+    "kind": _TEXT,
+    "mask": _MASK,
+    "value": _I8,
+    "line": _I32,
+    "text": pa.string(),
+    # the problems table: one row per round (or file) not read
+    "stage": _TEXT,
+    "why": pa.string(),
+}
 # Columns with nulls, and the pandas dtype that keeps them (else bool reads as object and a
 # small int as float): written into the schema's pandas metadata, which every reader honours.
 _NULLABLE = {"call_success": "boolean", "kept_title": "boolean", "rank_before": "Int8"}
@@ -172,6 +192,32 @@ def text(values: list[str], index: np.ndarray) -> pa.DictionaryArray:
 def constant(value: str, n: int) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(
         array(np.zeros(n, np.int8), pa.int8()), _dictionary((value,))[1]
+    )
+
+
+def names(values: list[str], index: np.ndarray) -> pa.DictionaryArray:
+    """A dictionary column of many texts (file names, players' names): ``values[index[i]]``,
+    the dictionary sorted, an int32 code."""
+    unique = sorted(set(values))
+    code = {v: i for i, v in enumerate(unique)}
+    codes = np.array([code[v] for v in values] or [0], np.int32)
+    return pa.DictionaryArray.from_arrays(
+        array(codes[np.asarray(index, np.int64)], pa.int32()), strings(unique)
+    )
+
+
+def strings(values: list[str]) -> pa.Array:
+    """A string column of ``values``, made from its buffers (``pa.array`` would import
+    pandas)."""
+    joined = "".join(values)
+    data = joined.encode()
+    offsets = np.zeros(len(values) + 1, np.int32)
+    if len(data) == len(joined):  # ASCII: a text's length is its bytes'
+        np.cumsum(np.fromiter(map(len, values), np.int32, len(values)), out=offsets[1:])
+    else:
+        np.cumsum([len(v.encode()) for v in values], out=offsets[1:])
+    return pa.Array.from_buffers(
+        pa.string(), len(values), [None, pa.py_buffer(offsets), pa.py_buffer(data)]
     )
 
 
@@ -457,6 +503,14 @@ class _Frame:
             else:
                 out[name] = values
         return pd.DataFrame(out, copy=False)
+
+
+def table(columns: dict, options: dict | None = None) -> pa.Table:
+    """An Arrow table of ``columns`` (name -> numpy values, an Arrow array, a ``Field`` or a
+    ``Masked``), each of its name's type (``_TYPE``); ``options``, the rules Options the
+    rounds were played with, in its key-value metadata (as ``tables`` writes them)."""
+    meta = {OPTIONS_KEY: json.dumps(dict(sorted((options or {}).items()))).encode()}
+    return _table(columns, meta)
 
 
 def _table(columns: dict, extra: dict | None = None) -> pa.Table:

@@ -102,6 +102,11 @@ class TeamGame(Game):
         """The player whose strategy plays each of ``seats``' rows: the seat's own."""
         return seats["seat"].to_numpy()
 
+    def row_players(self, rounds: np.ndarray) -> np.ndarray:
+        """``seat_players`` of round records (``by_player``'s): the player who plays each
+        seat row of each round, ``(rounds, seats)``."""
+        return np.tile(np.arange(self.seats), (len(rounds), 1))
+
     # -- the variant's facts, as the engine knows them (kernels/tichu/variants.py) ---------
 
     # in the analyses' fixed deals the first drawer argument names the King (Wu Wang, §4)
@@ -633,6 +638,12 @@ class WuWang(TeamGame):
         king = rounds.set_index("round")["king"]
         player[minister] = king.loc[seats["round"].to_numpy()[minister]].to_numpy()
         return player
+
+    def row_players(self, rounds: np.ndarray) -> np.ndarray:
+        """The Minister's row is the King's (§4)."""
+        out = super().row_players(rounds)
+        out[:, _MINISTER_ROW] = rounds["king"]
+        return out
 
     def by_player(self, rounds: np.ndarray, seats: np.ndarray) -> Any:
         """Seat rows ordered players 0, 1, 2, then the Minister; ``first_drawer`` (the King),
