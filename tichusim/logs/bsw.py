@@ -130,16 +130,16 @@ def card(token: str) -> int:
 def _cards(tokens: list[str]) -> int:
     """The mask of ``tokens``, each a card once."""
     try:
-        bits = {_CARD[t] for t in tokens}
+        mask = sum(map(_CARD.__getitem__, tokens))
     except KeyError:
-        bits = {card(t) for t in tokens}
-    if len(bits) != len(tokens):  # a card twice: name it
+        mask = sum(map(card, tokens))
+    if mask.bit_count() != len(tokens):  # a card twice (a carry): name it
         mask = 0
         for token in tokens:
             if mask & card(token):
                 raise ValueError(f"card {token!r} twice")
             mask |= card(token)
-    return sum(bits)
+    return mask
 
 
 def _bsw_card(bit: int) -> str:
@@ -176,6 +176,7 @@ def _caller(text: str) -> int:
 _PASSES = tuple(Action(s, "pass") for s in range(4))  # one of each: an Action is a value
 _new = tuple.__new__  # an Action made without its constructor's Python frame
 _SEATS = {f"({s})": s for s in range(4)}  # a seat's line begins so
+_TO = [tuple((s + d) % 4 for d in (1, 2, 3)) for s in range(4)]  # whom a seat's passing reaches
 _MAH_JONG, _DOG = cards.MAH_JONG, cards.DOG
 FIRST, HANDS, PASSING, PLAY = range(4)  # a round's sections, in the log's order
 
@@ -507,7 +508,13 @@ def _trick_winner(r: _Round) -> int:
 
 def _gives(seat: int, text: str) -> Action:
     """``A: S7 - B: S9 - C: B7 -``: one card to each of seats i + 1, i + 2, i + 3."""
-    parts = [p for p in (x.strip() for x in text.split(" - ")) if p and p != "-"]
+    parts = text.split(" - ")
+    if len(parts) == 3 and parts[2].endswith(" -"):  # as BSW writes it: each card looked up
+        shown = (parts[0], parts[1], parts[2][:-2])
+        bits = [_CARD.get(part[part.rfind(" ") + 1 :], 0) for part in shown]
+        if all(bits):
+            return _new(Action, (seat, "give", 0, tuple(zip(_TO[seat], bits, strict=True)), 0))
+    parts = [p for p in (x.strip() for x in parts) if p and p != "-"]
     parts = [p.rstrip(" -").strip() for p in parts]
     if len(parts) != 3:
         raise ValueError(f"seat {seat} passes 3 cards, one to each other seat (§2.4)")
