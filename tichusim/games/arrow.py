@@ -150,7 +150,7 @@ _TYPE |= {
     "mask": _MASK,
     "value": _I8,
     "line": _I32,
-    "text": pa.string(),
+    "text": _NAMES,
     # the problems table: one row per round (or file) not read
     "stage": _TEXT,
     "why": pa.string(),

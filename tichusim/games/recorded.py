@@ -76,14 +76,15 @@ _KIND = {kind: code for code, kind in enumerate(ACTIONS, 1)}  # the kernels' REC
 _TOP = 1 << 63
 
 
-def action_rows(game: Table, actions: Sequence[Action]) -> list[tuple[int, int, int, int]]:
-    """``actions`` as the kernels' action rows (``kernels/tichu/recorded.py``): the seat,
-    the kind's code, the cards shown or given (a signed 64-bit number) and the value (a
-    passing's: each card's index + 1 in 6 bits per receiver's offset); ``ValueError`` for
-    an action that is none (``Action.check``) or names a seat the table lacks."""
+def action_rows(game: Table, actions: Sequence[Action]) -> np.ndarray:
+    """``actions`` as the kernels' action rows (``kernels/tichu/recorded.py``), ``(actions,
+    4)`` int64: the seat, the kind's code, the cards shown or given (a mask as the signed
+    64-bit number it is in the rows) and the value (a passing's: each card's index + 1 in 6
+    bits per receiver's offset); ``ValueError`` for an action that is none
+    (``Action.check``) or names a seat the table lacks."""
     n = game.seats
-    rows: list[tuple[int, int, int, int]] = []
-    add = rows.append
+    flat: list[int] = []  # four numbers an action: one array made of them at the end
+    extend = flat.extend
     kinds = _KIND
     for action in actions:
         seat, kind, held, gifts, value = action
@@ -101,8 +102,8 @@ def action_rows(game: Table, actions: Sequence[Action]) -> list[tuple[int, int, 
                 held |= card
         elif held >= _TOP:
             held -= 2 * _TOP  # the signed 64-bit number of the mask
-        add((seat, code, held, value))
-    return rows
+        extend((seat, code, held, value))
+    return np.array(flat, np.int64).reshape(-1, 4)
 
 
 def load(game: Table, kept: Kept, actions: Sequence[Action], stop: int, rows: Any = None) -> None:
@@ -115,8 +116,7 @@ def load(game: Table, kept: Kept, actions: Sequence[Action], stop: int, rows: An
         raise ValueError(f"a record of {len(actions)} actions: a round holds at most {len(table)}")
     if rows is None:
         rows = action_rows(game, actions)
-    if len(rows):
-        table[: len(rows)] = rows
+    table[: len(rows)] = rows
     work["rec_len"] = len(actions)
     work["rec_stop"] = stop
     work["resume_seat"] = -1  # the script is written anew from the deal
@@ -274,7 +274,7 @@ def play_records(
     ``Round.from_record`` does, with the least Python around the kernel (a log's import):
     one kernel call per round on records kept across them. ``check``: the engine verifies
     RULES.md §7 after every action (slower); ``rows``: each record's ``action_rows``, when
-    the caller made them already."""
+    the caller made them already (an import's moves table is made of them too)."""
     n = len(records)
     rounds = np.zeros((n, 1), batch.ROUND)
     seats = np.zeros((n, 1, game.seats), batch.SEAT)

@@ -24,7 +24,7 @@ from ..cards import notation as cards
 from ..games import game as game_named
 from ..games.arrow import constant, names, strings, table, text
 from ..games.base import Records
-from ..games.record import ACTIONS, Action, RoundRecord
+from ..games.record import ACTIONS, MOMENTS, RoundRecord
 from ..games.recorded import action_rows, play_records
 from ..games.team import TeamGame
 from ..logs import Problem, read_text
@@ -40,6 +40,7 @@ STAGES = ("read", "replay")  # where a problem was met: reading the file, or the
 # who played, by what a file is: a BSW log is played by people; a game record does not say
 PLAYED_BY = {True: "human", False: "recorded"}
 _GIVE = ACTIONS.index("give") + 1  # the kernels' code of a passing (``REC_*``)
+_MASK = (1 << 64) - 1  # a row's signed cards as the mask
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class _Shard:
         self.task = task
         self.game = cast(TeamGame, game_named(task.variant, options=dict(task.options) or None))
         self.records: list[RoundRecord] = []
-        self.rows: list[list[tuple[int, int, int, int]]] = []
+        self.rows: list[np.ndarray] = []  # each record's action rows (``action_rows``)
         self.file: list[int] = []  # each record's file, its index in the shard
         self.number: list[int] = []  # its number in the file, 1 the first
         self.line: list[int] = []  # its first line in the file (0: a game record)
@@ -141,15 +142,10 @@ def import_shard(task: ImportTask) -> ShardResult:
         shard.read(at, name, data)
     # every action's row once: the engine's input and the moves table's columns
     counts = np.array([len(r) for r in shard.rows], np.int64)
-    rows = np.array(list(chain.from_iterable(shard.rows)), np.int64).reshape(-1, 4)
+    rows = np.concatenate([np.zeros((0, 4), np.int64), *shard.rows])
     starts = np.concatenate([[0], np.cumsum(counts)])
     t1 = time.perf_counter()
-    game = shard.game
-    played = play_records(
-        game,
-        shard.records,
-        rows=[rows[starts[i] : starts[i + 1]] for i in range(len(shard.records))],
-    )
+    played = play_records(shard.game, shard.records, rows=shard.rows)
     for i, (index, why) in sorted(played.failed.items()):
         shard.refused(i, index, why)
     t2 = time.perf_counter()
@@ -228,8 +224,8 @@ def _padded(players: tuple[str, ...], count: int) -> tuple[str, ...]:
 def _moves(
     shard: _Shard, kept: np.ndarray, rows: np.ndarray, starts: np.ndarray, counts: np.ndarray
 ) -> Any:
-    """One row per action of the rounds played: its index in the round, seat, kind, the
-    cards it shows or gives, its value, its text and its line in the file."""
+    """One row per action of the rounds played, made of their action rows: its index in the
+    round, seat, kind, the cards it shows or gives, its value, its text and its line."""
     task = shard.task
     per = counts[kept]
     played = np.zeros(len(counts), bool)
@@ -240,7 +236,8 @@ def _moves(
     file = np.array(shard.file, np.int64)[kept]
     in_game = np.array(shard.number, np.int64)[kept] - 1
     lines = [shard.records[i].lines or (0,) * int(counts[i]) for i in kept]
-    actions = chain.from_iterable(shard.records[i].actions for i in kept)
+    unique, which = _unique(moved)  # each different action's text made once: a dictionary
+    texts = [_text(a, b, c, d, shard.game.seats) for a, b, c, d in unique.tolist()]
     return table(
         _ids(task, np.repeat(task.first + file, per), np.repeat(in_game, per))
         | {
@@ -249,10 +246,24 @@ def _moves(
             "kind": text(list(ACTIONS), kind - 1),
             "mask": moved[:, 2].view(np.uint64),
             "value": np.where(kind == _GIVE, 0, moved[:, 3]),
-            "text": strings([_text(a) for a in actions]),
+            "text": names(texts, which),
             "line": np.fromiter(chain.from_iterable(lines), np.int64, len(at)),
         }
     )
+
+
+def _unique(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The different rows of action rows, and each row's index among them (``np.unique``
+    along an axis, which sorts the rows as bytes, is far slower): sorted by two keys, the
+    cards and the rest packed in one number (a passing's value takes 6 bits a receiver)."""
+    cards_of, rest = rows[:, 2], rows[:, 0] | rows[:, 1] << 4 | rows[:, 3] << 8
+    order = np.lexsort((cards_of, rest))
+    a, b = cards_of[order], rest[order]
+    first = np.ones(len(rows), bool)
+    first[1:] = (a[1:] != a[:-1]) | (b[1:] != b[:-1])
+    which = np.empty(len(rows), np.int64)
+    which[order] = np.cumsum(first) - 1
+    return rows[order[first]], which
 
 
 _SHOWN: dict[int, str] = {}  # card notation of the masks met (plays repeat across rounds)
@@ -267,20 +278,26 @@ def _shown(mask: int) -> str:
     return shown
 
 
-_SAID: dict[Action, str] = {}  # the text of the actions without cards (passes, calls, ...)
-
-
-def _text(action: Action) -> str:
-    """``str(action)`` (``Action.parse`` reads it back), the cards' notation looked up."""
-    kind = action.kind
-    if kind == "play" or kind == "bomb":
-        return f"{action.seat} {kind} {_shown(action.cards)}"
-    if kind == "give" and action.gifts:
-        return f"{action.seat} give " + " ".join(f"{to}:{_shown(c)}" for to, c in action.gifts)
-    said = _SAID.get(action)
-    if said is None:
-        said = _SAID[action] = str(action)
-    return said
+def _text(seat: int, code: int, mask: int, value: int, seats: int) -> str:
+    """The text of the action of a row (``str(Action)``, which ``Action.parse`` reads back;
+    a passing's cards in the order of the seats they reach)."""
+    kind = ACTIONS[code - 1]
+    if kind in ("play", "bomb"):
+        return f"{seat} {kind} {_shown(mask & _MASK)}"
+    if kind == "give":
+        gifts = [
+            f"{(seat + d) % seats}:{_shown(1 << ((value >> (6 * (d - 1)) & 63) - 1))}"
+            for d in range(1, seats)
+            if value >> (6 * (d - 1)) & 63
+        ]
+        return f"{seat} give " + " ".join(gifts)
+    if kind == "wish":
+        return f"{seat} wish {cards.RANK_CHARS[value - 2] if value else 'none'}"
+    if kind in ("dragon", "dog"):
+        return f"{seat} {kind} {value}"
+    if kind == "tichu" and value:
+        return f"{seat} tichu {MOMENTS[value - 1]}"
+    return f"{seat} {kind}"
 
 
 def _problems(shard: _Shard) -> Any:
