@@ -201,16 +201,17 @@ class Deal:
             raise ValueError(f"deal: {game.name} has no King")
         seen = 0
         first_drawer = 0 if wuwang else self.first_drawer
+        seen_first = game.grand_tichu_cards
         for s, (hand, first) in enumerate(zip(self.hands, self.first, strict=True)):
             size = game.hand_size((s - first_drawer) % n)
-            if bin(hand).count("1") != size:
+            if int(hand).bit_count() != size:
                 raise ValueError(
-                    f"deal: seat {s} holds {bin(hand).count('1')} cards, not {size} (§2.2, §3)"
+                    f"deal: seat {s} holds {int(hand).bit_count()} cards, not {size} (§2.2, §3)"
                 )
-            if first & ~hand or bin(first).count("1") != game.grand_tichu_cards:
+            if first & ~hand or int(first).bit_count() != seen_first:
                 raise ValueError(
-                    f"deal: seat {s}'s first {game.grand_tichu_cards} cards are not "
-                    f"{game.grand_tichu_cards} of its hand (§2.2)"
+                    f"deal: seat {s}'s first {seen_first} cards are not {seen_first} of its "
+                    "hand (§2.2)"
                 )
             if hand & seen:
                 raise ValueError(f"deal: {cards.format(hand & seen)} dealt twice")

@@ -293,11 +293,11 @@ def play_records(
         actions = record.actions
         try:
             record.deal.check(game)
-            at = 0
+            listed: list[int] = []  # each seat's slot, its first cards first (``Deal.deck``)
             for hand, first in zip(record.deal.hands, record.deal.first, strict=True):
-                listed = _indexes(first) + _indexes(hand & ~first)
-                deck[at : at + len(listed)] = listed
-                at += len(listed)
+                listed += _indexes(first)
+                listed += _indexes(hand & ~first)
+            deck[: len(listed)] = listed
             load(game, work, actions, out.MAX_SCRIPT, None if rows is None else rows[i])
         except ValueError as exc:
             failed[i] = (0, str(exc))

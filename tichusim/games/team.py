@@ -12,6 +12,7 @@ Card sets are ``uint64`` masks in the layout of ``tichusim.cards``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from itertools import product
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -115,12 +116,12 @@ class TeamGame(Game):
     @property
     def grand_tichu_cards(self) -> int:
         """Cards seen before a Grand Tichu call: 8 (§2.2), Tientsin 6 (§3)."""
-        return int(variants.gt_cards(self.variant_code))
+        return _dealing(self.variant_code)[0]
 
     def hand_size(self, draw_position: int) -> int:
         """Cards dealt to the seat ``draw_position`` places after the first drawer: 14,
         Tientsin 10 for the first two, then 9 (§3)."""
-        return int(variants.hand_size(self.variant_code, draw_position))
+        return _dealing(self.variant_code)[1][draw_position]
 
     def passes_to(self, giver: int, receiver: int) -> bool:
         """Whether seat ``giver`` passes a card to seat ``receiver`` (§2.4, §3, §4)."""
@@ -748,6 +749,16 @@ class WuWang(TeamGame):
             + ", ".join(f"player {p} {per[p]}" for p in range(3))
             + f", Minister {per[3]}",
         ]
+
+
+@functools.cache
+def _dealing(variant_code: int) -> tuple[int, tuple[int, ...]]:
+    """A variant's cards seen before Grand Tichu and the hand of each draw position, asked of
+    the kernels once (a jitted call from Python costs microseconds; a record's deal asks
+    them for every seat)."""
+    seats = int(variants.n_seats(variant_code))
+    sizes = tuple(int(variants.hand_size(variant_code, p)) for p in range(seats))
+    return int(variants.gt_cards(variant_code)), sizes
 
 
 class _Derived(NamedTuple):
