@@ -80,7 +80,7 @@ def before(paths: list[Path], repeat: int, sample: int, rec) -> None:
 
     records = [r for p in paths for r in read_game(p).game.rounds]
     n = len(records)
-    rec.print(f"1. before: {len(paths):,} files, {n:,} rounds")
+    rec.print(f"1. the pieces alone, and a round at a time as before the import: {n:,} rounds")
     rate = cpu_rate(lambda: [read_game(p) for p in paths], n, repeat)
     rec.print(f"   read_game alone                      {rate:9,.0f} rounds/s")
     table = game("nanjing")
@@ -176,6 +176,10 @@ def main() -> None:
         f"{args.files:,} files (copies of the {len(LOGS)} real logs in tests/data/bsw), "
         f"{os.cpu_count()} cores; rates in rounds per CPU-second of one process unless said"
     )
+    if args.tree is not None:
+        import tichusim
+
+        rec.print(f"the code measured: {Path(tichusim.__file__).parent}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "logs"
         paths = copies(folder, args.files)

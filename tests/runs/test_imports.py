@@ -204,3 +204,33 @@ def test_two_worker_processes_and_dask_write_the_same_bytes(games, imported, tmp
     on_dask = import_games([folder], tmp_path / "dask", shard_size=3, dask="local", progress=False)
     assert on_dask.backend.startswith("dask LocalCluster")
     assert data_files(tmp_path / "dask") == data_files(reference)
+
+
+def test_our_own_games_of_another_table_are_read_at_that_table(tmp_path):
+    """Game records tichusim wrote (JSON) of Wu Wang (RULES.md §4): read with
+    ``variant="wuwang"``, each seat row named by its player (the Minister's row by the King,
+    who plays it), played by ``recorded``; at the default table they are another table's."""
+    from tichusim.games.record import GameRecord
+    from tichusim.logs import write_game
+
+    records = []
+    for key in range(3):
+        r = Round(3, key, "random", variant="wuwang")
+        r.advance()
+        records.append(r.record())
+    path = tmp_path / "ww.json"
+    write_game(GameRecord(tuple(records), ("ann", "bob", "cy"), "wuwang"), path)
+    out = tmp_path / "out"
+    summary = import_games([path], out, variant="wuwang", workers=1, progress=False)
+    assert summary.rounds == 3 and summary.problems == []
+    rounds, seats = read(out, "rounds"), read(out, "seats")
+    assert list(rounds.score_team0) == [r.score[0] for r in records]
+    assert set(rounds.strategy0.astype(str)) == {"recorded"} and set(rounds.source_line) == {0}
+    for _, row in rounds.iterrows():
+        rows = seats[seats["round"] == row["round"]]
+        names = ["ann", "bob", "cy", ["ann", "bob", "cy"][row.king]]
+        assert list(rows.player_name.astype(str)) == names
+    moves = read(out, "moves")
+    assert [Action.parse(t) for t in moves[moves["round"] == 0].text] == list(records[0].actions)
+    with pytest.raises(NothingRead, match="a wuwang game; this import reads nanjing games"):
+        import_games([path], tmp_path / "nanjing", progress=False)
