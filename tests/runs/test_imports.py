@@ -234,3 +234,40 @@ def test_our_own_games_of_another_table_are_read_at_that_table(tmp_path):
     assert [Action.parse(t) for t in moves[moves["round"] == 0].text] == list(records[0].actions)
     with pytest.raises(NothingRead, match="a wuwang game; this import reads nanjing games"):
         import_games([path], tmp_path / "nanjing", progress=False)
+
+
+@pytest.mark.slow
+def test_an_import_killed_mid_way_resumes_to_the_same_bytes(tmp_path):
+    """``tichusim import`` killed (SIGKILL) after a few shards, then resumed on two worker
+    processes, leaves the bytes of the import done at once in this process."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for i in range(60):
+        shutil.copy(BSW[i % 3], folder / f"{i:03d}.tch")
+    reference = tmp_path / "reference"
+    import_games([folder], reference, shard_size=2, workers=1, progress=False)
+    out = tmp_path / "out"
+    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "tichusim.cli", "import", str(folder), "--out", str(out)]
+    proc = subprocess.Popen([*command, "--shard-size", "2", "--workers", "1", "--quiet"], env=env)
+    deadline, done = time.monotonic() + 120, 0
+    while done < 3:
+        assert proc.poll() is None and time.monotonic() < deadline
+        try:
+            shards = json.loads((out / "manifest.json").read_text())["shards"]
+        except (OSError, ValueError):
+            shards = []
+        done = sum(s["state"] == "done" for s in shards)
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    summary = resume(out, workers=2, progress=False)
+    assert 0 < summary.played <= 30 - done and summary.rounds == 600
+    assert data_files(out) == data_files(reference)
