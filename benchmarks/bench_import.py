@@ -2,7 +2,7 @@
 
     python benchmarks/bench_import.py                   # 1,000 files (the 3 real logs copied)
     python benchmarks/bench_import.py --files 200 --no-results
-    /work/main/.venv/bin/python benchmarks/bench_import.py --tree /work/main --only before
+    python benchmarks/bench_import.py --tree ../old --label "8af3fab" --only before
 
 The files are copies of the three real logs in ``tests/data/bsw`` (10 rounds each), so the
 reader and the engine see real play, each with its suits relabelled by one of the 24
@@ -162,16 +162,18 @@ def main() -> None:
     ap.add_argument("--only", choices=("before", "shard", "command"), action="append")
     ap.add_argument("--workers", default="1,2", help="the command's --workers, each measured")
     ap.add_argument("--tree", type=Path, help="measure 'before' with this checkout's code")
+    ap.add_argument("--label", help="with --tree: the section's name (default: the folder)")
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from results_page import Recorder, add_arguments
 
     add_arguments(ap)
     args = ap.parse_args()
-    if args.tree is not None:
+    title, trees = "bench_import.py", (ROOT,)
+    if args.tree is not None:  # another tree's figures, in a section of their own
         sys.path.insert(0, str(args.tree))
-        args.results = None  # another tree's figures are printed, not recorded as this one's
+        title, trees = f"bench_import.py: {args.label or args.tree}", (args.tree,)
     parts = args.only or ["before", "shard", "command"]
-    rec = Recorder("bench_import.py", args.results)
+    rec = Recorder(title, args.results, trees=trees)
     rec.print(
         f"{args.files:,} files (copies of the {len(LOGS)} real logs in tests/data/bsw), "
         f"{os.cpu_count()} cores; rates in rounds per CPU-second of one process unless said"
