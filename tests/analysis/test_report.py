@@ -319,3 +319,19 @@ def test_seigneur_independent_rounds_say_ranks_need_games(tmp_path_factory):
     rnd = seats[seats.strategy == "random"]
     assert _row(text, "random")[0] == "400"
     assert _row(text, "random")[2] == _pct(_share(rnd.rank_after == 1))
+
+
+def test_report_of_games_read_in(tmp_path):
+    """A directory of real games read in (``tichusim import``) reports as a run's: the
+    rounds, the players as ``human``, with no games won (a log's games are not played to
+    their end here)."""
+    from pathlib import Path
+
+    from tichusim.runs.imports import import_games
+
+    logs = sorted((Path(__file__).parents[1] / "data" / "bsw").glob("*.tch"))
+    import_games(logs, tmp_path / "imported", workers=1, progress=False)
+    text = _check(tmp_path / "imported")
+    assert "Source: 30 rounds, import " in text and "3 games" in text
+    assert _row(text, "human")[0] == "120"
+    assert "games won" not in text

@@ -514,6 +514,7 @@ def _team_rounds_section(rules: TeamRules, rounds: pd.DataFrame, figs: Path) -> 
     ]
     if "game" in rounds.columns:
         rows.append(("rounds per game", rounds_per_game(rounds)))
+    if "game_over" in rounds.columns:  # played to the end by the simulator (not games read in)
         over = rounds[rounds["game_over"]]
         rows.append(
             (
@@ -716,7 +717,7 @@ def role_section(rules: TeamRules, rounds: pd.DataFrame, seats: pd.DataFrame) ->
 def wuwang_report(rounds: pd.DataFrame, seats: pd.DataFrame, figs: Path) -> list[str]:
     """Wu Wang (§4): three players scored one by one, the King with his Minister."""
     rules = TEAM_RULES["wuwang"]
-    games = _wuwang_games_section(rounds, seats, figs) if "game" in rounds.columns else []
+    games = _wuwang_games_section(rounds, seats, figs) if "game_over" in rounds.columns else []
     return [
         *_wuwang_rounds_section(rounds, figs),
         *_wuwang_players_section(rounds, seats, figs),
@@ -896,12 +897,9 @@ def _header(run_dir: Path, rounds: pd.DataFrame, info: dict, variant: str) -> li
         title = f"Grand Seigneur, {int(rounds['players'].iloc[0])} players (RULES.md §5)"
     source = [f"{len(rounds):,} rounds"]
     if info.get("layout") == "run":
-        source += [
-            f"run {info.get('run_id')}",
-            f"mode {info.get('mode')}",
-            f"seed {info.get('seed')}",
-            f"{info.get('shards_done')} of {info.get('shards')} shards done",
-        ]
+        source.append(f"{info.get('kind', 'run')} {info.get('run_id')}")
+        source += [f"{key} {info[key]}" for key in ("mode", "seed") if info.get(key) is not None]
+        source.append(f"{info.get('shards_done')} of {info.get('shards')} shards done")
     if "game" in rounds.columns and rounds.groupby("game").size().max() > 1:
         source.append(f"{rounds['game'].nunique():,} games")
     return [
@@ -916,8 +914,9 @@ def _header(run_dir: Path, rounds: pd.DataFrame, info: dict, variant: str) -> li
 
 
 def report(run_dir) -> Path:
-    """Write ``report.md`` and ``report/*.png`` into ``run_dir`` (a ``tichusim run`` directory
-    or a ``simulate --out`` folder) of any variant; return the path of the Markdown file."""
+    """Write ``report.md`` and ``report/*.png`` into ``run_dir`` (a ``tichusim run`` or
+    ``tichusim import`` directory, or a ``simulate --out`` folder) of any variant; return the
+    path of the Markdown file."""
     data = load(run_dir, rounds_columns=ROUND_COLUMNS, seats_columns=SEAT_COLUMNS)
     rounds, seats = data.rounds, data.seats
     if not len(rounds):

@@ -171,10 +171,12 @@ def _open(out: Path, settings: dict, log: Callable[[str], None]) -> tuple[Manife
     digest = _digest(settings)
     if (out / MANIFEST).exists():
         manifest = Manifest.load(out)
-        if manifest.kind != "import" or manifest.data.get("config_hash") != digest:
+        if manifest.kind != "import":
+            raise RunDirError(f"out: {out} holds a run (tichusim run); choose another --out")
+        if manifest.data.get("config_hash") != digest:
             raise RunDirError(
-                f"out: {out} holds another {'import' if manifest.kind == 'import' else 'run'}; "
-                f"choose another --out (or finish that one: {RESUME} {out})"
+                f"out: {out} holds another import; choose another --out (or finish that one: "
+                f"{RESUME} {out})"
             )
         check_code(manifest, "import")
         _check_inputs(settings)

@@ -2,11 +2,12 @@
 
 Two layouts are understood:
 
-* a run directory of ``tichusim run`` (``manifest.json``, ``rounds/part-*.parquet``,
-  ``seats/part-*.parquet``): the parts of the shards the manifest lists as done are first
-  checked against their recorded sizes, checksums and row counts (``tichusim.runs.verify``; one
-  damaged part refuses the whole read, naming it), then read as one table with
-  ``pyarrow.dataset``; a part left by a stop before its shard was recorded is not read;
+* a run directory of ``tichusim run`` or ``tichusim import`` (``manifest.json``,
+  ``rounds/part-*.parquet``, ``seats/part-*.parquet``): the parts of the shards the manifest
+  lists as done are first checked against their recorded sizes, checksums and row counts
+  (``tichusim.runs.verify``; one damaged part refuses the whole read, naming it), then read
+  as one table with ``pyarrow.dataset``; a part left by a stop before its shard was recorded
+  is not read;
 * the folder written by ``tichusim simulate --out`` (``rounds.parquet``, ``seats.parquet``).
 """
 
@@ -66,6 +67,7 @@ def load(
         shards = manifest.get("shards", [])
         info = {
             "layout": "run",
+            "kind": manifest.get("kind", "run"),  # a batch run, or games read in (import)
             "run_id": manifest.get("run_id"),
             "mode": manifest.get("mode"),
             "seed": manifest.get("seed"),
