@@ -36,6 +36,7 @@ _HOMES = {
     "score_round": "games.scoring",
     "read_game": "logs",
     "write_game": "logs",
+    "import_games": "runs.imports",
     "Agent": "games.agents",
     "AgentError": "games.agents",
     "strategy": "games.scripted",
