@@ -175,9 +175,9 @@ def _rank_cards(rank: int) -> int:
     return sum(1 << (16 * s + rank) for s in range(4))
 
 
-def record_of(game: Table, kept: Kept, log: np.ndarray) -> RoundRecord:
-    """The round in play as a record, from its event log: the deal (the first cards and the
-    whole hands dealt), then every seat's actions as they happened."""
+def record_of(game: Table, log: np.ndarray, first_drawer: int, king: int = -1) -> RoundRecord:
+    """A round as a record, from its event log: the deal (the first cards and the whole hands
+    dealt; its first drawer, Wu Wang's King), then every seat's actions as they happened."""
     n = game.seats
     hands, first = [0] * n, [0] * n
     actions: list[Action] = []
@@ -212,14 +212,8 @@ def record_of(game: Table, kept: Kept, log: np.ndarray) -> RoundRecord:
     if gives:
         at = next(i for i, a in enumerate(actions) if a.kind == "give")
         actions[at : at + 1] = [Action(s, "give", gifts=tuple(g)) for s, g in sorted(gives.items())]
-    work, pub = kept[0][0], kept[1][0]
     wuwang = game.drawer_is_king
-    deal = Deal(
-        tuple(hands),
-        tuple(first),
-        0 if wuwang else int(pub["first_drawer"]),
-        int(work["king"]) if wuwang else None,
-    )
+    deal = Deal(tuple(hands), tuple(first), 0 if wuwang else first_drawer, king if wuwang else None)
     options = {k: v for k, v in game.options.items() if v != game.option_defaults.get(k)}
     return RoundRecord(deal, tuple(actions), game.name, tuple(sorted(options.items())), score)
 
