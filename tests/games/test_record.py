@@ -294,3 +294,24 @@ def test_deals_are_checked():
         Deal(d.hands, (d.first[1], *d.first[1:])).check(g)
     every = sorted(c.bit_length() - 1 for c in cards.cards_of(cards.DECK))
     assert sorted(d.deck(g).tolist()) == every  # each card once, by its bit
+
+
+def test_a_bomb_that_beats_nothing_is_refused_as_such():
+    """A bomb out of turn must beat the trick (§2.7, §2.9): two bombs on one trick played
+    the other way round, the lower on the higher, are refused with that rule."""
+    for key in range(400):
+        record = _played("nanjing", 13, key, "random").record()
+        acts = list(record.actions)
+        for i, a in enumerate(acts):
+            before = [b for b in acts[:i] if b.kind in ("play", "bomb")]
+            if a.kind != "bomb" or not before or before[-1].kind != "bomb":
+                continue
+            j = acts.index(before[-1])
+            if j != i - 1:  # a bomb right on a bomb
+                continue
+            acts[j], acts[i] = a, before[-1]  # the higher bomb first, then the lower on it
+            with pytest.raises(IllegalAction, match="does not beat the trick") as caught:
+                Round.from_record(record.with_actions(acts))
+            assert "§2.9" in str(caught.value)
+            return
+    pytest.skip("no bomb out of turn on a bomb out of turn in 400 random rounds")

@@ -137,6 +137,11 @@ def _why(code: int, action: Action, kept: Kept) -> str:
     if code == rk.RE_PLAY:
         return _why_not_played(action.cards, kept, s)
     if code == rk.RE_TURN:
+        bomb = action.kind in ("play", "bomb") and combos.is_bomb(
+            combos.classify(np.uint64(action.cards))
+        )
+        if bomb and s != seat:  # a bomb out of turn the windows did not take (§2.9)
+            return f"{cards.format(action.cards)} does not beat the trick (§2.7, §2.9)"
         return f"seat {seat} is to {_DOING.get(asked, 'act')} here (§2.8–§2.12)"
     if code == rk.RE_NO_PASS:
         if int(pub["top_code"]) == 0:
