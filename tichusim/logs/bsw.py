@@ -315,7 +315,7 @@ def _line(r: _Round, header: str | None, line: str, number: int) -> None:
         r.section = "play"
         return
     if r.score is not None:
-        raise ValueError(f"a line after the round's score: {line!r}")
+        return  # after the score, before the next round: nothing of the round
     result = _RESULT.match(line)
     if result:
         r._wish_none()
@@ -352,7 +352,7 @@ def _line(r: _Round, header: str | None, line: str, number: int) -> None:
         return
     if r.section == "passing" and " gibt: " in line:
         seat, rest = _seat_line(line)
-        r.add(_gives(seat, rest.split(" gibt: ", 1)[1]), number)
+        r.add(_gives(seat, rest.split(" gibt: ", 1)[1], r.names), number)
         r.gives += 1
         return
     passed = _PASS.match(line)
@@ -377,13 +377,19 @@ def _trick_winner(r: _Round) -> int:
     raise ValueError("the Dragon's trick given before any play (§2.12)")
 
 
-def _gives(seat: int, text: str) -> Action:
-    """``A: S7 - B: S9 - C: B7 -``: one card to each of seats i + 1, i + 2, i + 3."""
+def _gives(seat: int, text: str, names: dict[int, str]) -> Action:
+    """``A: S7 - B: S9 - C: B7 -``: one card to each of seats i + 1, i + 2, i + 3, in that
+    order; by the receivers' names where the four names are known and differ."""
     parts = [p for p in (x.strip() for x in text.split(" - ")) if p and p != "-"]
     parts = [p.rstrip(" -").strip() for p in parts]
     if len(parts) != 3:
         raise ValueError(f"seat {seat} passes 3 cards, one to each other seat (§2.4)")
-    gifts = tuple(((seat + d) % 4, card(p.split()[-1])) for d, p in enumerate(parts, 1))
+    seats = [(seat + d) % 4 for d in (1, 2, 3)]
+    named = {name: s for s, name in names.items() if name}
+    receivers = [p.rpartition(":")[0].strip() for p in parts]
+    if len(named) == 4 and set(receivers) == {names[s] for s in seats}:
+        seats = [named[r] for r in receivers]
+    gifts = tuple((to, card(p.split()[-1])) for to, p in zip(seats, parts, strict=True))
     return Action(seat, "give", gifts=gifts)
 
 
