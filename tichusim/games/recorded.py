@@ -106,8 +106,7 @@ def load(game: Table, kept: Kept, actions: list[Action], stop: int) -> None:
 
 def failure(kept: Kept, actions: list[Action]) -> tuple[int, str] | None:
     """``(index, why)`` of the action the engine could not take, ``None`` when all went in:
-    a refused action, actions left after the round ended, or a call that never reached its
-    seat's question before the round ended."""
+    a refused action, or actions left after the round ended."""
     work = kept[0][0]
     code = int(work["rec_error"])
     if code != rk.RE_NONE:
@@ -118,14 +117,6 @@ def failure(kept: Kept, actions: list[Action]) -> tuple[int, str] | None:
     left = int(work["rec_pos"])
     if left < len(actions):
         return left, "the round is over: nothing is played after its end (§2.13)"
-    waiting = int(work["rec_tichu"]) | int(work["rec_grand"])
-    if waiting:
-        seat = (waiting & -waiting).bit_length() - 1
-        index = int(work["rec_waited"][seat])
-        return index, (
-            f"seat {seat}'s call waits for a moment before its first card, and the round "
-            "ended first (§2.3)"
-        )
     return None
 
 
