@@ -201,9 +201,14 @@ def test_a_position_ranks_the_plays(server, browser):
 
 
 def test_a_bad_hand_is_one_line_on_the_page_and_the_page_goes_on(server, browser):
+    """A refused hand is the command line's one line, and the answer of the hand asked
+    before is not left under it as if it were this one's (issue 55, item 7)."""
     browser.get(server)
+    _pick(browser, ["Dr", "Ph", "Aj", "As", "Kj", "9j", "5j", "3j"])
+    browser.find_element(By.ID, "ask-gt").click()
+    _wait_for(browser, "#answer-gt .verdict", 120)
     box = browser.find_element(By.ID, "hand")
-    for bad in ("Dr Ph A A K 9 5 3 2", "Dr Dr A A K 9 5 3", "A A A A A K 9 5"):
+    for bad in ("Dr Ph A A K 9 5 3 2", "Dr Dr A A K 9 5 3", "A A A A A K 9 5", "Zz A A K 9 5 3 2"):
         box.clear()
         box.send_keys(bad)
         browser.find_element(By.ID, "ask-gt").click()
@@ -213,6 +218,7 @@ def test_a_bad_hand_is_one_line_on_the_page_and_the_page_goes_on(server, browser
         said = CliRunner().invoke(main, ["gt-odds", "--hand", bad]).output.strip()
         assert said == f"tichusim: error: {error.text}"  # the command line's one line
         assert "Traceback" not in browser.page_source
+        assert not browser.find_element(By.ID, "answer-gt").is_displayed()
     _pick(browser, ["Dr", "Ph", "Aj", "As", "Kj", "9j", "5j", "3j"])
     browser.find_element(By.ID, "ask-gt").click()
     _wait_for(browser, "#answer-gt .verdict", 120)

@@ -212,6 +212,12 @@ async function ask(kind, body, where, render, button) {
     prog.hidden = true;
     err.textContent = e.message;
     err.hidden = false;
+    // a refused request leaves no earlier answer shown under its error, as if it were this
+    // request's: the panel's answers are cleared
+    for (const box of $(`panel-${where}`).querySelectorAll(".answer")) {
+      box.hidden = true;
+      box.innerHTML = "";
+    }
   } finally {
     button.disabled = false;
   }
