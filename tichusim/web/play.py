@@ -21,6 +21,7 @@ through the JSON API (docs/serve.md), and a hint on demand ranked by the answers
 
 from __future__ import annotations
 
+import functools
 import secrets
 import threading
 import time
@@ -99,6 +100,8 @@ class Seat:
     game: TableGame
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     used: float = 0.0
+    # the last finished round as the state shows it: made once, not at every state
+    shown: tuple[int, dict] | None = field(default=None, repr=False)
 
 
 class Tables:
@@ -258,8 +261,15 @@ def _names(game: TableGame) -> list[str]:
     return ["You"] + [f"{'Partner' if s % 2 == 0 else 'Opponent'} {s}" for s in range(1, n)]
 
 
+@functools.lru_cache(maxsize=8192)
+def _codes(mask: int) -> tuple[str, ...]:
+    return tuple(cards.format(mask).split()) if mask else ()
+
+
 def _text(mask: int) -> list[str]:
-    return cards.format(mask).split() if mask else []
+    """The cards of ``mask`` in the card notation, one string each (formatting is the state's
+    main cost: the same masks come again and again, and are formatted once)."""
+    return list(_codes(int(mask)))
 
 
 def _event(e: Event, names: list[str]) -> dict:
@@ -360,15 +370,17 @@ def state(seat: Seat) -> dict:
         "error": game.error,
         "record": game.to_dict(),
     }
+    out["last_round"] = None
     if game.rounds:
         last = game.rounds[-1]
-        out["last_round"] = _round(last) | {
-            "events": _events(last.events, names, _sizes(game, last.record.deal.first_drawer)),
-            # the server's record of the round (games.record), the input of its review
-            "record": last.record.to_dict(),
-        }
-    else:
-        out["last_round"] = None
+        if seat.shown is None or seat.shown[0] != last.number:
+            shown = _round(last) | {
+                "events": _events(last.events, names, _sizes(game, last.record.deal.first_drawer)),
+                # the server's record of the round (games.record), the input of its review
+                "record": last.record.to_dict(),
+            }
+            seat.shown = (last.number, shown)
+        out["last_round"] = seat.shown[1]
     out["round"] = None
     out["decision"] = None
     if game.to_act is None:
@@ -418,7 +430,8 @@ def _hint_kind(game: TableGame, decision: str) -> str | None:
 
 def _others(game: TableGame, seat: int) -> str:
     n = game.game.seats
-    return ",".join(str(game.strategies[(seat + d) % n] or ANSWER_STRATEGY) for d in range(1, n))
+    others = [str(game.strategies[(seat + d) % n] or ANSWER_STRATEGY) for d in range(1, n)]
+    return others[0] if len(set(others)) == 1 else ",".join(others)
 
 
 def hint(seat: Seat, limits: Limits) -> Ask:
