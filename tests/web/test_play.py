@@ -15,6 +15,7 @@ pytest.importorskip("httpx2", reason="httpx2 (Starlette's TestClient) is not ins
 from starlette.testclient import TestClient  # noqa: E402
 
 import tichusim  # noqa: E402
+from tichusim.games.agents import Agent  # noqa: E402
 from tichusim.games.tablegame import TableGame  # noqa: E402
 from tichusim.logs import read_text  # noqa: E402
 from tichusim.web.answers import Limits  # noqa: E402
@@ -252,3 +253,27 @@ def test_an_illegal_answer_is_refused_and_the_table_goes_on(client):
         assert r.status_code == 404 and "no table" in r.json()["error"]
     r = client.post(f"/api/play/{table}/hint", json={"deals": 5})
     assert r.status_code == 400 and "no fields" in r.json()["error"]
+
+
+class Failing(Agent):
+    """A bot that fails at its first play (the server seats named strategies only: this one is
+    seated from Python, as a bug in a strategy would show)."""
+
+    base = "expert"
+
+    def play(self, view, legal):
+        raise RuntimeError("out of ideas")
+
+
+def test_a_bot_that_fails_stops_its_table_not_the_server():
+    app = create_app(table_deals=0)
+    with TestClient(app) as c:
+        seat = app.state.tables.open(TableGame(1, [None, Failing(), "expert", "expert"]))
+        state = c.get(f"/api/play/{seat.id}").json()
+        while state["decision"] and not state["error"]:
+            state = _answer(c, state)
+        assert "out of ideas" in state["error"] and state["decision"] is None
+        r = c.post(f"/api/play/{seat.id}/act", json={"step": state["step"], "choice": 0})
+        assert r.status_code == 409 and "out of ideas" in r.json()["error"]
+        assert c.post(f"/api/play/{seat.id}/hint", json={}).status_code == 409
+        _play_round(c, _open(c, seed=2))  # the server goes on

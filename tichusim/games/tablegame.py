@@ -135,12 +135,22 @@ class TableGame:
 
     # -- the game as data ----------------------------------------------------------------
 
+    @property
+    def names(self) -> list[str | None]:
+        """Each seat's strategy by name (an Agent's ``name``), ``None`` for a person."""
+        return [
+            s if s is None or isinstance(s, str) else str(getattr(s, "name", s))
+            for s in self.strategies
+        ]
+
     def to_dict(self) -> dict[str, Any]:
-        """The game's settings and the people's answers: ``from_dict`` plays it again."""
+        """The game's settings and the people's answers: ``from_dict`` plays it again (a
+        game with an ``Agent`` seated names it, and replays only where that name is a
+        strategy)."""
         return {
             "variant": self.variant,
             "seed": self.seed,
-            "strategies": list(self.strategies),
+            "strategies": self.names,
             "target": self.target,
             "answers": list(self.answers),
         }
@@ -185,7 +195,7 @@ class TableGame:
         rounds = [r.record for r in self.rounds]
         if unfinished and self.round is not None and self.round.decisions:
             rounds.append(self.round.record())
-        names = tuple("you" if s is None else str(s) for s in self.strategies)
+        names = tuple("you" if s is None else s for s in self.names)
         return GameRecord(tuple(rounds), names, self.variant)
 
     # -- where the game stands -----------------------------------------------------------

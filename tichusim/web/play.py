@@ -359,7 +359,7 @@ def state(seat: Seat) -> dict:
                 "seat": s,
                 "name": names[s],
                 "team": s % 2,
-                "strategy": game.strategies[s],
+                "strategy": game.names[s],
             }
             for s in range(n)
         ],
@@ -430,7 +430,7 @@ def _hint_kind(game: TableGame, decision: str) -> str | None:
 
 def _others(game: TableGame, seat: int) -> str:
     n = game.game.seats
-    others = [str(game.strategies[(seat + d) % n] or ANSWER_STRATEGY) for d in range(1, n)]
+    others = [game.names[(seat + d) % n] or ANSWER_STRATEGY for d in range(1, n)]
     return others[0] if len(set(others)) == 1 else ",".join(others)
 
 
