@@ -332,4 +332,19 @@ def test_a_round_played_by_clicks_scores_as_the_engine(server, browser):
     browser.find_element(By.ID, "pl-continue").click()
     _wait_for(browser, "#pl-options button.option", 60)
     assert browser.find_element(By.ID, "pl-prompt").text.startswith("Your first cards")
+    hand = browser.find_element(By.ID, "pl-hand").text
+    # a reload resumes the table; a table the server has lost reopens from its record
+    assert f"table={kept['table']}" in browser.current_url
+    for lost in (False, True):
+        if lost:
+            browser.execute_async_script(
+                "fetch(`/api/play/${arguments[0]}`, {method: 'DELETE'}).then(() => arguments[1]())",
+                kept["table"],
+            )
+        browser.refresh()
+        _wait_for(browser, "#pl-options button.option", 60)
+        assert browser.find_element(By.ID, "pl-prompt").text.startswith("Your first cards")
+        assert browser.find_element(By.ID, "pl-hand").text == hand
+        assert browser.find_element(By.ID, "pl-us").text == str(us)
+    assert f"table={kept['table']}" not in browser.current_url  # reopened: a new id
     assert "Traceback" not in browser.page_source
