@@ -239,7 +239,7 @@ function drawScore(state) {
     (state.over ? ` · game over: ${state.winner === 0 ? "you win" : "the opponents win"}` : "");
   $("pl-download").href = `/api/play/${state.table}/game?format=tch`;
   $("pl-download-json").href = `/api/play/${state.table}/game?format=json`;
-  $("pl-download").hidden = state.variant !== "nanjing";
+  $("pl-download-tch").hidden = state.variant !== "nanjing"; // a BSW log holds Nanjing games
   const rows = state.rounds.map((r) => `<tr><td>${r.round}</td><td class="num">${r.score[0]}</td><td class="num">${r.score[1]}</td>` +
     `<td class="num">${r.totals[0]} : ${r.totals[1]}</td><td>${escape(r.first_out >= 0 ? state.seats[r.first_out].name : "")}</td></tr>`);
   $("pl-rounds").innerHTML = `<tr><th>round</th><th>you &amp; partner</th><th>opponents</th><th>totals</th><th>out first</th></tr>${rows.join("")}`;
