@@ -192,6 +192,18 @@ class Unit:
         answers and stop there."""
         self.game.steps.script_only(kept, script)
 
+    def history(self, seat: int) -> tuple[Event, ...]:
+        """The round's public record so far as seat ``seat``'s player knows it (its own
+        passing included, RULES.md §6), at any point of the round, its end too: what its
+        view's ``history`` would hold (a logged replay of the script so far)."""
+        steps = self.game.steps
+        if not steps.has_history:
+            raise RuntimeError(f"{self.game.name}: its rounds carry no history")
+        if not 0 <= seat < steps.seats:
+            raise ValueError(f"seat: 0..{steps.seats - 1}, not {seat!r}")
+        known = tuple(steps.seats_of(self._kept, steps.player_of(self._kept, seat)))
+        return steps.history(self._replayed_log(self.decisions), known)
+
     # -- moving on ----------------------------------------------------------------------
 
     def act(self, choice: Any) -> None:
