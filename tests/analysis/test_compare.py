@@ -359,3 +359,56 @@ def test_cli_ctrl_c_prints_the_partial_figures_and_exits_130(tmp_path):
     assert "interrupted: partial figures" in stderr and "Traceback" not in stderr
     assert "PARTIAL" in stdout and f"of {deals:,} deals" in stdout
     assert not out.exists()
+
+
+FAILING = '''
+from tichusim import Agent
+
+
+class Failing(Agent):
+    """First legal play; fails at about one play decision in 500 (drawn from view.random,
+    so at the same decisions of the same deals whenever a deal is played)."""
+
+    def play(self, view, legal):
+        if view.random.random() < 0.002:
+            raise ValueError("boom")
+        return legal[0]
+'''
+
+
+@pytest.fixture
+def failing(tmp_path):
+    path = tmp_path / "failing.py"
+    path.write_text(FAILING)
+    return {"agent": f"{path}:Failing"}
+
+
+def test_a_player_failing_costs_its_deal_not_the_match(failing):
+    """A Python agent failing at a deal stops the match with the deals before it kept and
+    the failing deal named; ``skip_failed`` plays on without the failing deals."""
+    from tichusim.analysis.duplicate import Failed, duplicate
+
+    with pytest.raises(Failed) as caught:
+        duplicate(failing, "heuristic", 60, seed=2)
+    stop = caught.value
+    first = stop.result.deals
+    assert 0 < first < 60 and f"round key {first}" in str(stop) and "boom" in str(stop)
+    assert stop.result.partial and f"deal {first}" in stop.result.stopped
+    skipped = duplicate(failing, "heuristic", 60, seed=2, skip_failed=True)
+    failed = [deal for deal, _ in skipped.failed]
+    assert failed[0] == first and skipped.deals + len(failed) == 60 and not skipped.partial
+    before = duplicate(failing, "heuristic", first, seed=2)
+    np.testing.assert_array_equal(before.margins, skipped.margins[:first])
+    assert "left out" in markdown_report(skipped, "cmd")
+
+
+def test_compare_reports_the_deals_before_a_failure(failing):
+    agent = f"agent:{failing['agent']}"
+    out = CliRunner().invoke(main, ["compare", agent, "heuristic", "--deals", "60", "--quiet"])
+    assert out.exit_code == 1
+    assert "PARTIAL" in out.stdout and "Stopped: a player failed at deal" in out.stdout
+    assert "--skip-failed plays on" in out.stderr and "Traceback" not in out.output
+    out = CliRunner().invoke(
+        main, ["compare", agent, "heuristic", "--deals", "60", "--quiet", "--skip-failed"]
+    )
+    assert out.exit_code == 0 and "left out" in out.stdout

@@ -22,37 +22,11 @@ PRIVATE_FIELDS = [n for n in PRIVATE.names if n != "rng"]
 
 
 def position_of(view) -> Position:
-    """The position a seat's view describes: its hand, its passing, the public record and the
-    trick in play read from the view's history."""
-    pub, me = view.public[0], view.private[0]
-    n = int(pub["n_players"])
-    trick = tuple((e.seat, e.cards) for e in view.trick)
-    in_trick: dict[int, int] = {}
-    for s, m in trick:
-        in_trick[s] = in_trick.get(s, 0) | m
-    played = {
-        s: int(pub["played_by"][s]) & ~in_trick.get(s, 0)
-        for s in range(n)
-        if int(pub["played_by"][s]) & ~in_trick.get(s, 0)
-    }
-    wuwang = view.variant == "wuwang"
-    return Position(
-        seat=view.seat,
-        hand=int(me["hand"]),
-        played=played,
-        trick=trick,
-        tichu=tuple(s for s in range(n) if pub["tichu"][s]),
-        grand_tichu=tuple(s for s in range(n) if pub["grand_tichu"][s]),
-        wish=int(pub["wish"]),
-        out=tuple(int(s) for s in pub["out_order"][: int(pub["n_out"])]),
-        taken={s: int(pub["points_taken"][s]) for s in range(n)},
-        gave={s: int(me["given"][s]) for s in range(n) if me["given"][s]},
-        received={s: int(me["received"][s]) for s in range(n) if me["received"][s]},
-        variant=view.variant,
-        first_drawer=int(pub["first_drawer"]),
-        minister=int(pub["exposed"]) if wuwang and view.seat != MINISTER else 0,
-        king=int(me["ally_hand"]) if wuwang and view.seat == MINISTER else 0,
-    )
+    """The position a seat's view describes (``Position.from_view``), checked as read back
+    from its plain data."""
+    position = Position.from_view(view)
+    assert Position.parse(position.to_dict()) == position
+    return position
 
 
 def play_views(

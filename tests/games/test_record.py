@@ -294,3 +294,46 @@ def test_deals_are_checked():
         Deal(d.hands, (d.first[1], *d.first[1:])).check(g)
     every = sorted(c.bit_length() - 1 for c in cards.cards_of(cards.DECK))
     assert sorted(d.deck(g).tolist()) == every  # each card once, by its bit
+
+
+def test_a_bomb_that_beats_nothing_is_refused_as_such():
+    """A bomb out of turn must beat the trick (§2.7, §2.9): two bombs on one trick played
+    the other way round, the lower on the higher, are refused with that rule."""
+    for key in range(400):
+        record = _played("nanjing", 13, key, "random").record()
+        acts = list(record.actions)
+        for i, a in enumerate(acts):
+            before = [b for b in acts[:i] if b.kind in ("play", "bomb")]
+            if a.kind != "bomb" or not before or before[-1].kind != "bomb":
+                continue
+            j = acts.index(before[-1])
+            if j != i - 1:  # a bomb right on a bomb
+                continue
+            acts[j], acts[i] = a, before[-1]  # the higher bomb first, then the lower on it
+            with pytest.raises(IllegalAction, match="does not beat the trick") as caught:
+                Round.from_record(record.with_actions(acts))
+            assert "§2.9" in str(caught.value)
+            return
+    pytest.skip("no bomb out of turn on a bomb out of turn in 400 random rounds")
+
+
+def test_a_tichu_called_late_stands_when_its_seat_plays_no_card_after():
+    """§2.3: a call stands until the seat's first card. A seat that calls while another
+    plays and never plays a card after it (the round ends first) still called: its call
+    counts, and the record written back holds it. (Round 1552 of seed 1 with heuristic at
+    every seat: seat 3 plays no card at all, found by ``simulate``'s ``cards_left``.)"""
+    r = _played("nanjing", 1, 1552, "heuristic")
+    record = r.record()
+    seat = 3
+    assert not any(a.seat == seat and a.kind in ("play", "bomb", "tichu") for a in record.actions)
+    acts = [*record.actions[:-1], Action(seat, "tichu"), record.actions[-1]]
+    back = Round.from_record(record.with_actions(acts))
+    assert back.done
+    rounds, seats = back.tables()
+    assert bool(seats[seats.seat == seat].iloc[0].tichu)
+    base, _ = r.tables()
+    team = f"score_team{seat % 2}"
+    assert int(rounds[team][0]) == int(base[team][0]) - 100  # it did not go out first
+    again = back.record()
+    assert any(a.seat == seat and a.kind == "tichu" for a in again.actions)
+    assert Round.from_record(again).tables()[0].equals(rounds)

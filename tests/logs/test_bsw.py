@@ -69,6 +69,21 @@ def test_quirks_of_real_logs_read_the_same_game():
         assert read.game.players[0] == "Jürgen" and read.game.players[3] == ""
 
 
+def test_passed_cards_go_to_the_seats_named_and_lines_after_a_score_are_nothing():
+    """A ``gibt`` line names its receivers: listed in another order, the cards still go to
+    the seats named; a line between a round's score and the next round is not the round's."""
+    base = _scores(read_game(GAME).game)
+    lines = _lines()
+    i = next(i for i, line in enumerate(lines) if " gibt: " in line)
+    head, rest = lines[i].split(" gibt: ")
+    parts = [p for p in rest.split(" - ") if p.strip()]
+    lines[i] = f"{head} gibt: " + " - ".join(reversed(parts)) + " - "
+    score = next(i for i, line in enumerate(lines) if line.startswith("Ergebnis"))
+    lines.insert(score + 1, "Stand: 0 - 400")
+    read = read_text("\n".join(lines), "x.tch")
+    assert read.problems == [] and _scores(read.game) == base
+
+
 def test_a_game_cut_off_mid_round_keeps_its_whole_rounds():
     lines = _lines()
     starts = [i for i, line in enumerate(lines) if "Gr.Tichukarten" in line]

@@ -34,7 +34,15 @@ from .played_once import played_once
 if TYPE_CHECKING:
     from ..games.team import TeamGame
 
-__all__ = ["DuplicateResult", "Interrupted", "League", "duplicate", "league", "markdown_report"]
+__all__ = [
+    "DuplicateResult",
+    "Failed",
+    "Interrupted",
+    "League",
+    "duplicate",
+    "league",
+    "markdown_report",
+]
 
 
 def _fmt(e: Estimate, pct: bool = False) -> str:
@@ -76,11 +84,15 @@ class DuplicateResult:
     variant: str = "nanjing"
     seconds: float = 0.0  # of play: after the compile (``played_once``)
     planned: int = 0  # the deals asked for: more than ``deals`` when interrupted
+    # deals a player failed on, ``(deal, the one-line error)``: left out of the figures
+    failed: tuple[tuple[int, str], ...] = ()
+    stopped: str = ""  # why the match stopped before its end ("" when it did not)
 
     @property
     def partial(self) -> bool:
-        """Whether the match stopped (Ctrl-C) before all its deals were played."""
-        return self.deals < self.planned
+        """Whether the match stopped (Ctrl-C, or a player failing) before all its deals were
+        played."""
+        return self.deals + len(self.failed) < self.planned
 
     @property
     def unit(self) -> str:
@@ -138,6 +150,19 @@ def _player(table, spec):
     return as_agent(spec) if is_agent(spec) else table.resolve(spec, 1)[0]
 
 
+class Failed(RuntimeError):
+    """A player failed at a deal (a Python agent raised, or answered outside the legal
+    choices: ``AgentError``) and the match was not told to play on (``skip_failed``): the
+    message names the deal; ``result`` holds the figures of the deals played before it (a
+    ``DuplicateResult`` marked partial, ``None`` when none was), ``matches`` a league's matches
+    finished before it."""
+
+    def __init__(self, message: str, result: DuplicateResult | None, matches: tuple = ()):
+        super().__init__(message)
+        self.result = result
+        self.matches = matches
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C during a match or a league: ``result`` holds the figures of the deals played
     before it (a ``DuplicateResult`` with ``partial`` set; ``None`` when no deal was
@@ -176,6 +201,51 @@ def _block_size(players, deals: int, workers: int, seatings: int) -> int:
     return max(1, min(per_block, -(-deals // (4 * workers))))
 
 
+class _Block(NamedTuple):
+    """Deals ``start`` .. ``start + count - 1`` played: their ``tables`` (``_tables``; the
+    deals a player failed on left out, ``None`` when none is left), the failures ``(deal,
+    message)``, and whether the match stops at the first of them (``skip`` off)."""
+
+    start: int
+    tables: tuple | None
+    failed: list[tuple[int, str]]
+    stop: bool
+
+
+def _block(players, start: int, count: int, played: TeamGame, common: dict, skip: bool) -> _Block:
+    """``_tables`` of a block; when a player fails in it, its deals again one at a time: those
+    before the failing deal kept, and those after it too when ``skip`` (a failing deal left
+    out, the match playing on), else the block ends at the failure."""
+    from ..games.agents import AgentError
+
+    try:
+        return _Block(start, _tables(players, start, count, played, common), [], False)
+    except AgentError:
+        pass  # which deal: each deal of the block alone
+    kept: list[tuple] = []
+    failed: list[tuple[int, str]] = []
+    for deal in range(start, start + count):
+        try:
+            kept.append(_tables(players, deal, 1, played, common))
+        except AgentError as exc:
+            failed.append((deal, str(exc)))
+            if not skip:
+                break
+    return _Block(start, _joined(kept) if kept else None, failed, bool(failed) and not skip)
+
+
+def _joined(parts: list[tuple]) -> tuple:
+    """Blocks' tables (one ``_Table`` per seating each) joined in deal order."""
+    return tuple(
+        _Table(
+            np.concatenate([p[i].scores for p in parts]),
+            pd.concat([p[i].rounds for p in parts], ignore_index=True),
+            pd.concat([p[i].seats for p in parts], ignore_index=True),
+        )
+        for i in range(len(parts[0]))
+    )
+
+
 def _tables(players, start: int, count: int, played: TeamGame, common: dict) -> tuple:
     """Deals ``start`` to ``start + count - 1`` played at each of the game's seatings, in
     order: one ``_Table`` each."""
@@ -199,8 +269,8 @@ _BUILT: dict = {}  # a worker's players, built once per process: (spec, variant)
 
 def _worker_block(job):
     """One block in a worker process: the players rebuilt from plain data (an agent from its
-    ``spec_of`` table), then ``_tables``."""
-    specs, start, count, threads, common = job
+    ``spec_of`` table), then ``_block``."""
+    specs, start, count, threads, common, skip = job
     if threads:
         import numba
 
@@ -212,7 +282,7 @@ def _worker_block(job):
         if key not in _BUILT:
             _BUILT[key] = _player(played, spec)
         players.append(_BUILT[key])
-    return start, _tables(players, start, count, played, common)
+    return _block(players, start, count, played, common, skip)
 
 
 def _portable(player):
@@ -222,8 +292,8 @@ def _portable(player):
     return spec_of(player) if isinstance(player, Agent) else player
 
 
-def _blocks_in_workers(players, blocks, workers: int, common: dict):
-    """``(start, tables)`` of every block, in the order they finish, from ``workers`` spawned
+def _blocks_in_workers(players, blocks, workers: int, common: dict, skip: bool):
+    """The ``_Block`` of every block, in the order they finish, from ``workers`` spawned
     processes (each numba single-threaded when they share the cores); Ctrl-C is the parent's
     alone, which then drops the blocks not started and waits for those under way."""
     import concurrent.futures as cf
@@ -243,7 +313,9 @@ def _blocks_in_workers(players, blocks, workers: int, common: dict):
     )
     old = signal.pthread_sigmask(signal.SIG_BLOCK, SIGINT_ONLY) if MASKABLE else None
     try:  # workers start inside submit, and inherit SIGINT blocked until worker_init
-        futures = [pool.submit(_worker_block, (specs, a, n, threads, common)) for a, n in blocks]
+        futures = [
+            pool.submit(_worker_block, (specs, a, n, threads, common, skip)) for a, n in blocks
+        ]
     finally:
         if old is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
@@ -298,18 +370,20 @@ def _side_stats(name: str, side: int, tables, seatings, victory: str) -> dict:
     return out
 
 
-def _match(sa, sb, frames, played: TeamGame, variant: str, planned: int, seconds: float):
+def _match(
+    sa,
+    sb,
+    frames,
+    played: TeamGame,
+    variant: str,
+    planned: int,
+    seconds: float,
+    failed: tuple = (),
+    stopped: str = "",
+):
     """The match's figures from its blocks' tables, merged in deal order."""
-    parts = [frames[k] for k in sorted(frames)]
+    tables = _joined([frames[k] for k in sorted(frames)])
     seatings = played.duplicate_seatings
-    tables = [
-        _Table(
-            np.concatenate([p[i].scores for p in parts]),
-            pd.concat([p[i].rounds for p in parts], ignore_index=True),
-            pd.concat([p[i].seats for p in parts], ignore_index=True),
-        )
-        for i in range(len(seatings))
-    ]
     sides = _sides(tables, seatings)
     rows = [
         _side_stats(sa.name, 0, tables, seatings, played.victory),
@@ -328,6 +402,8 @@ def _match(sa, sb, frames, played: TeamGame, variant: str, planned: int, seconds
         variant=variant,
         seconds=seconds,
         planned=planned,
+        failed=failed,
+        stopped=stopped,
     )
 
 
@@ -342,6 +418,7 @@ def duplicate(
     options: dict | None = None,
     workers: int = 1,
     progress: Callable[[int, int, Estimate], None] | None = None,
+    skip_failed: bool = False,
 ) -> DuplicateResult:
     """Strategy ``a`` against ``b`` over ``deals`` duplicated deals (names, tables,
     ``Strategy`` objects or Python agents: ``tichusim.Agent``), in the game ``variant``
@@ -352,7 +429,12 @@ def duplicate(
     ``workers``. ``check=True`` verifies RULES.md §7 after every action. ``progress(done,
     deals, margin)`` is called with ``done`` 0 once the kernels are compiled, then after each
     block with the deals played and the running margin (A minus B). Ctrl-C raises
-    ``Interrupted`` carrying the figures of the deals played so far (``partial``)."""
+    ``Interrupted`` carrying the figures of the deals played so far (``partial``).
+
+    A player that fails at a deal (a Python agent raising or answering outside the legal
+    choices) costs that deal, not the match: ``Failed`` names it and carries the figures of
+    every deal before it; with ``skip_failed`` the match plays on without the failing deals,
+    and the result lists them (``failed``)."""
     match_game = _teams_game(variant, options)
     seatings = match_game.duplicate_seatings
     sa, sb = _player(match_game, a), _player(match_game, b)
@@ -367,24 +449,49 @@ def duplicate(
     t0 = time.perf_counter()
     frames: dict[int, tuple] = {}
     if workers > 1 and len(blocks) > 1:
-        played = _blocks_in_workers((sa, sb), blocks, workers, common)
+        played = _blocks_in_workers((sa, sb), blocks, workers, common, skip_failed)
     else:
-        played = ((k, _tables((sa, sb), k, n, match_game, common)) for k, n in blocks)
+        played = (_block((sa, sb), k, n, match_game, common, skip_failed) for k, n in blocks)
     margins: dict[int, np.ndarray] = {}
+    failed: dict[int, str] = {}
+    arrived: set[int] = set()
+    stop = deals  # the first deal a player failed on when the match stops there
 
-    def figures():
-        return _match(sa, sb, frames, match_game, variant, deals, time.perf_counter() - t0)
+    def figures(why: str = ""):
+        kept = {k: t for k, t in frames.items() if k < stop}
+        if not kept:
+            return None
+        listed = tuple(sorted(failed.items())) if skip_failed else ()
+        seconds = time.perf_counter() - t0
+        return _match(sa, sb, kept, match_game, variant, deals, seconds, listed, why)
 
     try:
-        for start, tables in played:
-            frames[start] = tables
-            margins[start] = _sides(tables, seatings).differences(0, 1)
-            if progress is not None:
-                so_far = np.concatenate([margins[k] for k in sorted(margins)])
+        for block in played:
+            arrived.add(block.start)
+            failed.update(block.failed)
+            if block.stop:
+                stop = min(stop, block.failed[0][0])
+            if block.tables is not None:
+                frames[block.start] = block.tables
+                margins[block.start] = _sides(block.tables, seatings).differences(0, 1)
+            if progress is not None and margins:
+                so_far = np.concatenate([margins[k] for k in sorted(margins) if k < stop])
                 progress(len(so_far), deals, mean_ci(so_far))
+            if stop < deals and all(k in arrived for k, _ in blocks if k <= stop):
+                break  # every deal before the failing one is in: the rest is not needed
     except KeyboardInterrupt:
-        raise Interrupted(figures() if frames else None) from None
-    return figures()
+        raise Interrupted(figures("interrupted")) from None
+    finally:
+        close = getattr(played, "close", None)
+        if close is not None:
+            close()  # a pool's blocks not started are dropped
+    if stop < deals:
+        message = failed[stop]
+        raise Failed(message, figures(f"a player failed at deal {stop}: {message}"))
+    result = figures()
+    if result is None:
+        raise Failed(f"every deal failed; the first: {failed[min(failed)]}", None)
+    return result
 
 
 @dataclass(frozen=True)
@@ -445,6 +552,7 @@ def league(
     variant: str = "nanjing",
     options: dict | None = None,
     workers: int = 1,
+    skip_failed: bool = False,
 ) -> League:
     """Round robin of two or more strategies (names, tables, ``Strategy`` objects or Python
     agents; their names must differ). Every pair plays the same ``deals`` duplicated deals.
@@ -454,8 +562,9 @@ def league(
     deals, so this is paired too). W-D-L counts the matches whose interval lies above 0, spans
     it, or lies below. The other columns pool the strategy's seats over all its matches.
     ``progress(done, total)`` is called after each match, and with ``done`` 0 once the
-    kernels are compiled (``played_once``). ``workers`` and Ctrl-C as in ``duplicate``: the
-    ``Interrupted`` carries the matches finished and the partial one.
+    kernels are compiled (``played_once``). ``workers``, Ctrl-C and ``skip_failed`` as in
+    ``duplicate``: ``Interrupted`` and ``Failed`` carry the matches finished and the partial
+    one.
     """
     played = _teams_game(variant, options)
     resolved = [_player(played, s) for s in strategies]
@@ -486,9 +595,12 @@ def league(
                 variant=variant,
                 options=options,
                 workers=workers,
+                skip_failed=skip_failed,
             )
         except Interrupted as stop:
             raise Interrupted(stop.result, tuple(matches.values())) from None
+        except Failed as stop:
+            raise Failed(str(stop), stop.result, tuple(matches.values())) from None
         if progress is not None:
             progress(done, len(pairs))
     standings = pd.DataFrame([_standing(name, matches, deals, len(names)) for name in names])
@@ -570,11 +682,20 @@ def markdown_report(result: DuplicateResult | League, command: str) -> str:
             f"{result.deals:,} deals)"
         )
         if result.partial:
+            why = "interrupted" if result.stopped in ("", "interrupted") else "stopped"
             title = (
                 f"# PARTIAL: {result.a} vs {result.b} ({_table_name(result.variant)}duplicate "
-                f"match interrupted after {result.deals:,} of {result.planned:,} deals)"
+                f"match {why} after {result.deals:,} of {result.planned:,} deals)"
             )
+            if why == "stopped":
+                title += f"\n\nStopped: {result.stopped}"
         body = result.to_markdown()
+        if result.failed:
+            listed = "; ".join(f"deal {deal}: {message}" for deal, message in result.failed)
+            body += (
+                f"\n{len(result.failed):,} deal(s) left out, a player failing at them "
+                f"(--skip-failed): {listed}\n"
+            )
         design = game_type(result.variant).duplicate_design
         note = (
             f"Each deal is played {design}, so both strategies hold the same cards; the "

@@ -13,7 +13,7 @@ from ..analysis import questions
 from ..games import DEFAULT_GAME, GAMES, game, game_type
 from ..progress import Progress
 from ..strategies import ANSWER_STRATEGY
-from .group import UserError, guard, main
+from .group import PlayError, UserError, guard, main
 from .options import (
     VARIANTS,
     check_option,
@@ -100,9 +100,15 @@ def strategies_cmd(variant):
     help="processes playing the deals (split by index, merged in order: the same figures "
     "for any number)",
 )
+@click.option(
+    "--skip-failed",
+    is_flag=True,
+    help="a deal a player fails at (a Python agent raising, or answering outside the legal "
+    "choices) is left out and the match plays on; the report lists them",
+)
 @check_option
 @quiet_option()
-def compare(strategies, deals, seed, out, variant, options, workers, check, quiet):
+def compare(strategies, deals, seed, out, variant, options, workers, skip_failed, check, quiet):
     """Duplicate matches between STRATEGIES (two: a match; more: a round-robin league).
 
     Each STRATEGY is a name, base:key=value,... (e.g. heuristic:pass=lowest) or
@@ -110,9 +116,11 @@ def compare(strategies, deals, seed, out, variant, options, workers, check, quie
     strategy written in Python: agent:package.module:Class or agent:path/file.py:Class, with
     its parameters as agent:path/file.py:Class:key=value,... (docs/agents.md). A match
     shows its running margin; Ctrl-C prints the figures of the deals played so far, marked
-    partial, and exits with status 130.
+    partial, and exits with status 130. A player failing at a deal stops the match there:
+    the figures of the deals before it are printed, marked partial, with the failing deal
+    named (exit status 1); --skip-failed plays on without it.
     """
-    from ..analysis.duplicate import Interrupted, duplicate, league, markdown_report
+    from ..analysis.duplicate import Failed, Interrupted, duplicate, league, markdown_report
     from ..games.agents import agent_name
     from ..games.strategy_text import parse_strategy
 
@@ -134,7 +142,15 @@ def compare(strategies, deals, seed, out, variant, options, workers, check, quie
             "add name=... to tell them apart"
         )
     command = _compare_command(strategies, deals, seed, variant, options, check, out)
-    common = {"seed": seed, "check": check, "variant": variant, "options": table}
+    if skip_failed:
+        command += " --skip-failed"
+    common = {
+        "seed": seed,
+        "check": check,
+        "variant": variant,
+        "options": table,
+        "skip_failed": skip_failed,
+    }
     try:
         if len(found) == 2:
             margin = f"{names[0]} - {names[1]}"
@@ -163,6 +179,13 @@ def compare(strategies, deals, seed, out, variant, options, workers, check, quie
         _interrupted(stop, command, markdown_report)
     except KeyboardInterrupt:  # before any deal was played (while compiling, say)
         _interrupted(Interrupted(None), command, markdown_report)
+    except Failed as stop:
+        _partial(stop, command, markdown_report)
+        played = stop.result.deals if stop.result is not None else 0
+        raise PlayError(
+            f"{stop}; the {played:,} deals before it are kept above (partial; --out not "
+            "written); --skip-failed plays on without a failing deal"
+        ) from None
     text = markdown_report(result, command)
     click.echo(text, nl=False)
     click.echo(f"({result.seconds:.1f} s of play)")
@@ -189,13 +212,18 @@ def _compare_command(strategies, deals, seed, variant, option_pairs, check, out)
     return command
 
 
-def _interrupted(stop, command: str, markdown_report) -> None:
-    """Ctrl-C in ``compare``: the matches finished and the deals played so far, marked
-    partial (nothing is written to ``--out``), then exit status 130 as a shell gives."""
+def _partial(stop, command: str, markdown_report) -> None:
+    """A match that stopped early: a league's finished matches, then the deals played so far
+    of the match under way, marked partial (nothing is written to ``--out``)."""
     for match in stop.matches:  # a league's finished matches
         click.echo(markdown_report(match, command))
     if stop.result is not None:
         click.echo(markdown_report(stop.result, command), nl=False)
+
+
+def _interrupted(stop, command: str, markdown_report) -> None:
+    """Ctrl-C in ``compare``: ``_partial``, then exit status 130 as a shell gives."""
+    _partial(stop, command, markdown_report)
     played = stop.result.deals if stop.result is not None else 0
     click.echo(
         f"tichusim: interrupted: partial figures ({played:,} deals of the match under way"

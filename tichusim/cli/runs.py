@@ -40,7 +40,14 @@ TABLE_FILES = {"rounds.parquet", "seats.parquet"}  # what `simulate --out` write
 )
 @strategies_option
 @table_options
-def show(seed, round_, game_no, strategies, variant, players, option_pairs):
+@click.option(
+    "--log",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="also write the round as a game log: BSW's format for a .tch name (nanjing), else "
+    "tichusim's JSON game record (docs/records.md), which review and import read",
+)
+def show(seed, round_, game_no, strategies, variant, players, option_pairs, log):
     """Print one round move by move (a transcript)."""
     from ..games.base import GAME_OPTIONS
 
@@ -63,8 +70,20 @@ def show(seed, round_, game_no, strategies, variant, players, option_pairs):
                 f"--option {games_only[0]}: shapes whole games, and show plays one "
                 "independent round"
             )
+    if log is not None and not played.team_game:
+        raise UserError(f"--log: records are kept for the team games, not {variant}")
     text = guard(played.transcript, seed, round_, game=game_no, strategies=chosen)
     click.echo(text, nl=False)
+    if log is not None:
+        from ..logs import played_round, write_game
+
+        record = guard(
+            played_round, seed, round_, strategies=chosen, variant=variant, options=given
+        )
+        try:
+            guard(write_game, record, log)
+        except OSError as exc:
+            raise UserError(f"--log: cannot write {log}: {exc.strerror or exc}") from None
 
 
 @main.command()

@@ -39,10 +39,25 @@ from .options import quiet_option
     type=click.IntRange(0),
     help="deals of the gt-table made at start-up, which compiles the kernels too (0: none)",
 )
+@click.option(
+    "--tables",
+    default=16,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="the Play tab's tables open at once; past that a new one is refused (503)",
+)
+@click.option(
+    "--table-idle",
+    default=1800,
+    show_default=True,
+    type=click.IntRange(1),
+    help="seconds a Play table may stay unused before it is closed",
+)
 @quiet_option("no compile notice")
-def serve_cmd(host, port, workers, queue, max_deals, table_deals, quiet):
-    """A local page where a player picks cards and reads the odds, and its JSON API
-    (docs/serve.md; the web extra: pip install -e '.[web]'). Ctrl-C stops it."""
+def serve_cmd(host, port, workers, queue, max_deals, table_deals, tables, table_idle, quiet):
+    """A local page where a player picks cards and reads the odds, or takes a seat against
+    the bots (the Play tab), and its JSON API (docs/serve.md; the web extra: pip install -e
+    '.[web]'). Ctrl-C stops it."""
     import importlib.util
 
     missing = [m for m in ("starlette", "uvicorn") if importlib.util.find_spec(m) is None]
@@ -68,6 +83,8 @@ def serve_cmd(host, port, workers, queue, max_deals, table_deals, quiet):
             queue=queue,
             limits=limits,
             table_deals=table_deals,
+            tables=tables,
+            idle=float(table_idle),
             on_ready=ready,
         )
     except OSError as exc:

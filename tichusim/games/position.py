@@ -212,6 +212,70 @@ class Position:
         position.check(_per_seat(data.get("counts"), "counts", n))
         return position
 
+    @classmethod
+    def from_view(cls, view: View) -> Position:
+        """The position a seat's view at its play describes (what it knows, §6): its hand
+        and passing, the cards each seat played before the trick in play, the trick read
+        from the view's history, the calls, the wish, the seats out, the points taken.
+        Not checked: ``check`` or ``parse(position.to_dict())`` checks it."""
+        pub, me = view.public[0], view.private[0]
+        n = int(pub["n_players"])
+        trick = tuple((e.seat, e.cards) for e in view.trick)
+        in_trick: dict[int, int] = {}
+        for s, m in trick:
+            in_trick[s] = in_trick.get(s, 0) | m
+        played = {
+            s: int(pub["played_by"][s]) & ~in_trick.get(s, 0)
+            for s in range(n)
+            if int(pub["played_by"][s]) & ~in_trick.get(s, 0)
+        }
+        wuwang = view.variant == "wuwang"
+        return cls(
+            seat=int(view.seat),
+            hand=int(me["hand"]),
+            played=played,
+            trick=trick,
+            tichu=tuple(s for s in range(n) if pub["tichu"][s]),
+            grand_tichu=tuple(s for s in range(n) if pub["grand_tichu"][s]),
+            wish=int(pub["wish"]),
+            out=tuple(int(s) for s in pub["out_order"][: int(pub["n_out"])]),
+            taken={s: int(pub["points_taken"][s]) for s in range(n) if pub["points_taken"][s]},
+            gave={s: int(me["given"][s]) for s in range(n) if me["given"][s]},
+            received={s: int(me["received"][s]) for s in range(n) if me["received"][s]},
+            variant=view.variant,
+            first_drawer=int(pub["first_drawer"]),
+            minister=int(pub["exposed"]) if wuwang and view.seat != variants.MINISTER else 0,
+            king=int(me["ally_hand"]) if wuwang and view.seat == variants.MINISTER else 0,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The position as the plain data ``parse`` reads back (a position file's table, the
+        server's ``position``): what is empty or the default is left out."""
+        out: dict[str, Any] = {"variant": self.variant, "seat": self.seat}
+        out["hand"] = cards.format(self.hand)
+        if self.played:
+            out["played"] = {str(s): cards.format(m) for s, m in sorted(self.played.items())}
+        if self.trick:
+            out["trick"] = "; ".join(
+                f"{s}: {cards.format(m) if m else 'pass'}" for s, m in self.trick
+            )
+        for key in ("tichu", "grand_tichu", "out"):
+            if getattr(self, key):
+                out[key] = list(getattr(self, key))
+        if self.wish:
+            out["wish"] = cards.RANK_CHARS[self.wish - 2]
+        if any(self.taken.values()):
+            out["taken"] = {str(s): p for s, p in sorted(self.taken.items()) if p}
+        for key in ("gave", "received"):
+            if getattr(self, key):
+                out[key] = {str(s): cards.format(m) for s, m in sorted(getattr(self, key).items())}
+        if self.first_drawer:
+            out["first_drawer"] = self.first_drawer
+        for key in ("minister", "king"):
+            if getattr(self, key):
+                out[key] = cards.format(getattr(self, key))
+        return out
+
     # -- the game ------------------------------------------------------------------------
 
     @property

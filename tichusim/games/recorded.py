@@ -124,8 +124,7 @@ def load(game: Table, kept: Kept, actions: Sequence[Action], stop: int, rows: An
 
 def failure(kept: Kept, actions: Sequence[Action]) -> tuple[int, str] | None:
     """``(index, why)`` of the action the engine could not take, ``None`` when all went in:
-    a refused action, actions left after the round ended, or a call that never reached its
-    seat's question before the round ended."""
+    a refused action, or actions left after the round ended."""
     work = kept[0][0]
     code = int(work["rec_error"])
     if code != rk.RE_NONE:
@@ -136,14 +135,6 @@ def failure(kept: Kept, actions: Sequence[Action]) -> tuple[int, str] | None:
     left = int(work["rec_pos"])
     if left < len(actions):
         return left, "the round is over: nothing is played after its end (§2.13)"
-    waiting = int(work["rec_tichu"]) | int(work["rec_grand"])
-    if waiting:
-        seat = (waiting & -waiting).bit_length() - 1
-        index = int(work["rec_waited"][seat])
-        return index, (
-            f"seat {seat}'s call waits for a moment before its first card, and the round "
-            "ended first (§2.3)"
-        )
     return None
 
 
@@ -155,6 +146,11 @@ def _why(code: int, action: Action, kept: Kept) -> str:
     if code == rk.RE_PLAY:
         return _why_not_played(action.cards, kept, s)
     if code == rk.RE_TURN:
+        bomb = action.kind in ("play", "bomb") and combos.is_bomb(
+            combos.classify(np.uint64(action.cards))
+        )
+        if bomb and s != seat:  # a bomb out of turn the windows did not take (§2.9)
+            return f"{cards.format(action.cards)} does not beat the trick (§2.7, §2.9)"
         return f"seat {seat} is to {_DOING.get(asked, 'act')} here (§2.8–§2.12)"
     if code == rk.RE_NO_PASS:
         if int(pub["top_code"]) == 0:
@@ -193,9 +189,9 @@ def _rank_cards(rank: int) -> int:
     return sum(1 << (16 * s + rank) for s in range(4))
 
 
-def record_of(game: Table, kept: Kept, log: np.ndarray) -> RoundRecord:
-    """The round in play as a record, from its event log: the deal (the first cards and the
-    whole hands dealt), then every seat's actions as they happened."""
+def record_of(game: Table, log: np.ndarray, first_drawer: int, king: int = -1) -> RoundRecord:
+    """A round as a record, from its event log: the deal (the first cards and the whole hands
+    dealt; its first drawer, Wu Wang's King), then every seat's actions as they happened."""
     n = game.seats
     hands, first = [0] * n, [0] * n
     actions: list[Action] = []
@@ -230,14 +226,8 @@ def record_of(game: Table, kept: Kept, log: np.ndarray) -> RoundRecord:
     if gives:
         at = next(i for i, a in enumerate(actions) if a.kind == "give")
         actions[at : at + 1] = [Action(s, "give", gifts=tuple(g)) for s, g in sorted(gives.items())]
-    work, pub = kept[0][0], kept[1][0]
     wuwang = game.drawer_is_king
-    deal = Deal(
-        tuple(hands),
-        tuple(first),
-        0 if wuwang else int(pub["first_drawer"]),
-        int(work["king"]) if wuwang else None,
-    )
+    deal = Deal(tuple(hands), tuple(first), 0 if wuwang else first_drawer, king if wuwang else None)
     options = {k: v for k, v in game.options.items() if v != game.option_defaults.get(k)}
     return RoundRecord(deal, tuple(actions), game.name, tuple(sorted(options.items())), score)
 

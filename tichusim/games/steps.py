@@ -35,7 +35,7 @@ from ..kernels import outside
 from ..kernels.errors import ERR_NONE, ERR_PENDING, ERRORS
 from .agents import Agent, AgentError, as_agent, is_agent
 from .arrow import frames
-from .base import Game, Logged, PlayFn, check_seed, whole_number
+from .base import Game, Kept, Logged, PlayFn, check_seed, whole_number
 from .errors import SimulationError
 from .record import Action, RoundRecord
 from .registry import game as game_named
@@ -179,13 +179,30 @@ class Unit:
         """The event log of the unit's round in play, replayed with the script's first
         ``script`` answers on records of its own (the unit's own are left as they are)."""
         kept = self.game.steps.copy_kept(self._kept)
-        self.game.steps.script_only(kept, script)
+        self._replay_to(kept, script)
         if self._logged is not None:
             return self._logged(kept)
         rows = np.zeros(self.game.steps.log_shape, np.int64)
         self._play(kept, log_out=rows)
         ends = np.flatnonzero(~rows.any(axis=1))
         return rows[: ends[0] if ends.size else len(rows)]
+
+    def _replay_to(self, kept: Kept, script: int) -> None:
+        """Set the records ``kept`` (a copy of the unit's) to replay its first ``script``
+        answers and stop there."""
+        self.game.steps.script_only(kept, script)
+
+    def history(self, seat: int) -> tuple[Event, ...]:
+        """The round's public record so far as seat ``seat``'s player knows it (its own
+        passing included, RULES.md §6), at any point of the round, its end too: what its
+        view's ``history`` would hold (a logged replay of the script so far)."""
+        steps = self.game.steps
+        if not steps.has_history:
+            raise RuntimeError(f"{self.game.name}: its rounds carry no history")
+        if not 0 <= seat < steps.seats:
+            raise ValueError(f"seat: 0..{steps.seats - 1}, not {seat!r}")
+        known = tuple(steps.seats_of(self._kept, steps.player_of(self._kept, seat)))
+        return steps.history(self._replayed_log(self.decisions), known)
 
     # -- moving on ----------------------------------------------------------------------
 
@@ -419,6 +436,14 @@ class Round(Unit):
         if self._actions is not None and self._agents:
             self._leave_record()
         super().advance()
+
+    def _replay_to(self, kept: Kept, script: int) -> None:
+        """A round played from its record replays as it played: from the record (a Tichu
+        called late stands only there, ``engine._calls_left``), stopping at ``script``."""
+        if self._actions is None:
+            super()._replay_to(kept, script)
+            return
+        self.game.steps.load_record(kept, self._actions, script)
 
     def _leave_record(self) -> None:
         """From here the round's script (the record's answers so far) plays it."""

@@ -222,7 +222,8 @@ class TeamSteps(Steps):
         return recorded.failure(kept, actions)
 
     def record_of(self, kept: Kept, log: np.ndarray) -> Any:
-        return recorded.record_of(self.game, kept, log)
+        first_drawer, king = int(kept[1][0]["first_drawer"]), int(kept[0][0]["king"])
+        return recorded.record_of(self.game, log, first_drawer, king)
 
     def script_only(self, kept: Kept, script: int) -> None:
         kept[0]["script_len"] = script

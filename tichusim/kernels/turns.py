@@ -107,6 +107,18 @@ def top_trick(pub, seat, cards, code):
 
 
 @njit(cache=True, inline="always")
+def next_holder(n, pub, seat):
+    """The next seat after ``seat`` of ``n`` in turn order that still holds cards (``seat``
+    itself last), -1 if none does."""
+    q = seat
+    for _ in range(n):
+        q = q + 1 if q + 1 < n else 0  # no division by a number of seats known only at run time
+        if pub.counts[q] > 0:
+            return q
+    return -1
+
+
+@njit(cache=True, inline="always")
 def go_out(pub, seat):
     """``seat`` played its last card: it takes the next place in the finishing order."""
     pub.out_order[pub.n_out] = seat

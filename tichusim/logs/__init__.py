@@ -11,11 +11,24 @@ its file and line (``bsw.Problem``).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from ..games import game as game_named
 from ..games.record import FORMAT, GameRecord
+from ..games.recorded import record_of
+from ..games.simulate import simulate_games
+from ..games.team import TeamGame
 from .bsw import Problem, Read, decode, looks_like_tch, read_tch, write_tch
 
-__all__ = ["Problem", "Read", "read_game", "read_text", "write_game"]
+__all__ = [
+    "Problem",
+    "Read",
+    "played_game",
+    "played_round",
+    "read_game",
+    "read_text",
+    "write_game",
+]
 
 
 def read_text(text: str, source: str = "") -> Read:
@@ -50,3 +63,67 @@ def write_game(game: GameRecord, path: str | Path) -> None:
     tmp = path.with_name(f".{path.name}.part")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
+
+
+def played_game(
+    seed: int = 0,
+    game: int = 0,
+    *,
+    strategies: Any = "random",
+    variant: str = "nanjing",
+    options: dict | None = None,
+    target: int | None = None,
+) -> GameRecord:
+    """Game ``game`` of ``tichusim.simulate_games`` with these settings, as a game record
+    (each round replayed with its event log and written as a record), the players named by
+    their strategies: a game tichusim played, ready for ``write_game``, a review or an
+    import. Team games."""
+    rounds, seats = simulate_games(
+        1,
+        seed=seed,
+        strategies=strategies,
+        target=target,
+        variant=variant,
+        first_game=game,
+        options=options,
+    )
+    table = game_named(variant, options=options)
+    if not isinstance(table, TeamGame):
+        raise ValueError(f"{variant}: records are kept for the team games (§2-§4)")
+    records = []
+    keys, drawers = rounds["round"].tolist(), rounds["first_drawer"].tolist()
+    for key, drawer in zip(keys, drawers, strict=True):
+        king = drawer if table.drawer_is_king else None
+        first = 0 if table.drawer_is_king else drawer
+        rnd, _, log = table.play_with_log(
+            seed, key, strategies=strategies, first_drawer=first, king=king
+        )
+        records.append(record_of(table, log, int(rnd["first_drawer"]), int(rnd["king"])))
+    named = seats[seats["seat"] < table.players].groupby("seat")["strategy"].first()
+    names = tuple(str(named[p]) for p in range(table.players))
+    return GameRecord(tuple(records), names, variant, tuple(sorted((options or {}).items())))
+
+
+def played_round(
+    seed: int = 0,
+    key: int = 0,
+    *,
+    strategies: Any = "random",
+    variant: str = "nanjing",
+    options: dict | None = None,
+) -> GameRecord:
+    """Round ``key`` of ``tichusim.simulate`` with these settings (``tichusim show``'s) as a
+    game record of one round, its players named by their strategies. Team games."""
+    table = game_named(variant, options=options)
+    if not isinstance(table, TeamGame):
+        raise ValueError(f"{variant}: records are kept for the team games (§2-§4)")
+    rnd, _, log = table.play_with_log(seed, key, strategies=strategies)
+    record = record_of(table, log, int(rnd["first_drawer"]), int(rnd["king"]))
+    names = tuple(getattr(s, "name", str(s)) for s in _listed(strategies, table.players))
+    return GameRecord((record,), names, variant, tuple(sorted((options or {}).items())))
+
+
+def _listed(strategies: Any, players: int) -> list:
+    if isinstance(strategies, (list, tuple)):
+        return list(strategies) if len(strategies) == players else list(strategies) * players
+    return [strategies] * players

@@ -435,7 +435,7 @@ def _plays(r: _Round, lines: list[str], i: int) -> tuple[int, str | None]:
 def _line(r: _Round, header: str | None, line: str, number: int) -> None:
     """Read one line of round ``r``."""
     if r.score is not None and header is None:
-        raise ValueError(f"a line after the round's score: {line!r}")
+        return  # after the score, before the next round: nothing of the round
     if line[0] == "(" and line[2:3] == ")" and line[1].isdecimal():
         # a seat's line (most of a log): nothing else starts so
         seat, rest = _seat(int(line[1])), line[3:]
@@ -453,7 +453,7 @@ def _line(r: _Round, header: str | None, line: str, number: int) -> None:
             r.hand_line(rest, seat, 8 if section == FIRST else 14)
             return
         if " gibt: " in rest:
-            r.add(_gives(seat, rest.split(" gibt: ", 1)[1]), number)
+            r.add(_gives(seat, rest.split(" gibt: ", 1)[1], r.names), number)
             r.gives += 1
             return
         raise ValueError(f"a line the log format has no place for: {line!r}")
@@ -506,20 +506,33 @@ def _trick_winner(r: _Round) -> int:
     raise ValueError("the Dragon's trick given before any play (§2.12)")
 
 
-def _gives(seat: int, text: str) -> Action:
-    """``A: S7 - B: S9 - C: B7 -``: one card to each of seats i + 1, i + 2, i + 3."""
+def _gives(seat: int, text: str, names: dict[int, str]) -> Action:
+    """``A: S7 - B: S9 - C: B7 -``: one card to each of seats i + 1, i + 2, i + 3, in that
+    order; by the receivers' names where the four names are known and differ."""
     parts = text.split(" - ")
     if len(parts) == 3 and parts[2].endswith(" -"):  # as BSW writes it: each card looked up
         shown = (parts[0], parts[1], parts[2][:-2])
         bits = [_CARD.get(part[part.rfind(" ") + 1 :], 0) for part in shown]
         if all(bits):
-            return _new(Action, (seat, "give", 0, tuple(zip(_TO[seat], bits, strict=True)), 0))
+            seats = _receivers(seat, [part.rpartition(":")[0].strip() for part in shown], names)
+            return _new(Action, (seat, "give", 0, tuple(zip(seats, bits, strict=True)), 0))
     parts = [p for p in (x.strip() for x in parts) if p and p != "-"]
     parts = [p.rstrip(" -").strip() for p in parts]
     if len(parts) != 3:
         raise ValueError(f"seat {seat} passes 3 cards, one to each other seat (§2.4)")
-    gifts = tuple(((seat + d) % 4, card(p.split()[-1])) for d, p in enumerate(parts, 1))
+    seats = _receivers(seat, [p.rpartition(":")[0].strip() for p in parts], names)
+    gifts = tuple((to, card(p.split()[-1])) for to, p in zip(seats, parts, strict=True))
     return Action(seat, "give", gifts=gifts)
+
+
+def _receivers(seat: int, receivers: list[str], names: dict[int, str]) -> tuple[int, ...]:
+    """The seats a passing's parts go to: i + 1, i + 2, i + 3, or by the receivers' names
+    where the four names are known and differ."""
+    seats = _TO[seat]
+    named = {name: s for s, name in names.items() if name}
+    if len(named) == 4 and set(receivers) == {names[s] for s in seats}:
+        return tuple(named[r] for r in receivers)
+    return seats
 
 
 def write_tch(game: GameRecord) -> str:

@@ -2,9 +2,11 @@
 
 A local page where a player picks cards and reads the odds: 8 cards -> Grand Tichu odds with
 the hand class's row of gt-table, 14 cards -> Tichu odds and the ranked passes, a position ->
-the ranked plays; and the JSON API the page uses (docs/serve.md). ``app.create_app`` builds
-the app, ``serve`` runs it; ``answers`` checks a request and calls the library as the
-commands do, ``jobs`` is the bounded worker pool, ``table`` the gt-table kept in memory.
+the ranked plays; a seat at a table against the bots (the Play tab), with a hint on demand;
+and the JSON API the page uses (docs/serve.md). ``app.create_app`` builds the app, ``serve``
+runs it; ``answers`` checks a request and calls the library as the commands do, ``jobs`` is
+the bounded worker pool, ``table`` the gt-table kept in memory, ``play`` the Play tab's
+tables.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ def serve(
     queue: int = 32,
     limits=None,
     table_deals: int = 100_000,
+    tables: int = 16,
+    idle: float = 1800.0,
     on_ready=None,
 ) -> None:
     """Serve the page on ``host:port`` (port 0: a free one) until Ctrl-C, the rest as
@@ -45,7 +49,13 @@ def serve(
         loopback = host in ("127.0.0.1", "localhost", "::1")
         hosts = ["127.0.0.1", "localhost", "[::1]", "::1"] if loopback else None
         app = create_app(
-            workers=workers, queue=queue, limits=limits, table_deals=table_deals, hosts=hosts
+            workers=workers,
+            queue=queue,
+            limits=limits,
+            table_deals=table_deals,
+            hosts=hosts,
+            tables=tables,
+            idle=idle,
         )
         config = uvicorn.Config(
             app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on"

@@ -35,13 +35,15 @@ the play (``tricks.py``), the end and score (``scoring.py``), with the §7 check
 
 from ..bits import ZERO
 from ..errors import ERR_NONE, ERR_PENDING
-from ..eventlog import close_round
+from ..eventlog import close_round, log_cards
 from ..jit import njit
 from ..refs import borrow
 from ..turns import reset_table, seat_record
 from .deal import deal
-from .passing import passing
-from .records import DRAGON_NONE, PHOENIX_NONE
+from .passing import note_tichu, passing
+from .policies import TICHU_BEFORE_TURN
+from .recorded import calls_after_the_end
+from .records import DRAGON_NONE, EV_TICHU, PHOENIX_NONE
 from .scoring import end_round
 from .tricks import NOT_FORCED, TICHU_ANSWERED, clear_trick, resume_point, trick_start, tricks_from
 from .variants import MAX_SEATS, NANJING, TIENTSIN, WUWANG, n_seats, wish_free
@@ -147,9 +149,28 @@ def _play(variant, seed, key, first_drawer, work, models, pub, privs, rnd, seats
         err, victory, nlog = tricks_from(
             variant, work, models, pub, privs, rnd, seats, check, nlog, outside, at
         )
+    if err == ERR_NONE and outside and work.rec_len > 0:
+        nlog = _calls_left(variant, work, pub, seats, nlog)
     if err == ERR_NONE:
         err, nlog = end_round(variant, work, pub, privs, rnd, seats, victory, check, nlog, outside)
     return close_round(work, rnd, err, nlog)
+
+
+@njit(cache=True, inline="always")
+def _calls_left(variant, work, pub, seats, nlog):
+    """A round played from its record: a Tichu call the record made while its seat had played
+    no card, and which no question of that seat took before the round ended, stands (§2.3:
+    the right to call ends only with the seat's first card). Returns the log rows."""
+    calls_after_the_end(work, pub)
+    for s in range(n_seats(variant)):
+        if work.rec_tichu >> s & 1:
+            point = work.rec_tichu_point[s]
+            point = TICHU_BEFORE_TURN if point < 0 else point
+            pub.tichu[s] = 1
+            note_tichu(seats[s], pub, s, point)
+            nlog = log_cards(work, nlog, EV_TICHU, s, ZERO, point, 0)
+    work.rec_tichu = 0
+    return nlog
 
 
 @njit(cache=True, inline="always")

@@ -17,7 +17,9 @@ that gave answer ``i`` (-1: a question the record did not answer, declined):
 - a Grand Tichu, Tichu or bomb question the record does not answer is declined; a play of a
   bomb answers a bomb window (§2.9) unless the seat's own turn comes next, where it is played;
 - the lead the Dog hands on (§2.10) needs no answer where the table has no choice: the
-  action is checked against the seat that then acts, and passed over.
+  action is checked against the seat that then acts, and passed over;
+- a Tichu call still waiting when the round ends (its seat played no card after it) stands:
+  the engine makes it before the score (``engine._calls_left``).
 
 An action the engine cannot take stops the round as if waiting (``PENDING``), with
 ``work.rec_error`` (``RE_*``) saying why and ``work.rec_error_at`` naming the action; a record
@@ -60,6 +62,7 @@ from ..outside import (
     answer,
     packed_card,
 )
+from ..turns import next_holder, trick_won
 from . import policies
 from .policies import TICHU_BEFORE_BOMB
 from .variants import MAX_SEATS
@@ -113,16 +116,6 @@ def _found(masks, codes, n, cards):
 
 
 @njit(cache=True)
-def _next_holder(pub, seat):
-    n = pub.n_players
-    for d in range(1, n + 1):
-        q = (seat + d) % n
-        if pub.counts[q] > 0:
-            return q
-    return -1
-
-
-@njit(cache=True)
 def turn_after_window(pub):
     """The seat whose turn comes after a bomb window that closes without a bomb (§2.8–§2.9):
     the trick's winner (or the next holder of cards after it) when every other holder has
@@ -134,15 +127,15 @@ def turn_after_window(pub):
     for q in range(n):
         if pub.counts[q] > 0:
             holders |= 1 << q
-    if holders & ~(1 << top) & ~pub.passed == 0:
-        return top if pub.counts[top] > 0 else _next_holder(pub, top)
+    if trick_won(pub, holders):
+        return top if pub.counts[top] > 0 else next_holder(n, pub, top)
     last = top
     far = 0
     for q in range(n):
         if pub.passed >> q & 1 and (q - top) % n > far:
             far = (q - top) % n
             last = q
-    return _next_holder(pub, last)
+    return next_holder(n, pub, last)
 
 
 @njit(cache=True)
@@ -418,6 +411,26 @@ def ask(work, pub, me, seat, decision, detail, choices):
     work.script_len = i + 1
     work.asked[0] = D_NONE
     return a
+
+
+@njit(cache=True)
+def calls_after_the_end(work, pub):
+    """The Tichu calls the record holds after the round's last play (calls of seats that
+    played no card, made while the round ended: ``engine._calls_left`` makes them), added to
+    those waiting; a call of a seat that played is refused as any late call."""
+    while work.rec_pos < work.rec_len and work.rec[work.rec_pos, 1] == REC_TICHU:
+        k = work.rec_pos
+        who = work.rec[k, 0]
+        if pub.grand_tichu[who] or pub.tichu[who] or (work.rec_tichu >> who) & 1:
+            _fail(work, RE_CALLED)
+            return
+        if pub.has_played[who]:
+            _fail(work, RE_TICHU_LATE)
+            return
+        _read(work, k)
+        work.rec_tichu |= 1 << who
+        work.rec_waited[who] = k
+        work.rec_tichu_point[who] = work.rec[k, 3] - 1
 
 
 @njit(cache=True, inline="always")

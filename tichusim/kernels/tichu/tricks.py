@@ -33,6 +33,7 @@ from ..turns import (
     go_out,
     is_bomb,
     make_wish,
+    next_holder,
     open_turn,
     top_trick,
     trick_won,
@@ -69,22 +70,10 @@ NOT_FORCED = -2  # ``tricks_from``: no answer is forced, every seat asks its str
 TICHU_ANSWERED = -3
 
 
-@njit(cache=True, inline="always")
-def _next_holder(n, pub, seat):
-    """The next seat after ``seat`` of ``n`` in turn order that still holds cards (``seat``
-    itself last), -1 if none does."""
-    q = seat
-    for _ in range(n):
-        q = q + 1 if q + 1 < n else 0  # no division by a number of seats known only at run time
-        if pub.counts[q] > 0:
-            return q
-    return -1
-
-
 @njit(cache=True)
 def next_active(pub, seat):
     """The next seat after ``seat`` in turn order that still holds cards (``seat`` itself last)."""
-    return _next_holder(pub.n_players, pub, seat)
+    return next_holder(pub.n_players, pub, seat)
 
 
 @njit(cache=True)
@@ -549,13 +538,13 @@ def _next_turn(variant, work, pub, privs, rnd, seats, actor, nlog, outside):
         if pub.counts[s] > 0:
             holders |= 1 << s
     if not trick_won(pub, holders):
-        return ERR_NONE, _next_holder(n, pub, actor), nlog
+        return ERR_NONE, next_holder(n, pub, actor), nlog
     winner = pub.top_seat
     err, nlog = collect_trick(pub, privs, work, rnd, seats, winner, nlog, outside)
     if err != ERR_NONE:
         return err, -1, nlog
     clear_trick(pub)
-    return ERR_NONE, (winner if pub.counts[winner] > 0 else _next_holder(n, pub, winner)), nlog
+    return ERR_NONE, (winner if pub.counts[winner] > 0 else next_holder(n, pub, winner)), nlog
 
 
 @njit(cache=True, inline="always")

@@ -109,6 +109,9 @@ async function loadInfo() {
     $("p-samples").max = info.limits.samples;
     $("p-candidates").value = d.advise.candidates;
     $("p-rollout").placeholder = d.advise.rollout;
+    for (const v of info.play.variants) $("pl-variant").add(new Option(v, v, v === d.variant, v === d.variant));
+    $("pl-partner").placeholder = `default: ${d.gt_odds.seat_strategy}`;
+    $("pl-opponents").placeholder = `default: ${d.gt_odds.seat_strategy}`;
   }
   showStatus();
   return info;
@@ -141,7 +144,14 @@ async function pollInfo() {
 function setTab(name) {
   tab = name;
   for (const b of document.querySelectorAll(".tabs button")) b.classList.toggle("active", b.dataset.tab === name);
-  for (const p of ["gt", "t14", "pos"]) $(`panel-${p}`).hidden = p !== name;
+  for (const p of ["gt", "t14", "pos", "play"]) $(`panel-${p}`).hidden = p !== name;
+  // the Play tab has its own controls and shows the player's hand, not the card picker
+  $("answer-controls").hidden = name === "play";
+  $("picker").hidden = name === "play";
+  if (name === "play") {
+    playShown();
+    return;
+  }
   $("hand").placeholder = {
     gt: "click the cards, or type: Dr Ph A A K 9 5 3",
     t14: "14 cards, e.g. Dog Ma 2j 3s 5p 7t 8j 9s Jp Qt Kj Ks Ph Dr",
@@ -212,6 +222,12 @@ async function ask(kind, body, where, render, button) {
     prog.hidden = true;
     err.textContent = e.message;
     err.hidden = false;
+    // a refused request leaves no earlier answer shown under its error, as if it were this
+    // request's: the panel's answers are cleared
+    for (const box of $(`panel-${where}`).querySelectorAll(".answer")) {
+      box.hidden = true;
+      box.innerHTML = "";
+    }
   } finally {
     button.disabled = false;
   }
@@ -438,6 +454,10 @@ const ASKS = {
 // a link to an answer: the page asks it again
 function fromHash() {
   const h = new URLSearchParams(location.hash.slice(1));
+  if (h.get("tab") === "play") {
+    setTab("play");
+    return;
+  }
   const kind = h.get("kind");
   if (!kind || !ASKS[kind]) return;
   let q;
