@@ -41,6 +41,19 @@ from tichusim.stats import Z95, Estimate, mean_ci
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "tests" / "data" / "bsw" / "2417500.tch"
 PLAYERS = ("random", "heuristic", "expert", "learned")  # the order the review should find
+KIND_ORDER = [
+    "grand_tichu",
+    "tichu 0",
+    "tichu 1",
+    "tichu 2",
+    "tichu 3",
+    "pass",
+    "play",
+    "bomb",
+    "wish",
+    "dragon",
+    "dog",
+]
 # the seatings (player index per seat): each player partners each other twice and sits at
 # every seat
 SEATINGS = ((0, 1, 2, 3), (1, 2, 3, 0), (0, 2, 1, 3), (2, 0, 3, 1), (0, 3, 2, 1), (3, 1, 0, 2))
@@ -98,6 +111,7 @@ def ranking(rec: Recorder, games: int, effort: str, seed: int) -> None:
     settings = settings_of(effort, seed=seed)
     losses: dict[str, list[float]] = {p: [] for p in PLAYERS}
     flags: dict[str, Counter] = {p: Counter() for p in PLAYERS}
+    kinds: dict[tuple[str, str], list[float]] = {}
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         for g in range(games):
@@ -110,6 +124,8 @@ def ranking(rec: Recorder, games: int, effort: str, seed: int) -> None:
                     name = game.players[w.seat]
                     losses[name].append(w.lost)
                     flags[name][w.flag] += 1
+                    kind = f"tichu {w.detail}" if w.decision == "tichu" else w.decision
+                    kinds.setdefault((name, kind), []).append(w.lost)
             summary = ", ".join(f"{p} {mean_ci(losses[p]).value:.2f}" for p in PLAYERS)
             print(f"game {g + 1}/{games}: {result.seconds:.0f} s; {summary}", flush=True)
     seconds = time.perf_counter() - t0
@@ -141,6 +157,18 @@ def ranking(rec: Recorder, games: int, effort: str, seed: int) -> None:
         rec.print(f"| {a} - {b} | {d.num(2)} | {verdict} |")
     rec.print("")
     rec.print(f"learned's own loss: {estimates['learned'].num(2)} points per decision")
+    rec.print("")
+    rec.print("By decision: mean loss per decision (decisions weighed)")
+    rec.print("")
+    names = sorted({k for _, k in kinds}, key=KIND_ORDER.index)
+    rec.print("| player | " + " | ".join(names) + " |")
+    rec.print("|---|" + "---|" * len(names))
+    for p in PLAYERS:
+        cells = []
+        for k in names:
+            got = kinds.get((p, k), [])
+            cells.append(f"{np.mean(got):.1f} ({len(got)})" if got else "")
+        rec.print(f"| {p} | " + " | ".join(cells) + " |")
 
 
 def main() -> None:
@@ -152,17 +180,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     add_arguments(parser)
     args = parser.parse_args()
-    rec = Recorder("bench_review.py", results=args.results)
     if "speed" in args.only:
-        rec.print("### Speed")
-        rec.print("")
+        rec = Recorder("bench_review.py: speed", results=args.results)
         speed(rec, args.efforts, args.seed)
-        rec.print("")
+        rec.save()
     if "ranking" in args.only:
-        rec.print("### Ranking known players")
-        rec.print("")
+        rec = Recorder("bench_review.py: ranking known players", results=args.results)
         ranking(rec, args.games, args.effort, args.seed)
-    rec.save()
+        rec.save()
 
 
 if __name__ == "__main__":

@@ -237,3 +237,22 @@ def test_bad_requests_are_one_line_errors():
         review_game(game, settings_of(TEST), rounds=[10])
     with pytest.raises(ValueError, match="effort"):
         settings_of("fast")
+
+
+def test_the_dog_is_weighed_at_tientsin():
+    """§3: at Tientsin the Dog's player names the partner who leads, a decision weighed as
+    any other (a strong player without a network: ``expert``, in the rollouts)."""
+    settings = settings_of(TEST, rollout="expert", seed=4)
+    for key in range(16):
+        r = Round(seed=3, key=key, strategies="expert", variant="tientsin")
+        r.advance()
+        record = r.record()
+        dogs = [d for d in decisions(record) if d.decision == "dog"]
+        if dogs:
+            break
+    else:
+        pytest.fail("no Dog's lead in 16 rounds")
+    result = review_round(record, settings, seats=[dogs[0].seat], with_par=False)
+    (dog,) = [w for w in result.decisions if w.decision == "dog"][:1]
+    assert dog.status in ("best", "measured") and dog.candidates == 2 and dog.deals > 0
+    assert dog.chosen.startswith("lead to seat")
