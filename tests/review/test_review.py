@@ -219,6 +219,9 @@ def test_a_players_summary_adds_up(one_round):
         assert p.lost == pytest.approx(sum(w.lost for w in weighed))
         assert sum(p.flags.values()) == sum(bool(w.flag) for w in weighed)
         assert p.calls == sum(w.called for w in mine)
+        first = {r.index: r.first_out for r in one_round.rounds}
+        assert p.calls_won == sum(w.called and first[w.round] == p.seat for w in mine)
+        assert 0 <= p.calls_expected <= p.calls
 
 
 def test_thresholds_flag_only_losses_told_from_none():

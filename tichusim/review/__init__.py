@@ -5,10 +5,11 @@ rate and calls, and each deal's par beside its result (docs/review.md).
 
 ``review_game(game)`` and ``review_round(record)`` take the records ``tichusim.read_game``
 reads (a Brettspielwelt log, a tichusim game record) or a stepped round writes
-(``Round.record()``); ``settings_of`` makes their settings.
+(``Round.record()``); ``settings_of`` makes their settings, and ``summarise`` sums up a
+seat over rounds reviewed (a game's, or one round's).
 """
 
-from .result import FORMAT, GameReview, PlayerSummary, RoundReview
+from .result import FORMAT, GameReview, PlayerSummary, RoundReview, summarise
 from .review import review_game, review_round, settings_of
 from .settings import EFFORTS, FLAGS, Effort, Settings, Thresholds
 from .weigh import STATUSES, Weighed
@@ -28,4 +29,5 @@ __all__ = [
     "review_game",
     "review_round",
     "settings_of",
+    "summarise",
 ]

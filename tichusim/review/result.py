@@ -134,10 +134,16 @@ class PlayerSummary:
         }
 
 
-def summarise(
-    rounds: tuple[RoundReview, ...], seat: int, name: str, calls_won: int
-) -> PlayerSummary:
-    """Seat ``seat``'s summary over ``rounds`` (``calls_won``: its calls that went out first)."""
+def summarise(rounds: tuple[RoundReview, ...], seat: int, name: str = "") -> PlayerSummary:
+    """Seat ``seat``'s summary over ``rounds`` (of one game, or one round alone): its
+    decisions, its loss per decision, its flags, its calls (won: the caller out first of its
+    round, §2.14)."""
+    calls_won = sum(
+        1
+        for r in rounds
+        for w in r.decisions
+        if w.seat == seat and w.called and r.first_out == seat
+    )
     mine = [w for r in rounds for w in r.decisions if w.seat == seat]
     weighed = [w for w in mine if w.weighed]
     losses = np.array([w.lost for w in weighed], np.float64)

@@ -119,6 +119,8 @@ def _seat_of(game: GameRecord, player: int | str) -> int:
             raise ValueError(f"player: a seat 0..{seats - 1} or a name, not {player!r}")
         return seat
     names = list(game.players)
+    if len(names) != seats:
+        raise ValueError(f"player: name a seat 0..{seats - 1} at {game.variant}")
     if player not in names:
         known = ", ".join(repr(n) for n in names) or "none"
         raise ValueError(f"player: no player {player!r} in this game (players: {known})")
@@ -153,7 +155,6 @@ def review_game(
             skipped.append(str(exc))
     total = sum(counts.values())
     reviewed: list[RoundReview] = []
-    won: dict[int, int] = {}
     before = 0
     for i in counts:
         record = game.rounds[i]
@@ -165,14 +166,14 @@ def review_game(
         r = review_round(record, settings, index=i, seats=seats, progress=tick)
         before += counts[i]
         reviewed.append(r)
-        for a in record.actions:
-            if a.kind in ("tichu", "grand_tichu") and a.seat == r.first_out:
-                won[a.seat] = won.get(a.seat, 0) + 1
     n_seats = game.rounds[0].game.seats if game.rounds else 4
-    names = tuple(game.players) + tuple(f"seat {s}" for s in range(len(game.players), n_seats))
+    # names by seat where the game names its players by seat (Wu Wang names them by player,
+    # each round's King sits at position 0: its positions are named as such)
+    by_seat = len(game.players) == n_seats
+    names = tuple(game.players) if by_seat else tuple(f"seat {s}" for s in range(n_seats))
     shown = range(n_seats) if seats is None else seats
     rounds_t = tuple(reviewed)
-    players = tuple(summarise(rounds_t, s, names[s], won.get(s, 0)) for s in shown)
+    players = tuple(summarise(rounds_t, s, names[s]) for s in shown)
     return GameReview(
         names=names,
         variant=game.variant,
