@@ -185,7 +185,8 @@ def main() -> None:
         speed(rec, args.efforts, args.seed)
         rec.save()
     if "ranking" in args.only:
-        rec = Recorder("bench_review.py: ranking known players", results=args.results)
+        title = f"bench_review.py: ranking known players, effort {args.effort}"
+        rec = Recorder(title, results=args.results)
         ranking(rec, args.games, args.effort, args.seed)
         rec.save()
 
