@@ -259,3 +259,36 @@ def test_the_dog_is_weighed_at_tientsin():
     (dog,) = [w for w in result.decisions if w.decision == "dog"][:1]
     assert dog.status in ("best", "measured") and dog.candidates == 2 and dog.deals > 0
     assert dog.chosen.startswith("lead to seat")
+
+
+PLAYERS = ("random", "heuristic", "expert", "learned")
+SEATINGS = ((0, 1, 2, 3), (1, 2, 3, 0), (0, 2, 1, 3), (2, 0, 3, 1), (0, 3, 2, 1), (3, 1, 0, 2))
+
+
+@pytest.mark.slow
+def test_the_review_ranks_known_players(tmp_path):
+    """Six games of 10 rounds of random, heuristic, expert and learned at one table (the seats
+    rotated so each partners each), written as logs and read back, reviewed at the quick
+    effort: random loses far more per decision than the others, and learned's loss is small
+    but not zero (``benchmarks/bench_review.py --only ranking`` measures the whole order)."""
+    from tichusim.stats import mean_ci
+
+    losses: dict[str, list[float]] = {p: [] for p in PLAYERS}
+    for g, seating in enumerate(SEATINGS):
+        names = tuple(PLAYERS[i] for i in seating)
+        rounds = []
+        for key in range(10):
+            r = Round(seed=77 + g, key=key, strategies=list(names))
+            r.advance()
+            rounds.append(r.record())
+        path = tmp_path / f"game{g}.json"
+        tichusim.write_game(GameRecord(tuple(rounds), names), path)
+        game = tichusim.read_game(path).game
+        for w in review_game(game, settings_of("quick", seed=g)).decisions:
+            if w.weighed:
+                losses[game.players[w.seat]].append(w.lost)
+    est = {p: mean_ci(losses[p]) for p in PLAYERS}
+    others = [est[p] for p in PLAYERS[1:]]
+    assert est["random"].low > max(e.high for e in others) + 10
+    assert all(e.value < 15 for e in others)
+    assert est["learned"].low > 0 and est["learned"].value < 10

@@ -57,7 +57,7 @@ def report(review: GameReview, worst: int = 20) -> str:
             "n/a" if r.par is None else f"{r.par.value:+.0f} [{r.par.low:+.0f}, {r.par.high:+.0f}]"
         )
         play = "" if r.par is None else f"{r.play:+.0f}"
-        score = f"{r.score[0]}-{r.score[1]}"
+        score = f"{r.score[0]} : {r.score[1]}"
         lines.append(f"  {r.index + 1:>5}  {score:>11}  {r.result:>+6}  {par:<24}{play:>6}")
     for line in review.skipped:
         lines.append(f"  skipped: {line}")
