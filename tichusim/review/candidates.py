@@ -110,7 +110,7 @@ def alike(decision: str, a: Any, b: Any, hand: int) -> bool:
     return False
 
 
-def describe(decision: str, answer: Any, seat: int = -1) -> str:
+def describe(decision: str, answer: Any) -> str:
     """An answer in words: a play's cards (``pass``), a call (``call``, ``no call``), the cards
     to each receiver, the wished rank, the seat given the Dragon or the Dog's lead."""
     if decision in ("play", "bomb"):

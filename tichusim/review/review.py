@@ -16,6 +16,7 @@ from ..games.record import GameRecord, RoundRecord
 from ..games.recorded import decisions
 from ..games.steps import IllegalAction, Round
 from ..games.view import Event
+from ..strategies.tichu import resolve
 from .par import par
 from .result import GameReview, RoundReview, summarise
 from .settings import Effort, Settings, Thresholds, effort_named
@@ -36,8 +37,6 @@ def settings_of(
     """The ``Settings`` of a review, each field checked (one line when wrong)."""
     checks.seed(seed)
     checks.share(tremble, "tremble")
-    from ..strategies.tichu import resolve
-
     resolve(rollout, 1)  # a known scripted strategy, or one line saying why not
     return Settings(effort_named(effort), thresholds or Thresholds(), rollout, seed, tremble)
 
