@@ -366,8 +366,9 @@ def test_evaluate_plays_pairs_candidates_and_refuses_bad_ones():
 def test_searched_tichu_calls(monkeypatch):
     """At a Tichu question after the passing or before a turn, a search scores calling and not
     calling on the same deals (a call the seat's team makes good gains it 100 points, one it
-    does not loses 100, §2.14); before the passing, and any answer but a call or none, is
-    refused; the searching strategy overturns its base's answer only on evidence."""
+    does not loses 100, §2.14); any answer but a call or none is refused; the searching
+    strategy overturns its base's answer only on evidence, and never searches a call before
+    the passing (``tests/search/test_answered.py`` weighs those)."""
     from tichusim.search import agent as search
     from tichusim.search.agent import Search
     from tichusim.search.evaluate import SearchResult, evaluate_plays
@@ -392,9 +393,6 @@ def test_searched_tichu_calls(monkeypatch):
     view = got[1]
     with pytest.raises(ValueError, match="legal"):
         evaluate_plays(view, [2], samples=2, seed=1)
-    view.detail = 0
-    with pytest.raises(ValueError, match="after the passing"):
-        evaluate_plays(view, [True, False], samples=2, seed=1)
     agent = Search(samples=8, searches="play+bomb+tichu")
     assert agent.decisions == ("play", "bomb", "tichu")
     view = got[2]
@@ -402,7 +400,7 @@ def test_searched_tichu_calls(monkeypatch):
 
     def margins(other_minus_keep):  # a search result: the base's answer, then the other
         d = np.asarray(other_minus_keep, np.float64)
-        return lambda *a, **k: SearchResult([keep, not keep], np.stack([0 * d, d]), None)
+        return lambda *a, **k: SearchResult([keep, not keep], np.stack([0 * d, d]), None, None)
 
     # the other answer ahead by less than CALL_EVIDENCE standard errors: the base's stands
     monkeypatch.setattr(search, "evaluate_plays", margins([100, -100, 100, -100, 100, 0]))

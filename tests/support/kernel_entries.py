@@ -6,7 +6,7 @@ arrays, as a caller outside the kernels holds them."""
 from tichusim.kernels.jit import njit
 from tichusim.kernels.tichu.learned import state_bits
 from tichusim.kernels.tichu.resample import deal_unseen, told_deal
-from tichusim.kernels.tichu.rollout import play_on
+from tichusim.kernels.tichu.rollout import answered, play_on
 from tichusim.kernels.tichu.variants import NANJING, TIENTSIN, WUWANG
 
 
@@ -50,3 +50,26 @@ def resume_wuwang(work, pubs, privs, rnds, seats, seat, forced, window):
 
 
 RESUME = {NANJING: resume_nanjing, TIENTSIN: resume_tientsin, WUWANG: resume_wuwang}
+
+
+# A round played on from the state at any decision with its answer given (``rollout.answered``,
+# the caller's arrays as ``RESUME``'s, ``at = (seat, decision, detail, window, bomb)``): the
+# state is the round's own, so the seats before a passing seat keep the cards they chose.
+
+
+@njit(cache=True)
+def answer_nanjing(work, pubs, privs, rnds, seats, at, answer):
+    return answered(NANJING, work[0], None, pubs[0], privs, rnds[0], seats, at, answer, False)
+
+
+@njit(cache=True)
+def answer_tientsin(work, pubs, privs, rnds, seats, at, answer):
+    return answered(TIENTSIN, work[0], None, pubs[0], privs, rnds[0], seats, at, answer, False)
+
+
+@njit(cache=True)
+def answer_wuwang(work, pubs, privs, rnds, seats, at, answer):
+    return answered(WUWANG, work[0], None, pubs[0], privs, rnds[0], seats, at, answer, False)
+
+
+ANSWER = {NANJING: answer_nanjing, TIENTSIN: answer_tientsin, WUWANG: answer_wuwang}

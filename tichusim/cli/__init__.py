@@ -10,13 +10,14 @@ the errors every command shows in one line):
 * ``players``: strategies, compare, learn;
 * ``serve``: serve (the answers in a browser);
 * ``games``: import (played games read into the simulator's tables);
-* ``install``: warmup, doctor.
+* ``install``: warmup, doctor;
+* ``review``: review (a played game's decisions weighed).
 
 ``options.py`` holds the options several commands share, and derives the answers' options
 from their requests' declaration (``analysis.questions``), which the server reads too.
 """
 
-from . import answers, games, install, players, runs, serve  # noqa: F401  each adds its commands
+from . import answers, games, install, players, review, runs, serve  # noqa: F401  each adds its commands
 from .group import main
 
 __all__ = ["main"]

@@ -14,7 +14,7 @@ is allowed; the bombs offered, then no bomb), a draw from the round's own stream
 (seed, key, LABEL_STREAM)``) labels it with probability ``label_rate``: from the round's true
 state (every hand, every seat's stream), each candidate (all of them, or ``max_candidates``
 drawn at random that always hold the behaviour's answer) is answered and the round played out
-to its end with the rollout strategy rows (``rollout._candidate``: the search's rollouts, here
+to its end with the rollout strategy rows (``rollout.play_candidate``: the search's rollouts, here
 on the true deal), and scored by ``scoring.round_score`` (RULES.md §2.13, §2.14, §3, §4). A
 candidate's label is the deciding seat's team score minus the other team's, over 100. All
 candidates start from the same records, streams included: their differences are paired. Then
@@ -46,7 +46,7 @@ from .decide import decide
 from .decide import scratch as decide_scratch
 from .records import N_PARAMS, ROUND, SEAT, WORK
 from .resample import NO_DEAL, search_deal
-from .rollout import _candidate
+from .rollout import play_candidate
 from .rules import RULES
 from .slots import P_OUTSIDE
 from .variants import KING_STREAM, MAX_SEATS, NANJING, TIENTSIN, WUWANG, n_seats
@@ -171,7 +171,7 @@ def _label(
     """Label ``seat``'s ``decision`` whose true state is in ``sc``'s base records: ``listed =
     (masks, codes, n, count)``, the ``n`` answers the engine listed then, up to ``count``, the
     pass or no bomb; ``b`` the behaviour's answer among them; ``k`` candidates drawn
-    (``_draw``), each rolled out (``rollout._candidate``, ``window`` the bomb window's opener
+    (``_draw``), each rolled out (``rollout.play_candidate``, ``window`` the bomb window's opener
     or -1) on the true deal, or on each of ``samples`` deals that agree with the seat's view
     (the mean), and written at ``at = (decisions, candidates)`` written so far. Returns ``(error,
     full, stream)``: ``full`` when the output has no room left for it."""
@@ -231,7 +231,7 @@ def _roll_all(variant, sc, models, seat, n, window, pick, k, values):
     for i in range(k):
         c = pick[i]
         answer = c if c < n else -1
-        err, t0, t1, _ = _candidate(variant, sc, models, seat, answer, False, 0, window)
+        err, t0, t1, _ = play_candidate(variant, sc, models, seat, answer, window)
         if err != ERR_NONE:
             return err
         margin = (t0 - t1) if seat % 2 == 0 else (t1 - t0)

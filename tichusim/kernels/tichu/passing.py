@@ -1,8 +1,9 @@
 """The Tichu calls around the passing and the passing itself (RULES.md §2.3, §2.4, §3, §4),
 jitted: Tichu before the passing, the simultaneous passing (checked: one card to each seat the
 passing reaches, §3's and §4's reach), the Minister's hand laid face up (§4), Tichu after the
-passing; and a seat's Tichu answer at any point (``tichu_decision``), asked before each own
-turn too (``tricks.py``).
+passing (``exchange``: all but the first calls, where a search's rollouts go on from a pass);
+and a seat's Tichu answer at any point (``tichu_decision``), asked before each own turn too
+(``tricks.py``).
 """
 
 from ..bits import ONE, U64, ZERO, popcount
@@ -191,14 +192,26 @@ def passing(variant, first_drawer, work, models, pub, privs, seats, nlog, outsid
     laid face up (§4), Tichu after passing. Returns ``(error, log rows)``. ``models``: the
     table's learned models (``table_models.py``, or ``None``), which a learned passing reads."""
     n = n_seats(variant)
-    err = ERR_NONE
     nlog = _tichu_calls(
         n, first_drawer, work, pub, privs, seats, policies.TICHU_BEFORE_PASSING, nlog, outside
     )
     if outside and work.asked[0] != 0:
         return ERR_PENDING, nlog
-    for s in range(n):
-        if pass_offsets(variant, s) == 0:
+    return exchange(variant, first_drawer, work, models, pub, privs, seats, nlog, outside, 0, -1)
+
+
+@njit(cache=True, inline="always")
+def exchange(variant, first_drawer, work, models, pub, privs, seats, nlog, outside, first, given):
+    """The passing once the Tichu calls before it are made (§2.4, §3, §4): each seat from
+    ``first`` on (in seat order; the seats before it have their cards in ``work.gifts``
+    already) but ``given`` (-1: none; a seat whose cards are there already) chooses its cards,
+    they change hands at once, the Minister's hand is laid face up (§4), then the Tichu calls
+    after the passing (§2.3). Returns ``(error, log rows)``. A search's rollouts go on with it
+    from a seat's pass or its Tichu before the passing (``rollout.py``)."""
+    n = n_seats(variant)
+    err = ERR_NONE
+    for s in range(first, n):
+        if pass_offsets(variant, s) == 0 or s == given:
             continue  # the Minister neither gives nor receives (§4)
         seat_err = _seat_passes(variant, work, models, pub, privs, s, outside)
         if seat_err == ERR_PENDING:

@@ -204,6 +204,13 @@ def collect_trick(pub, privs, work, rnd, seats, seat, nlog, outside):
         rnd.dragon_to = taker
         seats[seat].dragon = DRAGON_GIVEN
         nlog = log_cards(work, nlog, EV_DRAGON, seat, ZERO, 0, taker)
+    return ERR_NONE, take_trick(pub, work, seats, seat, taker, nlog)
+
+
+@njit(cache=True, inline="always")
+def take_trick(pub, work, seats, seat, taker, nlog):
+    """``taker`` takes the trick in play that ``seat`` won (itself, or an opponent it gave the
+    Dragon's trick to, §2.12): its cards and points. Returns the log rows."""
     pts = card_points(pub.trick_cards)
     work.piles[taker] |= pub.trick_cards
     pub.points_taken[taker] += pts
@@ -211,11 +218,11 @@ def collect_trick(pub, privs, work, rnd, seats, seat, nlog, outside):
     seats[taker].tricks_won += 1
     nlog = log_cards(work, nlog, EV_TRICK, seat, pub.trick_cards, pts, taker)
     pub.trick_cards = ZERO
-    return ERR_NONE, nlog
+    return nlog
 
 
 @njit(cache=True, inline="always")
-def _out(variant, work, pub, p, nlog):
+def went_out(variant, work, pub, p, nlog):
     """Seat ``p`` played its last card. The round ends at once when it makes one team's first
     players out (§2.13, §3: a double or triple victory) or leaves one player holding cards
     (the trick in play then goes to this player). Returns ``(outcome, log rows)``."""
@@ -350,7 +357,7 @@ def _played(variant, work, pub, privs, rnd, seats, p, leading, choice, armed, nl
         if err != ERR_NONE:
             return err, PLAYED, armed, nlog
     if me.hand == ZERO:
-        outcome, nlog = _out(variant, work, pub, p, nlog)
+        outcome, nlog = went_out(variant, work, pub, p, nlog)
         if outcome != PLAYED:
             return ERR_NONE, outcome, armed, nlog
     if code >> 16 == DOG_LEAD:
