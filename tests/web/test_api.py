@@ -23,7 +23,7 @@ from tichusim.cli import main  # noqa: E402
 from tichusim.games.position import Position  # noqa: E402
 from tichusim.strategies import ANSWER_STRATEGY  # noqa: E402
 from tichusim.web.answers import Limits  # noqa: E402
-from tichusim.web.app import create_app  # noqa: E402
+from tichusim.web.app import MAX_BODY, create_app  # noqa: E402
 from tichusim.web.jobs import Busy, Jobs  # noqa: E402
 
 HAND8 = "Dr Ph A A K 9 5 3"
@@ -250,7 +250,7 @@ def test_not_json_too_large_and_unknown_answers(client):
         "/api/gt-odds", content=b"{not json", headers={"content-type": "application/json"}
     )
     assert r.status_code == 400 and r.json()["error"].startswith("the request is not JSON")
-    r = client.post("/api/gt-odds", content=b"[" + b"1," * 40_000 + b"1]")
+    r = client.post("/api/gt-odds", content=b"[" + b"1," * (MAX_BODY // 2 + 1) + b"1]")
     assert r.status_code == 400 and "bytes" in r.json()["error"]
     assert client.post("/api/poker-odds", json={}).status_code == 404
 

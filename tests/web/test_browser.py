@@ -329,6 +329,13 @@ def test_a_round_played_by_clicks_scores_as_the_engine(server, browser):
         len(record["answers"]),
     )
     assert said[0] == 400 and "does not exist" in said[1] and "Traceback" not in said[1]
+    # the round reviewed: the person's decisions weighed, the par beside the result
+    browser.find_element(By.CSS_SELECTOR, "#pl-review button.review-round").click()
+    WebDriverWait(browser, COMPILE).until(
+        lambda d: "par" in d.find_element(By.CSS_SELECTOR, "#pl-review .review-out").text
+    )
+    reviewed = browser.find_element(By.CSS_SELECTOR, "#pl-review .review-out").text
+    assert f"Score {us} : {them}" in reviewed and "decisions weighed" in reviewed
     browser.find_element(By.ID, "pl-continue").click()
     _wait_for(browser, "#pl-options button.option", 60)
     assert browser.find_element(By.ID, "pl-prompt").text.startswith("Your first cards")
@@ -348,3 +355,52 @@ def test_a_round_played_by_clicks_scores_as_the_engine(server, browser):
         assert browser.find_element(By.ID, "pl-us").text == str(us)
     assert f"table={kept['table']}" not in browser.current_url  # reopened: a new id
     assert "Traceback" not in browser.page_source
+
+
+def test_a_played_game_is_reviewed_and_stepped_through(server, browser):
+    """The Review tab: a real log pasted, one round reviewed (each decision's loss, the
+    worst first, the par beside the result), then stepped through move by move, a decision
+    shown at its move; a log that is none is one line on the page."""
+    from pathlib import Path
+
+    from selenium.webdriver.support.ui import Select
+
+    log = (Path(__file__).parents[1] / "data" / "bsw" / "2417500.tch").read_text()
+    browser.get(server)
+    browser.find_element(By.ID, "tab-review").click()
+    browser.execute_script("document.getElementById('rv-log').value = arguments[0]", "hello")
+    browser.find_element(By.ID, "ask-review").click()
+    error = _wait_for_error(browser, "#error-review")
+    assert "not a game log" in error.text
+    browser.execute_script("document.getElementById('rv-log').value = arguments[0]", log)
+    round_ = browser.find_element(By.ID, "rv-round")
+    round_.clear()
+    round_.send_keys("2")
+    Select(browser.find_element(By.ID, "rv-effort")).select_by_value("quick")
+    browser.find_element(By.ID, "ask-review").click()
+    answer = _wait_for(browser, "#answer-review")
+    assert "Round 2 of 10" in answer.text and "par" in answer.text
+    assert browser.find_element(By.ID, "error-review").is_displayed() is False
+    where = browser.find_element(By.ID, "rv-where")
+    assert where.text.startswith("move 1 of ")
+    browser.find_element(By.ID, "rv-next").click()
+    assert where.text.startswith("move 2 of ")
+    shown = browser.find_elements(By.CSS_SELECTOR, "#answer-review button.goto")
+    if shown:
+        shown[0].click()
+        assert browser.find_elements(By.CSS_SELECTOR, "#rv-frame .notes li")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#rv-frame table.seats-open tr")
+    assert len(rows) == 4
+    shot = os.environ.get("TICHUSIM_REVIEW_SCREENSHOT")
+    if shot:  # docs/review.png: python -m pytest -m slow -k reviewed (this variable set)
+        browser.set_window_size(1200, 1800)
+        browser.save_screenshot(shot)
+    assert "Traceback" not in browser.page_source
+
+
+def _wait_for_error(driver, css: str, seconds: float = 60):
+    def shown(d):
+        el = d.find_element(By.CSS_SELECTOR, css)
+        return el if el.is_displayed() else False
+
+    return WebDriverWait(driver, seconds).until(shown)

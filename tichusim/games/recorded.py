@@ -25,6 +25,7 @@ from .view import View
 
 __all__ = [
     "DEALT",
+    "answered",
     "Decision",
     "Played",
     "action_rows",
@@ -348,3 +349,10 @@ def decisions(record: RoundRecord, *, check: bool = False) -> Iterator[Decision]
             steps.choice_of(answers[d], legal),
             int(took[d]),
         )
+
+
+def answered(record: RoundRecord) -> list[int]:
+    """For each decision of ``record``'s round in order, the record's action that answered
+    it, -1 for a question the record declined (no call, no bomb)."""
+    r = Round.from_record(record, check=False)
+    return [int(a) for a in r._kept[0][0]["rec_of"][: r.decisions]]

@@ -451,6 +451,16 @@ class Round(Unit):
             self.game.steps.script_only(self._kept, self.decisions)
             self._actions = None
 
+    def hands(self) -> tuple[int, ...]:
+        """Every seat's hand as the engine holds it now, by position: the whole table, no
+        seat's view (RULES.md §6 binds the players, not the one who reviews a played round)."""
+        return tuple(int(self._kept[2][s]["hand"]) for s in range(self.game.steps.seats))
+
+    def table(self) -> np.void:
+        """The table's public record now (``kernels/tichu/view.py``'s ``PUBLIC``), a copy: what
+        every seat sees (§6)."""
+        return _snapshot(self._kept[1])[0]
+
     def seek(self, decision: int) -> None:
         """Stand a round played from its record before its decision number ``decision``
         (counted as the script counts them, the record's declines included): its view and

@@ -12,8 +12,12 @@
 * the Play tab's tables (``play``): ``POST /api/play`` opens one (or resumes one from its
   record), ``GET /api/play/{table}`` is its state, ``POST /api/play/{table}/act`` answers its
   decision, ``POST /api/play/{table}/hint`` ranks its options (a job, as the answers),
-  ``GET /api/play/{table}/game?format=tch|json`` is the game as a log, ``DELETE`` closes it.
-  The engine's calls run on the server's threads, one request at a time per table.
+  ``GET /api/play/{table}/game?format=tch|json`` is the game as a log, ``POST
+  /api/play/{table}/review`` reviews a finished round's decisions of the person (a job),
+  ``DELETE`` closes the table. The engine's calls run on the server's threads, one request at
+  a time per table;
+* ``POST /api/review``: a played game's log (its text) and a round reviewed (``review``), a
+  job as the answers, with the round's frames to step through.
 
 A request's body is bounded (``MAX_BODY``); nothing of it reaches the file system.
 """
@@ -35,14 +39,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..games.errors import BadInput, one_line
-from . import play
+from . import play, review
 from .answers import KINDS, Limits, defaults, prepare
 from .jobs import Busy, Jobs
 from .table import Table
 
 __all__ = ["MAX_BODY", "create_app"]
 
-MAX_BODY = 64 * 1024  # bytes of a request's JSON
+MAX_BODY = 1024 * 1024  # bytes of a request's JSON (a game's log for a review, at most)
 
 
 def _error(message: str, status: int) -> JSONResponse:
@@ -138,6 +142,22 @@ def create_app(
             return JSONResponse(job.to_dict(), status_code=status)
         return JSONResponse(job.to_dict(), status_code=202)
 
+    async def _job(request: Request, ask) -> Response:
+        """``ask`` queued as a job: 202 and the job, or with ``?wait=1`` its answer."""
+        job = jobs.submit(ask.kind, ask.run, ask.command, ask.total)
+        if request.query_params.get("wait") not in (None, "", "0", "false"):
+            assert job.future is not None
+            await asyncio.wrap_future(job.future)
+            return JSONResponse(job.to_dict(), status_code=200 if job.state == "done" else 400)
+        return JSONResponse(job.to_dict(), status_code=202)
+
+    async def review_log(request: Request) -> Response:
+        async def work():
+            ask = await run_in_threadpool(review.prepare, await _body(request))
+            return await _job(request, ask)
+
+        return await _guarded(work)
+
     async def job_state(request: Request) -> Response:
         job = jobs.get(request.path_params["id"])
         if job is None:
@@ -229,6 +249,23 @@ def create_app(
 
         return await _guarded(work)
 
+    async def play_review(request: Request) -> Response:
+        async def work():
+            seat = _seat(request)
+            body = await _body(request)
+            if not isinstance(body, dict) or set(body) - {"round", "effort"}:
+                raise BadInput("review: the request takes round (from 1) and effort")
+
+            def ask_of(seat):
+                done = seat.game.record()
+                return review.for_play(
+                    done, body.get("round", len(done.rounds)), 0, body.get("effort", "normal")
+                )
+
+            return await _job(request, await _locked(seat, ask_of))
+
+        return await _guarded(work)
+
     async def play_game(request: Request) -> Response:
         async def work():
             fmt = request.query_params.get("format", "tch")
@@ -248,6 +285,8 @@ def create_app(
         Route("/api/play/{table}/act", play_act, methods=["POST"]),
         Route("/api/play/{table}/hint", play_hint, methods=["POST"]),
         Route("/api/play/{table}/game", play_game),
+        Route("/api/play/{table}/review", play_review, methods=["POST"]),
+        Route("/api/review", review_log, methods=["POST"]),
         Route("/api/info", info),
         Route("/api/jobs/{id}", job_state),
         Route("/api/{kind}", answer, methods=["POST"]),

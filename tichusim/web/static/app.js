@@ -144,14 +144,13 @@ async function pollInfo() {
 function setTab(name) {
   tab = name;
   for (const b of document.querySelectorAll(".tabs button")) b.classList.toggle("active", b.dataset.tab === name);
-  for (const p of ["gt", "t14", "pos", "play"]) $(`panel-${p}`).hidden = p !== name;
-  // the Play tab has its own controls and shows the player's hand, not the card picker
-  $("answer-controls").hidden = name === "play";
-  $("picker").hidden = name === "play";
-  if (name === "play") {
-    playShown();
-    return;
-  }
+  for (const p of ["gt", "t14", "pos", "play", "review"]) $(`panel-${p}`).hidden = p !== name;
+  // the Play and Review tabs have their own controls, and no card picker
+  const own = name === "play" || name === "review";
+  $("answer-controls").hidden = own;
+  $("picker").hidden = own;
+  if (name === "play") playShown();
+  if (own) return;
   $("hand").placeholder = {
     gt: "click the cards, or type: Dr Ph A A K 9 5 3",
     t14: "14 cards, e.g. Dog Ma 2j 3s 5p 7t 8j 9s Jp Qt Kj Ks Ph Dr",
@@ -217,7 +216,10 @@ async function ask(kind, body, where, render, button) {
     if (job.state === "error") throw new Error(job.error);
     prog.hidden = true;
     render(job);
-    location.hash = new URLSearchParams({ tab, kind, q: JSON.stringify(withPlayers(kind, body, job.result)) }).toString();
+    // a link asks the answer again; a review's asks the log's whole text: none
+    if (kind !== "review") {
+      location.hash = new URLSearchParams({ tab, kind, q: JSON.stringify(withPlayers(kind, body, job.result)) }).toString();
+    }
   } catch (e) {
     prog.hidden = true;
     err.textContent = e.message;
@@ -245,7 +247,7 @@ function showProgress(prog, job) {
     prog.classList.remove("compiling");
     const pct = job.total ? Math.min(100, (100 * job.done) / job.total) : 50;
     bar.style.width = `${pct}%`;
-    const unit = job.kind === "pass-advice" ? "rounds" : "deals";
+    const unit = { "pass-advice": "rounds", review: "decisions" }[job.kind] || "deals";
     label.textContent = job.total
       ? `${job.done.toLocaleString()} of ${job.total.toLocaleString()} ${unit}` + (job.note ? ` · ${job.note}` : "")
       : "playing…";
@@ -454,8 +456,8 @@ const ASKS = {
 // a link to an answer: the page asks it again
 function fromHash() {
   const h = new URLSearchParams(location.hash.slice(1));
-  if (h.get("tab") === "play") {
-    setTab("play");
+  if (h.get("tab") === "play" || h.get("tab") === "review") {
+    setTab(h.get("tab"));
     return;
   }
   const kind = h.get("kind");
@@ -498,6 +500,7 @@ async function start() {
   $("ask-tichu").addEventListener("click", ASKS["tichu-odds"]);
   $("ask-pass").addEventListener("click", ASKS["pass-advice"]);
   $("ask-pos").addEventListener("click", ASKS.advise);
+  $("ask-review").addEventListener("click", askReview);
   setTab(tab);
   await loadInfo().catch(() => {});
   syncPicker();

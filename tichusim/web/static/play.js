@@ -378,11 +378,13 @@ function setOptionsEnabled(on) {
 
 // ---- the end of a round --------------------------------------------------------------------
 
-// The round reviewed (issue 55, item 3) goes here: ``round`` is the state's last_round (its
-// score, totals, events, and ``record``: the deal and every seat's action, as the server keeps
-// it); the game as a log is the download link above.
+// The round reviewed: your decisions of the finished round weighed on the server
+// (review.js), asked with a click, as a review takes some seconds.
 function renderReview(round) {
-  $("pl-review").innerHTML = "";
+  const box = $("pl-review");
+  box.innerHTML = `<button class="quiet review-round">Review my decisions of this round</button>` +
+    `<div class="review-out"></div>`;
+  box.querySelector("button.review-round").onclick = () => reviewPlayedRound(round, play.state.table, box);
 }
 
 function roundEnd(state) {
