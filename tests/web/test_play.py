@@ -102,9 +102,10 @@ def test_the_state_shows_only_what_the_player_may_know(client):
 def test_a_hint_ranks_the_options_from_the_players_view(client):
     state = _open(client, seed=5)
     kinds = {}
-    while len(kinds) < 4 and state["decision"]:
+    wanted = {"grand_tichu", "tichu", "pass", "play"}
+    while not wanted <= set(kinds) and state["decision"]:
         d = state["decision"]
-        if d["hint"] and d["kind"] not in kinds:
+        if d["hint"] and d["kind"] in wanted - set(kinds):
             r = client.post(f"/api/play/{state['table']}/hint?wait=1", json={})
             assert r.status_code == 200, r.text
             hint = r.json()["result"]["hint"]
@@ -114,7 +115,7 @@ def test_a_hint_ranks_the_options_from_the_players_view(client):
                 assert e["low"] <= e["value"] <= e["high"]
             kinds[d["kind"]] = (hint, r.json()["command"])
         state = _answer(client, state)
-    assert set(kinds) == {"grand_tichu", "tichu", "pass", "play"}
+    assert set(kinds) == wanted
     hint, command = kinds["grand_tichu"]
     assert hint["kind"] == "gt-odds" and {r["option"] for r in hint["ranked"]} == {0, 1}
     assert command.startswith("tichusim gt-odds --hand")
@@ -125,6 +126,30 @@ def test_a_hint_ranks_the_options_from_the_players_view(client):
     assert all(isinstance(r["option"], int) for r in hint["ranked"])
     assert kinds["pass"][0]["kind"] == "pass-advice"
     assert all(len(r["cards"]) == 3 for r in kinds["pass"][0]["ranked"])
+
+
+def test_the_decisions_no_answer_ranks_are_hinted_by_the_search(client):
+    """The wish, a bomb out of turn, the Dragon's trick: each option played out on the same
+    deals of the unseen cards from the player's view, ranked, each with its difference to the
+    best (0 for the best)."""
+    for seed in range(40):
+        state = _open(client, seed=seed)
+        while state["decision"] and len(state["rounds"]) == 0:
+            d = state["decision"]
+            if d["kind"] in ("wish", "bomb", "dragon") and d["hint"]:
+                r = client.post(f"/api/play/{state['table']}/hint?wait=1", json={})
+                assert r.status_code == 200, r.text
+                hint = r.json()["result"]["hint"]
+                assert hint["kind"] == "search" and hint["decision"] == d["kind"]
+                assert sorted(row["option"] for row in hint["ranked"]) == list(
+                    range(len(d["options"]))
+                )
+                assert hint["ranked"][0]["vs_best"]["value"] == 0
+                values = [row["estimate"]["value"] for row in hint["ranked"]]
+                assert values == sorted(values, reverse=True)
+                return
+            state = _answer(client, state)
+    pytest.fail("no wish, bomb or Dragon's gift for the person in 40 rounds")
 
 
 def test_the_game_downloads_as_a_log_that_reads_back(client):

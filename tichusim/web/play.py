@@ -41,6 +41,7 @@ from ..games.tablegame import GAMES, TableGame, TableStopped
 from ..games.team_steps import Gifts
 from ..games.view import Event
 from ..logs.bsw import write_tch
+from ..search.evaluate import evaluate_plays
 from ..strategies import ANSWER_STRATEGY
 from .answers import Ask, Limits, _strategies, prepare
 
@@ -425,6 +426,8 @@ def _hint_kind(game: TableGame, decision: str) -> str | None:
         return "pass-advice"
     if decision == "play":
         return "advise"
+    if decision in ("bomb", "wish", "dragon", "dog"):
+        return "search"  # every option played out by the search, from the view
     return None
 
 
@@ -452,6 +455,9 @@ def hint(seat: Seat, limits: Limits) -> Ask:
             "the passing at Nanjing, a play on the seat's turn)"
         )
     view, legal = game.view(), game.legal()
+    step = len(game.answers)
+    if kind == "search":
+        return _searched(view, legal, decision, step, limits, _names(game))
     hand = cards.format(int(view.hand))
     players = {"seat_strategy": ANSWER_STRATEGY, "others": _others(game, view.seat)}
     body: dict[str, Any]
@@ -476,7 +482,6 @@ def hint(seat: Seat, limits: Limits) -> Ask:
             raise BadInput(f"hint: this position is not one advise reads: {exc}") from None
         body = {"position": position.to_dict()}
     ask = prepare(kind, body, limits)
-    step = len(game.answers)
 
     def run(progress: Any) -> dict:
         result = ask.run(progress)
@@ -485,6 +490,45 @@ def hint(seat: Seat, limits: Limits) -> Ask:
         return result
 
     return Ask(kind, run, ask.command, ask.total)
+
+
+SEARCH_DEALS = 2000  # deals of the unseen cards a searched hint plays each option on
+
+
+def _searched(
+    view: Any, legal: Any, decision: str, step: int, limits: Limits, names: list[str]
+) -> Ask:
+    """The hint of a decision no answer ranks (a bomb out of turn, the wish, the Dragon's
+    trick, Tientsin's Dog): every legal option played out by the search on the same deals of
+    the cards the seat has not seen (``search.evaluate_plays``, the answers' player at every
+    seat afterwards), ranked by the team's mean round margin, each with its paired difference
+    to the best."""
+    deals = min(SEARCH_DEALS, limits.samples)
+    options = list(legal)
+
+    def run(progress: Any) -> dict:
+        progress(0, deals, None)
+        result = evaluate_plays(view, options, deals, 0, ANSWER_STRATEGY)
+        paired = result.paired
+        best = paired.best()
+        rows = []
+        for c, choice in enumerate(options):
+            label = _option(choice, decision, names)["label"]
+            rows.append(
+                {
+                    "option": c,
+                    "label": label,
+                    "estimate": paired.estimate(c).to_json(4),
+                    "vs_best": paired.difference(c, best).to_json(4),
+                }
+            )
+        rows.sort(key=lambda r: -(r["estimate"]["value"] or 0.0))
+        progress(deals, deals, None)
+        ranked = {"decision": decision, "step": step, "kind": "search", "ranked": rows}
+        return {"deals": result.samples, "rollout": ANSWER_STRATEGY, "hint": ranked}
+
+    command = f"(the search: every option on {deals:,} deals of the unseen cards)"
+    return Ask("search", run, command, deals)
 
 
 def _ranked(kind: str, result: dict, legal: Any) -> list[dict]:

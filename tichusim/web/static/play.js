@@ -456,11 +456,12 @@ function drawHint(job) {
     "tichu-odds": "team points per round with and without the call (tichu-odds)",
     "pass-advice": "team points per round of each pass: right · partner · left (pass-advice)",
     advise: "the round's score margin of each play, and its difference to the best on the same deals (advise)",
+    search: "the round's score margin of each option, each played out on the same deals of the cards you have not seen, and its difference to the best",
   }[h.kind];
   const box = $("pl-hint-box");
   box.innerHTML = `<p class="what">From what you know only: ${what}; 95% intervals, ${job.elapsed ?? "?"} s.</p>
-    <table class="figures" id="pl-hint-table"><tr><th></th><th>option</th><th>points</th><th>${h.kind === "advise" ? "vs best" : ""}</th></tr>${rows.join("")}</table>
-    <div class="cmd">the same answer on the command line: <code class="command">${escape(job.command)}</code></div>`;
+    <table class="figures" id="pl-hint-table"><tr><th></th><th>option</th><th>points</th><th>${h.kind === "advise" || h.kind === "search" ? "vs best" : ""}</th></tr>${rows.join("")}</table>
+    ${h.kind === "search" ? "" : `<div class="cmd">the same answer on the command line: <code class="command">${escape(job.command)}</code></div>`}`;
   box.hidden = false;
   if (h.kind === "pass-advice") {
     for (const tr of box.querySelectorAll("tr[data-rank]")) {
