@@ -66,12 +66,8 @@ def _play_through(variant, seed, key, strategy, stop):
 
 
 def _answered(variant, state, strategy):
-    game = registry.game(variant)
     work = state["work"]
-    rows = game.param_rows(game.resolve(strategy))
-    work[0]["params"][: len(rows)] = rows  # every player the same strategy: rows by position
-    if variant == "wuwang":
-        work[0]["params"][3] = rows[0]
+    game = kernel_entries.one_strategy_everywhere(work, variant, strategy)
     at = (state["seat"], CODES[state["decision"]], state["detail"], -1, -1)
     rnd = np.zeros(1, ROUND)
     seats = np.zeros(MAX_SEATS, SEAT)

@@ -16,7 +16,6 @@ from support import kernel_entries
 
 import tichusim
 from tichusim import Round
-from tichusim.games import registry
 from tichusim.kernels.bits import PHOENIX
 from tichusim.kernels.errors import ERR_NONE
 from tichusim.kernels.rng import seed_stream
@@ -81,12 +80,8 @@ def _play_through(variant, seed, key, strategy, stop=None):
 
 
 def _resume(variant, state, strategy):
-    game = registry.game(variant)
     work = state["work"]
-    rows = game.param_rows(game.resolve(strategy))
-    work[0]["params"][: len(rows)] = rows  # every player the same strategy: rows by position
-    if variant == "wuwang":
-        work[0]["params"][3] = rows[0]
+    game = kernel_entries.one_strategy_everywhere(work, variant, strategy)
     window = _window(state["pub"][0]) if state["decision"] == "bomb" else -1
     turn, forced = state["seat"], state["forced"]
     if state["decision"] == "tichu":  # the call set, the play goes on from the question

@@ -73,3 +73,17 @@ def answer_wuwang(work, pubs, privs, rnds, seats, at, answer):
 
 
 ANSWER = {NANJING: answer_nanjing, TIENTSIN: answer_tientsin, WUWANG: answer_wuwang}
+
+
+def one_strategy_everywhere(work, variant: str, strategy):
+    """Lay ``strategy``'s row at every position of the work record ``work`` (a stepped
+    round's copy), as a search's rollouts play on from a state: Wu Wang's Minister gets the
+    King's (§4). Returns the game."""
+    from tichusim.games import registry
+
+    game = registry.game(variant)
+    rows = game.param_rows(game.resolve(strategy))
+    work[0]["params"][: len(rows)] = rows  # every player the same strategy: rows by position
+    if variant == "wuwang":
+        work[0]["params"][3] = rows[0]
+    return game

@@ -10,7 +10,7 @@ import click
 
 from ..games.registry import TEAM_GAMES
 from .group import UserError, main
-from .options import quiet_option, rules_options
+from .options import dask_option, quiet_option, resume_option, rules_options
 
 
 @main.command("import")
@@ -46,18 +46,8 @@ from .options import quiet_option, rules_options
     type=click.IntRange(1),
     help="local worker processes (default: one per core; 1 = this process)",
 )
-@click.option(
-    "--dask",
-    "dask_address",
-    metavar="ADDRESS|local",
-    help="send shards to a Dask scheduler (tcp://host:port) or a new LocalCluster",
-)
-@click.option(
-    "--resume",
-    "resume_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="finish the stopped import in this directory",
-)
+@dask_option
+@resume_option("import")
 @quiet_option("no compile notice, no progress bar and no summary")
 def import_cmd(
     games, out, variant, option_pairs, shard_size, workers, dask_address, resume_dir, quiet

@@ -125,6 +125,23 @@ def json_option(help: str = "print one JSON object"):
     return click.option("--json", "as_json", is_flag=True, help=help)
 
 
+def resume_option(what: str):
+    """``--resume DIR``: finish the stopped ``what`` (a run, an import) in that directory."""
+    return click.option(
+        "--resume",
+        "resume_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        help=f"finish the stopped {what} in this directory",
+    )
+
+
+# the batch runs' cluster (run, import)
+dask_option = click.option(
+    "--dask",
+    "dask_address",
+    metavar="ADDRESS|local",
+    help="send shards to a Dask scheduler (tcp://host:port) or a new LocalCluster",
+)
 seed_option = field_option(questions.SEED)
 check_option = click.option(
     "--check/--no-check", default=False, help="verify RULES.md §7 after every action"

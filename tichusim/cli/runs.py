@@ -15,7 +15,9 @@ from .group import PlayError, UserError, guard, main
 from .options import (
     check_option,
     check_players,
+    dask_option,
     quiet_option,
+    resume_option,
     rules_options,
     seated,
     seed_option,
@@ -150,18 +152,8 @@ def simulate(rounds, seed, strategies, out, check, variant, players, option_pair
     help="local workers: threads, or processes when Python agents play (default: "
     "one per core; 1 = this process, numba threads on every core)",
 )
-@click.option(
-    "--dask",
-    "dask_address",
-    metavar="ADDRESS|local",
-    help="send shards to a Dask scheduler (tcp://host:port) or a new LocalCluster",
-)
-@click.option(
-    "--resume",
-    "resume_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="finish the stopped run in this directory",
-)
+@dask_option
+@resume_option("run")
 @click.option(
     "--accept-changed-agents",
     is_flag=True,

@@ -87,9 +87,7 @@ def played_game(
         first_game=game,
         options=options,
     )
-    table = game_named(variant, options=options)
-    if not isinstance(table, TeamGame):
-        raise ValueError(f"{variant}: records are kept for the team games (§2-§4)")
+    table = _team_table(variant, options)
     records = []
     keys, drawers = rounds["round"].tolist(), rounds["first_drawer"].tolist()
     for key, drawer in zip(keys, drawers, strict=True):
@@ -114,9 +112,7 @@ def played_round(
 ) -> GameRecord:
     """Round ``key`` of ``tichusim.simulate`` with these settings (``tichusim show``'s) as a
     game record of one round, its players named by their strategies. Team games."""
-    table = game_named(variant, options=options)
-    if not isinstance(table, TeamGame):
-        raise ValueError(f"{variant}: records are kept for the team games (§2-§4)")
+    table = _team_table(variant, options)
     rnd, _, log = table.play_with_log(seed, key, strategies=strategies)
     record = record_of(table, log, int(rnd["first_drawer"]), int(rnd["king"]))
     names = tuple(getattr(s, "name", str(s)) for s in _listed(strategies, table.players))
@@ -127,3 +123,10 @@ def _listed(strategies: Any, players: int) -> list:
     if isinstance(strategies, (list, tuple)):
         return list(strategies) if len(strategies) == players else list(strategies) * players
     return [strategies] * players
+
+
+def _team_table(variant: str, options: dict | None) -> TeamGame:
+    table = game_named(variant, options=options)
+    if not isinstance(table, TeamGame):
+        raise ValueError(f"{variant}: records are kept for the team games (§2-§4)")
+    return table

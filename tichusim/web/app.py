@@ -132,15 +132,9 @@ def create_app(
         except BadInput as exc:
             return _error(str(exc), 400)
         try:
-            job = jobs.submit(kind, ask.run, ask.command, ask.total)
+            return await _job(request, ask)
         except Busy as exc:
             return _error(str(exc), 503)
-        if request.query_params.get("wait") not in (None, "", "0", "false"):
-            assert job.future is not None
-            await asyncio.wrap_future(job.future)
-            status = 200 if job.state == "done" else 400
-            return JSONResponse(job.to_dict(), status_code=status)
-        return JSONResponse(job.to_dict(), status_code=202)
 
     async def _job(request: Request, ask) -> Response:
         """``ask`` queued as a job: 202 and the job, or with ``?wait=1`` its answer."""
@@ -239,13 +233,7 @@ def create_app(
             body = await _body(request)
             if body not in ({}, None):
                 raise BadInput("hint: the request takes no fields")
-            ask = await _locked(seat, play.hint, limits)
-            job = jobs.submit(ask.kind, ask.run, ask.command, ask.total)
-            if request.query_params.get("wait") not in (None, "", "0", "false"):
-                assert job.future is not None
-                await asyncio.wrap_future(job.future)
-                return JSONResponse(job.to_dict(), status_code=200 if job.state == "done" else 400)
-            return JSONResponse(job.to_dict(), status_code=202)
+            return await _job(request, await _locked(seat, play.hint, limits))
 
         return await _guarded(work)
 

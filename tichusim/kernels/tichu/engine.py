@@ -35,15 +35,15 @@ the play (``tricks.py``), the end and score (``scoring.py``), with the §7 check
 
 from ..bits import ZERO
 from ..errors import ERR_NONE, ERR_PENDING
-from ..eventlog import close_round, log_cards
+from ..eventlog import close_round
 from ..jit import njit
 from ..refs import borrow
 from ..turns import reset_table, seat_record
 from .deal import deal
-from .passing import note_tichu, passing
+from .passing import passing, tichu_called
 from .policies import TICHU_BEFORE_TURN
 from .recorded import calls_after_the_end
-from .records import DRAGON_NONE, EV_TICHU, PHOENIX_NONE
+from .records import DRAGON_NONE, PHOENIX_NONE
 from .scoring import end_round
 from .tricks import NOT_FORCED, TICHU_ANSWERED, clear_trick, resume_point, trick_start, tricks_from
 from .variants import MAX_SEATS, NANJING, TIENTSIN, WUWANG, n_seats, wish_free
@@ -166,9 +166,7 @@ def _calls_left(variant, work, pub, seats, nlog):
         if work.rec_tichu >> s & 1:
             point = work.rec_tichu_point[s]
             point = TICHU_BEFORE_TURN if point < 0 else point
-            pub.tichu[s] = 1
-            note_tichu(seats[s], pub, s, point)
-            nlog = log_cards(work, nlog, EV_TICHU, s, ZERO, point, 0)
+            nlog = tichu_called(work, pub, seats, s, point, nlog)
     work.rec_tichu = 0
     return nlog
 

@@ -98,12 +98,16 @@ def tichu_decision(work, pub, me, s, point, outside):
 
 
 @njit(cache=True, inline="always")
-def note_tichu(seat, pub, s, point):
-    """What ``tichu_when`` records of seat ``s``'s Tichu call at decision ``point`` (§2.3): the
-    point, the cards it held, the tricks completed."""
+def tichu_called(work, pub, seats, s, point, nlog):
+    """Seat ``s`` calls Tichu at decision ``point`` (§2.3): public at once, logged, and what
+    ``tichu_when`` records of it (the point, the cards it held, the tricks completed).
+    Returns the log rows."""
+    pub.tichu[s] = 1
+    seat = seats[s]
     seat.tichu_when = point
     seat.tichu_cards = pub.counts[s]
     seat.tichu_trick = pub.tricks
+    return log_cards(work, nlog, EV_TICHU, s, ZERO, point, 0)
 
 
 @njit(cache=True, inline="always")
@@ -117,9 +121,7 @@ def _tichu_calls(n, first_drawer, work, pub, privs, seats, point, nlog, outside)
             if call == PENDING:
                 return nlog  # ``work.asked`` says the round waits
             if call == 1:
-                pub.tichu[s] = 1
-                note_tichu(seats[s], pub, s, point)
-                nlog = log_cards(work, nlog, EV_TICHU, s, ZERO, point, 0)
+                nlog = tichu_called(work, pub, seats, s, point, nlog)
     return nlog
 
 

@@ -41,7 +41,7 @@ from ..turns import (
 from . import policies
 from .checks import conserved, turn_ok, views_ok
 from .deal import left_to_python
-from .passing import note_tichu, show_minister, tichu_decision
+from .passing import show_minister, tichu_called, tichu_decision
 from .recorded import ask
 from .records import (
     DRAGON_GIVEN,
@@ -52,7 +52,6 @@ from .records import (
     EV_OUT,
     EV_PASS,
     EV_PLAY,
-    EV_TICHU,
     EV_TRICK,
     EV_WISH,
     EV_WISH_DONE,
@@ -245,9 +244,7 @@ def _call_before_turn(work, pub, me, seats, p, armed, nlog, outside):
             _stop_at(work, p, -1, armed, nlog)
         return ERR_PENDING, nlog
     if call == 1:
-        pub.tichu[p] = 1
-        note_tichu(seats[p], pub, p, policies.TICHU_BEFORE_TURN)
-        nlog = log_cards(work, nlog, EV_TICHU, p, ZERO, policies.TICHU_BEFORE_TURN, 0)
+        nlog = tichu_called(work, pub, seats, p, policies.TICHU_BEFORE_TURN, nlog)
     return ERR_NONE, nlog
 
 
@@ -266,9 +263,7 @@ def _call_before_bomb(work, pub, me, seats, q, nlog):
     if call == PENDING:
         return ERR_PENDING, nlog
     if call == 1:
-        pub.tichu[q] = 1
-        note_tichu(seats[q], pub, q, policies.TICHU_BEFORE_BOMB)
-        nlog = log_cards(work, nlog, EV_TICHU, q, ZERO, policies.TICHU_BEFORE_BOMB, 0)
+        nlog = tichu_called(work, pub, seats, q, policies.TICHU_BEFORE_BOMB, nlog)
     return ERR_NONE, nlog
 
 
