@@ -13,6 +13,9 @@ closes it. A notice speaks only once its compiles have run ``ANNOUNCE_AFTER`` se
 many kernels that compile in a fraction of a second keep the terminal quiet. On a terminal an
 elapsed counter runs while a kernel compiles.
 
+The first notice of a process that compiles because the kernel pack is stale (built for
+other kernel sources: ``pack``) says so on a line of its own, with how to rebuild it.
+
 ``compile_notices(False)`` switches the notice off, for the process or, as a context manager,
 for a block (the command line's ``--quiet``; ``tichusim warmup`` reports its own times).
 """
@@ -24,6 +27,8 @@ import sys
 import threading
 import time
 from contextlib import contextmanager, nullcontext
+
+from .pack import stale_note
 
 __all__ = ["compile_notices", "notices_on", "watching"]
 
@@ -98,6 +103,9 @@ class _Notice:
             self.announced = True
         what = "the kernels of the modules loading" if self.on_load else self.kernels[0]
         _say(f"tichusim: compiling {what}: once, cached for later runs")
+        stale = stale_note()  # why the kernel pack did not serve, once, if it is stale
+        if stale is not None:
+            _say(f"tichusim: {stale}")
         if sys.stderr.isatty():  # a counter a pipe or a log would not want
             self._stop = threading.Event()
             self._ticker = threading.Thread(target=self._tick, daemon=True)
