@@ -301,10 +301,11 @@ def describe(host: tuple) -> str:
     target, why = choose(meta, host, key())
     if target is None:
         return f"not used: {why}; kernels compile on first use"
-    others = ", ".join(_target_id(t) for t in meta["targets"] if t is not target)  # type: ignore[index]
+    others = [_target_id(t) for t in meta["targets"] if t is not target]  # type: ignore[index]
+    also = f"; also in the pack: {', '.join(others)}" if others else ""
     return (
-        f"{target['level']} for {target['python']} ({target['kernels']} kernels, key "
-        f"{meta['key']}; {why}): used" + (f" [also in the pack: {others}]" if others else "")  # type: ignore[index]
+        f"used: {target['level']}, {target['python']}, {target['kernels']} kernels of key "
+        f"{meta['key']} ({why}{also})"  # type: ignore[index]
     )
 
 
