@@ -172,14 +172,27 @@ def test_seeding_copies_the_best_level_keyed_by_this_cpu_and_keeps_what_is_there
     assert "lacks" in pack.describe(NO_AVX2)
 
 
-def test_a_stale_pack_is_never_loaded_and_the_first_compile_notice_says_so(shipped_in):
+def test_a_stale_pack_is_never_loaded_and_the_first_compile_notice_says_so(shipped_in, monkeypatch):
+    from tichusim._compile import notice
+
+    monkeypatch.setattr(pack, "_stale", None)
+    monkeypatch.setattr(notice, "_notes", [])
     build_both(shipped_in)
     assert pack.seed(shipped_in / "cache", AVX512, kernel_key="0123456789abcdef") == 0
     assert not (shipped_in / "cache").exists()
     note = pack.stale_note()
     assert note is not None and note.startswith("the kernel pack is stale")
     assert "scripts/build_kernel_pack.py" in note
-    assert pack.stale_note() is None  # said once
+    assert pack.seed(shipped_in / "cache", AVX512, kernel_key="0123456789abcdef") == 0
+    assert notice._notes == [note]  # for the first notice that speaks, once
+    said = []
+    monkeypatch.setattr(notice, "_say", said.append)
+    notice._Notice("kernels.tichu.batch.play_batch_nanjing", False)._announce()
+    assert said == [
+        "tichusim: compiling kernels.tichu.batch.play_batch_nanjing: once, cached for later runs",
+        f"tichusim: {note}",
+    ]
+    assert notice._notes == []
 
 
 def test_a_damaged_pack_or_a_folder_it_cannot_write_leaves_the_kernels_to_compile(

@@ -52,6 +52,7 @@ import tempfile
 from pathlib import Path
 
 from .cache import cache_dir, key
+from .notice import add_note
 
 __all__ = [
     "ARCHIVE",
@@ -229,8 +230,9 @@ def seed(folder: Path, host: tuple, kernel_key: str | None = None) -> int:
     meta = read_meta()
     target, why = choose(meta, host, kernel_key)
     if target is None:
-        if why.startswith("stale"):
+        if why.startswith("stale") and _stale is None:
             _stale = why
+            add_note(f"the kernel pack is {why}")
         return 0
     level = target["level"]
     marker = folder / f".pack-{kernel_key}-{target['python']}-{level}-{_short(host)}"
@@ -278,11 +280,9 @@ def seed_once(codegen) -> None:
 
 
 def stale_note() -> str | None:
-    """Once per process, after ``seed`` found the pack stale: a line saying so, for the first
-    compile notice (``notice``); ``None`` otherwise."""
-    global _stale
-    note, _stale = _stale, None
-    return None if note is None else f"the kernel pack is {note}"
+    """Why the pack did not serve this process, if ``seed`` found it stale (the first compile
+    notice says so: ``notice.add_note``); ``None`` otherwise."""
+    return None if _stale is None else f"the kernel pack is {_stale}"
 
 
 def host_cpu() -> tuple:
