@@ -129,6 +129,7 @@ def test_each_file_is_packed_once_and_a_callees_ir_is_the_lowest_levels(shipped_
         ("x86-64-v4", 3),
     ]
     assert json.loads(pack.META.read_text()) == built and built["key"] == cache.key()
+    assert built["sources"] == pack.sources()  # what test_warmup reads
     manifest, tar = pack._open_archive()
     with tar:
         blobs = {m.name for m in tar.getmembers()} - {"manifest.json"}

@@ -71,6 +71,7 @@ __all__ = [
     "seed",
     "seed_once",
     "slim",
+    "sources",
     "stale_note",
 ]
 
@@ -128,6 +129,19 @@ def _short(cpu) -> str:
 
 def _target_id(target: dict) -> str:
     return f"{target['python']}/{target['level']}"
+
+
+def sources() -> str:
+    """The hash of every module of the package, not only the kernel sources (``cache.key``):
+    the code that calls the kernels decides which of them, at which argument types, ``tichusim
+    warmup`` compiles. A pack whose ``sources`` equal these was compiled by this very warmup
+    (``tests/compile/test_warmup.py`` then need not compile it all again)."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def read_meta() -> dict | None:
@@ -432,6 +446,7 @@ def build(targets: list[tuple[str, tuple, Path]], merge: bool = False) -> dict:
 
     meta = {
         "key": kernel_key,
+        "sources": sources(),
         "numba": importlib.metadata.version("numba"),
         "llvmlite": importlib.metadata.version("llvmlite"),
         "targets": sorted(described, key=_target_id),
