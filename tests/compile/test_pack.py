@@ -148,7 +148,9 @@ def test_each_file_is_packed_once_and_a_callees_ir_is_the_lowest_levels(shipped_
     )
 
 
-def test_seeding_copies_the_best_level_keyed_by_this_cpu_and_keeps_what_is_there(shipped_in):
+def test_seeding_copies_the_best_level_keyed_by_this_cpu_and_keeps_what_is_there(
+    shipped_in, monkeypatch
+):
     build_both(shipped_in)
     full = shipped_in / "full"
     assert pack.seed(full, AVX512) == 3
@@ -170,6 +172,9 @@ def test_seeding_copies_the_best_level_keyed_by_this_cpu_and_keeps_what_is_there
     assert pack.seed(shipped_in / "none", NO_AVX2) == 0
     assert not (shipped_in / "none").exists()
     assert pack.describe(AVX512).startswith("used: x86-64-v4")
+    assert "--host" not in pack.describe(AVX512) and "--host" not in pack.describe(AVX2)
+    monkeypatch.setenv(pack.SWITCH, "x86-64-v3")  # an AVX-512 CPU served the v3 code
+    assert "this CPU runs x86-64-v4: `tichusim warmup --host`" in pack.describe(AVX512)
     assert "lacks" in pack.describe(NO_AVX2)
 
 

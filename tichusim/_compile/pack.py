@@ -317,6 +317,10 @@ def describe(host: tuple) -> str:
         return f"not used: {why}; kernels compile on first use"
     others = [_target_id(t) for t in meta["targets"] if t is not target]  # type: ignore[index]
     also = f"; also in the pack: {', '.join(others)}" if others else ""
+    levels = LEVELS.get(host[0].split("-")[0], ())
+    runs = [level for level, features in levels if set(features) <= _features(host)]
+    if runs and runs[0] != target["level"]:  # this CPU has a better level than the one served
+        also += f"; this CPU runs {runs[0]}: `tichusim warmup --host` compiles for it"
     return (
         f"used: {target['level']}, {target['python']}, {target['kernels']} kernels of key "
         f"{meta['key']} ({why}{also})"  # type: ignore[index]
