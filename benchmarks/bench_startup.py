@@ -15,8 +15,10 @@ Parts:
 - ``cold``: ``tichusim warmup`` on an empty numba cache (seconds until it ends);
 - ``first``: ``tichusim run configs/quick.toml --rounds 20000`` on an empty cache without
   warmup: seconds to the finished run;
-  both with the kernel pack (``tichusim/_compile/pack.py``: copied into the empty cache where it
-  was built for this CPU) and without (``TICHUSIM_KERNEL_PACK=0``: everything compiles);
+  both with the kernel pack (``tichusim/_compile/pack.py``: copied into the empty cache, the
+  best level this CPU runs, or the level ``TICHUSIM_KERNEL_PACK`` names when this command is
+  run with it, ``x86-64-v3`` say) and without (``TICHUSIM_KERNEL_PACK=0``: everything
+  compiles);
 - ``worker``: peak resident memory of ``tichusim run`` with 2 workers (4-player game, warm
   cache): all its processes together, the calling process, each worker process if any;
 - ``processes``: worker processes as a process pool or a Dask cluster runs them (spawned,
@@ -54,8 +56,15 @@ def _env(tree: Path, cache: Path | None, kernel_pack: bool = True) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
     if cache is not None:  # the first for trees before tichusim had a folder of its own
         env["NUMBA_CACHE_DIR"] = env["TICHUSIM_CACHE_DIR"] = str(cache)
-    env["TICHUSIM_KERNEL_PACK"] = "1" if kernel_pack else "0"  # a tree without one: no effect
+    env["TICHUSIM_KERNEL_PACK"] = _level() if kernel_pack else "0"  # a tree without one: none
     return env
+
+
+def _level() -> str:
+    """The kernel pack's setting when on: the level ``TICHUSIM_KERNEL_PACK`` names in this
+    process's environment (``x86-64-v3``: the level most machines get), else the best."""
+    value = os.environ.get("TICHUSIM_KERNEL_PACK", "1")
+    return "1" if value == "0" else value
 
 
 def _timed(cmd: list[str], env: dict, cwd: Path) -> float:
@@ -115,15 +124,18 @@ def _cpu_timed(cmd: list[str], env: dict, cwd: Path) -> str:
     )
 
 
+def _said(on: bool) -> str:
+    if not on:
+        return "TICHUSIM_KERNEL_PACK=0"
+    return "kernel pack" if _level() == "1" else f"kernel pack, TICHUSIM_KERNEL_PACK={_level()}"
+
+
 def _packed(measure):
     """``measure(tree, kernel_pack)`` as a part: with the kernel pack (what a user gets where
     it fits this CPU) and without it (the compile itself), one line each."""
 
     def part(tree: Path) -> str:
-        return "\n".join(
-            f"{measure(tree, on)} [{'kernel pack' if on else 'TICHUSIM_KERNEL_PACK=0'}]"
-            for on in (True, False)
-        )
+        return "\n".join(f"{measure(tree, on)} [{_said(on)}]" for on in (True, False))
 
     part.__doc__ = measure.__doc__
     return part

@@ -6,6 +6,15 @@ CPU-second on one thread, and the ratio is after / before.
     git worktree add /work/base HEAD~1
     python benchmarks/bench_trees.py /work/base . [--rounds 30000] [--repeats 4]
 
+The same tree twice with another setting on one side (``--env-before``/``--env-after``,
+``NAME=VALUE``, repeatable) compares two builds of the same kernels: the kernel pack's
+x86-64-v3 code against kernels compiled for this CPU, each side in a cache folder of its own
+(the folders must exist; a side with ``TICHUSIM_CACHE_DIR`` keeps it):
+
+    python benchmarks/bench_trees.py . . --cells nanjing:expert,nanjing:learned \
+        --env-before TICHUSIM_CACHE_DIR=/tmp/host --env-before TICHUSIM_KERNEL_PACK=0 \
+        --env-after TICHUSIM_CACHE_DIR=/tmp/v3 --env-after TICHUSIM_KERNEL_PACK=x86-64-v3
+
 The table goes to results/performance.md too (section ``bench_trees.py``, with both trees'
 commits; ``--no-results``: printed only).
 """
@@ -32,10 +41,11 @@ print(json.dumps([kernel_rate(s, rounds, 1, variant=v, cpu=True) for v, s in cel
 """
 
 
-def rates(tree: Path, rounds: int, cells) -> list[float]:
+def rates(tree: Path, rounds: int, cells, settings=()) -> list[float]:
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1")
     for name in ("NUMBA_CACHE_DIR", "TICHUSIM_CACHE_DIR"):  # each tree its own cache (keyed
         env.pop(name, None)  # by its kernel sources)
+    env.update(setting.split("=", 1) for setting in settings)
     out = subprocess.run(
         [sys.executable, "-c", _CHILD, json.dumps([rounds, cells])],
         cwd=tree,
@@ -54,6 +64,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=30_000)
     ap.add_argument("--repeats", type=int, default=4)
     ap.add_argument("--cells", default="", help="comma-separated variant:strategy (default all)")
+    for side in ("before", "after"):
+        ap.add_argument(
+            f"--env-{side}",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help=f"an environment setting of the {side} side's processes",
+        )
     add_arguments(ap)
     args = ap.parse_args()
     rec = Recorder(
@@ -63,7 +81,8 @@ def main():
     best = {t: [0.0] * len(cells) for t in ("before", "after")}
     for _ in range(args.repeats):
         for name in ("before", "after"):
-            got = rates(getattr(args, name).resolve(), args.rounds, cells)
+            settings = getattr(args, f"env_{name}")
+            got = rates(getattr(args, name).resolve(), args.rounds, cells, settings)
             best[name] = [max(a, b) for a, b in zip(best[name], got, strict=False)]
     rec.print(
         f"{'cell':<22}{'before':>10}{'after':>10}{'ratio':>8}   (rounds per CPU-second, best "

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import time
 from concurrent import futures
+from pathlib import Path
 
 from ._compile import frame_stack
 
@@ -225,22 +227,40 @@ def _ready(name: str, done: set, started: set, shared_cached) -> bool:
     )
 
 
-def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:
+def _worker(settings: dict) -> None:
+    """A compile process's set-up: ``settings`` in its environment before any kernel loads
+    (``host``'s folder, the pack off), and the frame-stack change (a process ours alone)."""
+    os.environ.update(settings)
+    frame_stack.install()
+
+
+def warmup(jobs: int = DEFAULT_JOBS, report=None, host: bool = False) -> float:
     """Compile (or load) every kernel, up to ``jobs`` families at once in spawned processes,
     each as soon as what it needs is cached (see the module's docstring); ``report(name,
     what, seconds)`` hears of each family as it ends, with the seconds it took. The seconds
-    of all."""
-    from ._compile.cache import cached
+    of all.
+
+    ``host``: compile every kernel for this CPU, the kernel pack off, into a new folder that
+    then replaces the kernel cache folder (``_compile.cache.cache_dir``): the pack's code is
+    built for a level of the architecture (x86-64-v3: AVX2), and on a CPU with more (AVX-512)
+    code built for it may be faster (``docs/compile.md``)."""
+    from ._compile.cache import cache_dir, cached
 
     report = report or (lambda name, what, seconds: None)
     t0 = time.perf_counter()
-    if jobs < 2:
+    settings: dict[str, str] = {}
+    if host:
+        folder = cache_dir()
+        building = folder.with_name(f"{folder.name}.host-{os.getpid()}")
+        settings = {"TICHUSIM_CACHE_DIR": str(building), "TICHUSIM_KERNEL_PACK": "0"}
+        jobs = max(jobs, 1)
+    elif jobs < 2:
         for name in ORDER:  # every family's needs come before it
             report(name, TITLES[name], compile_family(name))
         return time.perf_counter() - t0
     ctx = multiprocessing.get_context("spawn")  # a fresh interpreter, no numba threads inherited
     pool = futures.ProcessPoolExecutor(
-        jobs, mp_context=ctx, max_tasks_per_child=1, initializer=frame_stack.install
+        jobs, mp_context=ctx, max_tasks_per_child=1, initializer=_worker, initargs=(settings,)
     )  # ours alone, as the CLI
     running: dict = {}
     started: set = set()
@@ -265,4 +285,16 @@ def warmup(jobs: int = DEFAULT_JOBS, report=None) -> float:
                 done.add(name)
     finally:
         pool.shutdown(cancel_futures=True)
+    if host:
+        _replace(folder, building)
     return time.perf_counter() - t0
+
+
+def _replace(folder: Path, new: Path) -> None:
+    """``new`` in place of the cache folder ``folder``: each renamed, then the old removed (a
+    process loading at that moment finds one folder or the other, each whole)."""
+    old = folder.with_name(f"{folder.name}.old-{os.getpid()}")
+    if folder.exists():
+        folder.rename(old)
+    new.rename(folder)
+    shutil.rmtree(old, ignore_errors=True)

@@ -83,16 +83,26 @@ def cache_files(folder: Path) -> dict[str, int]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kernel_pack", ["0", "1"], ids=["compiled", "from the pack"])
-def test_after_warmup_no_command_compiles_anything(tmp_path, kernel_pack):
-    """With the kernel pack off, warmup compiles every kernel; with it on, the pack holds every
-    kernel (where it was built for this CPU: ``_compile/pack.py``)."""
-    if kernel_pack == "1" and pack.describe(pack.host_cpu()).startswith("not used"):
+@pytest.mark.parametrize("host", [True, False], ids=["compiled", "from the pack"])
+def test_after_warmup_no_command_compiles_anything(tmp_path, host):
+    """``warmup --host`` compiles every kernel for this CPU (the pack's passed over) and puts
+    them in the cache's place; a plain ``warmup`` loads the pack, which holds every kernel
+    (where it serves this CPU: ``_compile/pack.py``).
+
+    Where the pack serves this CPU and was built from these very sources (``pack.sources``:
+    every module of the package), its build ran this warmup's compile, the pack off, and the
+    case "from the pack" holds its result to the same assertions: the compile is not repeated
+    (five minutes of the slow tier on two cores)."""
+    serves = not pack.describe(pack.host_cpu()).startswith("not used")
+    if not host and not serves:
         pytest.skip(f"kernel pack {pack.describe(pack.host_cpu())}")
+    built = pack.read_meta()
+    if host and serves and built is not None and built.get("sources") == pack.sources():
+        pytest.skip("the pack serving this CPU was compiled by this warmup: 'from the pack'")
     cache = tmp_path / "numba-cache"
-    env = os.environ | {"TICHUSIM_CACHE_DIR": str(cache), pack.SWITCH: kernel_pack}
+    env = os.environ | {"TICHUSIM_CACHE_DIR": str(cache), pack.SWITCH: "1"}
     warm = subprocess.run(
-        [sys.executable, "-m", "tichusim.cli", "warmup"],
+        [sys.executable, "-m", "tichusim.cli", "warmup", *(["--host"] if host else [])],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -107,6 +117,11 @@ def test_after_warmup_no_command_compiles_anything(tmp_path, kernel_pack):
     assert {line.split()[0] for line in said[1:]} == set(ORDER)
     before = cache_files(cache)
     assert len(before) > 50  # the kernels are there
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("numba-cache")] == [
+        "numba-cache"  # with --host, built aside and renamed into place
+    ]
+    seeded = list(cache.glob(".pack-*"))
+    assert (seeded == []) == host  # compiled here, or copied from the pack
     again = subprocess.run(
         [sys.executable, "-m", "tichusim.cli", "warmup"],
         cwd=ROOT,
@@ -152,3 +167,21 @@ def test_a_family_starts_once_what_it_reuses_is_cached():
         assert ready(name, done={"cards"}, started={"cards", "nanjing"}, shares=True)
         assert ready(name, done={"cards", "nanjing"})
     assert not ready("analysis", done={"cards"}, started={"cards", "nanjing"}, shares=True)
+
+
+def test_host_compiles_aside_and_replaces_the_cache_folder(tmp_path):
+    """``warmup --host`` builds in a folder beside the cache's and renames it into place (the
+    compile itself: the slow test above)."""
+    from tichusim.warmup import _replace
+
+    folder, new = tmp_path / "key", tmp_path / "key.host-1"
+    new.mkdir()
+    (new / "compiled").write_text("this CPU's")
+    _replace(folder, new)  # no cache folder yet
+    assert [p.name for p in tmp_path.iterdir()] == ["key"]
+    again = tmp_path / "key.host-2"
+    again.mkdir()
+    (again / "compiled-again").write_text("this CPU's")
+    _replace(folder, again)  # the old one gone
+    assert [p.name for p in tmp_path.iterdir()] == ["key"]
+    assert [p.name for p in folder.iterdir()] == ["compiled-again"]

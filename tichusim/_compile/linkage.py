@@ -161,10 +161,12 @@ class KernelLibrary(codegen.JITCodeLibrary):
         return self.name, LINKING_ONLY, self._get_module_for_linking().as_bitcode()
 
     @classmethod
-    def linking_only_from(cls, codegen_, name: str, bitcode: bytes) -> KernelLibrary:
-        """A callee's library from its cache entry: the module its callers link."""
+    def linking_only_from(cls, codegen_, name: str, ir: bytes | str) -> KernelLibrary:
+        """A callee's library from its cache entry: the module its callers link, as bitcode
+        (what a compile here saves) or as text (what the kernel pack ships: ``pack``)."""
         self = cls(codegen_, name)
-        self._final_module = self._shared_module = ll.parse_bitcode(bitcode)
+        module = ll.parse_assembly(ir) if isinstance(ir, str) else ll.parse_bitcode(ir)
+        self._final_module = self._shared_module = module
         self.linking_only = True
         self._finalize_final_module()
         return self
@@ -251,8 +253,8 @@ class LinkingOnlyCacheImpl:
             return super().rebuild(target_context, payload)
         for fn in reload_init or ():
             fn()
-        name, _, bitcode = libdata
-        library = KernelLibrary.linking_only_from(target_context.codegen(), name, bitcode)
+        name, _, ir = libdata
+        library = KernelLibrary.linking_only_from(target_context.codegen(), name, ir)
         return CompileResult(
             target_context=target_context,
             typing_context=target_context.typing_context,

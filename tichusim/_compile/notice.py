@@ -13,6 +13,9 @@ closes it. A notice speaks only once its compiles have run ``ANNOUNCE_AFTER`` se
 many kernels that compile in a fraction of a second keep the terminal quiet. On a terminal an
 elapsed counter runs while a kernel compiles.
 
+The first notice of a process that compiles because the kernel pack is stale (built for
+other kernel sources: ``pack``) says so on a line of its own, with how to rebuild it.
+
 ``compile_notices(False)`` switches the notice off, for the process or, as a context manager,
 for a block (the command line's ``--quiet``; ``tichusim warmup`` reports its own times).
 """
@@ -25,9 +28,10 @@ import threading
 import time
 from contextlib import contextmanager, nullcontext
 
-__all__ = ["compile_notices", "notices_on", "watching"]
+__all__ = ["add_note", "compile_notices", "notices_on", "watching"]
 
 _on = True  # the switch (``compile_notices``)
+_notes: list[str] = []  # lines the next notice to speak says after its first (``add_note``)
 ANNOUNCE_AFTER = 1.0  # seconds of compiling before a notice speaks (0: at once)
 
 
@@ -45,6 +49,12 @@ class compile_notices:  # lower case: a switch called as a function, or used wit
     def __exit__(self, *exc) -> None:
         global _on
         _on = self._before
+
+
+def add_note(line: str) -> None:
+    """A line the next notice that speaks adds below its first, once: why the kernels compile
+    (``pack``: the kernel pack is stale)."""
+    _notes.append(line)
 
 
 def notices_on() -> bool:
@@ -98,6 +108,8 @@ class _Notice:
             self.announced = True
         what = "the kernels of the modules loading" if self.on_load else self.kernels[0]
         _say(f"tichusim: compiling {what}: once, cached for later runs")
+        while _notes:  # what the process has to add to its first notice (a stale pack)
+            _say(f"tichusim: {_notes.pop(0)}")
         if sys.stderr.isatty():  # a counter a pipe or a log would not want
             self._stop = threading.Event()
             self._ticker = threading.Thread(target=self._tick, daemon=True)

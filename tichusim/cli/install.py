@@ -19,7 +19,8 @@ from .group import main
     help="compile the engines (one per team game, and Grand Seigneur's) in this "
     "many processes at once [default: 2 on a machine with 2 cores or more]",
 )
-def warmup(jobs):
+@click.option("--host", is_flag=True, help="compile for this CPU, not load the kernel pack's")
+def warmup(jobs, host):
     """Compile and cache every kernel once (run after installing): one line per kernel
     family, with the seconds it took (a family already cached loads in a second or so)."""
     from ..warmup import DEFAULT_JOBS
@@ -31,7 +32,7 @@ def warmup(jobs):
     def report(name, what, seconds):
         click.echo(f"  {name:<9} {seconds:6.1f} s  {what}", err=True)
 
-    seconds = compile_all(jobs, report)
+    seconds = compile_all(jobs, report, host)
     click.echo(f"kernels compiled and cached in {seconds:.1f} s")
 
 
