@@ -135,6 +135,20 @@ def _learned() -> None:
         learned.decide(r.view(), r.legal())
 
 
+def _review() -> None:
+    from .logs import played_game
+    from .review.review import review_round, settings_of
+    from .review.settings import Effort
+
+    # a review's kernels: the stepping engine with a learned table (the par) and the network's
+    # scores of a decision's choices, with the fewest deals. The 4-player game's only, where
+    # the played games come from (Brettspielwelt's logs, the Play tab's default table): the
+    # other tables' rollouts and stepping engines would add three minutes to a cold warmup
+    least = Effort("warmup", candidates=2, screen=2, measure=2, agree=None, par=1)
+    record = played_game(0, 0, strategies="lowest").rounds[0]
+    review_round(record, settings_of(least), seats=[0])
+
+
 # how to compile each kernel family and what it is; NEEDS: the families whose kernels must be
 # cached before one starts (one that reuses the 4-player family's strategies' kernels may
 # start once those are cached, ``SHARED``); ORDER: which ready family starts first when a
@@ -149,6 +163,7 @@ COMPILE = {
     "stepping": _stepping,
     "search": _search,
     "learned": _learned,
+    "review": _review,
 }
 TITLES = {
     "cards": "the card-combination kernels (the rules core every game shares)",
@@ -160,6 +175,7 @@ TITLES = {
     "stepping": "the engine that takes decisions from Python, and strategy(...).decide",
     "search": "the search's rollout kernels (search, advise)",
     "learned": "the team engines with a learned seat, and the learned play's decide",
+    "review": "a review's kernels, the 4-player game's (tichusim review, the Review tab)",
 }
 NEEDS = {
     "cards": (),
@@ -171,6 +187,7 @@ NEEDS = {
     "analysis": ("nanjing",),
     "search": ("nanjing",),
     "learned": ("nanjing", "stepping"),  # its Round loads the stepping engine from the cache
+    "review": ("nanjing", "stepping"),
 }
 ORDER = (
     "cards",
@@ -182,6 +199,7 @@ ORDER = (
     "analysis",
     "search",
     "learned",
+    "review",
 )
 # the families that reuse the 4-player family's strategies' kernels, and those kernels' cache
 # entries ("kernels/...py:function", ``_compile.cache.cached``): its engine's own functions

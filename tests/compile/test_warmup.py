@@ -43,6 +43,11 @@ SESSION = textwrap.dedent("""
         small = ["--games", "2"] if by_games else ["--rounds", "60"]
         commands += [["run", f"configs/{config}.toml", "--out", run_dir, "--quiet", *small],
                      ["verify", run_dir], ["report", run_dir]]
+    # a game written as a log, then imported and reviewed (the 4-player game's)
+    game = f"{out}/game.tch"
+    commands += [["show", "--round", "2", "--log", game],
+                 ["import", game, "--out", f"{out}/imported", "--workers", "1", "--quiet"],
+                 ["review", game, "--player", "0", "--effort", "quick", "--quiet"]]
     for command in commands:
         result = CliRunner().invoke(main, command)
         assert result.exit_code == 0, (command, result.output)
