@@ -102,17 +102,21 @@ def _search() -> None:
     advise(Position.parse(last_card), 2)
 
 
-def _step_a_round(variant: str, players: int | None) -> None:
+def _step_a_round(variant: str, players: int | None, strategies=None) -> None:
     from .games.scripted import strategy
     from .games.steps import Round
 
-    r = Round(seed=0, key=0, variant=variant, players=players)  # every seat from Python
+    # every seat from Python, or those None among ``strategies``
+    r = Round(seed=0, key=0, strategies=strategies, variant=variant, players=players)
     r.advance()
     r.act(strategy("heuristic").decide(r.view(), r.legal()))
 
 
 def _stepping() -> None:
-    _step_a_round("nanjing", None)  # Grand Seigneur's stepping engine: with its family above
+    # every team table's (the Play tab seats a person at Nanjing and Tientsin); Grand
+    # Seigneur's stepping engine: with its family above
+    for name in ("nanjing", "tientsin", "wuwang"):
+        _step_a_round(name, None)
 
 
 def _learned() -> None:
@@ -125,6 +129,9 @@ def _learned() -> None:
     for name in ("nanjing", "tientsin", "wuwang"):
         played = game(name, 6 if game_type(name).takes_players else None)
         played.records(2, strategies="learned", check=True)
+    for name in ("nanjing", "tientsin", "wuwang"):  # learned bots beside a person (Play)
+        players = game(name).players
+        _step_a_round(name, None, strategies=[None] + ["learned"] * (players - 1))
     r = Round(seed=0, key=0, variant="nanjing")  # and a learned strategy's decide
     r.advance()
     learned = strategy("learned")
@@ -172,7 +179,7 @@ TITLES = {
     "wuwang": "Wu Wang's engine (3 players and the Minister)",
     "seigneur": "Grand Seigneur's engine, and its stepping engine",
     "analysis": "the analyses' kernels (gt-odds, compare, gt-table)",
-    "stepping": "the engine that takes decisions from Python, and strategy(...).decide",
+    "stepping": "the engines that take decisions from Python, every team table's, and decide",
     "search": "the search's rollout kernels (search, advise)",
     "learned": "the team engines with a learned seat, and the learned play's decide",
     "review": "a review's kernels, the 4-player game's (tichusim review, the Review tab)",
